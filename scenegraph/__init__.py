@@ -1,0 +1,1 @@
+"""pydrake.geometry-compatible SceneGraph. Public names are re-exported here."""

@@ -1,0 +1,1 @@
+"""Internal package; public names are re-exported from scenegraph."""

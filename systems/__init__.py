@@ -1,0 +1,1 @@
+"""pydrake.systems-compatible systems framework: framework, analysis, primitives."""
