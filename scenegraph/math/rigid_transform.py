@@ -1,0 +1,222 @@
+"""RigidTransform X_AB = [R_AB, p_AoBo_A]: pose of frame B in frame A.
+
+Stored as two numpy arrays, ``_R`` (3, 3) and ``_p`` (3,) [m]. Composition
+``X_AB @ X_BC`` and point transformation ``X_AB @ p_BQ`` never re-validate the
+rotation; only public constructors that receive a raw matrix do.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scenegraph.math.quaternion import Quaternion, quaternion_to_matrix
+from scenegraph.math.rotation_matrix import RotationMatrix, _check_valid
+
+
+def _vec3(p, what: str) -> np.ndarray:
+    v = np.array(p, dtype=float).reshape(-1)
+    if v.shape != (3,):
+        raise TypeError(f"RigidTransform: {what} must have 3 elements, got shape {np.shape(p)}")
+    return v
+
+
+class RigidTransform:
+    """Pose X_AB (pydrake.math.RigidTransform).
+
+    Constructors:
+      * ``RigidTransform()``: identity.
+      * ``RigidTransform(R, p)``: R a RotationMatrix (or RollPitchYaw or
+        Quaternion), p (3,) position of Bo from Ao expressed in A [m].
+      * ``RigidTransform(p)`` / ``RigidTransform(R)``.
+      * ``RigidTransform(pose)``: (4, 4) homogeneous matrix (last row must be
+        [0, 0, 0, 1]) or (3, 4) [R | p]; the rotation is validated.
+      * ``RigidTransform(other)``: copy.
+      * Keywords ``R=``, ``p=``, ``rpy=``, ``quaternion=``, ``pose=``.
+    """
+
+    __slots__ = ("_R", "_p")
+
+    def __init__(self, *args, **kwargs):
+        if kwargs:
+            args = self._args_from_kwargs(args, kwargs)
+        n = len(args)
+        if n == 0:
+            self._R = np.eye(3)
+            self._p = np.zeros(3)
+            return
+        if n == 2:
+            self._R = _rotation_array(args[0])
+            self._p = _vec3(args[1], "p")
+            return
+        if n != 1:
+            raise TypeError(f"RigidTransform: expected at most 2 arguments, got {n}")
+        a = args[0]
+        if isinstance(a, RigidTransform):
+            self._R = a._R.copy()
+            self._p = a._p.copy()
+            return
+        if isinstance(a, RotationMatrix) or isinstance(a, Quaternion) or \
+                type(a).__name__ == "RollPitchYaw":
+            self._R = _rotation_array(a)
+            self._p = np.zeros(3)
+            return
+        arr = np.array(a, dtype=float)
+        if arr.shape in ((3,), (3, 1)):
+            self._R = np.eye(3)
+            self._p = arr.reshape(3)
+        elif arr.shape in ((4, 4), (3, 4)):
+            if arr.shape == (4, 4) and not (arr[3] == (0.0, 0.0, 0.0, 1.0)).all():
+                raise RuntimeError(
+                    "RigidTransform: the last row of a 4x4 pose matrix must be "
+                    f"[0, 0, 0, 1], got {arr[3].tolist()}")
+            R = arr[:3, :3].copy()
+            _check_valid(R)
+            self._R = R
+            self._p = arr[:3, 3].copy()
+        else:
+            raise TypeError(f"RigidTransform: cannot construct from shape {arr.shape}")
+
+    @staticmethod
+    def _args_from_kwargs(args, kwargs):
+        rot = [k for k in ("R", "rpy", "quaternion") if k in kwargs]
+        extra = set(kwargs) - {"R", "rpy", "quaternion", "p", "pose", "other"}
+        if extra or len(rot) > 1:
+            raise TypeError(f"RigidTransform: unexpected arguments {sorted(kwargs)}")
+        if "pose" in kwargs or "other" in kwargs:
+            return (kwargs.get("pose", kwargs.get("other")),)
+        R = kwargs[rot[0]] if rot else (args[0] if args else RotationMatrix._make(np.eye(3)))
+        p = kwargs.get("p", args[1] if len(args) > 1 else np.zeros(3))
+        return (R, p)
+
+    @classmethod
+    def _make(cls, R: np.ndarray, p: np.ndarray) -> "RigidTransform":
+        """Private fast constructor: wraps R (3, 3) and p (3,) without copies or checks."""
+        obj = object.__new__(cls)
+        obj._R = R
+        obj._p = p
+        return obj
+
+    @staticmethod
+    def Identity() -> "RigidTransform":
+        return RigidTransform._make(np.eye(3), np.zeros(3))
+
+    # ---- accessors -------------------------------------------------------
+    def rotation(self) -> RotationMatrix:
+        """R_AB (a copy)."""
+        return RotationMatrix._make(self._R.copy())
+
+    def translation(self) -> np.ndarray:
+        """p_AoBo_A (3,) [m] (a copy)."""
+        return self._p.copy()
+
+    def set_rotation(self, R) -> None:
+        self._R = _rotation_array(R)
+
+    def set_translation(self, p) -> None:
+        self._p = _vec3(p, "p")
+
+    def set(self, R, p) -> None:
+        self._R = _rotation_array(R)
+        self._p = _vec3(p, "p")
+
+    def SetIdentity(self) -> "RigidTransform":
+        self._R = np.eye(3)
+        self._p = np.zeros(3)
+        return self
+
+    def GetAsMatrix4(self) -> np.ndarray:
+        """(4, 4) homogeneous matrix [[R, p], [0, 0, 0, 1]]."""
+        M = np.eye(4)
+        M[:3, :3] = self._R
+        M[:3, 3] = self._p
+        return M
+
+    def GetAsMatrix34(self) -> np.ndarray:
+        """(3, 4) matrix [R | p]."""
+        M = np.empty((3, 4))
+        M[:, :3] = self._R
+        M[:, 3] = self._p
+        return M
+
+    # ---- algebra ---------------------------------------------------------
+    def inverse(self) -> "RigidTransform":
+        """X_BA = X_AB⁻¹ = [R_ABᵀ, −R_ABᵀ p_AoBo_A]."""
+        Rt = self._R.T.copy()
+        return RigidTransform._make(Rt, -(Rt @ self._p))
+
+    def InvertAndCompose(self, other: "RigidTransform") -> "RigidTransform":
+        """X_AC = X_BA⁻¹·X_BC for self = X_BA and other = X_BC."""
+        Rt = self._R.T
+        return RigidTransform._make(Rt @ other._R, Rt @ (other._p - self._p))
+
+    def multiply(self, other):
+        """X_AC = X_AB·X_BC for a RigidTransform, or p_AQ = X_AB·p_BQ for points
+        of shape (3,) or (3, N) [m]."""
+        if type(other) is RigidTransform:
+            R = self._R
+            return RigidTransform._make(R @ other._R, R @ other._p + self._p)
+        p = np.asarray(other, dtype=float)
+        if p.ndim == 1:
+            if p.shape[0] != 3:
+                raise ValueError(f"RigidTransform.multiply: expected (3,) or (3, N), got {p.shape}")
+            return self._R @ p + self._p
+        if p.ndim != 2 or p.shape[0] != 3:
+            raise ValueError(f"RigidTransform.multiply: expected (3,) or (3, N), got {p.shape}")
+        return self._R @ p + self._p[:, None]
+
+    def __matmul__(self, other):
+        if isinstance(other, RigidTransform):
+            R = self._R
+            return RigidTransform._make(R @ other._R, R @ other._p + self._p)
+        return self.multiply(other)
+
+    # ---- tests -----------------------------------------------------------
+    def IsExactlyIdentity(self) -> bool:
+        return bool((self._R == np.eye(3)).all() and (self._p == 0.0).all())
+
+    def IsNearlyIdentity(self, translation_tolerance: float) -> bool:
+        return self.IsNearlyEqualTo(RigidTransform(), translation_tolerance)
+
+    def IsExactlyEqualTo(self, other: "RigidTransform") -> bool:
+        return bool((self._R == other._R).all() and (self._p == other._p).all())
+
+    def IsNearlyEqualTo(self, other: "RigidTransform", tolerance: float) -> bool:
+        """True if rotations differ by at most ``tolerance`` entry-wise and the
+        translations by at most ``tolerance`` [m] per coordinate."""
+        return bool(np.abs(self._R - other._R).max() <= tolerance
+                    and np.abs(self._p - other._p).max() <= tolerance)
+
+    def GetMaximumAbsoluteDifference(self, other: "RigidTransform") -> float:
+        return float(max(np.abs(self._R - other._R).max(), np.abs(self._p - other._p).max()))
+
+    # ---- python protocol -------------------------------------------------
+    def __copy__(self):
+        return RigidTransform._make(self._R.copy(), self._p.copy())
+
+    def __deepcopy__(self, memo):
+        return RigidTransform._make(self._R.copy(), self._p.copy())
+
+    def __getstate__(self):
+        return (self._R.tolist(), self._p.tolist())
+
+    def __setstate__(self, state):
+        self._R = np.array(state[0], dtype=float)
+        self._p = np.array(state[1], dtype=float)
+
+    def __repr__(self) -> str:
+        x, yy, z = self._p.tolist()
+        return (f"RigidTransform(\n  R=RotationMatrix([\n    "
+                + ",\n    ".join(repr(row) for row in self._R.tolist())
+                + f",\n  ]),\n  p=[{x!r}, {yy!r}, {z!r}],\n)")
+
+
+def _rotation_array(R) -> np.ndarray:
+    """(3, 3) array for a RotationMatrix, RollPitchYaw, Quaternion or raw matrix."""
+    if isinstance(R, RotationMatrix):
+        return R._R
+    if isinstance(R, Quaternion):
+        return quaternion_to_matrix(R._q / np.sqrt(R._q @ R._q))
+    if type(R).__name__ == "RollPitchYaw":
+        return R.ToRotationMatrix()._R
+    arr = np.array(R, dtype=float)
+    _check_valid(arr)
+    return arr

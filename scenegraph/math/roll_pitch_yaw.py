@@ -1,0 +1,154 @@
+"""RollPitchYaw: space-fixed X-Y-Z angles (roll r, pitch p, yaw y) [rad].
+
+R_AB = Rz(y)·Ry(p)·Rx(r): B is obtained from A by rotating r about Ax, then p
+about Ay, then y about Az (Drake's convention). Conversion from a rotation
+matrix follows Drake's quaternion-assisted algorithm, which stays accurate near
+the gimbal-lock pitch ±π/2; roll and yaw are returned in [-π, π] and pitch in
+[-π/2, π/2].
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph.math.quaternion import Quaternion, matrix_to_quaternion
+from scenegraph.math.rotation_matrix import RotationMatrix
+
+
+def rpy_to_matrix(roll: float, pitch: float, yaw: float) -> np.ndarray:
+    """R_AB (3, 3) = Rz(yaw)·Ry(pitch)·Rx(roll)."""
+    c0, s0 = math.cos(roll), math.sin(roll)
+    c1, s1 = math.cos(pitch), math.sin(pitch)
+    c2, s2 = math.cos(yaw), math.sin(yaw)
+    return np.array([
+        [c2 * c1, c2 * s1 * s0 - s2 * c0, c2 * s1 * c0 + s2 * s0],
+        [s2 * c1, s2 * s1 * s0 + c2 * c0, s2 * s1 * c0 - c2 * s0],
+        [-s1, c1 * s0, c1 * c0],
+    ])
+
+
+def matrix_to_rpy(R: np.ndarray, wxyz: np.ndarray | None = None) -> np.ndarray:
+    """(roll, pitch, yaw) (3,) [rad] of R (3, 3), as Drake computes them."""
+    if wxyz is None:
+        wxyz = matrix_to_quaternion(R)
+    R00, R10, R20 = R[0, 0], R[1, 0], R[2, 0]
+    R21, R22 = R[2, 1], R[2, 2]
+    r_sum = math.sqrt((R00 * R00 + R10 * R10 + R21 * R21 + R22 * R22) / 2.0)
+    pitch = math.atan2(-R20, r_sum)
+    e0, e1, e2, e3 = wxyz
+    yA, xA = e1 + e3, e0 - e2
+    yB, xB = e3 - e1, e0 + e2
+    eps = np.finfo(float).eps
+    zA = 0.0 if (abs(yA) <= eps and abs(xA) <= eps) else math.atan2(yA, xA)
+    zB = 0.0 if (abs(yB) <= eps and abs(xB) <= eps) else math.atan2(yB, xB)
+    roll, yaw = zA - zB, zA + zB
+    if roll > math.pi:
+        roll -= 2.0 * math.pi
+    if roll < -math.pi:
+        roll += 2.0 * math.pi
+    if yaw > math.pi:
+        yaw -= 2.0 * math.pi
+    if yaw < -math.pi:
+        yaw += 2.0 * math.pi
+    return np.array([roll, pitch, yaw])
+
+
+class RollPitchYaw:
+    """Roll-pitch-yaw angles (pydrake.math.RollPitchYaw).
+
+    Constructors:
+      * ``RollPitchYaw(roll, pitch, yaw)`` [rad].
+      * ``RollPitchYaw(rpy)``: from a (3,) array-like.
+      * ``RollPitchYaw(R)``: from a RotationMatrix.
+      * ``RollPitchYaw(quaternion)``: from a Quaternion.
+      * ``RollPitchYaw(other)``: copy.
+    """
+
+    __slots__ = ("_rpy",)
+
+    def __init__(self, *args, **kwargs):
+        if kwargs:
+            if set(kwargs) <= {"roll", "pitch", "yaw"} and not args:
+                args = (kwargs.get("roll", 0.0), kwargs.get("pitch", 0.0), kwargs.get("yaw", 0.0))
+            elif len(kwargs) == 1 and not args and next(iter(kwargs)) in (
+                    "rpy", "R", "quaternion", "other"):
+                args = (next(iter(kwargs.values())),)
+            else:
+                raise TypeError(f"RollPitchYaw: unexpected arguments {sorted(kwargs)}")
+        if len(args) == 3:
+            self._rpy = np.array(args, dtype=float)
+        elif len(args) == 1:
+            a = args[0]
+            if isinstance(a, RollPitchYaw):
+                self._rpy = a._rpy.copy()
+            elif isinstance(a, RotationMatrix):
+                self._rpy = matrix_to_rpy(a._R)
+            elif isinstance(a, Quaternion):
+                q = a._q / np.sqrt(a._q @ a._q)
+                self._rpy = matrix_to_rpy(RotationMatrix(a)._R, q)
+            else:
+                v = np.array(a, dtype=float)
+                if v.shape != (3,):
+                    raise TypeError(f"RollPitchYaw: expected a (3,) vector, got shape {v.shape}")
+                self._rpy = v
+        else:
+            raise TypeError(f"RollPitchYaw: expected 1 or 3 arguments, got {len(args)}")
+        if not np.isfinite(self._rpy).all():
+            raise RuntimeError(f"RollPitchYaw: angles must be finite, got {self._rpy.tolist()}")
+
+    def roll_angle(self) -> float:
+        return float(self._rpy[0])
+
+    def pitch_angle(self) -> float:
+        return float(self._rpy[1])
+
+    def yaw_angle(self) -> float:
+        return float(self._rpy[2])
+
+    def vector(self) -> np.ndarray:
+        """(3,) copy of (roll, pitch, yaw) [rad]."""
+        return self._rpy.copy()
+
+    def set_roll_angle(self, roll: float) -> None:
+        self._rpy[0] = roll
+
+    def set_pitch_angle(self, pitch: float) -> None:
+        self._rpy[1] = pitch
+
+    def set_yaw_angle(self, yaw: float) -> None:
+        self._rpy[2] = yaw
+
+    def set(self, *args) -> None:
+        self._rpy = RollPitchYaw(*args)._rpy
+
+    def ToRotationMatrix(self) -> RotationMatrix:
+        return RotationMatrix._make(rpy_to_matrix(*self._rpy))
+
+    def ToQuaternion(self) -> Quaternion:
+        return Quaternion._make(matrix_to_quaternion(rpy_to_matrix(*self._rpy)))
+
+    def IsNearlyEqualTo(self, other: "RollPitchYaw", tolerance: float) -> bool:
+        return bool(np.abs(self._rpy - other._rpy).max() <= tolerance)
+
+    def IsNearlySameOrientation(self, other: "RollPitchYaw", tolerance: float) -> bool:
+        return self.ToRotationMatrix().IsNearlyEqualTo(other.ToRotationMatrix(), tolerance)
+
+    def DoesPitchAngleViolateGimbalLockTolerance(self) -> bool:
+        return abs(abs(self._rpy[1]) - math.pi / 2) < 0.008
+
+    def __copy__(self):
+        return RollPitchYaw(self)
+
+    def __deepcopy__(self, memo):
+        return RollPitchYaw(self)
+
+    def __getstate__(self):
+        return self._rpy.tolist()
+
+    def __setstate__(self, state):
+        self._rpy = np.array(state, dtype=float)
+
+    def __repr__(self) -> str:
+        r, p, y = self._rpy.tolist()
+        return f"RollPitchYaw(roll={r!r}, pitch={p!r}, yaw={y!r})"

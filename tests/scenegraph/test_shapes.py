@@ -1,0 +1,187 @@
+"""Shapes: Drake's accessors, validation at construction, CalcVolume, hulls."""
+import math
+
+import numpy as np
+import pytest
+import trimesh
+
+from scenegraph import (Box, CalcVolume, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh,
+                        MeshcatCone, Sphere)
+from scenegraph.math import RigidTransform
+
+
+@pytest.fixture(scope="module")
+def box_files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("meshes")
+    box = trimesh.creation.box(extents=[1.0, 2.0, 3.0])
+    paths = {}
+    for ext in ("obj", "stl", "ply"):
+        paths[ext] = str(d / f"box.{ext}")
+        box.export(paths[ext])
+    paths["garbage"] = str(d / "garbage.obj")
+    with open(paths["garbage"], "w") as f:
+        f.write("definitely not a mesh\n")
+    paths["flat"] = str(d / "flat.obj")
+    with open(paths["flat"], "w") as f:
+        f.write("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n")
+    return paths
+
+
+def test_box_accessors_and_measures_constructor():
+    b = Box(1.0, 2.0, 3.0)
+    assert (b.width(), b.depth(), b.height()) == (1.0, 2.0, 3.0)
+    np.testing.assert_array_equal(Box(np.array([1.0, 2.0, 3.0])).size(), [1, 2, 3])
+
+
+def test_make_cube():
+    np.testing.assert_array_equal(Box.MakeCube(0.5).size(), [0.5, 0.5, 0.5])
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Box(0.0, 1.0, 1.0), lambda: Box(1.0, -1.0, 1.0), lambda: Capsule(0.0, 1.0),
+    lambda: Capsule(1.0, -2.0), lambda: Cylinder(-1.0, 1.0), lambda: Ellipsoid(1.0, 0.0, 1.0),
+    lambda: Sphere(-0.1), lambda: MeshcatCone(0.0), lambda: MeshcatCone(1.0, -1.0, 1.0)])
+def test_non_positive_sizes_raise(make):
+    with pytest.raises(RuntimeError, match="should"):
+        make()
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Box(np.inf, 1.0, 1.0), lambda: Sphere(np.nan), lambda: Cylinder(1.0, np.inf),
+    lambda: Ellipsoid(1.0, 1.0, np.nan), lambda: Capsule(np.inf, 1.0)])
+def test_non_finite_sizes_raise(make):
+    with pytest.raises(RuntimeError, match="finite"):
+        make()
+
+
+def test_zero_radius_sphere_is_valid_as_in_drake():
+    assert Sphere(0.0).radius() == 0.0
+
+
+def test_error_message_names_values():
+    with pytest.raises(RuntimeError, match=r"were 1.0, 2.0, and -3.0"):
+        Ellipsoid(1.0, 2.0, -3.0)
+
+
+def test_capsule_cylinder_ellipsoid_cone_accessors():
+    assert (Capsule(0.1, 0.2).radius(), Capsule(0.1, 0.2).length()) == (0.1, 0.2)
+    assert (Cylinder(0.3, 0.4).radius(), Cylinder(0.3, 0.4).length()) == (0.3, 0.4)
+    e = Ellipsoid(1.0, 2.0, 3.0)
+    assert (e.a(), e.b(), e.c()) == (1.0, 2.0, 3.0)
+    c = MeshcatCone(2.0)
+    assert (c.height(), c.a(), c.b()) == (2.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("shape, volume", [
+    (Sphere(0.5), 4 / 3 * math.pi * 0.125),
+    (Box(1.0, 2.0, 3.0), 6.0),
+    (Capsule(1.0, 2.0), 2 * math.pi + 4 / 3 * math.pi),
+    (Cylinder(2.0, 3.0), 12 * math.pi),
+    (Ellipsoid(1.0, 2.0, 3.0), 8 * math.pi),
+    (MeshcatCone(3.0, 1.0, 2.0), 2 * math.pi),
+    (HalfSpace(), math.inf),
+])
+def test_calc_volume_closed_forms(shape, volume):
+    assert CalcVolume(shape) == pytest.approx(volume, rel=1e-14)
+
+
+@pytest.mark.parametrize("ext", ["obj", "stl", "ply"])
+def test_mesh_from_each_format_has_box_volume_scaled(box_files, ext):
+    m = Mesh(box_files[ext], 2.0)
+    assert m.scale() == 2.0 and m.extension() == f".{ext}"
+    assert CalcVolume(m) == pytest.approx(6.0 * 8.0, rel=1e-12)
+
+
+def test_extension_is_lower_case(box_files, tmp_path):
+    upper = tmp_path / "BOX.OBJ"
+    upper.write_bytes(open(box_files["obj"], "rb").read())
+    assert Mesh(str(upper)).extension() == ".obj"
+
+
+def test_missing_file_raises_naming_file():
+    with pytest.raises(RuntimeError, match="nowhere.obj"):
+        Mesh("/nowhere.obj")
+    with pytest.raises(RuntimeError, match="nowhere.stl"):
+        Convex("/nowhere.stl")
+
+
+def test_unparsable_file_raises(box_files):
+    with pytest.raises(RuntimeError, match="could not be parsed"):
+        Mesh(box_files["garbage"])
+
+
+def test_tiny_scale_raises(box_files):
+    with pytest.raises(RuntimeError, match="scale"):
+        Mesh(box_files["obj"], 1e-9)
+
+
+def test_convex_hull_of_box_file_has_six_quads(box_files):
+    hull = Convex(box_files["stl"], 0.5).GetConvexHull()
+    assert hull.num_faces() == 6 and hull.num_vertices() == 8
+    assert hull.total_area() == pytest.approx(2 * (0.5 * 1.0 + 0.5 * 1.5 + 1.0 * 1.5) * 1.0)
+
+
+def test_convex_hull_normals_point_outward(box_files):
+    hull = Convex(box_files["obj"]).GetConvexHull()
+    for f in range(hull.num_faces()):
+        assert hull.face_normal(f) @ hull.element_centroid(f) > 0.0
+
+
+def test_convex_from_points_tetrahedron_volume():
+    P = np.array([[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
+    c = Convex(P, "tet")
+    assert CalcVolume(c) == pytest.approx(1 / 6)
+    assert c.source().description() == "tet"
+    with pytest.raises(RuntimeError, match="in-memory"):
+        c.filename()
+
+
+def test_convex_interior_points_are_not_hull_vertices():
+    cube = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], float)
+    P = np.vstack([cube, [[0.5, 0.5, 0.5]]]).T
+    assert Convex(P).GetConvexHull().num_vertices() == 8
+
+
+def test_convex_coplanar_points_raise():
+    P = np.array([[0.0, 1.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]])
+    with pytest.raises(RuntimeError, match="non-coplanar"):
+        Convex(P)
+
+
+def test_convex_too_few_points_raise():
+    with pytest.raises(RuntimeError, match="non-coplanar"):
+        Convex(np.eye(3))
+
+
+def test_convex_from_flat_file_raises(box_files):
+    with pytest.raises(RuntimeError, match="non-coplanar"):
+        Convex(box_files["flat"])
+
+
+def test_flat_mesh_hull_is_two_sided_polygon(box_files):
+    hull = Mesh(box_files["flat"]).GetConvexHull()
+    assert hull.num_faces() == 2
+    assert hull.total_area() == pytest.approx(2.0)
+
+
+def test_half_space_make_pose_aligns_z_with_normal():
+    X = HalfSpace.MakePose([0.0, 3.0, 4.0], [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(X.rotation().col(2), [0, 0.6, 0.8], atol=1e-15)
+    np.testing.assert_array_equal(X.translation(), [1, 2, 3])
+    assert X.rotation().IsValid()
+
+
+def test_half_space_make_pose_zero_normal_raises():
+    with pytest.raises(RuntimeError, match="zero"):
+        HalfSpace.MakePose([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+
+
+def test_clone_is_equal_but_distinct():
+    b = Box(1.0, 2.0, 3.0)
+    c = b.Clone()
+    assert c is not b and repr(c) == repr(b) == "Box(width=1.0, depth=2.0, height=3.0)"
+
+
+def test_type_name():
+    assert [s.type_name() for s in (Sphere(1), HalfSpace(), Capsule(1, 1))] == \
+        ["Sphere", "HalfSpace", "Capsule"]
