@@ -1,0 +1,38 @@
+"""pydrake.systems.framework-compatible API (plus AbstractValue and Value)."""
+from .cache import CacheEntry, CacheEntryValue, CacheIndex, ValueProducer
+from .context import Context, LeafContext
+from .diagram import Diagram
+from .diagram_builder import DiagramBuilder
+from .diagram_context import DiagramContext
+from .events import (CompositeEventCollection, DiscreteUpdateEvent, Event,
+                     EventCollection, EventStatus, PeriodicEventData, PublishEvent,
+                     TriggerType, UnrestrictedUpdateEvent)
+from .indices import (AbstractParameterIndex, AbstractStateIndex, ContinuousStateIndex,
+                      DiscreteStateIndex, InputPortIndex, NumericParameterIndex,
+                      OutputPortIndex, SubsystemIndex)
+from .input_port import (FixedInputPortValue, InputPort, PortDataType, UseDefaultName,
+                         kUseDefaultName)
+from .leaf_system import LeafSystem
+from .output_port import DiagramOutputPort, LeafOutputPort, OutputPort
+from .state import (AbstractValues, ContinuousState, DiscreteValues, Parameters,
+                    State)
+from .system import System, SystemOutput
+from .tickets import DependencyTicket
+from .value import AbstractValue, Value
+from .vectors import BasicVector, VectorBase
+from .witness import WitnessFunction, WitnessFunctionDirection
+
+__all__ = [
+    "AbstractParameterIndex", "AbstractStateIndex", "AbstractValue", "AbstractValues",
+    "BasicVector", "CacheEntry", "CacheEntryValue", "CacheIndex",
+    "CompositeEventCollection", "Context", "ContinuousState", "ContinuousStateIndex",
+    "DependencyTicket", "Diagram", "DiagramBuilder", "DiagramContext",
+    "DiagramOutputPort", "DiscreteStateIndex", "DiscreteUpdateEvent", "DiscreteValues",
+    "Event", "EventCollection", "EventStatus", "FixedInputPortValue", "InputPort",
+    "InputPortIndex", "LeafContext", "LeafOutputPort", "LeafSystem",
+    "NumericParameterIndex", "OutputPort", "OutputPortIndex", "Parameters",
+    "PeriodicEventData", "PortDataType", "PublishEvent", "State", "SubsystemIndex",
+    "System", "SystemOutput", "TriggerType", "UnrestrictedUpdateEvent",
+    "UseDefaultName", "Value", "ValueProducer", "VectorBase", "WitnessFunction",
+    "WitnessFunctionDirection", "kUseDefaultName",
+]

@@ -1,0 +1,141 @@
+"""Explicit Runge-Kutta integrators: RK2 (fixed step), RK3 with an embedded
+2nd-order error estimate (Drake's default), and Dormand-Prince 5(4).
+
+Each ``DoStep(h)`` advances the root Context's flat state array in place from
+t to t + h and stores |error estimate| where supported.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .integrator_base import IntegratorBase
+
+__all__ = ["RungeKutta2Integrator", "RungeKutta3Integrator", "RungeKutta5Integrator"]
+
+
+class RungeKutta2Integrator(IntegratorBase):
+    """Second-order explicit trapezoid (Heun) method, fixed step only."""
+
+    def __init__(self, system, max_step_size: float, context=None):
+        super().__init__(system, context)
+        self.set_maximum_step_size(max_step_size)
+
+    def DoStep(self, h: float) -> bool:
+        x = self._x
+        t0 = self._info.time
+        d0 = self._eval_xcdot().copy()
+        x0 = x.copy()
+        x += h * d0
+        self._set_time_and_note_xc_change(t0 + h)
+        d1 = self._eval_xcdot()
+        self._note_xc_change()
+        x[:] = x0 + (0.5 * h) * (d0 + d1)
+        return True
+
+
+class RungeKutta3Integrator(IntegratorBase):
+    """Third-order Runge-Kutta with a second-order embedded error estimate.
+
+    Stages (Kutta's third-order tableau): k0 at t0; ka at t0 + h/2 from
+    x0 + h/2 k0; kb at t0 + h from x0 - h k0 + 2h ka. Result
+    x1 = x0 + h/6 (k0 + 4 ka + kb); error |x0 + h ka - x1|.
+    """
+
+    _supports_error_estimation = True
+    _error_estimate_order = 3
+
+    def __init__(self, system, context=None):
+        super().__init__(system, context)
+
+    def DoInitialize(self) -> None:
+        if np.isnan(self._req_initial_step_size):
+            self._req_initial_step_size = self._max_step_size * 0.1
+        accuracy = self._target_accuracy
+        if accuracy > 1e-1:
+            accuracy = 1e-1
+        elif np.isnan(accuracy):
+            accuracy = 1e-3
+        self._accuracy_in_use = accuracy
+
+    def DoStep(self, h: float) -> bool:
+        x = self._x
+        t0 = self._info.time
+        k0 = self._eval_xcdot().copy()
+        x0 = x.copy()
+        x += (0.5 * h) * k0
+        self._set_time_and_note_xc_change(t0 + 0.5 * h)
+        ka = self._eval_xcdot().copy()
+        x[:] = x0 + (2.0 * h) * ka - h * k0
+        self._set_time_and_note_xc_change(t0 + h)
+        kb = self._eval_xcdot()
+        h6 = h / 6.0
+        x1 = x0 + h6 * (k0 + 4.0 * ka + kb)
+        self._note_xc_change()
+        x[:] = x1
+        err = self._err_est
+        np.subtract(x0 + h * ka, x1, out=err)
+        np.abs(err, out=err)
+        return True
+
+
+# Dormand-Prince 5(4) tableau.
+_C = (0.0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1.0, 1.0)
+_A = (
+    (),
+    (1 / 5,),
+    (3 / 40, 9 / 40),
+    (44 / 45, -56 / 15, 32 / 9),
+    (19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729),
+    (9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656),
+    (35 / 384, 0.0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84),
+)
+_B5 = (35 / 384, 0.0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0.0)
+_B4 = (5179 / 57600, 0.0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100,
+       1 / 40)
+_E = tuple(b5 - b4 for b5, b4 in zip(_B5, _B4))
+
+
+class RungeKutta5Integrator(IntegratorBase):
+    """Dormand-Prince 5(4): fifth-order result, embedded fourth-order estimate.
+
+    The last stage is evaluated at the new state, so the next step's first
+    stage is served from the derivative cache (first same as last).
+    """
+
+    _supports_error_estimation = True
+    _error_estimate_order = 5
+
+    def __init__(self, system, context=None):
+        super().__init__(system, context)
+
+    def DoInitialize(self) -> None:
+        if np.isnan(self._req_initial_step_size):
+            self._req_initial_step_size = self._max_step_size * 0.1
+        accuracy = self._target_accuracy
+        if accuracy > 1e-1:
+            accuracy = 1e-1
+        elif np.isnan(accuracy):
+            accuracy = 1e-5
+        self._accuracy_in_use = accuracy
+
+    def DoStep(self, h: float) -> bool:
+        x = self._x
+        t0 = self._info.time
+        x0 = x.copy()
+        k = [self._eval_xcdot().copy()]
+        for stage in range(1, 7):
+            increment = _A[stage][0] * k[0]
+            for j in range(1, stage):
+                coefficient = _A[stage][j]
+                if coefficient:
+                    increment = increment + coefficient * k[j]
+            x[:] = x0 + h * increment
+            self._set_time_and_note_xc_change(t0 + _C[stage] * h)
+            k.append(self._eval_xcdot().copy())
+        # Stage 7 was evaluated at x0 + h·Σ b5·k = the 5th-order result.
+        err = self._err_est
+        error = _E[0] * k[0]
+        for j in range(2, 7):
+            error = error + _E[j] * k[j]
+        np.abs(h * error, out=err)
+        return True

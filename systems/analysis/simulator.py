@@ -1,0 +1,548 @@
+"""Simulator: advances a System's Context through time, handling events in
+Drake's order.
+
+Each step: unrestricted updates, then discrete updates due now; then the
+continuous state is integrated up to the next timed event (or a witness
+zero crossing, isolated by bisection); then per-step, timed and witnessed
+publish events, the forced publish (``publish_every_time_step``) and the
+monitor. Initialization events run in ``Initialize()``; periodic events fire
+at offset + k·period; events due at the same time are counted once in the
+statistics.
+
+Events are kept as flat lists of (leaf context, event) pairs over the whole
+diagram, grouped per leaf when dispatched; per-leaf update buffers are
+allocated once.
+"""
+from __future__ import annotations
+
+import math
+import time as _time
+
+from systems.framework.events import (DiscreteUpdateEvent, EventStatus, PublishEvent,
+                                      TriggerType, _as_status, next_sample_time)
+from systems.framework.tickets import BuiltInTicket as T
+
+from .runge_kutta import RungeKutta3Integrator
+from .simulator_status import SimulatorStatus
+
+__all__ = ["Simulator", "InitializeParams", "WitnessTriggeredEventData"]
+
+_DID_NOTHING = EventStatus.DidNothing()
+_INF = float("inf")
+_NOTHING, _TIME, _WITNESS = 0, 1, 2
+
+
+class InitializeParams:
+    """Options for ``Simulator.Initialize``."""
+
+    def __init__(self, suppress_initialization_events: bool = False):
+        self.suppress_initialization_events = suppress_initialization_events
+
+
+class WitnessTriggeredEventData:
+    """Attached to an event fired by a witness: which witness, over [t0, tf]."""
+
+    __slots__ = ("_witness", "_t0", "_tf")
+
+    def __init__(self, witness, t0: float, tf: float):
+        self._witness, self._t0, self._tf = witness, t0, tf
+
+    def triggered_witness(self):
+        return self._witness
+
+    def t0(self) -> float:
+        return self._t0
+
+    def tf(self) -> float:
+        return self._tf
+
+
+def _kind(event) -> int:
+    if isinstance(event, PublishEvent):
+        return 0
+    if isinstance(event, DiscreteUpdateEvent):
+        return 1
+    return 2
+
+
+def _split(items) -> tuple:
+    """(publish, discrete, unrestricted) lists from (context, event) pairs."""
+    lists = ([], [], [])
+    for context, event in items:
+        lists[_kind(event)].append((context, event))
+    return lists
+
+
+def _grouped(items):
+    """(leaf context, [events]) in first-appearance order."""
+    if len(items) == 1:
+        context, event = items[0]
+        return ((context, [event]),)
+    groups = {}
+    for context, event in items:
+        groups.setdefault(context, []).append(event)
+    return groups.items()
+
+
+class Simulator:
+    """Advances a System through time (pydrake's ``Simulator``)."""
+
+    def __init__(self, system, context=None):
+        self._system = system
+        if context is None:
+            context = system.CreateDefaultContext()
+        else:
+            system.ValidateContext(context)
+            if not context.is_root_context():
+                raise RuntimeError("Simulator: the Context must be a root Context")
+        self._context = context
+        integrator = RungeKutta3Integrator(system, context)
+        integrator.request_initial_step_size_target(1e-4)
+        integrator.set_maximum_step_size(0.1)
+        integrator.set_target_accuracy(1e-4)
+        integrator.Initialize()
+        self._integrator = integrator
+        self._target_realtime_rate = 0.0
+        self._publish_every_time_step = False
+        self._publish_at_initialization = False
+        self._monitor = None
+        self._initialization_done = False
+        self._last_known_simtime = float("nan")
+        self._time_or_witness = _NOTHING
+        self._timed = ([], [], [])
+        self._witnessed = ([], [], [])
+        self._per_step = ([], [], [])
+        self._periodic = []
+        self._witnesses = []
+        self._redetermine_witnesses = True
+        self._discrete_buffers = {}
+        self._state_buffers = {}
+        self.ResetStatistics()
+
+    # --- accessors ---------------------------------------------------------------
+    def get_system(self):
+        return self._system
+
+    def get_context(self):
+        return self._context
+
+    def get_mutable_context(self):
+        return self._context
+
+    def has_context(self) -> bool:
+        return self._context is not None
+
+    def reset_context(self, context) -> None:
+        self._system.ValidateContext(context)
+        self._context = context
+        self._integrator.reset_context(context)
+        self._initialization_done = False
+        self._discrete_buffers.clear()
+        self._state_buffers.clear()
+
+    def get_integrator(self):
+        return self._integrator
+
+    def get_mutable_integrator(self):
+        return self._integrator
+
+    def reset_integrator(self, integrator):
+        """Replaces the integrator: an instance, or an integrator class (built
+        for this system and context with the current maximum step size)."""
+        if isinstance(integrator, type):
+            try:
+                integrator = integrator(self._system, context=self._context)
+            except TypeError:
+                integrator = integrator(self._system,
+                                        self._integrator.get_maximum_step_size(),
+                                        self._context)
+            if math.isnan(integrator.get_maximum_step_size()):
+                integrator.set_maximum_step_size(self._integrator.get_maximum_step_size())
+        if integrator.get_system() is not self._system:
+            raise RuntimeError("reset_integrator(): the integrator was made for a "
+                               "different System")
+        integrator.reset_context(self._context)
+        self._integrator = integrator
+        self._initialization_done = False
+        return integrator
+
+    def set_target_realtime_rate(self, realtime_rate: float) -> None:
+        self._target_realtime_rate = max(float(realtime_rate), 0.0)
+
+    def get_target_realtime_rate(self) -> float:
+        return self._target_realtime_rate
+
+    def get_actual_realtime_rate(self) -> float:
+        simtime = self._context.get_time() - self._initial_simtime
+        realtime = _time.perf_counter() - self._initial_realtime
+        return simtime / realtime if realtime > 0 else float("nan")
+
+    def set_publish_every_time_step(self, publish: bool) -> None:
+        self._publish_every_time_step = bool(publish)
+
+    def get_publish_every_time_step(self) -> bool:
+        return self._publish_every_time_step
+
+    def set_publish_at_initialization(self, publish: bool) -> None:
+        self._publish_at_initialization = bool(publish)
+
+    def set_monitor(self, monitor) -> None:
+        """monitor(root_context) -> EventStatus or None, called after each step."""
+        self._monitor = monitor
+
+    def clear_monitor(self) -> None:
+        self._monitor = None
+
+    def get_monitor(self):
+        return self._monitor
+
+    # --- statistics ----------------------------------------------------------------
+    def ResetStatistics(self) -> None:
+        self._integrator.ResetStatistics()
+        self._num_steps_taken = 0
+        self._num_discrete_updates = 0
+        self._num_unrestricted_updates = 0
+        self._num_publishes = 0
+        self._initial_simtime = self._context.get_time()
+        self._initial_realtime = _time.perf_counter()
+
+    def get_num_steps_taken(self) -> int:
+        return self._num_steps_taken
+
+    def get_num_discrete_updates(self) -> int:
+        return self._num_discrete_updates
+
+    def get_num_unrestricted_updates(self) -> int:
+        return self._num_unrestricted_updates
+
+    def get_num_publishes(self) -> int:
+        return self._num_publishes
+
+    # --- event handling --------------------------------------------------------------
+    def _gather_events(self) -> None:
+        leaves = self._context._leaves()
+        per_step, periodic, witness_leaves = [], [], []
+        for leaf_context in leaves:
+            leaf = leaf_context._system
+            per_step.extend((leaf_context, e) for e in leaf._per_step_events)
+            for data, event in leaf._periodic_events:
+                periodic.append((data.period_sec(), data.offset_sec(), leaf_context,
+                                 event, _kind(event)))
+            if leaf._overrides_witnesses:
+                witness_leaves.append(leaf_context)
+        self._per_step = _split(per_step)
+        self._periodic = periodic
+        self._witness_leaves = witness_leaves
+
+    def _calc_next_update_time(self, time: float) -> tuple:
+        t_min = _INF
+        hits = []
+        for period, offset, context, event, kind in self._periodic:
+            t = next_sample_time(period, offset, time)
+            if t < t_min:
+                t_min = t
+                hits = [(context, event, kind)]
+            elif t == t_min:
+                hits.append((context, event, kind))
+        lists = ([], [], [])
+        for context, event, kind in hits:
+            lists[kind].append((context, event))
+        return t_min, lists
+
+    def _handle_unrestricted(self, items) -> EventStatus:
+        if not items:
+            return _DID_NOTHING
+        status = _DID_NOTHING
+        applied = []
+        for context, events in _grouped(items):
+            buffer = self._state_buffers.get(context)
+            if buffer is None:
+                buffer = context._state.Clone()
+                self._state_buffers[context] = buffer
+            buffer.SetFrom(context._state)
+            status = status.KeepMoreSevere(
+                context._system._dispatch_unrestricted(context, events, buffer))
+            if status.failed():
+                return status
+            applied.append((context, buffer))
+        if status.did_nothing():
+            return status
+        for context, buffer in applied:
+            context._state.SetFrom(buffer)
+            context._invalidate(T.x)
+        self._num_unrestricted_updates += 1
+        self._redetermine_witnesses = True
+        return status
+
+    def _handle_discrete(self, items) -> EventStatus:
+        if not items:
+            return _DID_NOTHING
+        status = _DID_NOTHING
+        applied = []
+        for context, events in _grouped(items):
+            buffer = self._discrete_buffers.get(context)
+            if buffer is None:
+                buffer = context._state._discrete.Clone()
+                self._discrete_buffers[context] = buffer
+            buffer.SetFrom(context._state._discrete)
+            status = status.KeepMoreSevere(
+                context._system._dispatch_discrete(context, events, buffer))
+            if status._severity == EventStatus.kFailed:
+                return status
+            applied.append((context, buffer))
+        if status._severity == EventStatus.kDidNothing:
+            return status
+        for context, buffer in applied:
+            context._state._discrete.SetFrom(buffer)
+            for cev in context._dependents(T.xd):
+                cev.valid = False
+        self._num_discrete_updates += 1
+        return status
+
+    def _handle_publish(self, items) -> EventStatus:
+        if not items:
+            return _DID_NOTHING
+        status = _DID_NOTHING
+        for context, events in _grouped(items):
+            status = status.KeepMoreSevere(
+                context._system._dispatch_publish(context, events))
+        if not status.did_nothing() and not status.failed():
+            self._num_publishes += 1
+        return status
+
+    def _forced_publish_items(self) -> list:
+        return [(leaf_context, e) for leaf_context in self._context._leaves()
+                for e in leaf_context._system._forced_publish_events]
+
+    def _check_failure(self, status: EventStatus, simulator_status) -> None:
+        if status.failed():
+            simulator_status.SetEventHandlerFailed(self._context.get_time(),
+                                                   status.system(), status.message())
+            raise RuntimeError(simulator_status.FormatMessage())
+
+    def _call_monitor(self, status: EventStatus) -> EventStatus:
+        if self._monitor is None:
+            return status
+        return status.KeepMoreSevere(_as_status(self._monitor(self._context)))
+
+    # --- initialize and advance -------------------------------------------------------
+    def Initialize(self, params=None) -> SimulatorStatus:
+        """Runs initialization events and publishes due at the current time."""
+        context = self._context
+        suppress = bool(params is not None and params.suppress_initialization_events)
+        current_time = context.get_time()
+        status = SimulatorStatus(current_time)
+        self._initialization_done = False
+        self._integrator.Initialize()
+        self.ResetStatistics()
+        self._gather_events()
+        self._redetermine_witnesses = True
+        init = ([], [], [])
+        if not suppress:
+            init = _split((leaf_context, e) for leaf_context in context._leaves()
+                          for e in leaf_context._system._initialization_events)
+        accumulated = self._handle_unrestricted(init[2])
+        self._check_failure(accumulated, status)
+        accumulated = accumulated.KeepMoreSevere(self._handle_discrete(init[1]))
+        self._check_failure(accumulated, status)
+        if not accumulated.reached_termination():
+            slightly_before = math.nextafter(current_time, -_INF)
+            t_next, self._timed = self._calc_next_update_time(slightly_before)
+            self._time_or_witness = _TIME if t_next == current_time else _NOTHING
+            publishes = init[0] + self._per_step[0]
+            if self._time_or_witness & _TIME:
+                publishes = publishes + self._timed[0]
+            accumulated = accumulated.KeepMoreSevere(self._handle_publish(publishes))
+            if self._publish_at_initialization:
+                accumulated = accumulated.KeepMoreSevere(
+                    self._handle_publish(self._forced_publish_items()))
+            accumulated = self._call_monitor(accumulated)
+            self._check_failure(accumulated, status)
+        if accumulated.reached_termination():
+            status.SetReachedTermination(context.get_time(), accumulated.system(),
+                                         accumulated.message())
+        self._last_known_simtime = context.get_time()
+        self._initialization_done = True
+        return status
+
+    def _merged(self) -> tuple:
+        publish, discrete, unrestricted = (list(x) for x in self._per_step)
+        if self._time_or_witness & _TIME:
+            publish += self._timed[0]
+            discrete += self._timed[1]
+            unrestricted += self._timed[2]
+        if self._time_or_witness & _WITNESS:
+            publish += self._witnessed[0]
+            discrete += self._witnessed[1]
+            unrestricted += self._witnessed[2]
+        return publish, discrete, unrestricted
+
+    def AdvanceTo(self, boundary_time: float) -> SimulatorStatus:
+        """Advances to `boundary_time`, handling every event due before it."""
+        if not self._initialization_done:
+            status = self.Initialize()
+            if not status.succeeded():
+                return status
+        context = self._context
+        info = context._root_info
+        if self._last_known_simtime != info.time:
+            raise RuntimeError(
+                "Simulation time has changed since last Initialize() or AdvanceTo(). "
+                "Resetting simulation time requires a call to Initialize().")
+        boundary_time = float(boundary_time)
+        if not (boundary_time >= info.time):
+            raise RuntimeError(
+                f"AdvanceTo(): boundary_time ({boundary_time}) is earlier than the "
+                f"current time ({info.time})")
+        status = SimulatorStatus(boundary_time)
+        publish, discrete, unrestricted = self._merged()
+        has_per_step = any(self._per_step)
+        while True:
+            if self._target_realtime_rate > 0:
+                self._pause_if_too_fast()
+            accumulated = self._handle_unrestricted(unrestricted)
+            self._check_failure(accumulated, status)
+            accumulated = accumulated.KeepMoreSevere(self._handle_discrete(discrete))
+            self._check_failure(accumulated, status)
+            if not accumulated.reached_termination():
+                t_next, self._timed = self._calc_next_update_time(info.time)
+                timed = self._timed
+                next_update = t_next if (timed[1] or timed[2]) else _INF
+                next_publish = t_next if timed[0] else _INF
+                self._time_or_witness = self._integrate_continuous_state(
+                    next_publish, next_update, boundary_time)
+                self._num_steps_taken += 1
+                if has_per_step or self._time_or_witness & _WITNESS:
+                    publish, discrete, unrestricted = self._merged()
+                elif self._time_or_witness & _TIME:
+                    publish, discrete, unrestricted = timed
+                else:
+                    publish = discrete = unrestricted = ()
+                accumulated = accumulated.KeepMoreSevere(self._handle_publish(publish))
+                if self._publish_every_time_step:
+                    accumulated = accumulated.KeepMoreSevere(
+                        self._handle_publish(self._forced_publish_items()))
+                accumulated = self._call_monitor(accumulated)
+                self._check_failure(accumulated, status)
+            if accumulated.reached_termination():
+                status.SetReachedTermination(info.time, accumulated.system(),
+                                             accumulated.message())
+                break
+            if info.time >= boundary_time:
+                break
+        self._redetermine_witnesses = True
+        self._last_known_simtime = info.time
+        return status
+
+    def AdvancePendingEvents(self) -> SimulatorStatus:
+        """Handles the update events pending at the current time, without
+        advancing time."""
+        if not self._initialization_done:
+            raise RuntimeError("AdvancePendingEvents(): call Initialize() first")
+        status = SimulatorStatus(self._context.get_time())
+        _, discrete, unrestricted = self._merged()
+        accumulated = self._handle_unrestricted(unrestricted)
+        self._check_failure(accumulated, status)
+        accumulated = accumulated.KeepMoreSevere(self._handle_discrete(discrete))
+        self._check_failure(accumulated, status)
+        self._time_or_witness = _NOTHING
+        if accumulated.reached_termination():
+            status.SetReachedTermination(self._context.get_time(), accumulated.system(),
+                                         accumulated.message())
+        self._last_known_simtime = self._context.get_time()
+        return status
+
+    def _pause_if_too_fast(self) -> None:
+        simtime = self._context.get_time() - self._initial_simtime
+        desired = self._initial_realtime + simtime / self._target_realtime_rate
+        delay = desired - _time.perf_counter()
+        if delay > 0:
+            _time.sleep(delay)
+
+    # --- continuous integration with witness functions ----------------------------
+    def _active_witnesses(self) -> list:
+        if self._redetermine_witnesses:
+            witnesses = []
+            for leaf_context in self._witness_leaves:
+                for witness in leaf_context._system.GetWitnessFunctions(leaf_context):
+                    witnesses.append((witness, leaf_context))
+            self._witnesses = witnesses
+            self._redetermine_witnesses = False
+        return self._witnesses
+
+    def _integrate_continuous_state(self, next_publish: float, next_update: float,
+                                    boundary: float) -> int:
+        integrator = self._integrator
+        witnesses = self._active_witnesses() if self._witness_leaves else ()
+        if not witnesses:
+            result = integrator.IntegrateNoFurtherThanTime(next_publish, next_update,
+                                                           boundary)
+            return _TIME if result in (1, 3) else _NOTHING
+        context = self._context
+        self._witnessed = ([], [], [])
+        t0 = context.get_time()
+        x0 = context.get_continuous_state_vector().CopyToVector()
+        w0 = [w.CalcWitnessValue(c) for w, c in witnesses]
+        result = integrator.IntegrateNoFurtherThanTime(next_publish, next_update, boundary)
+        tf = context.get_time()
+        wf = [w.CalcWitnessValue(c) for w, c in witnesses]
+        if any(w.should_trigger(a, b) for (w, _), a, b in zip(witnesses, w0, wf)):
+            triggered = self._isolate_witness_triggers(witnesses, w0, t0, x0, tf, wf)
+            for witness, leaf_context in triggered:
+                event = witness.get_event()
+                if event is None:
+                    continue
+                fired = event._clone_with_trigger(TriggerType.kWitness)
+                fired._event_data = WitnessTriggeredEventData(witness, t0, tf)
+                self._witnessed[_kind(fired)].append((leaf_context, fired))
+            ti = context.get_time()
+            if triggered:
+                if ti == next_update or ti == next_publish:
+                    return _TIME | _WITNESS
+                return _WITNESS
+            return _NOTHING
+        return _TIME if result in (1, 3) else _NOTHING
+
+    def _witness_isolation_length(self):
+        integrator = self._integrator
+        accuracy = self._context.get_accuracy()
+        if integrator.get_fixed_step_mode():
+            if accuracy is None:
+                return None
+            return max(integrator.get_working_minimum_step_size(),
+                       0.01 * accuracy * integrator.get_maximum_step_size())
+        if accuracy is None:
+            # Drake throws here; we use the integrator's accuracy instead.
+            accuracy = integrator.get_accuracy_in_use()
+        return max(integrator.get_working_minimum_step_size(), 0.01 * accuracy)
+
+    def _isolate_witness_triggers(self, witnesses, w0, t0, x0, tf, wf) -> list:
+        """Bisects [t0, tf] to the isolation length; returns the triggered
+        (witness, context) pairs, leaving time and state at the isolated time
+        (or at an earlier trigger-free time, returning [])."""
+        iso_length = self._witness_isolation_length()
+        if iso_length is None:
+            return [pair for pair, a, b in zip(witnesses, w0, wf)
+                    if pair[0].should_trigger(a, b)]
+        context = self._context
+        integrator = self._integrator
+
+        def integrate_forward(t_des):
+            context.SetTimeAndContinuousState(t0, x0)
+            while context.get_time() < t_des:
+                integrator.IntegrateNoFurtherThanTime(_INF, _INF, t_des)
+
+        a, b = t0, tf
+        wc = list(wf)
+        while True:
+            c = 0.5 * (a + b)
+            integrate_forward(c)
+            wc = [w.CalcWitnessValue(ctx) for w, ctx in witnesses]
+            if not any(w.should_trigger(v0, v)
+                       for (w, _), v0, v in zip(witnesses, w0, wc)):
+                return []
+            b = c
+            if b - a <= iso_length:
+                break
+        return [pair for pair, v0, v in zip(witnesses, w0, wc)
+                if pair[0].should_trigger(v0, v)]

@@ -1,0 +1,150 @@
+"""Cache entries: a System declares them (CacheEntry); each Context holds their
+values (CacheEntryValue) with an up-to-date flag.
+
+Every leaf output port and the time derivatives are cache entries too, so one
+mechanism serves all computed values: ``Eval`` returns the stored value when
+it is up to date and otherwise runs ``calc`` once and marks it up to date.
+Invalidation (see ``dependency_tracker``) only clears flags.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .value import AbstractValue
+
+__all__ = ["ValueProducer", "CacheEntry", "CacheEntryValue", "CacheIndex"]
+
+
+class CacheIndex(int):
+    """Index of a cache entry within its System."""
+
+    __slots__ = ()
+
+
+class ValueProducer:
+    """Allocates and computes a value (pydrake's ``ValueProducer``).
+
+    allocate: ``() -> AbstractValue``; calc: ``(context, AbstractValue) -> None``.
+    """
+
+    __slots__ = ("_allocate", "_calc")
+
+    def __init__(self, allocate: Callable[[], AbstractValue],
+                 calc: Callable[..., None]):
+        if not callable(allocate) or not callable(calc):
+            raise TypeError("ValueProducer needs callable allocate and calc")
+        self._allocate = allocate
+        self._calc = calc
+
+    def Allocate(self) -> AbstractValue:
+        value = self._allocate()
+        if not isinstance(value, AbstractValue):
+            raise TypeError("ValueProducer.allocate must return an AbstractValue; "
+                            f"got {type(value).__name__}")
+        return value
+
+    def Calc(self, context, value: AbstractValue) -> None:
+        self._calc(context, value)
+
+
+class CacheEntryValue:
+    """The per-Context storage of one cache entry: value + up-to-date flag."""
+
+    __slots__ = ("value", "valid", "serial_number")
+
+    def __init__(self, value):
+        self.value = value
+        self.valid = False
+        self.serial_number = 0
+
+    def is_out_of_date(self) -> bool:
+        return not self.valid
+
+    def mark_out_of_date(self) -> None:
+        self.valid = False
+
+    def mark_up_to_date(self) -> None:
+        self.valid = True
+
+    def get_serial_number(self) -> int:
+        return self.serial_number
+
+    def GetValueOrThrow(self):
+        if not self.valid:
+            raise RuntimeError("CacheEntryValue: the value is out of date")
+        return self.value
+
+
+class CacheEntry:
+    """A System's declaration of a cached computation (pydrake's ``CacheEntry``).
+
+    `allocate` returns the value object stored in each Context (an
+    AbstractValue, or for vector ports a BasicVector, or for time derivatives
+    a ContinuousState); `calc(context, value)` fills it in place.
+    """
+
+    __slots__ = ("_system", "_index", "_ticket", "_description", "_allocate",
+                 "_calc", "_prerequisites", "_default_prerequisites")
+
+    def __init__(self, system, index: int, ticket: int, description: str,
+                 allocate: Callable, calc: Callable, prerequisites,
+                 default_prerequisites: bool):
+        self._system = system
+        self._index = CacheIndex(index)
+        self._ticket = ticket
+        self._description = description
+        self._allocate = allocate
+        self._calc = calc
+        self._prerequisites = frozenset(int(t) for t in prerequisites)
+        self._default_prerequisites = default_prerequisites
+
+    def description(self) -> str:
+        return self._description
+
+    def cache_index(self) -> CacheIndex:
+        return self._index
+
+    def ticket(self):
+        from .tickets import DependencyTicket
+        return DependencyTicket(self._ticket)
+
+    def prerequisites(self) -> set:
+        from .tickets import DependencyTicket
+        return {DependencyTicket(t) for t in self._prerequisites}
+
+    def has_default_prerequisites(self) -> bool:
+        return self._default_prerequisites
+
+    def Allocate(self):
+        return self._allocate()
+
+    def Calc(self, context, value) -> None:
+        self._system.ValidateContext(context)
+        self._calc(context, value)
+
+    def get_cache_entry_value(self, context) -> CacheEntryValue:
+        self._system.ValidateContext(context)
+        return context._cache[self._index]
+
+    get_mutable_cache_entry_value = get_cache_entry_value
+
+    def is_out_of_date(self, context) -> bool:
+        return not self.get_cache_entry_value(context).valid
+
+    def EvalAbstract(self, context):
+        """The up-to-date value object (computing it if needed)."""
+        if context._system is not self._system:
+            self._system.ValidateContext(context)
+        cev = context._cache[self._index]
+        if not cev.valid:
+            self._calc(context, cev.value)
+            cev.valid = True
+            cev.serial_number += 1
+        return cev.value
+
+    def Eval(self, context):
+        """The up-to-date value: the held object for AbstractValue storage."""
+        value = self.EvalAbstract(context)
+        if isinstance(value, AbstractValue):
+            return value.get_value()
+        return value

@@ -1,0 +1,395 @@
+"""Context: the values a System computes with (time, accuracy, state,
+parameters, fixed inputs, cached results).
+
+A System holds structure only; a Context holds values. Leaf and diagram
+contexts share this interface. Every tree of contexts has one root; time and
+accuracy live on a record shared by the whole tree, so changing time is one
+assignment plus one invalidation sweep.
+
+Mutable accessors (``get_mutable_*``, ``Set*``) notify dependents *when they
+are called*, as in Drake: change the returned object right away, before
+evaluating anything that depends on it.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .dependency_tracker import global_closure
+from .state import State
+from .tickets import BuiltInTicket as T
+from .value import AbstractValue
+from .vectors import BasicVector
+
+__all__ = ["Context", "LeafContext"]
+
+
+class _RootInfo:
+    """Time, accuracy and root-wide invalidation lists of one context tree."""
+
+    __slots__ = ("time", "accuracy", "root", "leaves", "xc_flat", "memo")
+
+    def __init__(self, root):
+        self.time = 0.0
+        self.accuracy = None
+        self.root = root
+        self.leaves = []
+        self.xc_flat = np.zeros(0)
+        self.memo = {}
+
+
+class Context:
+    """Behaviour common to LeafContext and DiagramContext (pydrake's ``Context``)."""
+
+    __slots__ = ("_system", "_parent", "_root_info", "_fixed_inputs",
+                 "_input_sources", "_state", "_parameters", "_memo", "__weakref__")
+    _is_leaf = False
+
+    # --- structure -----------------------------------------------------------
+    def _leaves(self) -> list:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _all_contexts(self):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def is_root_context(self) -> bool:
+        return self._parent is None
+
+    def GetSystemName(self) -> str:
+        return self._system.get_name()
+
+    def GetSystemPathname(self) -> str:
+        return self._system.GetSystemPathname()
+
+    def _throw_unless_root(self, method: str) -> None:
+        if self._parent is not None:
+            raise RuntimeError(
+                f"{method}(): this Context belongs to subsystem "
+                f"{self._system.GetSystemPathname()}; time and accuracy can only be "
+                f"set on the root Context")
+
+    # --- invalidation --------------------------------------------------------
+    def _dependents(self, key) -> list:
+        """CacheEntryValues downstream of `key` for every leaf under this context.
+
+        key: a built-in ticket (all leaves), ("u", i) this context's input i,
+        or ("leaf", leaf_context, ticket).
+        """
+        memo = self._memo
+        found = memo.get(key)
+        if found is None:
+            if isinstance(key, tuple):
+                if key[0] == "u":
+                    starts = [("input", self, key[1])]
+                else:
+                    starts = [("ticket", key[1], key[2])]
+            elif isinstance(key, frozenset):
+                starts = [("ticket", leaf, ticket) for leaf in self._leaves()
+                          for ticket in key]
+            else:
+                starts = [("ticket", leaf, key) for leaf in self._leaves()]
+            found = global_closure(starts)
+            memo[key] = found
+        return found
+
+    def _invalidate(self, key) -> None:
+        for cev in self._dependents(key):
+            cev.valid = False
+
+    def _note_input_change(self, index: int) -> None:
+        self._invalidate(("u", index))
+
+    # --- time and accuracy ---------------------------------------------------
+    def get_time(self) -> float:
+        return self._root_info.time
+
+    def SetTime(self, time_sec: float) -> None:
+        self._throw_unless_root("SetTime")
+        self._root_info.time = float(time_sec)
+        for cev in self._dependents(T.time):
+            cev.valid = False
+
+    def get_accuracy(self):
+        return self._root_info.accuracy
+
+    def SetAccuracy(self, accuracy) -> None:
+        self._throw_unless_root("SetAccuracy")
+        if accuracy is not None:
+            accuracy = float(accuracy)
+            if not (accuracy > 0) or not math.isfinite(accuracy):
+                raise ValueError(f"SetAccuracy(): accuracy must be positive and "
+                                 f"finite; got {accuracy}")
+        self._root_info.accuracy = accuracy
+        self._invalidate(T.accuracy)
+
+    def SetTimeAndContinuousState(self, time_sec: float, xc) -> None:
+        self._throw_unless_root("SetTimeAndContinuousState")
+        self._state._continuous.get_vector().SetFromVector(xc)
+        self._root_info.time = float(time_sec)
+        self._invalidate(frozenset((T.time, T.xc)))
+
+    # --- inputs --------------------------------------------------------------
+    def _eval_input(self, index: int):
+        """The payload feeding input port `index`: a BasicVector or AbstractValue."""
+        fixed = self._fixed_inputs[index]
+        if fixed is not None:
+            return fixed._payload
+        source = self._input_sources[index]
+        if source is None:
+            port = self._system._input_ports[index]
+            raise RuntimeError(
+                f"{port.GetFullDescription()} is neither connected nor fixed: "
+                f"connect it in a Diagram or call FixValue() on it")
+        return source()
+
+    def _input_has_value(self, index: int) -> bool:
+        if self._fixed_inputs[index] is not None:
+            return True
+        source = self._input_sources[index]
+        if source is None:
+            return False
+        exported = getattr(source, "exported_from", None)
+        if exported is not None:
+            return exported[0]._input_has_value(exported[1])
+        return True
+
+    # --- state ---------------------------------------------------------------
+    def get_state(self) -> State:
+        return self._state
+
+    def get_mutable_state(self) -> State:
+        self._invalidate(T.x)
+        return self._state
+
+    def get_continuous_state(self):
+        return self._state._continuous
+
+    def get_mutable_continuous_state(self):
+        self._invalidate(T.xc)
+        return self._state._continuous
+
+    def get_continuous_state_vector(self):
+        return self._state._continuous._vector
+
+    def get_mutable_continuous_state_vector(self):
+        self._invalidate(T.xc)
+        return self._state._continuous._vector
+
+    def SetContinuousState(self, xc) -> None:
+        self._state._continuous._vector.SetFromVector(xc)
+        self._invalidate(T.xc)
+
+    def num_continuous_states(self) -> int:
+        return self._state._continuous.size()
+
+    def num_discrete_state_groups(self) -> int:
+        return self._state._discrete.num_groups()
+
+    def num_abstract_states(self) -> int:
+        return self._state._abstract.size()
+
+    def get_discrete_state(self, index=None):
+        if index is None:
+            return self._state._discrete
+        return self._state._discrete.get_vector(index)
+
+    def get_discrete_state_vector(self) -> BasicVector:
+        discrete = self._state._discrete
+        if discrete.num_groups() != 1:
+            raise RuntimeError(
+                f"get_discrete_state_vector(): the Context of "
+                f"{self._system.GetSystemPathname()} has "
+                f"{discrete.num_groups()} discrete state groups; exactly one is required")
+        return discrete._groups[0]
+
+    def get_mutable_discrete_state(self, index=None):
+        if index is None:
+            self._invalidate(T.xd)
+            return self._state._discrete
+        vector = self._state._discrete.get_vector(index)
+        self._invalidate(self._discrete_key(index))
+        return vector
+
+    def get_mutable_discrete_state_vector(self) -> BasicVector:
+        vector = self.get_discrete_state_vector()
+        self._invalidate(self._discrete_key(0))
+        return vector
+
+    def SetDiscreteState(self, *args) -> None:
+        """``SetDiscreteState(xd)`` (one group), ``SetDiscreteState(index, xd)``
+        or ``SetDiscreteState(DiscreteValues)``."""
+        from .state import DiscreteValues
+        discrete = self._state._discrete
+        if len(args) == 1 and isinstance(args[0], DiscreteValues):
+            discrete.SetFrom(args[0])
+            self._invalidate(T.xd)
+            return
+        if len(args) == 1:
+            self.get_discrete_state_vector().SetFromVector(args[0])
+            self._invalidate(self._discrete_key(0))
+            return
+        index, value = args
+        discrete.get_vector(index).SetFromVector(value)
+        self._invalidate(self._discrete_key(index))
+
+    def get_abstract_state(self, index=None):
+        if index is None:
+            return self._state._abstract
+        return self._state._abstract.get_value(index)
+
+    def get_mutable_abstract_state(self, index=None):
+        if index is None:
+            self._invalidate(T.xa)
+            return self._state._abstract
+        value = self._state._abstract.get_value(index)
+        self._invalidate(self._abstract_key(index))
+        return value
+
+    def SetAbstractState(self, index: int, value) -> None:
+        holder = self._state._abstract.get_value(index)
+        if isinstance(value, AbstractValue):
+            value = value.get_value()
+        holder.set_value(value)
+        self._invalidate(self._abstract_key(index))
+
+    # --- parameters ----------------------------------------------------------
+    def get_parameters(self):
+        return self._parameters
+
+    def get_mutable_parameters(self):
+        self._invalidate(T.all_parameters)
+        return self._parameters
+
+    def num_numeric_parameter_groups(self) -> int:
+        return self._parameters.num_numeric_parameter_groups()
+
+    def num_abstract_parameters(self) -> int:
+        return self._parameters.num_abstract_parameters()
+
+    def get_numeric_parameter(self, index: int) -> BasicVector:
+        return self._parameters.get_numeric_parameter(index)
+
+    def get_mutable_numeric_parameter(self, index: int) -> BasicVector:
+        vector = self._parameters.get_numeric_parameter(index)
+        self._invalidate(self._numeric_parameter_key(index))
+        return vector
+
+    def get_abstract_parameter(self, index: int) -> AbstractValue:
+        return self._parameters.get_abstract_parameter(index)
+
+    def get_mutable_abstract_parameter(self, index: int) -> AbstractValue:
+        value = self._parameters.get_abstract_parameter(index)
+        self._invalidate(self._abstract_parameter_key(index))
+        return value
+
+    # --- whole-context operations ------------------------------------------
+    def has_only_continuous_state(self) -> bool:
+        s = self._state
+        return (s._continuous.size() > 0 and s._discrete.num_groups() == 0
+                and s._abstract.size() == 0)
+
+    def has_only_discrete_state(self) -> bool:
+        s = self._state
+        return (s._discrete.num_groups() > 0 and s._continuous.size() == 0
+                and s._abstract.size() == 0)
+
+    def is_stateless(self) -> bool:
+        s = self._state
+        return (s._continuous.size() == 0 and s._discrete.num_groups() == 0
+                and s._abstract.size() == 0)
+
+    def _check_same_structure(self, source: "Context", method: str) -> None:
+        if source._system is not self._system:
+            raise RuntimeError(
+                f"{method}(): the source Context belongs to System "
+                f"{source._system.GetSystemPathname()} but this one belongs to "
+                f"{self._system.GetSystemPathname()}")
+
+    def SetTimeStateAndParametersFrom(self, source: "Context") -> None:
+        """Copies time, accuracy, state and parameters from a Context of the
+        same System."""
+        self._check_same_structure(source, "SetTimeStateAndParametersFrom")
+        if self._parent is None:
+            self._root_info.time = source._root_info.time
+            self._root_info.accuracy = source._root_info.accuracy
+        self._copy_state_and_parameters(source)
+        self._invalidate(T.all_sources_except_input_ports)
+
+    def SetStateAndParametersFrom(self, source: "Context") -> None:
+        self._check_same_structure(source, "SetStateAndParametersFrom")
+        self._copy_state_and_parameters(source)
+        self._invalidate(frozenset((T.x, T.all_parameters)))
+
+    def _copy_state_and_parameters(self, source: "Context") -> None:
+        for mine, theirs in zip(self._leaves(), source._leaves()):
+            mine._state.SetFrom(theirs._state)
+            mine._parameters.SetFrom(theirs._parameters)
+
+    def Clone(self) -> "Context":
+        """A deep, independent copy (a new root), including fixed input values
+        and cached results."""
+        clone = self._system._allocate_root_context()
+        clone._root_info.time = self._root_info.time
+        clone._root_info.accuracy = self._root_info.accuracy
+        for mine, theirs in zip(clone._all_contexts(), self._all_contexts()):
+            for index, fixed in enumerate(theirs._fixed_inputs):
+                if fixed is not None:
+                    from .input_port import FixedInputPortValue
+                    payload = fixed._payload.Clone()
+                    mine._fixed_inputs[index] = FixedInputPortValue(mine, index, payload)
+            if mine._is_leaf:
+                mine._state.SetFrom(theirs._state)
+                mine._parameters.SetFrom(theirs._parameters)
+                for dst, src in zip(mine._cache, theirs._cache):
+                    _copy_cache_value(dst, src)
+        return clone
+
+    def __copy__(self):
+        return self.Clone()
+
+    def __deepcopy__(self, memo):
+        return self.Clone()
+
+
+def _copy_cache_value(dst, src) -> None:
+    dst.valid = src.valid
+    dst.serial_number = src.serial_number
+    value = src.value
+    if isinstance(value, BasicVector):
+        dst.value._data[:] = value._data
+    elif isinstance(value, AbstractValue):
+        dst.value = value.Clone()
+    elif hasattr(value, "SetFrom"):
+        dst.value.SetFrom(value)
+    else:  # pragma: no cover - every cache value has one of the forms above
+        raise TypeError(f"cannot copy a cache value of type {type(value).__name__}")
+
+
+class LeafContext(Context):
+    """The Context of a LeafSystem."""
+
+    __slots__ = ("_cache", "_output_subscribers")
+    _is_leaf = True
+
+    def _leaves(self) -> list:
+        return [self]
+
+    def _all_contexts(self):
+        yield self
+
+    def _discrete_key(self, index: int):
+        self._state._discrete.get_vector(index)  # range check
+        return ("leaf", self, self._system._discrete_tickets[index])
+
+    def _abstract_key(self, index: int):
+        self._state._abstract.get_value(index)
+        return ("leaf", self, self._system._abstract_tickets[index])
+
+    def _numeric_parameter_key(self, index: int):
+        self._parameters.get_numeric_parameter(index)
+        return ("leaf", self, self._system._numeric_parameter_tickets[index])
+
+    def _abstract_parameter_key(self, index: int):
+        self._parameters.get_abstract_parameter(index)
+        return ("leaf", self, self._system._abstract_parameter_tickets[index])

@@ -1,0 +1,208 @@
+"""InputPort, FixedInputPortValue and PortDataType.
+
+An input port's value comes, in order of precedence, from a value fixed in
+the Context (``FixValue``), from the output port it is connected to in a
+Diagram, or from the Diagram input port it was exported to. Vector ports
+carry a BasicVector; abstract ports an AbstractValue.
+"""
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+
+from .value import AbstractValue, Value
+from .vectors import BasicVector
+
+__all__ = ["PortDataType", "InputPort", "FixedInputPortValue", "kUseDefaultName",
+           "UseDefaultName"]
+
+
+class PortDataType(IntEnum):
+    """Whether a port carries a vector or an arbitrary value."""
+
+    kVectorValued = 0
+    kAbstractValued = 1
+
+
+class UseDefaultName:
+    """Marker: let the System choose a port name (u0, y0, ...)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "kUseDefaultName"
+
+
+kUseDefaultName = UseDefaultName()
+
+
+class FixedInputPortValue:
+    """A value fixed to an input port in one Context."""
+
+    __slots__ = ("_context", "_index", "_payload", "_abstract")
+
+    def __init__(self, context, index: int, payload):
+        self._context = context
+        self._index = index
+        self._payload = payload  # BasicVector (vector port) or AbstractValue
+        self._abstract = payload if isinstance(payload, AbstractValue) else None
+
+    def get_value(self) -> AbstractValue:
+        if self._abstract is None:
+            self._abstract = Value[BasicVector](self._payload)
+        return self._abstract
+
+    def get_vector_value(self) -> BasicVector:
+        if not isinstance(self._payload, BasicVector):
+            raise RuntimeError("FixedInputPortValue: this port is not vector-valued")
+        return self._payload
+
+    def GetMutableData(self) -> AbstractValue:
+        """The held value for in-place change; dependents are invalidated now."""
+        self._context._note_input_change(self._index)
+        return self.get_value()
+
+    def GetMutableVectorData(self) -> BasicVector:
+        self._context._note_input_change(self._index)
+        return self.get_vector_value()
+
+
+class InputPort:
+    """An input port of a System (pydrake's ``InputPort``)."""
+
+    __slots__ = ("_system", "_index", "_name", "_data_type", "_size", "_model",
+                 "_ticket", "_is_vector")
+
+    def __init__(self, system, index: int, name: str, data_type: PortDataType,
+                 size: int, model, ticket: int):
+        self._system = system
+        self._index = index
+        self._name = name
+        self._data_type = data_type
+        self._size = size
+        self._model = model  # BasicVector for vector ports, AbstractValue otherwise
+        self._ticket = ticket
+        self._is_vector = data_type == PortDataType.kVectorValued
+
+    # --- description -------------------------------------------------------
+    def get_index(self):
+        from .indices import InputPortIndex
+        return InputPortIndex(self._index)
+
+    def get_name(self) -> str:
+        return self._name
+
+    def size(self) -> int:
+        return self._size
+
+    def get_system(self):
+        return self._system
+
+    def get_data_type(self) -> PortDataType:
+        return self._data_type
+
+    def ticket(self):
+        from .tickets import DependencyTicket
+        return DependencyTicket(self._ticket)
+
+    def GetFullDescription(self) -> str:
+        return (f"InputPort[{self._index}] ({self._name}) of System "
+                f"{self._system.GetSystemPathname()} ({type(self._system).__name__})")
+
+    def Allocate(self) -> AbstractValue:
+        if self._is_vector:
+            return Value[BasicVector](self._model.Clone())
+        return self._model.Clone()
+
+    # --- values --------------------------------------------------------------
+    def Eval(self, context):
+        """The port's value: a numpy array copy for vector ports, the held
+        object for abstract ports."""
+        if context._system is not self._system:
+            self._system.ValidateContext(context)
+        payload = context._eval_input(self._index)
+        if self._is_vector:
+            return payload._data.copy()
+        return payload.get_value()
+
+    def EvalAbstract(self, context) -> AbstractValue:
+        if context._system is not self._system:
+            self._system.ValidateContext(context)
+        payload = context._eval_input(self._index)
+        if self._is_vector:
+            return Value[BasicVector](payload)
+        return payload
+
+    def EvalBasicVector(self, context) -> BasicVector:
+        if not self._is_vector:
+            raise RuntimeError(f"{self.GetFullDescription()} is abstract-valued; "
+                               "it has no BasicVector value")
+        if context._system is not self._system:
+            self._system.ValidateContext(context)
+        return context._eval_input(self._index)
+
+    def HasValue(self, context) -> bool:
+        self._system.ValidateContext(context)
+        return context._input_has_value(self._index)
+
+    def FixValue(self, context, value) -> FixedInputPortValue:
+        """Fixes `value` on this port in `context` (replacing any earlier one).
+
+        Vector ports take array-likes, scalars (size 1), BasicVector or a
+        Value holding a BasicVector; abstract ports take the held object or an
+        AbstractValue of a compatible type. The size/type is checked first and
+        nothing changes when it is wrong.
+        """
+        self._system.ValidateContext(context)
+        payload = self._convert(value)
+        fixed = FixedInputPortValue(context, self._index, payload)
+        context._fixed_inputs[self._index] = fixed
+        context._note_input_change(self._index)
+        return fixed
+
+    def _convert(self, value):
+        if self._is_vector:
+            if isinstance(value, AbstractValue):
+                value = value.get_value()
+            if isinstance(value, BasicVector):
+                vector = value.Clone()
+            else:
+                try:
+                    array = np.array(value, dtype=float).reshape(-1)
+                except (TypeError, ValueError):
+                    raise RuntimeError(
+                        f"FixValue(): expected a vector of size {self._size} for "
+                        f"{self.GetFullDescription()} but got a value of type "
+                        f"{type(value).__name__}") from None
+                vector = type(self._model)._view(array) if isinstance(
+                    self._model, BasicVector) else BasicVector(array)
+            if vector.size() != self._size:
+                raise RuntimeError(
+                    f"FixValue(): expected a vector of size {self._size} for "
+                    f"{self.GetFullDescription()} but got size {vector.size()}")
+            return vector
+        model_type = type(self._model)
+        expected = getattr(model_type, "_value_type", object)
+        if isinstance(value, AbstractValue):
+            held = value.get_value()
+            if expected is not object and not isinstance(held, expected):
+                raise RuntimeError(
+                    f"FixValue(): expected a value of type {expected.__name__} for "
+                    f"{self.GetFullDescription()} but got {type(value).__name__}")
+            return value.Clone()
+        if expected is not object and not isinstance(value, expected):
+            raise RuntimeError(
+                f"FixValue(): expected a value of type {expected.__name__} for "
+                f"{self.GetFullDescription()} but got {type(value).__name__}")
+        holder = self._model.Clone()
+        holder.set_value(value)
+        return holder
+
+    def __repr__(self) -> str:
+        return f"<InputPort {self._name!r} of {self._system.get_name()!r}>"

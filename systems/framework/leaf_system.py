@@ -1,0 +1,618 @@
+"""LeafSystem: a System whose behaviour is given by declarations and
+overridable ``Do*`` methods (pydrake's ``LeafSystem``).
+
+This module is bookkeeping only: it records ports, state, parameters, cache
+entries and events, builds LeafContexts, and dispatches events to handlers.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .cache import CacheEntry, ValueProducer
+from .context import LeafContext
+from .events import (DiscreteUpdateEvent, EventStatus, PeriodicEventData,
+                     PublishEvent, TriggerType, UnrestrictedUpdateEvent, _as_status)
+from .indices import (AbstractStateIndex, ContinuousStateIndex, DiscreteStateIndex,
+                      InputPortIndex, OutputPortIndex)
+from .input_port import InputPort, PortDataType
+from .output_port import LeafOutputPort
+from .state import AbstractValues, ContinuousState, DiscreteValues, Parameters, State
+from .system import System
+from .tickets import BuiltInTicket as T
+from .value import AbstractValue
+from .vectors import BasicVector
+from .witness import WitnessFunction, WitnessFunctionDirection
+
+__all__ = ["LeafSystem"]
+
+_DID_NOTHING = EventStatus.DidNothing()
+
+
+def _as_model_vector(value, what: str) -> BasicVector:
+    if isinstance(value, BasicVector):
+        return value.Clone()
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if value < 0:
+            raise ValueError(f"{what}: size must be non-negative; got {value}")
+        return BasicVector(np.zeros(int(value)))
+    try:
+        return BasicVector(np.asarray(value, dtype=float))
+    except (TypeError, ValueError):
+        raise TypeError(f"{what}: expected a size, a BasicVector or an array; got "
+                        f"{type(value).__name__}") from None
+
+
+def _check_abstract_model(value, what: str) -> AbstractValue:
+    if not isinstance(value, AbstractValue):
+        raise TypeError(f"{what}: model_value must be an AbstractValue (use "
+                        f"AbstractValue.Make(...)); got {type(value).__name__}")
+    return value
+
+
+class LeafSystem(System):
+    """Base class for user-written systems (pydrake's ``LeafSystem``)."""
+
+    def __init__(self):
+        super().__init__()
+        self._xc_model = BasicVector(0)
+        self._num_q = self._num_v = self._num_z = 0
+        self._xc_declared = False
+        self._discrete_models = []
+        self._discrete_tickets = []
+        self._abstract_models = []
+        self._abstract_tickets = []
+        self._numeric_parameter_models = []
+        self._numeric_parameter_tickets = []
+        self._abstract_parameter_models = []
+        self._abstract_parameter_tickets = []
+        self._periodic_events = []       # [(PeriodicEventData, Event)]
+        self._per_step_events = []
+        self._initialization_events = []
+        self._forced_publish_events = []
+        self._forced_discrete_events = []
+        self._forced_unrestricted_events = []
+        self._feedthrough_memo = None
+        cls = type(self)
+        self._overrides_discrete = (
+            cls.DoCalcDiscreteVariableUpdates is not LeafSystem.DoCalcDiscreteVariableUpdates)
+        self._overrides_unrestricted = (
+            cls.DoCalcUnrestrictedUpdate is not LeafSystem.DoCalcUnrestrictedUpdate)
+        self._overrides_publish = cls.DoPublish is not LeafSystem.DoPublish
+        self._overrides_witnesses = (
+            cls.DoGetWitnessFunctions is not LeafSystem.DoGetWitnessFunctions)
+        entry = self._declare_cache_entry(
+            "time derivatives", self._allocate_xcdot, self._calc_xcdot,
+            {T.all_sources}, default=True, ticket=int(T.xcdot))
+        self._xcdot_cache_index = entry._index
+
+    # --- bookkeeping -----------------------------------------------------------
+    def _declared(self) -> None:
+        self._closure_memo.clear()
+        self._feedthrough_memo = None
+
+    def _check_prerequisites(self, prerequisites) -> set:
+        tickets = set()
+        for ticket in prerequisites:
+            value = int(ticket)
+            if value < 0 or value >= self._next_ticket:
+                raise RuntimeError(
+                    f"System {self.GetSystemPathname()}: prerequisite ticket {value} "
+                    f"does not belong to this System")
+            tickets.add(value)
+        return tickets
+
+    def _declare_cache_entry(self, description, allocate, calc, prerequisites,
+                             default=False, ticket=None) -> CacheEntry:
+        prerequisites = self._check_prerequisites(prerequisites) \
+            if ticket is None else {int(t) for t in prerequisites}
+        if ticket is None:
+            ticket = self._new_ticket()
+        index = len(self._cache_entries)
+        entry = CacheEntry(self, index, ticket, description, allocate, calc,
+                           prerequisites, default)
+        self._cache_entries.append(entry)
+        self._cache_index_of_ticket[ticket] = index
+        for prerequisite in prerequisites:
+            self._subscribe(prerequisite, ticket)
+        self._declared()
+        return entry
+
+    # --- continuous state --------------------------------------------------------
+    def DeclareContinuousState(self, *args, **kwargs) -> ContinuousStateIndex:
+        """``(num_state_variables)``, ``(num_q, num_v, num_z)``,
+        ``(model_vector)`` or ``(model_vector, num_q, num_v, num_z)``."""
+        if self._xc_declared:
+            raise RuntimeError(f"System {self.GetSystemPathname()}: "
+                               "DeclareContinuousState() may only be called once")
+        if kwargs:
+            args = args + tuple(kwargs[k] for k in ("num_state_variables", "model_vector",
+                                                    "num_q", "num_v", "num_z")
+                                if k in kwargs)
+        if len(args) == 1 and not isinstance(args[0], BasicVector):
+            model = _as_model_vector(int(args[0]), "DeclareContinuousState")
+            num_q, num_v, num_z = 0, 0, model.size()
+        elif len(args) == 1:
+            model = args[0].Clone()
+            num_q, num_v, num_z = 0, 0, model.size()
+        elif len(args) == 3:
+            num_q, num_v, num_z = (int(a) for a in args)
+            model = BasicVector(np.zeros(num_q + num_v + num_z))
+        elif len(args) == 4:
+            model = _as_model_vector(args[0], "DeclareContinuousState")
+            num_q, num_v, num_z = (int(a) for a in args[1:])
+        else:
+            raise TypeError("DeclareContinuousState: unsupported arguments")
+        ContinuousState(model.Clone(), num_q, num_v, num_z)  # validates sizes
+        self._xc_model = model
+        self._num_q, self._num_v, self._num_z = num_q, num_v, num_z
+        self._xc_declared = True
+        self._declared()
+        return ContinuousStateIndex(0)
+
+    def num_continuous_states(self) -> int:
+        return self._xc_model.size()
+
+    def _allocate_xcdot(self) -> ContinuousState:
+        return ContinuousState(BasicVector(np.zeros(self._xc_model.size())),
+                               self._num_q, self._num_v, self._num_z)
+
+    def _calc_xcdot(self, context, derivatives: ContinuousState) -> None:
+        if derivatives.size() == 0:
+            return
+        self.DoCalcTimeDerivatives(context, derivatives)
+
+    def DoCalcTimeDerivatives(self, context, derivatives) -> None:
+        """Override to compute xcdot into `derivatives` (a ContinuousState)."""
+        if derivatives.size():
+            raise RuntimeError(
+                f"System {self.GetSystemPathname()} ({type(self).__name__}) declares "
+                f"continuous state but does not override DoCalcTimeDerivatives()")
+
+    def EvalTimeDerivatives(self, context) -> ContinuousState:
+        if context._system is not self:
+            self.ValidateContext(context)
+        cev = context._cache[self._xcdot_cache_index]
+        if not cev.valid:
+            self._calc_xcdot(context, cev.value)
+            cev.valid = True
+            cev.serial_number += 1
+        return cev.value
+
+    def CalcTimeDerivatives(self, context, derivatives) -> None:
+        self.ValidateContext(context)
+        if derivatives.size() != self._xc_model.size():
+            raise RuntimeError(
+                f"CalcTimeDerivatives(): derivatives has size {derivatives.size()} but "
+                f"System {self.GetSystemPathname()} has {self._xc_model.size()} "
+                f"continuous states")
+        self._calc_xcdot(context, derivatives)
+
+    def get_time_derivatives_cache_entry(self) -> CacheEntry:
+        return self._cache_entries[self._xcdot_cache_index]
+
+    # --- discrete and abstract state, parameters ------------------------------
+    def DeclareDiscreteState(self, arg) -> DiscreteStateIndex:
+        """A discrete group of `arg` zeros, or initialised from a vector."""
+        model = _as_model_vector(arg, "DeclareDiscreteState")
+        ticket = self._new_ticket()
+        self._discrete_models.append(model)
+        self._discrete_tickets.append(ticket)
+        self._subscribe(ticket, T.xd)
+        self._declared()
+        return DiscreteStateIndex(len(self._discrete_models) - 1)
+
+    def DeclareAbstractState(self, model_value) -> AbstractStateIndex:
+        model = _check_abstract_model(model_value, "DeclareAbstractState")
+        ticket = self._new_ticket()
+        self._abstract_models.append(model.Clone())
+        self._abstract_tickets.append(ticket)
+        self._subscribe(ticket, T.xa)
+        self._declared()
+        return AbstractStateIndex(len(self._abstract_models) - 1)
+
+    def DeclareNumericParameter(self, model_vector) -> int:
+        model = _as_model_vector(model_vector, "DeclareNumericParameter")
+        ticket = self._new_ticket()
+        self._numeric_parameter_models.append(model)
+        self._numeric_parameter_tickets.append(ticket)
+        self._subscribe(ticket, T.pn)
+        self._declared()
+        return len(self._numeric_parameter_models) - 1
+
+    def DeclareAbstractParameter(self, model_value) -> int:
+        model = _check_abstract_model(model_value, "DeclareAbstractParameter")
+        ticket = self._new_ticket()
+        self._abstract_parameter_models.append(model.Clone())
+        self._abstract_parameter_tickets.append(ticket)
+        self._subscribe(ticket, T.pa)
+        self._declared()
+        return len(self._abstract_parameter_models) - 1
+
+    def num_discrete_state_groups(self) -> int:
+        return len(self._discrete_models)
+
+    def num_abstract_states(self) -> int:
+        return len(self._abstract_models)
+
+    def num_numeric_parameter_groups(self) -> int:
+        return len(self._numeric_parameter_models)
+
+    def num_abstract_parameters(self) -> int:
+        return len(self._abstract_parameter_models)
+
+    def discrete_state_ticket(self, index: int):
+        return self._dynamic_ticket(self._discrete_tickets, index, "discrete state")
+
+    def abstract_state_ticket(self, index: int):
+        return self._dynamic_ticket(self._abstract_tickets, index, "abstract state")
+
+    def numeric_parameter_ticket(self, index: int):
+        return self._dynamic_ticket(self._numeric_parameter_tickets, index,
+                                    "numeric parameter")
+
+    def abstract_parameter_ticket(self, index: int):
+        return self._dynamic_ticket(self._abstract_parameter_tickets, index,
+                                    "abstract parameter")
+
+    def _dynamic_ticket(self, tickets, index, what):
+        from .tickets import DependencyTicket
+        if not (0 <= index < len(tickets)):
+            raise IndexError(f"System {self.GetSystemPathname()} has no {what} {index}")
+        return DependencyTicket(tickets[index])
+
+    # --- ports -----------------------------------------------------------------
+    def DeclareInputPort(self, name, type, size: int, random_type=None) -> InputPort:
+        if PortDataType(type) == PortDataType.kVectorValued:
+            return self.DeclareVectorInputPort(name, size, random_type)
+        raise RuntimeError("DeclareInputPort(): use DeclareAbstractInputPort for "
+                           "abstract-valued ports")
+
+    def DeclareVectorInputPort(self, name, size=None, random_type=None,
+                               model_vector=None) -> InputPort:
+        if model_vector is not None:
+            size = model_vector
+        if size is None:
+            raise TypeError("DeclareVectorInputPort(): give a size or a model vector")
+        model = _as_model_vector(size, "DeclareVectorInputPort")
+        index = len(self._input_ports)
+        name = self._port_name(name, "u", index, self._input_port_by_name)
+        ticket = self._new_ticket()
+        port = InputPort(self, index, name, PortDataType.kVectorValued, model.size(),
+                         model, ticket)
+        self._add_input_port(port)
+        self._subscribe(ticket, T.all_input_ports)
+        self._declared()
+        return port
+
+    def DeclareAbstractInputPort(self, name, model_value) -> InputPort:
+        model = _check_abstract_model(model_value, "DeclareAbstractInputPort")
+        index = len(self._input_ports)
+        name = self._port_name(name, "u", index, self._input_port_by_name)
+        ticket = self._new_ticket()
+        port = InputPort(self, index, name, PortDataType.kAbstractValued, 0,
+                         model.Clone(), ticket)
+        self._add_input_port(port)
+        self._subscribe(ticket, T.all_input_ports)
+        self._declared()
+        return port
+
+    def DeclareVectorOutputPort(self, name, size=None, calc=None,
+                                prerequisites_of_calc=None, model_value=None):
+        """Declares a vector output port; `calc(context, output: BasicVector)`.
+
+        `size` may be an int or a model BasicVector. prerequisites_of_calc
+        defaults to everything (``all_sources_ticket``), as in Drake.
+        """
+        if model_value is not None:
+            size = model_value
+        if size is None or not callable(calc):
+            raise TypeError("DeclareVectorOutputPort(name, size | model_value, calc, "
+                            "prerequisites_of_calc=...)")
+        model = _as_model_vector(size, "DeclareVectorOutputPort")
+        return self._declare_output(name, PortDataType.kVectorValued, model.size(),
+                                    model.Clone, calc, prerequisites_of_calc)
+
+    def DeclareAbstractOutputPort(self, name, alloc, calc,
+                                  prerequisites_of_calc=None) -> LeafOutputPort:
+        """Declares an abstract output port; `alloc() -> AbstractValue`,
+        `calc(context, output: AbstractValue)`."""
+        if not callable(alloc) or not callable(calc):
+            raise TypeError("DeclareAbstractOutputPort(name, alloc, calc, "
+                            "prerequisites_of_calc=...)")
+        port_name = name
+
+        def allocate():
+            value = alloc()
+            if not isinstance(value, AbstractValue):
+                raise TypeError(f"The allocator of output port '{port_name}' must "
+                                f"return an AbstractValue; got {type(value).__name__}")
+            return value
+
+        return self._declare_output(name, PortDataType.kAbstractValued, 0, allocate,
+                                    calc, prerequisites_of_calc)
+
+    def _declare_output(self, name, data_type, size, allocate, calc, prerequisites):
+        index = len(self._output_ports)
+        name = self._port_name(name, "y", index, self._output_port_by_name)
+        default = prerequisites is None
+        if default:
+            prerequisites = {T.all_sources}
+        entry = self._declare_cache_entry(f"output port {name}", allocate, calc,
+                                          prerequisites, default=default)
+        port = LeafOutputPort(self, index, name, data_type, size, entry)
+        self._add_output_port(port)
+        return port
+
+    def DeclareStateOutputPort(self, name, state_index) -> LeafOutputPort:
+        """An output port that copies one state: continuous, a discrete group or
+        an abstract state, depending on the index type."""
+        if isinstance(state_index, ContinuousStateIndex):
+            n = self._xc_model.size()
+            return self.DeclareVectorOutputPort(
+                name, n,
+                lambda context, output: output.SetFromVector(
+                    context._state._continuous._vector._data),
+                {T.xc})
+        if isinstance(state_index, DiscreteStateIndex):
+            group = int(state_index)
+            if not (0 <= group < len(self._discrete_models)):
+                raise IndexError(f"DeclareStateOutputPort(): no discrete group {group}")
+            return self.DeclareVectorOutputPort(
+                name, self._discrete_models[group].size(),
+                lambda context, output: output.SetFromVector(
+                    context._state._discrete._groups[group]._data),
+                {self._discrete_tickets[group]})
+        if isinstance(state_index, AbstractStateIndex):
+            item = int(state_index)
+            if not (0 <= item < len(self._abstract_models)):
+                raise IndexError(f"DeclareStateOutputPort(): no abstract state {item}")
+            model = self._abstract_models[item]
+            return self.DeclareAbstractOutputPort(
+                name, model.Clone,
+                lambda context, output: output.SetFrom(
+                    context._state._abstract._values[item]),
+                {self._abstract_tickets[item]})
+        raise TypeError("DeclareStateOutputPort(): state_index must be a "
+                        "ContinuousStateIndex, DiscreteStateIndex or AbstractStateIndex")
+
+    def DeclareCacheEntry(self, description: str, value_producer: ValueProducer,
+                          prerequisites_of_calc=None) -> CacheEntry:
+        """A cache entry computed by `value_producer` (default prerequisites:
+        everything)."""
+        if not isinstance(value_producer, ValueProducer):
+            raise TypeError("DeclareCacheEntry(): value_producer must be a ValueProducer")
+        default = prerequisites_of_calc is None
+        if default:
+            prerequisites_of_calc = {T.all_sources}
+        return self._declare_cache_entry(description, value_producer.Allocate,
+                                         value_producer._calc, prerequisites_of_calc,
+                                         default=default)
+
+    # --- events ----------------------------------------------------------------
+    def _add_periodic(self, period_sec, offset_sec, event) -> None:
+        data = PeriodicEventData(period_sec, offset_sec)
+        event._event_data = data
+        self._periodic_events.append((data, event))
+
+    def DeclarePeriodicPublishEvent(self, period_sec, offset_sec, publish) -> None:
+        self._add_periodic(period_sec, offset_sec, PublishEvent._from_short_handler(
+            publish, TriggerType.kPeriodic))
+
+    def DeclarePeriodicDiscreteUpdateEvent(self, period_sec, offset_sec, update) -> None:
+        self._add_periodic(period_sec, offset_sec,
+                           DiscreteUpdateEvent._from_short_handler(
+                               update, TriggerType.kPeriodic))
+
+    def DeclarePeriodicUnrestrictedUpdateEvent(self, period_sec, offset_sec,
+                                               update) -> None:
+        self._add_periodic(period_sec, offset_sec,
+                           UnrestrictedUpdateEvent._from_short_handler(
+                               update, TriggerType.kPeriodic))
+
+    def DeclarePeriodicEvent(self, period_sec, offset_sec, event) -> None:
+        self._add_periodic(period_sec, offset_sec,
+                           event._clone_with_trigger(TriggerType.kPeriodic))
+
+    def DeclarePeriodicDiscreteUpdateNoHandler(self, period_sec, offset_sec=0.0) -> None:
+        """A periodic discrete update handled by ``DoCalcDiscreteVariableUpdates``."""
+        self._add_periodic(period_sec, offset_sec,
+                           DiscreteUpdateEvent(None, TriggerType.kPeriodic))
+
+    def DeclarePeriodicPublishNoHandler(self, period_sec, offset_sec=0.0) -> None:
+        """A periodic publish handled by ``DoPublish``."""
+        self._add_periodic(period_sec, offset_sec,
+                           PublishEvent(None, TriggerType.kPeriodic))
+
+    def DeclarePerStepPublishEvent(self, publish) -> None:
+        self._per_step_events.append(
+            PublishEvent._from_short_handler(publish, TriggerType.kPerStep))
+
+    def DeclarePerStepDiscreteUpdateEvent(self, update) -> None:
+        self._per_step_events.append(
+            DiscreteUpdateEvent._from_short_handler(update, TriggerType.kPerStep))
+
+    def DeclarePerStepUnrestrictedUpdateEvent(self, update) -> None:
+        self._per_step_events.append(
+            UnrestrictedUpdateEvent._from_short_handler(update, TriggerType.kPerStep))
+
+    def DeclarePerStepEvent(self, event) -> None:
+        self._per_step_events.append(event._clone_with_trigger(TriggerType.kPerStep))
+
+    def DeclareInitializationPublishEvent(self, publish) -> None:
+        self._initialization_events.append(
+            PublishEvent._from_short_handler(publish, TriggerType.kInitialization))
+
+    def DeclareInitializationDiscreteUpdateEvent(self, update) -> None:
+        self._initialization_events.append(
+            DiscreteUpdateEvent._from_short_handler(update, TriggerType.kInitialization))
+
+    def DeclareInitializationUnrestrictedUpdateEvent(self, update) -> None:
+        self._initialization_events.append(
+            UnrestrictedUpdateEvent._from_short_handler(
+                update, TriggerType.kInitialization))
+
+    def DeclareInitializationEvent(self, event) -> None:
+        self._initialization_events.append(
+            event._clone_with_trigger(TriggerType.kInitialization))
+
+    def DeclareForcedPublishEvent(self, publish) -> None:
+        self._forced_publish_events.append(
+            PublishEvent._from_short_handler(publish, TriggerType.kForced))
+
+    def DeclareForcedDiscreteUpdateEvent(self, update) -> None:
+        self._forced_discrete_events.append(
+            DiscreteUpdateEvent._from_short_handler(update, TriggerType.kForced))
+
+    def DeclareForcedUnrestrictedUpdateEvent(self, update) -> None:
+        self._forced_unrestricted_events.append(
+            UnrestrictedUpdateEvent._from_short_handler(update, TriggerType.kForced))
+
+    # --- event dispatch (overridable, as in pydrake) ---------------------------
+    def DoPublish(self, context, events) -> EventStatus:
+        status = _DID_NOTHING
+        for event in events:
+            status = status.KeepMoreSevere(event._handle(context))
+        return status
+
+    def DoCalcDiscreteVariableUpdates(self, context, events, discrete_state):
+        status = _DID_NOTHING
+        for event in events:
+            status = status.KeepMoreSevere(event._handle(context, discrete_state))
+            if status.failed():
+                break
+        return status
+
+    def DoCalcUnrestrictedUpdate(self, context, events, state):
+        status = _DID_NOTHING
+        for event in events:
+            status = status.KeepMoreSevere(event._handle(context, state))
+            if status.failed():
+                break
+        return status
+
+    def _dispatch_publish(self, context, events) -> EventStatus:
+        if self._overrides_publish:
+            return _as_status(self.DoPublish(context, events))
+        return LeafSystem.DoPublish(self, context, events)
+
+    def _dispatch_discrete(self, context, events, discrete_state) -> EventStatus:
+        if self._overrides_discrete:
+            return _as_status(self.DoCalcDiscreteVariableUpdates(
+                context, events, discrete_state))
+        status = _DID_NOTHING
+        for event in events:
+            status = status.KeepMoreSevere(event._handle(context, discrete_state))
+            if status._severity == EventStatus.kFailed:
+                break
+        return status
+
+    def _dispatch_unrestricted(self, context, events, state) -> EventStatus:
+        if self._overrides_unrestricted:
+            return _as_status(self.DoCalcUnrestrictedUpdate(context, events, state))
+        return LeafSystem.DoCalcUnrestrictedUpdate(self, context, events, state)
+
+    def ForcedPublish(self, context) -> None:
+        """Runs the forced publish events; raises if one fails."""
+        self.ValidateContext(context)
+        status = self._dispatch_publish(context, self._forced_publish_events)
+        _throw_on_failure(status, "ForcedPublish")
+
+    def CalcForcedDiscreteVariableUpdate(self, context, discrete_state) -> None:
+        """Computes the forced discrete update of `context` into `discrete_state`."""
+        self.ValidateContext(context)
+        discrete_state.SetFrom(context._state._discrete)
+        status = self._dispatch_discrete(context, self._forced_discrete_events,
+                                         discrete_state)
+        _throw_on_failure(status, "CalcForcedDiscreteVariableUpdate")
+
+    def CalcForcedUnrestrictedUpdate(self, context, state) -> None:
+        self.ValidateContext(context)
+        state.SetFrom(context._state)
+        status = self._dispatch_unrestricted(context, self._forced_unrestricted_events,
+                                             state)
+        _throw_on_failure(status, "CalcForcedUnrestrictedUpdate")
+
+    def CalcDiscreteVariableUpdate(self, context, events, discrete_state) -> EventStatus:
+        self.ValidateContext(context)
+        discrete_state.SetFrom(context._state._discrete)
+        return self._dispatch_discrete(context, list(events), discrete_state)
+
+    def CalcUnrestrictedUpdate(self, context, events, state) -> EventStatus:
+        self.ValidateContext(context)
+        state.SetFrom(context._state)
+        return self._dispatch_unrestricted(context, list(events), state)
+
+    def Publish(self, context, events) -> EventStatus:
+        self.ValidateContext(context)
+        return self._dispatch_publish(context, list(events))
+
+    # --- witness functions -----------------------------------------------------
+    def MakeWitnessFunction(self, description: str, direction_type, calc,
+                            e=None) -> WitnessFunction:
+        if e is not None:
+            e = e._clone_with_trigger(TriggerType.kWitness)
+        return WitnessFunction(self, description,
+                               WitnessFunctionDirection(direction_type), calc, e)
+
+    def DoGetWitnessFunctions(self, context) -> list:
+        return []
+
+    def GetWitnessFunctions(self, context) -> list:
+        self.ValidateContext(context)
+        return list(self.DoGetWitnessFunctions(context) or [])
+
+    def CalcWitnessValue(self, context, witness_func) -> float:
+        return witness_func.CalcWitnessValue(context)
+
+    # --- contexts ----------------------------------------------------------------
+    def _make_context(self, parent) -> LeafContext:
+        context = object.__new__(LeafContext)
+        context._system = self
+        context._parent = parent
+        context._root_info = None
+        context._memo = {}
+        continuous = ContinuousState(self._xc_model.Clone(), self._num_q, self._num_v,
+                                     self._num_z)
+        discrete = DiscreteValues([m.Clone() for m in self._discrete_models])
+        abstract = AbstractValues([m.Clone() for m in self._abstract_models])
+        context._state = State(continuous, discrete, abstract)
+        context._parameters = Parameters(
+            [m.Clone() for m in self._numeric_parameter_models],
+            [m.Clone() for m in self._abstract_parameter_models])
+        n_in = len(self._input_ports)
+        context._fixed_inputs = [None] * n_in
+        context._input_sources = [None] * n_in
+        from .cache import CacheEntryValue
+        context._cache = [CacheEntryValue(entry._allocate()) for entry in self._cache_entries]
+        context._output_subscribers = {}
+        return context
+
+    def AllocateTimeDerivatives(self) -> ContinuousState:
+        return self._allocate_xcdot()
+
+    def AllocateDiscreteVariables(self) -> DiscreteValues:
+        return DiscreteValues([m.Clone() for m in self._discrete_models])
+
+    def _feedthrough_pairs(self) -> set:
+        if self._feedthrough_memo is None:
+            self._feedthrough_memo = {
+                (i, j)
+                for i in range(len(self._input_ports))
+                for j in range(len(self._output_ports))
+                if self._leaf_local_has_feedthrough(i, j)}
+        return self._feedthrough_memo
+
+    # --- event gathering for the Simulator (internal) ----------------------------
+    def _collect_leaves(self, context, out: list) -> None:
+        out.append((self, context))
+
+
+def _throw_on_failure(status: EventStatus, method: str) -> None:
+    if status.failed():
+        system = status.system()
+        who = (f"{type(system).__name__} system '{system.get_name()}'"
+               if system is not None else "a system")
+        raise RuntimeError(f"{method}(): An event handler in {who} failed with "
+                           f"message: \"{status.message()}\"")
+
+

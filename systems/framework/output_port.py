@@ -1,0 +1,143 @@
+"""Output ports. A leaf output port is backed by a cache entry; a diagram
+output port forwards to the subsystem port it exports."""
+from __future__ import annotations
+
+from .input_port import PortDataType
+from .value import AbstractValue, Value
+from .vectors import BasicVector
+
+__all__ = ["OutputPort", "LeafOutputPort", "DiagramOutputPort"]
+
+
+class OutputPort:
+    """Common interface of output ports (pydrake's ``OutputPort``)."""
+
+    __slots__ = ("_system", "_index", "_name", "_data_type", "_size", "_is_vector")
+
+    def __init__(self, system, index: int, name: str, data_type: PortDataType,
+                 size: int):
+        self._system = system
+        self._index = index
+        self._name = name
+        self._data_type = data_type
+        self._size = size
+        self._is_vector = data_type == PortDataType.kVectorValued
+
+    def get_index(self):
+        from .indices import OutputPortIndex
+        return OutputPortIndex(self._index)
+
+    def get_name(self) -> str:
+        return self._name
+
+    def size(self) -> int:
+        return self._size
+
+    def get_system(self):
+        return self._system
+
+    def get_data_type(self) -> PortDataType:
+        return self._data_type
+
+    def GetFullDescription(self) -> str:
+        return (f"OutputPort[{self._index}] ({self._name}) of System "
+                f"{self._system.GetSystemPathname()} ({type(self._system).__name__})")
+
+    def Eval(self, context):
+        """The port's value: a numpy array copy for vector ports, the held
+        object for abstract ports."""
+        if context._system is not self._system:
+            self._system.ValidateContext(context)
+        payload = self._eval_payload(context)
+        if self._is_vector:
+            return payload._data.copy()
+        return payload.get_value()
+
+    def EvalAbstract(self, context) -> AbstractValue:
+        if context._system is not self._system:
+            self._system.ValidateContext(context)
+        payload = self._eval_payload(context)
+        if self._is_vector:
+            return Value[BasicVector](payload)
+        return payload
+
+    def EvalBasicVector(self, context) -> BasicVector:
+        if not self._is_vector:
+            raise RuntimeError(f"{self.GetFullDescription()} is abstract-valued")
+        if context._system is not self._system:
+            self._system.ValidateContext(context)
+        return self._eval_payload(context)
+
+    def _eval_payload(self, context):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<OutputPort {self._name!r} of {self._system.get_name()!r}>"
+
+
+class LeafOutputPort(OutputPort):
+    """An output port of a LeafSystem, computed by a cache entry."""
+
+    __slots__ = ("_cache_entry", "_cache_index", "_calc")
+
+    def __init__(self, system, index, name, data_type, size, cache_entry):
+        super().__init__(system, index, name, data_type, size)
+        self._cache_entry = cache_entry
+        self._cache_index = cache_entry._index
+        self._calc = cache_entry._calc
+
+    def cache_entry(self):
+        return self._cache_entry
+
+    def ticket(self):
+        return self._cache_entry.ticket()
+
+    def _eval_payload(self, context):
+        cev = context._cache[self._cache_index]
+        if not cev.valid:
+            self._calc(context, cev.value)
+            cev.valid = True
+            cev.serial_number += 1
+        return cev.value
+
+    def Allocate(self) -> AbstractValue:
+        value = self._cache_entry._allocate()
+        if isinstance(value, BasicVector):
+            return Value[BasicVector](value)
+        return value
+
+    def Calc(self, context, value: AbstractValue) -> None:
+        """Computes the value into `value` without touching the cache."""
+        self._system.ValidateContext(context)
+        target = value.get_mutable_value() if self._is_vector else value
+        self._calc(context, target)
+
+    def _resolve(self, context):
+        return self, context
+
+
+class DiagramOutputPort(OutputPort):
+    """An output port of a Diagram that exports a subsystem's output port."""
+
+    __slots__ = ("_source_index", "_source_port")
+
+    def __init__(self, diagram, index, name, source_index: int, source_port):
+        super().__init__(diagram, index, name, source_port._data_type,
+                         source_port._size)
+        self._source_index = source_index
+        self._source_port = source_port
+
+    def _resolve(self, context):
+        """The leaf port and leaf context that compute this port's value."""
+        return self._source_port._resolve(context._subcontexts[self._source_index])
+
+    def _eval_payload(self, context):
+        port, leaf_context = self._resolve(context)
+        return port._eval_payload(leaf_context)
+
+    def Allocate(self) -> AbstractValue:
+        return self._source_port.Allocate()
+
+    def Calc(self, context, value: AbstractValue) -> None:
+        self._system.ValidateContext(context)
+        self._source_port.Calc(context._subcontexts[self._source_index], value)

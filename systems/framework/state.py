@@ -1,0 +1,305 @@
+"""State containers: ContinuousState(q, v, z), DiscreteValues, AbstractValues,
+State and Parameters.
+
+All numeric storage is numpy. A leaf's ContinuousState is a view into its
+root context's flat continuous-state array (see ``ContinuousState._rebind``),
+so a Diagram's whole continuous state is one contiguous vector ordered by
+subsystem, as Drake's ``DiagramContinuousState`` is.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .value import AbstractValue
+from .vectors import BasicVector, VectorBase, _GatheredVector
+
+__all__ = ["ContinuousState", "DiscreteValues", "AbstractValues", "State",
+           "Parameters"]
+
+
+class ContinuousState:
+    """Continuous state xc = [q; v; z] (pydrake's ``ContinuousState``)."""
+
+    __slots__ = ("_vector", "_num_q", "_num_v", "_num_z", "_q", "_v", "_z")
+
+    def __init__(self, state=None, num_q: int = 0, num_v: int = 0, num_z=None):
+        if state is None:
+            state = BasicVector(0)
+        elif not isinstance(state, VectorBase):
+            state = BasicVector(state)
+        n = state.size()
+        if num_z is None:
+            num_z = n - num_q - num_v
+        if min(num_q, num_v, num_z) < 0 or num_q + num_v + num_z != n:
+            raise ValueError(
+                f"ContinuousState: q, v, z sizes ({num_q}, {num_v}, {num_z}) do not "
+                f"add up to the state size {n}")
+        if num_v > num_q:
+            raise ValueError(f"ContinuousState: num_v ({num_v}) must not exceed "
+                             f"num_q ({num_q})")
+        self._num_q, self._num_v, self._num_z = num_q, num_v, num_z
+        self._bind_vector(state)
+
+    def _bind_vector(self, vector: VectorBase) -> None:
+        self._vector = vector
+        if isinstance(vector, BasicVector):
+            data = vector._data
+            nq, nv = self._num_q, self._num_v
+            self._q = BasicVector._view(data[:nq])
+            self._v = BasicVector._view(data[nq:nq + nv])
+            self._z = BasicVector._view(data[nq + nv:])
+        else:  # pragma: no cover - only BasicVector storage is used
+            raise TypeError("ContinuousState storage must be a BasicVector")
+
+    def _rebind(self, array: np.ndarray) -> None:
+        """Makes this state a view of `array` (same size), keeping values."""
+        array[:] = self._vector._data
+        self._bind_vector(type(self._vector)._view(array))
+
+    @classmethod
+    def _gathered(cls, flat: np.ndarray, q_idx, v_idx, z_idx) -> "ContinuousState":
+        """A diagram-level state over `flat` with scattered q/v/z (internal)."""
+        state = object.__new__(cls)
+        state._vector = BasicVector._view(flat)
+        state._num_q, state._num_v, state._num_z = len(q_idx), len(v_idx), len(z_idx)
+        state._q = _GatheredVector(flat, np.asarray(q_idx, dtype=np.intp))
+        state._v = _GatheredVector(flat, np.asarray(v_idx, dtype=np.intp))
+        state._z = _GatheredVector(flat, np.asarray(z_idx, dtype=np.intp))
+        return state
+
+    def size(self) -> int:
+        return self._vector.size()
+
+    def num_q(self) -> int:
+        return self._num_q
+
+    def num_v(self) -> int:
+        return self._num_v
+
+    def num_z(self) -> int:
+        return self._num_z
+
+    def get_vector(self) -> VectorBase:
+        return self._vector
+
+    def get_mutable_vector(self) -> VectorBase:
+        return self._vector
+
+    def get_generalized_position(self) -> VectorBase:
+        return self._q
+
+    def get_mutable_generalized_position(self) -> VectorBase:
+        return self._q
+
+    def get_generalized_velocity(self) -> VectorBase:
+        return self._v
+
+    def get_mutable_generalized_velocity(self) -> VectorBase:
+        return self._v
+
+    def get_misc_continuous_state(self) -> VectorBase:
+        return self._z
+
+    def get_mutable_misc_continuous_state(self) -> VectorBase:
+        return self._z
+
+    def CopyToVector(self) -> np.ndarray:
+        return self._vector.CopyToVector()
+
+    def SetFromVector(self, value) -> None:
+        self._vector.SetFromVector(value)
+
+    def SetFrom(self, other: "ContinuousState") -> None:
+        self._vector.SetFromVector(other.get_vector().get_value())
+
+    def __getitem__(self, index):
+        return self._vector[index]
+
+    def __setitem__(self, index, value):
+        self._vector[index] = value
+
+    def Clone(self) -> "ContinuousState":
+        return ContinuousState(self._vector.CopyToVector(), self._num_q,
+                               self._num_v, self._num_z)
+
+
+class DiscreteValues:
+    """Groups of discrete state (or update) vectors (pydrake's ``DiscreteValues``)."""
+
+    __slots__ = ("_groups",)
+
+    def __init__(self, groups=None):
+        if groups is None:
+            groups = []
+        elif isinstance(groups, BasicVector):
+            groups = [groups]
+        self._groups = list(groups)
+
+    def num_groups(self) -> int:
+        return len(self._groups)
+
+    def size(self) -> int:
+        if len(self._groups) != 1:
+            raise RuntimeError(
+                f"DiscreteValues.size() requires exactly one group; there are "
+                f"{len(self._groups)}")
+        return self._groups[0].size()
+
+    def _group(self, index: int) -> BasicVector:
+        if not (0 <= index < len(self._groups)):
+            raise IndexError(f"Discrete state group index {index} is out of range "
+                             f"(there are {len(self._groups)} groups)")
+        return self._groups[index]
+
+    def get_data(self):
+        return list(self._groups)
+
+    def get_vector(self, index: int = 0) -> BasicVector:
+        return self._group(index)
+
+    def get_mutable_vector(self, index: int = 0) -> BasicVector:
+        return self._group(index)
+
+    def get_value(self, index: int = 0) -> np.ndarray:
+        return self._group(index).get_value()
+
+    def value(self, index: int = 0) -> np.ndarray:
+        return self._group(index).get_value()
+
+    def get_mutable_value(self, index: int = 0) -> np.ndarray:
+        return self._group(index).get_mutable_value()
+
+    def set_value(self, *args) -> None:
+        """``set_value(value)`` for one group, or ``set_value(index, value)``."""
+        if len(args) == 1:
+            self._group(0).SetFromVector(args[0])
+        else:
+            self._group(args[0]).SetFromVector(args[1])
+
+    def SetFrom(self, other: "DiscreteValues") -> None:
+        if other.num_groups() != len(self._groups):
+            raise ValueError("DiscreteValues.SetFrom: the number of groups differs")
+        for mine, theirs in zip(self._groups, other._groups):
+            mine._data[:] = theirs._data
+
+    def __getitem__(self, index: int) -> float:
+        return self._group(0)[index]
+
+    def __setitem__(self, index: int, value: float) -> None:
+        self._group(0)[index] = value
+
+    def Clone(self) -> "DiscreteValues":
+        return DiscreteValues([g.Clone() for g in self._groups])
+
+
+class AbstractValues:
+    """An indexed collection of AbstractValue (pydrake's ``AbstractValues``)."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values=None):
+        self._values = list(values or [])
+
+    def size(self) -> int:
+        return len(self._values)
+
+    def _item(self, index: int) -> AbstractValue:
+        if not (0 <= index < len(self._values)):
+            raise IndexError(f"Abstract state index {index} is out of range "
+                             f"(there are {len(self._values)})")
+        return self._values[index]
+
+    def get_value(self, index: int) -> AbstractValue:
+        return self._item(index)
+
+    def get_mutable_value(self, index: int) -> AbstractValue:
+        return self._item(index)
+
+    def SetFrom(self, other: "AbstractValues") -> None:
+        if other.size() != len(self._values):
+            raise ValueError("AbstractValues.SetFrom: sizes differ")
+        for mine, theirs in zip(self._values, other._values):
+            mine.SetFrom(theirs)
+
+    def Clone(self) -> "AbstractValues":
+        return AbstractValues([v.Clone() for v in self._values])
+
+
+class State:
+    """Continuous, discrete and abstract state together (pydrake's ``State``)."""
+
+    __slots__ = ("_continuous", "_discrete", "_abstract")
+
+    def __init__(self, continuous=None, discrete=None, abstract=None):
+        self._continuous = continuous if continuous is not None else ContinuousState()
+        self._discrete = discrete if discrete is not None else DiscreteValues()
+        self._abstract = abstract if abstract is not None else AbstractValues()
+
+    def get_continuous_state(self) -> ContinuousState:
+        return self._continuous
+
+    def get_mutable_continuous_state(self) -> ContinuousState:
+        return self._continuous
+
+    def get_discrete_state(self, index=None):
+        if index is None:
+            return self._discrete
+        return self._discrete.get_vector(index)
+
+    def get_mutable_discrete_state(self, index=None):
+        return self.get_discrete_state(index)
+
+    def get_abstract_state(self, index=None):
+        if index is None:
+            return self._abstract
+        return self._abstract.get_value(index)
+
+    def get_mutable_abstract_state(self, index=None):
+        return self.get_abstract_state(index)
+
+    def SetFrom(self, other: "State") -> None:
+        self._continuous.SetFrom(other._continuous)
+        self._discrete.SetFrom(other._discrete)
+        self._abstract.SetFrom(other._abstract)
+
+    def Clone(self) -> "State":
+        return State(self._continuous.Clone(), self._discrete.Clone(),
+                     self._abstract.Clone())
+
+
+class Parameters:
+    """Numeric (BasicVector) and abstract parameters (pydrake's ``Parameters``)."""
+
+    __slots__ = ("_numeric", "_abstract")
+
+    def __init__(self, numeric=None, abstract=None):
+        self._numeric = list(numeric or [])
+        self._abstract = list(abstract or [])
+
+    def num_numeric_parameter_groups(self) -> int:
+        return len(self._numeric)
+
+    def num_abstract_parameters(self) -> int:
+        return len(self._abstract)
+
+    def get_numeric_parameter(self, index: int) -> BasicVector:
+        if not (0 <= index < len(self._numeric)):
+            raise IndexError(f"Numeric parameter index {index} is out of range "
+                             f"(there are {len(self._numeric)})")
+        return self._numeric[index]
+
+    def get_abstract_parameter(self, index: int) -> AbstractValue:
+        if not (0 <= index < len(self._abstract)):
+            raise IndexError(f"Abstract parameter index {index} is out of range "
+                             f"(there are {len(self._abstract)})")
+        return self._abstract[index]
+
+    def SetFrom(self, other: "Parameters") -> None:
+        for mine, theirs in zip(self._numeric, other._numeric):
+            mine._data[:] = theirs._data
+        for mine, theirs in zip(self._abstract, other._abstract):
+            mine.SetFrom(theirs)
+
+    def Clone(self) -> "Parameters":
+        return Parameters([p.Clone() for p in self._numeric],
+                          [p.Clone() for p in self._abstract])

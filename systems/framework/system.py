@@ -1,0 +1,429 @@
+"""System: the structure common to leaf systems and diagrams (ports,
+tickets, naming, context creation and validation, Graphviz output).
+
+A System holds no run-time values; those live in its Context.
+"""
+from __future__ import annotations
+
+from .dependency_tracker import local_cache_closure
+from .diagram_context import finalize_root_context
+from .input_port import PortDataType, UseDefaultName
+from .tickets import FIRST_DYNAMIC_TICKET, BuiltInTicket as T, DependencyTicket
+from .value import AbstractValue
+from .vectors import BasicVector
+
+__all__ = ["System", "SystemOutput"]
+
+
+class SystemOutput:
+    """Values of all output ports of a System (pydrake's ``SystemOutput``)."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values):
+        self._values = list(values)
+
+    def num_ports(self) -> int:
+        return len(self._values)
+
+    def get_data(self, index: int) -> AbstractValue:
+        return self._values[index]
+
+    def get_mutable_data(self, index: int) -> AbstractValue:
+        return self._values[index]
+
+    def get_vector_data(self, index: int) -> BasicVector:
+        value = self._values[index].get_value()
+        if not isinstance(value, BasicVector):
+            raise RuntimeError(f"SystemOutput: port {index} is not vector-valued")
+        return value
+
+    get_mutable_vector_data = get_vector_data
+
+
+def _ticket(value) -> DependencyTicket:
+    return DependencyTicket(int(value))
+
+
+class System:
+    """Base class of LeafSystem and Diagram (pydrake's ``System``)."""
+
+    _is_diagram = False
+
+    def __init__(self):
+        self._name = ""
+        self._parent = None          # the Diagram that contains this System
+        self._parent_index = -1      # this System's index in that Diagram
+        self._owner = None           # the DiagramBuilder or Diagram that owns it
+        self._input_ports = []
+        self._output_ports = []
+        self._input_port_by_name = {}
+        self._output_port_by_name = {}
+        self._next_ticket = FIRST_DYNAMIC_TICKET
+        self._ticket_subscribers = {}
+        self._cache_entries = []
+        self._cache_index_of_ticket = {}
+        self._closure_memo = {}
+        self._input_tickets = []
+
+    # --- names ---------------------------------------------------------------
+    def get_name(self) -> str:
+        return self._name
+
+    def set_name(self, name: str) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"set_name(): name must be a str; got {type(name).__name__}")
+        if self._owner is not None and not isinstance(self._owner, System) \
+                and name != self._name:
+            self._owner._rename(self, name)
+        self._name = name
+
+    def GetSystemName(self) -> str:
+        return self._name if self._name else "_"
+
+    def GetSystemPathname(self) -> str:
+        parts = []
+        system = self
+        while system is not None:
+            parts.append(system.GetSystemName())
+            system = system._parent
+        return "::" + "::".join(reversed(parts))
+
+    def GetSystemType(self) -> str:
+        cls = type(self)
+        return f"{cls.__module__}.{cls.__qualname__}"
+
+    def GetMemoryObjectName(self) -> str:
+        cls = type(self)
+        return f"{cls.__module__.replace('.', '/')}/{cls.__qualname__}@{id(self):016x}"
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.GetSystemPathname()!r}>"
+
+    # --- tickets ---------------------------------------------------------------
+    def _new_ticket(self) -> int:
+        ticket = self._next_ticket
+        self._next_ticket += 1
+        return ticket
+
+    def _subscribe(self, prerequisite: int, subscriber: int) -> None:
+        self._ticket_subscribers.setdefault(int(prerequisite), []).append(int(subscriber))
+        self._closure_memo.clear()
+
+    def _input_ticket(self, index: int) -> int:
+        return self._input_tickets[index]
+
+    @staticmethod
+    def nothing_ticket():
+        return _ticket(T.nothing)
+
+    @staticmethod
+    def time_ticket():
+        return _ticket(T.time)
+
+    @staticmethod
+    def accuracy_ticket():
+        return _ticket(T.accuracy)
+
+    @staticmethod
+    def q_ticket():
+        return _ticket(T.q)
+
+    @staticmethod
+    def v_ticket():
+        return _ticket(T.v)
+
+    @staticmethod
+    def z_ticket():
+        return _ticket(T.z)
+
+    @staticmethod
+    def xc_ticket():
+        return _ticket(T.xc)
+
+    @staticmethod
+    def xd_ticket():
+        return _ticket(T.xd)
+
+    @staticmethod
+    def xa_ticket():
+        return _ticket(T.xa)
+
+    @staticmethod
+    def all_state_ticket():
+        return _ticket(T.x)
+
+    @staticmethod
+    def pn_ticket():
+        return _ticket(T.pn)
+
+    @staticmethod
+    def pa_ticket():
+        return _ticket(T.pa)
+
+    @staticmethod
+    def all_parameters_ticket():
+        return _ticket(T.all_parameters)
+
+    @staticmethod
+    def all_input_ports_ticket():
+        return _ticket(T.all_input_ports)
+
+    @staticmethod
+    def all_sources_except_input_ports_ticket():
+        return _ticket(T.all_sources_except_input_ports)
+
+    @staticmethod
+    def all_sources_ticket():
+        return _ticket(T.all_sources)
+
+    @staticmethod
+    def configuration_ticket():
+        return _ticket(T.configuration)
+
+    @staticmethod
+    def kinematics_ticket():
+        return _ticket(T.kinematics)
+
+    @staticmethod
+    def xcdot_ticket():
+        return _ticket(T.xcdot)
+
+    def input_port_ticket(self, port_index: int):
+        self._check_input_index(port_index)
+        return _ticket(self._input_tickets[port_index])
+
+    def cache_entry_ticket(self, cache_index: int):
+        return _ticket(self._cache_entries[cache_index]._ticket)
+
+    def output_port_ticket(self, port_index: int):
+        self._check_output_index(port_index)
+        return self._output_ports[port_index].ticket()
+
+    # --- ports ---------------------------------------------------------------
+    def num_input_ports(self) -> int:
+        return len(self._input_ports)
+
+    def num_output_ports(self) -> int:
+        return len(self._output_ports)
+
+    def _check_input_index(self, index: int) -> None:
+        if not (0 <= index < len(self._input_ports)):
+            raise IndexError(
+                f"System {self.GetSystemPathname()} ({type(self).__name__}) has no "
+                f"input port {index}; it has {len(self._input_ports)}")
+
+    def _check_output_index(self, index: int) -> None:
+        if not (0 <= index < len(self._output_ports)):
+            raise IndexError(
+                f"System {self.GetSystemPathname()} ({type(self).__name__}) has no "
+                f"output port {index}; it has {len(self._output_ports)}")
+
+    def get_input_port(self, port_index=None, warn_deprecated: bool = True):
+        if port_index is None:
+            if len(self._input_ports) != 1:
+                raise RuntimeError(
+                    f"get_input_port(): System {self.GetSystemPathname()} has "
+                    f"{len(self._input_ports)} input ports; pass an index unless it "
+                    f"has exactly one")
+            return self._input_ports[0]
+        self._check_input_index(port_index)
+        return self._input_ports[port_index]
+
+    def get_output_port(self, port_index=None, warn_deprecated: bool = True):
+        if port_index is None:
+            if len(self._output_ports) != 1:
+                raise RuntimeError(
+                    f"get_output_port(): System {self.GetSystemPathname()} has "
+                    f"{len(self._output_ports)} output ports; pass an index unless it "
+                    f"has exactly one")
+            return self._output_ports[0]
+        self._check_output_index(port_index)
+        return self._output_ports[port_index]
+
+    def GetInputPort(self, port_name: str):
+        port = self._input_port_by_name.get(port_name)
+        if port is None:
+            names = ", ".join(p.get_name() for p in self._input_ports) or "none"
+            raise RuntimeError(
+                f"System {self.GetSystemPathname()} does not have an input port named "
+                f"'{port_name}' (valid port names: {names})")
+        return port
+
+    def GetOutputPort(self, port_name: str):
+        port = self._output_port_by_name.get(port_name)
+        if port is None:
+            names = ", ".join(p.get_name() for p in self._output_ports) or "none"
+            raise RuntimeError(
+                f"System {self.GetSystemPathname()} does not have an output port named "
+                f"'{port_name}' (valid port names: {names})")
+        return port
+
+    def HasInputPort(self, port_name: str) -> bool:
+        return port_name in self._input_port_by_name
+
+    def HasOutputPort(self, port_name: str) -> bool:
+        return port_name in self._output_port_by_name
+
+    def _port_name(self, name, prefix: str, count: int, existing: dict) -> str:
+        if name is None or isinstance(name, UseDefaultName):
+            name = f"{prefix}{count}"
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"Port names must be non-empty strings; got {name!r}")
+        if name in existing:
+            kind = "input" if prefix == "u" else "output"
+            raise RuntimeError(
+                f"System {self.GetSystemPathname()} already has an {kind} port named "
+                f"'{name}'")
+        return name
+
+    def _add_input_port(self, port) -> None:
+        self._input_ports.append(port)
+        self._input_port_by_name[port.get_name()] = port
+        self._input_tickets.append(port._ticket)
+
+    def _add_output_port(self, port) -> None:
+        self._output_ports.append(port)
+        self._output_port_by_name[port.get_name()] = port
+
+    # --- contexts ------------------------------------------------------------
+    def _make_context(self, parent):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _allocate_root_context(self):
+        return finalize_root_context(self._make_context(None))
+
+    def AllocateContext(self):
+        return self._allocate_root_context()
+
+    def CreateDefaultContext(self):
+        context = self._allocate_root_context()
+        self.SetDefaultContext(context)
+        return context
+
+    def SetDefaultContext(self, context) -> None:
+        """Resets state and parameters in `context` to their default values."""
+        self.ValidateContext(context)
+        fresh = self._allocate_root_context()
+        context._copy_state_and_parameters(fresh)
+        context._invalidate(frozenset((T.x, T.all_parameters)))
+
+    def ValidateContext(self, context) -> None:
+        from .context import Context
+        if not isinstance(context, Context):
+            raise TypeError(f"Expected a Context; got {type(context).__name__}")
+        if context._system is self:
+            return
+        kind = type(self).__name__
+        if context._parent is None and context._system._is_diagram:
+            raise RuntimeError(
+                f"A function call on a {kind} system named '{self.get_name()}' was "
+                f"passed the root Diagram's Context instead of the appropriate "
+                f"subsystem Context. Use GetMyContextFromRoot() or "
+                f"GetMyMutableContextFromRoot() to obtain the correct subsystem "
+                f"Context.")
+        raise RuntimeError(
+            f"A function call on a {kind} system named '{self.get_name()}' was passed "
+            f"the Context of a system named '{context._system.get_name()}' instead "
+            f"of the appropriate subsystem Context.")
+
+    def GetMyContextFromRoot(self, root_context):
+        from .context import Context
+        if not isinstance(root_context, Context):
+            raise TypeError(f"Expected a Context; got {type(root_context).__name__}")
+        if root_context._parent is not None:
+            raise RuntimeError(
+                "GetMyContextFromRoot(): the given Context is not a root Context "
+                f"(it belongs to {root_context._system.GetSystemPathname()})")
+        path = []
+        system = self
+        while system is not root_context._system:
+            if system._parent is None:
+                raise RuntimeError(
+                    f"GetMyContextFromRoot(): System {self.GetSystemPathname()} is not "
+                    f"part of {root_context._system.GetSystemPathname()}, the System "
+                    f"of the given root Context")
+            path.append(system._parent_index)
+            system = system._parent
+        context = root_context
+        for index in reversed(path):
+            context = context._subcontexts[index]
+        return context
+
+    GetMyMutableContextFromRoot = GetMyContextFromRoot
+
+    # --- inputs and outputs --------------------------------------------------
+    def EvalVectorInput(self, context, port_index: int) -> BasicVector:
+        self.ValidateContext(context)
+        port = self.get_input_port(port_index)
+        if port.get_data_type() != PortDataType.kVectorValued:
+            raise RuntimeError(f"EvalVectorInput(): {port.GetFullDescription()} is "
+                               f"abstract-valued")
+        return context._eval_input(port_index)
+
+    def EvalAbstractInput(self, context, port_index: int) -> AbstractValue:
+        self.ValidateContext(context)
+        return self.get_input_port(port_index).EvalAbstract(context)
+
+    def AllocateOutput(self) -> SystemOutput:
+        return SystemOutput([port.Allocate() for port in self._output_ports])
+
+    def CalcOutput(self, context, outputs: SystemOutput) -> None:
+        self.ValidateContext(context)
+        for index, port in enumerate(self._output_ports):
+            port.Calc(context, outputs.get_mutable_data(index))
+
+    def AllocateInputVector(self, input_port) -> BasicVector:
+        return input_port.Allocate().get_value()
+
+    def AllocateInputAbstract(self, input_port) -> AbstractValue:
+        return input_port.Allocate()
+
+    # --- feedthrough ---------------------------------------------------------
+    def _feedthrough_pairs(self) -> set:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def HasDirectFeedthrough(self, input_port=None, output_port=None) -> bool:
+        """Whether the output depends directly on the input (any pair when both
+        are omitted; any input when only the output is given)."""
+        pairs = self._feedthrough_pairs()
+        if input_port is None and output_port is None:
+            return bool(pairs)
+        if input_port is not None and output_port is None:
+            output_port, input_port = input_port, None
+        if input_port is None:
+            return any(o == output_port for _, o in pairs)
+        return (input_port, output_port) in pairs
+
+    def HasAnyDirectFeedthrough(self) -> bool:
+        return bool(self._feedthrough_pairs())
+
+    def GetDirectFeedthroughs(self) -> list:
+        return sorted(self._feedthrough_pairs())
+
+    # --- sizes -----------------------------------------------------------------
+    def num_continuous_states(self) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def AllocateTimeDerivatives(self):
+        from .state import ContinuousState
+        context = self._allocate_root_context()
+        xc = context.get_continuous_state()
+        return ContinuousState(BasicVector(xc.size()), xc.num_q(), xc.num_v(),
+                               xc.num_z())
+
+    def AllocateDiscreteVariables(self):
+        from .state import DiscreteValues
+        context = self._allocate_root_context()
+        return DiscreteValues([g.Clone() for g in context.get_discrete_state()._groups])
+
+    # --- graphviz --------------------------------------------------------------
+    def GetGraphvizString(self, max_depth: int = 2**31 - 1, options=None) -> str:
+        """A Graphviz DOT description of this System (and its subsystems)."""
+        from .graphviz import system_graphviz
+        return system_graphviz(self, max_depth)
+
+    def _leaf_local_has_feedthrough(self, input_index: int, output_index: int) -> bool:
+        port = self._output_ports[output_index]
+        closure = local_cache_closure(self, self._input_tickets[input_index])
+        return port._cache_index in closure

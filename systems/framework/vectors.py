@@ -1,0 +1,215 @@
+"""VectorBase and BasicVector: thin wrappers over 1-D float numpy arrays.
+
+A ``BasicVector`` owns (or views) a contiguous ``numpy.ndarray`` of float64.
+State vectors in a Context are views into one flat array per root context,
+so integrators work on that array directly without copying. ``get_value()``
+returns a read-only view (as pydrake's const reference does);
+``get_mutable_value()`` a writable one. Writing through a vector obtained
+from a Context's *const* accessor bypasses cache invalidation: use the
+Context's mutable accessors (which notify dependents) to change state.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["VectorBase", "BasicVector"]
+
+
+class VectorBase:
+    """Abstract vector interface (pydrake's ``VectorBase``)."""
+
+    __slots__ = ()
+
+    def size(self) -> int:
+        raise NotImplementedError
+
+    def get_value(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def get_mutable_value(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def CopyToVector(self) -> np.ndarray:
+        """A new numpy array holding a copy of the values."""
+        return np.array(self.get_value(), dtype=float)
+
+    def SetFromVector(self, value) -> None:
+        """Copies `value` (array-like of the same size) into this vector."""
+        raise NotImplementedError
+
+    def SetFrom(self, other: "VectorBase") -> None:
+        self.SetFromVector(other.get_value())
+
+    def SetZero(self) -> None:
+        self.SetFromVector(np.zeros(self.size()))
+
+    def GetAtIndex(self, index: int) -> float:
+        self._check_index(index)
+        return float(self.get_value()[index])
+
+    def SetAtIndex(self, index: int, value: float) -> None:
+        self._check_index(index)
+        self.get_mutable_value()[index] = value
+
+    def __getitem__(self, index):
+        if isinstance(index, (int, np.integer)):
+            return self.GetAtIndex(int(index))
+        return self.get_value()[index].copy()
+
+    def __setitem__(self, index, value) -> None:
+        if isinstance(index, (int, np.integer)):
+            self.SetAtIndex(int(index), value)
+        else:
+            self.get_mutable_value()[index] = value
+
+    def __len__(self) -> int:
+        return self.size()
+
+    def _check_index(self, index: int) -> None:
+        if not (0 <= index < self.size()):
+            raise IndexError(
+                f"Index {index} is out of bounds for a vector of size {self.size()}")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.get_value().tolist()})"
+
+
+class BasicVector(VectorBase):
+    """A vector of doubles backed by a numpy array (pydrake's ``BasicVector``).
+
+    ``BasicVector(size)`` makes a vector of NaNs (Drake's default for an
+    uninitialised vector); ``BasicVector(data)`` copies `data`.
+    """
+
+    __slots__ = ("_data", "_readonly")
+
+    def __init__(self, data=0):
+        if isinstance(data, (int, np.integer)) and not isinstance(data, bool):
+            if data < 0:
+                raise ValueError(f"BasicVector size must be non-negative; got {data}")
+            array = np.full(int(data), np.nan)
+        else:
+            array = np.array(data, dtype=float).reshape(-1)
+        self._bind(array)
+
+    @classmethod
+    def Make(cls, *values) -> "BasicVector":
+        """A vector holding the given scalar values."""
+        return cls(list(values))
+
+    @classmethod
+    def _view(cls, array: np.ndarray) -> "BasicVector":
+        """Wraps an existing float64 1-D array without copying (internal)."""
+        vector = object.__new__(cls)
+        vector._bind(array)
+        return vector
+
+    def _bind(self, array: np.ndarray) -> None:
+        self._data = array
+        readonly = array.view()
+        readonly.flags.writeable = False
+        self._readonly = readonly
+
+    def size(self) -> int:
+        return self._data.shape[0]
+
+    def get_value(self) -> np.ndarray:
+        """Read-only view of the values."""
+        return self._readonly
+
+    def value(self) -> np.ndarray:
+        """Alias of ``get_value()`` (pydrake's ``BasicVector.value``)."""
+        return self._readonly
+
+    def get_mutable_value(self) -> np.ndarray:
+        """Writable view of the values."""
+        return self._data
+
+    def CopyToVector(self) -> np.ndarray:
+        return self._data.copy()
+
+    def SetFromVector(self, value) -> None:
+        data = self._data
+        if isinstance(value, np.ndarray):
+            if value.shape != data.shape:
+                value = value.reshape(-1)
+                if value.shape != data.shape:
+                    raise ValueError(
+                        f"SetFromVector: expected a vector of size {data.shape[0]}, "
+                        f"got size {value.shape[0]}")
+            data[:] = value
+            return
+        value = np.asarray(value, dtype=float).reshape(-1)
+        if value.shape != data.shape:
+            raise ValueError(
+                f"SetFromVector: expected a vector of size {data.shape[0]}, "
+                f"got size {value.shape[0]}")
+        data[:] = value
+
+    def set_value(self, value) -> None:
+        self.SetFromVector(value)
+
+    def SetZero(self) -> None:
+        self._data.fill(0.0)
+
+    def GetAtIndex(self, index: int) -> float:
+        self._check_index(index)
+        return float(self._data[index])
+
+    def SetAtIndex(self, index: int, value: float) -> None:
+        self._check_index(index)
+        self._data[index] = value
+
+    def Clone(self) -> "BasicVector":
+        clone = object.__new__(type(self))
+        clone._bind(self._data.copy())
+        return clone
+
+    def __copy__(self):
+        return self.Clone()
+
+    def __deepcopy__(self, memo):
+        return self.Clone()
+
+    def __reduce__(self):
+        return (type(self), (self._data.copy(),))
+
+
+class _GatheredVector(VectorBase):
+    """A live vector made of scattered entries of one flat array (internal).
+
+    Used for a Diagram's q, v and z partitions, which are not contiguous in the
+    diagram's flat continuous state.
+    """
+
+    __slots__ = ("_flat", "_indices")
+
+    def __init__(self, flat: np.ndarray, indices: np.ndarray):
+        self._flat = flat
+        self._indices = indices
+
+    def size(self) -> int:
+        return self._indices.shape[0]
+
+    def get_value(self) -> np.ndarray:
+        values = self._flat[self._indices]
+        values.flags.writeable = False
+        return values
+
+    def get_mutable_value(self) -> np.ndarray:
+        raise RuntimeError("A Diagram's q, v or z partition is not contiguous; "
+                           "use SetFromVector or SetAtIndex to change it")
+
+    def CopyToVector(self) -> np.ndarray:
+        return self._flat[self._indices]
+
+    def SetFromVector(self, value) -> None:
+        value = np.asarray(value, dtype=float).reshape(-1)
+        if value.shape[0] != self._indices.shape[0]:
+            raise ValueError(f"SetFromVector: expected a vector of size "
+                             f"{self._indices.shape[0]}, got size {value.shape[0]}")
+        self._flat[self._indices] = value
+
+    def SetAtIndex(self, index: int, value: float) -> None:
+        self._check_index(index)
+        self._flat[self._indices[index]] = value

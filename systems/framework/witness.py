@@ -1,0 +1,63 @@
+"""Witness functions: scalar functions of a Context whose zero crossings the
+Simulator isolates in time and then handles as events."""
+from __future__ import annotations
+
+from enum import IntEnum
+
+__all__ = ["WitnessFunctionDirection", "WitnessFunction"]
+
+
+class WitnessFunctionDirection(IntEnum):
+    """Which sign changes trigger a witness (pydrake's enum)."""
+
+    kNone = 0
+    kPositiveThenNonPositive = 1
+    kNegativeThenNonNegative = 2
+    kCrossesZero = 3
+
+
+class WitnessFunction:
+    """A witness declared by a LeafSystem (see ``LeafSystem.MakeWitnessFunction``).
+
+    calc: ``(context) -> float`` evaluated on the owning system's context.
+    event: optional event handled when the witness triggers.
+    """
+
+    __slots__ = ("_system", "_description", "_direction", "_calc", "_event")
+
+    def __init__(self, system, description: str, direction_type, calc, event=None):
+        self._system = system
+        self._description = description
+        self._direction = WitnessFunctionDirection(direction_type)
+        self._calc = calc
+        self._event = event
+
+    def description(self) -> str:
+        return self._description
+
+    def direction_type(self) -> WitnessFunctionDirection:
+        return self._direction
+
+    def get_system(self):
+        return self._system
+
+    def get_event(self):
+        return self._event
+
+    def CalcWitnessValue(self, context) -> float:
+        self._system.ValidateContext(context)
+        return float(self._calc(context))
+
+    def should_trigger(self, w0: float, wf: float) -> bool:
+        """True if the change from w0 to wf triggers this witness (Drake's rule)."""
+        direction = self._direction
+        if direction == WitnessFunctionDirection.kNone:
+            return False
+        if direction == WitnessFunctionDirection.kPositiveThenNonPositive:
+            return w0 > 0 and wf <= 0
+        if direction == WitnessFunctionDirection.kNegativeThenNonNegative:
+            return w0 < 0 and wf >= 0
+        return (w0 > 0 and wf <= 0) or (w0 < 0 and wf >= 0)
+
+    def __repr__(self) -> str:
+        return f"WitnessFunction({self._description!r}, {self._direction.name})"
