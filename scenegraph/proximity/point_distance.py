@@ -257,15 +257,16 @@ def _ellipsoid_nearest(e: np.ndarray, z: np.ndarray, max_iter: int = 200):
     c = e * z  # numerators
     active = z > 0.0
 
-    def F(u):
+    def F(u, rows=slice(None)):
         with np.errstate(divide="ignore", invalid="ignore"):
-            q = np.where(active, c / (u[:, None] + d), 0.0)
+            q = np.where(active[rows], c[rows] / (u[:, None] + d[rows]), 0.0)
         return (q * q).sum(axis=1) - 1.0
 
-    def dF(u):
+    def dF(u, rows):
         with np.errstate(divide="ignore", invalid="ignore"):
-            q = np.where(active, c / (u[:, None] + d), 0.0)
-            den = np.where(active, u[:, None] + d, 1.0)
+            den = u[:, None] + d[rows]
+            q = np.where(active[rows], c[rows] / den, 0.0)
+            den = np.where(active[rows], den, 1.0)
         return -2.0 * (q * q / den).sum(axis=1)
 
     min_axes = e == e_min[:, None]
@@ -284,16 +285,16 @@ def _ellipsoid_nearest(e: np.ndarray, z: np.ndarray, max_iter: int = 200):
             break
         idx = np.flatnonzero(todo)
         l, h = lo[idx], hi[idx]
-        fl = F(l)
+        fl = F(l, idx)
         with np.errstate(divide="ignore", invalid="ignore"):
-            cand = l - fl / dF(l)
+            cand = l - fl / dF(l, idx)
         cand = np.where(np.isfinite(cand), np.clip(cand, l, h), l)
-        fc = F(cand)
+        fc = F(cand, idx)
         l = np.where(fc >= 0.0, cand, l)
         h = np.where(fc >= 0.0, h, cand)
         geo = (l > 0.0) & (h > 4.0 * l)
         mid = np.where(geo, np.sqrt(l * h), 0.5 * (l + h))
-        fm = F(mid)
+        fm = F(mid, idx)
         l = np.where(fm >= 0.0, mid, l)
         h = np.where(fm >= 0.0, h, mid)
         lo[idx], hi[idx] = l, h
