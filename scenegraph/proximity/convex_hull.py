@@ -189,6 +189,9 @@ def convex_hull(source, scale=1.0) -> ConvexHullData:
         pts = np.asarray(source, dtype=float)
         if pts.ndim == 2 and pts.shape[0] == 3 and pts.shape[1] != 3:
             pts = pts.T
+        if pts.ndim != 2 or pts.shape[1] != 3:
+            raise ValueError(f"convex hull of <vertices>: expected an (N, 3) array of "
+                             f"points, got shape {pts.shape}")
         key = ("points", _points_key(pts), tuple(s))
         name = "<vertices>"
         load = lambda: pts  # noqa: E731

@@ -471,8 +471,9 @@ class TriangleMeshBvh:
             tmax_ax = np.where(zero, np.where(inside, np.inf, -np.inf), np.maximum(t1, t2))
             tmin = np.maximum(tmin_ax.max(axis=1), 0.0)
             tmax = tmax_ax.min(axis=1)
-            tol = 1e-12 * (1.0 + np.abs(tmax))
-            keep = (tmin <= tmax + tol) & (tmin <= best_t[pt])
+            with np.errstate(invalid="ignore"):
+                tol = np.where(np.isfinite(tmax), 1e-12 * (1.0 + np.abs(tmax)), 0.0)
+                keep = (tmin <= tmax + tol) & (tmin <= best_t[pt])
             pt, node = pt[keep], node[keep]
             is_leaf = self.node_child[node, 0] < 0
             if is_leaf.any():
@@ -563,5 +564,5 @@ def _ray_triangle(o, d, a, b, c):
         qv = np.cross(tv, e1)
         v = _dot(d, qv) * inv
         t = _dot(e2, qv) * inv
-    hit = ok & (u >= 0.0) & (v >= 0.0) & (u + v <= 1.0) & (t >= 0.0)
+        hit = ok & (u >= 0.0) & (v >= 0.0) & (u + v <= 1.0) & (t >= 0.0)
     return np.where(hit, t, np.inf)
