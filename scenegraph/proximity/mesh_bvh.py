@@ -201,12 +201,17 @@ def _aabb_dist2(p: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _lexmin_per_owner(owner, d2, tri):
-    """Indices into the candidate arrays: for each owner the smallest (d2, tri)."""
-    order = np.lexsort((tri, d2, owner))
-    o = owner[order]
-    first = np.ones(len(o), dtype=bool)
-    first[1:] = o[1:] != o[:-1]
-    return order[first]
+    """Indices into the candidate arrays: for each owner the smallest (d2, tri).
+
+    Assumes each (owner, tri) appears at most once.
+    """
+    n = int(owner.max()) + 1
+    dmin = np.full(n, np.inf)
+    np.minimum.at(dmin, owner, d2)
+    eq = np.flatnonzero(d2 == dmin[owner])
+    tmin = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(tmin, owner[eq], tri[eq])
+    return eq[tri[eq] == tmin[owner[eq]]]
 
 
 class TriangleMeshBvh:
