@@ -1,0 +1,156 @@
+"""CollisionFilterDeclaration, CollisionFilterManager, and Newton-style groups.
+
+A declaration is an ordered list of statements over GeometrySets; the manager
+resolves the sets against its GeometryState at application time (a frame
+stands for its geometries that have the proximity role *now*; geometries
+without the proximity role are ignored; unknown ids raise) and hands the
+resolved statements to the state's CollisionFilter.
+"""
+from __future__ import annotations
+
+from scenegraph.collision_filter import ALLOW, EXCLUDE
+from scenegraph.geometry_set import GeometrySet
+from scenegraph.identifiers import FilterId, GeometryId
+
+
+class CollisionFilterDeclaration:
+    """Chained statements changing the candidate set C; evaluated in order."""
+
+    def __init__(self):
+        self._statements: list = []
+
+    def ExcludeWithin(self, geometry_set: GeometrySet) -> "CollisionFilterDeclaration":
+        """Removes every pair (gᵢ, gⱼ) of the set from C."""
+        self._statements.append((EXCLUDE, _checked(geometry_set), None))
+        return self
+
+    def ExcludeBetween(self, set_A: GeometrySet, set_B: GeometrySet) -> "CollisionFilterDeclaration":
+        """Removes every pair (a, b), a in set_A, b in set_B, from C."""
+        self._statements.append((EXCLUDE, _checked(set_A), _checked(set_B)))
+        return self
+
+    def AllowWithin(self, geometry_set: GeometrySet) -> "CollisionFilterDeclaration":
+        """Puts every pair (gᵢ, gⱼ), i ≠ j, of the set into C (invariants excepted)."""
+        self._statements.append((ALLOW, _checked(geometry_set), None))
+        return self
+
+    def AllowBetween(self, set_A: GeometrySet, set_B: GeometrySet) -> "CollisionFilterDeclaration":
+        """Puts every pair (a, b), a in set_A, b in set_B, a ≠ b, into C
+        (invariants excepted); pairs within one set are untouched."""
+        self._statements.append((ALLOW, _checked(set_A), _checked(set_B)))
+        return self
+
+    def statements(self) -> list:
+        """[(op, set_a, set_b or None)] in declaration order (library extension)."""
+        return list(self._statements)
+
+    def __repr__(self) -> str:
+        return f"CollisionFilterDeclaration({len(self._statements)} statements)"
+
+
+def _checked(s) -> GeometrySet:
+    if not isinstance(s, GeometrySet):
+        raise TypeError(f"expected a GeometrySet, got {type(s).__name__}")
+    # Copy so later edits of the caller's set do not change the declaration.
+    out = GeometrySet()
+    out.Add(s)
+    return out
+
+
+class CollisionFilterManager:
+    """Facade over one GeometryState's collision filters (model or context copy)."""
+
+    def __init__(self, geometry_state):
+        self._state = geometry_state
+
+    def Apply(self, declaration: CollisionFilterDeclaration) -> None:
+        """Persistently applies ``declaration``.
+
+        Raises:
+          RuntimeError: if it references unregistered ids or a transient
+            history exists (the configuration is then unchanged).
+        """
+        resolved = self._state._resolve_filter_statements(declaration)
+        self._state._collision_filter.apply(resolved)
+        self._state._on_filter_change()
+
+    def ApplyTransient(self, declaration: CollisionFilterDeclaration) -> FilterId:
+        """Appends ``declaration`` to the transient history; returns its id.
+
+        Raises:
+          RuntimeError: if it references unregistered ids.
+        """
+        resolved = self._state._resolve_filter_statements(declaration)
+        fid = self._state._collision_filter.apply_transient(resolved)
+        self._state._on_filter_change()
+        return fid
+
+    def RemoveDeclaration(self, filter_id: FilterId) -> bool:
+        """Removes a transient declaration; False if ``filter_id`` is not active."""
+        removed = self._state._collision_filter.remove_declaration(filter_id)
+        if removed:
+            self._state._on_filter_change()
+        return removed
+
+    def IsActive(self, filter_id: FilterId) -> bool:
+        return self._state._collision_filter.is_active(filter_id)
+
+    def has_transient_history(self) -> bool:
+        return self._state._collision_filter.has_transient_history()
+
+    def flatten_transient_history(self) -> None:
+        """Library extension: folds the current configuration into the
+        persistent base and discards the history (every FilterId becomes
+        inactive) -- line 8 of Drake's transient-filter table."""
+        self._state._collision_filter.flatten()
+        self._state._on_filter_change()
+
+
+def _group_collides(ga: int, gb: int) -> bool:
+    """Newton's rule for two shapes in groups ga and gb."""
+    if ga == 0 or gb == 0:
+        return False
+    if ga > 0 and gb > 0:
+        return ga == gb
+    if ga < 0 and gb < 0:
+        return ga != gb
+    return True
+
+
+def collision_groups_declaration(groups: dict) -> CollisionFilterDeclaration:
+    """Library extension: a declaration realising Newton's collision groups.
+
+    Args:
+      groups: dict GeometryId -> int group. Group 0 collides with nothing; a
+        positive group collides with itself and with every negative group; a
+        negative group collides with every group except its own number (and 0).
+
+    Returns:
+      A declaration that first allows every pair among the given geometries,
+      then excludes the pairs Newton's rules forbid, so the result does not
+      depend on earlier filters among these geometries (invariants still hold).
+      Apply it with ``Apply`` or ``ApplyTransient``.
+    """
+    by_group: dict[int, list] = {}
+    for gid, group in groups.items():
+        if not isinstance(gid, GeometryId):
+            raise TypeError(f"collision_groups_declaration: keys must be GeometryId, got "
+                            f"{type(gid).__name__}")
+        if int(group) != group:
+            raise TypeError(f"collision_groups_declaration: group of {gid} must be an int, "
+                            f"got {group!r}")
+        by_group.setdefault(int(group), []).append(gid)
+    decl = CollisionFilterDeclaration()
+    everything = GeometrySet(list(groups))
+    decl.AllowWithin(everything)
+    if 0 in by_group:
+        decl.ExcludeBetween(GeometrySet(by_group[0]), everything)
+    keys = sorted(by_group)
+    for k in keys:
+        if k < 0:
+            decl.ExcludeWithin(GeometrySet(by_group[k]))
+    positives = [k for k in keys if k > 0]
+    for i, p in enumerate(positives):
+        for q in positives[i + 1:]:
+            decl.ExcludeBetween(GeometrySet(by_group[p]), GeometrySet(by_group[q]))
+    return decl

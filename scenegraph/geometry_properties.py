@@ -1,0 +1,283 @@
+"""GeometryProperties: (group, name) -> typed value, plus the three role sets and Rgba.
+
+A property set is a dict of groups, each a dict of named values. Values keep
+their Python type: ``UpdateProperty`` and ``GetPropertyOrDefault`` refuse a value
+of a different type (ints and floats count as one numeric type, as pydrake's
+float conversion makes them).
+"""
+from __future__ import annotations
+
+import copy
+import numbers
+
+import numpy as np
+
+_DEFAULT_GROUP = "__default__"
+
+
+def _kind(value):
+    """Type tag used for the "same type" rule."""
+    if isinstance(value, bool):
+        return bool
+    if isinstance(value, numbers.Real) and not isinstance(value, np.ndarray):
+        return numbers.Real
+    return type(value)
+
+
+class GeometryProperties:
+    """Base of ProximityProperties, IllustrationProperties, PerceptionProperties."""
+
+    def __init__(self, other: "GeometryProperties | None" = None):
+        self._groups: dict[str, dict[str, object]] = {}
+        if other is not None:
+            if not isinstance(other, GeometryProperties):
+                raise TypeError(f"{type(self).__name__}: can only copy GeometryProperties, "
+                                f"got {type(other).__name__}")
+            self._groups = copy.deepcopy(other._groups)
+
+    @staticmethod
+    def default_group_name() -> str:
+        return _DEFAULT_GROUP
+
+    def AddProperty(self, group_name: str, name: str, value) -> None:
+        """Adds (group_name, name) = value; creates the group if needed.
+
+        Raises:
+          RuntimeError: if the property already exists.
+        """
+        group = self._groups.get(group_name)
+        if group is not None and name in group:
+            raise RuntimeError(f"AddProperty(): Trying to add property ('{group_name}', "
+                               f"'{name}'); a property with that name already exists")
+        self._groups.setdefault(group_name, {})[name] = value
+
+    def UpdateProperty(self, group_name: str, name: str, value) -> None:
+        """Sets (group_name, name) = value, adding it if missing.
+
+        Raises:
+          RuntimeError: if the property exists with a value of another type.
+        """
+        group = self._groups.get(group_name)
+        if group is not None and name in group and _kind(group[name]) is not _kind(value):
+            raise RuntimeError(
+                f"UpdateProperty(): Trying to update property ('{group_name}', '{name}'); "
+                f"the property has a different type: stored {type(group[name]).__name__}, "
+                f"given {type(value).__name__}")
+        self._groups.setdefault(group_name, {})[name] = value
+
+    def HasGroup(self, group_name: str) -> bool:
+        return group_name in self._groups
+
+    def HasProperty(self, group_name: str, name: str) -> bool:
+        group = self._groups.get(group_name)
+        return group is not None and name in group
+
+    def num_groups(self) -> int:
+        return len(self._groups)
+
+    def GetGroupNames(self) -> set:
+        return set(self._groups)
+
+    def GetPropertiesInGroup(self, group_name: str) -> dict:
+        """dict name -> value of the group (a copy of the mapping).
+
+        Raises:
+          RuntimeError: if the group does not exist.
+        """
+        if group_name not in self._groups:
+            raise RuntimeError(f"GetPropertiesInGroup(): Can't retrieve properties for a "
+                               f"group that doesn't exist: '{group_name}'")
+        return dict(self._groups[group_name])
+
+    def GetProperty(self, group_name: str, name: str):
+        """The value of (group_name, name).
+
+        Raises:
+          RuntimeError: if the group or the property does not exist.
+        """
+        group = self._groups.get(group_name)
+        if group is None:
+            raise RuntimeError(f"GetProperty(): Trying to read property ('{group_name}', "
+                               f"'{name}'), but the group does not exist.")
+        if name not in group:
+            raise RuntimeError(f"GetProperty(): There is no property ('{group_name}', "
+                               f"'{name}')")
+        return group[name]
+
+    def GetPropertyOrDefault(self, group_name: str, name: str, default_value):
+        """The stored value, or ``default_value`` if the property is missing.
+
+        Raises:
+          RuntimeError: if the property exists with a different type.
+        """
+        group = self._groups.get(group_name)
+        if group is None or name not in group:
+            return default_value
+        value = group[name]
+        if default_value is not None and _kind(value) is not _kind(default_value):
+            raise RuntimeError(
+                f"GetPropertyOrDefault(): The property ('{group_name}', '{name}') exists, "
+                f"but is of a different type: stored {type(value).__name__}, requested "
+                f"{type(default_value).__name__}")
+        return value
+
+    def RemoveProperty(self, group_name: str, name: str) -> bool:
+        """Removes (group_name, name); True if it existed. Empty groups are dropped."""
+        group = self._groups.get(group_name)
+        if group is None or name not in group:
+            return False
+        del group[name]
+        if not group:
+            del self._groups[group_name]
+        return True
+
+    # ---- python protocol -------------------------------------------------
+    def __copy__(self):
+        return type(self)(self)
+
+    def __deepcopy__(self, memo):
+        return type(self)(self)
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return _equal_values(self._groups, other._groups)
+
+    __hash__ = None
+
+    def __str__(self) -> str:
+        lines = []
+        for g in sorted(self._groups):
+            lines.append(f"[{g}]")
+            for n in sorted(self._groups[g]):
+                lines.append(f"  {n}: {self._groups[g][n]!r}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"('{g}', '{n}'): {v!r}" for g in sorted(self._groups)
+                         for n, v in sorted(self._groups[g].items()))
+        return f"{type(self).__name__}({{{body}}})"
+
+
+def _equal_values(a, b) -> bool:
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(
+            _equal_values(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(a, b)
+    try:
+        return bool(a == b)
+    except Exception:
+        return a is b
+
+
+class ProximityProperties(GeometryProperties):
+    """Properties of a geometry with the proximity role."""
+
+
+class IllustrationProperties(GeometryProperties):
+    """Properties of a geometry with the illustration role."""
+
+
+class PerceptionProperties(GeometryProperties):
+    """Properties of a geometry with the perception role."""
+
+
+class Rgba:
+    """RGBA colour, each channel in [0, 1]. Default: opaque white."""
+
+    __slots__ = ("_v",)
+
+    def __init__(self, r: float = 1.0, g: float = 1.0, b: float = 1.0, a: float = 1.0):
+        self._v = _checked_rgba((r, g, b, a))
+
+    def r(self) -> float:
+        return float(self._v[0])
+
+    def g(self) -> float:
+        return float(self._v[1])
+
+    def b(self) -> float:
+        return float(self._v[2])
+
+    def a(self) -> float:
+        return float(self._v[3])
+
+    @property
+    def rgba(self) -> np.ndarray:
+        """(4,) copy of (r, g, b, a)."""
+        return self._v.copy()
+
+    @rgba.setter
+    def rgba(self, value) -> None:
+        self.set(value)
+
+    def set(self, *args) -> None:
+        """set(r, g, b, a=1.0) or set(vector of 3 or 4).
+
+        Raises:
+          RuntimeError: wrong vector size or a value outside [0, 1].
+        """
+        if len(args) == 1:
+            v = np.asarray(args[0], dtype=float).reshape(-1)
+            if v.shape not in ((3,), (4,)):
+                raise RuntimeError(f"Rgba.set(): expected a vector of size 3 or 4, got {v.size}")
+            args = tuple(v) + ((1.0,) if v.size == 3 else ())
+        self._v = _checked_rgba(args if len(args) == 4 else tuple(args) + (1.0,))
+
+    def update(self, r=None, g=None, b=None, a=None) -> None:
+        v = [x if x is not None else old for x, old in zip((r, g, b, a), self._v)]
+        self._v = _checked_rgba(v)
+
+    def scale_rgb(self, scale: float) -> "Rgba":
+        """New colour with r, g, b multiplied by ``scale`` (saturating at 1); same alpha."""
+        if scale < 0:
+            raise RuntimeError(f"Rgba.scale_rgb(): scale must be >= 0, got {scale}")
+        rgb = np.minimum(self._v[:3] * scale, 1.0)
+        return Rgba(*rgb, self._v[3])
+
+    def __mul__(self, other: "Rgba") -> "Rgba":
+        return Rgba(*(self._v * other._v))
+
+    def __eq__(self, other):
+        return isinstance(other, Rgba) and bool((self._v == other._v).all())
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = None
+
+    def __copy__(self):
+        return Rgba(*self._v)
+
+    def __deepcopy__(self, memo):
+        return Rgba(*self._v)
+
+    def __getstate__(self):
+        return self._v.tolist()
+
+    def __setstate__(self, state):
+        self._v = np.array(state, dtype=float)
+
+    def __repr__(self) -> str:
+        r, g, b, a = self._v.tolist()
+        return f"Rgba(r={r}, g={g}, b={b}, a={a})"
+
+
+def _checked_rgba(values) -> np.ndarray:
+    v = np.array([float(x) for x in values])
+    if not ((v >= 0.0) & (v <= 1.0)).all():
+        raise RuntimeError(f"All values must be within the range [0, 1]. "
+                           f"Values provided: (r={v[0]}, g={v[1]}, b={v[2]}, a={v[3]})")
+    return v
+
+
+def MakePhongIllustrationProperties(diffuse) -> IllustrationProperties:
+    """IllustrationProperties with ('phong', 'diffuse') = Rgba(diffuse (4,))."""
+    d = np.asarray(diffuse, dtype=float).reshape(-1)
+    if d.shape != (4,):
+        raise TypeError(f"MakePhongIllustrationProperties: diffuse must have 4 elements, "
+                        f"got {d.size}")
+    props = IllustrationProperties()
+    props.AddProperty("phong", "diffuse", Rgba(*d))
+    return props

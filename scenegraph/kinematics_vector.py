@@ -1,0 +1,196 @@
+"""FramePoseVector: FrameId -> X_PF, the pose of each frame F in its parent P."""
+from __future__ import annotations
+
+from scenegraph.identifiers import FrameId
+from scenegraph.math.rigid_transform import RigidTransform
+
+
+class FramePoseVector:
+    """Poses reported by a geometry source on its ``<source>_pose`` port.
+
+    ``FramePoseVector()`` is empty; ``FramePoseVector({frame_id: X_PF, ...})``
+    fills it. Values are RigidTransforms (stored as given; callers should not
+    mutate them afterwards).
+    """
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values=None):
+        self._values: dict[FrameId, RigidTransform] = {}
+        if values is not None:
+            items = values.items() if hasattr(values, "items") else values
+            for k, v in items:
+                self.set_value(k, v)
+
+    def set_value(self, id: FrameId, value: RigidTransform) -> None:
+        if not isinstance(value, RigidTransform):
+            raise TypeError(f"FramePoseVector.set_value: value must be a RigidTransform, "
+                            f"got {type(value).__name__}")
+        self._values[id] = value
+
+    def value(self, id: FrameId) -> RigidTransform:
+        """X_PF for frame ``id``.
+
+        Raises:
+          RuntimeError: if ``id`` is not in the vector.
+        """
+        try:
+            return self._values[id]
+        except KeyError:
+            raise RuntimeError(f"No such FrameId {id}.") from None
+
+    def has_id(self, id: FrameId) -> bool:
+        return id in self._values
+
+    def ids(self) -> list:
+        return list(self._values)
+
+    def size(self) -> int:
+        return len(self._values)
+
+    def clear(self) -> None:
+        self._values.clear()
+
+    def items(self):
+        """(frame_id, X_PF) pairs (library extension, for fast iteration)."""
+        return self._values.items()
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __copy__(self):
+        out = FramePoseVector()
+        out._values = dict(self._values)
+        return out
+
+    def __deepcopy__(self, memo):
+        out = FramePoseVector()
+        out._values = {k: RigidTransform._make(v._R.copy(), v._p.copy())
+                       for k, v in self._values.items()}
+        return out
+
+    def __repr__(self) -> str:
+        return f"FramePoseVector(size={len(self._values)})"
+
+
+class PoseTopology:
+    """Frame tree and geometry placement of a GeometryState, as arrays.
+
+    Built by ``GeometryState.pose_topology()`` and cached until the topology
+    changes. Index 0 of the frame arrays is the world frame.
+
+    Attributes:
+      frame_ids: list[FrameId], world first, then registration order.
+      frame_index: dict FrameId -> int.
+      frame_source: list[SourceId] per frame.
+      parent_index: (nF,) int, index of each frame's parent (-1 for world).
+      levels: list of int arrays, the non-world frames grouped by depth
+        (depth 1 = child of the world), for batched composition.
+      source_frames: dict SourceId -> list[FrameId] (every frame of a source).
+      geometry_ids: list[GeometryId] in increasing id order.
+      geometry_index: dict GeometryId -> int.
+      geometry_frame_index: (nG,) int frame index of each geometry.
+      R_FG: (nG, 3, 3) and p_FG: (nG, 3) [m], pose of each geometry in its frame.
+    """
+
+    def __init__(self, frame_ids, frame_parent_ids, frame_sources, geometry_ids,
+                 geometry_frame_ids, X_FGs):
+        import numpy as np
+
+        self.frame_ids = list(frame_ids)
+        self.frame_index = {f: i for i, f in enumerate(self.frame_ids)}
+        self.frame_source = list(frame_sources)
+        n = len(self.frame_ids)
+        self.parent_index = np.array(
+            [-1 if p is None else self.frame_index[p] for p in frame_parent_ids], dtype=np.int64)
+        depth = np.zeros(n, dtype=np.int64)
+        for i in range(1, n):  # parents are registered before children
+            depth[i] = depth[self.parent_index[i]] + 1
+        self.levels = [np.flatnonzero(depth == d) for d in range(1, int(depth.max(initial=0)) + 1)]
+        self.source_frames = {}
+        for f, s in zip(self.frame_ids[1:], self.frame_source[1:]):
+            self.source_frames.setdefault(s, []).append(f)
+        self.geometry_ids = list(geometry_ids)
+        self.geometry_index = {g: i for i, g in enumerate(self.geometry_ids)}
+        self.geometry_frame_index = np.array([self.frame_index[f] for f in geometry_frame_ids],
+                                             dtype=np.int64)
+        m = len(self.geometry_ids)
+        self.R_FG = np.empty((m, 3, 3))
+        self.p_FG = np.empty((m, 3))
+        for k, X in enumerate(X_FGs):
+            self.R_FG[k] = X._R
+            self.p_FG[k] = X._p
+
+
+class WorldPoses:
+    """World poses of every frame and geometry for one set of pose inputs.
+
+    Attributes:
+      topology: the PoseTopology the arrays are indexed by.
+      R_PF (nF, 3, 3), p_PF (nF, 3): pose of each frame in its parent (world: identity).
+      R_WF (nF, 3, 3), p_WF (nF, 3): pose of each frame in the world [m].
+      R_WG (nG, 3, 3), p_WG (nG, 3): pose of each geometry in the world [m].
+    """
+
+    def __init__(self, topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG):
+        self.topology = topology
+        self.R_PF, self.p_PF = R_PF, p_PF
+        self.R_WF, self.p_WF = R_WF, p_WF
+        self.R_WG, self.p_WG = R_WG, p_WG
+
+    def X_WF(self, frame_id) -> RigidTransform:
+        """X_WF of frame ``frame_id`` (a new RigidTransform)."""
+        i = self.topology.frame_index[frame_id]
+        return RigidTransform._make(self.R_WF[i].copy(), self.p_WF[i].copy())
+
+    def X_PF(self, frame_id) -> RigidTransform:
+        """X_PF of frame ``frame_id`` in its parent frame."""
+        i = self.topology.frame_index[frame_id]
+        return RigidTransform._make(self.R_PF[i].copy(), self.p_PF[i].copy())
+
+    def X_WG(self, geometry_id) -> RigidTransform:
+        """X_WG of geometry ``geometry_id`` (a new RigidTransform)."""
+        k = self.topology.geometry_index[geometry_id]
+        return RigidTransform._make(self.R_WG[k].copy(), self.p_WG[k].copy())
+
+    def X_WGs(self) -> dict:
+        """dict GeometryId -> X_WG for every geometry."""
+        return {g: RigidTransform._make(self.R_WG[k].copy(), self.p_WG[k].copy())
+                for k, g in enumerate(self.topology.geometry_ids)}
+
+
+def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
+    """Composes frame chains and places geometries, batched per tree level.
+
+    Args:
+      topology: from GeometryState.pose_topology().
+      X_PFs: dict FrameId -> RigidTransform for every non-world frame
+        (validated by the caller).
+    Returns:
+      WorldPoses with X_WF = X_WP·X_PF down each chain and X_WG = X_WF·X_FG.
+    """
+    import numpy as np
+
+    n = len(topology.frame_ids)
+    R_PF = np.empty((n, 3, 3))
+    p_PF = np.empty((n, 3))
+    R_PF[0] = np.eye(3)
+    p_PF[0] = 0.0
+    for i in range(1, n):
+        X = X_PFs[topology.frame_ids[i]]
+        R_PF[i] = X._R
+        p_PF[i] = X._p
+    R_WF = R_PF.copy()
+    p_WF = p_PF.copy()
+    for idx in topology.levels:
+        par = topology.parent_index[idx]
+        if (par == 0).all():
+            continue  # children of the world: X_WF = X_PF
+        R_WP = R_WF[par]
+        R_WF[idx] = R_WP @ R_PF[idx]
+        p_WF[idx] = np.einsum("nij,nj->ni", R_WP, p_PF[idx]) + p_WF[par]
+    fi = topology.geometry_frame_index
+    R_WFg = R_WF[fi]
+    R_WG = R_WFg @ topology.R_FG
+    p_WG = np.einsum("nij,nj->ni", R_WFg, topology.p_FG) + p_WF[fi]
+    return WorldPoses(topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG)

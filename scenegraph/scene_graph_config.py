@@ -1,0 +1,79 @@
+"""SceneGraphConfig and DefaultProximityProperties (Drake's defaults).
+
+Defaults are back-filled into a geometry's proximity properties by
+``GeometryState.ApplyProximityDefaults``; a value already present is never
+overwritten, and a default of None adds nothing.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+from typing import Optional
+
+
+@dataclasses.dataclass
+class DefaultProximityProperties:
+    """SceneGraph-wide default contact properties (units in field docs).
+
+    compliance_type: 'undefined', 'rigid' or 'compliant'.
+    hydroelastic_modulus [Pa], resolution_hint [m], slab_thickness [m],
+    margin [m], dynamic_friction / static_friction (unitless, both or neither),
+    hunt_crossley_dissipation [s/m], relaxation_time [s], point_stiffness [N/m].
+    """
+
+    compliance_type: str = "undefined"
+    hydroelastic_modulus: Optional[float] = 1e7
+    resolution_hint: Optional[float] = 0.02
+    slab_thickness: Optional[float] = None
+    margin: Optional[float] = None
+    dynamic_friction: Optional[float] = 0.5
+    static_friction: Optional[float] = 0.5
+    hunt_crossley_dissipation: Optional[float] = 50.0
+    relaxation_time: Optional[float] = 0.1
+    point_stiffness: Optional[float] = 1e6
+
+    def ValidateOrThrow(self) -> None:
+        """Raises RuntimeError naming the first inconsistent value."""
+        if self.compliance_type not in ("undefined", "rigid", "compliant"):
+            raise RuntimeError(f"Unknown hydroelastic compliance type '{self.compliance_type}'; "
+                               "expected 'undefined', 'rigid' or 'compliant'")
+        positive = ("hydroelastic_modulus", "resolution_hint", "slab_thickness",
+                    "point_stiffness")
+        non_negative = ("margin", "hunt_crossley_dissipation", "relaxation_time",
+                        "dynamic_friction", "static_friction")
+        for name in positive + non_negative:
+            v = getattr(self, name)
+            if v is None:
+                continue
+            if not math.isfinite(v):
+                raise RuntimeError(f"DefaultProximityProperties.{name} must be finite; got {v}")
+            if name in positive and v <= 0.0:
+                raise RuntimeError(f"DefaultProximityProperties.{name} must be positive; got {v}")
+            if name in non_negative and v < 0.0:
+                raise RuntimeError(f"DefaultProximityProperties.{name} must be non-negative; "
+                                   f"got {v}")
+        if (self.static_friction is None) != (self.dynamic_friction is None):
+            raise RuntimeError("DefaultProximityProperties: static_friction and "
+                               "dynamic_friction must both be set or both be None; got "
+                               f"static={self.static_friction}, dynamic={self.dynamic_friction}")
+        if self.static_friction is not None:
+            from scenegraph.hydroelastic.properties import CoulombFriction
+            CoulombFriction(self.static_friction, self.dynamic_friction)
+
+    def __deepcopy__(self, memo):
+        return dataclasses.replace(self)
+
+
+@dataclasses.dataclass
+class SceneGraphConfig:
+    """Configuration of a SceneGraph."""
+
+    default_proximity_properties: DefaultProximityProperties = dataclasses.field(
+        default_factory=DefaultProximityProperties)
+
+    def ValidateOrThrow(self) -> None:
+        self.default_proximity_properties.ValidateOrThrow()
+
+    def __deepcopy__(self, memo):
+        return SceneGraphConfig(copy.deepcopy(self.default_proximity_properties))

@@ -1,0 +1,251 @@
+"""SceneGraphInspector: Drake's read-only queries over one GeometryState.
+
+An inspector is a cheap view; it reads the state it was built on at call time
+(model state or a context's copy). Properties are returned as copies, so
+editing them never changes the state behind SceneGraph's back.
+"""
+from __future__ import annotations
+
+import copy
+
+from scenegraph.geometry_instance import GeometryInstance, canonicalize_name
+from scenegraph.geometry_roles import Role, role_name
+from scenegraph.geometry_state import GeometryState, world_frame_id
+from scenegraph.identifiers import FrameId, GeometryId, SourceId
+
+
+def _has_role(g, role) -> bool:
+    """Drake's InternalGeometry::has_role: kUnassigned means 'no role at all'."""
+    if role is None:
+        return True
+    role = Role(role)
+    if role == Role.kUnassigned:
+        return not g.props
+    return role in g.props
+
+
+class SceneGraphInspector:
+    """Topology, names, roles, properties and filters of a GeometryState."""
+
+    def __init__(self, geometry_state: GeometryState):
+        self._state = geometry_state
+
+    def _set_state(self, geometry_state: GeometryState) -> None:
+        """Rebinds the view (for SceneGraph / QueryObject)."""
+        self._state = geometry_state
+
+    # ---- scene-wide ---------------------------------------------------------
+    def num_sources(self) -> int:
+        return len(self._state._sources)
+
+    def num_frames(self) -> int:
+        """Number of frames, the world frame included."""
+        return len(self._state._frames)
+
+    def num_geometries(self) -> int:
+        return len(self._state._geometries)
+
+    def GetAllSourceIds(self) -> list:
+        """All source ids; the first is SceneGraph's internal source."""
+        return list(self._state._sources)
+
+    def GetAllFrameIds(self) -> list:
+        """All frame ids, world first, then in registration order."""
+        return list(self._state._frames)
+
+    def GetAllGeometryIds(self, role: Role | None = None) -> list:
+        """All geometry ids (with ``role``, if given), in increasing id order."""
+        ids = [g.id for g in self._state._geometries.values() if _has_role(g, role)]
+        return sorted(ids, key=lambda i: i.get_value())
+
+    def GetGeometryIds(self, geometry_set, role: Role | None = None) -> set:
+        """Ids implied by a GeometrySet (frames expand to their geometries),
+        optionally restricted to ``role``.
+
+        Raises:
+          RuntimeError: if the set references an unregistered id.
+        """
+        st = self._state
+        out = set()
+        for fid in geometry_set.frames():
+            frame = st._frame(fid)
+            out.update(g for g in frame.geometry_ids if _has_role(st._geometries[g], role))
+        for gid in geometry_set.geometries():
+            if _has_role(st._geometry(gid), role):
+                out.add(gid)
+        return out
+
+    def NumGeometriesWithRole(self, role: Role) -> int:
+        return sum(1 for g in self._state._geometries.values() if _has_role(g, role))
+
+    def NumDynamicGeometries(self) -> int:
+        return sum(1 for g in self._state._geometries.values() if not g.is_anchored())
+
+    def NumAnchoredGeometries(self) -> int:
+        return sum(1 for g in self._state._geometries.values() if g.is_anchored())
+
+    def GetCollisionCandidates(self) -> set:
+        """Unfiltered proximity pairs as (id_A, id_B) with id_A < id_B."""
+        view = self._state.GetProximityView()
+        ids = view.geometry_ids
+        return {(ids[i], ids[j]) for i, j in view.candidate_pairs()}
+
+    def geometry_version(self):
+        """A copy of the current GeometryVersion."""
+        return self._state.geometry_version()
+
+    @staticmethod
+    def world_frame_id() -> FrameId:
+        return world_frame_id()
+
+    # ---- sources ------------------------------------------------------------
+    def SourceIsRegistered(self, source_id: SourceId) -> bool:
+        return source_id in self._state._sources
+
+    def NumFramesForSource(self, source_id: SourceId) -> int:
+        return len(self._state._source(source_id).frame_ids)
+
+    def FramesForSource(self, source_id: SourceId) -> set:
+        return set(self._state._source(source_id).frame_ids)
+
+    def GetName(self, id_) -> str:
+        """Name of a source, frame or geometry (canonical geometry name).
+
+        Raises:
+          RuntimeError: if the id is not registered.
+        """
+        st = self._state
+        if isinstance(id_, SourceId):
+            return st._source(id_).name
+        if isinstance(id_, FrameId):
+            return st._frame(id_).name
+        if isinstance(id_, GeometryId):
+            return st._geometry(id_).name
+        raise TypeError(f"GetName: expected SourceId, FrameId or GeometryId, got "
+                        f"{type(id_).__name__}")
+
+    def GetOwningSourceName(self, id_) -> str:
+        st = self._state
+        if isinstance(id_, FrameId):
+            return st._sources[st._frame(id_).source_id].name
+        if isinstance(id_, GeometryId):
+            return st._sources[st._geometry(id_).source_id].name
+        raise TypeError(f"GetOwningSourceName: expected FrameId or GeometryId, got "
+                        f"{type(id_).__name__}")
+
+    def BelongsToSource(self, id_, source_id: SourceId) -> bool:
+        """True if the frame or geometry ``id_`` was registered by ``source_id``.
+
+        Raises:
+          RuntimeError: unknown id or unknown source.
+        """
+        st = self._state
+        st._source(source_id)
+        if isinstance(id_, FrameId):
+            return st._frame(id_).source_id == source_id
+        if isinstance(id_, GeometryId):
+            return st._geometry(id_).source_id == source_id
+        raise TypeError(f"BelongsToSource: expected FrameId or GeometryId, got "
+                        f"{type(id_).__name__}")
+
+    # ---- frames -------------------------------------------------------------
+    def GetFrameGroup(self, frame_id: FrameId) -> int:
+        return self._state._frame(frame_id).frame_group
+
+    def GetParentFrame(self, frame_id: FrameId) -> FrameId:
+        """The parent of a frame (the world frame is its own parent)."""
+        parent = self._state._frame(frame_id).parent_id
+        return frame_id if parent is None else parent
+
+    def NumGeometriesForFrame(self, frame_id: FrameId) -> int:
+        return len(self._state._frame(frame_id).geometry_ids)
+
+    def NumGeometriesForFrameWithRole(self, frame_id: FrameId, role: Role) -> int:
+        st = self._state
+        return sum(1 for g in st._frame(frame_id).geometry_ids
+                   if _has_role(st._geometries[g], role))
+
+    def GetGeometries(self, frame_id: FrameId, role: Role | None = None) -> list:
+        """Geometries affixed directly to the frame (with ``role``), in increasing id order."""
+        st = self._state
+        ids = [g for g in st._frame(frame_id).geometry_ids if _has_role(st._geometries[g], role)]
+        return sorted(ids, key=lambda i: i.get_value())
+
+    def GetGeometryIdByName(self, frame_id: FrameId, role: Role, name: str) -> GeometryId:
+        """The geometry on ``frame_id`` with ``role`` and canonical ``name``.
+
+        Raises:
+          RuntimeError: unknown frame, no such geometry, or several.
+        """
+        st = self._state
+        frame = st._frame(frame_id)
+        canonical = canonicalize_name(name)
+        hits = [g for g in frame.geometry_ids
+                if st._geometries[g].name == canonical and _has_role(st._geometries[g], role)]
+        if len(hits) == 1:
+            return hits[0]
+        what = "no" if not hits else f"{len(hits)}"
+        raise RuntimeError(f"The frame '{frame.name}' ({frame_id}) has {what} geometries with "
+                           f"the role '{role_name(role)}' and the canonical name '{canonical}'")
+
+    # ---- geometries ---------------------------------------------------------
+    def GetFrameId(self, geometry_id: GeometryId) -> FrameId:
+        return self._state._geometry(geometry_id).frame_id
+
+    def GetShape(self, geometry_id: GeometryId):
+        return self._state._geometry(geometry_id).shape
+
+    def GetPoseInFrame(self, geometry_id: GeometryId):
+        """X_FG: pose of the geometry in its frame F (a copy)."""
+        return copy.copy(self._state._geometry(geometry_id).X_FG)
+
+    def GetProperties(self, geometry_id: GeometryId, role: Role):
+        """A copy of the geometry's properties for ``role``, or None."""
+        props = self._state._geometry(geometry_id).props.get(Role(role))
+        return None if props is None else type(props)(props)
+
+    def GetProximityProperties(self, geometry_id: GeometryId):
+        return self.GetProperties(geometry_id, Role.kProximity)
+
+    def GetIllustrationProperties(self, geometry_id: GeometryId):
+        return self.GetProperties(geometry_id, Role.kIllustration)
+
+    def GetPerceptionProperties(self, geometry_id: GeometryId):
+        return self.GetProperties(geometry_id, Role.kPerception)
+
+    def IsDeformableGeometry(self, geometry_id: GeometryId) -> bool:
+        self._state._geometry(geometry_id)
+        return False
+
+    def GetAllDeformableGeometryIds(self) -> list:
+        return []
+
+    def CloneGeometryInstance(self, geometry_id: GeometryId) -> GeometryInstance:
+        """A new GeometryInstance (new id) with the geometry's pose in its
+        frame, shape, name and all role properties."""
+        g = self._state._geometry(geometry_id)
+        inst = GeometryInstance(g.X_FG, g.shape, g.name)
+        for role, props in g.props.items():
+            {Role.kProximity: inst.set_proximity_properties,
+             Role.kIllustration: inst.set_illustration_properties,
+             Role.kPerception: inst.set_perception_properties}[role](props)
+        return inst
+
+    def CollisionFiltered(self, geometry_id1: GeometryId, geometry_id2: GeometryId) -> bool:
+        """True if the pair is filtered.
+
+        Raises:
+          RuntimeError: unknown geometry, or one without the proximity role.
+        """
+        return self._state.CollisionFiltered(geometry_id1, geometry_id2)
+
+    def maybe_get_hydroelastic_mesh(self, geometry_id: GeometryId):
+        """The hydroelastic mesh of the geometry, or None.
+
+        Delegates to ``GeometryState.hydroelastic_mesh_provider``, a plain
+        function (state, geometry_id) -> mesh or None that the hydroelastic
+        module installs on the class; None when no provider is installed.
+        """
+        self._state._geometry(geometry_id)
+        provider = getattr(type(self._state), "hydroelastic_mesh_provider", None)
+        return None if provider is None else provider(self._state, geometry_id)
