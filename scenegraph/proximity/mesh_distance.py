@@ -109,6 +109,9 @@ def signed_distance_to_mesh(bvh: TriangleMeshBvh, p_GQ, require_closed: bool = T
     p = p.reshape(1, 3) if p.ndim == 1 else p
     if p.ndim != 2 or p.shape[1] != 3:
         raise ValueError(f"query points must have shape (N, 3), got {np.shape(p_GQ)}")
+    if not np.isfinite(p).all():
+        row = int(np.flatnonzero(~np.isfinite(p).all(axis=1))[0])
+        raise ValueError(f"query point {row} is not finite: {p[row].tolist()}")
     d2, q, tri, reg = bvh.closest_points(p)
     dist = np.sqrt(d2)
     tol = _tolerance(bvh)

@@ -69,6 +69,9 @@ def _points(p_GQ) -> np.ndarray:
         p = p.reshape(1, 3)
     if p.ndim != 2 or p.shape[1] != 3:
         raise ValueError(f"query points must have shape (N, 3) or (3,), got {np.shape(p_GQ)}")
+    if not np.isfinite(p).all():
+        row = int(np.flatnonzero(~np.isfinite(p).all(axis=1))[0])
+        raise ValueError(f"query point {row} is not finite: {p[row].tolist()}")
     return p
 
 

@@ -230,3 +230,16 @@ def test_large_convex_uses_bvh_and_agrees_with_scan():
 def test_rejects_malformed_points(bad):
     with pytest.raises(ValueError):
         pd.signed_distance_to_sphere(0.1, bad)
+
+
+def test_rejects_non_finite_points_naming_the_row():
+    p = np.zeros((3, 3))
+    p[1, 2] = np.nan
+    for fn in (lambda q: pd.signed_distance_to_sphere(0.1, q),
+               lambda q: pd.signed_distance_to_ellipsoid([0.1, 0.2, 0.3], q),
+               lambda q: pd.signed_distance_to_box([0.1, 0.2, 0.3], q)):
+        with pytest.raises(ValueError, match="query point 1"):
+            fn(p)
+    p[1, 2] = np.inf
+    with pytest.raises(ValueError, match="not finite"):
+        pd.signed_distance_to_halfspace(p)
