@@ -263,3 +263,11 @@ def test_benchmark_scene_methods_agree():
     i, j = np.triu_indices(1000, 1)
     keep = (i < 120) & ((lo[i] <= hi[j]) & (lo[j] <= hi[i])).all(axis=1) & ~filt.matrix[i, j]
     np.testing.assert_array_equal(nxn[nxn[:, 0] < 120], np.stack([i[keep], j[keep]], 1))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 65])
+def test_tiny_scenes(n):
+    lo, hi = np.zeros((n, 3)), np.ones((n, 3))
+    for m in (BroadphaseMethod.NXN, BroadphaseMethod.SAP, BroadphaseMethod.AUTO):
+        got = candidate_pairs(lo, hi, PairFilter.none(n), m)
+        assert got.shape == (n * (n - 1) // 2, 2) and got.dtype == np.int64
