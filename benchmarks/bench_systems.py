@@ -17,78 +17,15 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from examples.pendulum_pd import build  # noqa: E402
 from systems.analysis import Simulator  # noqa: E402
-from systems.framework import DiagramBuilder, LeafSystem  # noqa: E402
 
 REFERENCE = (pathlib.Path(__file__).resolve().parents[1] / "tests" / "reference_data"
              / "drake_benchmarks.json")
 
 
-class Pendulum(LeafSystem):
-    """m l² θ̈ = u − m g l sin θ − b θ̇; state [θ, θ̇]; input torque u [N·m]."""
-
-    def __init__(self, p: dict, discrete: bool, period: float = 1e-3):
-        super().__init__()
-        self.m, self.l = p["mass_kg"], p["length_m"]
-        self.g, self.b = p["gravity_mps2"], p["damping_Nms"]
-        x0 = [p["theta0_rad"], p["thetadot0_radps"]]
-        self.DeclareVectorInputPort("torque", 1)
-        if discrete:
-            self.h = period
-            state = self.DeclareDiscreteState(np.array(x0))
-            self.DeclareStateOutputPort("state", state)
-            self.DeclarePeriodicDiscreteUpdateEvent(period, 0.0, self.Update)
-        else:
-            self.DeclareContinuousState(2)
-            self.x0 = x0
-            self.DeclareVectorOutputPort("state", 2, self.CopyState,
-                                         prerequisites_of_calc={self.xc_ticket()})
-
-    def thetaddot(self, theta, thetadot, u):
-        return (u - self.m * self.g * self.l * np.sin(theta)
-                - self.b * thetadot) / (self.m * self.l * self.l)
-
-    def CopyState(self, context, output):
-        output.SetFromVector(context.get_continuous_state_vector().CopyToVector())
-
-    def DoCalcTimeDerivatives(self, context, derivatives):
-        theta, thetadot = context.get_continuous_state_vector().CopyToVector()
-        u = self.get_input_port(0).Eval(context)[0]
-        derivatives.get_mutable_vector().SetFromVector(
-            [thetadot, self.thetaddot(theta, thetadot, u)])
-
-    def Update(self, context, discrete_state):
-        theta, thetadot = context.get_discrete_state_vector().CopyToVector()
-        u = self.get_input_port(0).Eval(context)[0]
-        thetadot_next = thetadot + self.h * self.thetaddot(theta, thetadot, u)
-        discrete_state.set_value([theta + self.h * thetadot_next, thetadot_next])
-
-
-class PdController(LeafSystem):
-    """u = Kp (θd − θ) − Kd θ̇ (direct feedthrough)."""
-
-    def __init__(self, c: dict):
-        super().__init__()
-        self.kp, self.kd, self.theta_d = c["Kp"], c["Kd"], c["theta_desired_rad"]
-        self.DeclareVectorInputPort("state", 2)
-        self.DeclareVectorOutputPort("torque", 1, self.CalcTorque)
-
-    def CalcTorque(self, context, output):
-        theta, thetadot = self.get_input_port(0).Eval(context)
-        output.SetAtIndex(0, self.kp * (self.theta_d - theta) - self.kd * thetadot)
-
-
-def build(ref: dict, discrete: bool):
-    builder = DiagramBuilder()
-    pendulum = builder.AddNamedSystem("pendulum", Pendulum(ref["pendulum"], discrete))
-    controller = builder.AddNamedSystem("controller", PdController(ref["controller"]))
-    builder.Connect(pendulum.get_output_port(0), controller.get_input_port(0))
-    builder.Connect(controller.get_output_port(0), pendulum.get_input_port(0))
-    return builder.Build()
-
-
 def run(ref: dict, discrete: bool):
-    diagram = build(ref, discrete)
+    diagram = build(ref["pendulum"], ref["controller"], discrete)
     simulator = Simulator(diagram)
     start = time.perf_counter()
     simulator.AdvanceTo(10.0)
