@@ -80,7 +80,8 @@ def _triangle_geometry(p_MV: np.ndarray, tris: np.ndarray):
     twice_area = np.sqrt(np.einsum("ij,ij->i", cross, cross))
     with np.errstate(invalid="ignore", divide="ignore"):
         nhat = np.where(twice_area[:, None] > 0, cross / twice_area[:, None], 0.0)
-    return 0.5 * twice_area, nhat, (a + b + c) / 3.0
+    # a + (b + c): unchanged, bit for bit, when vertices 1 and 2 are swapped (winding reversal).
+    return 0.5 * twice_area, nhat, (a + (b + c)) / 3.0
 
 
 def _area_weighted_centroid(areas: np.ndarray, centroids: np.ndarray) -> np.ndarray:

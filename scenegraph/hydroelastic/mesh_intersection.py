@@ -1,0 +1,246 @@
+"""Contact polygons between hydroelastic representations, vectorised over elements.
+
+Each routine works in one geometry's frame F and returns a PolygonBatch: K
+convex polygons (padded (K, m, 3) vertices p_FV [m], counts), the desired
+normal of each (pointing out of geometry B and into geometry A), the pressure
+at every vertex [Pa], the gradient of the surface pressure field e_MN and of
+A's and B's pressure fields [Pa/m], all expressed in F. Candidate element
+pairs come from the BVHs; clipping runs on the whole batch at once.
+
+Drake's rules are kept: compliant–rigid keeps a (tet, triangle) pair only if
+the triangle normal is within 5π/8 of the tet's pressure gradient, and
+compliant–compliant keeps a tet pair only if the equilibrium plane normal is
+within 5π/8 of both gradients (the second one reversed).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from scenegraph.hydroelastic.bvh import collide
+from scenegraph.hydroelastic.clipping import (clip_by_planes, compact, remove_near_duplicates,
+                                              slice_tets, unique_edge_ids)
+
+COS_ALPHA = math.cos(5.0 * math.pi / 8.0)
+
+
+@dataclasses.dataclass
+class PolygonBatch:
+    """K contact polygons in frame F (see module docstring).
+
+    P (K, m, 3) [m], n (K,), nhat (K, 3) unit, pressure (K, m) [Pa], grad_e
+    (K, 3), grad_A / grad_B (K, 3) or None [Pa/m]; keys (K, m) int or None:
+    equal keys mark one shared vertex (mesh-edge or mesh-vertex identity).
+    """
+
+    P: np.ndarray
+    n: np.ndarray
+    nhat: np.ndarray
+    pressure: np.ndarray
+    grad_e: np.ndarray
+    grad_A: np.ndarray | None
+    grad_B: np.ndarray | None
+    keys: np.ndarray | None = None
+
+    @property
+    def size(self) -> int:
+        return int(self.n.shape[0])
+
+
+def _clip_by_tet_faces(P, n, face_n, face_d, rows):
+    """Clips polygons by the four face planes of their tetrahedra; `rows` (K,) follow along.
+
+    face_n (K, 4, 3), face_d (K, 4). Returns (P, n, rows, face_n, face_d) of survivors.
+    """
+    for f in range(4):
+        if rows.shape[0] == 0:
+            break
+        P, n = clip_by_planes(P, n, face_n[:, f], face_d[:, f])
+        keep = n > 0
+        if not keep.all():
+            P, n = compact(P, n, keep)
+            rows, face_n, face_d = rows[keep], face_n[keep], face_d[keep]
+    return P, n, rows
+
+
+def _finish(P, n, rows):
+    P, n = remove_near_duplicates(P, n)
+    keep = n >= 3
+    if not keep.all():
+        P, n = compact(P, n, keep)
+        rows = rows[keep]
+    return P, n, rows
+
+
+def soft_volume_rigid_surface(soft, rigid, R_SR: np.ndarray, p_SR: np.ndarray) -> PolygonBatch:
+    """Rigid triangles clipped by compliant tetrahedra, in the compliant frame S.
+
+    A = soft (its pressure field is sampled), B = rigid; normals are the rigid
+    triangles' normals (out of the rigid surface). X_SR = (R_SR, p_SR).
+    """
+    mesh = rigid.mesh
+    p_SV = mesh.vertices_array() @ R_SR.T + p_SR
+    tri_p = p_SV[mesh.triangles_array()]
+    tet, tri = collide(soft.bvh, rigid.bvh, R_SR, p_SR, tri_p.min(axis=1), tri_p.max(axis=1))
+    n_S = mesh.face_normals_array()[tri] @ R_SR.T
+    norm = np.linalg.norm(n_S, axis=1)
+    n_S = n_S / np.where(norm > 0, norm, 1.0)[:, None]
+    keep = np.einsum("kj,kj->k", n_S, soft.grad_unit[tet]) > COS_ALPHA
+    tet, tri, n_S = tet[keep], tri[keep], n_S[keep]
+    P = tri_p[tri]
+    n = np.full(tet.shape[0], 3, dtype=np.int64)
+    rows = np.arange(tet.shape[0])
+    P, n, rows = _clip_by_tet_faces(P, n, soft.face_n[tet], soft.face_d[tet], rows)
+    P, n, rows = _finish(P, n, rows)
+    tet = tet[rows]
+    g = soft.grad[tet]
+    pressure = np.einsum("kmj,kj->km", P, g) + soft.at_Go[tet][:, None]
+    return PolygonBatch(P, n, n_S[rows], pressure, g, g, None)
+
+
+def soft_volume_rigid_half_space(soft, R_SH: np.ndarray, p_SH: np.ndarray) -> PolygonBatch:
+    """The rigid half space's boundary plane sliced through the compliant tets, in frame S.
+
+    A = soft, B = the half space (z ≤ 0 in H); normals are +Hz (out of the
+    half space). Cut vertices are shared between neighbouring tets.
+    """
+    z = R_SH[:, 2]
+    d = float(z @ p_SH)
+    h = soft.mesh.vertices_array() @ z - d
+    tets = soft.mesh.tetrahedra_array()
+    ht = h[tets]
+    cut = np.nonzero((ht > 0).any(axis=1) & (ht <= 0).any(axis=1))[0]
+    K = cut.shape[0]
+    P, n, edges, pressure = slice_tets(soft.tet_p[cut], np.broadcast_to(z, (K, 3)),
+                                       np.full(K, d), soft.tet_values[cut])
+    global_edges = np.take_along_axis(tets[cut][:, None, :], np.maximum(edges, 0).reshape(K, 1, 8),
+                                      axis=2).reshape(K, 4, 2)
+    keys = unique_edge_ids(global_edges) if K else np.zeros((0, 4), dtype=np.int64)
+    keep = n >= 3
+    cut, P, n, pressure, keys = cut[keep], P[keep], n[keep], pressure[keep], keys[keep]
+    g = soft.grad[cut]
+    return PolygonBatch(P, n, np.broadcast_to(z, (cut.shape[0], 3)).copy(), pressure, g, g, None,
+                        keys)
+
+
+# Triangle vs half space: per sign code (bit i ⇔ vertex i outside), the clipped polygon
+# as slots 0..2 (vertex i) or 3, 4, 5 (the cut point on edge 01, 02, 12), right-handed as
+# the triangle.
+_TRI_HS_TABLE = np.array([[0, 1, 2, -1], [1, 2, 4, 3], [0, 3, 5, 2], [2, 4, 5, -1],
+                          [0, 1, 5, 4], [1, 5, 3, -1], [0, 3, 4, -1], [-1, -1, -1, -1]])
+_TRI_HS_COUNT = (_TRI_HS_TABLE >= 0).sum(axis=1)
+_SLOT_EDGE = np.array([[0, 0], [1, 1], [2, 2], [0, 1], [0, 2], [1, 2]])
+
+
+def soft_half_space_rigid_surface(pressure_scale: float, rigid, R_RH: np.ndarray,
+                                  p_RH: np.ndarray) -> PolygonBatch:
+    """The rigid surface inside a compliant half space H, in the rigid frame R.
+
+    Pressure = pressure_scale·depth [Pa]; A = the half space, B = rigid;
+    normals are the triangles' (out of the rigid surface). Triangles facing
+    away from the half space's pressure gradient (−Hz) by more than 5π/8 are
+    skipped, as Drake does.
+    """
+    mesh = rigid.mesh
+    z = R_RH[:, 2]
+    d = float(z @ p_RH)
+    p_RV = mesh.vertices_array()
+    s = p_RV @ z - d
+    tris = mesh.triangles_array()
+    nrm = mesh.face_normals_array()
+    st = s[tris]
+    code = ((st > 0) * np.array([1, 2, 4])).sum(axis=1)
+    keep = (code < 7) & (nrm @ -z > COS_ALPHA)
+    idx = np.nonzero(keep)[0]
+    code, tri_v, st = code[idx], tris[idx], st[idx]
+    slots = _TRI_HS_TABLE[code]                               # (K, 4)
+    n = _TRI_HS_COUNT[code]
+    ends = _SLOT_EDGE[np.maximum(slots, 0)]                   # (K, 4, 2) local vertex pairs
+    ga = np.take_along_axis(tri_v, ends[..., 0], axis=1)
+    gb = np.take_along_axis(tri_v, ends[..., 1], axis=1)
+    lo, hi = np.minimum(ga, gb), np.maximum(ga, gb)           # orient edges by global id
+    s_lo, s_hi = s[lo], s[hi]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(lo != hi, s_lo / (s_lo - s_hi), 0.0)
+    P = p_RV[lo] + t[..., None] * (p_RV[hi] - p_RV[lo])
+    V = p_RV.shape[0]
+    keys = np.where(lo == hi, lo, V + lo * V + hi)
+    pressure = -pressure_scale * (P @ z - d)
+    pressure = np.where(lo == hi, -pressure_scale * s[lo], pressure)
+    K = idx.shape[0]
+    g = np.broadcast_to(-pressure_scale * z, (K, 3)).copy()
+    return PolygonBatch(P, n, nrm[idx].copy(), pressure, g, g.copy(), None, keys)
+
+
+def soft_volume_soft_volume(soft0, soft1, R_01: np.ndarray, p_01: np.ndarray) -> PolygonBatch:
+    """Equilibrium surfaces p₀ = p₁ per intersecting tet pair, in frame 0.
+
+    A = soft0, B = soft1; normals along ∇p₀ − ∇p₁ (into 0, out of 1); the
+    pressure is sampled from field 0.
+    """
+    a, b = collide(soft0.bvh, soft1.bvh, R_01, p_01)
+    g0, at0 = soft0.grad[a], soft0.at_Go[a]
+    g1_N = soft1.grad[b]
+    g1 = g1_N @ R_01.T
+    at1 = soft1.at_Go[b] + g1_N @ (-(R_01.T @ p_01))       # p₁ extended to frame 0's origin
+    nvec = g0 - g1
+    mag = np.linalg.norm(nvec, axis=1)
+    ok = mag > 0
+    nhat = nvec / np.where(ok, mag, 1.0)[:, None]
+    u1 = soft1.grad_unit[b] @ R_01.T
+    ok &= np.einsum("kj,kj->k", nhat, soft0.grad_unit[a]) > COS_ALPHA
+    ok &= np.einsum("kj,kj->k", -nhat, u1) > COS_ALPHA
+    idx = np.nonzero(ok)[0]
+    a, b, nhat, g0, at0, g1 = a[idx], b[idx], nhat[idx], g0[idx], at0[idx], g1[idx]
+    d = (at1[idx] - at0) / mag[idx]
+    P, n, _ = slice_tets(soft0.tet_p[a], nhat, d)
+    keep = n >= 3
+    rows = np.nonzero(keep)[0]
+    P, n = P[keep], n[keep]
+    face_n = soft1.face_n[b[rows]] @ R_01.T
+    face_d = soft1.face_d[b[rows]] + face_n @ p_01
+    P, n, rows = _clip_by_tet_faces(P, n, face_n, face_d, rows)
+    P, n, rows = _finish(P, n, rows)
+    g0, at0, g1, nhat = g0[rows], at0[rows], g1[rows], nhat[rows]
+    pressure = np.einsum("kmj,kj->km", P, g0) + at0[:, None]
+    return PolygonBatch(P, n, nhat, pressure, g0, g0, g1)
+
+
+def soft_half_space_soft_volume(pressure_scale: float, soft, R_NH: np.ndarray,
+                                p_NH: np.ndarray) -> PolygonBatch:
+    """Equilibrium surface between a compliant half space H and a compliant mesh N, in frame N.
+
+    Beyond Drake. The half space's pressure is pressure_scale·depth, linear
+    everywhere, so each tet contributes the plane where it equals the tet's
+    pressure, clipped to the tet and to the half space. A = the half space,
+    B = the mesh; the pressure is sampled from the mesh's field.
+    """
+    z = R_NH[:, 2]
+    dz = float(z @ p_NH)
+    h = soft.tet_p @ z - dz
+    cand = np.nonzero(h.min(axis=1) < 0)[0]
+    gH = -pressure_scale * z
+    atH = pressure_scale * dz
+    gN, atN = soft.grad[cand], soft.at_Go[cand]
+    nvec = gH[None, :] - gN
+    mag = np.linalg.norm(nvec, axis=1)
+    ok = mag > 0
+    nhat = nvec / np.where(ok, mag, 1.0)[:, None]
+    ok &= nhat @ (-z) > COS_ALPHA
+    ok &= np.einsum("kj,kj->k", -nhat, soft.grad_unit[cand]) > COS_ALPHA
+    idx = np.nonzero(ok)[0]
+    cand, nhat, gN, atN = cand[idx], nhat[idx], gN[idx], atN[idx]
+    d = (atN - atH) / mag[idx]
+    P, n, _ = slice_tets(soft.tet_p[cand], nhat, d)
+    keep = n >= 3
+    rows = np.nonzero(keep)[0]
+    P, n = P[keep], n[keep]
+    K = rows.shape[0]
+    P, n = clip_by_planes(P, n, np.broadcast_to(z, (K, 3)), np.full(K, dz))
+    P, n, rows = _finish(P, n, rows)
+    gN, atN, nhat = gN[rows], atN[rows], nhat[rows]
+    pressure = np.einsum("kmj,kj->km", P, gN) + atN[:, None]
+    gH_K = np.broadcast_to(gH, (rows.shape[0], 3)).copy()
+    return PolygonBatch(P, n, nhat, pressure, gN, gH_K, gN)
