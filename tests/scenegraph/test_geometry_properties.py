@@ -1,0 +1,121 @@
+"""GeometryProperties, role property sets, Rgba, MakePhongIllustrationProperties."""
+import copy
+
+import numpy as np
+import pytest
+
+from scenegraph import (GeometryProperties, IllustrationProperties, MakePhongIllustrationProperties,
+                        PerceptionProperties, ProximityProperties, Rgba)
+
+
+def test_add_and_get_property_creates_group():
+    p = ProximityProperties()
+    p.AddProperty("g", "x", 1.5)
+    assert p.HasGroup("g") and p.HasProperty("g", "x")
+    assert p.GetProperty("g", "x") == 1.5
+    assert p.num_groups() == 1 and p.GetGroupNames() == {"g"}
+
+
+def test_add_existing_property_raises():
+    p = IllustrationProperties()
+    p.AddProperty("g", "x", 1)
+    with pytest.raises(RuntimeError, match="already exists"):
+        p.AddProperty("g", "x", 2)
+
+
+def test_update_property_replaces_same_type_and_adds_missing():
+    p = ProximityProperties()
+    p.UpdateProperty("g", "x", 1.0)
+    p.UpdateProperty("g", "x", 3)  # int and float are one numeric type
+    assert p.GetProperty("g", "x") == 3
+
+
+def test_update_property_with_other_type_raises():
+    p = ProximityProperties()
+    p.AddProperty("g", "x", 1.0)
+    with pytest.raises(RuntimeError, match="different type"):
+        p.UpdateProperty("g", "x", "text")
+
+
+def test_get_missing_group_or_property_raises():
+    p = ProximityProperties()
+    with pytest.raises(RuntimeError, match="group does not exist"):
+        p.GetProperty("nope", "x")
+    p.AddProperty("g", "x", 1)
+    with pytest.raises(RuntimeError, match="no property"):
+        p.GetProperty("g", "y")
+
+
+def test_get_property_or_default():
+    p = ProximityProperties()
+    assert p.GetPropertyOrDefault("g", "x", 7.0) == 7.0
+    p.AddProperty("g", "x", 2.0)
+    assert p.GetPropertyOrDefault("g", "x", 7.0) == 2.0
+    with pytest.raises(RuntimeError, match="different type"):
+        p.GetPropertyOrDefault("g", "x", "str")
+
+
+def test_remove_property_reports_existence_and_drops_empty_group():
+    p = ProximityProperties()
+    p.AddProperty("g", "x", 1)
+    assert p.RemoveProperty("g", "x") is True
+    assert p.RemoveProperty("g", "x") is False
+    assert not p.HasGroup("g")
+
+
+def test_properties_in_group_and_missing_group():
+    p = PerceptionProperties()
+    p.AddProperty("label", "id", 3)
+    p.AddProperty("label", "name", "a")
+    assert p.GetPropertiesInGroup("label") == {"id": 3, "name": "a"}
+    with pytest.raises(RuntimeError, match="doesn't exist"):
+        p.GetPropertiesInGroup("other")
+
+
+def test_copy_constructor_across_role_types_is_deep():
+    p = ProximityProperties()
+    p.AddProperty("g", "arr", np.array([1.0, 2.0]))
+    q = IllustrationProperties(p)
+    q.GetProperty("g", "arr")[0] = 9.0
+    assert p.GetProperty("g", "arr")[0] == 1.0
+    assert copy.deepcopy(p) == p
+
+
+def test_default_group_name():
+    assert GeometryProperties.default_group_name() == "__default__"
+
+
+def test_rgba_defaults_to_opaque_white_and_accessors():
+    c = Rgba()
+    assert (c.r(), c.g(), c.b(), c.a()) == (1.0, 1.0, 1.0, 1.0)
+    np.testing.assert_array_equal(Rgba(0.1, 0.2, 0.3).rgba, [0.1, 0.2, 0.3, 1.0])
+
+
+def test_rgba_out_of_range_raises():
+    with pytest.raises(RuntimeError, match=r"\[0, 1\]"):
+        Rgba(1.5, 0.0, 0.0)
+    c = Rgba()
+    with pytest.raises(RuntimeError, match=r"\[0, 1\]"):
+        c.update(g=-0.1)
+    assert c == Rgba()
+
+
+def test_rgba_set_update_scale():
+    c = Rgba()
+    c.set([0.2, 0.4, 0.6])
+    assert c == Rgba(0.2, 0.4, 0.6, 1.0)
+    c.update(a=0.5)
+    assert c.a() == 0.5
+    s = Rgba(0.4, 0.5, 0.6, 0.3).scale_rgb(2.0)
+    np.testing.assert_allclose(s.rgba, [0.8, 1.0, 1.0, 0.3])
+
+
+def test_rgba_set_wrong_size_raises():
+    with pytest.raises(RuntimeError, match="size 3 or 4"):
+        Rgba().set([0.1, 0.2])
+
+
+def test_make_phong_illustration_properties():
+    p = MakePhongIllustrationProperties([0.1, 0.2, 0.3, 0.4])
+    assert isinstance(p, IllustrationProperties)
+    assert p.GetProperty("phong", "diffuse") == Rgba(0.1, 0.2, 0.3, 0.4)

@@ -1,0 +1,139 @@
+"""GeometryVersion: Drake's per-role versioning rules."""
+import pytest
+
+from scenegraph import (Box, GeometryFrame, GeometryInstance, GeometryState, GeometryVersion,
+                        IllustrationProperties, PerceptionProperties, ProximityProperties, Role,
+                        RoleAssign, Sphere)
+from scenegraph.math import RigidTransform
+
+ROLES = (Role.kProximity, Role.kIllustration, Role.kPerception)
+
+
+def _changed(before, after):
+    return {r for r in ROLES if not before.IsSameAs(after, r)}
+
+
+@pytest.fixture
+def scene():
+    st = GeometryState()
+    s = st.RegisterSource("src")
+    f = st.RegisterFrame(s, GeometryFrame("f"))
+    return st, s, f
+
+
+def _ball(name="ball"):
+    return GeometryInstance(RigidTransform(), Sphere(1.0), name)
+
+
+def test_fresh_versions_differ_and_copies_match():
+    a = GeometryVersion()
+    assert _changed(a, GeometryVersion()) == set(ROLES)
+    assert _changed(a, GeometryVersion(a)) == set()
+
+
+def test_register_without_roles_changes_nothing(scene):
+    st, s, f = scene
+    v = st.geometry_version()
+    st.RegisterGeometry(s, f, _ball())
+    st.RegisterAnchoredGeometry(s, _ball("b2"))
+    assert _changed(v, st.geometry_version()) == set()
+
+
+def test_register_frame_and_source_change_nothing(scene):
+    st, s, f = scene
+    v = st.geometry_version()
+    st.RegisterFrame(s, GeometryFrame("g"))
+    st.RegisterSource("other")
+    assert _changed(v, st.geometry_version()) == set()
+
+
+def test_register_with_illustration_properties_changes_only_illustration(scene):
+    st, s, f = scene
+    inst = _ball()
+    inst.set_illustration_properties(IllustrationProperties())
+    v = st.geometry_version()
+    st.RegisterGeometry(s, f, inst)
+    assert _changed(v, st.geometry_version()) == {Role.kIllustration}
+
+
+@pytest.mark.parametrize("props, role", [(ProximityProperties(), Role.kProximity),
+                                         (IllustrationProperties(), Role.kIllustration),
+                                         (PerceptionProperties(), Role.kPerception)])
+def test_assign_and_replace_change_only_that_role(scene, props, role):
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    v0 = st.geometry_version()
+    st.AssignRole(s, g, props)
+    v1 = st.geometry_version()
+    assert _changed(v0, v1) == {role}
+    st.AssignRole(s, g, props, RoleAssign.kReplace)
+    assert _changed(v1, st.geometry_version()) == {role}
+
+
+def test_remove_role_changes_that_role_only_if_removed(scene):
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    st.AssignRole(s, g, IllustrationProperties())
+    v = st.geometry_version()
+    st.RemoveRole(s, g, Role.kProximity)  # did not have it
+    assert _changed(v, st.geometry_version()) == set()
+    st.RemoveRole(s, g, Role.kIllustration)
+    assert _changed(v, st.geometry_version()) == {Role.kIllustration}
+
+
+def test_remove_geometry_changes_roles_it_had(scene):
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    st.AssignRole(s, g, ProximityProperties())
+    st.AssignRole(s, g, PerceptionProperties())
+    v = st.geometry_version()
+    st.RemoveGeometry(s, g)
+    assert _changed(v, st.geometry_version()) == {Role.kProximity, Role.kPerception}
+
+
+def test_remove_geometry_without_roles_changes_nothing(scene):
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    v = st.geometry_version()
+    st.RemoveGeometry(s, g)
+    assert _changed(v, st.geometry_version()) == set()
+
+
+def test_renaming_changes_nothing(scene):
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    st.AssignRole(s, g, ProximityProperties())
+    v = st.geometry_version()
+    st.RenameGeometry(g, "other")
+    st.RenameFrame(f, "other_frame")
+    assert _changed(v, st.geometry_version()) == set()
+
+
+def test_change_shape_changes_roles_it_has(scene):
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    st.AssignRole(s, g, IllustrationProperties())
+    v = st.geometry_version()
+    st.ChangeShape(s, g, Box(1, 1, 1))
+    assert _changed(v, st.geometry_version()) == {Role.kIllustration}
+
+
+def test_each_copy_carries_its_own_version(scene):
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    copy1 = st.Clone()
+    assert _changed(st.geometry_version(), copy1.geometry_version()) == set()
+    copy1.AssignRole(s, g, ProximityProperties())
+    assert _changed(st.geometry_version(), copy1.geometry_version()) == {Role.kProximity}
+    copy2 = st.Clone()
+    copy2.AssignRole(s, g, ProximityProperties())
+    # Same edit on two copies is still two different revisions.
+    assert _changed(copy1.geometry_version(), copy2.geometry_version()) == {Role.kProximity}
+
+
+def test_returned_version_is_a_snapshot(scene):
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    v = st.geometry_version()
+    st.AssignRole(s, g, ProximityProperties())
+    assert not v.IsSameAs(st.geometry_version(), Role.kProximity)
