@@ -1,0 +1,167 @@
+"""QueryObject: the value on SceneGraph's ``query`` port.
+
+A *live* QueryObject is bound to (SceneGraph, Context): every call reads the
+context's current geometry state and the cached world poses, which SceneGraph
+computes once per change of its pose inputs. Copying it (``copy.copy`` or
+``copy.deepcopy``) *bakes* it: the copy holds its own snapshot of the
+geometry state and world poses and keeps answering from that snapshot after
+the context changes, as Drake's copy does.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph.identifiers import FrameId, GeometryId
+from scenegraph.scene_graph_inspector import SceneGraphInspector
+
+__all__ = ["QueryObject"]
+
+
+class QueryObject:
+    """Geometric queries on one SceneGraph context (pydrake's ``QueryObject``)."""
+
+    def __init__(self):
+        self._scene_graph = None
+        self._context = None
+        self._baked_state = None
+        self._baked_poses = None
+        self._baked_engine = None
+
+    # --- binding -----------------------------------------------------------------
+    def _bind(self, scene_graph, context) -> None:
+        self._scene_graph = scene_graph
+        self._context = context
+        self._baked_state = self._baked_poses = self._baked_engine = None
+
+    def _is_live(self) -> bool:
+        return self._context is not None
+
+    def _throw_if_invalid(self) -> None:
+        if self._context is None and self._baked_state is None:
+            raise RuntimeError("Attempting to perform query on invalid QueryObject. Did "
+                               "you copy a default-constructed QueryObject or evaluate the "
+                               "wrong port?")
+
+    def _state(self):
+        self._throw_if_invalid()
+        if self._context is not None:
+            return self._scene_graph._state_of(self._context)
+        return self._baked_state
+
+    def _poses(self):
+        self._throw_if_invalid()
+        if self._context is not None:
+            return self._scene_graph._eval_world_poses(self._context)
+        return self._baked_poses
+
+    def _engine(self):
+        """The proximity engine for this object's geometry state."""
+        self._throw_if_invalid()
+        if self._context is not None:
+            return self._scene_graph._eval_proximity_engine(self._context)
+        if self._baked_engine is None:
+            from scenegraph.proximity.engine import ProximityEngine
+            self._baked_engine = ProximityEngine(self._baked_state)
+        return self._baked_engine
+
+    def __copy__(self) -> "QueryObject":
+        copy_ = QueryObject()
+        if self._context is not None:
+            copy_._baked_state = self._state().Clone()
+            copy_._baked_poses = self._poses()
+            copy_._baked_engine = None
+        elif self._baked_state is not None:
+            copy_._baked_state = self._baked_state
+            copy_._baked_poses = self._baked_poses
+            copy_._baked_engine = self._baked_engine
+        return copy_
+
+    def __deepcopy__(self, memo) -> "QueryObject":
+        return self.__copy__()
+
+    # --- inspection ----------------------------------------------------------------
+    def inspector(self) -> SceneGraphInspector:
+        return SceneGraphInspector(self._state())
+
+    def GetPoseInWorld(self, id_):
+        """X_WF of a frame or X_WG of a geometry, from the current pose inputs."""
+        state = self._state()
+        poses = self._poses()
+        if isinstance(id_, FrameId):
+            state._frame(id_)
+            return poses.X_WF(id_)
+        if isinstance(id_, GeometryId):
+            state._geometry(id_)
+            return poses.X_WG(id_)
+        raise TypeError(f"GetPoseInWorld(): expected a FrameId or GeometryId; got "
+                        f"{type(id_).__name__}")
+
+    def GetPoseInParent(self, frame_id):
+        """X_PF of a frame in its parent frame."""
+        state = self._state()
+        if not isinstance(frame_id, FrameId):
+            raise TypeError(f"GetPoseInParent(): expected a FrameId; got "
+                            f"{type(frame_id).__name__}")
+        state._frame(frame_id)
+        return self._poses().X_PF(frame_id)
+
+    # --- proximity queries ---------------------------------------------------------
+    def ComputePointPairPenetration(self) -> list:
+        """PenetrationAsPointPair for every unfiltered penetrating pair,
+        sorted by (id_A, id_B)."""
+        return self._engine().ComputePointPairPenetration(self._poses())
+
+    def ComputeSignedDistancePairwiseClosestPoints(self, max_distance: float = math.inf):
+        """SignedDistancePair for every unfiltered pair no farther apart than
+        `max_distance` [m], sorted by (id_A, id_B)."""
+        max_distance = _checked_nonnegative(max_distance, "max_distance")
+        return self._engine().ComputeSignedDistancePairwiseClosestPoints(
+            self._poses(), max_distance)
+
+    def ComputeSignedDistancePairClosestPoints(self, geometry_id_A, geometry_id_B):
+        """SignedDistancePair of two geometries (filters ignored); id_A is the
+        one registered first."""
+        return self._engine().ComputeSignedDistancePairClosestPoints(
+            self._poses(), geometry_id_A, geometry_id_B)
+
+    def ComputeSignedDistanceToPoint(self, p_WQ, threshold: float = math.inf):
+        """SignedDistanceToPoint of every proximity geometry within `threshold`
+        [m] of the point Q (p_WQ: (3,) in world [m]), sorted by id_G."""
+        p_WQ = np.asarray(p_WQ, dtype=float)
+        if p_WQ.shape not in ((3,), (3, 1)):
+            raise ValueError(f"ComputeSignedDistanceToPoint(): p_WQ must have 3 "
+                             f"entries; got shape {p_WQ.shape}")
+        p_WQ = p_WQ.reshape(3)
+        if not np.isfinite(p_WQ).all():
+            raise ValueError(f"ComputeSignedDistanceToPoint(): p_WQ must be finite; got "
+                             f"{p_WQ.tolist()}")
+        threshold = _checked_nonnegative(threshold, "threshold")
+        return self._engine().ComputeSignedDistanceToPoint(self._poses(), p_WQ, threshold)
+
+    def FindCollisionCandidates(self) -> list:
+        """SortedPair-like (id_A, id_B) tuples whose bounding volumes overlap."""
+        return self._engine().FindCollisionCandidates(self._poses())
+
+    def HasCollisions(self) -> bool:
+        return self._engine().HasCollisions(self._poses())
+
+    def ComputeContactSurfaces(self, representation):
+        return self._engine().ComputeContactSurfaces(self._poses(), representation)
+
+    def ComputeContactSurfacesWithFallback(self, representation):
+        return self._engine().ComputeContactSurfacesWithFallback(self._poses(),
+                                                                 representation)
+
+    def ComputeAabbInWorld(self, geometry_id):
+        """None for every non-deformable geometry, as in Drake."""
+        self._state()._geometry(geometry_id)
+        return None
+
+
+def _checked_nonnegative(value, name: str) -> float:
+    value = float(value)
+    if math.isnan(value) or value < 0:
+        raise ValueError(f"{name} must be non-negative; got {value}")
+    return value

@@ -1,0 +1,251 @@
+"""SceneGraph: the LeafSystem that owns geometry (pydrake's ``SceneGraph``).
+
+The *model* GeometryState lives in the system; every Context gets its own
+copy (an abstract parameter) when it is created, so later model changes do
+not touch existing contexts, and the Context-modifying variants
+(``AssignRole(context, ...)``, ``collision_filter_manager(context)``, ...)
+change only that context.
+
+Ports: one abstract input ``<source name>_pose`` per registered source,
+carrying a FramePoseVector (X_PF of each of the source's frames), and the
+abstract output ``query`` carrying a live QueryObject. World poses of all
+frames and geometries are one cache entry whose prerequisites are the pose
+inputs and the geometry state (never time), computed once per change and
+shared by every query on that context.
+"""
+from __future__ import annotations
+
+from systems.framework import AbstractValue, LeafSystem, Value, ValueProducer
+
+from scenegraph.collision_filter_manager import CollisionFilterManager
+from scenegraph.geometry_state import GeometryState, world_frame_id
+from scenegraph.kinematics_vector import FramePoseVector
+from scenegraph.query_object import QueryObject
+from scenegraph.scene_graph_config import SceneGraphConfig
+from scenegraph.scene_graph_inspector import SceneGraphInspector
+
+__all__ = ["SceneGraph"]
+
+
+class _ContextFilterManager(CollisionFilterManager):
+    """A CollisionFilterManager over one context's GeometryState that notifies
+    the context's dependents whenever it changes the filters."""
+
+    def __init__(self, scene_graph, context):
+        self._scene_graph = scene_graph
+        self._context = context
+        super().__init__(scene_graph._state_of(context))
+
+    def _touch(self):
+        self._scene_graph._mutable_state(self._context)
+
+    def Apply(self, declaration):
+        super().Apply(declaration)
+        self._touch()
+
+    def ApplyTransient(self, declaration):
+        filter_id = super().ApplyTransient(declaration)
+        self._touch()
+        return filter_id
+
+    def RemoveDeclaration(self, filter_id):
+        removed = super().RemoveDeclaration(filter_id)
+        if removed:
+            self._touch()
+        return removed
+
+    def flatten_transient_history(self):
+        super().flatten_transient_history()
+        self._touch()
+
+
+class SceneGraph(LeafSystem):
+    """Registry of geometry sources, frames and geometries, and the provider of
+    QueryObjects (pydrake's ``SceneGraph``)."""
+
+    def __init__(self, config: SceneGraphConfig | None = None):
+        super().__init__()
+        self._model = GeometryState()
+        self._config = SceneGraphConfig() if config is None else config
+        self._pose_ports = {}          # SourceId -> InputPort
+        self._context_allocated = False
+        self.num_world_pose_calcs = 0  # how often world poses were computed
+        self._state_index = self.DeclareAbstractParameter(Value[GeometryState](self._model))
+        state_ticket = self.abstract_parameter_ticket(self._state_index)
+        self._world_poses_entry = self.DeclareCacheEntry(
+            "world poses", ValueProducer(allocate=lambda: Value(None),
+                                         calc=self._calc_world_poses),
+            {self.all_input_ports_ticket(), state_ticket})
+        self._engine_entry = self.DeclareCacheEntry(
+            "proximity engine", ValueProducer(allocate=lambda: Value(None),
+                                              calc=self._calc_proximity_engine),
+            {state_ticket})
+        self._query_port = self.DeclareAbstractOutputPort(
+            "query", lambda: Value[QueryObject](QueryObject()), self._calc_query_object,
+            {self.all_input_ports_ticket(), state_ticket})
+        self._model_inspector = SceneGraphInspector(self._model)
+
+    # --- contexts ------------------------------------------------------------------
+    def _make_context(self, parent):
+        context = super()._make_context(parent)
+        context._parameters._abstract[self._state_index] = Value[GeometryState](
+            self._model.Clone())
+        self._context_allocated = True
+        return context
+
+    def _state_of(self, context) -> GeometryState:
+        self.ValidateContext(context)
+        return context._parameters._abstract[self._state_index]._value
+
+    def _mutable_state(self, context) -> GeometryState:
+        """The context's GeometryState; its dependents are invalidated now."""
+        self.ValidateContext(context)
+        return context.get_mutable_abstract_parameter(self._state_index).get_mutable_value()
+
+    def _calc_world_poses(self, context, value) -> None:
+        self.num_world_pose_calcs += 1
+        state = context._parameters._abstract[self._state_index]._value
+        pose_vectors = {}
+        for source_id in state.pose_topology().source_frames:
+            port = self._pose_ports.get(source_id)
+            if port is None or not port.HasValue(context):
+                raise RuntimeError(
+                    f"SceneGraph: source {source_id} ('{state.GetName(source_id)}') has "
+                    f"registered frames but its input port "
+                    f"'{state.GetName(source_id)}_pose' is neither connected nor fixed")
+            pose_vectors[source_id] = port.Eval(context)
+        value.set_value(state.CalcWorldPoses(pose_vectors))
+
+    def _eval_world_poses(self, context):
+        return self._world_poses_entry.Eval(context)
+
+    def _calc_proximity_engine(self, context, value) -> None:
+        try:
+            from scenegraph.proximity.engine import ProximityEngine
+        except ImportError:
+            raise NotImplementedError(
+                "QueryObject proximity queries arrive with the proximity engine "
+                "(scenegraph/proximity/engine.py)") from None
+        state = context._parameters._abstract[self._state_index]._value
+        value.set_value(ProximityEngine(state, previous=value.get_value()))
+
+    def _eval_proximity_engine(self, context):
+        return self._engine_entry.Eval(context)
+
+    def _calc_query_object(self, context, value) -> None:
+        value.get_mutable_value()._bind(self, context)
+
+    # --- configuration -------------------------------------------------------------
+    def get_config(self) -> SceneGraphConfig:
+        return self._config
+
+    def set_config(self, config: SceneGraphConfig) -> None:
+        """Replaces the config; its default proximity properties are applied to
+        every geometry of the model that has the proximity role."""
+        if not isinstance(config, SceneGraphConfig):
+            raise TypeError("set_config(): expected a SceneGraphConfig")
+        self._model.ApplyProximityDefaults(config.default_proximity_properties)
+        self._config = config
+
+    # --- ports ---------------------------------------------------------------------
+    def get_source_pose_port(self, source_id):
+        port = self._pose_ports.get(source_id)
+        if port is None:
+            raise RuntimeError(f"Referenced geometry source {source_id} is not registered.")
+        return port
+
+    def get_query_output_port(self):
+        return self._query_port
+
+    # --- model inspection ------------------------------------------------------------
+    def model_inspector(self) -> SceneGraphInspector:
+        return self._model_inspector
+
+    @staticmethod
+    def world_frame_id():
+        return world_frame_id()
+
+    def SourceIsRegistered(self, source_id) -> bool:
+        return self._model.SourceIsRegistered(source_id)
+
+    # --- registration (model) ----------------------------------------------------------
+    def RegisterSource(self, name: str = ""):
+        """Registers a geometry source and declares its ``<name>_pose`` port."""
+        if self._context_allocated:
+            raise RuntimeError(
+                "SceneGraph: a Context has already been allocated; new geometry sources "
+                "can no longer be registered (register all sources first)")
+        source_id = self._model.RegisterSource(name)  # rejects duplicate names
+        port_name = f"{self._model.GetName(source_id)}_pose"
+        self._pose_ports[source_id] = self.DeclareAbstractInputPort(
+            port_name, Value[FramePoseVector](FramePoseVector()))
+        return source_id
+
+    def RegisterFrame(self, source_id, *args):
+        """``RegisterFrame(source_id, frame)`` on the world, or
+        ``RegisterFrame(source_id, parent_id, frame)``."""
+        return self._model.RegisterFrame(source_id, *args)
+
+    def _checked_state(self, args, method: str):
+        """(state to edit, remaining args), validating on a probe first for
+        context edits so a rejected call invalidates nothing."""
+        from systems.framework import Context
+        if args and isinstance(args[0], Context):
+            context = args[0]
+            probe = self._state_of(context).Clone()
+            getattr(probe, method)(*args[1:])
+            return self._mutable_state(context), args[1:]
+        return self._model, args
+
+    def RegisterGeometry(self, *args):
+        """``RegisterGeometry([context,] source_id, frame_id | geometry_id, geometry)``."""
+        state, rest = self._checked_state(args, "RegisterGeometry")
+        return state.RegisterGeometry(*rest)
+
+    def RegisterAnchoredGeometry(self, source_id, geometry):
+        return self._model.RegisterAnchoredGeometry(source_id, geometry)
+
+    def RemoveGeometry(self, *args) -> None:
+        """``RemoveGeometry([context,] source_id, geometry_id)``."""
+        state, rest = self._checked_state(args, "RemoveGeometry")
+        state.RemoveGeometry(*rest)
+
+    def AssignRole(self, *args, **kwargs):
+        """``AssignRole([context,] source_id, geometry_id, properties,
+        assign=RoleAssign.kNew)``."""
+        if "assign" in kwargs:
+            args = args + (kwargs.pop("assign"),)
+        if kwargs:
+            raise TypeError(f"AssignRole(): unexpected keywords {sorted(kwargs)}")
+        state, rest = self._checked_state(args, "AssignRole")
+        state.AssignRole(*rest)
+        if _is_proximity(rest[2]):
+            state.ApplyProximityDefaults(self._config.default_proximity_properties, rest[1])
+
+    def RemoveRole(self, *args) -> int:
+        """``RemoveRole([context,] source_id, geometry_id | frame_id, role)``."""
+        state, rest = self._checked_state(args, "RemoveRole")
+        return state.RemoveRole(*rest)
+
+    def RenameFrame(self, frame_id, name: str) -> None:
+        self._model.RenameFrame(frame_id, name)
+
+    def RenameGeometry(self, geometry_id, name: str) -> None:
+        self._model.RenameGeometry(geometry_id, name)
+
+    def ChangeShape(self, *args) -> None:
+        """``ChangeShape([context,] source_id, geometry_id, shape, X_FG=None)``."""
+        state, rest = self._checked_state(args, "ChangeShape")
+        state.ChangeShape(*rest)
+
+    def collision_filter_manager(self, context=None) -> CollisionFilterManager:
+        """The filter manager of the model, or of `context`'s copy."""
+        if context is None:
+            return self._model.collision_filter_manager()
+        return _ContextFilterManager(self, context)
+
+
+def _is_proximity(properties) -> bool:
+    from scenegraph.geometry_properties import ProximityProperties
+    return isinstance(properties, ProximityProperties)
+
