@@ -1,0 +1,296 @@
+"""SceneGraph as a LeafSystem: pose ports, model vs context, cached world
+poses, the live and baked QueryObject, and SceneGraph in a Diagram."""
+import copy
+
+import numpy as np
+import pytest
+
+from scenegraph import (Box, CollisionFilterDeclaration, FramePoseVector, GeometryFrame, GeometryInstance,
+                        GeometrySet, IllustrationProperties, ProximityProperties, Role,
+                        Sphere)
+from scenegraph.math import RigidTransform, RollPitchYaw, RotationMatrix
+from scenegraph.query_object import QueryObject
+from scenegraph.scene_graph import SceneGraph
+from systems.framework import AbstractValue, BasicVector, DiagramBuilder, LeafSystem
+
+
+def _scene():
+    """Source 'robot' with frame F1 on the world and F2 on F1; a sphere on F2
+    (proximity) and an anchored box (proximity + illustration)."""
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("robot")
+    f1 = scene_graph.RegisterFrame(source, GeometryFrame("F1"))
+    f2 = scene_graph.RegisterFrame(source, f1, GeometryFrame("F2"))
+    ball = scene_graph.RegisterGeometry(
+        source, f2, GeometryInstance(RigidTransform([0.0, 0.0, 0.1]), Sphere(0.1), "ball"))
+    scene_graph.AssignRole(source, ball, ProximityProperties())
+    floor = scene_graph.RegisterAnchoredGeometry(
+        source, GeometryInstance(RigidTransform([0.0, 0.0, -0.5]), Box(2, 2, 1), "floor"))
+    scene_graph.AssignRole(source, floor, ProximityProperties())
+    scene_graph.AssignRole(source, floor, IllustrationProperties())
+    return scene_graph, source, f1, f2, ball, floor
+
+
+def _poses(f1, f2, x=0.0):
+    poses = FramePoseVector()
+    poses.set_value(f1, RigidTransform([x, 0.0, 0.0]))
+    poses.set_value(f2, RigidTransform(RotationMatrix.MakeZRotation(np.pi / 2),
+                                       [0.0, 1.0, 0.0]))
+    return poses
+
+
+def test_each_source_gets_a_pose_port_and_there_is_a_query_port():
+    scene_graph, source, *_ = _scene()
+    assert scene_graph.get_source_pose_port(source).get_name() == "robot_pose"
+    assert scene_graph.GetInputPort("robot_pose") is scene_graph.get_source_pose_port(source)
+    assert scene_graph.get_query_output_port().get_name() == "query"
+
+
+def test_world_poses_compose_frame_chains_and_geometry_offsets():
+    scene_graph, source, f1, f2, ball, floor = _scene()
+    context = scene_graph.CreateDefaultContext()
+    scene_graph.get_source_pose_port(source).FixValue(context, _poses(f1, f2, x=2.0))
+    query = scene_graph.get_query_output_port().Eval(context)
+    np.testing.assert_allclose(query.GetPoseInWorld(f1).translation(), [2, 0, 0])
+    np.testing.assert_allclose(query.GetPoseInWorld(f2).translation(), [2, 1, 0])
+    np.testing.assert_allclose(query.GetPoseInWorld(ball).translation(), [2, 1, 0.1])
+    np.testing.assert_allclose(query.GetPoseInWorld(floor).translation(), [0, 0, -0.5])
+    np.testing.assert_allclose(query.GetPoseInParent(f2).translation(), [0, 1, 0])
+    np.testing.assert_allclose(query.GetPoseInWorld(f2).rotation().matrix(),
+                               RotationMatrix.MakeZRotation(np.pi / 2).matrix(), atol=1e-15)
+
+
+def test_world_poses_are_computed_once_per_pose_change_and_never_for_time():
+    scene_graph, source, f1, f2, ball, _ = _scene()
+    context = scene_graph.CreateDefaultContext()
+    port = scene_graph.get_source_pose_port(source)
+    port.FixValue(context, _poses(f1, f2))
+    query = scene_graph.get_query_output_port().Eval(context)
+    for _ in range(3):
+        query.GetPoseInWorld(ball)
+        query.GetPoseInWorld(f1)
+    context.SetTime(1.0)
+    query.GetPoseInWorld(ball)
+    assert scene_graph.num_world_pose_calcs == 1
+    port.FixValue(context, _poses(f1, f2, x=1.0))
+    assert query.GetPoseInWorld(ball).translation()[0] == 1.0
+    assert scene_graph.num_world_pose_calcs == 2
+
+
+def test_a_source_with_frames_needs_its_pose_port():
+    scene_graph, _, _, _, ball, _ = _scene()
+    context = scene_graph.CreateDefaultContext()
+    query = scene_graph.get_query_output_port().Eval(context)
+    with pytest.raises(RuntimeError, match="source .*\\('robot'\\) has registered frames but "
+                                           "its input port 'robot_pose' is neither connected "
+                                           "nor fixed"):
+        query.GetPoseInWorld(ball)
+
+
+def test_missing_foreign_and_non_finite_poses_name_source_and_frame():
+    scene_graph, source, f1, f2, ball, _ = _scene()
+    other = scene_graph.RegisterSource("other")
+    f3 = scene_graph.RegisterFrame(other, GeometryFrame("F3"))
+    context = scene_graph.CreateDefaultContext()
+    scene_graph.get_source_pose_port(other).FixValue(
+        context, FramePoseVector({f3: RigidTransform()}))
+    port = scene_graph.get_source_pose_port(source)
+    query = scene_graph.get_query_output_port().Eval(context)
+
+    port.FixValue(context, FramePoseVector({f1: RigidTransform()}))
+    with pytest.raises(RuntimeError, match=r"\('robot'\) has registered frame .* \('F2'\) but "
+                                           r"its FramePoseVector has no pose for it"):
+        query.GetPoseInWorld(ball)
+
+    foreign = _poses(f1, f2)
+    foreign.set_value(f3, RigidTransform())
+    port.FixValue(context, foreign)
+    with pytest.raises(RuntimeError, match=r"\('robot'\) reported a pose for frame .*frame "
+                                           r"'F3' of source"):
+        query.GetPoseInWorld(ball)
+
+    bad = _poses(f1, f2)
+    bad.set_value(f2, RigidTransform([np.nan, 0.0, 0.0]))
+    port.FixValue(context, bad)
+    with pytest.raises(RuntimeError, match=r"\('robot'\) reported a non-finite pose for frame "
+                                           r".* \('F2'\)"):
+        query.GetPoseInWorld(ball)
+
+
+def test_model_changes_after_context_creation_do_not_reach_the_context():
+    scene_graph, source, f1, f2, ball, floor = _scene()
+    context = scene_graph.CreateDefaultContext()
+    scene_graph.RemoveGeometry(source, floor)
+    assert scene_graph.model_inspector().num_geometries() == 1
+    scene_graph.get_source_pose_port(source).FixValue(context, _poses(f1, f2))
+    query = scene_graph.get_query_output_port().Eval(context)
+    assert query.inspector().num_geometries() == 2
+
+
+def test_context_variants_change_only_that_context_and_bump_its_version():
+    scene_graph, source, f1, f2, ball, floor = _scene()
+    context_a = scene_graph.CreateDefaultContext()
+    context_b = scene_graph.CreateDefaultContext()
+    for context in (context_a, context_b):
+        scene_graph.get_source_pose_port(source).FixValue(context, _poses(f1, f2))
+    query_a = scene_graph.get_query_output_port().Eval(context_a)
+    query_b = scene_graph.get_query_output_port().Eval(context_b)
+    version_before = query_a.inspector().geometry_version()
+    scene_graph.AssignRole(context_a, source, ball, IllustrationProperties())
+    assert query_a.inspector().NumGeometriesWithRole(Role.kIllustration) == 2
+    assert query_b.inspector().NumGeometriesWithRole(Role.kIllustration) == 1
+    assert scene_graph.model_inspector().NumGeometriesWithRole(Role.kIllustration) == 1
+    version_after = query_a.inspector().geometry_version()
+    assert not version_after.IsSameAs(version_before, Role.kIllustration)
+    assert version_after.IsSameAs(version_before, Role.kProximity)
+
+    new_id = scene_graph.RegisterGeometry(
+        context_a, source, f1, GeometryInstance(RigidTransform(), Sphere(0.2), "extra"))
+    assert query_a.inspector().num_geometries() == 3
+    assert query_b.inspector().num_geometries() == 2
+    scene_graph.RemoveGeometry(context_a, source, new_id)
+    assert scene_graph.RemoveRole(context_a, source, ball, Role.kIllustration) == 1
+    assert query_a.inspector().NumGeometriesWithRole(Role.kIllustration) == 1
+
+
+def test_a_rejected_context_edit_leaves_the_context_and_its_caches_untouched():
+    scene_graph, source, f1, f2, ball, floor = _scene()
+    context = scene_graph.CreateDefaultContext()
+    scene_graph.get_source_pose_port(source).FixValue(context, _poses(f1, f2))
+    query = scene_graph.get_query_output_port().Eval(context)
+    query.GetPoseInWorld(ball)
+    with pytest.raises(RuntimeError, match="already has"):
+        scene_graph.AssignRole(context, source, ball, ProximityProperties())
+    query.GetPoseInWorld(ball)
+    assert scene_graph.num_world_pose_calcs == 1
+
+
+def test_context_collision_filter_manager_changes_only_that_context():
+    scene_graph, source, f1, f2, ball, floor = _scene()
+    context = scene_graph.CreateDefaultContext()
+    other = scene_graph.CreateDefaultContext()
+    for c in (context, other):
+        scene_graph.get_source_pose_port(source).FixValue(c, _poses(f1, f2))
+    scene_graph.collision_filter_manager(context).Apply(
+        CollisionFilterDeclaration().ExcludeWithin(GeometrySet([ball, floor])))
+    query = scene_graph.get_query_output_port().Eval(context)
+    other_query = scene_graph.get_query_output_port().Eval(other)
+    assert query.inspector().CollisionFiltered(ball, floor)
+    assert not other_query.inspector().CollisionFiltered(ball, floor)
+    assert not scene_graph.model_inspector().CollisionFiltered(ball, floor)
+
+
+def test_registering_a_source_after_a_context_exists_is_rejected():
+    scene_graph, *_ = _scene()
+    scene_graph.CreateDefaultContext()
+    with pytest.raises(RuntimeError, match="Context has already been allocated"):
+        scene_graph.RegisterSource("late")
+
+
+def test_duplicate_source_names_are_rejected_without_adding_a_port():
+    scene_graph, *_ = _scene()
+    with pytest.raises(RuntimeError, match="duplicate name: 'robot'"):
+        scene_graph.RegisterSource("robot")
+    assert scene_graph.num_input_ports() == 1
+
+
+def test_copying_a_query_object_bakes_it():
+    scene_graph, source, f1, f2, ball, _ = _scene()
+    context = scene_graph.CreateDefaultContext()
+    port = scene_graph.get_source_pose_port(source)
+    port.FixValue(context, _poses(f1, f2, x=0.0))
+    live = scene_graph.get_query_output_port().Eval(context)
+    baked = copy.copy(live)
+    deep = copy.deepcopy(live)
+    port.FixValue(context, _poses(f1, f2, x=5.0))
+    scene_graph.RemoveGeometry(context, source, ball)
+    assert live.inspector().num_geometries() == 1
+    for frozen in (baked, deep):
+        assert frozen.GetPoseInWorld(ball).translation()[0] == 0.0
+        assert frozen.inspector().num_geometries() == 2
+    assert live.GetPoseInWorld(f1).translation()[0] == 5.0
+
+
+def test_a_default_query_object_is_invalid():
+    with pytest.raises(RuntimeError, match="invalid QueryObject"):
+        QueryObject().inspector()
+
+
+def test_query_object_rejects_unknown_ids():
+    scene_graph, source, f1, f2, ball, _ = _scene()
+    context = scene_graph.CreateDefaultContext()
+    scene_graph.get_source_pose_port(source).FixValue(context, _poses(f1, f2))
+    query = scene_graph.get_query_output_port().Eval(context)
+    scene_graph.RemoveGeometry(context, source, ball)
+    with pytest.raises(RuntimeError, match=f"Referenced geometry {ball} has not been "
+                                           f"registered"):
+        query.GetPoseInWorld(ball)
+
+
+# --- SceneGraph inside a Diagram ----------------------------------------------------
+class TwoFrameSource(LeafSystem):
+    """A geometry source: state [x, yaw] drives frame A at (x, 0, 0) and frame B
+    at (0, 1, 0) yawed by `yaw` in A."""
+
+    def __init__(self, scene_graph):
+        super().__init__()
+        self.source_id = scene_graph.RegisterSource("mover")
+        self.frame_a = scene_graph.RegisterFrame(self.source_id, GeometryFrame("A"))
+        self.frame_b = scene_graph.RegisterFrame(self.source_id, self.frame_a,
+                                                 GeometryFrame("B"))
+        self.tip = scene_graph.RegisterGeometry(
+            self.source_id, self.frame_b,
+            GeometryInstance(RigidTransform([0.5, 0.0, 0.0]), Sphere(0.05), "tip"))
+        self.DeclareDiscreteState(BasicVector([0.0, 0.0]))
+        self.DeclareAbstractOutputPort("poses", lambda: AbstractValue.Make(FramePoseVector()),
+                                       self._calc, {self.xd_ticket()})
+
+    def _calc(self, context, output):
+        x, yaw = context.get_discrete_state_vector().CopyToVector()
+        poses = output.get_mutable_value()
+        poses.set_value(self.frame_a, RigidTransform([x, 0.0, 0.0]))
+        poses.set_value(self.frame_b, RigidTransform(RollPitchYaw(0.0, 0.0, yaw),
+                                                     [0.0, 1.0, 0.0]))
+
+
+class TipReader(LeafSystem):
+    """A consumer: output = world position of the tip, read from the QueryObject."""
+
+    def __init__(self, tip):
+        super().__init__()
+        self.tip = tip
+        self.calls = 0
+        self.DeclareAbstractInputPort("query", AbstractValue.Make(QueryObject()))
+        self.DeclareVectorOutputPort("p_WTip", 3, self._calc,
+                                     {self.all_input_ports_ticket()})
+
+    def _calc(self, context, output):
+        self.calls += 1
+        query = self.get_input_port(0).Eval(context)
+        output.SetFromVector(query.GetPoseInWorld(self.tip).translation())
+
+
+def test_consumer_in_a_diagram_sees_new_poses_computed_once_per_change():
+    builder = DiagramBuilder()
+    scene_graph = builder.AddNamedSystem("scene_graph", SceneGraph())
+    source = builder.AddNamedSystem("source", TwoFrameSource(scene_graph))
+    reader = builder.AddNamedSystem("reader", TipReader(source.tip))
+    builder.Connect(source.get_output_port(0),
+                    scene_graph.get_source_pose_port(source.source_id))
+    builder.Connect(scene_graph.get_query_output_port(), reader.get_input_port(0))
+    builder.ExportOutput(reader.get_output_port(0), "p_WTip")
+    diagram = builder.Build()
+    context = diagram.CreateDefaultContext()
+    output = diagram.GetOutputPort("p_WTip")
+
+    np.testing.assert_allclose(output.Eval(context), [0.5, 1.0, 0.0], atol=1e-15)
+    np.testing.assert_allclose(output.Eval(context), [0.5, 1.0, 0.0], atol=1e-15)
+    context.SetTime(2.0)
+    output.Eval(context)
+    assert (reader.calls, scene_graph.num_world_pose_calcs) == (1, 1)
+
+    source_context = diagram.GetSubsystemContext(source, context)
+    source_context.SetDiscreteState([1.0, np.pi / 2])
+    np.testing.assert_allclose(output.Eval(context), [1.0, 1.5, 0.0], atol=1e-15)
+    output.Eval(context)
+    assert (reader.calls, scene_graph.num_world_pose_calcs) == (2, 2)
