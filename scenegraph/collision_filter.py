@@ -190,3 +190,40 @@ def _replay(M: np.ndarray, slot: dict, statements) -> None:
             b = np.fromiter((slot[g] for g in ids_b if g in slot), dtype=np.int64)
             M[np.ix_(a, b)] = value
             M[np.ix_(b, a)] = value
+
+
+class ProximityView:
+    """Vectorisable summary of the proximity geometries of one GeometryState.
+
+    Attributes (index k over proximity geometries, increasing id order):
+      geometry_ids: list[GeometryId].
+      index: dict GeometryId -> k.
+      shapes: list[Shape].
+      properties: list[ProximityProperties].
+      is_anchored: (n,) bool.
+      frame_ids: list[FrameId] (world frame for anchored geometry).
+      pose_index: (n,) int index into PoseTopology/WorldPoses geometry arrays.
+      filtered: (n, n) bool, True where the pair is filtered (diagonal True).
+    """
+
+    def __init__(self, geometry_ids, shapes, properties, frame_ids, pose_index, filtered,
+                 world_id):
+        self.geometry_ids = geometry_ids
+        self.index = {g: k for k, g in enumerate(geometry_ids)}
+        self.shapes = shapes
+        self.properties = properties
+        self.frame_ids = frame_ids
+        self.is_anchored = np.array([f == world_id for f in frame_ids], dtype=bool)
+        self.pose_index = pose_index
+        self.filtered = filtered
+        self._pairs = None
+
+    def candidate_pairs(self) -> np.ndarray:
+        """(K, 2) int array of (i, j), i < j, of unfiltered pairs, sorted."""
+        if self._pairs is None:
+            i, j = np.nonzero(np.triu(~self.filtered, 1))
+            self._pairs = np.stack([i, j], axis=1).astype(np.int64)
+        return self._pairs
+
+    def is_filtered(self, id_a: GeometryId, id_b: GeometryId) -> bool:
+        return bool(self.filtered[self.index[id_a], self.index[id_b]])

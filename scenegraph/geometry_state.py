@@ -17,7 +17,7 @@ import copy
 
 import numpy as np
 
-from scenegraph.collision_filter import CollisionFilter
+from scenegraph.collision_filter import CollisionFilter, ProximityView
 from scenegraph.geometry_frame import GeometryFrame
 from scenegraph.geometry_instance import GeometryInstance, canonicalize_name
 from scenegraph.geometry_properties import (GeometryProperties, IllustrationProperties,
@@ -73,42 +73,6 @@ class _Geometry:
 
     def is_anchored(self) -> bool:
         return self.frame_id == _WORLD_FRAME_ID
-
-
-class ProximityView:
-    """Vectorisable summary of the proximity geometries of one GeometryState.
-
-    Attributes (index k over proximity geometries, increasing id order):
-      geometry_ids: list[GeometryId].
-      index: dict GeometryId -> k.
-      shapes: list[Shape].
-      properties: list[ProximityProperties].
-      is_anchored: (n,) bool.
-      frame_ids: list[FrameId] (world frame for anchored geometry).
-      pose_index: (n,) int index into PoseTopology/WorldPoses geometry arrays.
-      filtered: (n, n) bool, True where the pair is filtered (diagonal True).
-    """
-
-    def __init__(self, geometry_ids, shapes, properties, frame_ids, pose_index, filtered):
-        self.geometry_ids = geometry_ids
-        self.index = {g: k for k, g in enumerate(geometry_ids)}
-        self.shapes = shapes
-        self.properties = properties
-        self.frame_ids = frame_ids
-        self.is_anchored = np.array([f == _WORLD_FRAME_ID for f in frame_ids], dtype=bool)
-        self.pose_index = pose_index
-        self.filtered = filtered
-        self._pairs = None
-
-    def candidate_pairs(self) -> np.ndarray:
-        """(K, 2) int array of (i, j), i < j, of unfiltered pairs, sorted."""
-        if self._pairs is None:
-            i, j = np.nonzero(np.triu(~self.filtered, 1))
-            self._pairs = np.stack([i, j], axis=1).astype(np.int64)
-        return self._pairs
-
-    def is_filtered(self, id_a: GeometryId, id_b: GeometryId) -> bool:
-        return bool(self.filtered[self.index[id_a], self.index[id_b]])
 
 
 class GeometryState:
@@ -494,34 +458,25 @@ class GeometryState:
     def ApplyProximityDefaults(self, defaults, geometry_id: GeometryId | None = None) -> None:
         """Back-fills DefaultProximityProperties into the proximity properties
         of one geometry (or of all proximity geometries); values already
-        present are kept. Bumps the proximity version if anything changed."""
-        from scenegraph.hydroelastic import properties as hp
+        present are kept. Bumps the proximity version if anything changed.
+
+        Raises:
+          RuntimeError: invalid defaults, or a geometry without the proximity role.
+        """
+        from scenegraph.scene_graph_config import backfill_proximity_defaults
 
         defaults.ValidateOrThrow()
         ids = [geometry_id] if geometry_id is not None else \
             [g.id for g in self._geometries.values() if Role.kProximity in g.props]
-        fill = [(hp.HYDRO_GROUP, hp.COMPLIANCE_TYPE,
-                 hp.hydroelastic_type_from_string(defaults.compliance_type)),
-                (hp.HYDRO_GROUP, hp.HYDROELASTIC_MODULUS, defaults.hydroelastic_modulus),
-                (hp.HYDRO_GROUP, hp.RESOLUTION_HINT, defaults.resolution_hint),
-                (hp.HYDRO_GROUP, hp.SLAB_THICKNESS, defaults.slab_thickness),
-                (hp.HYDRO_GROUP, "margin", defaults.margin),
-                (hp.MATERIAL_GROUP, hp.HC_DISSIPATION, defaults.hunt_crossley_dissipation),
-                (hp.MATERIAL_GROUP, hp.RELAXATION_TIME, defaults.relaxation_time),
-                (hp.MATERIAL_GROUP, hp.POINT_STIFFNESS, defaults.point_stiffness)]
-        if defaults.static_friction is not None:
-            fill.append((hp.MATERIAL_GROUP, hp.FRICTION, hp.CoulombFriction(
-                defaults.static_friction, defaults.dynamic_friction)))
-        changed = False
+        targets = []
         for gid in ids:
-            props = self._geometry(gid).props.get(Role.kProximity)
-            if props is None:
-                raise RuntimeError(f"ApplyProximityDefaults: geometry {gid} has no proximity role")
-            for group, name, value in fill:
-                if value is not None and not props.HasProperty(group, name):
-                    props.AddProperty(group, name, value)
-                    changed = True
-        if changed:
+            g = self._geometry(gid)
+            if Role.kProximity not in g.props:
+                raise RuntimeError(f"ApplyProximityDefaults: geometry {gid} ('{g.name}') has "
+                                   "no proximity role")
+            targets.append(g.props[Role.kProximity])
+        changed = [backfill_proximity_defaults(props, defaults) for props in targets]
+        if any(changed):
             self._version._bump(Role.kProximity)
             self._proximity_view = None
 
@@ -645,5 +600,6 @@ class GeometryState:
             self._proximity_view = ProximityView(
                 ids, [g.shape for g in geoms], [g.props[Role.kProximity] for g in geoms],
                 [g.frame_id for g in geoms],
-                np.array([topology.geometry_index[g] for g in ids], dtype=np.int64), filtered)
+                np.array([topology.geometry_index[g] for g in ids], dtype=np.int64), filtered,
+                _WORLD_FRAME_ID)
         return self._proximity_view

@@ -77,3 +77,33 @@ class SceneGraphConfig:
 
     def __deepcopy__(self, memo):
         return SceneGraphConfig(copy.deepcopy(self.default_proximity_properties))
+
+
+def backfill_proximity_defaults(properties, defaults: DefaultProximityProperties) -> bool:
+    """Adds each default (not None) that ``properties`` lacks; True if any was added.
+
+    Groups and names are Drake's: ("hydroelastic", compliance_type |
+    hydroelastic_modulus | resolution_hint | slab_thickness | margin) and
+    ("material", hunt_crossley_dissipation | relaxation_time |
+    point_contact_stiffness | coulomb_friction).
+    """
+    from scenegraph.hydroelastic import properties as hp
+
+    fill = [(hp.HYDRO_GROUP, hp.COMPLIANCE_TYPE,
+             hp.hydroelastic_type_from_string(defaults.compliance_type)),
+            (hp.HYDRO_GROUP, hp.HYDROELASTIC_MODULUS, defaults.hydroelastic_modulus),
+            (hp.HYDRO_GROUP, hp.RESOLUTION_HINT, defaults.resolution_hint),
+            (hp.HYDRO_GROUP, hp.SLAB_THICKNESS, defaults.slab_thickness),
+            (hp.HYDRO_GROUP, "margin", defaults.margin),
+            (hp.MATERIAL_GROUP, hp.HC_DISSIPATION, defaults.hunt_crossley_dissipation),
+            (hp.MATERIAL_GROUP, hp.RELAXATION_TIME, defaults.relaxation_time),
+            (hp.MATERIAL_GROUP, hp.POINT_STIFFNESS, defaults.point_stiffness)]
+    if defaults.static_friction is not None:
+        fill.append((hp.MATERIAL_GROUP, hp.FRICTION, hp.CoulombFriction(
+            defaults.static_friction, defaults.dynamic_friction)))
+    changed = False
+    for group, name, value in fill:
+        if value is not None and not properties.HasProperty(group, name):
+            properties.AddProperty(group, name, value)
+            changed = True
+    return changed
