@@ -1,0 +1,208 @@
+"""Narrow-phase dispatch: one table of batched pair kernels keyed by the sorted
+shape-type pair.
+
+Entry points (all poses and results in the world frame W, SI units):
+
+  compute_pairs(shapes_A, R_WA, p_WA, shapes_B, R_WB, p_WB, max_distance=inf)
+      N pairs given as two lists of ShapeData (mixed kinds allowed) and their
+      poses (R (N, 3, 3), p (N, 3)). Returns one PairBatchResult for the pairs
+      as asked (A_k, B_k).
+  compute_pairs_indexed(table, R_WG, p_WG, index_A, index_B, max_distance=inf)
+      The same for pairs of rows of a ShapeTable (the engine's per-scene stack
+      of ShapeData) with all G poses R_WG (G, 3, 3), p_WG (G, 3) and pair
+      indices index_A, index_B (N,).
+  penetration_pairs / penetration_pairs_indexed
+      compute_pairs with max_distance = 0; raises Drake's RuntimeError when a
+      pair of two half spaces is asked (penetration between half spaces is
+      meaningless). The caller keeps the rows with result.penetrating.
+  signed_distance_pairs / signed_distance_pairs_indexed
+      compute_pairs for the signed-distance queries (any pair, half spaces
+      included).
+
+Rows with distance ≤ max_distance are exact; farther rows may hold any
+distance > max_distance and NaN witnesses (see pairs/common.py). The table is
+keyed by (kind_A, kind_B) with kind_A ≤ kind_B in shape_data.KINDS order; a
+pair asked the other way round is computed canonically and swapped back
+(witnesses exchanged, normal negated), so callers always get A and B as asked.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from scenegraph.proximity.pairs import (box_box, box_capsule, capsule_capsule, general,
+                                        halfspace_convex, sphere_shape)
+from scenegraph.proximity.pairs.common import PairBatchResult, ShapeBatch
+from scenegraph.proximity.shape_data import KINDS, ShapeData
+
+__all__ = [
+    "KERNELS", "ShapeTable", "compute_pairs", "compute_pairs_indexed", "penetration_pairs",
+    "penetration_pairs_indexed", "signed_distance_pairs", "signed_distance_pairs_indexed",
+    "kernel_for",
+]
+
+Kernel = Callable[..., PairBatchResult]
+
+KERNELS: dict[tuple[str, str], Kernel] = {
+    ("Sphere", "Sphere"): sphere_shape.sphere_sphere,
+    ("Box", "Sphere"): sphere_shape.box_sphere,
+    ("Capsule", "Sphere"): sphere_shape.capsule_sphere,
+    ("Convex", "Sphere"): sphere_shape.convex_sphere,
+    ("Cylinder", "Sphere"): sphere_shape.cylinder_sphere,
+    ("Ellipsoid", "Sphere"): sphere_shape.ellipsoid_sphere,
+    ("HalfSpace", "Sphere"): sphere_shape.halfspace_sphere,
+    ("Box", "HalfSpace"): halfspace_convex.shape_halfspace,
+    ("Capsule", "HalfSpace"): halfspace_convex.shape_halfspace,
+    ("Convex", "HalfSpace"): halfspace_convex.shape_halfspace,
+    ("Cylinder", "HalfSpace"): halfspace_convex.shape_halfspace,
+    ("Ellipsoid", "HalfSpace"): halfspace_convex.shape_halfspace,
+    ("HalfSpace", "HalfSpace"): halfspace_convex.halfspace_halfspace,
+    ("Box", "Box"): box_box.box_box,
+    ("Box", "Capsule"): box_capsule.box_capsule,
+    ("Capsule", "Capsule"): capsule_capsule.capsule_capsule,
+}
+for _a in KINDS:
+    for _b in KINDS:
+        if _a <= _b and (_a, _b) not in KERNELS:
+            KERNELS[(_a, _b)] = general.general_pairs
+assert len(KERNELS) == 28
+
+_KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
+_HALFSPACE = _KIND_INDEX["HalfSpace"]
+_CONVEX = _KIND_INDEX["Convex"]
+
+
+def kernel_for(kind_A: str, kind_B: str) -> tuple[Kernel, bool]:
+    """(kernel, swapped): the canonical kernel for the pair and whether A and B
+    must be exchanged to call it."""
+    if kind_A <= kind_B:
+        return KERNELS[(kind_A, kind_B)], False
+    return KERNELS[(kind_B, kind_A)], True
+
+
+class ShapeTable:
+    """The narrow-phase data of G geometries, stacked for gathering by index.
+
+    shapes: the G ShapeData; kind_index (G,) int positions in KINDS;
+    params (G, 3) packed parameters.
+    """
+
+    def __init__(self, shapes: Sequence[ShapeData]):
+        self.shapes = tuple(shapes)
+        self.kind_index = np.array([s.kind_index for s in self.shapes], dtype=np.int64)
+        self.params = np.array([s.params for s in self.shapes], dtype=float).reshape(-1, 3)
+
+    def __len__(self) -> int:
+        return len(self.shapes)
+
+    def batch(self, index: np.ndarray) -> ShapeBatch:
+        """ShapeBatch of the rows `index` (all of one kind)."""
+        kind = KINDS[int(self.kind_index[index[0]])]
+        shapes = tuple(self.shapes[i] for i in index) if kind == "Convex" else ()
+        return ShapeBatch(kind, self.params[index], shapes)
+
+
+def _check_halfspace_pairs(kA: np.ndarray, kB: np.ndarray) -> None:
+    if np.any((kA == _HALFSPACE) & (kB == _HALFSPACE)):
+        raise RuntimeError(
+            "Penetration queries between shapes 'Halfspace' and 'Halfspace' are not "
+            "supported for scalar type double. See the documentation for "
+            "QueryObject::ComputePointPairPenetration() for the full status of supported "
+            "geometries.")
+
+
+def compute_pairs_indexed(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray,
+                          index_A, index_B, max_distance: float = np.inf) -> PairBatchResult:
+    """Narrow phase for the pairs (index_A[k], index_B[k]) of `table`.
+
+    R_WG (G, 3, 3), p_WG (G, 3): world poses of all table geometries [m].
+    index_A, index_B: (N,) int rows of the table. Returns a PairBatchResult
+    of N rows for (A_k, B_k) as asked.
+    """
+    iA = np.asarray(index_A, dtype=np.int64).reshape(-1)
+    iB = np.asarray(index_B, dtype=np.int64).reshape(-1)
+    if iA.shape != iB.shape:
+        raise ValueError(f"index_A and index_B differ in length ({len(iA)} vs {len(iB)})")
+    n = len(iA)
+    out = PairBatchResult.empty(n)
+    if n == 0:
+        return out
+    kA, kB = table.kind_index[iA], table.kind_index[iB]
+    swap = kA > kB
+    lo = np.where(swap, iB, iA)
+    hi = np.where(swap, iA, iB)
+    key = np.minimum(kA, kB) * len(KINDS) + np.maximum(kA, kB)
+    order = np.argsort(key, kind="stable")
+    bounds = np.flatnonzero(np.diff(key[order])) + 1
+    for rows in np.split(order, bounds):
+        a, b = lo[rows], hi[rows]
+        A, B = table.batch(a), table.batch(b)
+        kernel = KERNELS[(A.kind, B.kind)]
+        res = kernel(A, R_WG[a], p_WG[a], B, R_WG[b], p_WG[b], max_distance=max_distance)
+        sw = swap[rows]
+        if sw.any():
+            res.p_WCa[sw], res.p_WCb[sw] = res.p_WCb[sw].copy(), res.p_WCa[sw].copy()
+            res.nhat_BA_W[sw] = -res.nhat_BA_W[sw]
+        out.assign(rows, res)
+    return out
+
+
+def _stack_poses(R, p, n: int, name: str):
+    R = np.asarray(R, dtype=float).reshape(-1, 3, 3)
+    p = np.asarray(p, dtype=float).reshape(-1, 3)
+    if len(R) != n or len(p) != n:
+        raise ValueError(f"{name}: expected {n} poses, got {len(R)} rotations and "
+                         f"{len(p)} translations")
+    if not (np.isfinite(R).all() and np.isfinite(p).all()):
+        raise ValueError(f"{name}: poses must be finite")
+    return R, p
+
+
+def compute_pairs(shapes_A: Sequence[ShapeData], R_WA, p_WA, shapes_B: Sequence[ShapeData],
+                  R_WB, p_WB, max_distance: float = np.inf) -> PairBatchResult:
+    """Narrow phase for N pairs given as lists of ShapeData and poses.
+
+    shapes_A, shapes_B: N ShapeData each; R_WA, R_WB (N, 3, 3); p_WA, p_WB
+    (N, 3) [m]. Returns the PairBatchResult for (A_k, B_k).
+    """
+    n = len(shapes_A)
+    if len(shapes_B) != n:
+        raise ValueError(f"shapes_A and shapes_B differ in length ({n} vs {len(shapes_B)})")
+    RA, pA = _stack_poses(R_WA, p_WA, n, "A")
+    RB, pB = _stack_poses(R_WB, p_WB, n, "B")
+    table = ShapeTable(list(shapes_A) + list(shapes_B))
+    idx = np.arange(n)
+    return compute_pairs_indexed(table, np.concatenate([RA, RB]), np.concatenate([pA, pB]),
+                                 idx, idx + n, max_distance)
+
+
+def penetration_pairs_indexed(table, R_WG, p_WG, index_A, index_B) -> PairBatchResult:
+    """compute_pairs_indexed for the penetration query (max_distance = 0).
+
+    Raises RuntimeError (Drake's message) if any pair is two half spaces.
+    """
+    iA = np.asarray(index_A, dtype=np.int64).reshape(-1)
+    iB = np.asarray(index_B, dtype=np.int64).reshape(-1)
+    _check_halfspace_pairs(table.kind_index[iA], table.kind_index[iB])
+    return compute_pairs_indexed(table, R_WG, p_WG, iA, iB, max_distance=0.0)
+
+
+def penetration_pairs(shapes_A, R_WA, p_WA, shapes_B, R_WB, p_WB) -> PairBatchResult:
+    """compute_pairs for the penetration query; see penetration_pairs_indexed."""
+    kA = np.array([s.kind_index for s in shapes_A], dtype=np.int64)
+    kB = np.array([s.kind_index for s in shapes_B], dtype=np.int64)
+    _check_halfspace_pairs(kA, kB)
+    return compute_pairs(shapes_A, R_WA, p_WA, shapes_B, R_WB, p_WB, max_distance=0.0)
+
+
+def signed_distance_pairs_indexed(table, R_WG, p_WG, index_A, index_B,
+                                  max_distance: float = np.inf) -> PairBatchResult:
+    """compute_pairs_indexed for the signed-distance queries."""
+    return compute_pairs_indexed(table, R_WG, p_WG, index_A, index_B, max_distance)
+
+
+def signed_distance_pairs(shapes_A, R_WA, p_WA, shapes_B, R_WB, p_WB,
+                          max_distance: float = np.inf) -> PairBatchResult:
+    """compute_pairs for the signed-distance queries."""
+    return compute_pairs(shapes_A, R_WA, p_WA, shapes_B, R_WB, p_WB, max_distance)

@@ -1,0 +1,275 @@
+"""Immutable per-geometry representation used by the narrow phase.
+
+A ShapeData holds what the pair kernels need about one geometry, in its own
+frame G (SI units, m):
+
+  kind      one of KINDS ("Box", "Capsule", "Convex", "Cylinder", "Ellipsoid",
+            "HalfSpace", "Sphere"); a Mesh becomes "Convex" (its convex hull,
+            as Drake does for point contact and signed distance).
+  params    (3,) packed primitive parameters:
+              Sphere (r, 0, 0); Box (hx, hy, hz) half sizes; Capsule and
+              Cylinder (r, hl, 0) with hl the half length of the cylindrical
+              part (axis Gz); Ellipsoid (a, b, c) semi-axes; HalfSpace and
+              Convex (0, 0, 0).
+  hull      Convex only: the ConvexHullData (vertices, triangles, facet planes).
+  edges     Convex only: (E, 2) hull edges between distinct facets.
+  edge_dirs Convex only: (K, 3) unit edge directions, parallel ones merged.
+  size      bounding radius about Go [m] (inf for a HalfSpace): a length scale
+            for tolerances.
+
+Support functions (the farthest point of a shape in a direction) are here too,
+vectorised over directions: support_points_G(data, u_G) for one geometry and
+batched_support_G(kind, params, u_G) for N geometries of one primitive kind.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scenegraph.proximity.convex_hull import ConvexHullData, convex_hull
+
+__all__ = [
+    "KINDS", "ShapeData", "shape_data_from_shape", "shape_data_from_reference",
+    "support_points_G", "batched_support_G", "core_radius",
+]
+
+KINDS = ("Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Sphere")
+_KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
+
+
+@dataclass(frozen=True, eq=False)
+class ShapeData:
+    """One geometry's narrow-phase data in its frame G (see module docstring)."""
+
+    kind: str
+    params: np.ndarray
+    hull: ConvexHullData | None = None
+    edges: np.ndarray | None = None
+    edge_dirs: np.ndarray | None = None
+    size: float = 0.0
+    type_name: str = ""
+    cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def kind_index(self) -> int:
+        """Position of `kind` in KINDS (the dispatch table's sort order)."""
+        return _KIND_INDEX[self.kind]
+
+    def __repr__(self) -> str:
+        if self.kind == "Convex":
+            return f"ShapeData({self.type_name}, {len(self.hull.vertices)} hull vertices)"
+        return f"ShapeData({self.kind}, params={self.params.tolist()})"
+
+
+def _frozen(a) -> np.ndarray:
+    a = np.array(a, dtype=float)
+    a.setflags(write=False)
+    return a
+
+
+def _positive(kind: str, **values) -> list[float]:
+    out = []
+    for name, v in values.items():
+        try:
+            x = float(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"{kind}: parameter {name} must be a number, got {v!r}") from None
+        if not math.isfinite(x) or x <= 0.0:
+            raise ValueError(f"{kind}: parameter {name} must be positive and finite, got {x!r}")
+        out.append(x)
+    return out
+
+
+def _make_primitive(kind: str, **values) -> ShapeData:
+    if kind == "Sphere":
+        (r,) = _positive(kind, radius=values["radius"])
+        return ShapeData("Sphere", _frozen([r, 0.0, 0.0]), size=r, type_name=kind)
+    if kind == "Box":
+        w, d, h = _positive(kind, width=values["width"], depth=values["depth"],
+                            height=values["height"])
+        hx = [w / 2.0, d / 2.0, h / 2.0]
+        return ShapeData("Box", _frozen(hx), size=math.sqrt(sum(x * x for x in hx)),
+                         type_name=kind)
+    if kind in ("Capsule", "Cylinder"):
+        r, length = _positive(kind, radius=values["radius"], length=values["length"])
+        hl = length / 2.0
+        size = hl + r if kind == "Capsule" else math.hypot(r, hl)
+        return ShapeData(kind, _frozen([r, hl, 0.0]), size=size, type_name=kind)
+    if kind == "Ellipsoid":
+        a, b, c = _positive(kind, a=values["a"], b=values["b"], c=values["c"])
+        return ShapeData("Ellipsoid", _frozen([a, b, c]), size=max(a, b, c), type_name=kind)
+    if kind == "HalfSpace":
+        return ShapeData("HalfSpace", _frozen([0.0, 0.0, 0.0]), size=math.inf,
+                         type_name=kind)
+    raise ValueError(f"unsupported shape type {kind!r}")
+
+
+def _hull_edges(hull: ConvexHullData) -> tuple[np.ndarray, np.ndarray]:
+    """(edges (E, 2), unit directions (K, 3)) of a hull, skipping edges that lie
+    inside a facet (between two coplanar triangles)."""
+    F = hull.faces
+    e = np.concatenate([F[:, [0, 1]], F[:, [1, 2]], F[:, [2, 0]]])
+    plane = np.concatenate([hull.face_plane] * 3)
+    key = np.sort(e, axis=1)
+    order = np.lexsort((key[:, 1], key[:, 0]))
+    key, plane = key[order], plane[order]
+    # Every edge of a closed triangulation appears exactly twice.
+    first, second = key[0::2], key[1::2]
+    if len(key) % 2 or not np.array_equal(first, second):
+        raise ValueError("convex hull triangulation is not closed")
+    keep = plane[0::2] != plane[1::2]
+    edges = first[keep]
+    V = hull.vertices
+    d = V[edges[:, 1]] - V[edges[:, 0]]
+    d /= np.linalg.norm(d, axis=1, keepdims=True)
+    # Canonical sign (largest-magnitude component positive), then merge parallels.
+    k = np.argmax(np.abs(d), axis=1)
+    d *= np.where(d[np.arange(len(d)), k] < 0.0, -1.0, 1.0)[:, None]
+    dirs: list[np.ndarray] = []
+    for di in d:
+        if not any(np.linalg.norm(np.cross(di, dj)) < 1e-9 for dj in dirs):
+            dirs.append(di)
+    return edges, np.array(dirs).reshape(-1, 3)
+
+
+def _make_convex(points_G, type_name: str, label: str = "") -> ShapeData:
+    pts = np.asarray(points_G, dtype=float)
+    try:
+        hull = convex_hull(pts)
+    except ValueError as exc:
+        raise ValueError(f"{type_name} {label!r}: {exc}") from None
+    edges, dirs = _hull_edges(hull)
+    for a in (hull.vertices, edges, dirs):
+        a.setflags(write=False)
+    return ShapeData("Convex", _frozen([0.0, 0.0, 0.0]), hull=hull, edges=edges,
+                     edge_dirs=dirs, size=hull.size(), type_name=type_name)
+
+
+def _call(obj, name):
+    attr = getattr(obj, name)
+    return attr() if callable(attr) else attr
+
+
+def shape_data_from_shape(shape) -> ShapeData:
+    """ShapeData of a Shape object, duck-typed on Drake's accessor names.
+
+    Sphere.radius(); Box.width()/depth()/height(); Capsule and Cylinder
+    radius()/length(); Ellipsoid a()/b()/c(); HalfSpace; Mesh and Convex
+    (their convex hull, scale applied, from mesh_vertices() or vertices).
+
+    Raises:
+      ValueError: unknown shape type, non-positive or non-finite parameters,
+        or a mesh whose vertices do not span a volume.
+    """
+    kind = type(shape).__name__
+    if kind == "Sphere":
+        return _make_primitive(kind, radius=_call(shape, "radius"))
+    if kind == "Box":
+        return _make_primitive(kind, width=_call(shape, "width"), depth=_call(shape, "depth"),
+                               height=_call(shape, "height"))
+    if kind in ("Capsule", "Cylinder"):
+        return _make_primitive(kind, radius=_call(shape, "radius"),
+                               length=_call(shape, "length"))
+    if kind == "Ellipsoid":
+        return _make_primitive(kind, a=_call(shape, "a"), b=_call(shape, "b"),
+                               c=_call(shape, "c"))
+    if kind == "HalfSpace":
+        return _make_primitive(kind)
+    if kind in ("Mesh", "Convex"):
+        if hasattr(shape, "mesh_vertices"):
+            pts = np.asarray(shape.mesh_vertices(), dtype=float)
+        else:
+            pts = np.asarray(_call(shape, "vertices"), dtype=float)
+            if pts.ndim == 2 and pts.shape[0] == 3 and pts.shape[1] != 3:
+                pts = pts.T
+            if hasattr(shape, "scale"):
+                pts = pts * float(_call(shape, "scale"))
+        label = ""
+        if hasattr(shape, "source"):
+            try:
+                label = shape.source().description()
+            except Exception:  # pragma: no cover - label is cosmetic
+                label = ""
+        return _make_convex(pts, kind, label)
+    raise ValueError(f"shape type {kind!r} is not supported by the proximity engine")
+
+
+def shape_data_from_reference(shape: dict) -> ShapeData:
+    """ShapeData of a reference-data shape record, e.g.
+    {"type": "Box", "width": .1, "depth": .2, "height": .3} or
+    {"type": "Convex", "vertices": [[x, y, z], ...], "label": "..."}."""
+    kind = shape["type"]
+    params = {k: v for k, v in shape.items() if k not in ("type", "label")}
+    if kind in ("Convex", "Mesh"):
+        pts = np.asarray(params["vertices"], dtype=float) * float(params.get("scale", 1.0))
+        return _make_convex(pts, kind, shape.get("label", ""))
+    return _make_primitive(kind, **params)
+
+
+# ----------------------------------------------------------------- supports
+
+
+def core_radius(kind: str, params: np.ndarray) -> np.ndarray:
+    """Radius of the ball swept over each shape's core: Sphere = point ⊕ ball(r),
+    Capsule = segment ⊕ ball(r); 0 for every other kind. params (N, 3) → (N,)."""
+    if kind in ("Sphere", "Capsule"):
+        return np.asarray(params)[:, 0].copy()
+    return np.zeros(len(params))
+
+
+def _plus_sign(x: np.ndarray) -> np.ndarray:
+    return np.where(x < 0.0, -1.0, 1.0)
+
+
+def batched_support_G(kind: str, params: np.ndarray, u_G: np.ndarray,
+                      core: bool = False) -> np.ndarray:
+    """Support points s_G (N, 3) of N primitives of one kind in directions u_G.
+
+    params (N, 3) as ShapeData.params; u_G (N, 3) directions in each shape's
+    frame G (any length; zero gives a valid point of the shape). With
+    core=True, Spheres and Capsules are reduced to their core (point, segment).
+    The support point maximises u·s over the shape; ties go to + signs.
+    """
+    u = np.asarray(u_G, dtype=float)
+    P = np.asarray(params, dtype=float)
+    n = np.sqrt((u * u).sum(axis=1))
+    safe = np.where(n > 0.0, n, 1.0)
+    if kind == "Sphere":
+        if core:
+            return np.zeros_like(u)
+        return P[:, :1] * u / safe[:, None]
+    if kind == "Box":
+        return P * _plus_sign(u)
+    if kind == "Capsule":
+        s = np.zeros_like(u)
+        s[:, 2] = P[:, 1] * _plus_sign(u[:, 2])
+        if not core:
+            s += P[:, :1] * u / safe[:, None]
+        return s
+    if kind == "Cylinder":
+        rxy = np.sqrt(u[:, 0] ** 2 + u[:, 1] ** 2)
+        f = np.where(rxy > 0.0, P[:, 0] / np.where(rxy > 0.0, rxy, 1.0), 0.0)
+        return np.column_stack([u[:, 0] * f, u[:, 1] * f, P[:, 1] * _plus_sign(u[:, 2])])
+    if kind == "Ellipsoid":
+        Mu = P * P * u
+        h = np.sqrt((Mu * u).sum(axis=1))
+        return np.where(h[:, None] > 0.0, Mu / np.where(h > 0.0, h, 1.0)[:, None],
+                        np.column_stack([P[:, 0], np.zeros(len(P)), np.zeros(len(P))]))
+    raise ValueError(f"batched_support_G: no batched support for {kind!r}")
+
+
+def support_points_G(data: ShapeData, u_G: np.ndarray, core: bool = False) -> np.ndarray:
+    """Support points (M, 3) of one geometry in M directions u_G (M, 3), in G.
+
+    Convex: the first hull vertex maximising u·v. See batched_support_G for the
+    primitives and the meaning of `core`.
+    """
+    u = np.atleast_2d(np.asarray(u_G, dtype=float))
+    if data.kind == "Convex":
+        V = data.hull.vertices
+        return V[np.argmax(u @ V.T, axis=1)]
+    if data.kind == "HalfSpace":
+        raise ValueError("a HalfSpace has no support point")
+    return batched_support_G(data.kind, np.broadcast_to(data.params, u.shape), u, core)
