@@ -49,22 +49,30 @@ def _quad_to_triangles(q) -> list:
     return [(a, b, c), (a, c, d)]
 
 
-def _prism_to_tets(v) -> list:
-    """Three tets for the triangular prism v = (a0, a1, a2, b0, b1, b2), bᵢ above aᵢ.
+def _split_hexahedron(v) -> list:
+    """Tets of a (possibly degenerate) hexahedron v = (bottom quad v0..v3, top quad v4..v7).
 
-    Each quad face is split on the diagonal through its smallest vertex index
-    (so neighbouring cells conform); see Dompierre et al., "How to subdivide
-    pyramids, prisms and hexahedra into tetrahedra" (1999).
+    The tets fan around the diagonal v0–v6: one per consecutive pair of the
+    cycle v1, v2, v3, v7, v4, v5 (Drake's scheme). Tets with a repeated
+    vertex are skipped, so collapsed hexahedra (prisms, pyramids) give 3 or 2.
     """
-    v = list(v)
-    k = int(np.argmin(v))
-    # Rotate/mirror so that v[0] is the smallest index, keeping the prism's structure.
-    rot = {0: [0, 1, 2, 3, 4, 5], 1: [1, 2, 0, 4, 5, 3], 2: [2, 0, 1, 5, 3, 4],
-           3: [3, 5, 4, 0, 2, 1], 4: [4, 3, 5, 1, 0, 2], 5: [5, 4, 3, 2, 1, 0]}[k]
-    v0, v1, v2, v3, v4, v5 = (v[i] for i in rot)
-    if min(v1, v5) < min(v2, v4):
-        return [(v0, v1, v2, v5), (v0, v1, v5, v4), (v0, v4, v5, v3)]
-    return [(v0, v1, v2, v4), (v0, v4, v2, v5), (v0, v4, v5, v3)]
+    cycle = [v[1], v[2], v[3], v[7], v[4], v[5]]
+    tets = []
+    for a, b in zip(cycle, cycle[1:] + cycle[:1]):
+        t = (a, b, v[0], v[6])
+        if len(set(t)) == 4:
+            tets.append(t)
+    return tets
+
+
+def _split_pyramid(b0, b1, b2, b3, apex) -> list:
+    """Two tets of the pyramid on base quad (b0, b1, b2, b3), split on the diagonal b0–b2."""
+    return [(b0, b1, b2, apex), (b0, b2, b3, apex)]
+
+
+def _split_prism(v0, v1, v2, v3, v4, v5) -> list:
+    """Three tets of the triangular prism (v0, v1, v2 | v3, v4, v5) sharing the edge v0–v5."""
+    return [(v3, v4, v0, v5), (v4, v1, v0, v5), (v1, v2, v0, v5)]
 
 
 # --- Sphere and ellipsoid ------------------------------------------------------------------
@@ -205,28 +213,20 @@ def make_cylinder_volume_mesh(radius: float, length: float, resolution_hint: flo
     if kind == "long":
         cm1 = len(verts)
         verts.append(np.array([0.0, 0.0, offset_z]))
-    ring = []
+    # Medial-axis partner of each rim vertex: the segment end (long), a point of the
+    # MA disk's rim (short) or the single MA point (medium).
+    m0, m1 = [cm0] * n, [cm1] * n
     if kind == "short":
         scale = (radius - shorter) / radius
         for i in range(n):
-            ring.append(len(verts))
+            m0[i] = m1[i] = len(verts)
             verts.append(np.array([verts[v0[i]][0] * scale, verts[v0[i]][1] * scale, 0.0]))
     tets = []
     for j in range(n):
         i = (j - 1) % n
-        if kind == "long":
-            tets += _prism_to_tets((v0[i], v0[j], cm0, v1[i], v1[j], cm1))
-            tets.append((v0[j], v0[i], cm0, cv[0]))
-            tets.append((v1[i], v1[j], cm1, cv[1]))
-        elif kind == "short":
-            tets += _prism_to_tets((v0[i], v1[i], ring[i], v0[j], v1[j], ring[j]))
-            tets += _prism_to_tets((cv[0], v0[i], v0[j], cm0, ring[i], ring[j]))
-            tets += _prism_to_tets((cm0, ring[i], ring[j], cv[1], v1[i], v1[j]))
-        else:
-            quad = _quad_to_triangles([v0[i], v0[j], v1[j], v1[i]])
-            tets += [(a, b, cc, cm0) for a, b, cc in quad]
-            tets.append((v0[j], v0[i], cm0, cv[0]))
-            tets.append((v1[i], v1[j], cm0, cv[1]))
+        tets += _split_hexahedron((m0[j], m1[j], m1[i], m0[i], v0[j], v1[j], v1[i], v0[i]))
+        tets += _split_hexahedron((m0[j], v0[j], v0[i], m0[i], cm0, cv[0], cv[0], cm0))
+        tets += _split_hexahedron((m1[j], m1[i], v1[i], v1[j], cm1, cm1, cv[1], cv[1]))
     p_MV = np.array(verts)
     return VolumeMesh(_orient_positive(p_MV, tets), p_MV)
 
@@ -261,14 +261,15 @@ def make_capsule_volume_mesh(radius: float, length: float, resolution_hint: floa
     for i in range(k - 1):
         for j in range(n):
             j1 = (j + 1) % n
-            for cap, apex in ((top_cap, mt), (bot_cap, mb)):
-                quad = _quad_to_triangles([cap[i, j], cap[i, j1], cap[i + 1, j1], cap[i + 1, j]])
-                tets += [(a, b, c, apex) for a, b, c in quad]
+            tets += _split_pyramid(top_cap[i + 1, j], top_cap[i + 1, j1], top_cap[i, j1],
+                                   top_cap[i, j], mt)
+            tets += _split_pyramid(bot_cap[i, j], bot_cap[i, j1], bot_cap[i + 1, j1],
+                                   bot_cap[i + 1, j], mb)
     for j in range(n):
         j1 = (j + 1) % n
         tets.append((top, top_cap[k - 1, j1], top_cap[k - 1, j], mt))
         tets.append((bottom, bot_cap[k - 1, j], bot_cap[k - 1, j1], mb))
-        tets += _prism_to_tets((mb, bot_cap[0, j], bot_cap[0, j1], mt, top_cap[0, j], top_cap[0, j1]))
+        tets += _split_prism(mb, bot_cap[0, j], bot_cap[0, j1], mt, top_cap[0, j], top_cap[0, j1])
     p_MV = np.array(verts)
     return VolumeMesh(_orient_positive(p_MV, tets), p_MV)
 

@@ -49,16 +49,20 @@ class PolygonBatch:
         return int(self.n.shape[0])
 
 
-def _clip_by_tet_faces(P, n, face_n, face_d, rows):
+def _clip_by_tet_faces(P, n, face_n, face_d, rows, dedup_each: bool = False):
     """Clips polygons by the four face planes of their tetrahedra; `rows` (K,) follow along.
 
-    face_n (K, 4, 3), face_d (K, 4). Returns (P, n, rows, face_n, face_d) of survivors.
+    face_n (K, 4, 3), face_d (K, 4). With dedup_each, near-duplicate vertices
+    are removed after every plane and polygons with fewer than 3 vertices are
+    dropped (Drake's tet–tet order). Returns (P, n, rows) of survivors.
     """
     for f in range(4):
         if rows.shape[0] == 0:
             break
         P, n = clip_by_planes(P, n, face_n[:, f], face_d[:, f])
-        keep = n > 0
+        if dedup_each:
+            P, n = remove_near_duplicates(P, n)
+        keep = n >= 3 if dedup_each else n > 0
         if not keep.all():
             P, n = compact(P, n, keep)
             rows, face_n, face_d = rows[keep], face_n[keep], face_d[keep]
@@ -201,7 +205,7 @@ def soft_volume_soft_volume(soft0, soft1, R_01: np.ndarray, p_01: np.ndarray) ->
     P, n = P[keep], n[keep]
     face_n = soft1.face_n[b[rows]] @ R_01.T
     face_d = soft1.face_d[b[rows]] + face_n @ p_01
-    P, n, rows = _clip_by_tet_faces(P, n, face_n, face_d, rows)
+    P, n, rows = _clip_by_tet_faces(P, n, face_n, face_d, rows, dedup_each=True)
     P, n, rows = _finish(P, n, rows)
     g0, at0, g1, nhat = g0[rows], at0[rows], g1[rows], nhat[rows]
     pressure = np.einsum("kmj,kj->km", P, g0) + at0[:, None]
