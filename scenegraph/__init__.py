@@ -23,3 +23,7 @@ from scenegraph.scene_graph_config import DefaultProximityProperties, SceneGraph
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 from scenegraph.shapes import (Box, CalcVolume, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace,
                                Mesh, MeshcatCone, MeshSource, Shape, Sphere)
+from scenegraph.query_object import QueryObject
+from scenegraph.query_results import (PenetrationAsPointPair, SignedDistancePair,
+                                      SignedDistanceToPoint)
+from scenegraph.scene_graph import SceneGraph

@@ -1,0 +1,335 @@
+"""ProximityEngine: per-geometry representations and the query drivers behind
+the QueryObject's proximity queries.
+
+One engine is built per GeometryState (SceneGraph caches it per context and
+rebuilds it when the geometry state changes, reusing the representation of
+every shape object it has seen). A query takes the cached WorldPoses, gathers
+the proximity geometries' poses (R_WG (n, 3, 3), p_WG (n, 3)), computes world
+AABBs in one vectorised pass, picks candidate pairs with the broadphase minus
+the filtered pairs, and runs the batched narrow phase through the dispatch
+table. Rows are ordered by GeometryId, so pair (i, j) with i < j has id_A
+registered before id_B, and results come out sorted by (id_A, id_B).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph.proximity import point_distance as pd
+from scenegraph.proximity.broadphase import (AabbModel, Broadphase, BroadphaseMethod,
+                                             boxes_near_point)
+from scenegraph.proximity.dispatch import (ShapeTable, penetration_pairs_indexed,
+                                           signed_distance_pairs_indexed)
+from scenegraph.proximity.mesh_distance import load_mesh_bvh, signed_distance_to_mesh
+from scenegraph.proximity.shape_data import shape_data_from_shape
+from scenegraph.query_results import (PenetrationAsPointPair, SignedDistancePair,
+                                      SignedDistanceToPoint)
+
+__all__ = ["ProximityEngine"]
+
+
+def _aabb_params(shape, data):
+    kind = type(shape).__name__
+    if kind in ("Mesh", "Convex"):
+        return kind, {"vertices": data.hull.vertices}
+    return kind, shape
+
+
+class _Representation:
+    """What the engine keeps per shape object: narrow-phase ShapeData, the
+    broadphase entry and (for a Mesh) the exact triangle BVH, built lazily."""
+
+    __slots__ = ("shape", "data", "aabb", "_bvh")
+
+    def __init__(self, shape):
+        self.shape = shape
+        self.data = shape_data_from_shape(shape)
+        self.aabb = _aabb_params(shape, self.data)
+        self._bvh = None
+
+    def bvh(self):
+        if self._bvh is None:
+            shape = self.shape
+            faces = shape.mesh_faces()
+            if shape.source().is_path():
+                self._bvh = load_mesh_bvh(shape.filename(), shape.scale())
+            elif faces is not None:
+                self._bvh = load_mesh_bvh((shape.mesh_vertices(), faces))
+            else:
+                raise RuntimeError("A Mesh given by vertices only has no surface to "
+                                   "measure distance to")
+        return self._bvh
+
+
+def _new_point_pair(id_A, id_B, p_WCa, p_WCb, nhat_BA_W, depth):
+    result = object.__new__(PenetrationAsPointPair)
+    result.id_A, result.id_B = id_A, id_B
+    result.p_WCa, result.p_WCb, result.nhat_BA_W = p_WCa, p_WCb, nhat_BA_W
+    result.depth = depth
+    return result
+
+
+def _new_distance_pair(id_A, id_B, p_ACa, p_BCb, distance, nhat_BA_W):
+    result = object.__new__(SignedDistancePair)
+    result.id_A, result.id_B = id_A, id_B
+    result.p_ACa, result.p_BCb = p_ACa, p_BCb
+    result.distance, result.nhat_BA_W = distance, nhat_BA_W
+    result.is_nhat_BA_W_unique = True
+    return result
+
+
+def _new_point_distance(id_G, p_GN, distance, grad_W):
+    result = object.__new__(SignedDistanceToPoint)
+    result.id_G, result.p_GN, result.distance, result.grad_W = id_G, p_GN, distance, grad_W
+    return result
+
+
+def _to_frame(R_WG, p_WG, p_WQ):
+    """p_GQ = R_WGᵀ (p_WQ − p_WG), batched: (n, 3)."""
+    return np.einsum("nji,nj->ni", R_WG, p_WQ - p_WG)
+
+
+class ProximityEngine:
+    """Proximity data of one GeometryState and the query drivers."""
+
+    def __init__(self, state, previous: "ProximityEngine | None" = None,
+                 method=BroadphaseMethod.AUTO):
+        view = state.GetProximityView()
+        self._view = view
+        self._ids = list(view.geometry_ids)
+        known = previous._representations if previous is not None else {}
+        self._representations = {}
+        reps = []
+        for shape in view.shapes:
+            rep = known.get(id(shape))
+            if rep is None or rep.shape is not shape:
+                rep = _Representation(shape)
+            self._representations[id(shape)] = rep
+            reps.append(rep)
+        self._reps = reps
+        self._pose_index = view.pose_index
+        self._filtered = view.filtered
+        n = len(reps)
+        self._table = ShapeTable([r.data for r in reps])
+        self._broadphase = Broadphase(AabbModel([r.aabb for r in reps]),
+                                      anchored=view.is_anchored, method=method) if n else None
+        self._point_groups = self._group_for_points(reps)
+        self._memo_poses = None
+        self._memo = {}
+
+    # --- shared plumbing -----------------------------------------------------------
+    @staticmethod
+    def _group_for_points(reps) -> list:
+        """[(kind, rows, params)] for the batched point kernels."""
+        by_kind = {}
+        for row, rep in enumerate(reps):
+            by_kind.setdefault(type(rep.shape).__name__, []).append(row)
+        groups = []
+        for kind, rows in by_kind.items():
+            rows = np.array(rows, dtype=np.int64)
+            shapes = [reps[r].shape for r in rows]
+            if kind == "Sphere":
+                params = (np.array([s.radius() for s in shapes]),)
+            elif kind == "Box":
+                params = (np.array([[s.width(), s.depth(), s.height()] for s in shapes]),)
+            elif kind in ("Capsule", "Cylinder"):
+                params = (np.array([s.radius() for s in shapes]),
+                          np.array([s.length() for s in shapes]))
+            elif kind == "Ellipsoid":
+                params = (np.array([[s.a(), s.b(), s.c()] for s in shapes]),)
+            else:
+                params = ()
+            groups.append((kind, rows, params))
+        return groups
+
+    def _poses(self, world_poses):
+        """(R_WG (n, 3, 3), p_WG (n, 3)) of the proximity geometries."""
+        if self._memo_poses is not world_poses:
+            self._memo_poses = world_poses
+            self._memo = {}
+            index = self._pose_index
+            self._R = world_poses.R_WG[index]
+            self._p = world_poses.p_WG[index]
+            if not (np.isfinite(self._R).all() and np.isfinite(self._p).all()):
+                bad = int(np.flatnonzero(~(np.isfinite(self._R).all(axis=(1, 2))
+                                           & np.isfinite(self._p).all(axis=1)))[0])
+                raise RuntimeError(f"Geometry {self._ids[bad]} has a non-finite pose")
+        return self._R, self._p
+
+    def _candidates(self, R, p, margin: float) -> np.ndarray:
+        if self._broadphase is None:
+            return np.zeros((0, 2), dtype=np.int64)
+        return self._broadphase.candidate_pairs(R, p, self._filtered, margin)
+
+    def _row(self, geometry_id, query: str) -> int:
+        row = self._view.index.get(geometry_id)
+        if row is None:
+            raise RuntimeError(
+                f"{query}: geometry {geometry_id} is not registered or has no proximity "
+                f"role; only geometries with the proximity role can be queried")
+        return row
+
+    # --- penetration -----------------------------------------------------------------
+    def _penetration_arrays(self, world_poses):
+        """(rows A, rows B, depth, p_WCa, p_WCb, nhat_BA_W) of the penetrating
+        pairs, memoised for the current world poses."""
+        R, p = self._poses(world_poses)
+        found = self._memo.get("penetration")
+        if found is None:
+            pairs = self._candidates(R, p, 0.0)
+            if len(pairs):
+                res = penetration_pairs_indexed(self._table, R, p, pairs[:, 0], pairs[:, 1])
+                keep = np.flatnonzero(res.distance <= 0.0)
+                found = (pairs[keep, 0], pairs[keep, 1], -res.distance[keep] + 0.0,
+                         res.p_WCa[keep], res.p_WCb[keep], res.nhat_BA_W[keep])
+            else:
+                empty = np.zeros((0, 3))
+                found = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0),
+                         empty, empty, empty)
+            self._memo["penetration"] = found
+        return found
+
+    def ComputePointPairPenetration(self, world_poses) -> list:
+        ia, ib, depth, p_WCa, p_WCb, nhat = self._penetration_arrays(world_poses)
+        ids = self._ids
+        return [_new_point_pair(ids[a], ids[b], ca.copy(), cb.copy(), n.copy(), d)
+                for a, b, d, ca, cb, n in zip(ia.tolist(), ib.tolist(), depth.tolist(),
+                                              p_WCa, p_WCb, nhat)]
+
+    def HasCollisions(self, world_poses) -> bool:
+        R, p = self._poses(world_poses)
+        cached = self._memo.get("has_collisions")
+        if cached is None:
+            penetration = self._memo.get("penetration")
+            if penetration is not None:
+                cached = bool(len(penetration[0]))
+            else:
+                pairs = self._candidates(R, p, 0.0)
+                cached = False
+                if len(pairs):
+                    res = signed_distance_pairs_indexed(self._table, R, p, pairs[:, 0],
+                                                        pairs[:, 1], max_distance=0.0)
+                    cached = bool((res.distance <= 0.0).any())
+            self._memo["has_collisions"] = cached
+        return cached
+
+    def FindCollisionCandidates(self, world_poses) -> list:
+        R, p = self._poses(world_poses)
+        pairs = self._candidates(R, p, 0.0)
+        ids = self._ids
+        return [(ids[a], ids[b]) for a, b in pairs.tolist()]
+
+    # --- signed distance ----------------------------------------------------------------
+    def _distance_arrays(self, R, p, pairs, res, keep):
+        ia, ib = pairs[keep, 0], pairs[keep, 1]
+        return (ia, ib, res.distance[keep], _to_frame(R[ia], p[ia], res.p_WCa[keep]),
+                _to_frame(R[ib], p[ib], res.p_WCb[keep]), res.nhat_BA_W[keep])
+
+    def _distance_results(self, arrays) -> list:
+        ia, ib, distance, p_ACa, p_BCb, nhat = arrays
+        ids = self._ids
+        return [_new_distance_pair(ids[a], ids[b], ca.copy(), cb.copy(), d, n.copy())
+                for a, b, d, ca, cb, n in zip(ia.tolist(), ib.tolist(), distance.tolist(),
+                                              p_ACa, p_BCb, nhat)]
+
+    def ComputeSignedDistancePairwiseClosestPoints(self, world_poses,
+                                                   max_distance: float) -> list:
+        R, p = self._poses(world_poses)
+        key = ("pairwise", max_distance)
+        arrays = self._memo.get(key)
+        if arrays is None:
+            if math.isinf(max_distance):
+                i, j = np.nonzero(np.triu(~self._filtered, 1))
+                pairs = np.stack([i, j], axis=1).astype(np.int64).reshape(-1, 2)
+            else:
+                pairs = self._candidates(R, p, 0.5 * max_distance)
+            if len(pairs):
+                res = signed_distance_pairs_indexed(self._table, R, p, pairs[:, 0],
+                                                    pairs[:, 1], max_distance)
+                keep = np.flatnonzero(res.distance <= max_distance)
+            else:
+                res, keep = None, np.zeros(0, np.int64)
+            arrays = (self._distance_arrays(R, p, pairs, res, keep) if res is not None
+                      else (keep, keep, np.zeros(0), np.zeros((0, 3)), np.zeros((0, 3)),
+                            np.zeros((0, 3))))
+            self._memo[key] = arrays
+        return self._distance_results(arrays)
+
+    def ComputeSignedDistancePairClosestPoints(self, world_poses, geometry_id_A,
+                                               geometry_id_B) -> SignedDistancePair:
+        query = "ComputeSignedDistancePairClosestPoints"
+        a = self._row(geometry_id_A, query)
+        b = self._row(geometry_id_B, query)
+        if a == b:
+            raise RuntimeError(f"{query}: both arguments are geometry {geometry_id_A}; "
+                               f"give two different geometries")
+        if b < a:
+            a, b = b, a
+        R, p = self._poses(world_poses)
+        pairs = np.array([[a, b]], dtype=np.int64)
+        res = signed_distance_pairs_indexed(self._table, R, p, pairs[:, 0], pairs[:, 1])
+        return self._distance_results(self._distance_arrays(R, p, pairs, res,
+                                                            np.array([0])))[0]
+
+    # --- distance to a point ----------------------------------------------------------
+    def ComputeSignedDistanceToPoint(self, world_poses, p_WQ: np.ndarray,
+                                     threshold: float) -> list:
+        R, p = self._poses(world_poses)
+        n = len(self._ids)
+        if n == 0:
+            return []
+        if math.isinf(threshold):
+            near = np.ones(n, dtype=bool)
+        else:
+            lo, hi = self._broadphase.world_aabbs(R, p)
+            near = np.zeros(n, dtype=bool)
+            near[boxes_near_point(lo, hi, p_WQ, threshold)] = True
+        distance = np.full(n, np.inf)
+        p_GN = np.zeros((n, 3))
+        grad_G = np.zeros((n, 3))
+        for kind, rows, params in self._point_groups:
+            rows = rows[near[rows]]
+            if not len(rows):
+                continue
+            p_GQ = _to_frame(R[rows], p[rows], p_WQ)
+            for out, (d, nn, g) in zip(rows, self._point_kernel(kind, rows, params, p_GQ)):
+                distance[out], p_GN[out], grad_G[out] = d, nn, g
+        keep = np.flatnonzero(distance <= threshold)
+        grad_W = np.einsum("nij,nj->ni", R[keep], grad_G[keep])
+        ids = self._ids
+        return [_new_point_distance(ids[k], n_, d, g)
+                for k, n_, d, g in zip(keep.tolist(), p_GN[keep], distance[keep].tolist(),
+                                       grad_W)]
+
+    def _point_kernel(self, kind, rows, params, p_GQ):
+        """Yields (distance, p_GN, grad_G) per row of `rows` (one query point each)."""
+        if kind in ("Sphere", "Box", "Capsule", "Cylinder", "Ellipsoid"):
+            all_rows = self._point_groups_rows(kind)
+            select = np.searchsorted(all_rows, rows)
+            args = [a[select] for a in params]
+            function = {"Sphere": pd.signed_distance_to_sphere,
+                        "Box": pd.signed_distance_to_box,
+                        "Capsule": pd.signed_distance_to_capsule,
+                        "Cylinder": pd.signed_distance_to_cylinder,
+                        "Ellipsoid": pd.signed_distance_to_ellipsoid}[kind]
+            d, n, g = function(*args, p_GQ)
+            return zip(d, n, g)
+        if kind == "HalfSpace":
+            d, n, g = pd.signed_distance_to_halfspace(p_GQ)
+            return zip(d, n, g)
+        out = []
+        for row, q in zip(rows, p_GQ):
+            rep = self._reps[row]
+            if kind == "Convex":
+                d, n, g = pd.signed_distance_to_convex(rep.data.hull, q[None, :])
+            else:
+                d, n, g = signed_distance_to_mesh(rep.bvh(), q[None, :])
+            out.append((d[0], n[0], g[0]))
+        return out
+
+    def _point_groups_rows(self, kind):
+        for k, rows, _ in self._point_groups:
+            if k == kind:
+                return rows
+        raise KeyError(kind)  # pragma: no cover
