@@ -69,13 +69,14 @@ class Shape:
 
 
 class Sphere(Shape):
-    """Sphere of ``radius`` [m] centred on Go. A zero radius is valid (as Drake)."""
+    """Sphere of ``radius`` [m] centred on Go. The radius must be positive (Drake
+    also accepts 0; a point has no surface to measure, so we refuse it)."""
 
     def __init__(self, radius: float):
         r = _float(radius, "Sphere", "radius")
         _check_finite("Sphere", radius=r)
-        if r < 0.0:
-            raise RuntimeError(f"Sphere radius should be >= 0 (was {r}).")
+        if r <= 0.0:
+            raise RuntimeError(f"Sphere radius should be > 0 (was {r}).")
         self._radius = r
 
     def radius(self) -> float:

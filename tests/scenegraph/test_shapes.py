@@ -54,8 +54,9 @@ def test_non_finite_sizes_raise(make):
         make()
 
 
-def test_zero_radius_sphere_is_valid_as_in_drake():
-    assert Sphere(0.0).radius() == 0.0
+def test_zero_radius_sphere_is_rejected():
+    with pytest.raises(RuntimeError, match=r"Sphere radius should be > 0 \(was 0.0\)"):
+        Sphere(0.0)
 
 
 def test_error_message_names_values():
