@@ -67,6 +67,7 @@ class SceneGraph(LeafSystem):
         super().__init__()
         self._model = GeometryState()
         self._config = SceneGraphConfig() if config is None else config
+        self._config.ValidateOrThrow()
         self._pose_ports = {}          # SourceId -> InputPort
         self._context_allocated = False
         self.num_world_pose_calcs = 0  # how often world poses were computed
@@ -127,7 +128,10 @@ class SceneGraph(LeafSystem):
                 "QueryObject proximity queries arrive with the proximity engine "
                 "(scenegraph/proximity/engine.py)") from None
         state = context._parameters._abstract[self._state_index]._value
-        value.set_value(ProximityEngine(state, previous=value.get_value()))
+        config = self._config
+        value.set_value(ProximityEngine(state, previous=value.get_value(),
+                                        method=config.broadphase,
+                                        explicit_pairs=config.broadphase_pairs))
 
     def _eval_proximity_engine(self, context):
         return self._engine_entry.Eval(context)
@@ -144,6 +148,7 @@ class SceneGraph(LeafSystem):
         every geometry of the model that has the proximity role."""
         if not isinstance(config, SceneGraphConfig):
             raise TypeError("set_config(): expected a SceneGraphConfig")
+        config.ValidateOrThrow()
         self._model.ApplyProximityDefaults(config.default_proximity_properties)
         self._config = config
 

@@ -65,18 +65,40 @@ class DefaultProximityProperties:
         return dataclasses.replace(self)
 
 
+BROADPHASE_METHODS = ("auto", "nxn", "sap", "explicit")
+
+
 @dataclasses.dataclass
 class SceneGraphConfig:
-    """Configuration of a SceneGraph."""
+    """Configuration of a SceneGraph.
+
+    default_proximity_properties: Drake's field.
+    broadphase (this library's extension): how candidate pairs are found —
+      "auto" (chosen by scene size and density), "nxn" (all pairs), "sap"
+      (sweep and prune) or "explicit" (only `broadphase_pairs`).
+    broadphase_pairs (extension): for "explicit", the (GeometryId, GeometryId)
+      pairs to consider; filters still apply.
+    """
 
     default_proximity_properties: DefaultProximityProperties = dataclasses.field(
         default_factory=DefaultProximityProperties)
+    broadphase: str = "auto"
+    broadphase_pairs: Optional[list] = None
 
     def ValidateOrThrow(self) -> None:
         self.default_proximity_properties.ValidateOrThrow()
+        if self.broadphase not in BROADPHASE_METHODS:
+            raise RuntimeError(f"SceneGraphConfig.broadphase must be one of "
+                               f"{BROADPHASE_METHODS}; got {self.broadphase!r}")
+        if (self.broadphase == "explicit") != (self.broadphase_pairs is not None):
+            raise RuntimeError("SceneGraphConfig: broadphase_pairs must be given exactly "
+                               "when broadphase is 'explicit'")
 
     def __deepcopy__(self, memo):
-        return SceneGraphConfig(copy.deepcopy(self.default_proximity_properties))
+        return SceneGraphConfig(copy.deepcopy(self.default_proximity_properties),
+                                self.broadphase,
+                                None if self.broadphase_pairs is None
+                                else list(self.broadphase_pairs))
 
 
 def backfill_proximity_defaults(properties, defaults: DefaultProximityProperties) -> bool:

@@ -94,7 +94,7 @@ class ProximityEngine:
     """Proximity data of one GeometryState and the query drivers."""
 
     def __init__(self, state, previous: "ProximityEngine | None" = None,
-                 method=BroadphaseMethod.AUTO):
+                 method="auto", explicit_pairs=None):
         view = state.GetProximityView()
         self._view = view
         self._ids = list(view.geometry_ids)
@@ -112,8 +112,17 @@ class ProximityEngine:
         self._filtered = view.filtered
         n = len(reps)
         self._table = ShapeTable([r.data for r in reps])
+        rows = None
+        if explicit_pairs is not None:
+            index = view.index
+            rows = np.array(sorted({tuple(sorted((index[a], index[b])))
+                                    for a, b in explicit_pairs
+                                    if a in index and b in index and a != b}),
+                            dtype=np.int64).reshape(-1, 2)
         self._broadphase = Broadphase(AabbModel([r.aabb for r in reps]),
-                                      anchored=view.is_anchored, method=method) if n else None
+                                      anchored=view.is_anchored,
+                                      method=BroadphaseMethod(method),
+                                      explicit_pairs=rows) if n else None
         self._point_groups = self._group_for_points(reps)
         self._memo_poses = None
         self._memo = {}
@@ -205,14 +214,24 @@ class ProximityEngine:
             if penetration is not None:
                 cached = bool(len(penetration[0]))
             else:
-                pairs = self._candidates(R, p, 0.0)
-                cached = False
-                if len(pairs):
-                    res = signed_distance_pairs_indexed(self._table, R, p, pairs[:, 0],
-                                                        pairs[:, 1], max_distance=0.0)
-                    cached = bool((res.distance <= 0.0).any())
+                cached = self._any_penetration(R, p)
             self._memo["has_collisions"] = cached
         return cached
+
+    def _any_penetration(self, R, p) -> bool:
+        """True at the first penetrating candidate pair: the narrow phase runs on
+        growing chunks of candidates and stops as soon as one collides."""
+        pairs = self._candidates(R, p, 0.0)
+        start, chunk = 0, 64
+        while start < len(pairs):
+            block = pairs[start:start + chunk]
+            res = signed_distance_pairs_indexed(self._table, R, p, block[:, 0], block[:, 1],
+                                                max_distance=0.0)
+            if (res.distance <= 0.0).any():
+                return True
+            start += chunk
+            chunk *= 4
+        return False
 
     def FindCollisionCandidates(self, world_poses) -> list:
         R, p = self._poses(world_poses)
