@@ -253,6 +253,21 @@ def test_abstract_zero_order_hold_samples_periodically():
     assert hold.get_output_port().Eval(context) == "second"
 
 
+def test_zero_order_hold_breaks_a_feedback_loop_into_a_counter():
+    builder = DiagramBuilder()
+    one = builder.AddSystem(ConstantVectorSource([1.0]))
+    adder = builder.AddSystem(Adder(2, 1))
+    hold = builder.AddSystem(ZeroOrderHold(0.1, 1))
+    builder.Connect(hold.get_output_port(), adder.get_input_port(0))
+    builder.Connect(one.get_output_port(), adder.get_input_port(1))
+    builder.Connect(adder.get_output_port(), hold.get_input_port())
+    diagram = builder.Build()                     # x[n+1] = x[n] + 1
+    simulator = Simulator(diagram)
+    simulator.AdvanceTo(0.45)                     # updates at 0, 0.1, ..., 0.4
+    context = hold.GetMyContextFromRoot(simulator.get_context())
+    np.testing.assert_array_equal(hold.get_output_port().Eval(context), [5.0])
+
+
 @pytest.mark.parametrize("period", [0.0, -0.1, float("inf")])
 def test_zero_order_hold_rejects_bad_period(period):
     with pytest.raises(ValueError, match="ZeroOrderHold: period_sec must be positive"):
