@@ -8,15 +8,17 @@ and the last level's nodes hold at most `leaf_size` (≥ 2) primitives each.
 Building is fully vectorised (no Python loop per node).
 
 Two hierarchies A and B, B posed in A by (R_AB, p_AB), are traversed
-together one level at a time: every iteration tests *all* surviving node pairs
-at once (B's boxes are re-expressed in A as the boxes enclosing the rotated
-boxes), then replaces each by its children pairs. Leaf pairs expand into
+together one level at a time, starting with all pairs of nodes of the deepest
+levels holding at most 32 nodes: every iteration tests *all* surviving node
+pairs at once (B's boxes are re-expressed in A as the boxes enclosing the
+rotated boxes), then replaces each by its children pairs. Leaf pairs expand into
 primitive pairs, which are tested against the primitives' own boxes. The
 result is a superset of the primitive pairs whose geometry intersects.
 """
 from __future__ import annotations
 
 import numpy as np
+
 
 
 def _morton_codes(centers: np.ndarray) -> np.ndarray:
@@ -69,6 +71,10 @@ class Bvh:
         self.level_offset = np.cumsum([0] + [1 << l for l in range(L + 1)])
         self.node_lo = np.concatenate([lv[0] for lv in levels])     # (N, 3), level-major
         self.node_hi = np.concatenate([lv[1] for lv in levels])
+        # Packed (lo, −hi) per node, column-major (6, N): boxes a and b overlap iff
+        # packed_a ≤ (hi_b, −lo_b) in all six rows.
+        self.node_packed = np.vstack([self.node_lo.T, -self.node_hi.T])
+        self.prim_packed = np.vstack([lo_F.T, -hi_F.T])
         self.leaf_size = int(np.diff(self.leaf_bounds).max())
 
     @classmethod
@@ -77,36 +83,51 @@ class Bvh:
         pts = p_FV[elements]
         return cls(pts.min(axis=1), pts.max(axis=1), leaf_size)
 
-    def node_boxes_in(self, R_AF: np.ndarray, p_AF: np.ndarray):
-        """(lo_A, hi_A) (N, 3): boxes in frame A enclosing every node box posed by X_AF."""
-        c = (self.node_lo + self.node_hi) * 0.5
-        h = (self.node_hi - self.node_lo) * 0.5
-        c_A = c @ R_AF.T + p_AF
-        h_A = h @ np.abs(R_AF).T
-        return c_A - h_A, c_A + h_A
+    def node_boxes_in(self, R_AF: np.ndarray, p_AF: np.ndarray) -> np.ndarray:
+        """(6, N) boxes (hi_A, −lo_A) in frame A enclosing every node box posed by X_AF."""
+        return _boxes_in(self.node_lo, self.node_hi, R_AF, p_AF)
 
 
-def _overlap(lo_a, hi_a, lo_b, hi_b) -> np.ndarray:
-    return np.all((lo_a <= hi_b) & (lo_b <= hi_a), axis=1)
+def _boxes_in(lo: np.ndarray, hi: np.ndarray, R_AF: np.ndarray, p_AF: np.ndarray) -> np.ndarray:
+    """(6, N) packed (hi_A, −lo_A) of the boxes enclosing boxes (lo, hi) (N, 3) posed by X_AF."""
+    c_A = (lo + hi) * 0.5 @ R_AF.T + p_AF
+    h_A = (hi - lo) * 0.5 @ np.abs(R_AF).T
+    return np.vstack([(c_A + h_A).T, (h_A - c_A).T])
+
+
+def _overlap(packed_A: np.ndarray, ia: np.ndarray, box_B: np.ndarray, ib: np.ndarray) -> np.ndarray:
+    """(K,) whether packed boxes packed_A[:, ia] and box_B[:, ib] overlap (1-D gathers per row)."""
+    ok = packed_A[0][ia] <= box_B[0][ib]
+    for j in range(1, 6):
+        ok &= packed_A[j][ia] <= box_B[j][ib]
+    return ok
+
+
+_START_NODES = 32   # traversal starts at the deepest level with at most this many nodes
+
+
+def _start_level(bvh: Bvh) -> int:
+    return min(bvh.num_levels - 1, _START_NODES.bit_length() - 1)
 
 
 def collide(bvh_A: Bvh, bvh_B: Bvh, R_AB: np.ndarray, p_AB: np.ndarray,
             prim_lo_B_A: np.ndarray | None = None, prim_hi_B_A: np.ndarray | None = None):
-    """Candidate primitive pairs (a (K,), b (K,)) whose boxes overlap, sorted by (a, b).
+    """Candidate primitive pairs (a (K,), b (K,)) whose boxes overlap (deterministic order).
 
     B's hierarchy is posed in A's frame by X_AB = (R_AB, p_AB). prim_lo_B_A /
     prim_hi_B_A optionally give B's primitive boxes already expressed in A
     (tighter than re-expressed boxes); otherwise they are re-expressed.
     """
-    lo_B, hi_B = bvh_B.node_boxes_in(R_AB, p_AB)
-    la, lb = 0, 0
-    ia = np.zeros(1, dtype=np.int64)
-    ib = np.zeros(1, dtype=np.int64)
+    box_B = bvh_B.node_boxes_in(R_AB, p_AB)
+    la, lb = _start_level(bvh_A), _start_level(bvh_B)
+    na, nb = 1 << la, 1 << lb
+    ia = np.repeat(np.arange(na), nb)
+    ib = np.tile(np.arange(nb), na)
     LA, LB = bvh_A.num_levels - 1, bvh_B.num_levels - 1
     oA, oB = bvh_A.level_offset, bvh_B.level_offset
+    packed_A = bvh_A.node_packed
     while True:
-        na, nb = oA[la] + ia, oB[lb] + ib
-        keep = _overlap(bvh_A.node_lo[na], bvh_A.node_hi[na], lo_B[nb], hi_B[nb])
+        keep = _overlap(packed_A, oA[la] + ia, box_B, oB[lb] + ib)
         ia, ib = ia[keep], ib[keep]
         if ia.shape[0] == 0:
             return ia, ib
@@ -114,15 +135,15 @@ def collide(bvh_A: Bvh, bvh_B: Bvh, R_AB: np.ndarray, p_AB: np.ndarray,
         if not (down_a or down_b):
             break
         if down_a and down_b:
-            ia = np.stack([2 * ia, 2 * ia, 2 * ia + 1, 2 * ia + 1], axis=1).reshape(-1)
-            ib = np.stack([2 * ib, 2 * ib + 1, 2 * ib, 2 * ib + 1], axis=1).reshape(-1)
+            ia = (2 * ia[:, None] + np.array([0, 0, 1, 1])).reshape(-1)
+            ib = (2 * ib[:, None] + np.array([0, 1, 0, 1])).reshape(-1)
             la, lb = la + 1, lb + 1
         elif down_a:
-            ia = np.stack([2 * ia, 2 * ia + 1], axis=1).reshape(-1)
+            ia = (2 * ia[:, None] + np.array([0, 1])).reshape(-1)
             ib = np.repeat(ib, 2)
             la += 1
         else:
-            ib = np.stack([2 * ib, 2 * ib + 1], axis=1).reshape(-1)
+            ib = (2 * ib[:, None] + np.array([0, 1])).reshape(-1)
             ia = np.repeat(ia, 2)
             lb += 1
     # Expand leaf pairs into primitive pairs (at most leaf_size² each).
@@ -139,12 +160,8 @@ def collide(bvh_A: Bvh, bvh_B: Bvh, R_AB: np.ndarray, p_AB: np.ndarray,
     a = bvh_A.order[pos_a]
     b = bvh_B.order[pos_b]
     if prim_lo_B_A is None:
-        c = (bvh_B.prim_lo[b] + bvh_B.prim_hi[b]) * 0.5 @ R_AB.T + p_AB
-        h = (bvh_B.prim_hi[b] - bvh_B.prim_lo[b]) * 0.5 @ np.abs(R_AB).T
-        blo, bhi = c - h, c + h
+        box = _boxes_in(bvh_B.prim_lo, bvh_B.prim_hi, R_AB, p_AB)
     else:
-        blo, bhi = prim_lo_B_A[b], prim_hi_B_A[b]
-    keep = _overlap(bvh_A.prim_lo[a], bvh_A.prim_hi[a], blo, bhi)
-    a, b = a[keep], b[keep]
-    order = np.lexsort((b, a))
-    return a[order], b[order]
+        box = np.vstack([prim_hi_B_A.T, -prim_lo_B_A.T])
+    keep = _overlap(bvh_A.prim_packed, a, box, b)
+    return a[keep], b[keep]

@@ -41,17 +41,17 @@ def clip_by_planes(P: np.ndarray, n: np.ndarray, nhat: np.ndarray, d: np.ndarray
     Returns (Q (K, m + 1, 3), n' (K,)); empty results have n' = 0.
     """
     K, m, _ = P.shape
-    slot = np.arange(m)
-    valid = slot[None, :] < n[:, None]
+    slot = np.arange(m)[None, :]
+    valid = slot < n[:, None]
     s = np.einsum("kmj,kj->km", P, nhat) - d[:, None]
-    prev = (slot[None, :] - 1) % np.maximum(n, 1)[:, None]
-    s_prev = np.take_along_axis(s, prev, axis=1)
+    prev = np.where(slot == 0, np.maximum(n - 1, 0)[:, None], slot - 1)
+    s_prev = s[np.arange(K)[:, None], prev]
     inside = s <= 0
-    inside_prev = s_prev <= 0
-    emit_x = (inside != inside_prev) & valid
+    emit_x = (inside != (s_prev <= 0)) & valid
     emit_c = inside & valid
     count = emit_x.astype(np.int64) + emit_c
-    start = np.cumsum(count, axis=1) - count
+    end = np.cumsum(count, axis=1)
+    start = end - count
     Q = np.zeros((K, m + 1, 3))
     kx, jx = np.nonzero(emit_x)
     if kx.size:
@@ -61,8 +61,8 @@ def clip_by_planes(P: np.ndarray, n: np.ndarray, nhat: np.ndarray, d: np.ndarray
         X = (sp[:, None] * P[kx, jx] - sc[:, None] * P_prev) / (sp - sc)[:, None]
         Q[kx, start[kx, jx]] = X
     kc, jc = np.nonzero(emit_c)
-    Q[kc, start[kc, jc] + emit_x[kc, jc]] = P[kc, jc]
-    return Q, count.sum(axis=1)
+    Q[kc, end[kc, jc] - 1] = P[kc, jc]
+    return Q, end[:, -1]
 
 
 def compact(P: np.ndarray, n: np.ndarray, keep: np.ndarray):
@@ -77,8 +77,8 @@ def remove_near_duplicates(P: np.ndarray, n: np.ndarray):
     K, m, _ = P.shape
     slot = np.arange(m)
     valid = slot[None, :] < n[:, None]
-    nxt = (slot[None, :] + 1) % np.maximum(n, 1)[:, None]
-    diff = P - np.take_along_axis(P, nxt[:, :, None], axis=1)
+    nxt = np.where(slot[None, :] + 1 >= n[:, None], 0, slot[None, :] + 1)
+    diff = P - P[np.arange(K)[:, None], nxt]
     keep = (np.einsum("kmj,kmj->km", diff, diff) > _EPS_SQUARED) & valid
     if np.array_equal(keep, valid):
         return P, n
@@ -119,23 +119,20 @@ def slice_tets(p_FT: np.ndarray, nhat: np.ndarray, d: np.ndarray, values=None):
     linearly interpolated values at the polygon vertices (K, 4).
     """
     h = np.einsum("kvj,kj->kv", p_FT, nhat) - d[:, None]
-    code = ((h > 0) * (1 << np.arange(4))).sum(axis=1)
+    code = (h[:, 0] > 0) + 2 * (h[:, 1] > 0) + 4 * (h[:, 2] > 0) + 8 * (h[:, 3] > 0)
     edges = _MT_TABLE[code]                        # (K, 4, 2)
     n = _MT_COUNTS[code]
     e0 = np.maximum(edges[..., 0], 0)
     e1 = np.maximum(edges[..., 1], 0)
-    h0 = np.take_along_axis(h, e0, axis=1)
-    h1 = np.take_along_axis(h, e1, axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(edges[..., 0] >= 0, h0 / (h0 - h1), 0.0)
-    p0 = np.take_along_axis(p_FT, e0[..., None], axis=1)
-    p1 = np.take_along_axis(p_FT, e1[..., None], axis=1)
-    P = p0 + t[..., None] * (p1 - p0)
+    rows = np.arange(h.shape[0])[:, None]
+    h0, h1 = h[rows, e0], h[rows, e1]
+    t = h0 / np.where(edges[..., 0] >= 0, h0 - h1, 1.0)
+    p0 = p_FT[rows, e0]
+    P = p0 + t[..., None] * (p_FT[rows, e1] - p0)
     if values is None:
         return P, n, edges
-    f0 = np.take_along_axis(values, e0, axis=1)
-    f1 = np.take_along_axis(values, e1, axis=1)
-    return P, n, edges, f0 + t * (f1 - f0)
+    f0 = values[rows, e0]
+    return P, n, edges, f0 + t * (values[rows, e1] - f0)
 
 
 def unique_edge_ids(edges: np.ndarray):

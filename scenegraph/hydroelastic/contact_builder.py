@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from scenegraph.hydroelastic._arrays import rotate_points
 from scenegraph.hydroelastic.contact_surface import ContactSurface, HydroelasticContactRepresentation
 from scenegraph.hydroelastic.mesh_field import (PolygonSurfaceMeshFieldLinear,
                                                 TriangleSurfaceMeshFieldLinear)
@@ -42,7 +43,7 @@ def build_contact_surface(id_A, id_B, batch, R_WF: np.ndarray, p_WF: np.ndarray,
         return None
     n = batch.n
     m = batch.P.shape[1]
-    P_W = batch.P @ R_WF.T + p_WF
+    P_W = rotate_points(batch.P, R_WF, p_WF)
     nhat_W = batch.nhat @ R_WF.T
     areas, normals, centroids = polygon_geometry(P_W, n)
     slot = np.arange(m)

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from scenegraph.hydroelastic._arrays import rotate_points, row_max, row_min
 from scenegraph.hydroelastic.bvh import collide
 from scenegraph.hydroelastic.clipping import (clip_by_planes, compact, remove_near_duplicates,
                                               slice_tets, unique_edge_ids)
@@ -49,20 +50,16 @@ class PolygonBatch:
         return int(self.n.shape[0])
 
 
-def _clip_by_tet_faces(P, n, face_n, face_d, rows, dedup_each: bool = False):
+def _clip_by_tet_faces(P, n, face_n, face_d, rows):
     """Clips polygons by the four face planes of their tetrahedra; `rows` (K,) follow along.
 
-    face_n (K, 4, 3), face_d (K, 4). With dedup_each, near-duplicate vertices
-    are removed after every plane and polygons with fewer than 3 vertices are
-    dropped (Drake's tet–tet order). Returns (P, n, rows) of survivors.
+    face_n (K, 4, 3), face_d (K, 4). Returns (P, n, rows) of the survivors.
     """
     for f in range(4):
         if rows.shape[0] == 0:
             break
         P, n = clip_by_planes(P, n, face_n[:, f], face_d[:, f])
-        if dedup_each:
-            P, n = remove_near_duplicates(P, n)
-        keep = n >= 3 if dedup_each else n > 0
+        keep = n > 0
         if not keep.all():
             P, n = compact(P, n, keep)
             rows, face_n, face_d = rows[keep], face_n[keep], face_d[keep]
@@ -115,7 +112,7 @@ def soft_volume_rigid_half_space(soft, R_SH: np.ndarray, p_SH: np.ndarray) -> Po
     h = soft.mesh.vertices_array() @ z - d
     tets = soft.mesh.tetrahedra_array()
     ht = h[tets]
-    cut = np.nonzero((ht > 0).any(axis=1) & (ht <= 0).any(axis=1))[0]
+    cut = np.nonzero((row_max(ht) > 0) & (row_min(ht) <= 0))[0]
     K = cut.shape[0]
     P, n, edges, pressure = slice_tets(soft.tet_p[cut], np.broadcast_to(z, (K, 3)),
                                        np.full(K, d), soft.tet_values[cut])
@@ -155,7 +152,7 @@ def soft_half_space_rigid_surface(pressure_scale: float, rigid, R_RH: np.ndarray
     tris = mesh.triangles_array()
     nrm = mesh.face_normals_array()
     st = s[tris]
-    code = ((st > 0) * np.array([1, 2, 4])).sum(axis=1)
+    code = (st[:, 0] > 0) + 2 * (st[:, 1] > 0) + 4 * (st[:, 2] > 0)
     keep = (code < 7) & (nrm @ -z > COS_ALPHA)
     idx = np.nonzero(keep)[0]
     code, tri_v, st = code[idx], tris[idx], st[idx]
@@ -185,27 +182,36 @@ def soft_volume_soft_volume(soft0, soft1, R_01: np.ndarray, p_01: np.ndarray) ->
     pressure is sampled from field 0.
     """
     a, b = collide(soft0.bvh, soft1.bvh, R_01, p_01)
-    g0, at0 = soft0.grad[a], soft0.at_Go[a]
-    g1_N = soft1.grad[b]
-    g1 = g1_N @ R_01.T
-    at1 = soft1.at_Go[b] + g1_N @ (-(R_01.T @ p_01))       # p₁ extended to frame 0's origin
+    # Mesh 1's per-tet data re-expressed in frame 0 once (cheaper than per candidate).
+    p_10 = -(R_01.T @ p_01)                                   # frame 0's origin in frame 1
+    g1_all = soft1.grad @ R_01.T
+    at1_all = soft1.at_Go + soft1.grad @ p_10                 # p₁ extended to frame 0's origin
+    u1_all = soft1.grad_unit @ R_01.T
+    g0, at0, g1 = soft0.grad[a], soft0.at_Go[a], g1_all[b]
     nvec = g0 - g1
-    mag = np.linalg.norm(nvec, axis=1)
+    mag = np.sqrt(np.einsum("kj,kj->k", nvec, nvec))
     ok = mag > 0
     nhat = nvec / np.where(ok, mag, 1.0)[:, None]
-    u1 = soft1.grad_unit[b] @ R_01.T
     ok &= np.einsum("kj,kj->k", nhat, soft0.grad_unit[a]) > COS_ALPHA
-    ok &= np.einsum("kj,kj->k", -nhat, u1) > COS_ALPHA
+    ok &= np.einsum("kj,kj->k", -nhat, u1_all[b]) > COS_ALPHA
     idx = np.nonzero(ok)[0]
     a, b, nhat, g0, at0, g1 = a[idx], b[idx], nhat[idx], g0[idx], at0[idx], g1[idx]
-    d = (at1[idx] - at0) / mag[idx]
-    P, n, _ = slice_tets(soft0.tet_p[a], nhat, d)
+    d = (at1_all[b] - at0) / mag[idx]
+    # The equilibrium plane must cut both tetrahedra.
+    T0 = soft0.tet_p[a]
+    p1_0 = soft1.mesh.vertices_array() @ R_01.T + p_01
+    h0 = np.einsum("kvj,kj->kv", T0, nhat) - d[:, None]
+    h1 = np.einsum("kvj,kj->kv", p1_0[soft1.mesh.tetrahedra_array()[b]], nhat) - d[:, None]
+    cut = (row_max(h0) > 0) & (row_min(h0) <= 0) & (row_max(h1) >= 0) & (row_min(h1) <= 0)
+    idx = np.nonzero(cut)[0]
+    a, b, nhat, g0, at0, g1, d, T0 = a[idx], b[idx], nhat[idx], g0[idx], at0[idx], g1[idx], d[idx], T0[idx]
+    P, n, _ = slice_tets(T0, nhat, d)
     keep = n >= 3
     rows = np.nonzero(keep)[0]
     P, n = P[keep], n[keep]
-    face_n = soft1.face_n[b[rows]] @ R_01.T
-    face_d = soft1.face_d[b[rows]] + face_n @ p_01
-    P, n, rows = _clip_by_tet_faces(P, n, face_n, face_d, rows, dedup_each=True)
+    fn_all = rotate_points(soft1.face_n, R_01)
+    fd_all = soft1.face_d + fn_all @ p_01
+    P, n, rows = _clip_by_tet_faces(P, n, fn_all[b[rows]], fd_all[b[rows]], rows)
     P, n, rows = _finish(P, n, rows)
     g0, at0, g1, nhat = g0[rows], at0[rows], g1[rows], nhat[rows]
     pressure = np.einsum("kmj,kj->km", P, g0) + at0[:, None]
@@ -224,7 +230,7 @@ def soft_half_space_soft_volume(pressure_scale: float, soft, R_NH: np.ndarray,
     z = R_NH[:, 2]
     dz = float(z @ p_NH)
     h = soft.tet_p @ z - dz
-    cand = np.nonzero(h.min(axis=1) < 0)[0]
+    cand = np.nonzero(row_min(h) < 0)[0]
     gH = -pressure_scale * z
     atH = pressure_scale * dz
     gN, atN = soft.grad[cand], soft.at_Go[cand]

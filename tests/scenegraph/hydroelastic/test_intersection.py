@@ -29,6 +29,8 @@ def test_bvh_matches_brute_force(seed):
     other = make_compliant_representation(Ellipsoid(0.08, 0.05, 0.06), 1e6, 0.03)
     R, p = random_rotation(rng), rng.normal(size=3) * 0.08
     a, b = collide(soft.bvh, other.bvh, R, p)
+    order = np.lexsort((b, a))
+    a, b = a[order], b[order]
     lo_A, hi_A = soft.tet_p.min(axis=1), soft.tet_p.max(axis=1)
     q = other.tet_p @ R.T + p
     # Brute force with B's boxes re-expressed in A (box of the rotated box, as the BVH does).
