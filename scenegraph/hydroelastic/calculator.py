@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import enum
 
-import numpy as np
 
 from scenegraph.hydroelastic import mesh_intersection as mi
 from scenegraph.hydroelastic._arrays import pose_to_Rp

@@ -61,7 +61,9 @@ class SoftMesh:
         self.grad = pressure.gradients_array()
         self.at_Go = pressure.values_at_origin_array()
         norm = np.linalg.norm(self.grad, axis=1, keepdims=True)
-        self.grad_unit = np.where(norm > 0, self.grad / np.where(norm > 0, norm, 1.0), 0.0)
+        # A tet with no pressure gradient gets NaN, so it fails every "normal along the
+        # gradient" test (as Drake's normalized zero vector does).
+        self.grad_unit = np.where(norm > 0, self.grad / np.where(norm > 0, norm, 1.0), np.nan)
         self.face_n, self.face_d = tet_face_planes(self.tet_p)
         self.bvh = Bvh(self.tet_p.min(axis=1), self.tet_p.max(axis=1))
 

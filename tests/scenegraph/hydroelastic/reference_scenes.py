@@ -7,7 +7,7 @@ import itertools
 
 import numpy as np
 
-from scenegraph.hydroelastic.calculator import ContactSurfaceResult, compute_contact_surface
+from scenegraph.hydroelastic.calculator import compute_contact_surface
 from scenegraph.hydroelastic.contact_surface import HydroelasticContactRepresentation
 from scenegraph.hydroelastic.representation import (make_compliant_representation,
                                                     make_rigid_representation)
