@@ -315,21 +315,50 @@ def _initial_polytope(A: SupportBody, B: SupportBody, seed_points):
     return None
 
 
+def _facet_witness(V, VA, VB, F, N, D, cand):
+    """Witness points of the closest facet: among the candidate facets (those
+    within the tolerance of the smallest distance; flat regions of C hold many
+    coplanar ones) the one whose plane point D·N lies most inside it, as
+    barycentric combinations of the vertices' support points."""
+    idx = np.flatnonzero(cand)
+    T = V[F[idx]]  # (K, 3, 3)
+    q = D[idx, None] * N[idx]
+    v0, v1, w = T[:, 1] - T[:, 0], T[:, 2] - T[:, 0], q - T[:, 0]
+    d00, d01, d11 = (v0 * v0).sum(1), (v0 * v1).sum(1), (v1 * v1).sum(1)
+    d20, d21 = (w * v0).sum(1), (w * v1).sum(1)
+    den = d00 * d11 - d01 * d01
+    ok = den > 0.0
+    den = np.where(ok, den, 1.0)
+    l1 = (d11 * d20 - d01 * d21) / den
+    l2 = (d00 * d21 - d01 * d20) / den
+    lam = np.stack([1.0 - l1 - l2, l1, l2], axis=1)
+    score = np.where(ok, lam.min(axis=1), -np.inf)
+    k = int(np.argmax(score))
+    lk = np.clip(lam[k], 0.0, None)
+    lk = lk / lk.sum() if lk.sum() > 0.0 else np.array([1.0, 0.0, 0.0])
+    f = idx[k]
+    return lk @ VA[F[f]], lk @ VB[F[f]]
+
+
 def epa(A: SupportBody, B: SupportBody, scale: float, seed_points=()):
     """Penetration depth and direction of overlapping cores by EPA.
 
-    Returns (depth ≥ 0, nhat_BA (3,), lower_bound); `depth` is the smallest
-    support value h_C(n) seen (an upper bound, achieved by translating along
-    nhat), `lower_bound` the closest facet distance when it stopped.
+    Returns (depth ≥ 0, nhat_BA (3,), lower_bound, a (3,), b (3,)): `depth` is
+    the smallest support value h_C(n) seen (an upper bound, achieved by
+    translating along nhat), `lower_bound` the closest facet distance when it
+    stopped, and a, b the witness points of the closest facet (barycentric
+    combinations of support points, within the tolerance of ∂A and ∂B).
     """
     init = _initial_polytope(A, B, seed_points)
     if init is None:
         return None
-    Wv, _, _, hull = init
-    tol = 1e-11 * scale
+    Wv, Wa, Wb, hull = init
+    tol = 1e-13 * scale
     cap_v = len(Wv) + _EPA_MAX_ITER + 1
     V = np.zeros((cap_v, 3))
-    V[:len(Wv)] = Wv
+    VA = np.zeros((cap_v, 3))
+    VB = np.zeros((cap_v, 3))
+    V[:len(Wv)], VA[:len(Wv)], VB[:len(Wv)] = Wv, Wa, Wb
     nv = len(Wv)
     maxf = 2 * cap_v + 16
     F = np.zeros((maxf, 3), dtype=np.int64)
@@ -347,7 +376,7 @@ def epa(A: SupportBody, B: SupportBody, scale: float, seed_points=()):
         F[nf], N[nf], D[nf], alive[nf] = (i, j, k), n, n @ V[i], True
         nf += 1
     best_u, best_n = np.inf, None
-    lower = 0.0
+    lower, f = 0.0, 0
     for _ in range(_EPA_MAX_ITER):
         f = int(np.argmin(np.where(alive[:nf], D[:nf], np.inf)))
         n, lower = N[f].copy(), max(D[f], 0.0)
@@ -368,25 +397,29 @@ def epa(A: SupportBody, B: SupportBody, scale: float, seed_points=()):
                     del edges[(e[1], e[0])]
                 else:
                     edges[e] = True
-        alive[:nf][vis] = False
-        V[nv] = w
-        new = nv
-        nv += 1
-        ok = True
+        new_faces = []
         for i, j in edges:
-            nn = np.cross(V[j] - V[i], V[new] - V[i])
+            nn = np.cross(V[j] - V[i], w - V[i])
             ln = np.linalg.norm(nn)
             if ln == 0.0:
-                ok = False
+                new_faces = None
                 break
-            nn /= ln
-            F[nf], N[nf], D[nf], alive[nf] = (i, j, new), nn, nn @ V[i], True
+            new_faces.append((i, j, nn / ln))
+        if not new_faces:
+            break  # degenerate expansion: keep the current facet
+        alive[:nf][vis] = False
+        V[nv], VA[nv], VB[nv] = w, a, b
+        for i, j, nn in new_faces:
+            F[nf], N[nf], D[nf], alive[nf] = (i, j, nv), nn, nn @ V[i], True
             nf += 1
-        if not ok:
-            break
+        nv += 1
+    live = alive.copy()
+    live[f] = True
+    cand = live[:nf] & (D[:nf] <= D[f] + max(tol, 1e-12 * scale))
+    fa, fb = _facet_witness(V, VA, VB, F[:nf], N[:nf], D[:nf], cand)
     # C's outward facet normal n: A must move along −n to leave B, so the
     # normal from B into A is −n.
-    return max(best_u, 0.0), -best_n, lower
+    return max(best_u, 0.0), -best_n, lower, fa, fb
 
 
 # ---------------------------------------------------------------- driver
@@ -394,11 +427,12 @@ def epa(A: SupportBody, B: SupportBody, scale: float, seed_points=()):
 
 def _witnesses_at(A, B, depth, nhat, scale):
     """Points (a on A, b on B) of a penetration of `depth` along nhat (B→A)."""
-    eps = 1e-9 * scale
+    eps = 1e-6 * scale
     shift = (depth + eps) * nhat
     Bs = _Shifted(B, -shift)
     r = gjk(A, Bs, scale, v0=-nhat)
-    return r.a, r.b + shift
+    a, b = _polish_separated(A, Bs, r.a, r.b, scale)
+    return a, b + shift
 
 
 class _Shifted:
@@ -407,9 +441,56 @@ class _Shifted:
     def __init__(self, body, offset):
         self.body, self.offset = body, offset
         self.p = body.p + offset
+        self.data, self.R, self.core = body.data, body.R, body.core
+        self.vertices = None if body.vertices is None else body.vertices + offset
 
     def support(self, u):
         return self.body.support(u) + self.offset
+
+
+def _project(body: SupportBody, p_W: np.ndarray) -> np.ndarray:
+    """Nearest point of the body (core) to a point p_W outside it, exact."""
+    from scenegraph.proximity import point_distance as pd
+
+    kind, P = body.data.kind, body.data.params
+    if body.core and kind == "Sphere":
+        return body.p.copy()
+    if body.core and kind == "Capsule":
+        a, b = body.vertices
+        d = b - a
+        t = min(max(((p_W - a) @ d) / (d @ d), 0.0), 1.0)
+        return a + t * d
+    q = (body.R.T @ (p_W - body.p)).reshape(1, 3)
+    if kind == "Box":
+        n = pd.signed_distance_to_box(2.0 * P, q)[1]
+    elif kind == "Cylinder":
+        n = pd.signed_distance_to_cylinder(P[0], 2.0 * P[1], q)[1]
+    elif kind == "Ellipsoid":
+        n = pd.signed_distance_to_ellipsoid(P, q)[1]
+    elif kind == "Convex":
+        n = pd.signed_distance_to_convex(body.data.hull, q)[1]
+    elif kind == "Sphere":
+        n = pd.signed_distance_to_sphere(P[0], q)[1]
+    else:  # pragma: no cover - capsule without core is never built
+        raise ValueError(kind)
+    return body.R @ n[0] + body.p
+
+
+def _polish_separated(A, B, a, b, scale, iterations=60):
+    """Alternating exact projections from a GJK pair: never increases |a − b|
+    and makes the pair (and its direction) exact at vertex/smooth contacts."""
+    d = math.sqrt((a - b) @ (a - b))
+    for _ in range(iterations):
+        b2 = _project(B, a)
+        a2 = _project(A, b2)
+        d2 = math.sqrt((a2 - b2) @ (a2 - b2))
+        if not d2 <= d * (1.0 + 1e-15) or d2 <= 1e-14 * scale:
+            break
+        moved = math.sqrt((a2 - a) @ (a2 - a) + (b2 - b) @ (b2 - b))
+        a, b, d = a2, b2, d2
+        if moved <= 1e-15 * scale:
+            break
+    return a, b
 
 
 def solve_pair(A: SupportBody, B: SupportBody):
@@ -421,22 +502,27 @@ def solve_pair(A: SupportBody, B: SupportBody):
     scale = max(1e-300, A.scale, B.scale)
     r = gjk(A, B, scale)
     if not r.intersecting:
-        v = r.a - r.b
+        a, b = _polish_separated(A, B, r.a, r.b, scale)
+        v = a - b
         phi_core = math.sqrt(v @ v)
         nhat = v / phi_core
-        a, b = r.a, r.b
     else:
         if A.is_polytope and B.is_polytope:
             phi_core, nhat = sat_polytopes(A, B)
             depth = max(-phi_core, 0.0)
+            a, b = _witnesses_at(A, B, depth, nhat, scale)
         else:
             Wp, Ap, Bp = r.simplex
             out = epa(A, B, scale, list(zip(Wp, Ap, Bp)))
             if out is None:
                 raise RuntimeError("convex solver: EPA could not build its initial polytope")
-            depth, nhat, _ = out
+            depth, nhat, _, a, b = out
+            # Two witness candidates, both moved onto the surfaces: EPA's
+            # closest-facet points and the touching points after separating
+            # along nhat; keep the pair better aligned with −depth·nhat.
+            cands = [(_project(A, a), _project(B, b)), _witnesses_at(A, B, depth, nhat, scale)]
+            a, b = min(cands, key=lambda ab: float(np.linalg.norm(ab[0] - ab[1] + depth * nhat)))
         phi_core = -depth
-        a, b = _witnesses_at(A, B, depth, nhat, scale)
     mid = 0.5 * (a + b)
     a = mid + 0.5 * phi_core * nhat
     b = mid - 0.5 * phi_core * nhat

@@ -15,11 +15,15 @@ falls outside the face, which happens only for parallel faces); for an edge
 axis, the closest points of the two edges. These are the points Drake (FCL's
 boxBox2) reports, exact to rounding.
 
-Separated boxes get their exact distance from candidate feature pairs: every
-vertex of one box against the other box (clamping), and the edge pairs that
-can hold the closest points — an edge qualifies only if the other box reaches
-beyond both face planes adjacent to it (the normal cone condition). With
-max_distance, pairs whose separating-axis gap already exceeds it stop early.
+Separated boxes: the best axis's gap is a lower bound of the distance and the
+axis's witness pair (face–vertex or edge–edge, as above) an upper bound; where
+the two agree the answer is certified exact. The other pairs (closest features
+vertex–vertex, vertex–edge, ...) get their exact distance from candidate
+feature pairs: every vertex of one box against the other box (clamping), and
+the edge pairs that can hold the closest points — an edge qualifies only if
+the other box reaches beyond both face planes adjacent to it (the normal cone
+condition). With max_distance, pairs whose separating-axis gap already
+exceeds it stop early.
 """
 from __future__ import annotations
 
@@ -52,30 +56,56 @@ def _plus_sign(x):
     return np.where(x < 0.0, -1.0, 1.0)
 
 
-def box_sat(hA, hB, R, t):
-    """Separations (N, 15) and unit axes (N, 15, 3) in A's frame.
+_I1 = np.array([1, 2, 0])
+_I2 = np.array([2, 0, 1])
+_EI = np.repeat(np.arange(3), 3)  # edge axis 6 + 3 i + j = e_i × b_j
+_EJ = np.tile(np.arange(3), 3)
 
-    Axes 0-2: A's faces; 3-5: B's faces (columns of R); 6-14: e_i × b_j
-    (i major). Each separation is |t·L| − r_A(L) − r_B(L) for unit L; skipped
-    edge axes get −inf.
+
+def box_sat(hA, hB, R, t):
+    """Separations (N, 15) of box pairs along the 15 candidate axes.
+
+    In A's frame: axes 0-2 are A's face normals e_i, 3-5 B's (columns b_j of
+    R), 6-14 the unit edge axes e_i × b_j / |e_i × b_j| (index 6 + 3i + j).
+    Each entry is |t·L| − r_A(L) − r_B(L), the gap between the boxes'
+    projections on L (negative: overlap). Edge axes with |e_i × b_j| < 1e-6
+    get −inf. Closed-form projection radii, as in the classic OBB test.
     """
     n = len(t)
-    L = np.empty((n, 15, 3))
-    L[:, 0:3] = np.eye(3)
-    L[:, 3:6] = np.swapaxes(R, 1, 2)
-    E = np.eye(3)
-    for i in range(3):
-        L[:, 6 + 3 * i:9 + 3 * i] = np.cross(E[i][None, None, :], np.swapaxes(R, 1, 2))
-    norm = np.sqrt((L * L).sum(axis=2))
-    valid = norm >= _MIN_EDGE_CROSS
-    valid[:, :6] = True
-    L = L / np.where(valid, norm, 1.0)[:, :, None]
-    rA = (np.abs(L) * hA[:, None, :]).sum(axis=2)
-    LB = np.einsum("nkm,nak->nam", R, L)  # L in B's frame
-    rB = (np.abs(LB) * hB[:, None, :]).sum(axis=2)
-    sep = np.abs(np.einsum("nak,nk->na", L, t)) - rA - rB
-    sep = np.where(valid, sep, -np.inf)
-    return sep, L
+    AR = np.abs(R)
+    sep = np.empty((n, 15))
+    sep[:, 0:3] = np.abs(t) - hA - np.einsum("nij,nj->ni", AR, hB)
+    tb = np.einsum("nij,ni->nj", R, t)
+    sep[:, 3:6] = np.abs(tb) - np.einsum("nij,ni->nj", AR, hA) - hB
+    i1, i2 = _I1[_EI], _I2[_EI]
+    j1, j2 = _I1[_EJ], _I2[_EJ]
+    r_i1j = R[:, i1, _EJ]
+    r_i2j = R[:, i2, _EJ]
+    tL = t[:, i2] * r_i1j - t[:, i1] * r_i2j
+    rA = hA[:, i1] * np.abs(r_i2j) + hA[:, i2] * np.abs(r_i1j)
+    rB = hB[:, j1] * AR[:, _EI, j2] + hB[:, j2] * AR[:, _EI, j1]
+    ln = np.sqrt(r_i1j * r_i1j + r_i2j * r_i2j)
+    ok = ln >= _MIN_EDGE_CROSS
+    sep[:, 6:] = np.where(ok, (np.abs(tL) - rA - rB) / np.where(ok, ln, 1.0), -np.inf)
+    return sep
+
+
+def _axis_vectors(best, R):
+    """Unit axes (N, 3) in A's frame for axis indices best (N,) of box_sat."""
+    n = len(best)
+    rows = np.arange(n)
+    L = np.zeros((n, 3))
+    fa = best < 3
+    L[rows[fa], best[fa]] = 1.0
+    fb = (best >= 3) & (best < 6)
+    L[fb] = R[rows[fb], :, best[fb] - 3]
+    ed = best >= 6
+    if ed.any():
+        e = best[ed] - 6
+        E = np.eye(3)[e // 3]
+        X = np.cross(E, R[rows[ed], :, e % 3])
+        L[ed] = X / np.sqrt((X * X).sum(axis=1))[:, None]
+    return L
 
 
 def _best_axis(sep, scale):
@@ -87,7 +117,7 @@ def _best_axis(sep, scale):
     return np.where(se > sf + 1e-12 * scale, edge, face)
 
 
-def _face_witness(h_ref, h_inc, R_ref_inc, t_ref_inc, axis, m, depth):
+def _face_witness(h_ref, h_inc, R_ref_inc, t_ref_inc, axis, m):
     """Deepest point of the incident box inside the reference face's prism.
 
     All in the reference box's frame: h_ref, h_inc (N, 3); R_ref_inc, t_ref_inc
@@ -152,41 +182,45 @@ def _clip_halfplane(poly, c, sign, bound):
     return np.array(res).reshape(-1, 3)
 
 
-def _penetration(hA, hB, R, t, sep, L, best):
-    """Witnesses (p_a, p_b in A's frame) and nhat (A's frame) at the SAT axis."""
+def _axis_witness(hA, hB, R, t, best, gap):
+    """Witnesses from the best separating axis, for overlapping and separated
+    pairs alike. Returns (p_a, p_b, nhat) in A's frame with p_a − p_b = gap·nhat
+    and a mask `certified`: False where the axis does not realise the distance
+    (separated boxes whose closest features are not face–vertex or
+    edge–edge); those rows need _separated."""
     n = len(t)
-    rows = np.arange(n)
-    phi = sep[rows, best]
-    Lb = L[rows, best]
-    # nhat points from B into A: against the direction from A's centre to B's.
-    nhat = np.where((rowdot(Lb, t) > 0.0)[:, None], -Lb, Lb)
+    L = _axis_vectors(best, R)
+    nhat = np.where((rowdot(L, t) > 0.0)[:, None], -L, L)  # from B into A
     p_a = np.empty((n, 3))
     p_b = np.empty((n, 3))
-    depth = -phi
+    certified = np.ones(n, dtype=bool)
+    pen = gap <= 0.0
     faceA = best < 3
     if faceA.any():
         idx = np.flatnonzero(faceA)
         m = -nhat[idx]  # A's outward face normal, towards B
-        pb, ok = _face_witness(hA[idx], hB[idx], R[idx], t[idx], best[idx], m, depth[idx])
-        if not ok.all():
-            bad = ~ok
+        pb, ok = _face_witness(hA[idx], hB[idx], R[idx], t[idx], best[idx], m)
+        bad = ~ok & pen[idx]
+        if bad.any():
             pb[bad] = _clip_witness(hA[idx][bad], hB[idx][bad], R[idx][bad], t[idx][bad],
                                     best[idx][bad], m[bad])
+        certified[idx] = ok | pen[idx]
         p_b[idx] = pb
-        p_a[idx] = pb + depth[idx, None] * m
+        p_a[idx] = pb - gap[idx, None] * m
     faceB = (best >= 3) & (best < 6)
     if faceB.any():
         idx = np.flatnonzero(faceB)
         RT = np.swapaxes(R[idx], 1, 2)
         tB = -np.einsum("nij,nj->ni", RT, t[idx])  # A's centre in B's frame
         mB = np.einsum("nij,nj->ni", RT, nhat[idx])  # B's outward normal, in B
-        pa_B, ok = _face_witness(hB[idx], hA[idx], RT, tB, best[idx] - 3, mB, depth[idx])
-        if not ok.all():
-            bad = ~ok
+        pa_B, ok = _face_witness(hB[idx], hA[idx], RT, tB, best[idx] - 3, mB)
+        bad = ~ok & pen[idx]
+        if bad.any():
             pa_B[bad] = _clip_witness(hB[idx][bad], hA[idx][bad], RT[bad], tB[bad],
                                       best[idx][bad] - 3, mB[bad])
+        certified[idx] = ok | pen[idx]
         p_a[idx] = np.einsum("nij,nj->ni", R[idx], pa_B) + t[idx]
-        p_b[idx] = p_a[idx] + depth[idx, None] * nhat[idx]
+        p_b[idx] = p_a[idx] - gap[idx, None] * nhat[idx]
     edge = best >= 6
     if edge.any():
         idx = np.flatnonzero(edge)
@@ -207,11 +241,14 @@ def _penetration(hA, hB, R, t, sep, L, best):
         b1 = np.einsum("nij,nj->ni", R[idx], b1) + t[idx]
         _, _, ca, cb = closest_segment_segment(a0, a1, b0, b1)
         p_a[idx], p_b[idx] = ca, cb
-    # Enforce p_a − p_b = φ nhat exactly around the pair's midpoint.
+        d = np.sqrt(((ca - cb) ** 2).sum(axis=1))
+        scale = np.maximum(1.0, np.maximum(hA[idx].max(axis=1), hB[idx].max(axis=1)))
+        certified[idx] = pen[idx] | (d <= gap[idx] + 1e-12 * scale)
+    # Enforce p_a − p_b = gap·nhat exactly around the pair's midpoint.
     mid = 0.5 * (p_a + p_b)
-    p_a = mid + 0.5 * phi[:, None] * nhat
-    p_b = mid - 0.5 * phi[:, None] * nhat
-    return phi, p_a, p_b, nhat
+    p_a = mid + 0.5 * gap[:, None] * nhat
+    p_b = mid - 0.5 * gap[:, None] * nhat
+    return p_a, p_b, nhat, certified
 
 
 def _separated(hA, hB, R, t, scale):
@@ -283,27 +320,25 @@ def box_box(A: ShapeBatch, R_WA, p_WA, B: ShapeBatch, R_WB, p_WB,
     R = np.einsum("nji,njk->nik", R_WA, R_WB)
     t = np.einsum("nji,nj->ni", R_WA, p_WB - p_WA)
     scale = np.maximum(1.0, np.maximum(hA.max(axis=1), hB.max(axis=1)))
-    sep, L = box_sat(hA, hB, R, t)
+    sep = box_sat(hA, hB, R, t)
     best = _best_axis(sep, scale)
     gap = sep[np.arange(n), best]
     out = PairBatchResult.empty(n)
     out.distance[:] = gap
-    p_a = np.full((n, 3), np.nan)
-    p_b = np.full((n, 3), np.nan)
-    nhat = np.full((n, 3), np.nan)
-    pen = gap <= 0.0
-    if pen.any():
-        i = np.flatnonzero(pen)
-        phi, pa, pb, nh = _penetration(hA[i], hB[i], R[i], t[i], sep[i], L[i], best[i])
-        out.distance[i], p_a[i], p_b[i], nhat[i] = phi, pa, pb, nh
-    far = ~pen & (gap <= max_distance)
-    if far.any():
-        i = np.flatnonzero(far)
-        phi, pa, pb = _separated(hA[i], hB[i], R[i], t[i], scale[i])
-        out.distance[i], p_a[i], p_b[i] = phi, pa, pb
-        nhat[i] = normalize_rows(pa - pb)
-    done = pen | far
-    out.p_WCa[done] = np.einsum("nij,nj->ni", R_WA[done], p_a[done]) + p_WA[done]
-    out.p_WCb[done] = np.einsum("nij,nj->ni", R_WA[done], p_b[done]) + p_WA[done]
-    out.nhat_BA_W[done] = np.einsum("nij,nj->ni", R_WA[done], nhat[done])
+    act = np.flatnonzero(gap <= max_distance)
+    if len(act) == 0:
+        return out
+    p_a, p_b, nhat, cert = _axis_witness(hA[act], hB[act], R[act], t[act], best[act], gap[act])
+    phi = gap[act].copy()
+    if not cert.all():
+        u = np.flatnonzero(~cert)
+        i = act[u]
+        d, pa, pb = _separated(hA[i], hB[i], R[i], t[i], scale[i])
+        phi[u], p_a[u], p_b[u] = d, pa, pb
+        nhat[u] = normalize_rows(pa - pb)
+    out.distance[act] = phi
+    Ra = R_WA[act]
+    out.p_WCa[act] = np.einsum("nij,nj->ni", Ra, p_a) + p_WA[act]
+    out.p_WCb[act] = np.einsum("nij,nj->ni", Ra, p_b) + p_WA[act]
+    out.nhat_BA_W[act] = np.einsum("nij,nj->ni", Ra, nhat)
     return out
