@@ -27,3 +27,12 @@ from scenegraph.query_object import QueryObject
 from scenegraph.query_results import (PenetrationAsPointPair, SignedDistancePair,
                                       SignedDistanceToPoint)
 from scenegraph.scene_graph import SceneGraph
+from scenegraph.hydroelastic.contact_surface import (ContactSurface,
+                                                     HydroelasticContactRepresentation)
+from scenegraph.hydroelastic.mesh_field import (PolygonSurfaceMeshFieldLinear,
+                                                TriangleSurfaceMeshFieldLinear,
+                                                VolumeMeshFieldLinear)
+from scenegraph.hydroelastic.surface_mesh import (PolygonSurfaceMesh, SurfacePolygon,
+                                                  SurfaceTriangle, TriangleSurfaceMesh)
+from scenegraph.hydroelastic.volume_mesh import (ConvertVolumeToSurfaceMesh, VolumeElement,
+                                                 VolumeMesh)

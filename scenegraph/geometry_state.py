@@ -78,8 +78,6 @@ class _Geometry:
 class GeometryState:
     """Registry of sources, frames, geometries, roles, versions and filters."""
 
-    # Installed by the hydroelastic module: f(state, geometry_id) -> mesh or None.
-    hydroelastic_mesh_provider = None
 
     def __init__(self):
         self._self_source_id = SourceId.get_new_id()
@@ -355,7 +353,21 @@ class GeometryState:
                                "assigned. Use RoleAssign.kNew.")
         if not has:
             self._check_name_free(g.frame_id, role, g.name, ignore=geometry_id)
-        self._commit_role(g, role, type(properties)(properties))
+        properties = type(properties)(properties)
+        if role == Role.kProximity:
+            self._check_proximity(g, g.shape, properties)
+        self._commit_role(g, role, properties)
+
+    @staticmethod
+    def _check_proximity(g: _Geometry, shape, props) -> None:
+        """Builds (and caches) the hydroelastic representation the proximity
+        properties ask for, so bad values fail now, naming the geometry."""
+        from scenegraph.hydroelastic.representation import (
+            HydroelasticPropertyError, make_hydroelastic_representation)
+        try:
+            make_hydroelastic_representation(shape, props)
+        except HydroelasticPropertyError as error:
+            raise RuntimeError(f"Geometry {g.id} ('{g.name}'): {error}") from None
 
     def _commit_role(self, g: _Geometry, role: Role, props) -> None:
         is_new = role not in g.props
@@ -445,6 +457,8 @@ class GeometryState:
             raise TypeError(f"ChangeShape: X_FG must be a RigidTransform, got "
                             f"{type(X_FG).__name__}")
         g = self._owned_geometry(source_id, geometry_id)
+        if Role.kProximity in g.props:
+            self._check_proximity(g, shape, g.props[Role.kProximity])
         g.shape = shape.Clone()
         if X_FG is not None:
             g.X_FG = copy.copy(X_FG)
@@ -468,15 +482,19 @@ class GeometryState:
         defaults.ValidateOrThrow()
         ids = [geometry_id] if geometry_id is not None else \
             [g.id for g in self._geometries.values() if Role.kProximity in g.props]
-        targets = []
+        updates = []
         for gid in ids:
             g = self._geometry(gid)
             if Role.kProximity not in g.props:
                 raise RuntimeError(f"ApplyProximityDefaults: geometry {gid} ('{g.name}') has "
                                    "no proximity role")
-            targets.append(g.props[Role.kProximity])
-        changed = [backfill_proximity_defaults(props, defaults) for props in targets]
-        if any(changed):
+            filled = ProximityProperties(g.props[Role.kProximity])
+            if backfill_proximity_defaults(filled, defaults):
+                self._check_proximity(g, g.shape, filled)
+                updates.append((g, filled))
+        for g, filled in updates:
+            g.props[Role.kProximity] = filled
+        if updates:
             self._version._bump(Role.kProximity)
             self._proximity_view = None
 

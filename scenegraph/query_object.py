@@ -147,17 +147,31 @@ class QueryObject:
     def HasCollisions(self) -> bool:
         return self._engine().HasCollisions(self._poses())
 
-    def ComputeContactSurfaces(self, representation):
-        return self._engine().ComputeContactSurfaces(self._poses(), representation)
+    def ComputeContactSurfaces(self, representation=None):
+        """Hydroelastic ContactSurfaces of every unfiltered pair in contact,
+        sorted by (id_M, id_N), as triangles (kTriangle, default) or polygons
+        (kPolygon). Raises for rigid-rigid pairs and geometries without
+        hydroelastic properties that are in contact, as Drake does."""
+        return self._engine().ComputeContactSurfaces(self._poses(),
+                                                     _representation(representation))
 
-    def ComputeContactSurfacesWithFallback(self, representation):
-        return self._engine().ComputeContactSurfacesWithFallback(self._poses(),
-                                                                 representation)
+    def ComputeContactSurfacesWithFallback(self, representation=None):
+        """(surfaces, point_pairs): hydroelastic surfaces where possible,
+        PenetrationAsPointPair for the other penetrating pairs."""
+        return self._engine().ComputeContactSurfacesWithFallback(
+            self._poses(), _representation(representation))
 
     def ComputeAabbInWorld(self, geometry_id):
         """None for every non-deformable geometry, as in Drake."""
         self._state()._geometry(geometry_id)
         return None
+
+
+def _representation(representation):
+    from scenegraph.hydroelastic.contact_surface import HydroelasticContactRepresentation
+    if representation is None:
+        return HydroelasticContactRepresentation.kTriangle
+    return HydroelasticContactRepresentation(representation)
 
 
 def _checked_nonnegative(value, name: str) -> float:

@@ -15,13 +15,14 @@ shared by every query on that context.
 """
 from __future__ import annotations
 
-from systems.framework import AbstractValue, LeafSystem, Value, ValueProducer
+from systems.framework import Context, LeafSystem, Value, ValueProducer
 
 from scenegraph.collision_filter_manager import CollisionFilterManager
 from scenegraph.geometry_state import GeometryState, world_frame_id
 from scenegraph.kinematics_vector import FramePoseVector
 from scenegraph.query_object import QueryObject
-from scenegraph.scene_graph_config import SceneGraphConfig
+from scenegraph.geometry_properties import ProximityProperties
+from scenegraph.scene_graph_config import SceneGraphConfig, backfill_proximity_defaults
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 
 __all__ = ["SceneGraph"]
@@ -194,7 +195,6 @@ class SceneGraph(LeafSystem):
     def _checked_state(self, args, method: str):
         """(state to edit, remaining args), validating on a probe first for
         context edits so a rejected call invalidates nothing."""
-        from systems.framework import Context
         if args and isinstance(args[0], Context):
             context = args[0]
             probe = self._state_of(context).Clone()
@@ -222,10 +222,16 @@ class SceneGraph(LeafSystem):
             args = args + (kwargs.pop("assign"),)
         if kwargs:
             raise TypeError(f"AssignRole(): unexpected keywords {sorted(kwargs)}")
-        state, rest = self._checked_state(args, "AssignRole")
+        args = list(args)
+        offset = 1 if args and isinstance(args[0], Context) else 0
+        if len(args) > offset + 2 and isinstance(args[offset + 2], ProximityProperties):
+            # Drake fills in the SceneGraphConfig defaults on assignment; do it
+            # on a copy so the single, validated commit includes them.
+            filled = ProximityProperties(args[offset + 2])
+            backfill_proximity_defaults(filled, self._config.default_proximity_properties)
+            args[offset + 2] = filled
+        state, rest = self._checked_state(tuple(args), "AssignRole")
         state.AssignRole(*rest)
-        if _is_proximity(rest[2]):
-            state.ApplyProximityDefaults(self._config.default_proximity_properties, rest[1])
 
     def RemoveRole(self, *args) -> int:
         """``RemoveRole([context,] source_id, geometry_id | frame_id, role)``."""
@@ -250,7 +256,4 @@ class SceneGraph(LeafSystem):
         return _ContextFilterManager(self, context)
 
 
-def _is_proximity(properties) -> bool:
-    from scenegraph.geometry_properties import ProximityProperties
-    return isinstance(properties, ProximityProperties)
 

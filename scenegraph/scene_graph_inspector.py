@@ -240,12 +240,13 @@ class SceneGraphInspector:
         return self._state.CollisionFiltered(geometry_id1, geometry_id2)
 
     def maybe_get_hydroelastic_mesh(self, geometry_id: GeometryId):
-        """The hydroelastic mesh of the geometry, or None.
-
-        Delegates to ``GeometryState.hydroelastic_mesh_provider``, a plain
-        function (state, geometry_id) -> mesh or None that the hydroelastic
-        module installs on the class; None when no provider is installed.
-        """
-        self._state._geometry(geometry_id)
-        provider = getattr(type(self._state), "hydroelastic_mesh_provider", None)
-        return None if provider is None else provider(self._state, geometry_id)
+        """The geometry's hydroelastic mesh: a VolumeMesh (compliant), a
+        TriangleSurfaceMesh (rigid), or None (no hydroelastic properties, or a
+        half space, which has no mesh)."""
+        from scenegraph.hydroelastic.representation import make_hydroelastic_representation
+        g = self._state._geometry(geometry_id)
+        props = g.props.get(Role.kProximity)
+        if props is None:
+            return None
+        representation = make_hydroelastic_representation(g.shape, props)
+        return None if representation is None else representation.hydroelastic_mesh()

@@ -94,12 +94,9 @@ def test_collision_filtered_unknown_geometry_raises(scene):
         insp.CollisionFiltered(ids["a"], GeometryId.get_new_id())
 
 
-def test_hydroelastic_mesh_defaults_to_none_and_uses_provider(scene, monkeypatch):
+def test_hydroelastic_mesh_is_none_without_hydroelastic_properties(scene):
     st, insp, s, f1, f2, ids = scene
     assert insp.maybe_get_hydroelastic_mesh(ids["a"]) is None
-    monkeypatch.setattr(GeometryState, "hydroelastic_mesh_provider",
-                        lambda state, gid: ("mesh", gid))
-    assert insp.maybe_get_hydroelastic_mesh(ids["a"]) == ("mesh", ids["a"])
 
 
 def test_inspector_sees_later_changes(scene):
