@@ -147,14 +147,22 @@ def _closest_triangle(a, b, c):
 
 
 def _closest_tetrahedron(P):
-    """Closest point to the origin in tetrahedron P (4, 3); None if inside."""
+    """Closest point to the origin in tetrahedron P (4, 3); None if inside.
+
+    A flat tetrahedron (volume below rounding) never reports "inside": its
+    closest point is the best over its faces.
+    """
+    e = P[1:] - P[0]
+    vol6 = abs(np.linalg.det(e))
+    size = max(np.abs(e).max(), 1e-300)
+    flat = vol6 <= 1e-12 * size ** 3
     best = None
     faces = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))
     for i, j, k, o in faces:
         n = np.cross(P[j] - P[i], P[k] - P[i])
         s_orig = -(n @ P[i])
         s_opp = n @ (P[o] - P[i])
-        if s_orig * s_opp < 0.0 or (s_opp == 0.0):
+        if flat or s_orig * s_opp < 0.0 or s_opp == 0.0:
             p, idx, lam = _closest_triangle(P[i], P[j], P[k])
             if best is None or p @ p < best[0] @ best[0]:
                 m = (i, j, k)
