@@ -132,3 +132,20 @@ def test_bad_hydroelastic_properties_fail_at_assign_role_naming_the_geometry():
     inspector = scene_graph.model_inspector()
     assert inspector.NumGeometriesWithRole(Role.kProximity) == 0
     assert inspector.geometry_version().IsSameAs(version, Role.kProximity)
+
+
+def test_compliant_non_watertight_mesh_fails_at_assign_role(tmp_path):
+    from scenegraph import Mesh
+    path = tmp_path / "open_box.obj"
+    vertices = [(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)]
+    # A cube missing its top face (two triangles): not watertight.
+    faces = [(1, 3, 4), (1, 4, 2), (5, 6, 8), (5, 8, 7), (1, 2, 6), (1, 6, 5),
+             (3, 7, 8), (3, 8, 4), (1, 5, 7), (1, 7, 3)]
+    path.write_text("".join(f"v {x} {y} {z}\n" for x, y, z in vertices)
+                    + "".join(f"f {a} {b} {c}\n" for a, b, c in faces))
+    scene_graph, source, gid = _scene_with_one_geometry(Mesh(str(path), 0.1))
+    props = ProximityProperties()
+    AddCompliantHydroelasticProperties(0.05, 1e6, props)
+    with pytest.raises(RuntimeError, match=f"Geometry {gid} \\('thing'\\): .*watertight"):
+        scene_graph.AssignRole(source, gid, props)
+    assert scene_graph.model_inspector().NumGeometriesWithRole(Role.kProximity) == 0
