@@ -25,20 +25,11 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from examples.hydroelastic_contact import force_on_M  # noqa: E402
 from scenegraph import HydroelasticContactRepresentation  # noqa: E402
 from tests.scenegraph.reference_scene import build  # noqa: E402
 
 REFERENCE = ROOT / "tests" / "reference_data" / "drake_benchmarks.json"
-
-
-def force_on_M(surface) -> np.ndarray:
-    """F = Σ_f p(c_f)·A_f·n_f, the force N exerts on M [N]."""
-    field = surface.tri_e_MN() if surface.is_triangle() else surface.poly_e_MN()
-    F = np.zeros(3)
-    for f in range(surface.num_faces()):
-        F += field.EvaluateCartesian(f, surface.centroid(f)) * surface.area(f) \
-            * surface.face_normal(f)
-    return F
 
 
 def main(argv=None) -> int:

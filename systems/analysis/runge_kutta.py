@@ -33,19 +33,13 @@ class RungeKutta2Integrator(IntegratorBase):
         return True
 
 
-class RungeKutta3Integrator(IntegratorBase):
-    """Third-order Runge-Kutta with a second-order embedded error estimate.
-
-    Stages (Kutta's third-order tableau): k0 at t0; ka at t0 + h/2 from
-    x0 + h/2 k0; kb at t0 + h from x0 - h k0 + 2h ka. Result
-    x1 = x0 + h/6 (k0 + 4 ka + kb); error |x0 + h ka - x1|.
-    """
+class _ErrorControlledRungeKutta(IntegratorBase):
+    """Drake's initialisation for the error-controlled Runge-Kutta methods: a
+    first step of a tenth of the maximum step, and the target accuracy capped
+    at 0.1 (or `_default_accuracy` when none was set)."""
 
     _supports_error_estimation = True
-    _error_estimate_order = 3
-
-    def __init__(self, system, context=None):
-        super().__init__(system, context)
+    _default_accuracy = 1e-3
 
     def DoInitialize(self) -> None:
         if np.isnan(self._req_initial_step_size):
@@ -54,8 +48,22 @@ class RungeKutta3Integrator(IntegratorBase):
         if accuracy > 1e-1:
             accuracy = 1e-1
         elif np.isnan(accuracy):
-            accuracy = 1e-3
+            accuracy = self._default_accuracy
         self._accuracy_in_use = accuracy
+
+
+class RungeKutta3Integrator(_ErrorControlledRungeKutta):
+    """Third-order Runge-Kutta with a second-order embedded error estimate.
+
+    Stages (Kutta's third-order tableau): k0 at t0; ka at t0 + h/2 from
+    x0 + h/2 k0; kb at t0 + h from x0 - h k0 + 2h ka. Result
+    x1 = x0 + h/6 (k0 + 4 ka + kb); error |x0 + h ka - x1|.
+    """
+
+    _error_estimate_order = 3
+
+    def __init__(self, system, context=None):
+        super().__init__(system, context)
 
     def DoStep(self, h: float) -> bool:
         x = self._x
@@ -95,28 +103,18 @@ _B4 = (5179 / 57600, 0.0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100,
 _E = tuple(b5 - b4 for b5, b4 in zip(_B5, _B4))
 
 
-class RungeKutta5Integrator(IntegratorBase):
+class RungeKutta5Integrator(_ErrorControlledRungeKutta):
     """Dormand-Prince 5(4): fifth-order result, embedded fourth-order estimate.
 
     The last stage is evaluated at the new state, so the next step's first
     stage is served from the derivative cache (first same as last).
     """
 
-    _supports_error_estimation = True
     _error_estimate_order = 5
+    _default_accuracy = 1e-5
 
     def __init__(self, system, context=None):
         super().__init__(system, context)
-
-    def DoInitialize(self) -> None:
-        if np.isnan(self._req_initial_step_size):
-            self._req_initial_step_size = self._max_step_size * 0.1
-        accuracy = self._target_accuracy
-        if accuracy > 1e-1:
-            accuracy = 1e-1
-        elif np.isnan(accuracy):
-            accuracy = 1e-5
-        self._accuracy_in_use = accuracy
 
     def DoStep(self, h: float) -> bool:
         x = self._x
