@@ -362,27 +362,37 @@ def epa(A: SupportBody, B: SupportBody, scale: float, seed_points=()):
         return None
     Wv, Wa, Wb, hull = init
     tol = 1e-13 * scale
-    cap_v = len(Wv) + _EPA_MAX_ITER + 1
-    V = np.zeros((cap_v, 3))
-    VA = np.zeros((cap_v, 3))
-    VB = np.zeros((cap_v, 3))
-    V[:len(Wv)], VA[:len(Wv)], VB[:len(Wv)] = Wv, Wa, Wb
-    nv = len(Wv)
-    maxf = 2 * cap_v + 16
-    F = np.zeros((maxf, 3), dtype=np.int64)
-    N = np.zeros((maxf, 3))
-    D = np.full(maxf, np.inf)
-    alive = np.zeros(maxf, dtype=bool)
+    eps_vis = 1e-14 * scale
+    V, VA, VB = list(Wv), list(Wa), list(Wb)
+    cap = 4 * len(hull.simplices) + 8 * _EPA_MAX_ITER
+    F = np.zeros((cap, 3), dtype=np.int64)
+    N = np.zeros((cap, 3))
+    D = np.full(cap, np.inf)
+    alive = np.zeros(cap, dtype=bool)
+    owner: dict = {}  # directed edge (i, j) -> face holding it
     nf = 0
+
+    def add_face(i, j, k, n):
+        nonlocal nf, F, N, D, alive
+        if nf == len(F):
+            F = np.concatenate([F, np.zeros_like(F)])
+            N = np.concatenate([N, np.zeros_like(N)])
+            D = np.concatenate([D, np.full(len(D), np.inf)])
+            alive = np.concatenate([alive, np.zeros_like(alive)])
+        F[nf], N[nf], D[nf], alive[nf] = (i, j, k), n, n @ V[i], True
+        owner[(i, j)], owner[(j, k)], owner[(k, i)] = nf, nf, nf
+        nf += 1
+
     for simplex, eq in zip(hull.simplices, hull.equations):
-        i, j, k = simplex
+        i, j, k = (int(x) for x in simplex)
         n = np.cross(V[j] - V[i], V[k] - V[i])
+        ln = np.linalg.norm(n)
+        if not ln > 0.0:
+            n, ln = eq[:3].copy(), 1.0  # a sliver from Qhull: use its plane
         if n @ eq[:3] < 0:
             j, k = k, j
             n = -n
-        n /= np.linalg.norm(n)
-        F[nf], N[nf], D[nf], alive[nf] = (i, j, k), n, n @ V[i], True
-        nf += 1
+        add_face(i, j, k, n / ln)
     best_u, best_n = np.inf, None
     lower, f = 0.0, 0
     for _ in range(_EPA_MAX_ITER):
@@ -393,37 +403,57 @@ def epa(A: SupportBody, B: SupportBody, scale: float, seed_points=()):
         hw = n @ w
         if hw < best_u:
             best_u, best_n = hw, n
-        if best_u - lower <= tol or nv >= cap_v or nf + 64 > maxf:
+        if best_u - lower <= tol:
             break
-        vis = alive[:nf] & (np.einsum("ij,ij->i", N[:nf], w - V[F[:nf, 0]]) > 1e-15 * scale)
-        vis[f] = True
-        edges = {}
-        for fi in np.flatnonzero(vis):
-            i, j, k = F[fi]
+        # Visible region: flood fill from f across edges (a proper cap).
+        visited = {f}
+        stack = [f]
+        horizon = []
+        while stack:
+            fi = stack.pop()
+            i, j, k = (int(x) for x in F[fi])
             for e in ((i, j), (j, k), (k, i)):
-                if (e[1], e[0]) in edges:
-                    del edges[(e[1], e[0])]
+                g = owner.get((e[1], e[0]))
+                if g is None or not alive[g]:
+                    continue
+                if g in visited:
+                    continue
+                if N[g] @ (w - V[F[g, 0]]) > eps_vis:
+                    visited.add(g)
+                    stack.append(g)
                 else:
-                    edges[e] = True
-        new_faces = []
-        for i, j in edges:
+                    horizon.append(e)
+        new = []
+        for i, j in horizon:
             nn = np.cross(V[j] - V[i], w - V[i])
             ln = np.linalg.norm(nn)
-            if ln == 0.0:
-                new_faces = None
+            if not ln > 0.0:
+                new = None
                 break
-            new_faces.append((i, j, nn / ln))
-        if not new_faces:
+            nn = nn / ln
+            if nn @ V[i] < -eps_vis:  # would leave the origin outside
+                new = None
+                break
+            new.append((i, j, nn))
+        if not new:
             break  # degenerate expansion: keep the current facet
-        alive[:nf][vis] = False
-        V[nv], VA[nv], VB[nv] = w, a, b
-        for i, j, nn in new_faces:
-            F[nf], N[nf], D[nf], alive[nf] = (i, j, nv), nn, nn @ V[i], True
-            nf += 1
-        nv += 1
+        for fi in visited:
+            alive[fi] = False
+            i, j, k = (int(x) for x in F[fi])
+            for e in ((i, j), (j, k), (k, i)):
+                if owner.get(e) == fi:
+                    del owner[e]
+        V.append(w)
+        VA.append(a)
+        VB.append(b)
+        m = len(V) - 1
+        for i, j, nn in new:
+            add_face(i, j, m, nn)
+    V, VA, VB = np.array(V), np.array(VA), np.array(VB)
     live = alive.copy()
     live[f] = True
     cand = live[:nf] & (D[:nf] <= D[f] + max(tol, 1e-12 * scale))
+    cand[f] = True
     fa, fb = _facet_witness(V, VA, VB, F[:nf], N[:nf], D[:nf], cand)
     # C's outward facet normal n: A must move along −n to leave B, so the
     # normal from B into A is −n.
@@ -431,6 +461,33 @@ def epa(A: SupportBody, B: SupportBody, scale: float, seed_points=()):
 
 
 # ---------------------------------------------------------------- driver
+
+
+def _refine_penetration(A, B, depth, nhat, scale):
+    """Local minimisation of the overlap h_B(n) + h_A(−n) over unit n near
+    nhat (Nelder–Mead on the tangent plane, restarted at shrinking scales),
+    for the rare cases where EPA stops before its tolerance (a continuum of
+    optimal directions). Returns an improved (depth, nhat) or the input."""
+    from scipy.optimize import minimize
+
+    def overlap(u):
+        u = u / math.sqrt(u @ u)
+        return float(u @ B.support(u) - u @ A.support(-u))
+
+    step = 1e-2
+    while step > 1e-12:
+        t1 = np.cross(nhat, np.eye(3)[int(np.argmin(np.abs(nhat)))])
+        t1 /= np.linalg.norm(t1)
+        t2 = np.cross(nhat, t1)
+        f = lambda x, n=nhat: overlap(n + x[0] * t1 + x[1] * t2)  # noqa: E731
+        r = minimize(f, np.zeros(2), method="Nelder-Mead",
+                     options=dict(initial_simplex=[[0, 0], [step, 0], [0, step]],
+                                  xatol=step * 1e-3, fatol=0.0, maxiter=150))
+        if r.fun < depth:
+            v = nhat + r.x[0] * t1 + r.x[1] * t2
+            depth, nhat = float(r.fun), v / np.linalg.norm(v)
+        step *= 0.01
+    return depth, nhat
 
 
 def _witnesses_at(A, B, depth, nhat, scale):
@@ -456,32 +513,56 @@ class _Shifted:
         return self.body.support(u) + self.offset
 
 
-def _project(body: SupportBody, p_W: np.ndarray) -> np.ndarray:
-    """Nearest point of the body (core) to a point p_W outside it, exact."""
+def _nearest(body: SupportBody, p_W: np.ndarray):
+    """(nearest point (3,), outward unit gradient (3,) or None) of the body's
+    (core's) surface to p_W, exact (point_distance.py conventions at ties)."""
     from scenegraph.proximity import point_distance as pd
 
     kind, P = body.data.kind, body.data.params
-    if body.core and kind == "Sphere":
-        return body.p.copy()
-    if body.core and kind == "Capsule":
-        a, b = body.vertices
-        d = b - a
-        t = min(max(((p_W - a) @ d) / (d @ d), 0.0), 1.0)
-        return a + t * d
-    q = (body.R.T @ (p_W - body.p)).reshape(1, 3)
+    if body.core and kind in ("Sphere", "Capsule"):
+        if kind == "Sphere":
+            q = body.p.copy()
+        else:
+            a, b = body.vertices
+            d = b - a
+            t = min(max(((p_W - a) @ d) / (d @ d), 0.0), 1.0)
+            q = a + t * d
+        v = p_W - q
+        nv = math.sqrt(v @ v)
+        return q, (v / nv if nv > 0.0 else None)
+    x = (body.R.T @ (p_W - body.p)).reshape(1, 3)
     if kind == "Box":
-        n = pd.signed_distance_to_box(2.0 * P, q)[1]
+        _, n, g = pd.signed_distance_to_box(2.0 * P, x)
     elif kind == "Cylinder":
-        n = pd.signed_distance_to_cylinder(P[0], 2.0 * P[1], q)[1]
+        _, n, g = pd.signed_distance_to_cylinder(P[0], 2.0 * P[1], x)
     elif kind == "Ellipsoid":
-        n = pd.signed_distance_to_ellipsoid(P, q)[1]
+        _, n, g = pd.signed_distance_to_ellipsoid(P, x)
     elif kind == "Convex":
-        n = pd.signed_distance_to_convex(body.data.hull, q)[1]
+        _, n, g = pd.signed_distance_to_convex(body.data.hull, x)
     elif kind == "Sphere":
-        n = pd.signed_distance_to_sphere(P[0], q)[1]
-    else:  # pragma: no cover - capsule without core is never built
+        _, n, g = pd.signed_distance_to_sphere(P[0], x)
+    else:  # pragma: no cover - a capsule is always cored here
         raise ValueError(kind)
-    return body.R @ n[0] + body.p
+    return body.R @ n[0] + body.p, body.R @ g[0]
+
+
+def _project(body: SupportBody, p_W: np.ndarray) -> np.ndarray:
+    """Nearest point of the body (core) to a point p_W, exact."""
+    return _nearest(body, p_W)[0]
+
+
+def _touching_normal(A, B, a, b, extra=()):
+    """Normal nhat_BA at a (near) contact a ≈ b: among B's outward normal at
+    a, −(A's outward normal at b) and `extra`, the direction with the largest
+    projection gap (the best separating plane; the gap is ≈ 0 for the right
+    one and clearly negative for a wrong one)."""
+    gB = _nearest(B, a)[1]  # B's outward normal: from B towards A
+    gA = _nearest(A, b)[1]  # A's outward normal: from A towards B
+    cands = ([] if gB is None else [gB]) + ([] if gA is None else [-gA])
+    cands += [np.asarray(e, float) for e in extra if e is not None]
+    if not cands:
+        return np.array([0.0, 0.0, 1.0])
+    return max(cands, key=lambda n: float(-(A.support(-n) @ -n) - B.support(n) @ n))
 
 
 def _polish_separated(A, B, a, b, scale, iterations=60):
@@ -492,7 +573,7 @@ def _polish_separated(A, B, a, b, scale, iterations=60):
         b2 = _project(B, a)
         a2 = _project(A, b2)
         d2 = math.sqrt((a2 - b2) @ (a2 - b2))
-        if not d2 <= d * (1.0 + 1e-15) or d2 <= 1e-14 * scale:
+        if not d2 <= d * (1.0 + 1e-15):
             break
         moved = math.sqrt((a2 - a) @ (a2 - a) + (b2 - b) @ (b2 - b))
         a, b, d = a2, b2, d2
@@ -509,22 +590,40 @@ def solve_pair(A: SupportBody, B: SupportBody):
     """
     scale = max(1e-300, A.scale, B.scale)
     r = gjk(A, B, scale)
-    if not r.intersecting:
+    overlap = r.intersecting
+    if not overlap:
         a, b = _polish_separated(A, B, r.a, r.b, scale)
         v = a - b
         phi_core = math.sqrt(v @ v)
-        nhat = v / phi_core
-    else:
-        if A.is_polytope and B.is_polytope:
-            phi_core, nhat = sat_polytopes(A, B)
-            depth = max(-phi_core, 0.0)
-            a, b = _witnesses_at(A, B, depth, nhat, scale)
+        if phi_core > 1e-11 * scale:
+            nhat = v / phi_core
+            # Certificate: the bodies' gap along nhat must be positive (GJK can
+            # stall on slivers; then the pair really overlaps).
+            overlap = float(nhat @ A.support(-nhat) - nhat @ B.support(nhat)) < -1e-12 * scale
         else:
-            Wp, Ap, Bp = r.simplex
-            out = epa(A, B, scale, list(zip(Wp, Ap, Bp)))
-            if out is None:
-                raise RuntimeError("convex solver: EPA could not build its initial polytope")
-            depth, nhat, _, a, b = out
+            # At (near) contact a − b has no direction: use the surfaces'.
+            nhat = _touching_normal(A, B, a, b)
+            phi_core = float(v @ nhat)
+            overlap = float(nhat @ A.support(-nhat) - nhat @ B.support(nhat)) < -1e-9 * scale
+    if overlap and A.is_polytope and B.is_polytope:
+        phi_core, nhat = sat_polytopes(A, B)
+        depth = max(-phi_core, 0.0)
+        a, b = _witnesses_at(A, B, depth, nhat, scale)
+        phi_core = -depth
+    elif overlap:
+        Wp, Ap, Bp = r.simplex
+        out = epa(A, B, scale, list(zip(Wp, Ap, Bp)))
+        if out is None:  # the origin is on ∂C to rounding: a contact
+            a, b = _project(A, r.a), _project(B, r.b)
+            nhat = _touching_normal(A, B, a, b)
+            depth = 0.0
+        else:
+            depth, nhat, lower, a, b = out
+            if depth - lower > 1e-11 * scale:  # EPA stopped early
+                d2, n2 = _refine_penetration(A, B, depth, nhat, scale)
+                if d2 < depth:
+                    depth, nhat = d2, n2
+                    a, b = _witnesses_at(A, B, depth, nhat, scale)
             # Two witness candidates, both moved onto the surfaces: EPA's
             # closest-facet points and the touching points after separating
             # along nhat; keep the pair better aligned with −depth·nhat.
