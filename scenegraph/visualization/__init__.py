@@ -1,1 +1,8 @@
-"""Internal package; public names are re-exported from scenegraph."""
+"""Meshcat visualization (pydrake.geometry's Meshcat names); re-exported from scenegraph."""
+from scenegraph.visualization.contact_visualizer import ContactVisualizer, ContactVisualizerParams
+from scenegraph.visualization.meshcat import Meshcat, MeshcatParams, StartMeshcat
+from scenegraph.visualization.meshcat_animation import MeshcatAnimation
+from scenegraph.visualization.meshcat_visualizer import MeshcatVisualizer, MeshcatVisualizerParams
+
+__all__ = ["ContactVisualizer", "ContactVisualizerParams", "Meshcat", "MeshcatAnimation",
+           "MeshcatParams", "MeshcatVisualizer", "MeshcatVisualizerParams", "StartMeshcat"]

@@ -1,0 +1,584 @@
+"""Meshcat, MeshcatParams and StartMeshcat (pydrake.geometry's Meshcat API).
+
+A Meshcat owns an in-process server (``meshcat_server.MeshcatServer``, a
+background thread serving the viewer bundled with the ``meshcat`` package).
+Every method edits the server's copy of the scene and queues the matching
+command for the browsers; none waits on the network except ``Flush`` (with a
+timeout).
+
+Paths follow Drake: "/a/b" is absolute; a relative "a/b" means "/drake/a/b";
+"" means "/drake". ``SetObject("/a", ...)`` puts the object at "/a/<object>".
+Geometry is expressed in Drake's z-up world frame W; three.js's y-up
+conventions (cylinder axis, camera coordinates) are converted here and in
+``meshcat_shapes``.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import time
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scenegraph.geometry_properties import Rgba
+from scenegraph.visualization import meshcat_shapes as shapes
+from scenegraph.visualization.meshcat_animation import MeshcatAnimation
+from scenegraph.visualization.meshcat_controls import (Button, Slider, delete_control_message,
+                                                       packed_str, viewer_script)
+from scenegraph.visualization.meshcat_protocol import (encode, pack_transforms, split_path,
+                                                       transform_prefix)
+from scenegraph.visualization.meshcat_server import MeshcatServer, TransformBatch
+
+__all__ = ["Meshcat", "MeshcatParams", "StartMeshcat"]
+
+_log = logging.getLogger("scenegraph.meshcat")
+
+
+@dataclass
+class _PropertyTuple:
+    """One (path, property, value) of MeshcatParams.initial_properties."""
+    path: str = ""
+    property: str = ""
+    value: object = None
+
+
+@dataclass
+class MeshcatParams:
+    """Options of a Meshcat server (pydrake's ``MeshcatParams``).
+
+    host: "localhost" (default, binds 127.0.0.1), an address, or "*" for
+      every interface ("" means the default; Drake's default is "*").
+    port: None (first free port from 7000 to 7999), 0 (any free port) or a
+      port >= 1024.
+    web_url_pattern: format of web_url() with {host} and {port}.
+    initial_properties: PropertyTuple(path, property, value) applied at start.
+    show_stats_plot, realtime_rate_period [s]: accepted for compatibility;
+      the bundled viewer has no stats plot.
+    """
+    host: str = "localhost"
+    port: int | None = None
+    web_url_pattern: str = "http://{host}:{port}"
+    show_stats_plot: bool = True
+    realtime_rate_period: float = 1.0
+    initial_properties: list = field(default_factory=list)
+
+    PropertyTuple = _PropertyTuple
+
+
+class _Gamepad:
+    """Meshcat.Gamepad: no gamepad data is ever received (index None)."""
+
+    def __init__(self):
+        self.index = None
+        self.button_values = []
+        self.axes = []
+
+
+class _SideOfFaceToRender:
+    kFrontSide = 0
+    kBackSide = 1
+    kDoubleSide = 2
+
+
+class _PerspectiveCamera:
+    """three.js PerspectiveCamera properties (fov in degrees)."""
+
+    def __init__(self, fov=75.0, aspect=1.0, near=0.01, far=100.0, zoom=1.0):
+        self.fov, self.aspect, self.near, self.far, self.zoom = fov, aspect, near, far, zoom
+
+    def _json(self):
+        return {"uuid": shapes._uuid(), "type": "PerspectiveCamera", "fov": self.fov,
+                "aspect": self.aspect, "near": self.near, "far": self.far, "zoom": self.zoom}
+
+
+class _OrthographicCamera:
+    """three.js OrthographicCamera properties (frustum planes in m)."""
+
+    def __init__(self, left=-1.0, right=1.0, top=-1.0, bottom=1.0, near=-1000.0, far=1000.0,
+                 zoom=1.0):
+        self.left, self.right, self.top, self.bottom = left, right, top, bottom
+        self.near, self.far, self.zoom = near, far, zoom
+
+    def _json(self):
+        return {"uuid": shapes._uuid(), "type": "OrthographicCamera", "left": self.left,
+                "right": self.right, "top": self.top, "bottom": self.bottom,
+                "near": self.near, "far": self.far, "zoom": self.zoom}
+
+
+def _abs_path(path: str) -> str:
+    """Drake's path semantics, normalized to "/a/b"."""
+    if not isinstance(path, str):
+        raise TypeError(f"Meshcat: a path must be a str; got {type(path).__name__}")
+    if not path.startswith("/"):
+        path = "/drake/" + path
+    return "/" + "/".join(split_path(path))
+
+
+def _matrix4(X) -> np.ndarray:
+    """(4, 4) float matrix of a RigidTransform or an array."""
+    if hasattr(X, "GetAsMatrix4"):
+        return np.asarray(X.GetAsMatrix4(), dtype=float)
+    M = np.asarray(X, dtype=float)
+    if M.shape != (4, 4):
+        raise ValueError(f"Meshcat.SetTransform(): expected a RigidTransform or a 4x4 matrix; "
+                         f"got shape {M.shape}")
+    return M
+
+
+def _columns(values, rows: int, what: str, dtype=float) -> np.ndarray:
+    """(N, rows) array from Drake's (rows, N) column layout."""
+    A = np.asarray(values, dtype=dtype)
+    if A.ndim != 2 or A.shape[0] != rows:
+        raise ValueError(f"Meshcat.{what}: expected a {rows}xN matrix; got shape {A.shape}")
+    return np.ascontiguousarray(A.T)
+
+
+class Meshcat:
+    """Interface to a meshcat viewer in the browser (pydrake's ``Meshcat``).
+
+    ``Meshcat(port=None)`` or ``Meshcat(params: MeshcatParams)``. The server
+    stops when the Meshcat is garbage collected or the program exits.
+
+    Raises:
+      RuntimeError: the requested port (or every port in [7000, 7999]) is taken.
+    """
+
+    SideOfFaceToRender = _SideOfFaceToRender
+    PerspectiveCamera = _PerspectiveCamera
+    OrthographicCamera = _OrthographicCamera
+    Gamepad = _Gamepad
+
+    def __init__(self, params=None, *, port=None):
+        if params is None or isinstance(params, int):
+            params = MeshcatParams(port=params if params is not None else port)
+        if not isinstance(params, MeshcatParams):
+            raise TypeError("Meshcat(): expected a port (int) or a MeshcatParams")
+        if not params.realtime_rate_period > 0:
+            raise RuntimeError("MeshcatParams.realtime_rate_period must be > 0")
+        self._params = params
+        self._server = MeshcatServer(params.host, params.port)
+        self._finalizer = weakref.finalize(self, self._server.stop, 1.0)
+        host = params.host if params.host not in ("", "*") else "localhost"
+        self._web_url = params.web_url_pattern.format(host=host, port=self._server.port)
+        self._prefixes = {}
+        self._recording = MeshcatAnimation()
+        self._is_recording = False
+        self._send_while_recording = True
+        self._realtime_rate = 0.0
+        self._rate_anchor = None          # (sim time [s], wall time [s])
+        for item in params.initial_properties:
+            self.SetProperty(item.path, item.property, item.value)
+        _log.info("Meshcat listening for connections at %s", self._web_url)
+
+    # --- server facts ---------------------------------------------------------------
+    def web_url(self) -> str:
+        """The http URL of the viewer page."""
+        return self._web_url
+
+    def ws_url(self) -> str:
+        """The websocket URL (advanced)."""
+        return "ws" + self._web_url[len("http"):] if self._web_url.startswith("http") \
+            else f"ws://localhost:{self._server.port}"
+
+    def port(self) -> int:
+        return self._server.port
+
+    def GetNumActiveConnections(self) -> int:
+        return self._server.num_connections()
+
+    def Flush(self, timeout: float = 10.0) -> None:
+        """Blocks until every queued command is handed to the OS for every
+        connected browser, or `timeout` [s] (extension argument) passed."""
+        if not self._server.flush(timeout):
+            _log.warning("Meshcat.Flush(): timed out after %s s", timeout)
+
+    def StaticHtml(self) -> str:
+        """A self-contained HTML page (viewer code inlined) that replays the
+        current scene, camera and animation with no server; controls are
+        not included."""
+        return self._server.static_html()
+
+    # --- scene edits ------------------------------------------------------------------
+    def _set_object(self, path: str, obj: dict) -> None:
+        path = _abs_path(path)
+        message = encode({"type": "set_object", "path": path, "object": obj})
+        with self._server.lock:
+            self._server.tree.set_object(split_path(path), message)
+            self._server.enqueue([message])
+
+    def SetObject(self, path: str, obj, *args, **kwargs) -> None:
+        """``SetObject(path, shape, rgba=Rgba(.9, .9, .9, 1))``,
+        ``SetObject(path, cloud, point_size=0.001, rgba=...)`` or
+        ``SetObject(path, mesh: TriangleSurfaceMesh, rgba=Rgba(.1, .1, .1, 1),
+        wireframe=False, wireframe_line_width=1.0, side=kDoubleSide)``.
+
+        A cloud is anything with ``xyzs()`` (3×N, m; optional ``has_rgbs()``
+        and ``rgbs()`` 3×N uint8) or a 3×N array. Raises TypeError for
+        anything else.
+        """
+        from scenegraph.shapes import Shape
+        if isinstance(obj, Shape):
+            rgba = _arg(args, kwargs, 0, "rgba", Rgba(0.9, 0.9, 0.9, 1.0))
+            self._set_object(path, shapes.shape_object(obj, rgba))
+        elif hasattr(obj, "triangles") and hasattr(obj, "vertices"):
+            rgba = _arg(args, kwargs, 0, "rgba", Rgba(0.1, 0.1, 0.1, 1.0))
+            p_MV, tris = _surface_mesh_arrays(obj)
+            self._set_object(path, shapes.triangle_mesh_object(
+                p_MV, tris, rgba, wireframe=_arg(args, kwargs, 1, "wireframe", False),
+                wireframe_line_width=_arg(args, kwargs, 2, "wireframe_line_width", 1.0),
+                side=_arg(args, kwargs, 3, "side", _SideOfFaceToRender.kDoubleSide)))
+        elif hasattr(obj, "xyzs") or isinstance(obj, np.ndarray):
+            point_size = _arg(args, kwargs, 0, "point_size", 0.001)
+            rgba = _arg(args, kwargs, 1, "rgba", Rgba(0.9, 0.9, 0.9, 1.0))
+            p_GP, colors = _cloud_arrays(obj)
+            self._set_object(path, shapes.points_object(p_GP, rgba, point_size, colors))
+        else:
+            raise TypeError(f"Meshcat.SetObject(): cannot draw a {type(obj).__name__}")
+
+    def SetLine(self, path: str, vertices, line_width: float = 1.0,
+                rgba: Rgba = Rgba(0.1, 0.1, 0.1, 1.0)) -> None:
+        """A polyline through the columns of `vertices` (3×N, m)."""
+        p = _columns(vertices, 3, "SetLine()")
+        self._set_object(path, shapes.line_object(p, rgba, line_width))
+
+    def SetLineSegments(self, path: str, start, end, line_width: float = 1.0,
+                        rgba: Rgba = Rgba(0.1, 0.1, 0.1, 1.0)) -> None:
+        """Segments from the columns of `start` to those of `end` (3×N, m)."""
+        p_start = _columns(start, 3, "SetLineSegments()")
+        p_end = _columns(end, 3, "SetLineSegments()")
+        if p_start.shape != p_end.shape:
+            raise RuntimeError(f"Meshcat.SetLineSegments(): start has {len(p_start)} columns "
+                               f"but end has {len(p_end)}")
+        p = np.empty((2 * len(p_start), 3))
+        p[0::2], p[1::2] = p_start, p_end
+        self._set_object(path, shapes.line_object(p, rgba, line_width, segments=True))
+
+    def SetTriangleMesh(self, path: str, vertices, faces, rgba: Rgba = Rgba(0.1, 0.1, 0.1, 1.0),
+                        wireframe: bool = False, wireframe_line_width: float = 1.0,
+                        side=_SideOfFaceToRender.kDoubleSide) -> None:
+        """Triangles `faces` (3×M indices) over `vertices` (3×N, m)."""
+        p, tris = _columns(vertices, 3, "SetTriangleMesh()"), _faces(faces, vertices)
+        self._set_object(path, shapes.triangle_mesh_object(
+            p, tris, rgba, wireframe=wireframe, wireframe_line_width=wireframe_line_width,
+            side=int(side)))
+
+    def SetTriangleColorMesh(self, path: str, vertices, faces, colors, wireframe: bool = False,
+                             wireframe_line_width: float = 1.0,
+                             side=_SideOfFaceToRender.kDoubleSide) -> None:
+        """Like SetTriangleMesh with per-vertex colours (3×N, RGB in [0, 1])."""
+        p, tris = _columns(vertices, 3, "SetTriangleColorMesh()"), _faces(faces, vertices)
+        c = _columns(colors, 3, "SetTriangleColorMesh()")
+        if c.shape != p.shape:
+            raise ValueError("Meshcat.SetTriangleColorMesh(): colors must match vertices")
+        self._set_object(path, shapes.triangle_mesh_object(
+            p, tris, Rgba(1, 1, 1, 1), colors=c, wireframe=wireframe,
+            wireframe_line_width=wireframe_line_width, side=int(side)))
+
+    def PlotSurface(self, path: str, X, Y, Z, rgba: Rgba = Rgba(0.1, 0.1, 0.9, 1.0),
+                    wireframe: bool = False, wireframe_line_width: float = 1.0) -> None:
+        """The surface through grid points (X, Y, Z), three m×n matrices [m]."""
+        X, Y, Z = (np.asarray(a, dtype=float) for a in (X, Y, Z))
+        if not X.shape == Y.shape == Z.shape or X.ndim != 2:
+            raise ValueError("Meshcat.PlotSurface(): X, Y and Z must be matrices of one shape")
+        rows, cols = X.shape
+        p = np.stack([X.ravel(), Y.ravel(), Z.ravel()], axis=1)
+        i, j = np.meshgrid(np.arange(rows - 1), np.arange(cols - 1), indexing="ij")
+        v = (i * cols + j).ravel()
+        tris = np.concatenate([np.stack([v, v + cols, v + cols + 1], 1),
+                               np.stack([v, v + cols + 1, v + 1], 1)])
+        self._set_object(path, shapes.triangle_mesh_object(
+            p, tris, rgba, wireframe=wireframe, wireframe_line_width=wireframe_line_width))
+
+    def SetTransform(self, path: str, X_ParentPath, time_in_recording: float | None = None) -> None:
+        """Pose of `path` in its parent path: a RigidTransform or a 4×4 matrix.
+        While recording, also stored in the recording at `time_in_recording` [s]."""
+        self.set_transforms([path], _matrix4(X_ParentPath)[None], time_in_recording)
+
+    def set_transforms(self, paths, X_ParentPaths: np.ndarray,
+                       time_in_recording: float | None = None) -> int:
+        """Batched SetTransform (extension): X_ParentPaths is (N, 4, 4) [m].
+
+        Poses equal to the ones already sent are skipped; the rest travel to
+        each browser as one command. Returns the number of poses sent.
+        """
+        X = np.asarray(X_ParentPaths, dtype=float).reshape(-1, 4, 4)
+        entries = [self._path_entry(p) for p in paths]
+        if self._is_recording and time_in_recording is not None:
+            frame = self._recording.frame(time_in_recording)
+            self._recording._set_transforms(frame, [e[0] for e in entries], X)
+            if not self._send_while_recording:
+                return 0
+        messages = pack_transforms([e[2] for e in entries], X)
+        with self._server.lock:
+            tree = self._server.tree
+            changed = [(e, m) for e, m in zip(entries, messages) if tree.set_transform(e[1], m)]
+            if len(changed) == 1:
+                self._server.enqueue([changed[0][1]])
+            elif changed:
+                self._server.enqueue([TransformBatch({e[0]: (e[3], m[-64:]) for e, m in changed})])
+        return len(changed)
+
+    def _path_entry(self, path: str):
+        entry = self._prefixes.get(path)
+        if entry is None:
+            full = _abs_path(path)
+            if len(self._prefixes) > 100000:
+                self._prefixes.clear()
+            entry = self._prefixes[path] = (full, split_path(full), transform_prefix(full),
+                                            packed_str(full))
+        return entry
+
+    def SetProperty(self, path: str, property: str, value,
+                    time_in_recording: float | None = None) -> None:
+        """Sets one property (bool, float or list of floats) of the object at
+        `path`, e.g. ("/Background", "visible", False) or
+        ("/drake/box/<object>", "color", [r, g, b, a])."""
+        path = _abs_path(path)
+        if isinstance(value, np.ndarray):
+            value = value.tolist()
+        elif isinstance(value, (tuple, list)):
+            value = [float(v) for v in value]
+        if self._is_recording and time_in_recording is not None:
+            self._recording.SetProperty(self._recording.frame(time_in_recording), path,
+                                        property, value)
+            if not self._send_while_recording:
+                return
+        message = encode({"type": "set_property", "path": path, "property": property,
+                          "value": value})
+        with self._server.lock:
+            self._server.tree.set_property(split_path(path), property, message)
+            self._server.enqueue([message])
+
+    def Delete(self, path: str = "") -> None:
+        """Deletes `path` and everything below it; Delete() clears "/drake".
+        Delete("/") is ignored, as in Drake."""
+        path = _abs_path(path)
+        if path == "/":
+            return
+        message = encode({"type": "delete", "path": path})
+        with self._server.lock:
+            self._server.tree.delete(split_path(path))
+            self._server.enqueue([message])
+
+    def HasPath(self, path: str) -> bool:
+        """True if the scene tree holds `path` (Drake's path semantics)."""
+        with self._server.lock:
+            return self._server.tree.has_path(split_path(_abs_path(path)))
+
+    # --- camera -----------------------------------------------------------------------
+    def SetCamera(self, camera, path: str = "/Cameras/default/rotated") -> None:
+        """Replaces the camera at `path` (a PerspectiveCamera or OrthographicCamera)."""
+        self._set_object(path, {"object": camera._json()})
+
+    def SetCameraPose(self, camera_in_world, target_in_world) -> None:
+        """Puts the camera at p_WC looking at p_WT (both (3,), Drake's z-up W, m)."""
+        p_WC = np.asarray(camera_in_world, dtype=float).reshape(3)
+        self.SetTransform("/Cameras/default", np.eye(4))
+        self.SetProperty("/Cameras/default/rotated/<object>", "position",
+                         [p_WC[0], p_WC[2], -p_WC[1]])
+        self.SetCameraTarget(target_in_world)
+
+    def SetCameraTarget(self, target_in_world) -> None:
+        """Points the (perspective) camera's orbit target at p_WT ((3,), W, m)."""
+        p_WT = np.asarray(target_in_world, dtype=float).reshape(3)
+        x, y, z = (float(v) for v in (p_WT[0], p_WT[2], -p_WT[1]))  # three.js y-up
+        message = viewer_script(f"if (this.controls) {{ this.controls.target.set({x!r}, "
+                                f"{y!r}, {z!r}); this.controls.update(); }}")
+        with self._server.lock:
+            self._server.scripts["camera_target"] = message
+            self._server.enqueue([message])
+
+    # --- controls ---------------------------------------------------------------------
+    def _control(self, name: str, kind: str, method: str):
+        control = self._server.controls.get(name)
+        if control is None or control.kind != kind:
+            raise RuntimeError(f"Meshcat.{method}(): Meshcat does not have any {kind} named "
+                               f"'{name}'.")
+        return control
+
+    def AddSlider(self, name: str, min: float, max: float, step: float, value: float,
+                  decrement_keycode: str = "", increment_keycode: str = "") -> float:
+        """Adds a slider; returns its initial value (clamped to [min, max] and
+        rounded to `step`). Raises RuntimeError if `name` is already a control."""
+        with self._server.lock:
+            if name in self._server.controls:
+                raise RuntimeError(f"Meshcat.AddSlider(): the name '{name}' is already used "
+                                   f"by a {self._server.controls[name].kind}")
+            slider = Slider(name, min, max, step, value, decrement_keycode, increment_keycode)
+            self._server.controls[name] = slider
+            self._server.enqueue([slider.message()])
+            return slider.value
+
+    def GetSliderValue(self, name: str) -> float:
+        """The slider's current value, as last moved in a browser or set here."""
+        with self._server.lock:
+            return self._control(name, "slider", "GetSliderValue").value
+
+    def SetSliderValue(self, name: str, value: float) -> None:
+        with self._server.lock:
+            slider = self._control(name, "slider", "SetSliderValue")
+            slider.value = slider.quantize(value)
+            self._server.enqueue([slider.value_message()])
+
+    def GetSliderNames(self) -> list:
+        with self._server.lock:
+            return [n for n, c in self._server.controls.items() if c.kind == "slider"]
+
+    def _delete_control(self, name: str, kind: str, strict: bool, method: str) -> bool:
+        with self._server.lock:
+            control = self._server.controls.get(name)
+            if control is None or control.kind != kind:
+                if strict:
+                    self._control(name, kind, method)
+                return False
+            del self._server.controls[name]
+            self._server.enqueue([delete_control_message(name)])
+            return True
+
+    def DeleteSlider(self, name: str, strict: bool = True) -> bool:
+        return self._delete_control(name, "slider", strict, "DeleteSlider")
+
+    def AddButton(self, name: str, keycode: str = "") -> None:
+        """Adds a button (or resets the click count of an existing one)."""
+        with self._server.lock:
+            control = self._server.controls.get(name)
+            if control is not None and control.kind != "button":
+                raise RuntimeError(f"Meshcat.AddButton(): the name '{name}' is already used "
+                                   f"by a {control.kind}")
+            if control is None:
+                control = self._server.controls[name] = Button(name, keycode)
+            else:
+                if keycode and control.keycode and keycode != control.keycode:
+                    raise RuntimeError(f"Meshcat.AddButton(): button '{name}' already has "
+                                       f"keycode '{control.keycode}'")
+                control.clicks = 0
+                control.keycode = control.keycode or keycode
+            self._server.enqueue([control.message()])
+
+    def GetButtonClicks(self, name: str) -> int:
+        """Clicks in every browser since the button was added."""
+        with self._server.lock:
+            return self._control(name, "button", "GetButtonClicks").clicks
+
+    def GetButtonNames(self) -> list:
+        with self._server.lock:
+            return [n for n, c in self._server.controls.items() if c.kind == "button"]
+
+    def DeleteButton(self, name: str, strict: bool = True) -> bool:
+        return self._delete_control(name, "button", strict, "DeleteButton")
+
+    def DeleteAddedControls(self) -> None:
+        """Removes every slider and button added through this Meshcat."""
+        with self._server.lock:
+            names = list(self._server.controls)
+            self._server.controls.clear()
+            self._server.enqueue([delete_control_message(n) for n in names])
+
+    def GetGamepad(self) -> _Gamepad:
+        return _Gamepad()
+
+    def GetTrackedCameraPose(self):
+        """Always None: the bundled viewer does not report its camera."""
+        return None
+
+    # --- recordings and animations ---------------------------------------------------------
+    def StartRecording(self, frames_per_second: float = 64.0,
+                       set_visualizations_while_recording: bool = True) -> None:
+        """Records later SetTransform/SetProperty calls that give a
+        time_in_recording into get_mutable_recording()."""
+        if self._recording.frames_per_second() != float(frames_per_second):
+            self._recording = MeshcatAnimation(frames_per_second)
+        self._is_recording = True
+        self._send_while_recording = bool(set_visualizations_while_recording)
+
+    def StopRecording(self) -> None:
+        self._is_recording = False
+
+    def PublishRecording(self) -> None:
+        """Sends the recording to the browsers as an animation."""
+        self.SetAnimation(self._recording)
+
+    def DeleteRecording(self) -> None:
+        """Forgets the recorded frames and options (the browsers keep theirs)."""
+        self._recording = MeshcatAnimation(self._recording.frames_per_second())
+
+    def get_mutable_recording(self) -> MeshcatAnimation:
+        return self._recording
+
+    def SetAnimation(self, animation: MeshcatAnimation) -> None:
+        """Sends `animation`; browsers show play/pause/time controls for it."""
+        message = animation._command()
+        with self._server.lock:
+            self._server.animation = message
+            self._server.enqueue([message])
+
+    # --- realtime rate -------------------------------------------------------------------
+    def SetRealtimeRate(self, rate: float) -> None:
+        self._realtime_rate = float(rate)
+
+    def GetRealtimeRate(self) -> float:
+        return self._realtime_rate
+
+    def SetSimulationTime(self, sim_time: float) -> None:
+        """Updates GetRealtimeRate() once per realtime_rate_period of wall time."""
+        now = time.monotonic()
+        if self._rate_anchor is None or sim_time < self._rate_anchor[0]:
+            self._rate_anchor = (float(sim_time), now)
+            self._realtime_rate = 0.0
+            return
+        t0, w0 = self._rate_anchor
+        if now - w0 >= self._params.realtime_rate_period:
+            self._realtime_rate = (sim_time - t0) / (now - w0)
+            self._rate_anchor = (float(sim_time), now)
+
+    def __repr__(self) -> str:
+        return f"Meshcat({self._web_url})"
+
+
+def _arg(args, kwargs, index, name, default):
+    if index < len(args):
+        return args[index]
+    return kwargs.get(name, default)
+
+
+def _faces(faces, vertices) -> np.ndarray:
+    F = _columns(faces, 3, "SetTriangleMesh()", dtype=np.int64)
+    n = np.asarray(vertices).shape[1]
+    if F.size and (F.min() < 0 or F.max() >= n):
+        raise ValueError(f"Meshcat: a face index is outside [0, {n})")
+    return F
+
+
+def _surface_mesh_arrays(mesh):
+    """(p_MV (N, 3), triangles (M, 3)) of a TriangleSurfaceMesh-like object."""
+    if hasattr(mesh, "vertices_array") and hasattr(mesh, "triangles_array"):
+        return np.asarray(mesh.vertices_array(), float), np.asarray(mesh.triangles_array())
+    p = np.array([np.asarray(v, dtype=float).reshape(3) for v in mesh.vertices()]).reshape(-1, 3)
+    tris = np.array([[t.vertex(0), t.vertex(1), t.vertex(2)] for t in mesh.triangles()],
+                    dtype=np.int64).reshape(-1, 3)
+    return p, tris
+
+
+def _cloud_arrays(cloud):
+    """(p_GP (N, 3), colours (N, 3) in [0, 1] or None), non-finite points dropped."""
+    if hasattr(cloud, "xyzs"):
+        P = np.asarray(cloud.xyzs(), dtype=float)
+        rgb = None
+        if getattr(cloud, "has_rgbs", lambda: False)():
+            rgb = np.asarray(cloud.rgbs(), dtype=float).T / 255.0
+    else:
+        P, rgb = np.asarray(cloud, dtype=float), None
+    if P.ndim != 2 or P.shape[0] != 3:
+        raise ValueError(f"Meshcat.SetObject(): a point cloud must be 3xN; got {P.shape}")
+    p = P.T
+    keep = np.isfinite(p).all(axis=1)
+    return p[keep], None if rgb is None else rgb[keep]
+
+
+def StartMeshcat() -> Meshcat:
+    """Starts a Meshcat (first free port from 7000) and prints its URL."""
+    meshcat = Meshcat()
+    print(f"Meshcat is now available at {meshcat.web_url()}", flush=True)
+    return meshcat

@@ -1,0 +1,268 @@
+"""MeshcatVisualizer(+Params): SceneGraph geometry of one role in meshcat.
+
+The visualizer reads a QueryObject on its ``query_object`` input port. It
+(re)loads the geometry of its role only when that role's GeometryVersion
+changes, and every publish sends the world poses X_WF of the frames that
+carry such geometry as one batch (``Meshcat.set_transforms``).
+
+Scene-tree layout (Drake's): ``<prefix>/<frame name>/<geometry name>``,
+"::" in names becoming "/"; anchored geometry sits at
+``<prefix>/<geometry name>``. The object at a geometry path is the shape in
+its geometry frame G; the geometry path carries X_FG; the frame path
+carries X_WF.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scenegraph.geometry_properties import Rgba
+from scenegraph.geometry_roles import Role
+from scenegraph.geometry_version import GeometryVersion
+from scenegraph.query_object import QueryObject
+from systems.framework import EventStatus, LeafSystem, Value
+
+__all__ = ["MeshcatVisualizer", "MeshcatVisualizerParams"]
+
+_log = logging.getLogger("scenegraph.meshcat")
+
+
+@dataclass
+class MeshcatVisualizerParams:
+    """Options of MeshcatVisualizer (pydrake's ``MeshcatVisualizerParams``).
+
+    publish_period [s]; role (kIllustration, kProximity or kPerception);
+    default_color for geometry without ("phong", "diffuse"); prefix of every
+    path it writes (relative paths live under "/drake");
+    delete_on_initialization_event; enable_alpha_slider with
+    initial_alpha_slider_value in [0, 1]; visible_by_default;
+    show_hydroelastic (proximity role: draw hydroelastic meshes instead of
+    the primitives); include_unspecified_accepting (geometry without a
+    ("meshcat", "accepting") property is shown).
+    """
+    publish_period: float = 1.0 / 64.0
+    role: Role = Role.kIllustration
+    default_color: Rgba = field(default_factory=lambda: Rgba(0.9, 0.9, 0.9, 1.0))
+    prefix: str = "visualizer"
+    delete_on_initialization_event: bool = True
+    enable_alpha_slider: bool = False
+    initial_alpha_slider_value: float = 1.0
+    visible_by_default: bool = True
+    show_hydroelastic: bool = False
+    include_unspecified_accepting: bool = True
+
+
+def _clean(name: str) -> str:
+    return name.replace("::", "/").strip("/") or "unnamed"
+
+
+class MeshcatVisualizer(LeafSystem):
+    """Publishes a SceneGraph's geometry of one role to Meshcat."""
+
+    def __init__(self, meshcat, params: MeshcatVisualizerParams | None = None):
+        super().__init__()
+        params = MeshcatVisualizerParams() if params is None else params
+        if not (params.publish_period >= 0 and math.isfinite(params.publish_period)):
+            raise RuntimeError(f"MeshcatVisualizerParams.publish_period must be >= 0; got "
+                               f"{params.publish_period}")
+        if Role(params.role) == Role.kUnassigned:
+            raise RuntimeError("MeshcatVisualizer cannot be used for geometries with the "
+                               "Role::kUnassigned value. Please choose kProximity, "
+                               "kPerception, or kIllustration")
+        self._meshcat = meshcat
+        self._params = params
+        self._query_port = self.DeclareAbstractInputPort(
+            "query_object", Value[QueryObject](QueryObject()))
+        if params.publish_period > 0:
+            self.DeclarePeriodicPublishEvent(params.publish_period, 0.0, self._on_publish)
+        self.DeclareForcedPublishEvent(self._on_publish)
+        if params.delete_on_initialization_event:
+            self.DeclareInitializationPublishEvent(self._on_initialization)
+        self._alpha_slider = None
+        if params.enable_alpha_slider:
+            self._alpha_slider = f"{params.prefix} \u03b1"
+            meshcat.AddSlider(self._alpha_slider, 0.02, 1.0, 0.02,
+                              params.initial_alpha_slider_value)
+        # What is in the browser (a visualizer mirrors external state, as Drake's).
+        self._version = None
+        self._frame_ids = []      # FrameIds of frames carrying our geometry
+        self._frame_paths = []    # their meshcat paths
+        self._colors = {}         # geometry path -> Rgba
+        self._alpha = 1.0 if self._alpha_slider is None else meshcat.GetSliderValue(
+            self._alpha_slider)
+        self._pose_index = (None, None)   # (pose topology, frame rows)
+        self.num_loads = 0        # how often the geometry was (re)sent (extension)
+
+    # --- ports and builder -----------------------------------------------------------
+    def query_object_input_port(self):
+        return self._query_port
+
+    @staticmethod
+    def AddToBuilder(builder, scene_graph_or_port, meshcat, params=None):
+        """Adds a MeshcatVisualizer named "meshcat_visualizer(<prefix>)" (if
+        that name is free) and connects a SceneGraph's query port, or the
+        given QueryObject-valued output port, to it."""
+        params = MeshcatVisualizerParams() if params is None else params
+        port = scene_graph_or_port
+        if hasattr(port, "get_query_output_port"):
+            port = port.get_query_output_port()
+        visualizer = MeshcatVisualizer(meshcat, params)
+        name = f"meshcat_visualizer({params.prefix})"
+        if not builder.HasSubsystemNamed(name):
+            visualizer.set_name(name)
+        builder.AddSystem(visualizer)
+        builder.Connect(port, visualizer.query_object_input_port())
+        return visualizer
+
+    # --- Drake's methods ---------------------------------------------------------------
+    def Delete(self) -> None:
+        """Deletes everything under the prefix; the next publish reloads."""
+        self._meshcat.Delete(self._params.prefix)
+        self._version = None
+
+    def StartRecording(self, set_transforms_while_recording: bool = True):
+        """Records every later publish into the Meshcat's animation."""
+        fps = 64.0 if self._params.publish_period <= 0 else 1.0 / self._params.publish_period
+        self._meshcat.StartRecording(fps, set_transforms_while_recording)
+        return self._meshcat.get_mutable_recording()
+
+    def StopRecording(self) -> None:
+        self._meshcat.StopRecording()
+
+    def PublishRecording(self) -> None:
+        self._meshcat.PublishRecording()
+
+    def DeleteRecording(self) -> None:
+        self._meshcat.DeleteRecording()
+
+    def get_mutable_recording(self):
+        return self._meshcat.get_mutable_recording()
+
+    # --- events ------------------------------------------------------------------------
+    def _on_initialization(self, context):
+        self.Delete()
+        return EventStatus.Succeeded()
+
+    def _on_publish(self, context):
+        query = self._query_port.Eval(context)
+        inspector = query.inspector()
+        version = inspector.geometry_version()
+        if self._version is None or not version.IsSameAs(self._version, self._params.role):
+            self._load(inspector)
+            self._version = GeometryVersion(version)
+        time = context.get_time()
+        self._send_poses(query, time)
+        if self._alpha_slider is not None:
+            alpha = self._meshcat.GetSliderValue(self._alpha_slider)
+            if alpha != self._alpha:
+                self._alpha = alpha
+                self._send_colors()
+        self._meshcat.SetSimulationTime(time)
+        return EventStatus.Succeeded()
+
+    # --- loading ------------------------------------------------------------------------
+    def _accepts(self, properties) -> bool:
+        accepting = properties.GetPropertyOrDefault("meshcat", "accepting", None)
+        if accepting is None:
+            return self._params.include_unspecified_accepting
+        return accepting == self._params.prefix
+
+    def _load(self, inspector) -> None:
+        """Replaces everything under the prefix with the role's geometry."""
+        params, meshcat = self._params, self._meshcat
+        meshcat.Delete(params.prefix)
+        self._frame_ids, self._frame_paths, self._colors = [], [], {}
+        self._pose_index = (None, None)
+        world = inspector.world_frame_id()
+        used = set()
+        for frame_id in inspector.GetAllFrameIds():
+            geometry_ids = inspector.GetGeometries(frame_id, params.role)
+            if not geometry_ids:
+                continue
+            frame_path = params.prefix
+            if frame_id != world:
+                frame_path = f"{params.prefix}/{_clean(inspector.GetName(frame_id))}"
+                if frame_path in used:
+                    frame_path = f"{frame_path}_{frame_id.get_value()}"
+            used.add(frame_path)
+            shown = 0
+            for geometry_id in geometry_ids:
+                shown += self._load_geometry(inspector, geometry_id, frame_path)
+            if shown and frame_id != world:
+                self._frame_ids.append(frame_id)
+                self._frame_paths.append(frame_path)
+        meshcat.SetProperty(params.prefix, "visible", params.visible_by_default)
+        self.num_loads += 1
+
+    def _load_geometry(self, inspector, geometry_id, frame_path: str) -> int:
+        params = self._params
+        properties = inspector.GetProperties(geometry_id, params.role)
+        if properties is None or not self._accepts(properties):
+            return 0
+        rgba = properties.GetPropertyOrDefault("phong", "diffuse", params.default_color)
+        path = f"{frame_path}/{_clean(inspector.GetName(geometry_id))}"
+        if path in self._colors:
+            path = f"{path}_{geometry_id.get_value()}"
+        shown = self._with_alpha(rgba)
+        mesh = None
+        if params.show_hydroelastic and params.role == Role.kProximity:
+            mesh = _hydroelastic_surface(inspector.maybe_get_hydroelastic_mesh(geometry_id))
+        try:
+            if mesh is not None:
+                self._meshcat.SetObject(path, mesh, shown)
+            else:
+                self._meshcat.SetObject(path, inspector.GetShape(geometry_id), shown)
+        except TypeError as error:
+            _log.warning("MeshcatVisualizer: geometry '%s' is not drawn: %s",
+                         inspector.GetName(geometry_id), error)
+            return 0
+        self._meshcat.SetTransform(path, inspector.GetPoseInFrame(geometry_id))
+        self._colors[path] = rgba
+        return 1
+
+    def _with_alpha(self, rgba: Rgba) -> Rgba:
+        if self._alpha_slider is None:
+            return rgba
+        return Rgba(rgba.r(), rgba.g(), rgba.b(), rgba.a() * self._alpha)
+
+    def _send_colors(self) -> None:
+        for path, rgba in self._colors.items():
+            self._meshcat.SetProperty(f"{path}/<object>", "color",
+                                      list(self._with_alpha(rgba).rgba))
+
+    # --- poses ----------------------------------------------------------------------------
+    def _send_poses(self, query, time: float) -> None:
+        """One batch of X_WF (4×4, m) for every frame carrying our geometry."""
+        if not self._frame_ids:
+            return
+        X_WF = np.zeros((len(self._frame_ids), 4, 4))
+        X_WF[:, 3, 3] = 1.0
+        poses = query._poses() if hasattr(query, "_poses") else None
+        topology = getattr(poses, "topology", None)
+        if topology is not None:
+            if self._pose_index[0] is not topology:
+                rows = np.array([topology.frame_index[f] for f in self._frame_ids])
+                self._pose_index = (topology, rows)
+            rows = self._pose_index[1]
+            X_WF[:, :3, :3] = poses.R_WF[rows]
+            X_WF[:, :3, 3] = poses.p_WF[rows]
+        else:  # any QueryObject-like object
+            for k, frame_id in enumerate(self._frame_ids):
+                X_WF[k] = np.asarray(query.GetPoseInWorld(frame_id).GetAsMatrix4())
+        self._meshcat.set_transforms(self._frame_paths, X_WF, time)
+
+
+def _hydroelastic_surface(mesh):
+    """The surface of a hydroelastic representation (a TriangleSurfaceMesh-
+    like object), or None."""
+    if mesh is None:
+        return None
+    if hasattr(mesh, "triangles"):
+        return mesh
+    if hasattr(mesh, "tetrahedra") or hasattr(mesh, "num_elements"):
+        from scenegraph.hydroelastic.volume_mesh import ConvertVolumeToSurfaceMesh
+        return ConvertVolumeToSurfaceMesh(mesh)
+    return None
