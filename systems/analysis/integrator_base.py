@@ -318,7 +318,12 @@ class IntegratorBase:
             return norm
         norms = [0.0]
         if self._q_idx.size:
-            norms.append(float(np.max(np.abs(self._qbar_weight * dx[self._q_idx]))))
+            # Drake weights q through N(q) Wq N⁺(q); systems here have no
+            # q̇ ↔ v map, so q is weighted only when N = I (nq == nv).
+            dq = np.abs(dx[self._q_idx])
+            if dq.shape == self._qbar_weight.shape:
+                dq = self._qbar_weight * dq
+            norms.append(float(np.max(dq)))
         if self._v_idx.size:
             norms.append(float(np.max(np.abs(self._qbar_weight * dx[self._v_idx]))))
         if self._z_idx.size:

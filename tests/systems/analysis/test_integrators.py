@@ -165,3 +165,27 @@ def test_steps_never_pass_the_boundary_and_respect_the_maximum_step():
     integrator = simulator.get_integrator()
     assert simulator.get_context().get_time() == 0.35
     assert integrator.get_largest_step_size_taken() <= 0.1 * 1.01
+
+
+class SpinningQuaternion(LeafSystem):
+    """q = unit quaternion (4, as q), v = angular velocity (3): nq != nv.
+    q̇ = ½ q ⊗ (0, w) with constant w = (0, 0, 1): a rotation about z at 1 rad/s."""
+
+    def __init__(self):
+        super().__init__()
+        self.DeclareContinuousState(BasicVector([1.0, 0, 0, 0, 0, 0, 1.0]), 4, 3, 0)
+
+    def DoCalcTimeDerivatives(self, context, derivatives):
+        x = context.get_continuous_state_vector().CopyToVector()
+        w0, x0, y0, z0 = x[:4]
+        wx, wy, wz = x[4:]
+        qdot = 0.5 * np.array([-x0 * wx - y0 * wy - z0 * wz, w0 * wx + y0 * wz - z0 * wy,
+                               w0 * wy + z0 * wx - x0 * wz, w0 * wz + x0 * wy - y0 * wx])
+        derivatives.get_mutable_vector().SetFromVector(np.concatenate([qdot, np.zeros(3)]))
+
+
+def test_error_control_handles_more_positions_than_velocities():
+    simulator = Simulator(SpinningQuaternion())
+    simulator.AdvanceTo(1.0)
+    q = simulator.get_context().get_continuous_state_vector().CopyToVector()[:4]
+    np.testing.assert_allclose(q, [math.cos(0.5), 0.0, 0.0, math.sin(0.5)], atol=1e-4)
