@@ -18,6 +18,11 @@ Entry points (all poses and results in the world frame W, SI units):
   signed_distance_pairs / signed_distance_pairs_indexed
       compute_pairs for the signed-distance queries (any pair, half spaces
       included).
+  penetration_results(result, ids_A, ids_B)
+  signed_distance_results(result, ids_A, ids_B, R_WA, p_WA, R_WB, p_WB)
+      Rows of a PairBatchResult as pydrake result objects
+      (PenetrationAsPointPair for the penetrating rows, SignedDistancePair
+      with witnesses expressed in the geometry frames).
 
 Rows with distance ≤ max_distance are exact; farther rows may hold any
 distance > max_distance and NaN witnesses (see pairs/common.py). The table is
@@ -35,11 +40,12 @@ from scenegraph.proximity.pairs import (box_box, box_capsule, capsule_capsule, g
                                         halfspace_convex, sphere_shape)
 from scenegraph.proximity.pairs.common import PairBatchResult, ShapeBatch
 from scenegraph.proximity.shape_data import KINDS, ShapeData
+from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
 __all__ = [
     "KERNELS", "ShapeTable", "compute_pairs", "compute_pairs_indexed", "penetration_pairs",
     "penetration_pairs_indexed", "signed_distance_pairs", "signed_distance_pairs_indexed",
-    "kernel_for",
+    "kernel_for", "penetration_results", "signed_distance_results",
 ]
 
 Kernel = Callable[..., PairBatchResult]
@@ -206,3 +212,26 @@ def signed_distance_pairs(shapes_A, R_WA, p_WA, shapes_B, R_WB, p_WB,
                           max_distance: float = np.inf) -> PairBatchResult:
     """compute_pairs for the signed-distance queries."""
     return compute_pairs(shapes_A, R_WA, p_WA, shapes_B, R_WB, p_WB, max_distance)
+
+
+def penetration_results(result: PairBatchResult, ids_A, ids_B) -> list:
+    """PenetrationAsPointPair for every penetrating row (distance ≤ 0), in row
+    order. ids_A, ids_B: (N,) the rows' geometry ids."""
+    rows = np.flatnonzero(result.penetrating)
+    return [PenetrationAsPointPair(ids_A[k], ids_B[k], result.p_WCa[k], result.p_WCb[k],
+                                   result.nhat_BA_W[k], -float(result.distance[k]))
+            for k in rows]
+
+
+def signed_distance_results(result: PairBatchResult, ids_A, ids_B, R_WA, p_WA, R_WB,
+                            p_WB, max_distance: float = np.inf) -> list:
+    """SignedDistancePair for every row with distance ≤ max_distance, in row
+    order; witnesses re-expressed in the geometry frames (p_ACa = R_WAᵀ
+    (p_WCa − p_WA), p_BCb likewise). Poses are per row: (N, 3, 3), (N, 3)."""
+    rows = np.flatnonzero(result.distance <= max_distance)
+    R_WA, R_WB = np.asarray(R_WA)[rows], np.asarray(R_WB)[rows]
+    p_ACa = np.einsum("nji,nj->ni", R_WA, result.p_WCa[rows] - np.asarray(p_WA)[rows])
+    p_BCb = np.einsum("nji,nj->ni", R_WB, result.p_WCb[rows] - np.asarray(p_WB)[rows])
+    return [SignedDistancePair(ids_A[k], ids_B[k], p_ACa[i], p_BCb[i],
+                               float(result.distance[k]), result.nhat_BA_W[k])
+            for i, k in enumerate(rows)]

@@ -227,16 +227,12 @@ def test_closed_forms_agree_with_general_solver(ka, kb):
     pA = np.zeros((n, 3))
     pB = rng.normal(size=(n, 3))
     pB *= rng.uniform(0.05, 0.45, size=(n, 1)) / np.linalg.norm(pB, axis=1, keepdims=True)
-    if kb == "HalfSpace":
-        pytest.skip("the general solver needs bounded shapes") if False else None
     r = sd([DATA[ka]] * n, RA, pA, [DATA[kb]] * n, RB, pB)
     for k in range(n):
-        if kb == "HalfSpace":
+        if kb == "HalfSpace":  # the deepest point of A below the plane
             nW = RB[k][:, 2]
-            ref = min(nW @ (s - pB[k]) for s in
-                      support_points_G(DATA[ka], rng.normal(size=(1, 3)) * 0 + (-RA[k].T @ nW))
-                      @ RA[k].T + pA[k])
-            assert r.distance[k] == pytest.approx(ref, abs=1e-14)
+            s_W = RA[k] @ support_points_G(DATA[ka], (-RA[k].T @ nW)[None])[0] + pA[k]
+            assert r.distance[k] == pytest.approx(nW @ (s_W - pB[k]), abs=1e-14)
             continue
         f, pa, pb, nh = solve_pair(SupportBody(DATA[ka], RA[k], pA[k]),
                                    SupportBody(DATA[kb], RB[k], pB[k]))
@@ -314,3 +310,26 @@ def test_bad_poses_are_rejected():
         sd([a, a], np.eye(3)[None], np.zeros((1, 3)), [a], np.eye(3)[None], np.zeros((1, 3)))
     with pytest.raises(ValueError):
         ShapeBatch.from_shapes([DATA["Box"], DATA["Sphere"]])
+
+
+def test_results_as_pydrake_objects():
+    rng = np.random.default_rng(8)
+    n = 20
+    RA = np.array([rot(rng) for _ in range(n)])
+    RB = np.array([rot(rng) for _ in range(n)])
+    pA = np.zeros((n, 3))
+    pB = rng.normal(scale=0.2, size=(n, 3))
+    res = sd([DATA["Box"]] * n, RA, pA, [DATA["Capsule"]] * n, RB, pB)
+    ids_A, ids_B = list(range(n)), list(range(100, 100 + n))
+    pens = dispatch.penetration_results(res, ids_A, ids_B)
+    assert len(pens) == int(res.penetrating.sum()) > 0
+    for p in pens:
+        k = p.id_A
+        assert p.id_B == 100 + k and p.depth == -res.distance[k]
+        assert np.allclose(p.p_WCb - p.p_WCa, p.depth * p.nhat_BA_W)
+    pairs = dispatch.signed_distance_results(res, ids_A, ids_B, RA, pA, RB, pB, 0.05)
+    assert len(pairs) == int((res.distance <= 0.05).sum())
+    for s in pairs:
+        k = s.id_A
+        lhs = RA[k] @ s.p_ACa + pA[k] - (RB[k] @ s.p_BCb + pB[k])
+        assert np.allclose(lhs, s.distance * s.nhat_BA_W, atol=1e-14)
