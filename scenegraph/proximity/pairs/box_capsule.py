@@ -36,25 +36,38 @@ def _plus_sign(x):
     return np.where(x < 0.0, -1.0, 1.0)
 
 
+_I1 = np.array([1, 2, 0])
+_I2 = np.array([2, 0, 1])
+
+
 def _sat(h, s0, s1):
-    """Separations (N, 6) and unit axes (N, 6, 3) of segments against boxes."""
-    n = len(h)
+    """Separations (N, 6) of segments against boxes along the box faces
+    (axes 0-2) and the unit edge axes e_i × d / |e_i × d| (3 + i), in closed
+    form; edge axes with |e_i × d| < 1e-6 |d| get −inf."""
     d = s1 - s0
     c = 0.5 * (s0 + s1)
-    L = np.empty((n, 6, 3))
-    L[:, 0:3] = np.eye(3)
-    E = np.eye(3)
-    for i in range(3):
-        L[:, 3 + i] = np.cross(E[i][None, :], d)
-    norm = np.sqrt((L * L).sum(axis=2))
-    dn = np.sqrt((d * d).sum(axis=1))
-    valid = norm >= _MIN_EDGE_CROSS * dn[:, None]
-    valid[:, :3] = True
-    L = L / np.where(valid, norm, 1.0)[:, :, None]
-    rA = (np.abs(L) * h[:, None, :]).sum(axis=2)
-    rS = 0.5 * np.abs(np.einsum("nak,nk->na", L, d))
-    sep = np.abs(np.einsum("nak,nk->na", L, c)) - rA - rS
-    return np.where(valid, sep, -np.inf), L
+    sep = np.empty((len(h), 6))
+    sep[:, :3] = np.abs(c) - h - 0.5 * np.abs(d)
+    d1, d2 = d[:, _I1], d[:, _I2]
+    ln = np.sqrt(d1 * d1 + d2 * d2)
+    ok = ln >= _MIN_EDGE_CROSS * np.sqrt((d * d).sum(axis=1))[:, None]
+    num = np.abs(c[:, _I2] * d1 - c[:, _I1] * d2) - h[:, _I1] * np.abs(d2) - h[:, _I2] * np.abs(d1)
+    sep[:, 3:] = np.where(ok, num / np.where(ok, ln, 1.0), -np.inf)
+    return sep
+
+
+def _axes(best, d):
+    """Unit axes (N, 3) for axis indices best (N,) of _sat."""
+    n = len(best)
+    L = np.zeros((n, 3))
+    face = best < 3
+    L[np.flatnonzero(face), best[face]] = 1.0
+    ed = ~face
+    if ed.any():
+        E = np.eye(3)[best[ed] - 3]
+        X = np.cross(E, d[ed])
+        L[ed] = X / np.sqrt((X * X).sum(axis=1))[:, None]
+    return L
 
 
 def _face_witness(h, s0, s1, axis, m):
@@ -94,7 +107,7 @@ def box_segment(h, s0, s1, max_distance=np.inf):
     into the box); rows with φ > max_distance may hold NaN points.
     """
     n = len(h)
-    sep, L = _sat(h, s0, s1)
+    sep = _sat(h, s0, s1)
     face = np.argmax(sep[:, :3], axis=1)
     edge = 3 + np.argmax(sep[:, 3:], axis=1)
     rows = np.arange(n)
@@ -110,7 +123,7 @@ def box_segment(h, s0, s1, max_distance=np.inf):
     pen = gap <= 0.0
     if pen.any():
         i = np.flatnonzero(pen)
-        Lb = L[i, best[i]]
+        Lb = _axes(best[i], s1[i] - s0[i])
         nh = np.where((rowdot(Lb, c[i]) > 0.0)[:, None], -Lb, Lb)
         depth = -gap[i]
         fa = best[i] < 3
@@ -171,7 +184,7 @@ def box_segment(h, s0, s1, max_distance=np.inf):
         p_box[i], p_seg[i] = pbx, psg
         # Fallback for rounding-level distances: the separating axis, oriented
         # from the segment towards the box.
-        Lb = L[i, best[i]]
+        Lb = _axes(best[i], b - a)
         axis_n = np.where((rowdot(Lb, c[i]) > 0.0)[:, None], -Lb, Lb)
         ok = phi[i] > 1e-14 * scale[i]
         nhat[i] = np.where(ok[:, None], (pbx - psg) / np.where(ok, phi[i], 1.0)[:, None], axis_n)
