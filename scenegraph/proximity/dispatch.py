@@ -73,6 +73,8 @@ for _a in KINDS:
         if _a <= _b and (_a, _b) not in KERNELS:
             KERNELS[(_a, _b)] = general.general_pairs
 assert len(KERNELS) == 28
+# Type pairs whose kernels need the ShapeData objects, not just parameters.
+_NEEDS_SHAPES = frozenset(k for k, f in KERNELS.items() if f is general.general_pairs)
 
 _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 _HALFSPACE = _KIND_INDEX["HalfSpace"]
@@ -102,10 +104,13 @@ class ShapeTable:
     def __len__(self) -> int:
         return len(self.shapes)
 
-    def batch(self, index: np.ndarray) -> ShapeBatch:
-        """ShapeBatch of the rows `index` (all of one kind)."""
+    def batch(self, index: np.ndarray, with_shapes: bool = False) -> ShapeBatch:
+        """ShapeBatch of the rows `index` (all of one kind). The ShapeData
+        themselves are attached for Convex rows or when asked (the vectorised
+        primitive kernels only need the parameter array)."""
         kind = KINDS[int(self.kind_index[index[0]])]
-        shapes = tuple(self.shapes[i] for i in index) if kind == "Convex" else ()
+        keep = with_shapes or kind == "Convex"
+        shapes = tuple(self.shapes[i] for i in index) if keep else ()
         return ShapeBatch(kind, self.params[index], shapes)
 
 
@@ -143,8 +148,10 @@ def compute_pairs_indexed(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray,
     bounds = np.flatnonzero(np.diff(key[order])) + 1
     for rows in np.split(order, bounds):
         a, b = lo[rows], hi[rows]
-        A, B = table.batch(a), table.batch(b)
-        kernel = KERNELS[(A.kind, B.kind)]
+        key = (KINDS[int(table.kind_index[a[0]])], KINDS[int(table.kind_index[b[0]])])
+        kernel = KERNELS[key]
+        full = key in _NEEDS_SHAPES
+        A, B = table.batch(a, full), table.batch(b, full)
         res = kernel(A, R_WG[a], p_WG[a], B, R_WG[b], p_WG[b], max_distance=max_distance)
         sw = swap[rows]
         if sw.any():

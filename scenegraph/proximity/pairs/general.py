@@ -21,48 +21,21 @@ __all__ = ["general_pairs"]
 
 def general_pairs(A: ShapeBatch, R_WA, p_WA, B: ShapeBatch, R_WB, p_WB,
                   max_distance=np.inf) -> PairBatchResult:
-    """Signed distance and witnesses of N pairs by the general convex solver."""
-    from scenegraph.proximity.shape_data import ShapeData  # noqa: F401 (type only)
+    """Signed distance and witnesses of N pairs by the general convex solver.
 
+    A.shapes and B.shapes must hold the N ShapeData (dispatch attaches them).
+    """
     n = len(A)
     out = PairBatchResult.empty(n)
-    sizeA = _sizes(A)
-    sizeB = _sizes(B)
+    sizeA = np.array([s.size for s in A.shapes])
+    sizeB = np.array([s.size for s in B.shapes])
     centre_gap = np.sqrt(((p_WA - p_WB) ** 2).sum(axis=1)) - sizeA - sizeB
     for k in range(n):
         if centre_gap[k] > max_distance:
             out.distance[k] = centre_gap[k]
             continue
-        bodyA = SupportBody(_shape(A, k), R_WA[k], p_WA[k])
-        bodyB = SupportBody(_shape(B, k), R_WB[k], p_WB[k])
-        phi, pa, pb, nhat = solve_pair(bodyA, bodyB)
+        phi, pa, pb, nhat = solve_pair(SupportBody(A.shapes[k], R_WA[k], p_WA[k]),
+                                       SupportBody(B.shapes[k], R_WB[k], p_WB[k]))
         out.distance[k] = phi
         out.p_WCa[k], out.p_WCb[k], out.nhat_BA_W[k] = pa, pb, nhat
     return out
-
-
-def _shape(batch: ShapeBatch, k: int):
-    if batch.shapes:
-        return batch.shapes[k]
-    from scenegraph.proximity.shape_data import ShapeData, _frozen
-
-    return ShapeData(batch.kind, _frozen(batch.params[k]), size=_size_of(batch.kind,
-                                                                        batch.params[k]))
-
-
-def _size_of(kind, p):
-    if kind == "Box":
-        return float(np.sqrt((p * p).sum()))
-    if kind == "Capsule":
-        return float(p[0] + p[1])
-    if kind == "Cylinder":
-        return float(np.hypot(p[0], p[1]))
-    if kind in ("Ellipsoid",):
-        return float(p.max())
-    return float(p[0])
-
-
-def _sizes(batch: ShapeBatch) -> np.ndarray:
-    if batch.shapes:
-        return np.array([s.size for s in batch.shapes])
-    return np.array([_size_of(batch.kind, p) for p in batch.params])
