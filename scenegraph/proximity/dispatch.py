@@ -169,6 +169,10 @@ def _stack_poses(R, p, n: int, name: str):
                          f"{len(p)} translations")
     if not (np.isfinite(R).all() and np.isfinite(p).all()):
         raise ValueError(f"{name}: poses must be finite")
+    err = np.abs(np.einsum("nki,nkj->nij", R, R) - np.eye(3)).max(axis=(1, 2))
+    if n and (err.max() > 1e-6 or (np.linalg.det(R) <= 0.0).any()):
+        k = int(np.argmax(err))
+        raise ValueError(f"{name}: rotation {k} is not a proper orthonormal matrix")
     return R, p
 
 

@@ -308,6 +308,8 @@ def test_bad_poses_are_rejected():
            np.zeros((1, 3)))
     with pytest.raises(ValueError):
         sd([a, a], np.eye(3)[None], np.zeros((1, 3)), [a], np.eye(3)[None], np.zeros((1, 3)))
+    with pytest.raises(ValueError, match="orthonormal"):
+        sd([a], 2.0 * np.eye(3)[None], np.zeros((1, 3)), [a], np.eye(3)[None], np.zeros((1, 3)))
     with pytest.raises(ValueError):
         ShapeBatch.from_shapes([DATA["Box"], DATA["Sphere"]])
 
