@@ -309,7 +309,13 @@ def _separated(hA, hB, R, t, scale):
             o, f = owner[win], first[win]
             best_d2[o] = gmin[win]
             p_a[o], p_b[o] = ca[f], cb[f]
-    return np.sqrt(best_d2), p_a, p_b
+    # Two alternating projections: among equally close pairs (parallel
+    # features) this picks the one whose direction is the common normal.
+    for _ in range(2):
+        p_a = np.clip(p_b, -hA, hA)
+        q = np.einsum("nji,nj->ni", R, p_a - t)
+        p_b = np.einsum("nij,nj->ni", R, np.clip(q, -hB, hB)) + t
+    return np.sqrt(((p_a - p_b) ** 2).sum(axis=1)), p_a, p_b
 
 
 def box_box(A: ShapeBatch, R_WA, p_WA, B: ShapeBatch, R_WB, p_WB,

@@ -180,6 +180,15 @@ def box_segment(h, s0, s1, max_distance=np.inf):
             w = d2[first] < best_d2[own]
             o, f = own[w], first[w]
             best_d2[o], pbx[o], psg[o] = d2[f], ca[f], cs[f]
+        # Two alternating projections (box clamp, segment projection): among
+        # equally close pairs (parallel features) this picks the common normal.
+        d = b - a
+        dd = (d * d).sum(axis=1)
+        for _ in range(2):
+            tt = np.clip(((pbx - a) * d).sum(axis=1) / dd, 0.0, 1.0)
+            psg = a + tt[:, None] * d
+            pbx = np.clip(psg, -hi_, hi_)
+        best_d2 = ((pbx - psg) ** 2).sum(axis=1)
         phi[i] = np.sqrt(best_d2)
         p_box[i], p_seg[i] = pbx, psg
         # Fallback for rounding-level distances: the separating axis, oriented
