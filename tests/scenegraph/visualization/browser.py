@@ -1,7 +1,8 @@
 """Headless Chromium driven over the DevTools protocol, for viewer tests.
 
-One browser process (its own process group, killed on close) with the
-flags from ../shared/DEPENDENCIES.md; pages are loaded, scripted and
+One browser process tree (closed through CDP, then every remaining
+process of the tree killed by pid) with the flags from
+../shared/DEPENDENCIES.md; pages are loaded, scripted and
 screenshotted through CDP with our small websocket client. Every wait has
 a timeout.
 """
@@ -26,7 +27,8 @@ from tests.scenegraph.visualization.ws_client import WsClient
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--enable-unsafe-swiftshader", "--hide-scrollbars", "--mute-audio"]
+         "--enable-unsafe-swiftshader", "--hide-scrollbars", "--mute-audio",
+         "--disable-crash-reporter", "--disable-breakpad"]
 WIDTH, HEIGHT = 640, 480
 
 
@@ -135,14 +137,47 @@ class Browser:
         image = Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB")
         return np.asarray(image)
 
+    def _descendants(self) -> list:
+        """Pids of every live process below the browser (from /proc)."""
+        children = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as f:
+                        ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                except (OSError, ValueError, IndexError):
+                    continue
+                children.setdefault(ppid, []).append(int(entry))
+        out, stack = [], [self.proc.pid]
+        while stack:
+            for child in children.get(stack.pop(), []):
+                out.append(child)
+                stack.append(child)
+        return out
+
     def close(self) -> None:
+        """Closes the browser (CDP Browser.close), then kills whatever of its
+        process tree is left, by pid."""
+        descendants = self._descendants() if self.proc.poll() is None else []
         ws = getattr(self, "ws", None)
         if ws is not None:
-            ws.close()
-        if self.proc.poll() is None:
             try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
+                self.call("Browser.close", timeout=2.0)
+            except Exception:
                 pass
+            ws.close()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for pid in [self.proc.pid] + descendants:
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if b"chrom" not in f.read():
+                        continue          # gone, and the pid reused by someone else
+                os.kill(pid, signal.SIGKILL)
+            except (OSError, ProcessLookupError):
+                pass
+        if self.proc.poll() is None:
             self.proc.wait(timeout=10)
         shutil.rmtree(self.profile, ignore_errors=True)
