@@ -336,7 +336,7 @@ class Meshcat:
         `path`, e.g. ("/Background", "visible", False) or
         ("/drake/box/<object>", "color", [r, g, b, a])."""
         path = _abs_path(path)
-        if isinstance(value, np.ndarray):
+        if isinstance(value, (np.ndarray, np.generic)):
             value = value.tolist()
         elif isinstance(value, (tuple, list)):
             value = [float(v) for v in value]

@@ -192,8 +192,8 @@ def test_a_batch_of_transforms_is_one_message(meshcat):
 
 
 def test_properties_and_camera(meshcat):
-    meshcat.SetProperty("/Background", "visible", False)
-    meshcat.SetProperty("/Lights/AmbientLight/<object>", "intensity", 0.5)
+    meshcat.SetProperty("/Background", "visible", np.bool_(False))
+    meshcat.SetProperty("/Lights/AmbientLight/<object>", "intensity", np.float32(0.5))
     meshcat.SetProperty("box/<object>", "color", np.array([1.0, 0.0, 0.0, 0.5]))
     meshcat.SetCamera(meshcat.PerspectiveCamera(fov=40))
     meshcat.SetCameraPose([3.0, -1.0, 2.0], [0.0, 0.0, 0.5])

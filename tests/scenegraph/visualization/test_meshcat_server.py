@@ -48,6 +48,15 @@ def test_starts_fast_on_the_first_free_port_from_7000_bound_to_localhost():
         second._server.stop()
 
 
+def test_start_meshcat_prints_its_url(capsys):
+    from scenegraph.visualization import StartMeshcat
+    meshcat = StartMeshcat()
+    try:
+        assert capsys.readouterr().out == f"Meshcat is now available at {meshcat.web_url()}\n"
+    finally:
+        meshcat._server.stop()
+
+
 def test_explicit_ports_taken_ports_and_bad_ports():
     meshcat = Meshcat(MeshcatParams(port=0))
     try:
