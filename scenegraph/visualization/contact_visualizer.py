@@ -180,6 +180,8 @@ class ContactVisualizer(LeafSystem):
             "query_object", Value[QueryObject](QueryObject()))
         if params.publish_period > 0:
             self.DeclarePeriodicPublishEvent(params.publish_period, 0.0, self._on_publish)
+        else:  # publish_period 0: after every simulator step
+            self.DeclarePerStepPublishEvent(self._on_publish)
         self.DeclareForcedPublishEvent(self._on_publish)
         if params.delete_on_initialization_event:
             self.DeclareInitializationPublishEvent(self._on_initialization)

@@ -31,7 +31,6 @@ import weakref
 import tornado.httpserver
 import tornado.ioloop
 import tornado.iostream
-import tornado.netutil
 import tornado.web
 import tornado.websocket
 
@@ -103,9 +102,23 @@ def _frames(items) -> bytes:
     return b"".join(parts)
 
 
+def _listen(address: str, port: int):
+    """A listening, non-blocking IPv4 socket, or None if the port is taken."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((address, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        return None
+    sock.setblocking(False)
+    return sock
+
+
 def _bind(host: str, port):
-    """Listening sockets on (host, port); port None: first free from 7000."""
-    address = {"": "127.0.0.1", "localhost": "127.0.0.1", "*": ""}.get(host, host)
+    """[listening socket], port on (host, port); port None: first free from 7000."""
+    address = {"": "127.0.0.1", "localhost": "127.0.0.1", "*": "0.0.0.0"}.get(host, host)
     if port is not None:
         port = int(port)
         if port != 0 and not 1024 <= port <= 65535:
@@ -114,13 +127,9 @@ def _bind(host: str, port):
     else:
         candidates = range(7000, 8000)
     for candidate in candidates:
-        try:
-            sockets = tornado.netutil.bind_sockets(candidate, address or None,
-                                                   family=socket.AF_INET if address != ""
-                                                   else socket.AF_UNSPEC)
-        except OSError:
-            continue
-        return sockets, sockets[0].getsockname()[1]
+        sock = _listen(address, candidate)
+        if sock is not None:
+            return [sock], sock.getsockname()[1]
     wanted = f"port {port}" if port is not None else "any port in [7000, 7999]"
     raise RuntimeError(f"Meshcat: could not bind {wanted} on host '{host}' (in use?)")
 
@@ -252,9 +261,11 @@ class MeshcatServer:
             return
         if not future.done():
             handler._backlog = []
-            future.add_done_callback(lambda _: self._resume(handler))
+            future.add_done_callback(lambda f: self._resume(handler, f))
 
-    def _resume(self, handler) -> None:
+    def _resume(self, handler, future=None) -> None:
+        if future is not None and not future.cancelled():
+            future.exception()     # a closed stream's error is expected; mark it seen
         backlog, handler._backlog = handler._backlog, None
         if backlog:
             self._send(handler, backlog)

@@ -34,7 +34,8 @@ _log = logging.getLogger("scenegraph.meshcat")
 class MeshcatVisualizerParams:
     """Options of MeshcatVisualizer (pydrake's ``MeshcatVisualizerParams``).
 
-    publish_period [s]; role (kIllustration, kProximity or kPerception);
+    publish_period [s] (0: publish after every simulator step); role
+    (kIllustration, kProximity or kPerception);
     default_color for geometry without ("phong", "diffuse"); prefix of every
     path it writes (relative paths live under "/drake");
     delete_on_initialization_event; enable_alpha_slider with
@@ -78,6 +79,8 @@ class MeshcatVisualizer(LeafSystem):
             "query_object", Value[QueryObject](QueryObject()))
         if params.publish_period > 0:
             self.DeclarePeriodicPublishEvent(params.publish_period, 0.0, self._on_publish)
+        else:  # publish_period 0: after every simulator step
+            self.DeclarePerStepPublishEvent(self._on_publish)
         self.DeclareForcedPublishEvent(self._on_publish)
         if params.delete_on_initialization_event:
             self.DeclareInitializationPublishEvent(self._on_initialization)

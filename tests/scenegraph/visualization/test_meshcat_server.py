@@ -230,4 +230,5 @@ def test_no_process_is_left_behind_when_the_program_is_killed():
     finally:
         proc.kill()
         proc.wait(10)
+        proc.stdout.close()
     assert _port_is_free(port)
