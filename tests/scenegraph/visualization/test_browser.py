@@ -55,6 +55,9 @@ def shapes(meshcat):
 
 def test_three_colours_at_plausible_places(browser, meshcat, shapes):
     browser.open(meshcat.web_url(), min_messages=5)
+    # SetCameraPose in Drake's z-up W is (x, z, -y) in three.js's y-up world.
+    assert browser.evaluate("viewer.controls.target.toArray()") == pytest.approx([0, 0.25, 0])
+    assert browser.evaluate("viewer.camera.position.toArray()") == pytest.approx([2.2, 0.8, 0])
     c = _centroids(browser.screenshot())
     for name in ("red", "green", "blue"):
         assert c[name][0] > 1500, f"too few {name} pixels: {c[name][0]}"
