@@ -36,3 +36,6 @@ from scenegraph.hydroelastic.surface_mesh import (PolygonSurfaceMesh, SurfacePol
                                                   SurfaceTriangle, TriangleSurfaceMesh)
 from scenegraph.hydroelastic.volume_mesh import (ConvertVolumeToSurfaceMesh, VolumeElement,
                                                  VolumeMesh)
+from scenegraph.visualization import (ContactVisualizer, ContactVisualizerParams, Meshcat,
+                                      MeshcatAnimation, MeshcatParams, MeshcatVisualizer,
+                                      MeshcatVisualizerParams, StartMeshcat)

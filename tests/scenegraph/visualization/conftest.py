@@ -19,8 +19,9 @@ from tests.scenegraph.visualization.browser import Browser, find_chromium
 
 def _install_chromium() -> str:
     if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.skip("chromium is not installed and cannot be installed here "
-                    "(needs root and apt-get): apt-get install -y chromium")
+        pytest.fail("the browser tests need Debian's chromium, which is not installed and "
+                    "cannot be installed here (needs root and apt-get): run "
+                    "`apt-get install -y chromium` (as .ci/run does)")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     for command in (["apt-get", "-o", "DPkg::Lock::Timeout=600", "update", "-qq"],
                     ["apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", "-qq",
