@@ -79,6 +79,7 @@ class Scene:
         poses = FramePoseVector()
         poses.set_value(self.ball_frame, RigidTransform([-0.3, 0.0, 0.05 - ball_depth]))
         poses.set_value(self.box_frame, RigidTransform([0.3, 0.0, 0.05 - box_depth]))
+        self.poses = poses
         self.scene_graph.get_source_pose_port(self.source).FixValue(self.context, poses)
 
     def surfaces(self, representation=HydroelasticContactRepresentation.kPolygon):
@@ -141,20 +142,22 @@ def main(argv=None) -> int:
 
 
 def show_in_meshcat(scene: Scene) -> None:
-    """Draws the geometry and the pressure-coloured surfaces; waits for Enter."""
-    from scenegraph import StartMeshcat
-    from scenegraph.visualization.contact_visualizer import draw_contact_surfaces
+    """Shows the scene and its pressure-coloured contact surfaces in Meshcat
+    (SceneGraph, MeshcatVisualizer and ContactVisualizer in a Diagram, with
+    the current poses fixed); waits for Enter."""
+    from scenegraph import ContactVisualizer, MeshcatVisualizer, StartMeshcat
+    from systems.analysis import Simulator
+    from systems.framework import DiagramBuilder
+    builder = DiagramBuilder()
+    builder.AddSystem(scene.scene_graph)
     meshcat = StartMeshcat()
-    query = scene.scene_graph.get_query_output_port().Eval(scene.context)
-    inspector = query.inspector()
-    for name, geometry_id in scene.ids.items():
-        props = inspector.GetIllustrationProperties(geometry_id)
-        meshcat.SetObject(f"/drake/illustration/{name}", inspector.GetShape(geometry_id),
-                          props.GetProperty("phong", "diffuse"))
-        meshcat.SetTransform(f"/drake/illustration/{name}", query.GetPoseInWorld(geometry_id))
-    draw_contact_surfaces(meshcat, "/drake/contact_surfaces",
-                          query.ComputeContactSurfaces(
-                              HydroelasticContactRepresentation.kTriangle))
+    MeshcatVisualizer.AddToBuilder(builder, scene.scene_graph, meshcat)
+    ContactVisualizer.AddToBuilder(builder, scene.scene_graph, meshcat)
+    diagram = builder.Build()
+    context = diagram.CreateDefaultContext()
+    scene.scene_graph.get_source_pose_port(scene.source).FixValue(
+        scene.scene_graph.GetMyContextFromRoot(context), scene.poses)
+    Simulator(diagram, context).Initialize()
     input(f"Meshcat: {meshcat.web_url()} — press Enter to quit ")
 
 

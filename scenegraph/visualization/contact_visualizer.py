@@ -44,7 +44,6 @@ from systems.framework import EventStatus, LeafSystem, Value
 __all__ = ["ContactVisualizer", "ContactVisualizerParams"]
 
 _log = logging.getLogger("scenegraph.meshcat")
-_X_FLIP = np.array([1.0, 0.0, 0.0, 0.0])   # quaternion (x, y, z, w) of Rx(π)
 
 
 @dataclass
@@ -128,10 +127,13 @@ def surface_force_W(p_WV: np.ndarray, tris: np.ndarray, pressure: np.ndarray) ->
     return (pressure[tris].mean(axis=1)[:, None] * An_W).sum(axis=0)
 
 
+_R_FLIP = np.diag([1.0, -1.0, -1.0])   # Rx(π): the cone mesh points along −z
+
+
 class _Arrow:
-    """An arrow at one path: shaft (Cylinder) and head (cone), posed by the
-    path's transform (origin at the base, z along the arrow) and the
-    shaft/head "position" and "scale" properties."""
+    """An arrow at one path: shaft (unit Cylinder) and head (cone) children,
+    each placed by a transform with its scale baked in, so an update is three
+    poses that travel with every other arrow's in one batch."""
 
     def __init__(self, meshcat, path: str, radius: float, rgba: Rgba, time: float):
         self.meshcat, self.path, self.radius = meshcat, path, radius
@@ -139,23 +141,24 @@ class _Arrow:
         meshcat.SetObject(f"{path}/shaft", Cylinder(radius, 1.0), rgba)
         meshcat.SetObject(f"{path}/head", MeshcatCone(self.head_length, 2 * radius, 2 * radius),
                           rgba)
-        meshcat.SetProperty(f"{path}/head", "quaternion", list(_X_FLIP))
         # Hidden before it first appears when a recording is replayed.
         meshcat.SetProperty(path, "visible", False, 0.0 if time > 0 else None)
         self.visible = False
 
-    def draw(self, X_WP: np.ndarray, length: float, time: float) -> None:
+    def poses(self, X_WP: np.ndarray, length: float):
+        """([paths], (3, 4, 4) transforms) drawing the arrow of `length` [m]
+        from the origin of X_WP along its z axis."""
         length = max(float(length), 1e-6)
         head = min(self.head_length, 0.5 * length)
         shaft = length - head
-        m, path = self.meshcat, self.path
-        m.SetTransform(path, X_WP, time)
-        m.SetProperty(f"{path}/shaft", "position", [0.0, 0.0, 0.5 * shaft], time)
-        m.SetProperty(f"{path}/shaft", "scale", [1.0, 1.0, shaft], time)
-        m.SetProperty(f"{path}/head", "position", [0.0, 0.0, length], time)
+        X_PS = np.diag([1.0, 1.0, shaft, 1.0])
+        X_PS[2, 3] = 0.5 * shaft
         s = head / self.head_length
-        m.SetProperty(f"{path}/head", "scale", [s, s, s], time)
-        self.show(True, time)
+        X_PH = np.eye(4)
+        X_PH[:3, :3] = s * _R_FLIP
+        X_PH[2, 3] = length
+        path = self.path
+        return [path, f"{path}/shaft", f"{path}/head"], np.stack([X_WP, X_PS, X_PH])
 
     def show(self, visible: bool, time: float) -> None:
         if visible != self.visible:
@@ -290,14 +293,23 @@ class ContactVisualizer(LeafSystem):
 
     def _draw_point_pairs(self, inspector, pairs, time: float, active: set) -> None:
         params = self._params
+        paths, poses, shown = [], [], []
         for pair in pairs:
             nhat_BA_W = np.asarray(pair.nhat_BA_W, dtype=float).reshape(3)
             if not np.isfinite(nhat_BA_W).all() or np.linalg.norm(nhat_BA_W) == 0:
                 continue
             p_WC = 0.5 * (np.asarray(pair.p_WCa, float) + np.asarray(pair.p_WCb, float))
             arrow = self._arrow(inspector, "point", pair.id_A, pair.id_B, params.color, time)
-            arrow.draw(_frame_along(p_WC, nhat_BA_W), pair.depth * params.depth_scale, time)
+            arrow_paths, arrow_poses = arrow.poses(_frame_along(p_WC, nhat_BA_W),
+                                                   pair.depth * params.depth_scale)
+            paths.extend(arrow_paths)
+            poses.append(arrow_poses)
+            shown.append(arrow)
             active.add(("point", pair.id_A, pair.id_B))
+        if paths:
+            self._meshcat.set_transforms(paths, np.concatenate(poses), time)
+        for arrow in shown:
+            arrow.show(True, time)
 
     def _draw_surfaces(self, inspector, surfaces, time: float, active: set) -> None:
         params, meshcat = self._params, self._meshcat
@@ -318,8 +330,11 @@ class ContactVisualizer(LeafSystem):
             key = ("hydro", surface.id_M(), surface.id_N())
             arrow = self._arrow(inspector, "hydro", surface.id_M(), surface.id_N(),
                                 params.hydro_force_color, time)
-            arrow.draw(_frame_along(np.asarray(surface.centroid(), float).reshape(3), f_M_W),
-                       magnitude / params.newtons_per_meter, time)
+            arrow_paths, arrow_poses = arrow.poses(
+                _frame_along(np.asarray(surface.centroid(), float).reshape(3), f_M_W),
+                magnitude / params.newtons_per_meter)
+            meshcat.set_transforms(arrow_paths, arrow_poses, time)
+            arrow.show(True, time)
             active.add(key)
         for path in self._surfaces - drawn:
             meshcat.Delete(path)

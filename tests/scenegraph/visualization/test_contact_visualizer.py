@@ -63,9 +63,12 @@ def test_point_contact_arrow_along_nhat_with_length_proportional_to_depth(meshca
     length = 0.05 * 20.0
     props = state["properties"]
     head = 4 * params.radius
-    assert props[(f"{path}/head", "position")] == pytest.approx([0, 0, length])
-    assert props[(f"{path}/shaft", "scale")] == pytest.approx([1, 1, length - head])
-    assert props[(f"{path}/shaft", "position")] == pytest.approx([0, 0, (length - head) / 2])
+    X_PH = state["transforms"][f"{path}/head"]
+    X_PS = state["transforms"][f"{path}/shaft"]
+    assert X_PH[:3, 3] == pytest.approx([0, 0, length])          # head at the tip
+    np.testing.assert_allclose(X_PH[:3, :3], np.diag([1, -1, -1]), atol=1e-12)  # cone flipped
+    np.testing.assert_allclose(np.diag(X_PS)[:3], [1, 1, length - head])   # shaft scaled
+    assert X_PS[:3, 3] == pytest.approx([0, 0, (length - head) / 2])
     assert props[(path, "visible")] is True
     shaft = state["objects"][f"{path}/shaft"]["geometries"][0]
     assert shaft["type"] == "CylinderGeometry" and shaft["radiusTop"] == params.radius
@@ -84,7 +87,9 @@ def test_stale_arrows_are_hidden_and_come_back(meshcat):
     _publish(visualizer, context)
     state = fold(read_scene(meshcat))
     assert state["properties"][(path, "visible")] is True
-    assert state["properties"][(f"{path}/head", "position")] == pytest.approx([0, 0, 0.5])
+    # The head sits at the arrow's tip: z = length (its transform carries the
+    # scale too).
+    assert state["transforms"][f"{path}/head"][:3, 3] == pytest.approx([0, 0, 0.5])
 
 
 def test_initialization_event_clears_old_contacts(meshcat):
@@ -145,7 +150,7 @@ def test_hydroelastic_surface_coloured_by_pressure_with_net_force_arrow(meshcat,
     np.testing.assert_allclose(X_WP[:3, 3], surface.centroid(), atol=1e-7)
     np.testing.assert_allclose(X_WP[:3, 2], f_W / np.linalg.norm(f_W), atol=1e-7)
     length = np.linalg.norm(f_W) / 1000.0
-    assert state["properties"][(f"{base}/force/head", "position")] == pytest.approx([0, 0, length])
+    assert state["transforms"][f"{base}/force/head"][:3, 3] == pytest.approx([0, 0, length])
     # The surface goes away when the contact does.
     monkeypatch.setattr(QueryObject, "ComputeContactSurfacesWithFallback",
                         lambda self, representation: ([], []))
