@@ -23,13 +23,13 @@ from scenegraph.proximity.pairs.segments import capsule_segments_W, closest_segm
 __all__ = ["capsule_capsule", "contact_normal_from_cores"]
 
 
-def contact_normal_from_cores(c_a, c_b, dir_A, dir_B, p_WA, p_WB, R_WB, scale):
-    """Unit nhat_BA (N, 3) from core closest points, with the fallbacks of the
-    module docstring where |c_a − c_b| ≤ 1e-13·scale.
+def contact_normal_from_cores(v, dir_A, dir_B, p_WA, p_WB, R_WB, scale):
+    """Unit nhat_BA (N, 3) from v = c_a − c_b (N, 3), the difference of the
+    core closest points, with the fallbacks of the module docstring where
+    |v| ≤ 1e-13·scale.
 
     dir_A, dir_B: (N, 3) core directions (zero rows for point cores).
     """
-    v = c_a - c_b
     dist = np.sqrt((v * v).sum(axis=1))
     nhat = v / np.where(dist > 0.0, dist, 1.0)[:, None]
     bad = dist <= 1e-13 * scale
@@ -58,10 +58,18 @@ def capsule_capsule(A: ShapeBatch, R_WA, p_WA, B: ShapeBatch, R_WB, p_WB,
     """Signed distance and witnesses of N capsule pairs (see module docstring)."""
     a0, a1 = capsule_segments_W(A.params, R_WA, p_WA)
     b0, b1 = capsule_segments_W(B.params, R_WB, p_WB)
-    _, _, c_a, c_b = closest_segment_segment(a0, a1, b0, b1)
+    s, t, c_a, c_b = closest_segment_segment(a0, a1, b0, b1)
     rA, rB = A.params[:, 0], B.params[:, 0]
     scale = np.maximum(1.0, A.params[:, 1] + B.params[:, 1] + rA + rB)
-    nhat = contact_normal_from_cores(c_a, c_b, a1 - a0, b1 - b0, p_WA, p_WB, R_WB, scale)
+    dA, dB = a1 - a0, b1 - b0
+    # A closest point inside a segment makes c_a − c_b exactly ⊥ that segment;
+    # enforce it (rounding tilts tiny differences), then orient as usual.
+    v = c_a - c_b
+    for inside, d in (((t > 0.0) & (t < 1.0), dB), ((s > 0.0) & (s < 1.0), dA)):
+        if inside.any():
+            u = d[inside] / np.sqrt((d[inside] ** 2).sum(axis=1))[:, None]
+            v[inside] -= rowdot(v[inside], u)[:, None] * u
+    nhat = contact_normal_from_cores(v, dA, dB, p_WA, p_WB, R_WB, scale)
     core = rowdot(c_a - c_b, nhat)
     phi = core - rA - rB
     p_WCa = c_a - rA[:, None] * nhat
