@@ -70,6 +70,16 @@ def capsule_capsule(A: ShapeBatch, R_WA, p_WA, B: ShapeBatch, R_WB, p_WB,
             u = d[inside] / np.sqrt((d[inside] ** 2).sum(axis=1))[:, None]
             v[inside] -= rowdot(v[inside], u)[:, None] * u
     nhat = contact_normal_from_cores(v, dA, dB, p_WA, p_WB, R_WB, scale)
+    # Closest points inside both segments: the exact normal is the common
+    # perpendicular d_A × d_B, far better conditioned than c_a − c_b when the
+    # segments (nearly) cross.
+    X = np.cross(dA, dB)
+    nx = np.sqrt((X * X).sum(axis=1))
+    inner = (s > 0.0) & (s < 1.0) & (t > 0.0) & (t < 1.0) & (
+        nx > 1e-6 * np.sqrt((dA * dA).sum(axis=1) * (dB * dB).sum(axis=1)))
+    if inner.any():
+        m = X[inner] / nx[inner, None]
+        nhat[inner] = np.where((rowdot(m, nhat[inner]) < 0.0)[:, None], -m, m)
     core = rowdot(c_a - c_b, nhat)
     phi = core - rA - rB
     p_WCa = c_a - rA[:, None] * nhat
