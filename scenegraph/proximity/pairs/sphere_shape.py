@@ -37,7 +37,12 @@ def _point_to_shape(O: ShapeBatch, p_OQ: np.ndarray):
     if kind == "Cylinder":
         return pd.signed_distance_to_cylinder(P[:, 0], 2.0 * P[:, 1], p_OQ)
     if kind == "Ellipsoid":
-        return pd.signed_distance_to_ellipsoid(P, p_OQ)
+        # Coordinates below 1e-100 of the point's size underflow the ellipsoid
+        # root finder (point_distance.py); snapping them to 0 moves the point
+        # by less than that (the distance is 1-Lipschitz).
+        size = np.abs(p_OQ).max(axis=1, keepdims=True) + P.max(axis=1, keepdims=True)
+        q = np.where(np.abs(p_OQ) <= 1e-100 * size, 0.0, p_OQ)
+        return pd.signed_distance_to_ellipsoid(P, q)
     if kind == "HalfSpace":
         return pd.signed_distance_to_halfspace(p_OQ)
     if kind == "Convex":
