@@ -73,10 +73,14 @@ def capsule_capsule(A: ShapeBatch, R_WA, p_WA, B: ShapeBatch, R_WB, p_WB,
     # Closest points inside both segments: the exact normal is the common
     # perpendicular d_A × d_B, far better conditioned than c_a − c_b when the
     # segments (nearly) cross.
+    # (Rounding makes the cross product's direction good to ~1e-16/sin θ and
+    # v's to ~1e-16·L/|v|: take the better conditioned.)
     X = np.cross(dA, dB)
     nx = np.sqrt((X * X).sum(axis=1))
-    inner = (s > 0.0) & (s < 1.0) & (t > 0.0) & (t < 1.0) & (
-        nx > 1e-6 * np.sqrt((dA * dA).sum(axis=1) * (dB * dB).sum(axis=1)))
+    la, lb = np.sqrt((dA * dA).sum(axis=1)), np.sqrt((dB * dB).sum(axis=1))
+    sin = nx / np.maximum(la * lb, 1e-300)
+    inner = (s > 0.0) & (s < 1.0) & (t > 0.0) & (t < 1.0) & (sin > 1e-12) & (
+        sin * np.maximum(la, lb) > np.sqrt((v * v).sum(axis=1)))
     if inner.any():
         m = X[inner] / nx[inner, None]
         nhat[inner] = np.where((rowdot(m, nhat[inner]) < 0.0)[:, None], -m, m)

@@ -44,10 +44,13 @@ def closest_segment_segment(p1: np.ndarray, q1: np.ndarray, p2: np.ndarray, q2: 
     e_ok = e > tiny
     safe_a = np.where(a_ok, a, 1.0)
     safe_e = np.where(e_ok, e, 1.0)
-    denom = a * e - b * b
-    # Degeneracy of the 2x2 system relative to its scale.
-    general = a_ok & e_ok & (denom > 1e-14 * a * e)
-    s = np.where(general, _clamp01((b * f - c * e) / np.where(general, denom, 1.0)), 0.0)
+    # s from the cross-product form ((p2 − p1) × d2)·n / |n|², n = d1 × d2,
+    # which has no cancellation for nearly parallel segments (a e − b² has).
+    n = np.cross(d1, d2)
+    nn = (n * n).sum(axis=1)
+    general = a_ok & e_ok & (nn > 1e-28 * a * e)
+    num = (np.cross(p2 - p1, d2) * n).sum(axis=1)
+    s = np.where(general, _clamp01(num / np.where(general, nn, 1.0)), 0.0)
     t = (b * s + f) / safe_e
     low, high = t < 0.0, t > 1.0
     t = _clamp01(t)
