@@ -249,9 +249,10 @@ def batched_support_G(kind: str, params: np.ndarray, u_G: np.ndarray,
             s += P[:, :1] * u / safe[:, None]
         return s
     if kind == "Cylinder":
-        rxy = np.sqrt(u[:, 0] ** 2 + u[:, 1] ** 2)
-        f = np.where(rxy > 0.0, P[:, 0] / np.where(rxy > 0.0, rxy, 1.0), 0.0)
-        return np.column_stack([u[:, 0] * f, u[:, 1] * f, P[:, 1] * _plus_sign(u[:, 2])])
+        rxy = np.hypot(u[:, 0], u[:, 1])
+        safe = np.where(rxy > 0.0, rxy, 1.0)  # u_xy / |u_xy| first: no overflow
+        return np.column_stack([P[:, 0] * (u[:, 0] / safe), P[:, 0] * (u[:, 1] / safe),
+                                P[:, 1] * _plus_sign(u[:, 2])])
     if kind == "Ellipsoid":
         Mu = P * P * u
         h = np.sqrt((Mu * u).sum(axis=1))

@@ -44,8 +44,9 @@ def _support_G(shape: dict, U: np.ndarray) -> np.ndarray:
         return s
     if t == "Cylinder":
         rxy = np.hypot(U[:, 0], U[:, 1])
-        f = np.where(rxy > 0.0, shape["radius"] / np.where(rxy > 0.0, rxy, 1.0), 0.0)
-        return np.c_[U[:, 0] * f, U[:, 1] * f, shape["length"] / 2.0 * _sgn(U[:, 2])]
+        safe = np.where(rxy > 0.0, rxy, 1.0)
+        return np.c_[shape["radius"] * (U[:, 0] / safe), shape["radius"] * (U[:, 1] / safe),
+                     shape["length"] / 2.0 * _sgn(U[:, 2])]
     if t == "Ellipsoid":
         e2 = np.array([shape["a"], shape["b"], shape["c"]]) ** 2
         Mu = e2 * U
