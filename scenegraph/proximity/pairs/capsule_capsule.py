@@ -62,27 +62,26 @@ def capsule_capsule(A: ShapeBatch, R_WA, p_WA, B: ShapeBatch, R_WB, p_WB,
     rA, rB = A.params[:, 0], B.params[:, 0]
     scale = np.maximum(1.0, A.params[:, 1] + B.params[:, 1] + rA + rB)
     dA, dB = a1 - a0, b1 - b0
+    # Unit axes straight from the rotations: differences of end points carry
+    # rounding relative to the positions, fatal for short or distant capsules.
+    uA, uB = R_WA[:, :, 2], R_WB[:, :, 2]
     # A closest point inside a segment makes c_a − c_b exactly ⊥ that segment;
     # enforce it (rounding tilts tiny differences), then orient as usual.
     v = c_a - c_b
-    for inside, d in (((t > 0.0) & (t < 1.0), dB), ((s > 0.0) & (s < 1.0), dA)):
-        if inside.any():
-            u = d[inside] / np.sqrt((d[inside] ** 2).sum(axis=1))[:, None]
-            v[inside] -= rowdot(v[inside], u)[:, None] * u
-    nhat = contact_normal_from_cores(v, dA, dB, p_WA, p_WB, R_WB, scale)
+    for inside, u in (((t > 0.0) & (t < 1.0), uB), ((s > 0.0) & (s < 1.0), uA)):
+        v[inside] -= rowdot(v[inside], u[inside])[:, None] * u[inside]
+    nhat = contact_normal_from_cores(v, uA, uB, p_WA, p_WB, R_WB, scale)
     # Closest points inside both segments: the exact normal is the common
-    # perpendicular d_A × d_B, far better conditioned than c_a − c_b when the
-    # segments (nearly) cross.
-    # (Rounding makes the cross product's direction good to ~1e-16/sin θ and
-    # v's to ~1e-16·L/|v|: take the better conditioned.)
-    X = np.cross(dA, dB)
-    nx = np.sqrt((X * X).sum(axis=1))
-    la, lb = np.sqrt((dA * dA).sum(axis=1)), np.sqrt((dB * dB).sum(axis=1))
-    sin = nx / np.maximum(la * lb, 1e-300)
+    # perpendicular u_A × u_B, better conditioned than c_a − c_b when the
+    # segments (nearly) cross. Rounding makes the cross product's direction
+    # good to ~1e-16/sin θ and v's to ~1e-16·L/|v|: take the better one.
+    X = np.cross(uA, uB)
+    sin = np.sqrt((X * X).sum(axis=1))
+    L = 2.0 * np.maximum(A.params[:, 1], B.params[:, 1])
     inner = (s > 0.0) & (s < 1.0) & (t > 0.0) & (t < 1.0) & (sin > 1e-12) & (
-        sin * np.maximum(la, lb) > np.sqrt((v * v).sum(axis=1)))
+        sin * L > np.sqrt((v * v).sum(axis=1)))
     if inner.any():
-        m = X[inner] / nx[inner, None]
+        m = X[inner] / sin[inner, None]
         nhat[inner] = np.where((rowdot(m, nhat[inner]) < 0.0)[:, None], -m, m)
     core = rowdot(c_a - c_b, nhat)
     phi = core - rA - rB
