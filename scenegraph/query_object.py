@@ -56,6 +56,19 @@ class QueryObject:
             return self._scene_graph._eval_world_poses(self._context)
         return self._baked_poses
 
+    def _engine_and_poses(self):
+        """(engine, world poses), straight from the context's cache when both
+        are up to date (the common case for repeated queries)."""
+        context = self._context
+        if context is not None:
+            cache = context._cache
+            scene_graph = self._scene_graph
+            engine = cache[scene_graph._engine_entry._index]
+            poses = cache[scene_graph._world_poses_entry._index]
+            if engine.valid and poses.valid:
+                return engine.value._value, poses.value._value
+        return self._engine(), self._poses()
+
     def _engine(self):
         """The proximity engine for this object's geometry state."""
         self._throw_if_invalid()
@@ -145,7 +158,9 @@ class QueryObject:
         return self._engine().FindCollisionCandidates(self._poses())
 
     def HasCollisions(self) -> bool:
-        return self._engine().HasCollisions(self._poses())
+        """True if any unfiltered pair of proximity geometries overlaps."""
+        engine, poses = self._engine_and_poses()
+        return engine.HasCollisions(poses)
 
     def ComputeContactSurfaces(self, representation=None):
         """Hydroelastic ContactSurfaces of every unfiltered pair in contact,

@@ -18,7 +18,7 @@ import numpy as np
 
 from scenegraph.proximity import point_distance as pd
 from scenegraph.proximity.broadphase import (AabbModel, Broadphase, BroadphaseMethod,
-                                             boxes_near_point)
+                                             PairFilter, boxes_near_point)
 from scenegraph.proximity.dispatch import (ShapeTable, penetration_pairs_indexed,
                                            signed_distance_pairs_indexed)
 from scenegraph.proximity.mesh_distance import load_mesh_bvh, signed_distance_to_mesh
@@ -110,6 +110,8 @@ class ProximityEngine:
         self._reps = reps
         self._pose_index = view.pose_index
         self._filtered = view.filtered
+        # Packed once per geometry state; the broadphase reuses its bitsets.
+        self._pair_filter = PairFilter(view.filtered) if len(view.filtered) else None
         n = len(reps)
         self._table = ShapeTable([r.data for r in reps])
         rows = None
@@ -126,6 +128,7 @@ class ProximityEngine:
         self._point_groups = self._group_for_points(reps)
         self._properties = list(view.properties)
         self._hydro = None
+        self._c_G, self._r_in = self._inscribed_spheres(reps)
         self._memo_poses = None
         self._memo = {}
 
@@ -154,6 +157,40 @@ class ProximityEngine:
             groups.append((kind, rows, params))
         return groups
 
+    @staticmethod
+    def _inscribed_spheres(reps):
+        """(c_G (n, 3), r (n,)): a sphere inside each shape, centred at c_G in
+        G [m]; r = 0 where none is used (half spaces)."""
+        n = len(reps)
+        c_G = np.zeros((n, 3))
+        r = np.zeros(n)
+        for row, rep in enumerate(reps):
+            data = rep.data
+            kind, params = data.kind, data.params
+            if kind in ("Sphere", "Capsule"):
+                r[row] = params[0]
+            elif kind in ("Box", "Ellipsoid"):
+                r[row] = params.min()
+            elif kind == "Cylinder":
+                r[row] = min(params[0], params[1])
+            elif kind == "Convex":
+                hull = data.hull
+                centre = hull.vertices.mean(axis=0)
+                depth = hull.plane_offsets - hull.plane_normals @ centre
+                if depth.min() > 0:
+                    c_G[row], r[row] = centre, depth.min()
+        return c_G, r
+
+    def _certainly_colliding(self, R, p, pairs) -> bool:
+        """True if some candidate pair's inscribed spheres overlap (a proof of
+        contact that costs one vectorised pass)."""
+        i, j = pairs[:, 0], pairs[:, 1]
+        r = self._r_in[i] + self._r_in[j]
+        c_W = p + np.einsum("nij,nj->ni", R, self._c_G)
+        gap = c_W[i] - c_W[j]
+        useful = (self._r_in[i] > 0) & (self._r_in[j] > 0)
+        return bool((useful & (np.einsum("ij,ij->i", gap, gap) < r * r)).any())
+
     def _poses(self, world_poses):
         """(R_WG (n, 3, 3), p_WG (n, 3)) of the proximity geometries."""
         if self._memo_poses is not world_poses:
@@ -171,7 +208,7 @@ class ProximityEngine:
     def _candidates(self, R, p, margin: float) -> np.ndarray:
         if self._broadphase is None:
             return np.zeros((0, 2), dtype=np.int64)
-        return self._broadphase.candidate_pairs(R, p, self._filtered, margin)
+        return self._broadphase.candidate_pairs(R, p, self._pair_filter, margin)
 
     def _row(self, geometry_id, query: str) -> int:
         row = self._view.index.get(geometry_id)
@@ -209,6 +246,10 @@ class ProximityEngine:
                                               p_WCa, p_WCb, nhat)]
 
     def HasCollisions(self, world_poses) -> bool:
+        if world_poses is self._memo_poses:
+            known = self._memo.get("has_collisions")
+            if known is not None:
+                return known
         R, p = self._poses(world_poses)
         cached = self._memo.get("has_collisions")
         if cached is None:
@@ -224,6 +265,8 @@ class ProximityEngine:
         """True at the first penetrating candidate pair: the narrow phase runs on
         growing chunks of candidates and stops as soon as one collides."""
         pairs = self._candidates(R, p, 0.0)
+        if len(pairs) and self._certainly_colliding(R, p, pairs):
+            return True
         start, chunk = 0, 64
         while start < len(pairs):
             block = pairs[start:start + chunk]
