@@ -250,8 +250,12 @@ def batched_support_G(kind: str, params: np.ndarray, u_G: np.ndarray,
         return s
     if kind == "Cylinder":
         rxy = np.hypot(u[:, 0], u[:, 1])
-        safe = np.where(rxy > 0.0, rxy, 1.0)  # u_xy / |u_xy| first: no overflow
-        return np.column_stack([P[:, 0] * (u[:, 0] / safe), P[:, 0] * (u[:, 1] / safe),
+        # u_xy / |u_xy| first (no overflow); below 1e-280·|u| the radial part is
+        # rounding (denormals): the cap centre, a valid support point, instead.
+        radial = rxy > 1e-280 * np.maximum(n, 1e-300)
+        safe = np.where(radial, rxy, 1.0)
+        f = np.where(radial, P[:, 0], 0.0)
+        return np.column_stack([f * (u[:, 0] / safe), f * (u[:, 1] / safe),
                                 P[:, 1] * _plus_sign(u[:, 2])])
     if kind == "Ellipsoid":
         Mu = P * P * u

@@ -44,8 +44,10 @@ def _support_G(shape: dict, U: np.ndarray) -> np.ndarray:
         return s
     if t == "Cylinder":
         rxy = np.hypot(U[:, 0], U[:, 1])
-        safe = np.where(rxy > 0.0, rxy, 1.0)
-        return np.c_[shape["radius"] * (U[:, 0] / safe), shape["radius"] * (U[:, 1] / safe),
+        radial = rxy > 1e-280  # below: denormal rounding, use the cap centre
+        safe = np.where(radial, rxy, 1.0)
+        r = np.where(radial, shape["radius"], 0.0)
+        return np.c_[r * (U[:, 0] / safe), r * (U[:, 1] / safe),
                      shape["length"] / 2.0 * _sgn(U[:, 2])]
     if t == "Ellipsoid":
         e2 = np.array([shape["a"], shape["b"], shape["c"]]) ** 2
