@@ -236,6 +236,12 @@ def solve_pair(A: SupportBody, B: SupportBody):
             # Certificate: the bodies' gap along nhat must be positive (GJK can
             # stall on slivers; then the pair really overlaps).
             overlap = float(nhat @ A.support(-nhat) - nhat @ B.support(nhat)) < -1e-12 * scale
+            if not overlap and A.is_polytope and B.is_polytope:
+                # Where a separating axis realises the distance (face–vertex,
+                # edge–edge) it is the exact, well-conditioned normal.
+                sep, n_sat = sat_polytopes(A, B)
+                if n_sat is not None and abs(sep - phi_core) <= 1e-12 * scale:
+                    nhat = n_sat
         else:
             # At (near) contact a − b has no direction: use the surfaces'.
             nhat = _touching_normal(A, B, a, b)

@@ -188,8 +188,8 @@ def sat_polytopes(A, B):
         ok = nx >= 1e-6
         axes.append(X[ok] / nx[ok, None])
     L = np.concatenate(axes)
-    if len(L) == 0:  # two point/segment cores cannot reach here
-        raise ValueError("sat_polytopes: no axes")
+    if len(L) == 0:  # point/segment cores only: no separating-axis information
+        return -np.inf, None
     pa = A.vertices @ L.T  # (Ka, M)
     pb = B.vertices @ L.T
     a_min, a_max = pa.min(axis=0), pa.max(axis=0)
