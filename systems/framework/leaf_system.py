@@ -10,8 +10,7 @@ import numpy as np
 
 from .cache import CacheEntry, ValueProducer
 from .context import LeafContext
-from .events import (DiscreteUpdateEvent, EventStatus, PeriodicEventData,
-                     PublishEvent, TriggerType, UnrestrictedUpdateEvent, _as_status)
+from .leaf_events import LeafEventsMixin, _throw_on_failure  # noqa: F401 (re-export)
 from .indices import (AbstractStateIndex, ContinuousStateIndex, DiscreteStateIndex,
                       InputPortIndex, OutputPortIndex)
 from .input_port import InputPort, PortDataType
@@ -21,12 +20,8 @@ from .system import System
 from .tickets import BuiltInTicket as T
 from .value import AbstractValue
 from .vectors import BasicVector
-from .witness import WitnessFunction, WitnessFunctionDirection
 
 __all__ = ["LeafSystem"]
-
-_DID_NOTHING = EventStatus.DidNothing()
-
 
 def _as_model_vector(value, what: str) -> BasicVector:
     if isinstance(value, BasicVector):
@@ -49,7 +44,7 @@ def _check_abstract_model(value, what: str) -> AbstractValue:
     return value
 
 
-class LeafSystem(System):
+class LeafSystem(LeafEventsMixin, System):
     """Base class for user-written systems (pydrake's ``LeafSystem``)."""
 
     def __init__(self):
@@ -388,182 +383,6 @@ class LeafSystem(System):
                                          value_producer._calc, prerequisites_of_calc,
                                          default=default)
 
-    # --- events ----------------------------------------------------------------
-    def _add_periodic(self, period_sec, offset_sec, event) -> None:
-        data = PeriodicEventData(period_sec, offset_sec)
-        event._event_data = data
-        self._periodic_events.append((data, event))
-
-    def DeclarePeriodicPublishEvent(self, period_sec, offset_sec, publish) -> None:
-        self._add_periodic(period_sec, offset_sec, PublishEvent._from_short_handler(
-            publish, TriggerType.kPeriodic))
-
-    def DeclarePeriodicDiscreteUpdateEvent(self, period_sec, offset_sec, update) -> None:
-        self._add_periodic(period_sec, offset_sec,
-                           DiscreteUpdateEvent._from_short_handler(
-                               update, TriggerType.kPeriodic))
-
-    def DeclarePeriodicUnrestrictedUpdateEvent(self, period_sec, offset_sec,
-                                               update) -> None:
-        self._add_periodic(period_sec, offset_sec,
-                           UnrestrictedUpdateEvent._from_short_handler(
-                               update, TriggerType.kPeriodic))
-
-    def DeclarePeriodicEvent(self, period_sec, offset_sec, event) -> None:
-        self._add_periodic(period_sec, offset_sec,
-                           event._clone_with_trigger(TriggerType.kPeriodic))
-
-    def DeclarePeriodicDiscreteUpdateNoHandler(self, period_sec, offset_sec=0.0) -> None:
-        """A periodic discrete update handled by ``DoCalcDiscreteVariableUpdates``."""
-        self._add_periodic(period_sec, offset_sec,
-                           DiscreteUpdateEvent(None, TriggerType.kPeriodic))
-
-    def DeclarePeriodicPublishNoHandler(self, period_sec, offset_sec=0.0) -> None:
-        """A periodic publish handled by ``DoPublish``."""
-        self._add_periodic(period_sec, offset_sec,
-                           PublishEvent(None, TriggerType.kPeriodic))
-
-    def DeclarePerStepPublishEvent(self, publish) -> None:
-        self._per_step_events.append(
-            PublishEvent._from_short_handler(publish, TriggerType.kPerStep))
-
-    def DeclarePerStepDiscreteUpdateEvent(self, update) -> None:
-        self._per_step_events.append(
-            DiscreteUpdateEvent._from_short_handler(update, TriggerType.kPerStep))
-
-    def DeclarePerStepUnrestrictedUpdateEvent(self, update) -> None:
-        self._per_step_events.append(
-            UnrestrictedUpdateEvent._from_short_handler(update, TriggerType.kPerStep))
-
-    def DeclarePerStepEvent(self, event) -> None:
-        self._per_step_events.append(event._clone_with_trigger(TriggerType.kPerStep))
-
-    def DeclareInitializationPublishEvent(self, publish) -> None:
-        self._initialization_events.append(
-            PublishEvent._from_short_handler(publish, TriggerType.kInitialization))
-
-    def DeclareInitializationDiscreteUpdateEvent(self, update) -> None:
-        self._initialization_events.append(
-            DiscreteUpdateEvent._from_short_handler(update, TriggerType.kInitialization))
-
-    def DeclareInitializationUnrestrictedUpdateEvent(self, update) -> None:
-        self._initialization_events.append(
-            UnrestrictedUpdateEvent._from_short_handler(
-                update, TriggerType.kInitialization))
-
-    def DeclareInitializationEvent(self, event) -> None:
-        self._initialization_events.append(
-            event._clone_with_trigger(TriggerType.kInitialization))
-
-    def DeclareForcedPublishEvent(self, publish) -> None:
-        self._forced_publish_events.append(
-            PublishEvent._from_short_handler(publish, TriggerType.kForced))
-
-    def DeclareForcedDiscreteUpdateEvent(self, update) -> None:
-        self._forced_discrete_events.append(
-            DiscreteUpdateEvent._from_short_handler(update, TriggerType.kForced))
-
-    def DeclareForcedUnrestrictedUpdateEvent(self, update) -> None:
-        self._forced_unrestricted_events.append(
-            UnrestrictedUpdateEvent._from_short_handler(update, TriggerType.kForced))
-
-    # --- event dispatch (overridable, as in pydrake) ---------------------------
-    def DoPublish(self, context, events) -> EventStatus:
-        status = _DID_NOTHING
-        for event in events:
-            status = status.KeepMoreSevere(event._handle(context))
-        return status
-
-    def DoCalcDiscreteVariableUpdates(self, context, events, discrete_state):
-        status = _DID_NOTHING
-        for event in events:
-            status = status.KeepMoreSevere(event._handle(context, discrete_state))
-            if status.failed():
-                break
-        return status
-
-    def DoCalcUnrestrictedUpdate(self, context, events, state):
-        status = _DID_NOTHING
-        for event in events:
-            status = status.KeepMoreSevere(event._handle(context, state))
-            if status.failed():
-                break
-        return status
-
-    def _dispatch_publish(self, context, events) -> EventStatus:
-        if self._overrides_publish:
-            return _as_status(self.DoPublish(context, events))
-        return LeafSystem.DoPublish(self, context, events)
-
-    def _dispatch_discrete(self, context, events, discrete_state) -> EventStatus:
-        if self._overrides_discrete:
-            return _as_status(self.DoCalcDiscreteVariableUpdates(
-                context, events, discrete_state))
-        status = _DID_NOTHING
-        for event in events:
-            status = status.KeepMoreSevere(event._handle(context, discrete_state))
-            if status._severity == EventStatus.kFailed:
-                break
-        return status
-
-    def _dispatch_unrestricted(self, context, events, state) -> EventStatus:
-        if self._overrides_unrestricted:
-            return _as_status(self.DoCalcUnrestrictedUpdate(context, events, state))
-        return LeafSystem.DoCalcUnrestrictedUpdate(self, context, events, state)
-
-    def ForcedPublish(self, context) -> None:
-        """Runs the forced publish events; raises if one fails."""
-        self.ValidateContext(context)
-        status = self._dispatch_publish(context, self._forced_publish_events)
-        _throw_on_failure(status, "ForcedPublish")
-
-    def CalcForcedDiscreteVariableUpdate(self, context, discrete_state) -> None:
-        """Computes the forced discrete update of `context` into `discrete_state`."""
-        self.ValidateContext(context)
-        discrete_state.SetFrom(context._state._discrete)
-        status = self._dispatch_discrete(context, self._forced_discrete_events,
-                                         discrete_state)
-        _throw_on_failure(status, "CalcForcedDiscreteVariableUpdate")
-
-    def CalcForcedUnrestrictedUpdate(self, context, state) -> None:
-        self.ValidateContext(context)
-        state.SetFrom(context._state)
-        status = self._dispatch_unrestricted(context, self._forced_unrestricted_events,
-                                             state)
-        _throw_on_failure(status, "CalcForcedUnrestrictedUpdate")
-
-    def CalcDiscreteVariableUpdate(self, context, events, discrete_state) -> EventStatus:
-        self.ValidateContext(context)
-        discrete_state.SetFrom(context._state._discrete)
-        return self._dispatch_discrete(context, list(events), discrete_state)
-
-    def CalcUnrestrictedUpdate(self, context, events, state) -> EventStatus:
-        self.ValidateContext(context)
-        state.SetFrom(context._state)
-        return self._dispatch_unrestricted(context, list(events), state)
-
-    def Publish(self, context, events) -> EventStatus:
-        self.ValidateContext(context)
-        return self._dispatch_publish(context, list(events))
-
-    # --- witness functions -----------------------------------------------------
-    def MakeWitnessFunction(self, description: str, direction_type, calc,
-                            e=None) -> WitnessFunction:
-        if e is not None:
-            e = e._clone_with_trigger(TriggerType.kWitness)
-        return WitnessFunction(self, description,
-                               WitnessFunctionDirection(direction_type), calc, e)
-
-    def DoGetWitnessFunctions(self, context) -> list:
-        return []
-
-    def GetWitnessFunctions(self, context) -> list:
-        self.ValidateContext(context)
-        return list(self.DoGetWitnessFunctions(context) or [])
-
-    def CalcWitnessValue(self, context, witness_func) -> float:
-        return witness_func.CalcWitnessValue(context)
-
     # --- contexts ----------------------------------------------------------------
     def _make_context(self, parent) -> LeafContext:
         context = object.__new__(LeafContext)
@@ -605,14 +424,3 @@ class LeafSystem(System):
     # --- event gathering for the Simulator (internal) ----------------------------
     def _collect_leaves(self, context, out: list) -> None:
         out.append((self, context))
-
-
-def _throw_on_failure(status: EventStatus, method: str) -> None:
-    if status.failed():
-        system = status.system()
-        who = (f"{type(system).__name__} system '{system.get_name()}'"
-               if system is not None else "a system")
-        raise RuntimeError(f"{method}(): An event handler in {who} failed with "
-                           f"message: \"{status.message()}\"")
-
-
