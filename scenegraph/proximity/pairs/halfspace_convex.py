@@ -11,11 +11,11 @@ any distance (Drake/FCL give the same points for penetration; Drake refuses
 the signed distance). Ties in the support (a face parallel to the plane) go
 to the vertex with + coordinates in X's frame.
 
-Two half spaces (A and B, normals n_A, n_B): the signed distance is the
-support-function value max_u −h_A(−u) − h_B(u), which is finite only for
-anti-parallel normals: φ = n_A·(p_WB − p_WA), the gap between the planes
-(negative for an overlapping slab: the translation that separates them).
-Otherwise the intersection cannot be undone by any translation and φ = −inf;
+Two half spaces (A and B, normals n_A, n_B): disjoint only when their
+normals are anti-parallel and the gap φ = n_A·(p_WB − p_WA) between the
+planes is positive; then φ is that gap. Any two half spaces that intersect
+get φ = −inf, as the project's issue specifies — also an overlapping
+anti-parallel slab, whose separating translation would be finite;
 then nhat_BA_W = normalize(n_B − n_A) (n_B if that vanishes) and both
 witnesses are a point on both boundary planes (or A's origin and its
 projection on B's plane for parallel planes). The penetration query raises
@@ -66,7 +66,11 @@ def halfspace_halfspace(A: ShapeBatch, R_WA, p_WA, B: ShapeBatch, R_WB, p_WB,
     nB = R_WB[:, :, 2]
     cosine = rowdot(nA, nB)
     anti = cosine <= -1.0 + 1e-12
-    phi = np.where(anti, rowdot(nA, p_WB - p_WA), -np.inf)
+    # Anti-parallel half spaces are disjoint by their gap; any two half spaces
+    # that intersect (crossing, nested, or overlapping anti-parallel slabs) are
+    # at −∞, as the project's issue specifies.
+    gap = rowdot(nA, p_WB - p_WA)
+    phi = np.where(anti & (gap > 0.0), gap, -np.inf)
     nhat = nB - nA
     small = np.sqrt((nhat * nhat).sum(axis=1)) <= 1e-12
     nhat[small] = nB[small]

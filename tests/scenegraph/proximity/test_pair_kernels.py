@@ -201,7 +201,8 @@ def test_halfspace_pairs():
     assert np.allclose(r.nhat_BA_W[0], [0, 0, -1])
     assert np.allclose(r.p_WCa[0] - r.p_WCb[0], 0.3 * r.nhat_BA_W[0])
     r = sd([h], I[None], z(0.0), [h], flip[None], z(-0.3))  # overlapping slab
-    assert r.distance[0] == pytest.approx(-0.3)
+    assert r.distance[0] == -np.inf                         # they intersect
+    assert abs(np.linalg.norm(r.nhat_BA_W[0]) - 1) < 1e-12
     R = rot(np.random.default_rng(2))
     r = sd([h], I[None], z(0.0), [h], R[None], z(1.0))  # crossing planes
     assert r.distance[0] == -np.inf and abs(np.linalg.norm(r.nhat_BA_W[0]) - 1) < 1e-12
