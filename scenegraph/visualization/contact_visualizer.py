@@ -37,9 +37,9 @@ import numpy as np
 from scenegraph.geometry_properties import Rgba
 from scenegraph.geometry_roles import Role
 from scenegraph.hydroelastic.contact_surface import HydroelasticContactRepresentation
-from scenegraph.query_object import QueryObject
 from scenegraph.shapes import Cylinder, MeshcatCone
-from systems.framework import EventStatus, LeafSystem, Value
+from scenegraph.visualization.visualizer_base import QueryObjectVisualizer
+from systems.framework import EventStatus
 
 __all__ = ["ContactVisualizer", "ContactVisualizerParams"]
 
@@ -166,7 +166,7 @@ class _Arrow:
             self.visible = visible
 
 
-class ContactVisualizer(LeafSystem):
+class ContactVisualizer(QueryObjectVisualizer):
     """Draws the contacts a QueryObject reports (this library's extension)."""
 
     def __init__(self, meshcat, params: ContactVisualizerParams | None = None):
@@ -179,37 +179,21 @@ class ContactVisualizer(LeafSystem):
             raise RuntimeError("ContactVisualizerParams: newtons_per_meter and radius must be > 0")
         self._meshcat = meshcat
         self._params = params
-        self._query_port = self.DeclareAbstractInputPort(
-            "query_object", Value[QueryObject](QueryObject()))
-        if params.publish_period > 0:
-            self.DeclarePeriodicPublishEvent(params.publish_period, 0.0, self._on_publish)
-        else:  # publish_period 0: after every simulator step
-            self.DeclarePerStepPublishEvent(self._on_publish)
-        self.DeclareForcedPublishEvent(self._on_publish)
-        if params.delete_on_initialization_event:
-            self.DeclareInitializationPublishEvent(self._on_initialization)
+        self._declare_query_port_and_publishing(params.publish_period,
+                                                params.delete_on_initialization_event)
         # What is drawn in the browser (external state, as in Drake's visualizers).
         self._arrows = {}              # (kind, id_A, id_B) -> _Arrow
         self._surfaces = set()         # surface paths currently drawn
         self._hydro_version = None     # (GeometryVersion, has hydroelastic geometry)
         self._hydro_unavailable = False
 
-    def query_object_input_port(self):
-        return self._query_port
-
     @staticmethod
     def AddToBuilder(builder, scene_graph_or_port, meshcat, params=None):
         """Adds a ContactVisualizer named "contact_visualizer" (if free) fed by
         a SceneGraph's query port or a QueryObject-valued output port."""
-        port = scene_graph_or_port
-        if hasattr(port, "get_query_output_port"):
-            port = port.get_query_output_port()
-        visualizer = ContactVisualizer(meshcat, params)
-        if not builder.HasSubsystemNamed("contact_visualizer"):
-            visualizer.set_name("contact_visualizer")
-        builder.AddSystem(visualizer)
-        builder.Connect(port, visualizer.query_object_input_port())
-        return visualizer
+        return QueryObjectVisualizer._add_to_builder(
+            builder, scene_graph_or_port, ContactVisualizer(meshcat, params),
+            "contact_visualizer")
 
     def Delete(self) -> None:
         """Removes everything under the prefix."""

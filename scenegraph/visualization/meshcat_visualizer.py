@@ -22,8 +22,8 @@ import numpy as np
 from scenegraph.geometry_properties import Rgba
 from scenegraph.geometry_roles import Role
 from scenegraph.geometry_version import GeometryVersion
-from scenegraph.query_object import QueryObject
-from systems.framework import EventStatus, LeafSystem, Value
+from scenegraph.visualization.visualizer_base import QueryObjectVisualizer
+from systems.framework import EventStatus
 
 __all__ = ["MeshcatVisualizer", "MeshcatVisualizerParams"]
 
@@ -60,7 +60,7 @@ def _clean(name: str) -> str:
     return name.replace("::", "/").strip("/") or "unnamed"
 
 
-class MeshcatVisualizer(LeafSystem):
+class MeshcatVisualizer(QueryObjectVisualizer):
     """Publishes a SceneGraph's geometry of one role to Meshcat."""
 
     def __init__(self, meshcat, params: MeshcatVisualizerParams | None = None):
@@ -75,15 +75,8 @@ class MeshcatVisualizer(LeafSystem):
                                "kPerception, or kIllustration")
         self._meshcat = meshcat
         self._params = params
-        self._query_port = self.DeclareAbstractInputPort(
-            "query_object", Value[QueryObject](QueryObject()))
-        if params.publish_period > 0:
-            self.DeclarePeriodicPublishEvent(params.publish_period, 0.0, self._on_publish)
-        else:  # publish_period 0: after every simulator step
-            self.DeclarePerStepPublishEvent(self._on_publish)
-        self.DeclareForcedPublishEvent(self._on_publish)
-        if params.delete_on_initialization_event:
-            self.DeclareInitializationPublishEvent(self._on_initialization)
+        self._declare_query_port_and_publishing(params.publish_period,
+                                                params.delete_on_initialization_event)
         self._alpha_slider = None
         if params.enable_alpha_slider:
             self._alpha_slider = f"{params.prefix} \u03b1"
@@ -100,25 +93,15 @@ class MeshcatVisualizer(LeafSystem):
         self.num_loads = 0        # how often the geometry was (re)sent (extension)
 
     # --- ports and builder -----------------------------------------------------------
-    def query_object_input_port(self):
-        return self._query_port
-
     @staticmethod
     def AddToBuilder(builder, scene_graph_or_port, meshcat, params=None):
         """Adds a MeshcatVisualizer named "meshcat_visualizer(<prefix>)" (if
         that name is free) and connects a SceneGraph's query port, or the
         given QueryObject-valued output port, to it."""
         params = MeshcatVisualizerParams() if params is None else params
-        port = scene_graph_or_port
-        if hasattr(port, "get_query_output_port"):
-            port = port.get_query_output_port()
-        visualizer = MeshcatVisualizer(meshcat, params)
-        name = f"meshcat_visualizer({params.prefix})"
-        if not builder.HasSubsystemNamed(name):
-            visualizer.set_name(name)
-        builder.AddSystem(visualizer)
-        builder.Connect(port, visualizer.query_object_input_port())
-        return visualizer
+        return QueryObjectVisualizer._add_to_builder(
+            builder, scene_graph_or_port, MeshcatVisualizer(meshcat, params),
+            f"meshcat_visualizer({params.prefix})")
 
     # --- Drake's methods ---------------------------------------------------------------
     def Delete(self) -> None:

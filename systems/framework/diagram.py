@@ -173,13 +173,9 @@ class Diagram(System):
     def EvalTimeDerivatives(self, context) -> ContinuousState:
         if context._system is not self:
             self.ValidateContext(context)
+        # Each leaf's derivatives are a slice of the diagram's flat array.
         for leaf_context in context._xc_leaves:
-            leaf = leaf_context._system
-            cev = leaf_context._cache[leaf._xcdot_cache_index]
-            if not cev.valid:
-                leaf._calc_xcdot(leaf_context, cev.value)
-                cev.valid = True
-                cev.serial_number += 1
+            leaf_context._system.EvalTimeDerivatives(leaf_context)
         return context._xcdot_state
 
     def CalcTimeDerivatives(self, context, derivatives) -> None:

@@ -7,22 +7,15 @@ carry a BasicVector; abstract ports an AbstractValue.
 """
 from __future__ import annotations
 
-from enum import IntEnum
-
 import numpy as np
 
+from .indices import InputPortIndex
+from .port_base import PortBase, PortDataType
 from .value import AbstractValue, Value
 from .vectors import BasicVector
 
 __all__ = ["PortDataType", "InputPort", "FixedInputPortValue", "kUseDefaultName",
            "UseDefaultName"]
-
-
-class PortDataType(IntEnum):
-    """Whether a port carries a vector or an arbitrary value."""
-
-    kVectorValued = 0
-    kAbstractValued = 1
 
 
 class UseDefaultName:
@@ -73,47 +66,22 @@ class FixedInputPortValue:
         return self.get_vector_value()
 
 
-class InputPort:
+class InputPort(PortBase):
     """An input port of a System (pydrake's ``InputPort``)."""
 
-    __slots__ = ("_system", "_index", "_name", "_data_type", "_size", "_model",
-                 "_ticket", "_is_vector")
+    __slots__ = ("_model", "_ticket")
+    _kind = "InputPort"
+    _index_type = InputPortIndex
 
     def __init__(self, system, index: int, name: str, data_type: PortDataType,
                  size: int, model, ticket: int):
-        self._system = system
-        self._index = index
-        self._name = name
-        self._data_type = data_type
-        self._size = size
+        super().__init__(system, index, name, data_type, size)
         self._model = model  # BasicVector for vector ports, AbstractValue otherwise
         self._ticket = ticket
-        self._is_vector = data_type == PortDataType.kVectorValued
-
-    # --- description -------------------------------------------------------
-    def get_index(self):
-        from .indices import InputPortIndex
-        return InputPortIndex(self._index)
-
-    def get_name(self) -> str:
-        return self._name
-
-    def size(self) -> int:
-        return self._size
-
-    def get_system(self):
-        return self._system
-
-    def get_data_type(self) -> PortDataType:
-        return self._data_type
 
     def ticket(self):
         from .tickets import DependencyTicket
         return DependencyTicket(self._ticket)
-
-    def GetFullDescription(self) -> str:
-        return (f"InputPort[{self._index}] ({self._name}) of System "
-                f"{self._system.GetSystemPathname()} ({type(self._system).__name__})")
 
     def Allocate(self) -> AbstractValue:
         if self._is_vector:
@@ -203,6 +171,3 @@ class InputPort:
         holder = self._model.Clone()
         holder.set_value(value)
         return holder
-
-    def __repr__(self) -> str:
-        return f"<InputPort {self._name!r} of {self._system.get_name()!r}>"

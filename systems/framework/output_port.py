@@ -2,46 +2,20 @@
 output port forwards to the subsystem port it exports."""
 from __future__ import annotations
 
-from .input_port import PortDataType
+from .indices import OutputPortIndex
+from .port_base import PortBase, PortDataType
 from .value import AbstractValue, Value
 from .vectors import BasicVector
 
 __all__ = ["OutputPort", "LeafOutputPort", "DiagramOutputPort"]
 
 
-class OutputPort:
+class OutputPort(PortBase):
     """Common interface of output ports (pydrake's ``OutputPort``)."""
 
-    __slots__ = ("_system", "_index", "_name", "_data_type", "_size", "_is_vector")
-
-    def __init__(self, system, index: int, name: str, data_type: PortDataType,
-                 size: int):
-        self._system = system
-        self._index = index
-        self._name = name
-        self._data_type = data_type
-        self._size = size
-        self._is_vector = data_type == PortDataType.kVectorValued
-
-    def get_index(self):
-        from .indices import OutputPortIndex
-        return OutputPortIndex(self._index)
-
-    def get_name(self) -> str:
-        return self._name
-
-    def size(self) -> int:
-        return self._size
-
-    def get_system(self):
-        return self._system
-
-    def get_data_type(self) -> PortDataType:
-        return self._data_type
-
-    def GetFullDescription(self) -> str:
-        return (f"OutputPort[{self._index}] ({self._name}) of System "
-                f"{self._system.GetSystemPathname()} ({type(self._system).__name__})")
+    __slots__ = ()
+    _kind = "OutputPort"
+    _index_type = OutputPortIndex
 
     def Eval(self, context):
         """The port's value: a numpy array copy for vector ports, the held
@@ -70,9 +44,6 @@ class OutputPort:
 
     def _eval_payload(self, context):  # pragma: no cover - overridden
         raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return f"<OutputPort {self._name!r} of {self._system.get_name()!r}>"
 
 
 class LeafOutputPort(OutputPort):

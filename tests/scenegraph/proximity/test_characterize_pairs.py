@@ -25,6 +25,7 @@ import pytest
 
 from scenegraph.proximity import dispatch
 from scenegraph.proximity.shape_data import shape_data_from_reference
+from tests.scenegraph.proximity.random_poses import random_rotation
 
 DELTA = 0.002
 KINDS = ("Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Sphere")
@@ -77,13 +78,7 @@ SHAPES = {
 }
 
 
-def _rotation(rng):
-    q = rng.normal(size=4)
-    q /= np.linalg.norm(q)
-    w, x, y, z = q
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+_rotation = random_rotation
 
 
 def _unit(rng):

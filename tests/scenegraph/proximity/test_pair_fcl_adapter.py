@@ -10,6 +10,7 @@ import pytest
 from scenegraph.proximity import dispatch
 from scenegraph.proximity.fcl_adapter import fcl_collide, fcl_distance, fcl_object
 from scenegraph.proximity.shape_data import shape_data_from_reference
+from tests.scenegraph.proximity.random_poses import random_rotation
 
 SPHERE = shape_data_from_reference({"type": "Sphere", "radius": 0.1})
 BOX = shape_data_from_reference({"type": "Box", "width": 0.2, "depth": 0.3, "height": 0.2})
@@ -19,13 +20,7 @@ CONVEX = shape_data_from_reference(
 I3 = np.eye(3)
 
 
-def _rot(rng):
-    q = rng.normal(size=4)
-    q /= np.linalg.norm(q)
-    w, x, y, z = q
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+_rot = random_rotation
 
 
 def _ours(a, RA, pA, b, RB, pB):

@@ -16,6 +16,7 @@ from scenegraph.proximity.shape_data import (KINDS, shape_data_from_reference,
                                              shape_data_from_shape, support_points_G)
 from scenegraph.query_results import (PenetrationAsPointPair, SignedDistancePair,
                                       SignedDistanceToPoint)
+from tests.scenegraph.proximity.random_poses import random_rotation
 
 REC = {
     "Sphere": {"type": "Sphere", "radius": 0.1},
@@ -30,13 +31,7 @@ REC = {
 DATA = {k: shape_data_from_reference(v) for k, v in REC.items()}
 
 
-def rot(rng):
-    q = rng.normal(size=4)
-    q /= np.linalg.norm(q)
-    w, x, y, z = q
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+rot = random_rotation
 
 
 def sd(a, RA, pA, b, RB, pB, pen=False, max_distance=np.inf):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.optimize import minimize
+from tests.scenegraph.proximity.random_poses import random_rotation
 
 # ---------------------------------------------------------------- bodies
 
@@ -205,13 +206,7 @@ def halfspace_oracle(X: OracleBody, H: OracleBody):
 # ---------------------------------------------------------------- tests
 
 
-def _rand_rotation(rng):
-    q = rng.normal(size=4)
-    q /= np.linalg.norm(q)
-    w, x, y, z = q
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+_rand_rotation = random_rotation
 
 
 @pytest.mark.parametrize("offset", [0.35, 0.21, 0.05, 0.0])
