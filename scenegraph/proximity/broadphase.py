@@ -269,6 +269,8 @@ def _pack_rows(mask: np.ndarray) -> np.ndarray:
 
 
 _UPPER_WORDS: dict[int, np.ndarray] = {}
+#: Up to this many geometries, pairs_nxn tests all pairs by broadcasting.
+_DENSE_NXN_MAX = 48
 _ONE = np.uint64(1)
 
 
@@ -298,6 +300,17 @@ def pairs_nxn(lo: np.ndarray, hi: np.ndarray, allowed_words: np.ndarray | None =
     """
     n = len(lo)
     nw = (n + 63) // 64
+    if n <= _DENSE_NXN_MAX:
+        # Small scenes: one broadcast overlap test beats the bitset sweep.
+        overlap = ((lo[:, None, :] <= hi[None, :, :])
+                   & (lo[None, :, :] <= hi[:, None, :])).all(axis=2)
+        if allowed_words is None:
+            overlap = np.triu(overlap, 1)
+        else:
+            allowed = np.unpackbits(allowed_words.astype("<u8").view(np.uint8), axis=1,
+                                    bitorder="little")[:, :n].view(bool)
+            overlap &= allowed
+        return np.nonzero(overlap)
     S = (_upper_words(n) if allowed_words is None else allowed_words).copy()
     for ax in range(3):
         ol = np.argsort(lo[:, ax], kind="stable")
