@@ -98,7 +98,46 @@ def _bounding_box(p_MV: np.ndarray):
     return (lo + hi) / 2.0, hi - lo
 
 
-class TriangleSurfaceMesh:
+class _SurfaceMeshAccessors:
+    """Drake's per-vertex and per-face accessors shared by both surface mesh
+    types, over their arrays: _p_MV (V, 3) vertices in M [m]; per face f
+    _areas (F,) [m²], _nhat (F, 3) unit right-handed normals (zero for zero
+    area), _centroids (F, 3) [m]; _total_area [m²] and _centroid (3,) (the
+    area-weighted centroid, (0, 0, 0) for zero area). Results are views."""
+
+    def vertex(self, v: int) -> np.ndarray:
+        """p_MV: (3,) read-only view of vertex v's position in M [m]."""
+        return self._p_MV[v]
+
+    def vertices(self) -> list:
+        return list(self._p_MV)
+
+    def area(self, f: int) -> float:
+        """Area of face f [m²]."""
+        return float(self._areas[f])
+
+    def total_area(self) -> float:
+        """Sum of the face areas [m²]."""
+        return self._total_area
+
+    def face_normal(self, f: int) -> np.ndarray:
+        """(3,) unit right-handed normal of face f in M (zero for zero area)."""
+        return self._nhat[f]
+
+    def element_centroid(self, f: int) -> np.ndarray:
+        """(3,) centroid of face f in M [m]."""
+        return self._centroids[f]
+
+    def centroid(self) -> np.ndarray:
+        """p_MSc: (3,) area-weighted centroid of the mesh in M [m]."""
+        return self._centroid
+
+    def CalcBoundingBox(self):
+        """(center, size): the axis-aligned box of the vertices, both (3,) in M [m]."""
+        return _bounding_box(self._p_MV)
+
+
+class TriangleSurfaceMesh(_SurfaceMeshAccessors):
     """A union of triangles; vertices p_MV (V, 3) [m] in the mesh frame M.
 
     TriangleSurfaceMesh(triangles, vertices): `triangles` is a list of
@@ -155,38 +194,7 @@ class TriangleSurfaceMesh:
     def triangles(self) -> list:
         return [SurfaceTriangle._from_view(row) for row in self._tris]
 
-    def vertex(self, v: int) -> np.ndarray:
-        """p_MV: (3,) read-only view of vertex v's position in M [m]."""
-        return self._p_MV[v]
-
-    def vertices(self) -> list:
-        return list(self._p_MV)
-
-    # --- per-face geometry ---------------------------------------------------
-    def area(self, t: int) -> float:
-        """Area of triangle t [m²]."""
-        return float(self._areas[t])
-
-    def total_area(self) -> float:
-        """Sum of the triangle areas [m²]."""
-        return self._total_area
-
-    def face_normal(self, t: int) -> np.ndarray:
-        """(3,) unit right-handed normal of triangle t in M (zero for zero area); a view."""
-        return self._nhat[t]
-
-    def element_centroid(self, t: int) -> np.ndarray:
-        """(3,) centroid of triangle t in M [m]; a view."""
-        return self._centroids[t]
-
-    def centroid(self) -> np.ndarray:
-        """p_MSc: (3,) area-weighted centroid of the mesh in M [m]; (0,0,0) if the area is 0."""
-        return self._centroid
-
-    def CalcBoundingBox(self):
-        """(center, size): the axis-aligned box of the vertices, both (3,) in M [m]."""
-        return _bounding_box(self._p_MV)
-
+    # --- per-face geometry: see _SurfaceMeshAccessors -------------------------
     def CalcBarycentric(self, p_MQ, t: int) -> np.ndarray:
         """b_Q: (3,) barycentric coordinates of Q' (Q projected on triangle t's plane).
 
@@ -285,7 +293,7 @@ def polygon_geometry(p_KV: np.ndarray, counts: np.ndarray):
     return 0.5 * twice_area, nhat, centroid
 
 
-class PolygonSurfaceMesh:
+class PolygonSurfaceMesh(_SurfaceMeshAccessors):
     """A surface of convex planar polygons; vertices p_MV (V, 3) [m] in frame M.
 
     PolygonSurfaceMesh(face_data, vertices): face_data encodes each polygon as
@@ -354,36 +362,6 @@ class PolygonSurfaceMesh:
 
     def face_data(self) -> list:
         return [int(x) for x in self._face_data]
-
-    def vertex(self, v: int) -> np.ndarray:
-        """p_MV: (3,) read-only view of vertex v [m]."""
-        return self._p_MV[v]
-
-    def vertices(self) -> list:
-        return list(self._p_MV)
-
-    def area(self, f: int) -> float:
-        """Area of polygon f [m²]."""
-        return float(self._areas[f])
-
-    def total_area(self) -> float:
-        return self._total_area
-
-    def face_normal(self, f: int) -> np.ndarray:
-        """(3,) unit right-handed normal of polygon f (zero for zero area); a view."""
-        return self._nhat[f]
-
-    def element_centroid(self, e: int) -> np.ndarray:
-        """(3,) geometric centroid of polygon e in M [m]; a view."""
-        return self._centroids[e]
-
-    def centroid(self) -> np.ndarray:
-        """(3,) area-weighted centroid of the mesh in M [m]; (0,0,0) if the area is 0."""
-        return self._centroid
-
-    def CalcBoundingBox(self):
-        """(center, size) of the vertices' axis-aligned box in M [m]."""
-        return _bounding_box(self._p_MV)
 
     def Equal(self, mesh: "PolygonSurfaceMesh") -> bool:
         """Deep exact comparison of face data and vertices."""
