@@ -56,6 +56,15 @@ class PenetrationAsPointPair:
         self.nhat_BA_W = _vec3(nhat_BA_W, "nhat_BA_W")
         self.depth = float(depth)
 
+    @classmethod
+    def _make(cls, id_A, id_B, p_WCa, p_WCb, nhat_BA_W, depth: float):
+        """Internal fast constructor: (3,) float arrays taken as given, no checks."""
+        result = object.__new__(cls)
+        result.id_A, result.id_B = id_A, id_B
+        result.p_WCa, result.p_WCb, result.nhat_BA_W = p_WCa, p_WCb, nhat_BA_W
+        result.depth = depth
+        return result
+
     def SwapAAndB(self) -> None:
         """Swaps the roles of A and B in place (Drake's C++ SwapAAndB)."""
         self.id_A, self.id_B = self.id_B, self.id_A
@@ -94,6 +103,16 @@ class SignedDistancePair:
         self.nhat_BA_W = _vec3(nhat_BA_W, "nhat_BA_W")
         self.is_nhat_BA_W_unique = bool(is_nhat_BA_W_unique)
 
+    @classmethod
+    def _make(cls, id_A, id_B, p_ACa, p_BCb, distance: float, nhat_BA_W):
+        """Internal fast constructor: (3,) float arrays taken as given, no checks."""
+        result = object.__new__(cls)
+        result.id_A, result.id_B = id_A, id_B
+        result.p_ACa, result.p_BCb = p_ACa, p_BCb
+        result.distance, result.nhat_BA_W = distance, nhat_BA_W
+        result.is_nhat_BA_W_unique = True
+        return result
+
     def SwapAAndB(self) -> None:
         """Swaps the roles of A and B in place (Drake's C++ SwapAAndB)."""
         self.id_A, self.id_B = self.id_B, self.id_A
@@ -118,6 +137,13 @@ class SignedDistanceToPoint:
     """
 
     __slots__ = ("id_G", "p_GN", "distance", "grad_W", "is_grad_W_unique")
+
+    @classmethod
+    def _make(cls, id_G, p_GN, distance: float, grad_W):
+        """Internal fast constructor: (3,) float arrays taken as given, no checks."""
+        result = object.__new__(cls)
+        result.id_G, result.p_GN, result.distance, result.grad_W = id_G, p_GN, distance, grad_W
+        return result
 
     def __init__(self, id_G=None, p_GN=(0.0, 0.0, 0.0), distance: float = 0.0,
                  grad_W=(0.0, 0.0, 0.0), is_grad_W_unique: bool = True):

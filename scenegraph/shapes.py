@@ -429,7 +429,7 @@ def convex_hull_polygons(points: np.ndarray, what: str = "<vertices>"):
     Raises:
       RuntimeError: fewer than 3 distinct points, or collinear points.
     """
-    from scipy.spatial import ConvexHull, QhullError
+    from scipy.spatial import ConvexHull
 
     U = np.unique(np.asarray(points, dtype=float), axis=0)
     if len(U) < 3:
@@ -449,35 +449,17 @@ def convex_hull_polygons(points: np.ndarray, what: str = "<vertices>"):
         verts = U[ring]
         k = len(ring)
         return verts, [list(range(k)), list(range(k - 1, -1, -1))]
+    from scenegraph.proximity.convex_hull import compute_convex_hull
     try:
-        hull = ConvexHull(U)
-    except QhullError as exc:  # pragma: no cover - guarded by the SVD test
+        hull = compute_convex_hull(U, what)     # coplanar triangles merged into facets
+    except ValueError as exc:  # pragma: no cover - guarded by the SVD test above
         raise RuntimeError(f"Convex hull of '{what}' failed: {exc}") from exc
-    used = np.unique(hull.simplices)
-    remap = np.full(len(U), -1, dtype=np.int64)
-    remap[used] = np.arange(len(used))
-    verts = U[used]
-    normals = hull.equations[:, :3]
-    offsets = -hull.equations[:, 3]
-    scale = max(extent, 1e-300)
-    groups: list[list[int]] = []
-    plane_n: list[np.ndarray] = []
-    plane_d: list[float] = []
-    for f in range(len(hull.simplices)):
-        for g, (n, d) in enumerate(zip(plane_n, plane_d)):
-            if n @ normals[f] > 1.0 - 1e-10 and abs(d - offsets[f]) <= 1e-10 * scale:
-                groups[g].append(f)
-                break
-        else:
-            groups.append([f])
-            plane_n.append(normals[f])
-            plane_d.append(offsets[f])
+    verts = hull.vertices
     polygons = []
-    for g, faces in enumerate(groups):
-        idx = np.unique(remap[hull.simplices[faces]])
+    for g, n in enumerate(hull.plane_normals):
+        idx = np.unique(hull.faces[hull.face_plane == g])
         P = verts[idx]
         c = P.mean(axis=0)
-        n = plane_n[g]
         a = np.cross(n, [1.0, 0.0, 0.0])
         if a @ a < 1e-6:
             a = np.cross(n, [0.0, 1.0, 0.0])

@@ -136,6 +136,23 @@ class _SurfaceMeshAccessors:
         """(center, size): the axis-aligned box of the vertices, both (3,) in M [m]."""
         return _bounding_box(self._p_MV)
 
+    # --- extensions (numpy access, read-only) ----------------------------------------
+    def vertices_array(self) -> np.ndarray:
+        """p_MV: (V, 3) all vertex positions [m]."""
+        return self._p_MV
+
+    def areas_array(self) -> np.ndarray:
+        """(F,) face areas [m²]."""
+        return self._areas
+
+    def face_normals_array(self) -> np.ndarray:
+        """(F, 3) unit face normals in M."""
+        return self._nhat
+
+    def element_centroids_array(self) -> np.ndarray:
+        """(F, 3) face centroids in M [m]."""
+        return self._centroids
+
 
 class TriangleSurfaceMesh(_SurfaceMeshAccessors):
     """A union of triangles; vertices p_MV (V, 3) [m] in the mesh frame M.
@@ -238,25 +255,9 @@ class TriangleSurfaceMesh(_SurfaceMeshAccessors):
         self._nhat = freeze(-self._nhat)
 
     # --- extensions (numpy access) ---------------------------------------------
-    def vertices_array(self) -> np.ndarray:
-        """p_MV: (V, 3) read-only array of all vertex positions [m]."""
-        return self._p_MV
-
     def triangles_array(self) -> np.ndarray:
         """(F, 3) read-only int array of triangle vertex indices."""
         return self._tris
-
-    def areas_array(self) -> np.ndarray:
-        """(F,) read-only triangle areas [m²]."""
-        return self._areas
-
-    def face_normals_array(self) -> np.ndarray:
-        """(F, 3) read-only unit face normals in M."""
-        return self._nhat
-
-    def element_centroids_array(self) -> np.ndarray:
-        """(F, 3) read-only triangle centroids in M [m]."""
-        return self._centroids
 
     def __repr__(self) -> str:
         return f"TriangleSurfaceMesh({self.num_triangles()} triangles, {self.num_vertices()} vertices)"
@@ -396,19 +397,6 @@ class PolygonSurfaceMesh(_SurfaceMeshAccessors):
         self._nhat = freeze(-self._nhat)
 
     # --- extensions ------------------------------------------------------------
-    def vertices_array(self) -> np.ndarray:
-        """p_MV: (V, 3) read-only vertex positions [m]."""
-        return self._p_MV
-
-    def areas_array(self) -> np.ndarray:
-        return self._areas
-
-    def face_normals_array(self) -> np.ndarray:
-        return self._nhat
-
-    def element_centroids_array(self) -> np.ndarray:
-        return self._centroids
-
     def polygon_starts_and_counts(self):
         """((F,), (F,)) offsets into face_data of each polygon's first index, and sizes."""
         return self._starts, self._counts

@@ -229,8 +229,9 @@ def penetration_results(result: PairBatchResult, ids_A, ids_B) -> list:
     """PenetrationAsPointPair for every penetrating row (distance ≤ 0), in row
     order. ids_A, ids_B: (N,) the rows' geometry ids."""
     rows = np.flatnonzero(result.penetrating)
-    return [PenetrationAsPointPair(ids_A[k], ids_B[k], result.p_WCa[k], result.p_WCb[k],
-                                   result.nhat_BA_W[k], -float(result.distance[k]))
+    return [PenetrationAsPointPair._make(ids_A[k], ids_B[k], result.p_WCa[k].copy(),
+                                         result.p_WCb[k].copy(), result.nhat_BA_W[k].copy(),
+                                         -float(result.distance[k]) + 0.0)
             for k in rows]
 
 
@@ -243,6 +244,6 @@ def signed_distance_results(result: PairBatchResult, ids_A, ids_B, R_WA, p_WA, R
     R_WA, R_WB = np.asarray(R_WA)[rows], np.asarray(R_WB)[rows]
     p_ACa = np.einsum("nji,nj->ni", R_WA, result.p_WCa[rows] - np.asarray(p_WA)[rows])
     p_BCb = np.einsum("nji,nj->ni", R_WB, result.p_WCb[rows] - np.asarray(p_WB)[rows])
-    return [SignedDistancePair(ids_A[k], ids_B[k], p_ACa[i], p_BCb[i],
-                               float(result.distance[k]), result.nhat_BA_W[k])
+    return [SignedDistancePair._make(ids_A[k], ids_B[k], p_ACa[i], p_BCb[i],
+                                     float(result.distance[k]), result.nhat_BA_W[k].copy())
             for i, k in enumerate(rows)]

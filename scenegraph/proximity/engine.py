@@ -62,29 +62,6 @@ class _Representation:
         return self._bvh
 
 
-def _new_point_pair(id_A, id_B, p_WCa, p_WCb, nhat_BA_W, depth):
-    result = object.__new__(PenetrationAsPointPair)
-    result.id_A, result.id_B = id_A, id_B
-    result.p_WCa, result.p_WCb, result.nhat_BA_W = p_WCa, p_WCb, nhat_BA_W
-    result.depth = depth
-    return result
-
-
-def _new_distance_pair(id_A, id_B, p_ACa, p_BCb, distance, nhat_BA_W):
-    result = object.__new__(SignedDistancePair)
-    result.id_A, result.id_B = id_A, id_B
-    result.p_ACa, result.p_BCb = p_ACa, p_BCb
-    result.distance, result.nhat_BA_W = distance, nhat_BA_W
-    result.is_nhat_BA_W_unique = True
-    return result
-
-
-def _new_point_distance(id_G, p_GN, distance, grad_W):
-    result = object.__new__(SignedDistanceToPoint)
-    result.id_G, result.p_GN, result.distance, result.grad_W = id_G, p_GN, distance, grad_W
-    return result
-
-
 def _to_frame(R_WG, p_WG, p_WQ):
     """p_GQ = R_WGᵀ (p_WQ − p_WG), batched: (n, 3)."""
     return np.einsum("nji,nj->ni", R_WG, p_WQ - p_WG)
@@ -241,7 +218,7 @@ class ProximityEngine:
     def ComputePointPairPenetration(self, world_poses) -> list:
         ia, ib, depth, p_WCa, p_WCb, nhat = self._penetration_arrays(world_poses)
         ids = self._ids
-        return [_new_point_pair(ids[a], ids[b], ca.copy(), cb.copy(), n.copy(), d)
+        return [PenetrationAsPointPair._make(ids[a], ids[b], ca.copy(), cb.copy(), n.copy(), d)
                 for a, b, d, ca, cb, n in zip(ia.tolist(), ib.tolist(), depth.tolist(),
                                               p_WCa, p_WCb, nhat)]
 
@@ -293,7 +270,7 @@ class ProximityEngine:
     def _distance_results(self, arrays) -> list:
         ia, ib, distance, p_ACa, p_BCb, nhat = arrays
         ids = self._ids
-        return [_new_distance_pair(ids[a], ids[b], ca.copy(), cb.copy(), d, n.copy())
+        return [SignedDistancePair._make(ids[a], ids[b], ca.copy(), cb.copy(), d, n.copy())
                 for a, b, d, ca, cb, n in zip(ia.tolist(), ib.tolist(), distance.tolist(),
                                               p_ACa, p_BCb, nhat)]
 
@@ -362,7 +339,7 @@ class ProximityEngine:
         keep = np.flatnonzero(distance <= threshold)
         grad_W = np.einsum("nij,nj->ni", R[keep], grad_G[keep])
         ids = self._ids
-        return [_new_point_distance(ids[k], n_, d, g)
+        return [SignedDistanceToPoint._make(ids[k], n_, d, g)
                 for k, n_, d, g in zip(keep.tolist(), p_GN[keep], distance[keep].tolist(),
                                        grad_W)]
 
@@ -458,7 +435,7 @@ class ProximityEngine:
             ids = self._ids
             for k in np.flatnonzero(res.distance <= 0.0).tolist():
                 a, b = refused[k]
-                point_pairs.append(_new_point_pair(
+                point_pairs.append(PenetrationAsPointPair._make(
                     ids[a], ids[b], res.p_WCa[k].copy(), res.p_WCb[k].copy(),
                     res.nhat_BA_W[k].copy(), -float(res.distance[k]) + 0.0))
         return surfaces, point_pairs

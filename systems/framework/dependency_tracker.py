@@ -20,7 +20,7 @@ from collections import deque
 
 from .tickets import BUILT_IN_SUBSCRIBERS, BuiltInTicket as T
 
-__all__ = ["local_cache_closure", "global_closure", "invalidate", "source_tickets"]
+__all__ = ["local_cache_closure", "global_closure", "source_tickets"]
 
 
 def source_tickets(system, ticket: int) -> tuple:
@@ -129,9 +129,3 @@ def global_closure(starts) -> list:
                 for sub_context, sub_index in downstream:
                     stack.append(("input", sub_context, sub_index))
     return result
-
-
-def invalidate(values) -> None:
-    """Marks every CacheEntryValue in `values` out of date."""
-    for cev in values:
-        cev.valid = False

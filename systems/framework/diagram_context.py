@@ -52,11 +52,6 @@ class DiagramContext(Context):
         leaf, local = self._abstract_parameter_map[index]
         return ("leaf", leaf, leaf._system._abstract_parameter_tickets[local])
 
-    def _checked_map_index(self, mapping, index, what):
-        if not (0 <= index < len(mapping)):
-            raise IndexError(f"{what} index {index} is out of range "
-                             f"(there are {len(mapping)})")
-        return mapping[index]
 
 
 def _walk(context):

@@ -420,7 +420,3 @@ class LeafSystem(LeafEventsMixin, System):
                 for j in range(len(self._output_ports))
                 if self._leaf_local_has_feedthrough(i, j)}
         return self._feedthrough_memo
-
-    # --- event gathering for the Simulator (internal) ----------------------------
-    def _collect_leaves(self, context, out: list) -> None:
-        out.append((self, context))

@@ -184,3 +184,16 @@ def test_accuracy_is_stored_on_the_root():
     assert context.get_accuracy() == 1e-6
     with pytest.raises(ValueError, match="positive"):
         context.SetAccuracy(-1.0)
+
+
+def test_diagram_context_rejects_out_of_range_group_indices():
+    builder = DiagramBuilder()
+    builder.AddNamedSystem("a", AllKinds())
+    context = builder.Build().CreateDefaultContext()
+    with pytest.raises(IndexError, match="Discrete state group index -1 is out of range "
+                                         r"\(there are 2 groups\)"):
+        context.get_mutable_discrete_state(-1)
+    with pytest.raises(IndexError, match="Abstract state index 1 is out of range"):
+        context.SetAbstractState(1, "x")
+    with pytest.raises(IndexError, match="Numeric parameter index 3 is out of range"):
+        context.get_mutable_numeric_parameter(3)
