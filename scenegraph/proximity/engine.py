@@ -16,15 +16,13 @@ import math
 
 import numpy as np
 
-from scenegraph.proximity import point_distance as pd
-from scenegraph.proximity.broadphase import (AabbModel, Broadphase, BroadphaseMethod,
-                                             PairFilter, boxes_near_point)
+from scenegraph.proximity.broadphase import AabbModel, Broadphase, BroadphaseMethod, PairFilter
 from scenegraph.proximity.dispatch import (ShapeTable, penetration_pairs_indexed,
                                            signed_distance_pairs_indexed)
-from scenegraph.proximity.mesh_distance import load_mesh_bvh, signed_distance_to_mesh
+from scenegraph.proximity.mesh_distance import load_mesh_bvh
+from scenegraph.proximity.point_query import PointQuery
 from scenegraph.proximity.shape_data import shape_data_from_shape
-from scenegraph.query_results import (PenetrationAsPointPair, SignedDistancePair,
-                                      SignedDistanceToPoint)
+from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
 __all__ = ["ProximityEngine"]
 
@@ -102,38 +100,14 @@ class ProximityEngine:
                                       anchored=view.is_anchored,
                                       method=BroadphaseMethod(method),
                                       explicit_pairs=rows) if n else None
-        self._point_groups = self._group_for_points(reps)
         self._properties = list(view.properties)
-        self._hydro = None
+        self._point_query = None
+        self._contact = None
         self._c_G, self._r_in = self._inscribed_spheres(reps)
         self._memo_poses = None
         self._memo = {}
 
     # --- shared plumbing -----------------------------------------------------------
-    @staticmethod
-    def _group_for_points(reps) -> list:
-        """[(kind, rows, params)] for the batched point kernels."""
-        by_kind = {}
-        for row, rep in enumerate(reps):
-            by_kind.setdefault(type(rep.shape).__name__, []).append(row)
-        groups = []
-        for kind, rows in by_kind.items():
-            rows = np.array(rows, dtype=np.int64)
-            shapes = [reps[r].shape for r in rows]
-            if kind == "Sphere":
-                params = (np.array([s.radius() for s in shapes]),)
-            elif kind == "Box":
-                params = (np.array([[s.width(), s.depth(), s.height()] for s in shapes]),)
-            elif kind in ("Capsule", "Cylinder"):
-                params = (np.array([s.radius() for s in shapes]),
-                          np.array([s.length() for s in shapes]))
-            elif kind == "Ellipsoid":
-                params = (np.array([[s.a(), s.b(), s.c()] for s in shapes]),)
-            else:
-                params = ()
-            groups.append((kind, rows, params))
-        return groups
-
     @staticmethod
     def _inscribed_spheres(reps):
         """(c_G (n, 3), r (n,)): a sphere inside each shape, centred at c_G in
@@ -317,125 +291,25 @@ class ProximityEngine:
     def ComputeSignedDistanceToPoint(self, world_poses, p_WQ: np.ndarray,
                                      threshold: float) -> list:
         R, p = self._poses(world_poses)
-        n = len(self._ids)
-        if n == 0:
-            return []
-        if math.isinf(threshold):
-            near = np.ones(n, dtype=bool)
-        else:
-            lo, hi = self._broadphase.world_aabbs(R, p)
-            near = np.zeros(n, dtype=bool)
-            near[boxes_near_point(lo, hi, p_WQ, threshold)] = True
-        distance = np.full(n, np.inf)
-        p_GN = np.zeros((n, 3))
-        grad_G = np.zeros((n, 3))
-        for kind, rows, params in self._point_groups:
-            rows = rows[near[rows]]
-            if not len(rows):
-                continue
-            p_GQ = _to_frame(R[rows], p[rows], p_WQ)
-            for out, (d, nn, g) in zip(rows, self._point_kernel(kind, rows, params, p_GQ)):
-                distance[out], p_GN[out], grad_G[out] = d, nn, g
-        keep = np.flatnonzero(distance <= threshold)
-        grad_W = np.einsum("nij,nj->ni", R[keep], grad_G[keep])
-        ids = self._ids
-        return [SignedDistanceToPoint._make(ids[k], n_, d, g)
-                for k, n_, d, g in zip(keep.tolist(), p_GN[keep], distance[keep].tolist(),
-                                       grad_W)]
-
-    def _point_kernel(self, kind, rows, params, p_GQ):
-        """Yields (distance, p_GN, grad_G) per row of `rows` (one query point each)."""
-        if kind in ("Sphere", "Box", "Capsule", "Cylinder", "Ellipsoid"):
-            all_rows = self._point_groups_rows(kind)
-            select = np.searchsorted(all_rows, rows)
-            args = [a[select] for a in params]
-            function = {"Sphere": pd.signed_distance_to_sphere,
-                        "Box": pd.signed_distance_to_box,
-                        "Capsule": pd.signed_distance_to_capsule,
-                        "Cylinder": pd.signed_distance_to_cylinder,
-                        "Ellipsoid": pd.signed_distance_to_ellipsoid}[kind]
-            d, n, g = function(*args, p_GQ)
-            return zip(d, n, g)
-        if kind == "HalfSpace":
-            d, n, g = pd.signed_distance_to_halfspace(p_GQ)
-            return zip(d, n, g)
-        out = []
-        for row, q in zip(rows, p_GQ):
-            rep = self._reps[row]
-            if kind == "Convex":
-                d, n, g = pd.signed_distance_to_convex(rep.data.hull, q[None, :])
-            else:
-                d, n, g = signed_distance_to_mesh(rep.bvh(), q[None, :])
-            out.append((d[0], n[0], g[0]))
-        return out
-
-    def _point_groups_rows(self, kind):
-        for k, rows, _ in self._point_groups:
-            if k == kind:
-                return rows
-        raise KeyError(kind)  # pragma: no cover
+        if self._point_query is None:
+            self._point_query = PointQuery(self._ids, self._reps, self._broadphase)
+        return self._point_query.signed_distance_to_point(R, p, p_WQ, threshold)
 
     # --- hydroelastic contact -----------------------------------------------------------
-    def _hydro_representations(self) -> list:
-        """Per row: the geometry's hydroelastic representation or None (built
-        once per shape and properties, and cached across engines)."""
-        if self._hydro is None:
-            from scenegraph.hydroelastic.representation import make_hydroelastic_representation
-            self._hydro = [make_hydroelastic_representation(rep.shape, props)
-                           for rep, props in zip(self._reps, self._properties)]
-        return self._hydro
-
-    def _compliance(self, row: int) -> str:
-        from scenegraph.hydroelastic.representation import compliance_of
-        props = self._properties[row]
-        value = props.GetPropertyOrDefault("hydroelastic", "compliance_type", None) \
-            if props.HasGroup("hydroelastic") else None
-        kind = compliance_of(value)
-        return {"rigid": "rigid", "soft": "compliant"}.get(kind, "undefined")
-
-    def _contact(self, world_poses, representation, fallback: bool):
-        from scenegraph.hydroelastic.calculator import (ContactSurfaceResult,
-                                                        compute_contact_surface,
-                                                        contact_surface_error_message)
-        R, p = self._poses(world_poses)
-        pairs = self._candidates(R, p, 0.0)
-        hydro = self._hydro_representations()
-        ids = self._ids
-        surfaces, refused = [], []
-        for a, b in pairs.tolist():
-            result, surface = compute_contact_surface(
-                ids[a], hydro[a], (R[a], p[a]), ids[b], hydro[b], (R[b], p[b]),
-                representation, allow_compliant_half_space=True)
-            if result is ContactSurfaceResult.kCalculated:
-                if surface is not None:
-                    surfaces.append(surface)
-            elif fallback:
-                refused.append((a, b))
-            else:
-                raise RuntimeError(contact_surface_error_message(
-                    result, self._reps[a].shape, ids[a], self._reps[b].shape, ids[b],
-                    self._compliance(a), self._compliance(b)))
-        return surfaces, refused, R, p
+    def _contact_query(self):
+        if self._contact is None:
+            from scenegraph.hydroelastic.contact_query import ContactQuery
+            self._contact = ContactQuery(self)
+        return self._contact
 
     def ComputeContactSurfaces(self, world_poses, representation) -> list:
         """ContactSurfaces of every unfiltered pair whose boxes overlap, sorted
         by (id_M, id_N); raises Drake's errors for pairs that cannot have one."""
-        surfaces, _, _, _ = self._contact(world_poses, representation, fallback=False)
-        return surfaces
+        return self._contact_query().ComputeContactSurfaces(world_poses, representation)
 
     def ComputeContactSurfacesWithFallback(self, world_poses, representation) -> tuple:
         """(surfaces, point pairs): contact surfaces where both geometries have
         a compatible hydroelastic representation, PenetrationAsPointPair for
         the other penetrating pairs."""
-        surfaces, refused, R, p = self._contact(world_poses, representation, fallback=True)
-        point_pairs = []
-        if refused:
-            rows = np.array(refused, dtype=np.int64)
-            res = penetration_pairs_indexed(self._table, R, p, rows[:, 0], rows[:, 1])
-            ids = self._ids
-            for k in np.flatnonzero(res.distance <= 0.0).tolist():
-                a, b = refused[k]
-                point_pairs.append(PenetrationAsPointPair._make(
-                    ids[a], ids[b], res.p_WCa[k].copy(), res.p_WCb[k].copy(),
-                    res.nhat_BA_W[k].copy(), -float(res.distance[k]) + 0.0))
-        return surfaces, point_pairs
+        return self._contact_query().ComputeContactSurfacesWithFallback(world_poses,
+                                                                        representation)

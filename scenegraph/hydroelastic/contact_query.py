@@ -1,0 +1,89 @@
+"""ComputeContactSurfaces(+WithFallback) for one ProximityEngine: builds the
+geometries' hydroelastic representations once per geometry state and runs the
+per-pair contact-surface calculator over the broadphase candidates.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scenegraph.proximity.dispatch import penetration_pairs_indexed
+from scenegraph.query_results import PenetrationAsPointPair
+
+__all__ = ["ContactQuery"]
+
+
+class ContactQuery:
+    """Hydroelastic contact queries of one engine (its ids, representations,
+    proximity properties, shape table and candidate-pair function)."""
+
+    def __init__(self, engine):
+        self._engine = engine
+        self._ids = engine._ids
+        self._reps = engine._reps
+        self._properties = engine._properties
+        self._table = engine._table
+        self._hydro = None
+
+    def _hydro_representations(self) -> list:
+        """Per row: the geometry's hydroelastic representation or None (built
+        once per shape and properties, and cached across engines)."""
+        if self._hydro is None:
+            from scenegraph.hydroelastic.representation import make_hydroelastic_representation
+            self._hydro = [make_hydroelastic_representation(rep.shape, props)
+                           for rep, props in zip(self._reps, self._properties)]
+        return self._hydro
+
+    def _compliance(self, row: int) -> str:
+        from scenegraph.hydroelastic.representation import compliance_of
+        props = self._properties[row]
+        value = props.GetPropertyOrDefault("hydroelastic", "compliance_type", None) \
+            if props.HasGroup("hydroelastic") else None
+        kind = compliance_of(value)
+        return {"rigid": "rigid", "soft": "compliant"}.get(kind, "undefined")
+
+    def _contact(self, world_poses, representation, fallback: bool):
+        from scenegraph.hydroelastic.calculator import (ContactSurfaceResult,
+                                                        compute_contact_surface,
+                                                        contact_surface_error_message)
+        R, p = self._engine._poses(world_poses)
+        pairs = self._engine._candidates(R, p, 0.0)
+        hydro = self._hydro_representations()
+        ids = self._ids
+        surfaces, refused = [], []
+        for a, b in pairs.tolist():
+            result, surface = compute_contact_surface(
+                ids[a], hydro[a], (R[a], p[a]), ids[b], hydro[b], (R[b], p[b]),
+                representation, allow_compliant_half_space=True)
+            if result is ContactSurfaceResult.kCalculated:
+                if surface is not None:
+                    surfaces.append(surface)
+            elif fallback:
+                refused.append((a, b))
+            else:
+                raise RuntimeError(contact_surface_error_message(
+                    result, self._reps[a].shape, ids[a], self._reps[b].shape, ids[b],
+                    self._compliance(a), self._compliance(b)))
+        return surfaces, refused, R, p
+
+    def ComputeContactSurfaces(self, world_poses, representation) -> list:
+        """ContactSurfaces of every unfiltered pair whose boxes overlap, sorted
+        by (id_M, id_N); raises Drake's errors for pairs that cannot have one."""
+        surfaces, _, _, _ = self._contact(world_poses, representation, fallback=False)
+        return surfaces
+
+    def ComputeContactSurfacesWithFallback(self, world_poses, representation) -> tuple:
+        """(surfaces, point pairs): contact surfaces where both geometries have
+        a compatible hydroelastic representation, PenetrationAsPointPair for
+        the other penetrating pairs."""
+        surfaces, refused, R, p = self._contact(world_poses, representation, fallback=True)
+        point_pairs = []
+        if refused:
+            rows = np.array(refused, dtype=np.int64)
+            res = penetration_pairs_indexed(self._table, R, p, rows[:, 0], rows[:, 1])
+            ids = self._ids
+            for k in np.flatnonzero(res.distance <= 0.0).tolist():
+                a, b = refused[k]
+                point_pairs.append(PenetrationAsPointPair._make(
+                    ids[a], ids[b], res.p_WCa[k].copy(), res.p_WCb[k].copy(),
+                    res.nhat_BA_W[k].copy(), -float(res.distance[k]) + 0.0))
+        return surfaces, point_pairs
