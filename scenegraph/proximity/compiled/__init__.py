@@ -1,0 +1,1 @@
+"""Compiled (numba) kernels of the proximity engine; see each module."""

@@ -1,0 +1,159 @@
+"""Geometry data packed into flat arrays for the compiled kernels.
+
+The compiled narrow phase and point kernels cannot take Python objects, so the
+engine packs its ShapeData once per geometry state into two named tuples of
+contiguous arrays (SI units, m; everything in each geometry's frame G):
+
+PackedShapes (G geometries, by engine row):
+  kind    (G,) int64   position of the shape kind in shape_data.KINDS:
+                       BOX 0, CAPSULE 1, CONVEX 2, CYLINDER 3, ELLIPSOID 4,
+                       HALFSPACE 5, SPHERE 6 (a Mesh is CONVEX: its hull).
+  params  (G, 3) float ShapeData.params: Sphere (r, 0, 0); Box half sizes;
+                       Capsule/Cylinder (r, half length, 0); Ellipsoid (a, b, c).
+  size    (G,) float   bounding radius about Go [m] (inf for a HalfSpace).
+  hull    (G,) int64   row of the geometry's hull in PackedHulls, −1 if none.
+
+PackedHulls (H distinct hulls; hull h owns the ranges [X_start[h], X_start[h+1])
+of each concatenated array; indices stored *inside* a hull's arrays are local
+to that hull, e.g. triangles hold vertex numbers 0..V_h−1):
+  vertex_start (H+1,), vertices (V, 3)            hull vertices in G
+  facet_start (H+1,), facet_normals (P, 3), facet_offsets (P,)
+                                                   merged facets: n·x ≤ b inside
+  triangle_start (H+1,), triangles (T, 3), triangle_facet (T,)
+                                                   CCW seen from outside; facet of each
+  edge_start (H+1,), edges (E, 2), edge_facets (E, 2)
+                                                   feature edges (between two facets)
+  neighbor_start (V+1,), neighbors (·,)           vertex adjacency, CSR indexed by the
+                                                   *global* vertex row; entries local
+  Hulls shared by several geometries (same ConvexHullData object) are packed once.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from scenegraph.proximity.shape_data import KINDS, ShapeData
+
+__all__ = ["PackedShapes", "PackedHulls", "pack_shapes", "BOX", "CAPSULE", "CONVEX",
+           "CYLINDER", "ELLIPSOID", "HALFSPACE", "SPHERE"]
+
+BOX, CAPSULE, CONVEX, CYLINDER, ELLIPSOID, HALFSPACE, SPHERE = range(7)
+assert KINDS == ("Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Sphere")
+
+
+class PackedShapes(NamedTuple):
+    """Per-geometry arrays (see the module docstring)."""
+
+    kind: np.ndarray
+    params: np.ndarray
+    size: np.ndarray
+    hull: np.ndarray
+
+
+class PackedHulls(NamedTuple):
+    """Concatenated hull arrays (see the module docstring)."""
+
+    vertex_start: np.ndarray
+    vertices: np.ndarray
+    facet_start: np.ndarray
+    facet_normals: np.ndarray
+    facet_offsets: np.ndarray
+    triangle_start: np.ndarray
+    triangles: np.ndarray
+    triangle_facet: np.ndarray
+    edge_start: np.ndarray
+    edges: np.ndarray
+    edge_facets: np.ndarray
+    neighbor_start: np.ndarray
+    neighbors: np.ndarray
+
+
+def _starts(counts) -> np.ndarray:
+    out = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=out[1:])
+    return out
+
+
+def _concat(arrays, shape_tail, dtype) -> np.ndarray:
+    if not arrays:
+        return np.zeros((0, *shape_tail), dtype=dtype)
+    return np.ascontiguousarray(np.concatenate(arrays).reshape(-1, *shape_tail), dtype=dtype)
+
+
+def _edges_of(hull, shape: ShapeData):
+    """(edges (E, 2), edge_facets (E, 2)) of a hull: its own topology when it
+    has it, else the feature edges found from the triangles."""
+    edges = getattr(hull, "edges", None)
+    facets = getattr(hull, "edge_facets", None)
+    if edges is not None and facets is not None:
+        return np.asarray(edges, np.int64), np.asarray(facets, np.int64)
+    F = np.asarray(hull.faces, np.int64)
+    e = np.concatenate([F[:, [0, 1]], F[:, [1, 2]], F[:, [2, 0]]])
+    plane = np.tile(np.asarray(hull.face_plane, np.int64), 3)
+    key = np.sort(e, axis=1)
+    order = np.lexsort((key[:, 1], key[:, 0]))
+    key, plane = key[order], plane[order]
+    first, p0, p1 = key[0::2], plane[0::2], plane[1::2]
+    keep = p0 != p1
+    return first[keep], np.stack([p0[keep], p1[keep]], axis=1)
+
+
+def _neighbors_of(hull):
+    """(offsets (V+1,), neighbours) CSR vertex adjacency of a hull."""
+    offsets = getattr(hull, "vertex_neighbor_offsets", None)
+    nbrs = getattr(hull, "vertex_neighbors", None)
+    if offsets is not None and nbrs is not None:
+        return np.asarray(offsets, np.int64), np.asarray(nbrs, np.int64)
+    F = np.asarray(hull.faces, np.int64)
+    e = np.concatenate([F[:, [0, 1]], F[:, [1, 2]], F[:, [2, 0]]])
+    e = np.unique(np.concatenate([e, e[:, ::-1]]), axis=0)
+    counts = np.bincount(e[:, 0], minlength=len(hull.vertices))
+    return _starts(counts), e[:, 1].copy()
+
+
+def pack_shapes(shapes: Sequence[ShapeData]) -> tuple[PackedShapes, PackedHulls]:
+    """Packs G ShapeData (engine row order) for the compiled kernels."""
+    G = len(shapes)
+    kind = np.array([s.kind_index for s in shapes], dtype=np.int64).reshape(G)
+    params = np.array([s.params for s in shapes], dtype=float).reshape(G, 3)
+    size = np.array([s.size for s in shapes], dtype=float).reshape(G)
+    hull_row = np.full(G, -1, dtype=np.int64)
+    hulls, index = [], {}
+    for g, s in enumerate(shapes):
+        if s.hull is not None:
+            key = id(s.hull)
+            if key not in index:
+                index[key] = len(hulls)
+                hulls.append(s)
+            hull_row[g] = index[key]
+    V, N, B, T, TF, E, EF, NS, NB = ([] for _ in range(9))
+    nv, nf, nt, ne = [], [], [], []
+    for s in hulls:
+        h = s.hull
+        V.append(np.asarray(h.vertices, float))
+        N.append(np.asarray(h.plane_normals, float))
+        B.append(np.asarray(h.plane_offsets, float))
+        T.append(np.asarray(h.faces, np.int64))
+        TF.append(np.asarray(h.face_plane, np.int64))
+        edges, edge_facets = _edges_of(h, s)
+        E.append(edges)
+        EF.append(edge_facets)
+        offsets, nbrs = _neighbors_of(h)
+        NS.append(np.diff(offsets))
+        NB.append(nbrs)
+        nv.append(len(h.vertices))
+        nf.append(len(h.plane_normals))
+        nt.append(len(h.faces))
+        ne.append(len(edges))
+    hull_arrays = PackedHulls(
+        vertex_start=_starts(nv), vertices=_concat(V, (3,), float),
+        facet_start=_starts(nf), facet_normals=_concat(N, (3,), float),
+        facet_offsets=_concat(B, (), float),
+        triangle_start=_starts(nt), triangles=_concat(T, (3,), np.int64),
+        triangle_facet=_concat(TF, (), np.int64),
+        edge_start=_starts(ne), edges=_concat(E, (2,), np.int64),
+        edge_facets=_concat(EF, (2,), np.int64),
+        neighbor_start=_starts(np.concatenate(NS) if NS else np.zeros(0, np.int64)),
+        neighbors=_concat(NB, (), np.int64))
+    return PackedShapes(kind, params, size, hull_row), hull_arrays

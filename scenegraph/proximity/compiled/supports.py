@@ -1,0 +1,180 @@
+"""Posed convex bodies and their support functions, compiled.
+
+The support point s_X(u) of a convex body X in direction u is the point of X
+farthest along u (it maximises u·x over X); h_X(u) = u·s_X(u) is the support
+value. Sphere and Capsule can be reduced to their *core* (core=True): the
+centre point and the axis segment; the body is then core ⊕ ball(radius).
+Ties (u with a zero component on a flat feature) go to the + side in G, as
+shape_data.batched_support_G; a zero direction gives a valid point.
+
+A *body* is a tuple of scalars, so that the routines passing it around pay
+no reference counting (numba counts references of array arguments, which in
+these innermost loops costs more than the arithmetic):
+
+    (kind, vertex address, nv, neighbor-start address, neighbors address,
+     core, a, b, c, R00, R01, R02, R10, R11, R12, R20, R21, R22, px, py, pz)
+
+kind: packed_shapes kind code; for a Convex the raw addresses of its hull's
+first vertex row (nv rows of 3 float64), of its vertices' neighbor_start
+entries and of PackedHulls.neighbors (raw_memory.py; the caller holds the
+arrays); core: bool; (a, b, c) the packed parameters; R_WG row by row; p_WG.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph._jit import njit
+from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
+                                                          ELLIPSOID, SPHERE)
+from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64
+
+__all__ = ["make_body", "support_G", "support_W", "convex_support_vertex", "vertex", "to_G",
+           "from_G", "rotate_to_G", "rotate_from_G"]
+
+# Hulls with more vertices than this climb the vertex graph instead of scanning.
+_CLIMB_MIN_VERTICES = 48
+
+
+# Positions in the body tuple (numba needs literal indices into tuples, so
+# the code below spells them out): kind 0, vertex address 1, nv 2, neighbor
+# start address 3, neighbors address 4, core 5, params 6..8, R_WG 9..17
+# (row by row), p_WG 18..20.
+
+
+@njit
+def make_body(shapes, hulls, g, R, p, core):
+    """The body tuple of geometry row g posed at R (3, 3), p (3,)."""
+    kind = shapes.kind[g]
+    h = shapes.hull[g]
+    vaddr = nsaddr = nbaddr = 0
+    nv = 0
+    if h >= 0:
+        v0 = hulls.vertex_start[h]
+        nv = hulls.vertex_start[h + 1] - v0
+        vaddr = np.int64(hulls.vertices.ctypes.data) + 24 * v0
+        nsaddr = np.int64(hulls.neighbor_start.ctypes.data) + 8 * v0
+        nbaddr = np.int64(hulls.neighbors.ctypes.data)
+    P = shapes.params[g]
+    return (kind, vaddr, nv, nsaddr, nbaddr, core, P[0], P[1], P[2], R[0, 0], R[0, 1],
+            R[0, 2], R[1, 0], R[1, 1], R[1, 2], R[2, 0], R[2, 1], R[2, 2], p[0], p[1], p[2])
+
+
+@njit
+def _plus(x):
+    """Drake's Sign: −1 for x < 0, else +1."""
+    return -1.0 if x < 0.0 else 1.0
+
+
+@njit
+def vertex(body, i):
+    """(x, y, z) in G of local hull vertex i of a Convex body."""
+    a = body[1]
+    return load_f64(a, 3 * i), load_f64(a, 3 * i + 1), load_f64(a, 3 * i + 2)
+
+
+@njit
+def convex_support_vertex(body, ux, uy, uz, start):
+    """Local index of the hull vertex maximising u·v (u in G). `start`: a
+    local vertex to climb from (large hulls). Ties keep the first vertex of a
+    scan (small hulls) or the climb's current vertex (a maximiser either way)."""
+    a, nv = body[1], body[2]
+    if nv < _CLIMB_MIN_VERTICES:
+        best = 0
+        bv = load_f64(a, 0) * ux + load_f64(a, 1) * uy + load_f64(a, 2) * uz
+        for i in range(1, nv):
+            d = load_f64(a, 3 * i) * ux + load_f64(a, 3 * i + 1) * uy + load_f64(a, 3 * i + 2) * uz
+            if d > bv:
+                bv = d
+                best = i
+        return best
+    # Hill climbing on the vertex graph: exact on a convex hull (a local
+    # maximum of a linear function over a polytope's vertex graph is global).
+    ns, nb = body[3], body[4]
+    cur = start if 0 <= start < nv else 0
+    bv = load_f64(a, 3 * cur) * ux + load_f64(a, 3 * cur + 1) * uy + load_f64(a, 3 * cur + 2) * uz
+    for _ in range(nv):
+        moved = False
+        for k in range(load_i64(ns, cur), load_i64(ns, cur + 1)):
+            j = load_i64(nb, k)
+            d = load_f64(a, 3 * j) * ux + load_f64(a, 3 * j + 1) * uy + load_f64(a, 3 * j + 2) * uz
+            if d > bv:
+                bv = d
+                cur = j
+                moved = True
+        if not moved:
+            break
+    return cur
+
+
+@njit
+def support_G(body, ux, uy, uz):
+    """Support point (x, y, z) in G of a body for a direction u in G."""
+    kind, core, a, b, c = body[0], body[5], body[6], body[7], body[8]
+    if kind == BOX:
+        return a * _plus(ux), b * _plus(uy), c * _plus(uz)
+    if kind == SPHERE or kind == CAPSULE:
+        z = b * _plus(uz) if kind == CAPSULE else 0.0
+        if core:
+            return 0.0, 0.0, z
+        n = math.sqrt(ux * ux + uy * uy + uz * uz)
+        if n > 0.0:
+            r = a / n
+            return r * ux, r * uy, z + r * uz
+        return 0.0, 0.0, z
+    if kind == CYLINDER:
+        rxy = math.hypot(ux, uy)
+        n = math.sqrt(ux * ux + uy * uy + uz * uz)
+        z = b * _plus(uz)
+        # u_xy/|u_xy| first (no overflow); a radial part at rounding level of
+        # |u| (denormals) gives the cap centre, a valid support point.
+        if rxy > 1e-280 * max(n, 1e-300):
+            return a * (ux / rxy), a * (uy / rxy), z
+        return 0.0, 0.0, z
+    if kind == ELLIPSOID:
+        mx, my, mz = a * a * ux, b * b * uy, c * c * uz
+        s = math.sqrt(mx * ux + my * uy + mz * uz)
+        if s > 0.0:
+            return mx / s, my / s, mz / s
+        return a, 0.0, 0.0
+    if kind == CONVEX:
+        return vertex(body, convex_support_vertex(body, ux, uy, uz, 0))
+    return math.nan, math.nan, math.nan
+
+
+@njit
+def rotate_to_G(body, x, y, z):
+    """R_WGᵀ·v: a world vector expressed in G."""
+    return (body[9] * x + body[12] * y + body[15] * z,
+            body[10] * x + body[13] * y + body[16] * z,
+            body[11] * x + body[14] * y + body[17] * z)
+
+
+@njit
+def rotate_from_G(body, x, y, z):
+    """R_WG·v: a vector in G expressed in W."""
+    return (body[9] * x + body[10] * y + body[11] * z,
+            body[12] * x + body[13] * y + body[14] * z,
+            body[15] * x + body[16] * y + body[17] * z)
+
+
+@njit
+def to_G(body, x, y, z):
+    """p_GQ = R_WGᵀ (p_WQ − p_WG)."""
+    return rotate_to_G(body, x - body[18], y - body[19], z - body[20])
+
+
+@njit
+def from_G(body, x, y, z):
+    """p_WQ = R_WG p_GQ + p_WG."""
+    u, v, w = rotate_from_G(body, x, y, z)
+    return u + body[18], v + body[19], w + body[20]
+
+
+@njit
+def support_W(body, ux, uy, uz):
+    """Support point in W of a posed body, direction u in W."""
+    gx, gy, gz = rotate_to_G(body, ux, uy, uz)
+    sx, sy, sz = support_G(body, gx, gy, gz)
+    return from_G(body, sx, sy, sz)
