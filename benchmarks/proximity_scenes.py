@@ -304,22 +304,26 @@ def pair_scene(kind_a: str, kind_b: str, num_pairs: int = PAIRS_PER_SCENE, seed:
 
     A's are put on frames of 10, B's on other frames of 10. With a HalfSpace
     the single half space (z <= 0, anchored) is A and the other shapes sit on
-    its boundary plane; HalfSpace–HalfSpace is one pair of anti-parallel half
-    spaces 10 mm apart (the only isolated arrangement)."""
+    its boundary plane; HalfSpace–HalfSpace is one pair of exactly
+    anti-parallel half spaces 10 mm apart (the only isolated arrangement),
+    moved by translations only."""
     ia, ib = PAIR_TYPES.index(kind_a), PAIR_TYPES.index(kind_b)
     rng = np.random.default_rng([int(seed), 2, ia, ib])
     name = f"pairs_{kind_a}-{kind_b}"
     base = {"name": name, "seed": int(seed) * 1009 + 37 * ia + ib,
             "motion": dict(_TINY_MOTION), "pair_types": (kind_a, kind_b)}
     if kind_a == kind_b == "HalfSpace":
+        # Exactly anti-parallel and kept so (no rotation: any tilt makes two
+        # half spaces intersect).
         R_flip = np.diag([1.0, -1.0, -1.0])           # solid z >= 0.01 in W
-        p_flip = np.array([0.0, 0.0, 0.01])
+        h1 = _geometry("h1_HalfSpace", {"type": "HalfSpace"}, R_flip,
+                       np.array([0.0, 0.0, 0.01]), False)
+        h1["frame"] = "F0000"
         geometries = [_geometry("h0_HalfSpace", {"type": "HalfSpace"}, np.eye(3), np.zeros(3),
-                                True),
-                      _geometry("h1_HalfSpace", {"type": "HalfSpace"}, R_flip, p_flip, False)]
-        frames = _attach_to_frames(geometries, [None, (R_flip, p_flip)], [1],
-                                   GEOMETRIES_PER_FRAME, rng)
-        return {**base, "frames": frames, "geometries": geometries}
+                                True), h1]
+        frames = [{"name": "F0000", "X_WF": _pose(np.eye(3), np.zeros(3))}]
+        return {**base, "frames": frames, "geometries": geometries,
+                "motion": {"translation_m": 0.0002, "rotation_rad": 0.0}}
     if "HalfSpace" in (kind_a, kind_b):
         other = kind_b if kind_a == "HalfSpace" else kind_a
         side = int(math.ceil(math.sqrt(num_pairs)))
