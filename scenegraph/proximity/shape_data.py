@@ -107,31 +107,23 @@ def _make_primitive(kind: str, **values) -> ShapeData:
 
 
 def _hull_edges(hull: ConvexHullData) -> tuple[np.ndarray, np.ndarray]:
-    """(edges (E, 2), unit directions (K, 3)) of a hull, skipping edges that lie
-    inside a facet (between two coplanar triangles)."""
-    F = hull.faces
-    e = np.concatenate([F[:, [0, 1]], F[:, [1, 2]], F[:, [2, 0]]])
-    plane = np.concatenate([hull.face_plane] * 3)
-    key = np.sort(e, axis=1)
-    order = np.lexsort((key[:, 1], key[:, 0]))
-    key, plane = key[order], plane[order]
-    # Every edge of a closed triangulation appears exactly twice.
-    first, second = key[0::2], key[1::2]
-    if len(key) % 2 or not np.array_equal(first, second):
-        raise ValueError("convex hull triangulation is not closed")
-    keep = plane[0::2] != plane[1::2]
-    edges = first[keep]
+    """(edges (E, 2), unit directions (K, 3)) of a hull.
+
+    edges are the hull's feature edges (hull.edges: between two distinct
+    facets, each once). The directions are those edges' unit vectors with a
+    canonical sign (largest-magnitude component positive), parallel ones
+    merged: directions equal after rounding to 1e-9 count once, in the order
+    of their first edge. O(E log E).
+    """
+    edges = hull.edges
     V = hull.vertices
     d = V[edges[:, 1]] - V[edges[:, 0]]
     d /= np.linalg.norm(d, axis=1, keepdims=True)
-    # Canonical sign (largest-magnitude component positive), then merge parallels.
     k = np.argmax(np.abs(d), axis=1)
     d *= np.where(d[np.arange(len(d)), k] < 0.0, -1.0, 1.0)[:, None]
-    dirs: list[np.ndarray] = []
-    for di in d:
-        if not any(np.linalg.norm(np.cross(di, dj)) < 1e-9 for dj in dirs):
-            dirs.append(di)
-    return edges, np.array(dirs).reshape(-1, 3)
+    key = np.round(d * 1e9).astype(np.int64)
+    _, first = np.unique(key, axis=0, return_index=True)
+    return edges, np.ascontiguousarray(d[np.sort(first)]).reshape(-1, 3)
 
 
 def _make_convex(points_G, type_name: str, label: str = "") -> ShapeData:
@@ -139,10 +131,12 @@ def _make_convex(points_G, type_name: str, label: str = "") -> ShapeData:
     try:
         hull = convex_hull(pts)
     except ValueError as exc:
-        raise ValueError(f"{type_name} {label!r}: {exc}") from None
+        name = f"{type_name} {label!r}" if label else f"{type_name} (in-memory vertices)"
+        raise ValueError(f"{name}: {exc}. A {type_name} with the proximity role is "
+                         "represented by its convex hull, which needs vertices that "
+                         "span a volume") from None
     edges, dirs = _hull_edges(hull)
-    for a in (hull.vertices, edges, dirs):
-        a.setflags(write=False)
+    dirs.setflags(write=False)
     return ShapeData("Convex", _frozen([0.0, 0.0, 0.0]), hull=hull, edges=edges,
                      edge_dirs=dirs, size=hull.size(), type_name=type_name)
 
