@@ -35,6 +35,8 @@ def load_mesh_file(path) -> tuple[np.ndarray, np.ndarray]:
     if ext == ".vtk":
         V, _ = _read_vtk_tetrahedra(path)
         return V, np.zeros((0, 3), dtype=np.int64)
+    if ext == ".obj":
+        _check_obj_is_text(path)
     import trimesh
 
     try:
@@ -48,6 +50,23 @@ def load_mesh_file(path) -> tuple[np.ndarray, np.ndarray]:
     if not np.isfinite(V).all():
         raise RuntimeError(f"Mesh file '{path}' has non-finite vertex coordinates")
     return V.copy(), F.reshape(-1, 3).copy()
+
+
+def _check_obj_is_text(path: str) -> None:
+    """Refuses an .obj file that is not UTF-8 text, naming the first bad byte
+    (trimesh would otherwise fail inside its optional charset detection)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise RuntimeError(f"Mesh file '{path}' is not a text OBJ file: it holds binary "
+                           f"data (byte {nul} is NUL)")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RuntimeError(f"Mesh file '{path}' is not UTF-8 text: byte {exc.start} "
+                           f"(0x{data[exc.start]:02x}) cannot be decoded; save the OBJ "
+                           "file as UTF-8 or ASCII") from None
 
 
 def _read_vtk_tetrahedra(path: str) -> tuple[np.ndarray, np.ndarray]:

@@ -172,7 +172,7 @@ def compute_convex_hull(points_G: np.ndarray, source: str = "<vertices>") -> Con
 
     simplices = np.asarray(hull.simplices, dtype=np.int64)
     neighbors = np.ascontiguousarray(hull.neighbors, dtype=np.int64)
-    used = np.unique(simplices)
+    used = np.flatnonzero(np.bincount(simplices.ravel(), minlength=len(U)))
     remap = np.full(len(U), -1, dtype=np.int64)
     remap[used] = np.arange(len(used))
     V = U[used]
@@ -307,31 +307,45 @@ def _topology(V, faces, neighbors, face_plane, num_facets):
     edges = np.stack([start[once], end[once]], axis=1)
     edge_facets = np.stack([own[once], other[once]], axis=1)
 
-    # Facet loops: boundary directed edges chained head to tail within each
-    # facet, ranked from the facet's smallest vertex by pointer doubling.
-    bs, be, bf = start[boundary], end[boundary], own[boundary]
-    bkey = bf * nV + bs
-    border = np.argsort(bkey, kind="stable")
-    bs, be, bf, bkey = bs[border], be[border], bf[border], bkey[border]
-    count = np.bincount(bf, minlength=num_facets)
+    # Facet loops. A one-triangle facet's loop is its triangle from its
+    # smallest vertex; the others chain their boundary directed edges head to
+    # tail, ranked from the facet's smallest vertex by pointer doubling.
+    count = np.bincount(face_plane, minlength=num_facets)
+    single = count[face_plane] == 1
+    boundary_count = np.bincount(own[boundary], minlength=num_facets)
     loop_offsets = np.zeros(num_facets + 1, dtype=np.int64)
-    np.cumsum(count, out=loop_offsets[1:])
+    np.cumsum(boundary_count, out=loop_offsets[1:])
+    loops = np.empty(int(loop_offsets[-1]), dtype=np.int64)
+    tri1 = faces[single]
+    roll = np.argmin(tri1, axis=1)
+    rows = np.arange(len(tri1))
+    at = loop_offsets[face_plane[single]]
+    for j in range(3):
+        loops[at + j] = tri1[rows, (roll + j) % 3]
+    multi = boundary & ~single[tri]
     bad = np.zeros(num_facets, dtype=bool)
-    bad[bf[1:][np.diff(bkey) == 0]] = True      # a vertex twice on one boundary
-    nxt = np.minimum(np.searchsorted(bkey, bf * nV + be), len(bkey) - 1)
-    bad[bf[bkey[nxt] != bf * nV + be]] = True
-    head = loop_offsets[:-1][bf]                # the facet's first boundary edge
-    succ = np.where(np.arange(len(bs)) == head, head, nxt)
-    steps = (np.arange(len(bs)) != head).astype(np.int64)
-    for _ in range(int(np.ceil(np.log2(max(int(count.max()), 2)))) + 1):
-        steps = steps + steps[succ]
-        succ = succ[succ]
-    bad[bf[succ != head]] = True                # not one cycle through the head
-    if bad.any():
-        return np.flatnonzero(bad)
-    pos = np.where(steps == 0, 0, count[bf] - steps)
-    loops = np.empty(len(bs), dtype=np.int64)
-    loops[head + pos] = bs
+    if multi.any():
+        bs, be, bf = start[multi], end[multi], own[multi]
+        bkey = bf * nV + bs
+        border = np.argsort(bkey, kind="stable")
+        bs, be, bf, bkey = bs[border], be[border], bf[border], bkey[border]
+        bad[bf[1:][np.diff(bkey) == 0]] = True      # a vertex twice on one boundary
+        nxt = np.minimum(np.searchsorted(bkey, bf * nV + be), len(bkey) - 1)
+        bad[bf[bkey[nxt] != bf * nV + be]] = True
+        # Position of each edge in bs (sorted by facet, then start vertex).
+        first_of = np.searchsorted(bf, bf)           # the facet's first boundary edge
+        here = np.arange(len(bs))
+        succ = np.where(here == first_of, first_of, nxt)
+        steps = (here != first_of).astype(np.int64)
+        L = np.bincount(bf, minlength=num_facets)
+        for _ in range(int(np.ceil(np.log2(max(int(L.max()), 2)))) + 1):
+            steps = steps + steps[succ]
+            succ = succ[succ]
+        bad[bf[succ != first_of]] = True            # not one cycle through the first
+        if bad.any():
+            return np.flatnonzero(bad)
+        pos = np.where(steps == 0, 0, L[bf] - steps)
+        loops[loop_offsets[bf] + pos] = bs
     return edges, edge_facets, loop_offsets, loops, nbr_offsets, nbrs
 
 

@@ -1,9 +1,10 @@
-"""A numpy AABB tree over the triangles of a surface mesh, queried in batches.
+"""An AABB tree over the triangles of a surface mesh, with compiled queries.
 
 Everything here is expressed in the mesh's own frame M (for a geometry, its
-frame G); lengths are in metres. Queries take many points at once and traverse
-the tree breadth-first over a *frontier* of (point, node) pairs, so the Python
-loop runs once per tree level, never once per point or per triangle.
+frame G); lengths are in metres. The tree is built and queried by compiled
+kernels (mesh_kernels.py: median-split build, depth-first nearest-first
+closest point, hierarchical winding number); the numpy functions below are
+the reference definitions the kernels reproduce, and stay usable on their own.
 
 Provided:
   * closest_points_on_triangles: Ericson's closest point on a triangle,
@@ -12,15 +13,20 @@ Provided:
   * TriangleMeshBvh: the tree, with closest_points (exact, pruned by AABB
     lower bounds), winding_numbers (generalised winding number, far clusters
     by their dipole term, verified against the integer it must be close to for
-    a closed mesh), ray_first_hits, and angle-weighted pseudo-normals of the
-    closest feature.
+    a closed mesh), ray_first_hits (numpy, level by level), and angle-weighted
+    pseudo-normals of the closest feature.
+
+Size: a mesh of F triangles keeps about 330·F bytes once its signed-distance
+data exist (1.3 M triangles: about 0.45 GB); meshes above MAX_TRIANGLES are
+refused with a message saying so.
 
 rtree is not used.
 """
 from __future__ import annotations
 
 import numpy as np
-from scipy.spatial import cKDTree
+
+from scenegraph.proximity import mesh_kernels as _k
 
 # Voronoi region of the closest point on triangle (a, b, c).
 REGION_FACE = 0
@@ -34,8 +40,14 @@ REGION_EDGE_CA = 6
 _FOUR_PI = 4.0 * np.pi
 
 
+# Refused above this many triangles (memory and build time; see the docstring).
+MAX_TRIANGLES = 20_000_000
+
+
 def _dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    return np.einsum("ij,ij->i", u, v)
+    """Row-wise dot product in a fixed order, (u0·v0 + u1·v1) + u2·v2, which
+    the compiled kernels repeat bit for bit."""
+    return (u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1]) + u[:, 2] * v[:, 2]
 
 
 def closest_points_on_segments(p: np.ndarray, a: np.ndarray, b: np.ndarray):
@@ -194,12 +206,6 @@ def _expand_ranges(starts: np.ndarray, counts: np.ndarray):
     return owner, np.repeat(starts, counts) + offs
 
 
-def _aabb_dist2(p: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Squared distance from points p (K,3) to boxes [lo, hi] (K,3)."""
-    d = np.maximum(lo - p, 0.0) + np.maximum(p - hi, 0.0)
-    return (d * d).sum(axis=1)
-
-
 def _lexmin_per_owner(owner, d2, tri):
     """Indices into the candidate arrays: for each owner the smallest (d2, tri).
 
@@ -214,17 +220,42 @@ def _lexmin_per_owner(owner, d2, tri):
     return eq[tri[eq] == tmin[owner[eq]]]
 
 
+def _flip_twins(twin: np.ndarray) -> np.ndarray:
+    """Twin table (mesh_kernels.edge_twins) after every triangle (a, b, c)
+    became (a, c, b): its edges ab, bc, ca are the old ca, bc, ab reversed."""
+    old_of_new = np.array([2, 1, 0])
+    new_of_old = old_of_new  # the map is its own inverse
+    out = twin[:, old_of_new].copy()
+    ok = out >= 0
+    out[ok] = 3 * (out[ok] // 3) + new_of_old[out[ok] % 3]
+    return out
+
+
+def _points(p: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(p, dtype=float).reshape(-1, 3)
+
+
 class TriangleMeshBvh:
     """AABB tree over a triangle mesh (vertices in frame M [m]).
 
     Attributes (read-only by convention):
-      vertices: (V, 3) float; faces: (F, 3) int (as given, or re-oriented
+      vertices: (V, 3) float; faces: (F, 3) int64 (as given, or re-oriented
         outward if the mesh is closed and was inward-oriented).
       is_closed: every edge is shared by exactly two faces with opposite
         directions (a closed, consistently oriented, edge-manifold mesh).
-      face_normals: (F, 3) unit normals (zero for degenerate faces).
+      face_normals: (F, 3) unit normals (zero for degenerate faces);
+        tri_a, tri_b, tri_c: (F, 3) triangle corners; face_area_vectors.
       node_lo, node_hi: (M, 3) node boxes; node_child: (M, 2), −1 for leaves;
-        node_start, node_count: (M,) leaf ranges into `tri_order`.
+        node_start, node_count: (M,) leaf ranges into `tri_order` (the
+        original triangle of each leaf slot); node_area_vec, node_center,
+        node_radius: far-field data for winding numbers.
+      packed: the kernels' arrays (mesh_kernels docstring): tri, node_f,
+        node_i, tri_id; pseudo_packed() adds the pseudo-normals.
+      size: largest vertex distance from Mo [m].
+
+    Raises:
+      ValueError: no triangles, more than MAX_TRIANGLES, an index out of
+        range, or non-finite vertices.
     """
 
     def __init__(self, vertices: np.ndarray, faces: np.ndarray, leaf_size: int = 8,
@@ -233,114 +264,121 @@ class TriangleMeshBvh:
         Fc = np.ascontiguousarray(faces, dtype=np.int64).reshape(-1, 3)
         if len(Fc) == 0:
             raise ValueError("TriangleMeshBvh: the mesh has no triangles")
+        if len(Fc) > MAX_TRIANGLES:
+            raise ValueError(f"TriangleMeshBvh: the mesh has {len(Fc)} triangles; meshes "
+                             f"above {MAX_TRIANGLES} are not supported (memory); "
+                             "simplify it first")
         if Fc.min() < 0 or Fc.max() >= len(V):
             raise ValueError("TriangleMeshBvh: a face refers to a vertex index out of range")
         if not np.isfinite(V).all():
             raise ValueError("TriangleMeshBvh: vertices contain NaN or inf")
-        self.is_closed = self._check_closed(Fc)
+        twin, closed = _k.edge_twins(Fc, len(V))
+        self.is_closed = bool(closed)
+        A, B, C = V[Fc[:, 0]], V[Fc[:, 1]], V[Fc[:, 2]]
         if orient_outward and self.is_closed:
-            A, B, C = V[Fc[:, 0]], V[Fc[:, 1]], V[Fc[:, 2]]
-            signed_volume = (A * np.cross(B, C)).sum() / 6.0
+            signed_volume = _dot(A, np.cross(B, C)).sum() / 6.0
             if signed_volume < 0.0:
-                Fc = Fc[:, [0, 2, 1]].copy()
+                Fc = np.ascontiguousarray(Fc[:, [0, 2, 1]])
+                B, C = C, B
+                # Edge k of the flipped triangle is the reverse of its old edge
+                # (2 − k) mod 3 ... ab→ac (old ca reversed), bc→cb, ca→ba.
+                twin = _flip_twins(twin)
         self.vertices = V
         self.faces = Fc
-        self.tri_a = V[Fc[:, 0]]
-        self.tri_b = V[Fc[:, 1]]
-        self.tri_c = V[Fc[:, 2]]
-        cr = np.cross(self.tri_b - self.tri_a, self.tri_c - self.tri_a)
-        self.face_area_vectors = 0.5 * cr
-        nrm = np.linalg.norm(cr, axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            self.face_normals = np.where(nrm[:, None] > 0.0, cr / nrm[:, None], 0.0)
-        self._build(leaf_size)
-        self._kdtree = cKDTree(V)
-        self._pseudo = None
+        self.size = float(np.sqrt((V * V).sum(axis=1).max()))
+        order, node_f, node_i = _k.build_tree(A, B, C, int(leaf_size))
+        tri, pseudo = _k.pack_triangles(A, B, C, order, Fc, twin, len(V))
+        self.tri_order = order
+        self._node_f = node_f
+        self._node_i = node_i
+        self._pseudo_packed = pseudo
+        self.packed = (tri, node_f, node_i, order)
+        # Rounding allowance of computed distances [m] (kernel pruning).
+        self._eps = 1e-14 * max(float(np.abs(V).max()), 1e-300)
+
+    # ------------------------------------------------------------ views
+    @property
+    def node_lo(self) -> np.ndarray:
+        return self._node_f[:, 0:3]
+
+    @property
+    def node_hi(self) -> np.ndarray:
+        return self._node_f[:, 3:6]
+
+    @property
+    def node_area_vec(self) -> np.ndarray:
+        return self._node_f[:, 6:9]
+
+    @property
+    def node_center(self) -> np.ndarray:
+        return self._node_f[:, 9:12]
+
+    @property
+    def node_radius(self) -> np.ndarray:
+        return self._node_f[:, 12]
+
+    @property
+    def node_child(self) -> np.ndarray:
+        return self._node_i[:, 0:2]
+
+    @property
+    def node_start(self) -> np.ndarray:
+        return self._node_i[:, 2]
+
+    @property
+    def node_count(self) -> np.ndarray:
+        return self._node_i[:, 3]
+
+    def _original(self, cols: slice) -> np.ndarray:
+        out = np.empty((len(self.faces), 3))
+        out[self.tri_order] = self.packed[0][:, cols]
+        return out
+
+    @property
+    def _slot_of(self) -> np.ndarray:
+        """Leaf slot of every original triangle (inverse of tri_order)."""
+        def make():
+            slot = np.empty(len(self.tri_order), dtype=np.int64)
+            slot[self.tri_order] = np.arange(len(self.tri_order))
+            return slot
+        return self._cached("slot_of", make)
+
+    @property
+    def tri_a(self) -> np.ndarray:
+        return self._cached("tri_a", lambda: self.vertices[self.faces[:, 0]])
+
+    @property
+    def tri_b(self) -> np.ndarray:
+        return self._cached("tri_b", lambda: self.vertices[self.faces[:, 1]])
+
+    @property
+    def tri_c(self) -> np.ndarray:
+        return self._cached("tri_c", lambda: self.vertices[self.faces[:, 2]])
+
+    @property
+    def face_normals(self) -> np.ndarray:
+        return self._cached("face_normals", lambda: self._original(slice(9, 12)))
+
+    @property
+    def face_area_vectors(self) -> np.ndarray:
+        return self._cached("face_area_vectors",
+                            lambda: 0.5 * np.cross(self.tri_b - self.tri_a,
+                                                   self.tri_c - self.tri_a))
+
+    def _cached(self, name, make):
+        value = self.__dict__.get("_c_" + name)
+        if value is None:
+            value = make()
+            self.__dict__["_c_" + name] = value
+        return value
 
     # ------------------------------------------------------------------ build
     @staticmethod
-    def _check_closed(F: np.ndarray) -> bool:
-        e = np.concatenate([F[:, [0, 1]], F[:, [1, 2]], F[:, [2, 0]]])
-        if (e[:, 0] == e[:, 1]).any():
-            return False
-        key_dir = e[:, 0] * (F.max() + 1) + e[:, 1]
-        if len(np.unique(key_dir)) != len(key_dir):
-            return False  # a directed edge used twice: inconsistent orientation
-        und = np.sort(e, axis=1)
-        key = und[:, 0] * (F.max() + 1) + und[:, 1]
-        _, cnt = np.unique(key, return_counts=True)
-        return bool((cnt == 2).all())
-
-    def _build(self, leaf_size: int) -> None:
-        lo_t = np.minimum(np.minimum(self.tri_a, self.tri_b), self.tri_c)
-        hi_t = np.maximum(np.maximum(self.tri_a, self.tri_b), self.tri_c)
-        cen = (self.tri_a + self.tri_b + self.tri_c) / 3.0
-        F = len(cen)
-        order = np.arange(F)
-        cap = 2 * (F // max(1, leaf_size) + 1) + 1
-        node_lo = np.empty((cap, 3))
-        node_hi = np.empty((cap, 3))
-        child = np.full((cap, 2), -1, dtype=np.int64)
-        start = np.zeros(cap, dtype=np.int64)
-        count = np.zeros(cap, dtype=np.int64)
-        n_nodes = 1
-        stack = [(0, 0, F)]
-        while stack:
-            nid, s, e = stack.pop()
-            idx = order[s:e]
-            node_lo[nid] = lo_t[idx].min(axis=0)
-            node_hi[nid] = hi_t[idx].max(axis=0)
-            start[nid], count[nid] = s, e - s
-            if e - s <= leaf_size:
-                continue
-            c = cen[idx]
-            ext = c.max(axis=0) - c.min(axis=0)
-            ax = int(np.argmax(ext))
-            half = (e - s) // 2
-            if ext[ax] > 0.0:
-                part = np.argpartition(c[:, ax], half)
-                order[s:e] = idx[part]
-            if n_nodes + 2 > cap:
-                grow = cap
-                node_lo = np.concatenate([node_lo, np.empty((grow, 3))])
-                node_hi = np.concatenate([node_hi, np.empty((grow, 3))])
-                child = np.concatenate([child, np.full((grow, 2), -1, dtype=np.int64)])
-                start = np.concatenate([start, np.zeros(grow, dtype=np.int64)])
-                count = np.concatenate([count, np.zeros(grow, dtype=np.int64)])
-                cap += grow
-            left, right = n_nodes, n_nodes + 1
-            n_nodes += 2
-            child[nid] = (left, right)
-            stack.append((right, s + half, e))
-            stack.append((left, s, s + half))
-        self.tri_order = order
-        self.node_lo = node_lo[:n_nodes].copy()
-        self.node_hi = node_hi[:n_nodes].copy()
-        self.node_child = child[:n_nodes].copy()
-        self.node_start = start[:n_nodes].copy()
-        self.node_count = count[:n_nodes].copy()
-        # Far-field data for winding numbers: area vector, area-weighted
-        # centroid and enclosing radius per node.
-        area_vec = self.face_area_vectors
-        area = np.linalg.norm(area_vec, axis=1)
-        owner, tri = _expand_ranges(self.node_start, self.node_count)
-        tri = order[tri]
-        M = n_nodes
-        self.node_area_vec = np.zeros((M, 3))
-        for k in range(3):
-            self.node_area_vec[:, k] = np.bincount(owner, weights=area_vec[tri, k], minlength=M)
-        wsum = np.bincount(owner, weights=area[tri], minlength=M)
-        cen_sum = np.stack([np.bincount(owner, weights=area[tri] * cen[tri, k], minlength=M)
-                            for k in range(3)], axis=1)
-        box_c = 0.5 * (self.node_lo + self.node_hi)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            center = np.where(wsum[:, None] > 0.0, cen_sum / wsum[:, None], box_c)
-        self.node_center = center
-        r = np.zeros(M)
-        for Vt in (self.tri_a, self.tri_b, self.tri_c):
-            d = np.linalg.norm(Vt[tri] - center[owner], axis=1)
-            np.maximum.at(r, owner, d)
-        self.node_radius = r
+    def _check_closed(F: np.ndarray, num_vertices: int) -> bool:
+        """Every directed edge once, and its reverse present (hence every
+        undirected edge in exactly two faces, oppositely oriented)."""
+        return bool(_k.edge_twins(np.ascontiguousarray(F, dtype=np.int64),
+                                  int(num_vertices))[1])
 
     # -------------------------------------------------------------- queries
     @property
@@ -358,45 +396,8 @@ class TriangleMeshBvh:
           tri: (N,) index of the triangle holding N (ties: smallest index);
           region: (N,) REGION_* code of N on that triangle.
         """
-        p = np.ascontiguousarray(p_MQ, dtype=float).reshape(-1, 3)
-        N = len(p)
-        d_vert, _ = self._kdtree.query(p)
-        # Upper bound: the nearest vertex lies on the surface. Slack guards
-        # against rounding in the box lower bounds.
-        bound = d_vert * d_vert * (1.0 + 1e-9) + 1e-300
-        best_d2 = np.full(N, np.inf)
-        best_tri = np.full(N, np.iinfo(np.int64).max, dtype=np.int64)
-        best_q = np.zeros((N, 3))
-        best_reg = np.zeros(N, dtype=np.int8)
-        pt = np.arange(N)
-        node = np.zeros(N, dtype=np.int64)
-        while len(pt):
-            lb = _aabb_dist2(p[pt], self.node_lo[node], self.node_hi[node])
-            keep = lb <= bound[pt]
-            pt, node = pt[keep], node[keep]
-            is_leaf = self.node_child[node, 0] < 0
-            if is_leaf.any():
-                lp, ln = pt[is_leaf], node[is_leaf]
-                own, ti = _expand_ranges(self.node_start[ln], self.node_count[ln])
-                tri = self.tri_order[ti]
-                cp = lp[own]
-                q, reg = closest_points_on_triangles(p[cp], self.tri_a[tri],
-                                                     self.tri_b[tri], self.tri_c[tri])
-                dq = p[cp] - q
-                d2 = (dq * dq).sum(axis=1)
-                sel = _lexmin_per_owner(cp, d2, tri)
-                sp, sd, st = cp[sel], d2[sel], tri[sel]
-                better = (sd < best_d2[sp]) | ((sd == best_d2[sp]) & (st < best_tri[sp]))
-                sp, sel = sp[better], sel[better]
-                best_d2[sp] = d2[sel]
-                best_tri[sp] = tri[sel]
-                best_q[sp] = q[sel]
-                best_reg[sp] = reg[sel]
-                bound[sp] = np.minimum(bound[sp], best_d2[sp] * (1.0 + 1e-12) + 1e-300)
-            ip, inode = pt[~is_leaf], node[~is_leaf]
-            pt = np.concatenate([ip, ip])
-            node = np.concatenate([self.node_child[inode, 0], self.node_child[inode, 1]])
-        return best_d2, best_q, best_tri, best_reg
+        tri, node_f, node_i, tri_id = self.packed
+        return _k.closest_points(_points(p_MQ), tri, node_f, node_i, tri_id, self._eps)
 
     def winding_numbers(self, p_MQ: np.ndarray, beta: float = 3.0,
                         verify: bool = True) -> np.ndarray:
@@ -410,38 +411,13 @@ class TriangleMeshBvh:
         Args:
           p_MQ: (N, 3) points in M [m]. Returns (N,) winding numbers.
         """
-        p = np.ascontiguousarray(p_MQ, dtype=float).reshape(-1, 3)
-        N = len(p)
-        acc = np.zeros(N)
-        pt = np.arange(N)
-        node = np.zeros(N, dtype=np.int64)
-        while len(pt):
-            r = self.node_center[node] - p[pt]
-            dist = np.sqrt((r * r).sum(axis=1))
-            far = dist > beta * self.node_radius[node]
-            if far.any():
-                fn = node[far]
-                contrib = (self.node_area_vec[fn] * r[far]).sum(axis=1) / dist[far] ** 3
-                acc += np.bincount(pt[far], weights=contrib, minlength=N)
-            pt, node = pt[~far], node[~far]
-            is_leaf = self.node_child[node, 0] < 0
-            if is_leaf.any():
-                lp, ln = pt[is_leaf], node[is_leaf]
-                own, ti = _expand_ranges(self.node_start[ln], self.node_count[ln])
-                tri = self.tri_order[ti]
-                cp = lp[own]
-                om = triangle_solid_angles(p[cp], self.tri_a[tri], self.tri_b[tri],
-                                           self.tri_c[tri])
-                acc += np.bincount(cp, weights=om, minlength=N)
-            ip, inode = pt[~is_leaf], node[~is_leaf]
-            pt = np.concatenate([ip, ip])
-            node = np.concatenate([self.node_child[inode, 0], self.node_child[inode, 1]])
-        w = acc / _FOUR_PI
-        if verify:
-            bad = np.abs(w - np.round(w)) > 0.1
-            if bad.any():
-                w[bad] = winding_numbers_bruteforce(self.vertices, self.faces, p[bad])
-        return w
+        tri, node_f, node_i, _ = self.packed
+        return _k.winding_numbers(_points(p_MQ), tri, node_f, node_i, float(beta),
+                                  bool(verify))
+
+    def pseudo_packed(self) -> np.ndarray:
+        """(F, 18) pseudo-normals in leaf order for the kernels."""
+        return self._pseudo_packed
 
     def ray_first_hits(self, origins_M: np.ndarray, directions_M: np.ndarray):
         """First intersection of rays with the mesh (Möller–Trumbore).
@@ -504,48 +480,23 @@ class TriangleMeshBvh:
         return best_t, best_tri
 
     # -------------------------------------------------------- pseudo-normals
-    def _build_pseudo_normals(self) -> None:
-        V, F = self.vertices, self.faces
-        n = self.face_normals
-        # Angle-weighted vertex normals (Baerentzen & Aanaes).
-        vn = np.zeros_like(V)
-        for k in range(3):
-            e1 = V[F[:, (k + 1) % 3]] - V[F[:, k]]
-            e2 = V[F[:, (k + 2) % 3]] - V[F[:, k]]
-            l1 = np.linalg.norm(e1, axis=1)
-            l2 = np.linalg.norm(e2, axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                cosang = np.clip(_dot(e1, e2) / (l1 * l2), -1.0, 1.0)
-            ang = np.where((l1 > 0) & (l2 > 0), np.arccos(cosang), 0.0)
-            for j in range(3):
-                vn[:, j] += np.bincount(F[:, k], weights=ang * n[:, j], minlength=len(V))
-        # Edge normals: sum of the normals of the faces sharing the edge.
-        e = np.concatenate([F[:, [0, 1]], F[:, [1, 2]], F[:, [2, 0]]])
-        und = np.sort(e, axis=1)
-        key = und[:, 0] * len(V) + und[:, 1]
-        uniq, inv = np.unique(key, return_inverse=True)
-        nf = np.tile(n, (3, 1))
-        en = np.stack([np.bincount(inv, weights=nf[:, j], minlength=len(uniq))
-                       for j in range(3)], axis=1)
-        edge_n = en[inv].reshape(3, len(F), 3)  # [edge k][face] for edges AB, BC, CA
-        self._pseudo = (_normalize(vn), _normalize(edge_n))
-
     def pseudo_normals(self, tri: np.ndarray, region: np.ndarray) -> np.ndarray:
         """Angle-weighted pseudo-normal (unit, outward, in M) of the feature
-        (face, edge or vertex) `region` of triangle `tri`. Shapes (K,) -> (K, 3)."""
-        if self._pseudo is None:
-            self._build_pseudo_normals()
-        vn, edge_n = self._pseudo
-        tri = np.asarray(tri, dtype=np.int64)
-        region = np.asarray(region)
-        out = self.face_normals[tri].copy()
-        for code, k in ((REGION_VERTEX_A, 0), (REGION_VERTEX_B, 1), (REGION_VERTEX_C, 2)):
-            m = region == code
-            out[m] = vn[self.faces[tri[m], k]]
-        for code, k in ((REGION_EDGE_AB, 0), (REGION_EDGE_BC, 1), (REGION_EDGE_CA, 2)):
-            m = region == code
-            out[m] = edge_n[k, tri[m]]
-        return out
+        (face, edge or vertex) `region` of triangle `tri`. Shapes (K,) -> (K, 3).
+
+        Vertex: the corner angles' weighted sum of the incident face normals;
+        edge: the sum of its two faces' normals (Bærentzen & Aanæs)."""
+        slot = self._slot_of[np.asarray(tri, dtype=np.int64)]
+        region = np.asarray(region, dtype=np.int64)
+        tri_packed, pseudo = self.packed[0], self._pseudo_packed
+        out = tri_packed[slot, 9:12].copy()
+        edge = region >= REGION_EDGE_AB
+        j = 3 * (region[edge] - REGION_EDGE_AB)
+        out[edge] = pseudo[slot[edge][:, None], j[:, None] + np.arange(3)]
+        vert = (region >= REGION_VERTEX_A) & (region <= REGION_VERTEX_C)
+        j = 9 + 3 * (region[vert] - REGION_VERTEX_A)
+        out[vert] = pseudo[slot[vert][:, None], j[:, None] + np.arange(3)]
+        return _normalize(out)
 
 
 def _normalize(v: np.ndarray) -> np.ndarray:

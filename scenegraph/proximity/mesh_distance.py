@@ -1,20 +1,31 @@
 """Exact signed distance for closed, possibly non-convex triangle meshes.
 
-All quantities of a mesh are in its geometry frame G [m]. The sign comes from
-the generalised winding number (inside where it exceeds ½; the hierarchical
-value is verified against the integer it must be near for a closed mesh), and
-the angle-weighted pseudo-normal of the nearest feature settles points whose
-winding number is ambiguous (on or within rounding of the surface).
+All quantities of a mesh are in its geometry frame G [m]. The nearest point
+comes from the compiled BVH (mesh_kernels.py); the sign from the
+angle-weighted pseudo-normal of the nearest feature (as Drake does), checked
+for agreement over every triangle within rounding of the nearest distance and
+over the features Ericson's routine may have confused at rounding level; when
+the check fails, the generalised winding number decides (inside where it
+exceeds ½; the hierarchical value is verified against the integer it must be
+near for a closed mesh).
 
 Provided:
   * load_mesh_bvh(source, scale): cached TriangleMeshBvh of a mesh file or of
-    in-memory (vertices, faces).
-  * signed_distance_to_mesh(bvh, p_GQ): the point kernel.
+    in-memory (vertices, faces); exact duplicate vertices are welded so that
+    files storing every triangle's corners separately (STL) are closed.
+  * signed_distance_to_mesh(bvh, p_GQ): the point kernel, batched.
+  * signed_distance_to_mesh_point(bvh, p_GQ): the same for one point with
+    little per-call overhead (ComputeSignedDistanceToPoint's inner call).
   * signed_distance_mesh_sphere(bvh, radius, p_GS): mesh vs sphere (exact).
   * mesh_mesh_distance(bvh_A, bvh_B, R_AB, p_AB): exact distance between the
     surfaces of two meshes (a convex shape enters as its hull mesh), with an
     `overlapping` flag; it is the exact signed distance when not overlapping.
   * signed_distance_to_mesh_bruteforce: the slow, obvious reference.
+
+Open meshes: with require_closed=False the distance is to the surface and
+the sign is the side of the nearest feature's pseudo-normal (what pydrake
+answers for an open or single-triangle Mesh); the winding number is never
+used then.
 """
 from __future__ import annotations
 
@@ -24,10 +35,9 @@ import threading
 
 import numpy as np
 
+from scenegraph.proximity import mesh_kernels as _k
 from scenegraph.proximity.mesh_bvh import (
-    REGION_FACE,
     TriangleMeshBvh,
-    _aabb_dist2,
     closest_points_on_segments,
     closest_points_on_triangles,
     winding_numbers_bruteforce,
@@ -35,11 +45,48 @@ from scenegraph.proximity.mesh_bvh import (
 
 _bvh_cache: dict = {}
 _bvh_lock = threading.Lock()
+# Far-field opening criterion of the winding number (clusters farther than
+# _BETA × their radius count by their dipole).
+_BETA = 3.0
+
+_NOT_CLOSED = ("signed distance to a mesh needs a closed, consistently oriented mesh "
+               "(every edge shared by exactly two faces)")
 
 
 def _tolerance(bvh: TriangleMeshBvh) -> float:
-    size = float(np.sqrt((bvh.vertices ** 2).sum(axis=1).max()))
-    return 1e-14 * max(1.0, size)
+    return 1e-14 * max(1.0, bvh.size)
+
+
+def weld_vertices(V: np.ndarray, F: np.ndarray):
+    """(V', F'): exact duplicate vertex positions merged (the first occurrence
+    kept, vertices in their original order), faces re-indexed. O(V log V);
+    returns the input itself when no position repeats."""
+    order = np.lexsort((V[:, 2], V[:, 1], V[:, 0]))
+    S = V[order]
+    new = np.ones(len(S), dtype=bool)
+    new[1:] = (S[1:] != S[:-1]).any(axis=1)
+    if new.all():
+        return V, F
+    group = np.empty(len(V), dtype=np.int64)
+    group[order] = np.cumsum(new) - 1
+    rep = np.full(int(new.sum()), len(V), dtype=np.int64)
+    np.minimum.at(rep, group, np.arange(len(V), dtype=np.int64))
+    by_first = np.argsort(rep)
+    renumber = np.empty(len(rep), dtype=np.int64)
+    renumber[by_first] = np.arange(len(rep))
+    return V[rep[by_first]], renumber[group][F]
+
+
+def _read_mesh_file(path: str):
+    from scenegraph.mesh_io import load_mesh_file
+
+    try:
+        V, F = load_mesh_file(path)
+    except RuntimeError as exc:
+        raise ValueError(f"load_mesh_bvh: {exc}") from None
+    if len(F) == 0:
+        raise ValueError(f"load_mesh_bvh: mesh file {path!r} has no triangles")
+    return V, F
 
 
 def load_mesh_bvh(source, scale=1.0) -> TriangleMeshBvh:
@@ -47,6 +94,12 @@ def load_mesh_bvh(source, scale=1.0) -> TriangleMeshBvh:
 
     scale: scalar or (3,) applied to the vertices. A negative determinant
     (mirroring) is handled by the BVH's outward re-orientation of closed meshes.
+    A mesh that is not closed as given is retried with exact duplicate
+    vertices welded (weld_vertices).
+
+    Raises:
+      ValueError: unreadable file (binary or undecodable OBJ files included,
+        named as such), bad scale, or a mesh the BVH refuses.
     """
     s = np.asarray(scale, dtype=float)
     s = np.full(3, float(s)) if s.ndim == 0 else s
@@ -60,13 +113,7 @@ def load_mesh_bvh(source, scale=1.0) -> TriangleMeshBvh:
             raise ValueError(f"load_mesh_bvh: cannot read {path!r}: {exc}") from exc
 
         def load():
-            import trimesh
-
-            try:
-                m = trimesh.load(path, force="mesh")
-            except Exception as exc:
-                raise ValueError(f"load_mesh_bvh: cannot read {path!r}: {exc}") from exc
-            return np.asarray(m.vertices, float), np.asarray(m.faces, np.int64)
+            return _read_mesh_file(path)
     else:
         V, F = source
         V = np.ascontiguousarray(V, dtype=float)
@@ -81,9 +128,24 @@ def load_mesh_bvh(source, scale=1.0) -> TriangleMeshBvh:
     if hit is not None:
         return hit
     V, F = load()
-    bvh = TriangleMeshBvh(V * s, F)
+    V = V * s
+    if not TriangleMeshBvh._check_closed(np.ascontiguousarray(F, dtype=np.int64), len(V)):
+        V, F = weld_vertices(V, np.asarray(F, dtype=np.int64))
+    bvh = TriangleMeshBvh(V, F)
     with _bvh_lock:
         return _bvh_cache.setdefault(key, bvh)
+
+
+def _kernel_args(bvh: TriangleMeshBvh, require_closed: bool):
+    if require_closed and not bvh.is_closed:
+        raise ValueError(_NOT_CLOSED)
+    args = bvh.__dict__.get("_sd_args")
+    if args is None:
+        tri, node_f, node_i, tri_id = bvh.packed
+        args = (tri, bvh.pseudo_packed(), node_f, node_i, tri_id, bool(bvh.is_closed),
+                bvh._eps, _tolerance(bvh), _BETA)
+        bvh.__dict__["_sd_args"] = args
+    return args
 
 
 def signed_distance_to_mesh(bvh: TriangleMeshBvh, p_GQ, require_closed: bool = True):
@@ -91,9 +153,10 @@ def signed_distance_to_mesh(bvh: TriangleMeshBvh, p_GQ, require_closed: bool = T
 
     Args:
       bvh: the mesh's TriangleMeshBvh (vertices in G [m]).
-      p_GQ: (N, 3) query points in G [m].
-      require_closed: raise ValueError if the mesh is not closed (the sign is
-        then meaningless; Drake supports closed meshes only).
+      p_GQ: (N, 3) query points in G [m] (or one (3,) point).
+      require_closed: raise ValueError if the mesh is not closed (Drake's
+        volume semantics need a closed mesh). With False an open mesh is
+        answered as a surface (module docstring).
     Returns:
       distance (N,) [m] (negative inside), p_GN (N, 3) nearest points in G,
       grad_G (N, 3) unit gradients with p_GQ − p_GN = distance·grad_G. In a
@@ -102,9 +165,7 @@ def signed_distance_to_mesh(bvh: TriangleMeshBvh, p_GQ, require_closed: bool = T
       size)) the angle-weighted pseudo-normal of the nearest edge or vertex.
       Equidistant nearest points: the one on the lowest-index triangle.
     """
-    if require_closed and not bvh.is_closed:
-        raise ValueError("signed distance to a mesh needs a closed, consistently "
-                         "oriented mesh (every edge shared by exactly two faces)")
+    args = _kernel_args(bvh, require_closed)
     p = np.asarray(p_GQ, dtype=float)
     p = p.reshape(1, 3) if p.ndim == 1 else p
     if p.ndim != 2 or p.shape[1] != 3:
@@ -112,26 +173,27 @@ def signed_distance_to_mesh(bvh: TriangleMeshBvh, p_GQ, require_closed: bool = T
     if not np.isfinite(p).all():
         row = int(np.flatnonzero(~np.isfinite(p).all(axis=1))[0])
         raise ValueError(f"query point {row} is not finite: {p[row].tolist()}")
-    d2, q, tri, reg = bvh.closest_points(p)
-    dist = np.sqrt(d2)
-    tol = _tolerance(bvh)
-    pn = bvh.pseudo_normals(tri, reg)
-    diff = p - q
-    inside = np.zeros(len(p), dtype=bool)
-    off = dist > tol
-    if off.any():
-        w = bvh.winding_numbers(p[off])
-        ins = w > 0.5
-        ambiguous = np.abs(w - 0.5) < 0.25
-        if ambiguous.any():
-            ins = np.where(ambiguous, (diff[off] * pn[off]).sum(axis=1) < 0.0, ins)
-        inside[off] = ins
-    distance = np.where(inside, -dist, dist)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        grad = np.where(off[:, None], diff / np.where(off, distance, 1.0)[:, None], pn)
-    face = reg == REGION_FACE
-    grad[face] = bvh.face_normals[tri[face]]
-    return distance, q, grad
+    return _k.signed_distances(np.ascontiguousarray(p), *args)
+
+
+def signed_distance_to_mesh_point(bvh: TriangleMeshBvh, p_GQ, require_closed: bool = True):
+    """signed_distance_to_mesh for one point p_GQ (3,) [m]: (distance float,
+    p_GN (3,), grad_G (3,)), with a few microseconds of overhead per call.
+
+    Raises:
+      ValueError: the mesh is not closed (with require_closed), or p_GQ is not
+        three finite numbers.
+    """
+    args = _kernel_args(bvh, require_closed)
+    try:
+        x, y, z = p_GQ
+        x, y, z = float(x), float(y), float(z)
+    except (TypeError, ValueError):
+        raise ValueError(f"query point must be 3 numbers, got {p_GQ!r}") from None
+    if not (abs(x) < np.inf and abs(y) < np.inf and abs(z) < np.inf):
+        raise ValueError(f"query point is not finite: {[x, y, z]}")
+    d, qx, qy, qz, gx, gy, gz = _k.signed_distance_one(x, y, z, *args)
+    return d, np.array((qx, qy, qz)), np.array((gx, gy, gz))
 
 
 def signed_distance_mesh_sphere(bvh: TriangleMeshBvh, radius, p_GS):
@@ -286,9 +348,9 @@ def mesh_mesh_distance(bvh_A: TriangleMeshBvh, bvh_B: TriangleMeshBvh, R_AB, p_A
     cen = 0.5 * (bvh_B.node_lo + bvh_B.node_hi) @ R.T + t
     half = 0.5 * (bvh_B.node_hi - bvh_B.node_lo) @ np.abs(R).T
     blo, bhi = cen - half, cen + half
-    # Upper bound: nearest A-vertex to B's vertices.
-    dv, _ = bvh_A._kdtree.query(VB_A[: min(len(VB_A), 256)])
-    bound = float(dv.min()) ** 2 * (1 + 1e-9) + 1e-300
+    # Upper bound: distance from some of B's vertices to A's surface.
+    d2v, _, _, _ = bvh_A.closest_points(VB_A[: min(len(VB_A), 256)])
+    bound = float(d2v.min()) * (1 + 1e-9) + 1e-300
     best = (np.inf, None, None)
     na = np.zeros(1, np.int64)
     nb = np.zeros(1, np.int64)

@@ -132,9 +132,9 @@ def _make_convex(points_G, type_name: str, label: str = "") -> ShapeData:
         hull = convex_hull(pts)
     except ValueError as exc:
         name = f"{type_name} {label!r}" if label else f"{type_name} (in-memory vertices)"
-        raise ValueError(f"{name}: {exc}. A {type_name} with the proximity role is "
-                         "represented by its convex hull, which needs vertices that "
-                         "span a volume") from None
+        reason = str(exc).replace("convex hull of <vertices>: ", "")
+        raise ValueError(f"{name} cannot take part in proximity queries (they use its "
+                         f"convex hull): {reason}") from None
     edges, dirs = _hull_edges(hull)
     dirs.setflags(write=False)
     return ShapeData("Convex", _frozen([0.0, 0.0, 0.0]), hull=hull, edges=edges,

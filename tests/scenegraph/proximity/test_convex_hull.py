@@ -102,3 +102,27 @@ def test_mirroring_scale_keeps_outward_orientation():
     hull = convex_hull(pts, [-1.0, 1.0, 1.0])
     assert volume(hull) > 0
     np.testing.assert_allclose(hull.vertices[:, 0].min(), -pts[:, 0].max())
+
+
+@pytest.mark.parametrize("vertices,faces,reason", [
+    ([[0, 1, 0], [0, 0, 1], [0, 0, 0]], [[0, 1, 2]], "at least 4 distinct points, got 3"),
+    ([[0, 1, 0, 1], [0, 0, 1, 1], [0, 0, 0, 0]], [[0, 1, 2], [1, 3, 2]], "coplanar"),
+])
+def test_flat_mesh_shape_data_names_the_mesh(vertices, faces, reason):
+    from scenegraph import Mesh
+    from scenegraph.proximity.shape_data import shape_data_from_shape
+
+    mesh = Mesh(np.array(vertices, float), faces=faces, label="floor_tile")
+    with pytest.raises(ValueError, match=rf"Mesh 'floor_tile' cannot take part in proximity "
+                                         rf"queries \(they use its convex hull\): .*{reason}"):
+        shape_data_from_shape(mesh)
+
+
+def test_flat_mesh_file_is_named_by_its_path(tmp_path):
+    from scenegraph import Mesh
+    from scenegraph.proximity.shape_data import shape_data_from_shape
+
+    path = tmp_path / "quad.obj"
+    path.write_text("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n")
+    with pytest.raises(ValueError, match=f"Mesh '{path}' cannot take part.*coplanar"):
+        shape_data_from_shape(Mesh(str(path)))

@@ -181,3 +181,25 @@ def test_bad_mesh_input():
         TriangleMeshBvh(np.zeros((3, 3)), np.array([[0, 1, 3]]))
     with pytest.raises(ValueError, match="NaN"):
         TriangleMeshBvh(np.full((3, 3), np.nan), np.array([[0, 1, 2]]))
+
+
+def test_edge_twins_classify_border_and_shared_edges():
+    from scenegraph.proximity.mesh_kernels import edge_twins
+
+    V, F = torus()
+    twin, closed = edge_twins(F.astype(np.int64), len(V))
+    assert closed
+    t, k = np.divmod(twin.ravel(), 3)
+    own_t, own_k = np.divmod(np.arange(3 * len(F)), 3)
+    # The twin runs the same edge backwards, and twins pair up.
+    np.testing.assert_array_equal(F[t, k], F[own_t, (own_k + 1) % 3])
+    np.testing.assert_array_equal(F[t, (k + 1) % 3], F[own_t, own_k])
+    np.testing.assert_array_equal(twin.ravel()[twin.ravel()], np.arange(3 * len(F)))
+    # A border edge has none (−1); an edge of three triangles is ambiguous (−2).
+    twin, closed = edge_twins(np.array([[0, 1, 2]]), 3)
+    assert not closed and (twin == -1).all()
+    fan = np.array([[0, 1, 2], [1, 0, 3], [1, 0, 4]])
+    twin, closed = edge_twins(fan, 5)
+    assert not closed
+    assert twin[0, 0] == -2 and twin[1, 0] == -2 and twin[2, 0] == -2
+    assert not TriangleMeshBvh(np.eye(3), np.array([[0, 1, 1]])).is_closed

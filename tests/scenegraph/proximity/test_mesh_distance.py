@@ -10,7 +10,7 @@ import trimesh
 from scenegraph.proximity.mesh_bvh import TriangleMeshBvh
 from scenegraph.proximity.mesh_distance import (
     load_mesh_bvh, mesh_mesh_distance, signed_distance_mesh_sphere, signed_distance_to_mesh,
-    signed_distance_to_mesh_bruteforce, triangle_pair_distances)
+    signed_distance_to_mesh_bruteforce, signed_distance_to_mesh_point, triangle_pair_distances)
 from scenegraph.proximity.point_distance import signed_distance_to_box
 
 H = 0.05  # voxel edge [m]
@@ -234,3 +234,146 @@ def test_load_mesh_bvh_caches_files_and_arrays(tmp_path):
         load_mesh_bvh(tmp_path / "missing.obj")
     with pytest.raises(ValueError):
         load_mesh_bvh((V, F), 0.0)
+
+
+# ------------------------------------------------- compiled single-point path
+
+
+def bumpy_sphere():
+    """A non-convex closed mesh: an icosphere with a radial bump pattern."""
+    m = trimesh.creation.icosphere(subdivisions=3, radius=1.0)
+    v = np.asarray(m.vertices)
+    r = 0.1 * (1 + 0.35 * np.sin(5 * v[:, 0]) * np.cos(4 * v[:, 1]) * np.sin(3 * v[:, 2] + 1))
+    return v * r[:, None], np.asarray(m.faces)
+
+
+def probe_points(V, F, rng, n=150):
+    """Random points around the mesh, plus points close to random vertices
+    and edges (offsets 1e-4, 1e-7 and 1e-10 of the mesh size, random directions:
+    the nearest feature is an edge or a vertex, from either side)."""
+    lo, hi = V.min(axis=0), V.max(axis=0)
+    ext = float((hi - lo).max())
+    pts = [rng.uniform(lo - 0.1 * ext, hi + 0.1 * ext, (n, 3))]
+    for scale in (1e-4, 1e-7, 1e-10):
+        pts.append(V[rng.integers(0, len(V), n // 3)] + rng.normal(size=(n // 3, 3)) * scale * ext)
+        t = rng.integers(0, len(F), n // 3)
+        k = rng.integers(0, 3, n // 3)
+        s = rng.uniform(0, 1, (n // 3, 1))
+        a, b = V[F[t, k]], V[F[t, (k + 1) % 3]]
+        pts.append(a + s * (b - a) + rng.normal(size=(n // 3, 3)) * scale * ext)
+    return np.concatenate(pts)
+
+
+@pytest.mark.parametrize("mesh", [torus_mesh, l_mesh, ring_mesh, bumpy_sphere])
+def test_compiled_point_path_matches_dense_scan(mesh):
+    V, F = mesh()
+    V = np.asarray(V, float)
+    bvh = TriangleMeshBvh(V, F)
+    p = probe_points(V, np.asarray(F), np.random.default_rng(11))
+    d, n, g = signed_distance_to_mesh(bvh, p)
+    db, nb = signed_distance_to_mesh_bruteforce(V, F, p)
+    np.testing.assert_allclose(d, db, atol=1e-16)
+    np.testing.assert_allclose(n, nb, atol=1e-16)
+    assert (d < 0).sum() > 30 and (d > 0).sum() > 30
+    # One point at a time: the same numbers.
+    for i in range(0, len(p), 7):
+        d1, n1, g1 = signed_distance_to_mesh_point(bvh, p[i])
+        assert d1 == d[i]
+        np.testing.assert_array_equal(n1, n[i])
+        np.testing.assert_array_equal(g1, g[i])
+
+
+def test_single_point_entry_returns_a_float_and_two_vectors():
+    bvh = TriangleMeshBvh(*l_mesh())
+    d, p_GN, grad = signed_distance_to_mesh_point(bvh, [0.025, 0.025, 0.2])
+    assert isinstance(d, float) and d == pytest.approx(0.15, abs=1e-16)
+    assert p_GN.shape == (3,) and grad.shape == (3,)
+    np.testing.assert_allclose(grad, [0, 0, 1], atol=1e-16)
+    with pytest.raises(ValueError, match="not finite"):
+        signed_distance_to_mesh_point(bvh, [0.0, np.nan, 0.0])
+    with pytest.raises(ValueError, match="3 numbers"):
+        signed_distance_to_mesh_point(bvh, [0.0, 0.0])
+
+
+def test_many_equidistant_triangles_fall_back_to_the_winding_number():
+    """At the centre of a 64-sided prism 128 side triangles are equally near
+    (more than the kernel's near-tie buffer): the winding number decides."""
+    m = trimesh.creation.cylinder(radius=0.1, height=0.5, sections=64)
+    bvh = TriangleMeshBvh(m.vertices, m.faces)
+    p = np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 0.3], [1e-9, -2e-9, 0.1]])
+    d, n, g = signed_distance_to_mesh(bvh, p)
+    db, _ = signed_distance_to_mesh_bruteforce(m.vertices, m.faces, p)
+    np.testing.assert_allclose(d, db, atol=1e-16)
+    assert d[0] < 0 and d[1] > 0 and d[2] < 0
+
+
+def test_inward_oriented_mesh_gives_the_same_signed_distance():
+    V, F = torus_mesh()
+    p = probe_points(V, F, np.random.default_rng(12), n=90)
+    d, n, g = signed_distance_to_mesh(TriangleMeshBvh(V, F), p)
+    di, ni, gi = signed_distance_to_mesh(TriangleMeshBvh(V, F[:, ::-1]), p)
+    # Same signs; the re-ordered corners change only the last bits.
+    np.testing.assert_array_equal(np.sign(d), np.sign(di))
+    np.testing.assert_allclose(di, d, atol=1e-16)
+    np.testing.assert_allclose(ni, n, atol=1e-16)
+    far = np.abs(d) > 1e-6      # nearer, (p − q)/d carries q's rounding / d
+    np.testing.assert_allclose(gi[far], g[far], atol=1e-9)
+
+
+def test_open_mesh_is_answered_as_a_surface_when_allowed():
+    """As pydrake answers a single-triangle Mesh: the signed height over the
+    triangle's plane, positive on its normal's side."""
+    V = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    bvh = TriangleMeshBvh(V, np.array([[0, 1, 2]]))
+    assert not bvh.is_closed
+    p = np.array([[0.2, 0.2, 0.01], [0.2, 0.2, -0.01], [0.0, 0.0, 0.05], [-1.0, 0.5, 0.0]])
+    d, n, g = signed_distance_to_mesh(bvh, p, require_closed=False)
+    np.testing.assert_allclose(d[:3], [0.01, -0.01, 0.05], atol=1e-16)
+    np.testing.assert_allclose(g[:2], [[0, 0, 1], [0, 0, 1]], atol=1e-16)
+    assert d[3] == pytest.approx(1.0, abs=1e-15)   # beside the triangle, in its plane
+    # An open box (top removed): below the floor is outside, above it inside.
+    m = trimesh.creation.box((0.2, 0.2, 0.2))
+    keep = m.face_normals[:, 2] < 0.5
+    box = TriangleMeshBvh(m.vertices, m.faces[keep])
+    d, _, _ = signed_distance_to_mesh(box, np.array([[0.0, 0.0, -0.15], [0.0, 0.0, -0.05]]),
+                                      require_closed=False)
+    np.testing.assert_allclose(d, [0.05, -0.05], atol=1e-16)
+    with pytest.raises(ValueError, match="closed"):
+        signed_distance_to_mesh_point(box, [0.0, 0.0, 0.0])
+
+
+def test_load_mesh_bvh_welds_duplicate_vertices(tmp_path):
+    """An STL stores every triangle's corners separately; welded, the mesh
+    is closed and answers as the box it is."""
+    m = trimesh.creation.box((0.2, 0.3, 0.4))
+    soup = m.vertices[m.faces].reshape(-1, 3)
+    faces = np.arange(len(soup)).reshape(-1, 3)
+    assert not TriangleMeshBvh(soup, faces).is_closed
+    bvh = load_mesh_bvh((soup, faces))
+    assert bvh.is_closed and len(bvh.vertices) == 8
+    p = np.random.default_rng(13).uniform(-0.3, 0.3, (200, 3))
+    d, _, _ = signed_distance_to_mesh(bvh, p)
+    np.testing.assert_allclose(d, signed_distance_to_box([0.2, 0.3, 0.4], p)[0], atol=1e-15)
+    path = tmp_path / "box.stl"
+    m.export(path)
+    assert load_mesh_bvh(path).is_closed
+
+
+def test_binary_obj_file_is_named_as_such(tmp_path):
+    path = tmp_path / "binary.obj"
+    path.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(ValueError, match="not a text OBJ file.*binary"):
+        load_mesh_bvh(path)
+    latin = tmp_path / "latin1.obj"
+    latin.write_bytes("# caf\xe9\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n".encode("latin-1"))
+    with pytest.raises(ValueError, match="not UTF-8 text: byte 5"):
+        load_mesh_bvh(latin)
+
+
+def test_meshes_above_the_size_limit_are_refused(monkeypatch):
+    from scenegraph.proximity import mesh_bvh
+
+    monkeypatch.setattr(mesh_bvh, "MAX_TRIANGLES", 100)
+    V, F = torus_mesh(16, 8)
+    with pytest.raises(ValueError, match=r"has 256 triangles; meshes above 100"):
+        TriangleMeshBvh(V, F)
