@@ -18,6 +18,8 @@ from scenegraph.scene_graph_inspector import SceneGraphInspector
 
 __all__ = ["QueryObject"]
 
+_FLOAT64 = np.dtype(np.float64)
+
 
 class QueryObject:
     """Geometric queries on one SceneGraph context (pydrake's ``QueryObject``)."""
@@ -142,16 +144,20 @@ class QueryObject:
     def ComputeSignedDistanceToPoint(self, p_WQ, threshold: float = math.inf):
         """SignedDistanceToPoint of every proximity geometry within `threshold`
         [m] of the point Q (p_WQ: (3,) in world [m]), sorted by id_G."""
-        p_WQ = np.asarray(p_WQ, dtype=float)
-        if p_WQ.shape not in ((3,), (3, 1)):
-            raise ValueError(f"ComputeSignedDistanceToPoint(): p_WQ must have 3 "
-                             f"entries; got shape {p_WQ.shape}")
-        p_WQ = p_WQ.reshape(3)
-        if not np.isfinite(p_WQ).all():
+        if type(p_WQ) is not np.ndarray or p_WQ.dtype is not _FLOAT64 or p_WQ.shape != (3,):
+            p_WQ = np.asarray(p_WQ, dtype=float)
+            if p_WQ.shape not in ((3,), (3, 1)):
+                raise ValueError(f"ComputeSignedDistanceToPoint(): p_WQ must have 3 "
+                                 f"entries; got shape {p_WQ.shape}")
+            p_WQ = p_WQ.reshape(3)
+        x, y, z = p_WQ.tolist()
+        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
             raise ValueError(f"ComputeSignedDistanceToPoint(): p_WQ must be finite; got "
                              f"{p_WQ.tolist()}")
-        threshold = _checked_nonnegative(threshold, "threshold")
-        return self._engine().ComputeSignedDistanceToPoint(self._poses(), p_WQ, threshold)
+        if type(threshold) is not float or not threshold >= 0.0:
+            threshold = _checked_nonnegative(threshold, "threshold")
+        engine, poses = self._engine_and_poses()
+        return engine.ComputeSignedDistanceToPoint(poses, p_WQ, threshold)
 
     def FindCollisionCandidates(self) -> list:
         """SortedPair-like (id_A, id_B) tuples whose bounding volumes overlap."""

@@ -1,21 +1,52 @@
-"""ComputeSignedDistanceToPoint for one ProximityEngine: per-kind batched
-point kernels over the geometries whose world boxes are near the query point.
+"""ComputeSignedDistanceToPoint for one ProximityEngine: one compiled call
+per query point (compiled/point_query_kernel.py: candidate search, world → G
+transform, per-kind kernel, threshold filter), with the candidate search's
+sorted index rebuilt once per set of world poses.
 
-The engine builds one PointQuery per geometry state (it holds the per-kind
-parameter groups) and delegates the query to it.
+The engine builds one PointQuery per geometry state and delegates the query
+to it. Non-convex Mesh geometries are measured in Python by
+mesh_distance.signed_distance_to_mesh behind one seam (PointQuery._mesh_rows),
+until a compiled single-point mesh kernel replaces it.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from scenegraph.proximity import point_distance as pd
-from scenegraph.proximity.broadphase import boxes_near_point
+from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
+                                                          ELLIPSOID, HALFSPACE, SPHERE,
+                                                          pack_shapes)
+from scenegraph.proximity.compiled.point_query_kernel import signed_distances_to_point
 from scenegraph.proximity.mesh_distance import signed_distance_to_mesh
 from scenegraph.query_results import SignedDistanceToPoint
 
 __all__ = ["PointQuery"]
+
+_INF = float("inf")
+_NO_KEYS = np.zeros(0)
+# Geometries with a bounding radius above this multiple of the median are
+# visited by every finite-threshold query instead of through the sweep.
+_LARGE = 4.0
+
+
+def _boxes_in_frame(shapes, hulls) -> np.ndarray:
+    """(G, 6) box (lo, hi) of every geometry in its own frame G [m]."""
+    kind, P = shapes.kind, shapes.params
+    box = np.empty((len(kind), 6))
+    r = P[:, 0]
+    half = {SPHERE: np.column_stack([r, r, r]), BOX: P,
+            CAPSULE: np.column_stack([r, r, P[:, 1] + r]),
+            CYLINDER: np.column_stack([r, r, P[:, 1]]), ELLIPSOID: P}
+    for k, h in half.items():
+        rows = kind == k
+        box[rows, :3] = -h[rows]
+        box[rows, 3:] = h[rows]
+    box[kind == HALFSPACE] = [-_INF, -_INF, -_INF, _INF, _INF, 0.0]
+    for g in np.flatnonzero(kind == CONVEX):
+        h = shapes.hull[g]
+        V = hulls.vertices[hulls.vertex_start[h]:hulls.vertex_start[h + 1]]
+        box[g, :3] = V.min(axis=0)
+        box[g, 3:] = V.max(axis=0)
+    return box
 
 
 def _to_frame(R_WG, p_WG, p_WQ):
@@ -27,97 +58,112 @@ class PointQuery:
     """Signed distance from a point to every proximity geometry of an engine.
 
     ids: the engine's GeometryIds by row; reps: its per-row representations
-    (shape, ShapeData, lazily built mesh BVH); broadphase: its Broadphase
-    (world boxes).
+    (shape, ShapeData, lazily built mesh BVH); broadphase: unused (kept for
+    the engine's call; candidates need no world boxes); packed: optional
+    (PackedShapes, PackedHulls) of the same rows, packed here when not given.
     """
 
-    def __init__(self, ids, reps, broadphase):
+    def __init__(self, ids, reps, broadphase=None, packed=None):
         self._ids = ids
         self._reps = reps
-        self._broadphase = broadphase
-        self._point_groups = self._group_for_points(reps)
+        n = self._n = len(reps)
+        shapes, hulls = packed if packed is not None else pack_shapes([r.data for r in reps])
+        self._shape_arrays = (shapes.kind, shapes.params, shapes.size, shapes.hull)
+        self._hull_arrays = (hulls.vertex_start, hulls.vertices, hulls.facet_start,
+                             hulls.facet_normals, hulls.facet_offsets, hulls.triangle_start,
+                             hulls.triangles, hulls.triangle_facet)
+        # Rows measured outside the compiled pass: non-convex meshes.
+        self._deferred = np.array([type(r.shape).__name__ == "Mesh" for r in reps],
+                                  dtype=np.int64).reshape(n)
+        self._box_G = _boxes_in_frame(shapes, hulls)
+        # Sweep rows (bounded, not much larger than the median) and the rest.
+        size = shapes.size
+        finite = np.isfinite(size)
+        cap = _LARGE * float(np.median(size[finite])) if finite.any() else 0.0
+        regular = finite & (size <= cap)
+        self._regular = np.flatnonzero(regular)
+        self._always = np.flatnonzero(~regular)
+        self._reach = float(size[regular].max()) if regular.any() else 0.0
+        self._poses_in = (None, None)   # the (R, p) objects last seen
+        self._R = self._p = None        # their contiguous float64 copies (or themselves)
+        self._sweep = None              # (order, keys, axis) for those poses
+        self._scratch = []              # free (cand, out_row, out) buffers
 
-    @staticmethod
-    def _group_for_points(reps) -> list:
-        """[(kind, rows, params)] for the batched point kernels."""
-        by_kind = {}
-        for row, rep in enumerate(reps):
-            by_kind.setdefault(type(rep.shape).__name__, []).append(row)
-        groups = []
-        for kind, rows in by_kind.items():
-            rows = np.array(rows, dtype=np.int64)
-            shapes = [reps[r].shape for r in rows]
-            if kind == "Sphere":
-                params = (np.array([s.radius() for s in shapes]),)
-            elif kind == "Box":
-                params = (np.array([[s.width(), s.depth(), s.height()] for s in shapes]),)
-            elif kind in ("Capsule", "Cylinder"):
-                params = (np.array([s.radius() for s in shapes]),
-                          np.array([s.length() for s in shapes]))
-            elif kind == "Ellipsoid":
-                params = (np.array([[s.a(), s.b(), s.c()] for s in shapes]),)
-            else:
-                params = ()
-            groups.append((kind, rows, params))
-        return groups
+    def _set_poses(self, R, p) -> None:
+        self._poses_in = (R, p)
+        self._R = np.ascontiguousarray(R, dtype=float)
+        self._p = np.ascontiguousarray(p, dtype=float)
+        self._sweep = None
 
-    def signed_distance_to_point(self, R, p, p_WQ: np.ndarray, threshold: float) -> list:
+    def _sweep_index(self):
+        """(order, keys, axis): the regular rows sorted by their world
+        position along the axis of widest spread, and those coordinates."""
+        rows = self._regular
+        if not len(rows):
+            return rows, np.zeros(0), 0
+        P = self._p[rows]
+        axis = int(np.argmax(P.max(axis=0) - P.min(axis=0)))
+        order = np.argsort(P[:, axis], kind="stable")
+        return rows[order], np.ascontiguousarray(P[order, axis]), axis
+
+    def signed_distance_to_point(self, R, p, p_WQ, threshold: float) -> list:
         """SignedDistanceToPoint of every geometry within `threshold` [m] of
-        p_WQ (3,) [m], sorted by row; R (n, 3, 3), p (n, 3) the world poses."""
-        n = len(self._ids)
+        p_WQ (3,) [m] (finite), sorted by row; R (n, 3, 3), p (n, 3) the world
+        poses X_WG. The sweep index is reused while the same R and p objects
+        are passed (the engine hands the same arrays for unchanged poses)."""
+        n = self._n
         if n == 0:
             return []
-        if math.isinf(threshold):
-            near = np.ones(n, dtype=bool)
-        else:
-            lo, hi = self._broadphase.world_aabbs(R, p)
-            near = np.zeros(n, dtype=bool)
-            near[boxes_near_point(lo, hi, p_WQ, threshold)] = True
-        distance = np.full(n, np.inf)
-        p_GN = np.zeros((n, 3))
-        grad_G = np.zeros((n, 3))
-        for kind, rows, params in self._point_groups:
-            rows = rows[near[rows]]
-            if not len(rows):
-                continue
-            p_GQ = _to_frame(R[rows], p[rows], p_WQ)
-            for out, (d, nn, g) in zip(rows, self._point_kernel(kind, rows, params, p_GQ)):
-                distance[out], p_GN[out], grad_G[out] = d, nn, g
-        keep = np.flatnonzero(distance <= threshold)
-        grad_W = np.einsum("nij,nj->ni", R[keep], grad_G[keep])
-        ids = self._ids
-        return [SignedDistanceToPoint._make(ids[k], n_, d, g)
-                for k, n_, d, g in zip(keep.tolist(), p_GN[keep], distance[keep].tolist(),
-                                       grad_W)]
+        seen_R, seen_p = self._poses_in
+        if R is not seen_R or p is not seen_p:
+            self._set_poses(R, p)
+        sweep = self._sweep
+        if sweep is None and threshold != _INF:
+            sweep = self._sweep = self._sweep_index()
+        order, keys, axis = sweep if sweep is not None else (self._regular, _NO_KEYS, 0)
+        x, y, z = p_WQ.tolist()
+        try:
+            cand, rows, out = self._scratch.pop()
+        except IndexError:
+            cand, rows, out = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+                               np.empty((n, 7)))
+        try:
+            kind, params, size, hull = self._shape_arrays
+            count, waiting = signed_distances_to_point(
+                kind, params, size, hull, self._deferred, self._box_G, self._R, self._p,
+                order, keys, self._always, axis, self._reach, *self._hull_arrays,
+                x, y, z, threshold, cand, rows, out)
+            if count == 0:
+                return []
+            if waiting:
+                count = self._mesh_rows(rows, out, count, p_WQ, threshold)
+            ids = self._ids
+            make = SignedDistanceToPoint._make
+            return [make(ids[g], p_GN, d, grad_W)
+                    for g, d, p_GN, grad_W in zip(rows[:count].tolist(),
+                                                  out[:count, 0].tolist(),
+                                                  out[:count, 1:4].copy(),
+                                                  out[:count, 4:7].copy())]
+        finally:
+            self._scratch.append((cand, rows, out))
 
-    def _point_kernel(self, kind, rows, params, p_GQ):
-        """Yields (distance, p_GN, grad_G) per row of `rows` (one query point each)."""
-        if kind in ("Sphere", "Box", "Capsule", "Cylinder", "Ellipsoid"):
-            all_rows = self._point_groups_rows(kind)
-            select = np.searchsorted(all_rows, rows)
-            args = [a[select] for a in params]
-            function = {"Sphere": pd.signed_distance_to_sphere,
-                        "Box": pd.signed_distance_to_box,
-                        "Capsule": pd.signed_distance_to_capsule,
-                        "Cylinder": pd.signed_distance_to_cylinder,
-                        "Ellipsoid": pd.signed_distance_to_ellipsoid}[kind]
-            d, n, g = function(*args, p_GQ)
-            return zip(d, n, g)
-        if kind == "HalfSpace":
-            d, n, g = pd.signed_distance_to_halfspace(p_GQ)
-            return zip(d, n, g)
-        out = []
-        for row, q in zip(rows, p_GQ):
-            rep = self._reps[row]
-            if kind == "Convex":
-                d, n, g = pd.signed_distance_to_convex(rep.data.hull, q[None, :])
-            else:
-                d, n, g = signed_distance_to_mesh(rep.bvh(), q[None, :])
-            out.append((d[0], n[0], g[0]))
-        return out
-
-    def _point_groups_rows(self, kind):
-        for k, rows, _ in self._point_groups:
-            if k == kind:
-                return rows
-        raise KeyError(kind)  # pragma: no cover
+    def _mesh_rows(self, rows, out, count: int, p_WQ, threshold: float) -> int:
+        """The seam for rows the compiled pass deferred (distance NaN in
+        `out`): measures them with mesh_distance.signed_distance_to_mesh,
+        then drops every row beyond `threshold`, keeping row order. Returns
+        the new count."""
+        todo = np.flatnonzero(np.isnan(out[:count, 0]))
+        g = rows[todo]
+        R, p = self._R[g], self._p[g]
+        p_GQ = _to_frame(R, p, p_WQ)
+        grad_G = np.empty((len(g), 3))
+        for k, (row, q) in enumerate(zip(g.tolist(), p_GQ)):
+            d, p_GN, grad = signed_distance_to_mesh(self._reps[row].bvh(), q[None, :])
+            out[todo[k], 0] = d[0]
+            out[todo[k], 1:4] = p_GN[0]
+            grad_G[k] = grad[0]
+        out[todo, 4:7] = np.einsum("nij,nj->ni", R, grad_G)
+        keep = np.flatnonzero(out[:count, 0] <= threshold)
+        rows[:len(keep)] = rows[keep]
+        out[:len(keep)] = out[keep]
+        return len(keep)
