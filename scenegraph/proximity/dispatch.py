@@ -39,6 +39,8 @@ import numpy as np
 from scenegraph.proximity.pairs import (box_box, box_capsule, capsule_capsule, general,
                                         halfspace_convex, sphere_shape)
 from scenegraph.proximity.pairs.common import PairBatchResult, ShapeBatch
+from scenegraph.proximity.compiled.narrow_phase import solve_pairs
+from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 from scenegraph.proximity.shape_data import KINDS, ShapeData
 from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
@@ -100,6 +102,7 @@ class ShapeTable:
         self.shapes = tuple(shapes)
         self.kind_index = np.array([s.kind_index for s in self.shapes], dtype=np.int64)
         self.params = np.array([s.params for s in self.shapes], dtype=float).reshape(-1, 3)
+        self.packed, self.hulls = pack_shapes(self.shapes)
 
     def __len__(self) -> int:
         return len(self.shapes)
@@ -125,39 +128,26 @@ def _check_halfspace_pairs(kA: np.ndarray, kB: np.ndarray) -> None:
 
 def compute_pairs_indexed(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray,
                           index_A, index_B, max_distance: float = np.inf) -> PairBatchResult:
-    """Narrow phase for the pairs (index_A[k], index_B[k]) of `table`.
+    """Narrow phase for the pairs (index_A[k], index_B[k]) of `table`, in one
+    compiled call (compiled/narrow_phase.py).
 
     R_WG (G, 3, 3), p_WG (G, 3): world poses of all table geometries [m].
     index_A, index_B: (N,) int rows of the table. Returns a PairBatchResult
     of N rows for (A_k, B_k) as asked.
     """
-    iA = np.asarray(index_A, dtype=np.int64).reshape(-1)
-    iB = np.asarray(index_B, dtype=np.int64).reshape(-1)
+    iA = np.ascontiguousarray(index_A, dtype=np.int64).reshape(-1)
+    iB = np.ascontiguousarray(index_B, dtype=np.int64).reshape(-1)
     if iA.shape != iB.shape:
         raise ValueError(f"index_A and index_B differ in length ({len(iA)} vs {len(iB)})")
     n = len(iA)
     out = PairBatchResult.empty(n)
     if n == 0:
         return out
-    kA, kB = table.kind_index[iA], table.kind_index[iB]
-    swap = kA > kB
-    lo = np.where(swap, iB, iA)
-    hi = np.where(swap, iA, iB)
-    key = np.minimum(kA, kB) * len(KINDS) + np.maximum(kA, kB)
-    order = np.argsort(key, kind="stable")
-    bounds = np.flatnonzero(np.diff(key[order])) + 1
-    for rows in np.split(order, bounds):
-        a, b = lo[rows], hi[rows]
-        key = (KINDS[int(table.kind_index[a[0]])], KINDS[int(table.kind_index[b[0]])])
-        kernel = KERNELS[key]
-        full = key in _NEEDS_SHAPES
-        A, B = table.batch(a, full), table.batch(b, full)
-        res = kernel(A, R_WG[a], p_WG[a], B, R_WG[b], p_WG[b], max_distance=max_distance)
-        sw = swap[rows]
-        if sw.any():
-            res.p_WCa[sw], res.p_WCb[sw] = res.p_WCb[sw].copy(), res.p_WCa[sw].copy()
-            res.nhat_BA_W[sw] = -res.nhat_BA_W[sw]
-        out.assign(rows, res)
+    status = np.empty(n, dtype=np.int64)
+    solve_pairs(table.packed, table.hulls, np.ascontiguousarray(R_WG, dtype=float),
+                np.ascontiguousarray(p_WG, dtype=float), iA, iB, float(max_distance),
+                out.distance, out.p_WCa, out.p_WCb, out.nhat_BA_W, status)
+    out.status = status
     return out
 
 

@@ -296,6 +296,8 @@ def gjk(A, B, scale, stop_distance, S):
             break
         vx, vy, vz = ux, uy, uz
     d = math.sqrt(vx * vx + vy * vy + vz * vz)
-    if d <= eps:
+    # Below 1e-9·scale the direction of a − b is rounding noise: the caller
+    # treats the bodies as touching (EPA finds the contact normal).
+    if d <= 1e-9 * scale:
         return INTERSECTING, d, n
     return SEPARATED, d, n

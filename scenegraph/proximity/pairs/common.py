@@ -66,6 +66,9 @@ class PairBatchResult:
     p_WCa: (N, 3) witness point Ca on ∂A [m].
     p_WCb: (N, 3) witness point Cb on ∂B [m].
     nhat_BA_W: (N, 3) unit normal pointing from B into A.
+    status: (N,) int or None: per row, compiled/narrow_phase.py's EXACT (0,
+      closed form or certified), UNCERTIFIED (1, the coarse answer) or
+      FARTHER (2, beyond max_distance: distance a lower bound, NaN witnesses).
     Invariant: p_WCa − p_WCb = φ · nhat_BA_W (for finite φ).
     """
 
@@ -73,6 +76,7 @@ class PairBatchResult:
     p_WCa: np.ndarray
     p_WCb: np.ndarray
     nhat_BA_W: np.ndarray
+    status: np.ndarray | None = None
 
     @classmethod
     def empty(cls, n: int) -> "PairBatchResult":

@@ -1,0 +1,291 @@
+"""Support features of convex bodies: the piece of a body's surface that holds
+its support point along a direction, parametrised for refinement.py.
+
+Near a direction u the support point of a body moves on one *feature*:
+
+  point   a vertex (Box, Convex), a segment end (Capsule core), the centre
+          (Sphere core): s = c;
+  smooth  an Ellipsoid, or a Cylinder's rim: s = c + w(u), w smooth in u;
+  flat    an edge (k = 1 free coordinate) or a face (k = 2) of a Box or a
+          Convex, a Capsule core's segment (k = 1), a Cylinder's cap (k = 2):
+          s = c + α1 E1 + α2 E2, with u ⟂ E1, E2 at the support;
+  side    a Cylinder's side: s = w(u) + α1 Gz, u ⟂ Gz.
+
+A feature is the scalar tuple (smooth, k, cx, cy, cz, e1x, e1y, e1z, e2x,
+e2y, e2z) in the body's frame G; `smooth` says whether w(u) applies (its form
+comes from the body's kind: Ellipsoid w = M u / √(uᵀMu), M = diag(a², b², c²);
+Cylinder w = r (ux, uy, 0)/|u_xy|).
+
+select_feature picks the feature from a direction: a free coordinate is kept
+where the direction is within `tau` of perpendicular to it. The refinement
+certifies the choice afterwards (inside_body, support gap), so a wrong guess
+costs a retry, never a wrong answer.
+
+With a witness point w (G) and `at_point`, a free coordinate is also locked
+where w sits on the boundary of the feature (a face contact whose coarse
+witness lies on an edge of the face gets that edge): in a continuum of exact
+witness pairs (parallel features) the coarse stage returns an extreme one,
+and its boundary feature then has a unique, exact solution.
+
+Hull data beyond the vertices is passed as a *hull reference* tuple of raw
+addresses (raw_memory.py):
+  (facet normals address, facet offsets address, number of facets,
+   edges address, number of edges, edge facets address) — all zero for
+  non-Convex bodies.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph._jit import njit
+from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
+                                                          ELLIPSOID)
+from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64
+from scenegraph.proximity.compiled.supports import (convex_support_vertex, support_G,
+                                                     vertex)
+
+__all__ = ["make_hull_ref", "select_feature", "feature_point", "smooth_jacobian",
+           "inside_body", "support_gap"]
+
+
+@njit
+def make_hull_ref(shapes, hulls, g):
+    """The hull reference tuple of geometry row g (zeros unless Convex)."""
+    h = shapes.hull[g]
+    if h < 0:
+        z = np.int64(0)
+        return (z, z, z, z, z, z)
+    f0 = hulls.facet_start[h]
+    e0 = hulls.edge_start[h]
+    return (np.int64(hulls.facet_normals.ctypes.data) + 24 * f0,
+            np.int64(hulls.facet_offsets.ctypes.data) + 8 * f0,
+            hulls.facet_start[h + 1] - f0,
+            np.int64(hulls.edges.ctypes.data) + 16 * e0,
+            hulls.edge_start[h + 1] - e0,
+            np.int64(hulls.edge_facets.ctypes.data) + 16 * e0)
+
+
+@njit
+def _unit(x, y, z):
+    n = math.sqrt(x * x + y * y + z * z)
+    if n > 0.0:
+        return x / n, y / n, z / n
+    return 1.0, 0.0, 0.0
+
+
+@njit
+def _perpendicular(nx, ny, nz):
+    """A unit vector ⊥ n (n unit)."""
+    if abs(nx) <= abs(ny) and abs(nx) <= abs(nz):
+        return _unit(0.0, -nz, ny)
+    if abs(ny) <= abs(nz):
+        return _unit(-nz, 0.0, nx)
+    return _unit(-ny, nx, 0.0)
+
+
+@njit
+def _sign(x):
+    return -1.0 if x < 0.0 else 1.0
+
+
+@njit
+def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, at_point):
+    """The support feature of `body` along u (in G), see the module docstring;
+    size [m]: the body's length scale; w (G): the coarse witness, used when
+    at_point."""
+    kind = body[0]
+    a, b, c = body[6], body[7], body[8]
+    vx, vy, vz = _unit(ux, uy, uz)
+    edge = 1e-9 * size  # "on a boundary" for at_point
+    if kind == BOX:
+        free_x, free_y, free_z = abs(vx) <= tau, abs(vy) <= tau, abs(vz) <= tau
+        if at_point:
+            free_x = free_x and abs(wx) < a - edge
+            free_y = free_y and abs(wy) < b - edge
+            free_z = free_z and abs(wz) < c - edge
+        k = int(free_x) + int(free_y) + int(free_z)
+        if k == 3:
+            free_x, free_y, free_z, k = False, True, True, 2
+        cx = 0.0 if free_x else a * _sign(ux)
+        cy = 0.0 if free_y else b * _sign(uy)
+        cz = 0.0 if free_z else c * _sign(uz)
+        e = np.zeros(6)
+        j = 0
+        for axis in range(3):
+            free = free_x if axis == 0 else (free_y if axis == 1 else free_z)
+            if free:
+                e[3 * j + axis] = 1.0
+                j += 1
+        return (False, k, cx, cy, cz, e[0], e[1], e[2], e[3], e[4], e[5])
+    if kind == CAPSULE:
+        if abs(vz) <= tau and not (at_point and abs(wz) >= b - edge):
+            return (False, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+        return (False, 0, 0.0, 0.0, b * _sign(uz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    if kind == ELLIPSOID:
+        return (True, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    if kind == CYLINDER:
+        if math.hypot(vx, vy) <= tau and not (at_point and math.hypot(wx, wy) >= a - edge):
+            return (False, 2, 0.0, 0.0, b * _sign(uz), 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+        if abs(vz) <= tau and not (at_point and abs(wz) >= b - edge):
+            return (True, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+        return (True, 0, 0.0, 0.0, b * _sign(uz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    if kind == CONVEX:
+        i = convex_support_vertex(body, ux, uy, uz, 0)
+        px, py, pz = vertex(body, i)
+        naddr, oaddr, nf, eaddr, ne, efaddr = hull
+        # Facets through the support vertex, aligned with u within tau.
+        best, bf = 1.0 - 0.5 * tau * tau, -1
+        for f in range(nf):
+            nx, ny, nz = load_f64(naddr, 3 * f), load_f64(naddr, 3 * f + 1), load_f64(naddr, 3 * f + 2)
+            al = nx * vx + ny * vy + nz * vz
+            if al >= best and abs(nx * px + ny * py + nz * pz - load_f64(oaddr, f)) <= 1e-9 * size:
+                best, bf = al, f
+        if bf >= 0 and at_point:
+            # The witness on another facet's plane too: the edge between them
+            # (or a vertex, on two others).
+            other, count = -1, 0
+            for f in range(nf):
+                if f != bf and abs(load_f64(naddr, 3 * f) * wx + load_f64(naddr, 3 * f + 1) * wy
+                                   + load_f64(naddr, 3 * f + 2) * wz
+                                   - load_f64(oaddr, f)) <= edge:
+                    other = f
+                    count += 1
+            if count >= 2:
+                return _nearest_vertex_feature(body, wx, wy, wz)
+            if count == 1:
+                for e in range(ne):
+                    f0, f1 = load_i64(efaddr, 2 * e), load_i64(efaddr, 2 * e + 1)
+                    if (f0 == bf and f1 == other) or (f0 == other and f1 == bf):
+                        i0, i1 = load_i64(eaddr, 2 * e), load_i64(eaddr, 2 * e + 1)
+                        px, py, pz = vertex(body, i0)
+                        qx, qy, qz = vertex(body, i1)
+                        tx, ty, tz = _unit(qx - px, qy - py, qz - pz)
+                        return (False, 1, px, py, pz, tx, ty, tz, 0.0, 0.0, 0.0)
+        if bf >= 0:
+            nx, ny, nz = load_f64(naddr, 3 * bf), load_f64(naddr, 3 * bf + 1), load_f64(naddr, 3 * bf + 2)
+            e1x, e1y, e1z = _perpendicular(nx, ny, nz)
+            e2x, e2y, e2z = ny * e1z - nz * e1y, nz * e1x - nx * e1z, nx * e1y - ny * e1x
+            return (False, 2, px, py, pz, e1x, e1y, e1z, e2x, e2y, e2z)
+        # Edges at the support vertex, perpendicular to u within tau.
+        best, be = tau, -1
+        dx = dy = dz = 0.0
+        for e in range(ne):
+            i0, i1 = load_i64(eaddr, 2 * e), load_i64(eaddr, 2 * e + 1)
+            if i0 != i and i1 != i:
+                continue
+            j = i1 if i0 == i else i0
+            qx, qy, qz = vertex(body, j)
+            tx, ty, tz = _unit(qx - px, qy - py, qz - pz)
+            al = abs(tx * vx + ty * vy + tz * vz)
+            if al <= best:
+                best, be = al, e
+                dx, dy, dz = tx, ty, tz
+        if be >= 0:
+            return (False, 1, px, py, pz, dx, dy, dz, 0.0, 0.0, 0.0)
+        return (False, 0, px, py, pz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    # Sphere core (a point at G's origin).
+    return (False, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@njit
+def _nearest_vertex_feature(body, wx, wy, wz):
+    """The point feature of the hull vertex nearest to w (G)."""
+    best, bi = math.inf, 0
+    for i in range(body[2]):
+        x, y, z = vertex(body, i)
+        d = (x - wx) ** 2 + (y - wy) ** 2 + (z - wz) ** 2
+        if d < best:
+            best, bi = d, i
+    x, y, z = vertex(body, bi)
+    return (False, 0, x, y, z, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@njit
+def _smooth_point(body, ux, uy, uz):
+    """w(u) of a smooth feature in G."""
+    kind = body[0]
+    a, b, c = body[6], body[7], body[8]
+    if kind == ELLIPSOID:
+        mx, my, mz = a * a * ux, b * b * uy, c * c * uz
+        s = math.sqrt(mx * ux + my * uy + mz * uz)
+        return mx / s, my / s, mz / s
+    rho = math.hypot(ux, uy)
+    return a * ux / rho, a * uy / rho, 0.0
+
+
+@njit
+def feature_point(body, feature, ux, uy, uz, a1, a2):
+    """The feature's point in G for direction u (G) and free coordinates."""
+    x = feature[2] + a1 * feature[5] + a2 * feature[8]
+    y = feature[3] + a1 * feature[6] + a2 * feature[9]
+    z = feature[4] + a1 * feature[7] + a2 * feature[10]
+    if feature[0]:
+        wx, wy, wz = _smooth_point(body, ux, uy, uz)
+        x, y, z = x + wx, y + wy, z + wz
+    return x, y, z
+
+
+@njit
+def smooth_jacobian(body, feature, ux, uy, uz, H):
+    """Writes dw/du (3, 3) in G at u into H (zero for non-smooth features)."""
+    for i in range(3):
+        for j in range(3):
+            H[i, j] = 0.0
+    if not feature[0]:
+        return
+    a, b, c = body[6], body[7], body[8]
+    if body[0] == ELLIPSOID:
+        M0, M1, M2 = a * a, b * b, c * c
+        mx, my, mz = M0 * ux, M1 * uy, M2 * uz
+        s2 = mx * ux + my * uy + mz * uz
+        s = math.sqrt(s2)
+        s3 = s2 * s
+        m = (mx, my, mz)
+        for i in range(3):
+            for j in range(3):
+                H[i, j] = -m[i] * m[j] / s3
+        H[0, 0] += M0 / s
+        H[1, 1] += M1 / s
+        H[2, 2] += M2 / s
+        return
+    rho = math.hypot(ux, uy)
+    hx, hy = ux / rho, uy / rho
+    f = a / rho
+    H[0, 0] = f * (1.0 - hx * hx)
+    H[0, 1] = H[1, 0] = -f * hx * hy
+    H[1, 1] = f * (1.0 - hy * hy)
+
+
+@njit
+def inside_body(body, hull, x, y, z, tol):
+    """Whether the point (G) lies in the body (core), to tol [m]."""
+    kind = body[0]
+    a, b, c = body[6], body[7], body[8]
+    if kind == BOX:
+        return abs(x) <= a + tol and abs(y) <= b + tol and abs(z) <= c + tol
+    if kind == CAPSULE:
+        return abs(z) <= b + tol and x * x + y * y <= tol * tol
+    if kind == CYLINDER:
+        return abs(z) <= b + tol and math.sqrt(x * x + y * y) <= a + tol
+    if kind == ELLIPSOID:
+        s = min(a, b, c)
+        return math.sqrt((x / a) ** 2 + (y / b) ** 2 + (z / c) ** 2) <= 1.0 + tol / s
+    if kind == CONVEX:
+        naddr, oaddr, nf = hull[0], hull[1], hull[2]
+        for f in range(nf):
+            d = (load_f64(naddr, 3 * f) * x + load_f64(naddr, 3 * f + 1) * y
+                 + load_f64(naddr, 3 * f + 2) * z - load_f64(oaddr, f))
+            if d > tol:
+                return False
+        return True
+    return x * x + y * y + z * z <= tol * tol  # sphere core: its centre
+
+
+@njit
+def support_gap(body, ux, uy, uz, x, y, z):
+    """h(u) − u·p ≥ 0 for a point p (G) of the body: 0 iff p is a support
+    point along u (in G)."""
+    sx, sy, sz = support_G(body, ux, uy, uz)
+    return (sx - x) * ux + (sy - y) * uy + (sz - z) * uz

@@ -1,0 +1,268 @@
+"""The compiled narrow phase: signed distance, witnesses and normal of every
+candidate pair of a query in one call.
+
+solve_pairs(shapes, hulls, R_WG, p_WG, index_A, index_B, max_distance, out…)
+answers pairs (A_k, B_k) of engine rows for all shape kinds at once:
+
+* a HalfSpace pair: closed form (the other shape's support point along the
+  half space's inward normal; two half spaces: their gap if anti-parallel
+  and disjoint, else −∞);
+* a Sphere pair: the signed distance from the sphere's centre to the other
+  shape (point_kernels.py, Drake's conventions at ties) minus the radius;
+* every other pair: GJK on the bodies' cores (Capsule: its segment), EPA
+  when the cores overlap, then the certified Newton refinement
+  (refinement.py), tried with three feature tolerances. A pair that no
+  attempt certifies keeps the coarse answer and is flagged UNCERTIFIED.
+
+Each pair is computed in the canonical order of its kinds (packed_shapes
+codes, as dispatch.py) and swapped back, so answers do not depend on which
+geometry is A. Results (W frame, m): distance (N,), p_WCa, p_WCb (N, 3),
+nhat_BA_W (N, 3) with p_WCa − p_WCb = distance·nhat_BA_W, and status (N,):
+EXACT (closed form or certified), UNCERTIFIED, or FARTHER (the pair is
+farther than max_distance: distance is a lower bound > max_distance,
+witnesses NaN).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph._jit import njit
+from scenegraph.proximity.compiled.epa import MAX_FACES, MAX_VERTICES, epa
+from scenegraph.proximity.compiled.features import make_hull_ref
+from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
+from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
+from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
+                                                          ELLIPSOID, HALFSPACE, SPHERE)
+from scenegraph.proximity.compiled.point_kernels import (box_point, capsule_point,
+                                                          convex_point, cylinder_point,
+                                                          ellipsoid_point, halfspace_point,
+                                                          sphere_point)
+from scenegraph.proximity.compiled.refinement import refine
+from scenegraph.proximity.compiled.supports import (from_G, make_body, rotate_from_G,
+                                                     support_W, to_G)
+
+__all__ = ["solve_pairs", "EXACT", "UNCERTIFIED", "FARTHER"]
+
+EXACT, UNCERTIFIED, FARTHER = 0, 1, 2
+_NAN = math.nan
+# Feature choices tried by the refinement, in order: direction tolerance,
+# whether coordinates are locked where the coarse witness is on a feature's
+# boundary, and which body's coordinates parallel features freeze first.
+_TAUS = (1e-4, 1e-4, 1e-4, 1e-8, 1e-12, 1e-2)
+_AT_POINT = (False, False, True, False, False, False)
+_FREEZE_A = (False, True, False, False, False, False)
+
+
+@njit
+def _point_to_geometry(shapes, hulls, g, x, y, z):
+    """(distance, p_GN, grad_G) from p_GQ = (x, y, z) to engine row g."""
+    k = shapes.kind[g]
+    P = shapes.params[g]
+    if k == SPHERE:
+        return sphere_point(P[0], x, y, z)
+    if k == BOX:
+        return box_point(P[0], P[1], P[2], x, y, z)
+    if k == CAPSULE:
+        return capsule_point(P[0], P[1], x, y, z)
+    if k == CYLINDER:
+        return cylinder_point(P[0], P[1], x, y, z)
+    if k == ELLIPSOID:
+        # Coordinates below 1e-100 of the point's size underflow the root
+        # finder; snapping them to 0 moves the point by less than that.
+        s = max(abs(x), abs(y), abs(z)) + max(P[0], P[1], P[2])
+        x = 0.0 if abs(x) <= 1e-100 * s else x
+        y = 0.0 if abs(y) <= 1e-100 * s else y
+        z = 0.0 if abs(z) <= 1e-100 * s else z
+        return ellipsoid_point(P[0], P[1], P[2], x, y, z)
+    if k == HALFSPACE:
+        return halfspace_point(x, y, z)
+    h = shapes.hull[g]
+    v0, v1 = hulls.vertex_start[h], hulls.vertex_start[h + 1]
+    f0, f1 = hulls.facet_start[h], hulls.facet_start[h + 1]
+    t0, t1 = hulls.triangle_start[h], hulls.triangle_start[h + 1]
+    return convex_point(hulls.vertices[v0:v1], hulls.triangles[t0:t1],
+                        hulls.facet_normals[f0:f1], hulls.facet_offsets[f0:f1],
+                        hulls.triangle_facet[t0:t1], shapes.size[g], x, y, z)
+
+
+@njit
+def _sphere_pair(shapes, hulls, R, p, o, s, sphere_first):
+    """Sphere s against shape o: (φ, Cs, Co, nhat_OS) in W, the centre of s
+    measured against o. Returned as (A, B) = (s, o) when sphere_first, else
+    (o, s)."""
+    c = p[s]
+    O = make_body(shapes, hulls, o, R[o], p[o], False)
+    x, y, z = to_G(O, c[0], c[1], c[2])
+    d, nx, ny, nz, gx, gy, gz = _point_to_geometry(shapes, hulls, o, x, y, z)
+    r = shapes.params[s, 0]
+    gwx, gwy, gwz = rotate_from_G(O, gx, gy, gz)
+    csx, csy, csz = c[0] - r * gwx, c[1] - r * gwy, c[2] - r * gwz
+    cox, coy, coz = from_G(O, nx, ny, nz)
+    if sphere_first:
+        return EXACT, d - r, csx, csy, csz, cox, coy, coz, gwx, gwy, gwz
+    return EXACT, d - r, cox, coy, coz, csx, csy, csz, -gwx, -gwy, -gwz
+
+
+@njit
+def _shape_halfspace(shapes, hulls, R, p, x, hs):
+    """Bounded shape x (A) against half space hs (B): exact closed form."""
+    X = make_body(shapes, hulls, x, R[x], p[x], False)
+    nx, ny, nz = R[hs, 0, 2], R[hs, 1, 2], R[hs, 2, 2]
+    cx, cy, cz = support_W(X, -nx, -ny, -nz)
+    q = p[hs]
+    phi = nx * (cx - q[0]) + ny * (cy - q[1]) + nz * (cz - q[2])
+    return EXACT, phi, cx, cy, cz, cx - phi * nx, cy - phi * ny, cz - phi * nz, nx, ny, nz
+
+
+@njit
+def _halfspace_halfspace(R, p, a, b):
+    """Two half spaces: their gap if anti-parallel and disjoint, else −∞."""
+    ax, ay, az = R[a, 0, 2], R[a, 1, 2], R[a, 2, 2]
+    bx, by, bz = R[b, 0, 2], R[b, 1, 2], R[b, 2, 2]
+    pa, pb = p[a], p[b]
+    cosine = ax * bx + ay * by + az * bz
+    anti = cosine <= -1.0 + 1e-12
+    gap = ax * (pb[0] - pa[0]) + ay * (pb[1] - pa[1]) + az * (pb[2] - pa[2])
+    phi = gap if (anti and gap > 0.0) else -math.inf
+    nx, ny, nz = bx - ax, by - ay, bz - az
+    ln = math.sqrt(nx * nx + ny * ny + nz * nz)
+    if ln <= 1e-12:
+        nx, ny, nz, ln = bx, by, bz, 1.0
+    nx, ny, nz = nx / ln, ny / ln, nz / ln
+    cax, cay, caz = pa[0], pa[1], pa[2]
+    t = bx * (pa[0] - pb[0]) + by * (pa[1] - pb[1]) + bz * (pa[2] - pb[2])
+    cbx, cby, cbz = pa[0] - t * bx, pa[1] - t * by, pa[2] - t * bz
+    if not anti and cosine < 1.0 - 1e-12:
+        # A point on both planes: least-norm offset from p_WA in span{a, b}.
+        da = ax * pa[0] + ay * pa[1] + az * pa[2]
+        db = bx * pb[0] + by * pb[1] + bz * pb[2]
+        det = 1.0 - cosine * cosine
+        ra = da - (ax * pa[0] + ay * pa[1] + az * pa[2])
+        rb = db - (bx * pa[0] + by * pa[1] + bz * pa[2])
+        alpha = (ra - cosine * rb) / det
+        beta = (rb - cosine * ra) / det
+        cax = pa[0] + alpha * ax + beta * bx
+        cay = pa[1] + alpha * ay + beta * by
+        caz = pa[2] + alpha * az + beta * bz
+        cbx, cby, cbz = cax, cay, caz
+    if math.isfinite(phi):
+        cbx, cby, cbz = cax - phi * nx, cay - phi * ny, caz - phi * nz
+    return EXACT, phi, cax, cay, caz, cbx, cby, cbz, nx, ny, nz
+
+
+@njit
+def _lower_bound(A, B, mx, my, mz):
+    """f(m) = −h_A(−m) − h_B(m): a lower bound of the signed distance of the
+    bodies (cores), attained at the optimum."""
+    ax, ay, az = support_W(A, -mx, -my, -mz)
+    bx, by, bz = support_W(B, mx, my, mz)
+    return mx * (ax - bx) + my * (ay - by) + mz * (az - bz)
+
+
+@njit
+def _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK, work):
+    """Bodies without a closed form (cores for Capsules): GJK/EPA + refinement."""
+    kA, kB = shapes.kind[a], shapes.kind[b]
+    rA = shapes.params[a, 0] if kA == CAPSULE else 0.0
+    rB = shapes.params[b, 0] if kB == CAPSULE else 0.0
+    size_A, size_B = shapes.size[a], shapes.size[b]
+    pa, pb = p[a], p[b]
+    cx, cy, cz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
+    centre_gap = math.sqrt(cx * cx + cy * cy + cz * cz) - size_A - size_B
+    if centre_gap > max_distance:
+        return FARTHER, centre_gap, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
+    A = make_body(shapes, hulls, a, R[a], pa, kA == CAPSULE)
+    B = make_body(shapes, hulls, b, R[b], pb, kB == CAPSULE)
+    scale = max(size_A, size_B)
+    st, d, n = gjk(A, B, scale, max_distance + rA + rB, S)
+    if st == GJK_FARTHER:
+        return FARTHER, d - rA - rB, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
+    ax, ay, az = simplex_point(S, n, 3)
+    bx, by, bz = simplex_point(S, n, 6)
+    if st == SEPARATED:
+        mx, my, mz = (ax - bx) / d, (ay - by) / d, (az - bz) / d
+    else:
+        ok, depth, nx, ny, nz, ex, ey, ez, fx, fy, fz = epa(A, B, scale, S, n, PV, PF, FI,
+                                                          WORK)
+        if ok:
+            mx, my, mz = -nx, -ny, -nz
+            ax, ay, az, bx, by, bz = ex, ey, ez, fx, fy, fz
+        else:
+            # Touching: C is flat at the origin and n its normal; of ±n keep
+            # the better separating direction.
+            mx, my, mz = nx, ny, nz
+            if _lower_bound(A, B, -nx, -ny, -nz) > _lower_bound(A, B, nx, ny, nz):
+                mx, my, mz = -nx, -ny, -nz
+    coarse = _lower_bound(A, B, mx, my, mz)
+    hull_A = make_hull_ref(shapes, hulls, a)
+    hull_B = make_hull_ref(shapes, hulls, b)
+    status = UNCERTIFIED
+    phi = coarse
+    for attempt in range(len(_TAUS)):
+        ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(A, hull_A, size_A, B, hull_B, size_B,
+                                                         mx, my, mz, ax, ay, az, bx, by, bz,
+                                                         _TAUS[attempt], _AT_POINT[attempt],
+                                                         _FREEZE_A[attempt], work)
+        if ok and f >= coarse - 1e-12 * scale:
+            status = EXACT
+            phi, mx, my, mz = f, qx, qy, qz
+            ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
+            break
+    if status != EXACT:
+        # Coarse answer: a translation-realised signed distance along m.
+        ax, ay, az = support_W(A, -mx, -my, -mz)
+        bx, by, bz = support_W(B, mx, my, mz)
+        phi = coarse
+    # Centre the witnesses so that a − b = φ m exactly, then add the radii.
+    hx, hy, hz = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
+    ax, ay, az = hx + 0.5 * phi * mx, hy + 0.5 * phi * my, hz + 0.5 * phi * mz
+    bx, by, bz = hx - 0.5 * phi * mx, hy - 0.5 * phi * my, hz - 0.5 * phi * mz
+    return (status, phi - rA - rB, ax - rA * mx, ay - rA * my, az - rA * mz,
+            bx + rB * mx, by + rB * my, bz + rB * mz, mx, my, mz)
+
+
+@njit
+def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p_WCa, p_WCb,
+                nhat_BA_W, status):
+    """Narrow phase of pairs (index_A[k], index_B[k]) of engine rows.
+
+    shapes, hulls: PackedShapes / PackedHulls; R (G, 3, 3), p (G, 3): X_WG of
+    all rows [m]; max_distance [m]: pairs farther apart may stop early
+    (status FARTHER). Writes distance (N,), p_WCa, p_WCb, nhat_BA_W (N, 3)
+    and status (N,) (see the module docstring).
+    """
+    S = np.zeros((8, 10))
+    PV = np.zeros((MAX_VERTICES, 9))
+    PF = np.zeros((MAX_FACES, 4))
+    FI = np.zeros((MAX_FACES, 7), dtype=np.int64)
+    WORK = np.zeros(MAX_FACES + 2 * MAX_VERTICES, dtype=np.int64)
+    work = np.zeros((24, 8))
+    for k in range(index_A.shape[0]):
+        i, j = index_A[k], index_B[k]
+        ki, kj = shapes.kind[i], shapes.kind[j]
+        swap = ki > kj
+        a, b = (j, i) if swap else (i, j)
+        ka, kb = min(ki, kj), max(ki, kj)
+        if kb == HALFSPACE:
+            if ka == HALFSPACE:
+                res = _halfspace_halfspace(R, p, a, b)
+            else:
+                res = _shape_halfspace(shapes, hulls, R, p, a, b)
+        elif ka == SPHERE:  # Sphere–Sphere: A's centre against sphere B (Drake)
+            res = _sphere_pair(shapes, hulls, R, p, b, a, True)
+        elif kb == SPHERE:
+            res = _sphere_pair(shapes, hulls, R, p, a, b, False)
+        else:
+            res = _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK,
+                                work)
+        st, d, ax, ay, az, bx, by, bz, nx, ny, nz = res
+        if swap:
+            ax, ay, az, bx, by, bz = bx, by, bz, ax, ay, az
+            nx, ny, nz = -nx, -ny, -nz
+        status[k] = st
+        distance[k] = d
+        p_WCa[k, 0], p_WCa[k, 1], p_WCa[k, 2] = ax, ay, az
+        p_WCb[k, 0], p_WCb[k, 1], p_WCb[k, 2] = bx, by, bz
+        nhat_BA_W[k, 0], nhat_BA_W[k, 1], nhat_BA_W[k, 2] = nx, ny, nz

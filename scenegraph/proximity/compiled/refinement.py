@@ -1,0 +1,308 @@
+"""Certified Newton refinement: turns a coarse (GJK/EPA) answer into the exact
+signed distance of two convex bodies, or says it could not.
+
+The signed distance of A and B is φ = max over unit m of f(m) = −h_A(−m) −
+h_B(m) (h the support value; m = nhat_BA, from B into A): positive, it is
+the distance; negative, minus the penetration depth. At the optimum the
+witnesses a = s_A(−m) and b = s_B(m) satisfy a − b = φ m. Each witness moves
+on one support feature (features.py) with k free coordinates, so the optimum
+solves the square system, in unknowns (m: 2 tangent angles, α_A, α_B),
+
+    t_i·(a − b) = 0 (i = 1, 2),   E·m = 0 for every free direction E,
+
+where t1, t2 span the plane ⟂ m. Levenberg–Marquardt with a tiny damping
+(rank-deficient systems — parallel faces, parallel cylinders — have a
+continuum of exact witness pairs; the damping picks one near the start)
+converges in 2–4 steps from a coarse answer; its Jacobian uses the analytic
+support Hessians (zero on flats).
+
+Certificate (all must hold, else the caller retries another feature guess
+or falls back): each witness lies in its body (to 1e-12·size) and is a
+support point of the *whole* body along ±m (support gap ≤ 1e-12·size), and
+the tangential residual is ≤ 1e-12·scale. Then f(m) = m·(a − b) and
+|a − b| = |f(m)|: for φ > 0 this proves φ is the distance (a lower and an
+upper bound agree); for φ < 0 it is a stationary depth realised by a
+translation, and the caller also requires it not to be worse than the coarse
+answer.
+"""
+from __future__ import annotations
+
+import math
+
+from scenegraph._jit import njit
+from scenegraph.proximity.compiled.features import (feature_point, inside_body,
+                                                     select_feature, smooth_jacobian,
+                                                     support_gap)
+from scenegraph.proximity.compiled.supports import from_G, rotate_from_G, rotate_to_G, to_G
+
+__all__ = ["refine"]
+
+_MAX_ITERATIONS = 24
+
+
+@njit
+def _perpendicular(nx, ny, nz):
+    if abs(nx) <= abs(ny) and abs(nx) <= abs(nz):
+        x, y, z = 0.0, -nz, ny
+    elif abs(ny) <= abs(nz):
+        x, y, z = -nz, 0.0, nx
+    else:
+        x, y, z = -ny, nx, 0.0
+    n = math.sqrt(x * x + y * y + z * z)
+    return x / n, y / n, z / n
+
+
+@njit
+def _free_world(body, feature, j):
+    """Free direction j (0 or 1) of a feature, in W."""
+    if j == 0:
+        return rotate_from_G(body, feature[5], feature[6], feature[7])
+    return rotate_from_G(body, feature[8], feature[9], feature[10])
+
+
+@njit
+def _in_span(vx, vy, vz, e1x, e1y, e1z, e2x, e2y, e2z, k):
+    """Whether unit v lies (within 1e-6) in the span of orthonormal e1 (and
+    e2 if k = 2)."""
+    c1 = vx * e1x + vy * e1y + vz * e1z
+    rx, ry, rz = vx - c1 * e1x, vy - c1 * e1y, vz - c1 * e1z
+    if k == 2:
+        c2 = vx * e2x + vy * e2y + vz * e2z
+        rx, ry, rz = rx - c2 * e2x, ry - c2 * e2y, rz - c2 * e2z
+    return rx * rx + ry * ry + rz * rz <= 1e-12
+
+
+@njit
+def _apply_jacobian(body, H, tx, ty, tz):
+    """R_WG · H · R_WGᵀ · t: the world rate of a smooth witness along t."""
+    gx, gy, gz = rotate_to_G(body, tx, ty, tz)
+    hx = H[0, 0] * gx + H[0, 1] * gy + H[0, 2] * gz
+    hy = H[1, 0] * gx + H[1, 1] * gy + H[1, 2] * gz
+    hz = H[2, 0] * gx + H[2, 1] * gy + H[2, 2] * gz
+    return rotate_from_G(body, hx, hy, hz)
+
+
+@njit
+def _solve_damped(J, r, n, delta, N):
+    """delta = −(JᵀJ + λ diag + μ I)⁻¹ Jᵀ r for the leading n×n block, by
+    Cholesky (N: (6, 7) scratch). Returns False if it breaks down."""
+    for i in range(n):
+        g = 0.0
+        for k in range(n):
+            g += J[k, i] * r[k]
+        N[i, 6] = -g
+        for j in range(n):
+            s = 0.0
+            for k in range(n):
+                s += J[k, i] * J[k, j]
+            N[i, j] = s
+    for i in range(n):
+        N[i, i] += 1e-12 * N[i, i] + 1e-26
+    # Cholesky in place (lower triangle).
+    for j in range(n):
+        s = N[j, j]
+        for k in range(j):
+            s -= N[j, k] * N[j, k]
+        if not s > 0.0:
+            return False
+        N[j, j] = math.sqrt(s)
+        for i in range(j + 1, n):
+            t = N[i, j]
+            for k in range(j):
+                t -= N[i, k] * N[j, k]
+            N[i, j] = t / N[j, j]
+    for i in range(n):
+        t = N[i, 6]
+        for k in range(i):
+            t -= N[i, k] * delta[k]
+        delta[i] = t / N[i, i]
+    for i in range(n - 1, -1, -1):
+        t = delta[i]
+        for k in range(i + 1, n):
+            t -= N[k, i] * delta[k]
+        delta[i] = t / N[i, i]
+    return True
+
+
+@njit
+def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz, tau,
+           at_point, freeze_A_first, work):
+    """Refines a coarse answer (m = nhat_BA and witnesses a, b in W) of bodies
+    A, B (supports.py tuples; hull references and sizes [m] of features.py).
+
+    tau, at_point: the feature-selection tolerance and whether the coarse
+    witnesses lock boundary coordinates (features.select_feature).
+    freeze_A_first: for parallel features, which body's coordinates to
+    freeze when either could be (the other choice may put a witness outside
+    its feature; the caller tries both).
+    work: (24, 8) float scratch.
+    Returns (certified, φ, mx, my, mz, ax, ay, az, bx, by, bz): φ = m·(a − b),
+    the refined unit m and witnesses on A and B (cores), in W.
+    """
+    scale = max(size_A, size_B)
+    J = work[0:6, 0:6]
+    r = work[6, 0:6]
+    delta = work[7, 0:6]
+    N = work[8:14, 0:7]
+    HA = work[14:17, 0:3]
+    HB = work[17:20, 0:3]
+    uAx, uAy, uAz = rotate_to_G(A, -mx, -my, -mz)
+    uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
+    wAx, wAy, wAz = to_G(A, ax, ay, az)
+    wBx, wBy, wBz = to_G(B, bx, by, bz)
+    fA = select_feature(A, hull_A, uAx, uAy, uAz, tau, size_A, wAx, wAy, wAz, at_point)
+    fB = select_feature(B, hull_B, uBx, uBy, uBz, tau, size_B, wBx, wBy, wBz, at_point)
+    # Free coordinates from the coarse witnesses, scaled by 1/scale.
+    gx, gy, gz = to_G(A, ax, ay, az)
+    gx, gy, gz = gx - fA[2], gy - fA[3], gz - fA[4]
+    a1 = (gx * fA[5] + gy * fA[6] + gz * fA[7]) / scale
+    a2 = (gx * fA[8] + gy * fA[9] + gz * fA[10]) / scale
+    gx, gy, gz = to_G(B, bx, by, bz)
+    gx, gy, gz = gx - fB[2], gy - fB[3], gz - fB[4]
+    b1 = (gx * fB[5] + gy * fB[6] + gz * fB[7]) / scale
+    b2 = (gx * fB[8] + gy * fB[9] + gz * fB[10]) / scale
+    EA1x, EA1y, EA1z = _free_world(A, fA, 0)
+    EA2x, EA2y, EA2z = _free_world(A, fA, 1)
+    EB1x, EB1y, EB1z = _free_world(B, fB, 0)
+    EB2x, EB2y, EB2z = _free_world(B, fB, 1)
+    # Parallel features (face on face, a cylinder's side on a face, parallel
+    # edges) touch along a continuum of exact witness pairs: the free
+    # coordinates of the body whose free directions lie in the span of the
+    # other's are frozen at the coarse witness (their constraints are then
+    # implied), which keeps the system square and regular.
+    kA, kB = fA[1], fB[1]
+    if kA > 0 and kB > 0:
+        B_in_A = _in_span(EB1x, EB1y, EB1z, EA1x, EA1y, EA1z, EA2x, EA2y, EA2z, kA) and (
+            kB == 1 or _in_span(EB2x, EB2y, EB2z, EA1x, EA1y, EA1z, EA2x, EA2y, EA2z, kA))
+        A_in_B = _in_span(EA1x, EA1y, EA1z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, kB) and (
+            kA == 1 or _in_span(EA2x, EA2y, EA2z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, kB))
+        if A_in_B and (freeze_A_first or not B_in_A):
+            kA = 0
+        elif B_in_A:
+            kB = 0
+    n = 2 + kA + kB
+    n0 = math.sqrt(mx * mx + my * my + mz * mz)
+    mx, my, mz = mx / n0, my / n0, mz / n0
+    best = math.inf
+    stall = 0
+    for _ in range(_MAX_ITERATIONS):
+        t1x, t1y, t1z = _perpendicular(mx, my, mz)
+        t2x, t2y, t2z = my * t1z - mz * t1y, mz * t1x - mx * t1z, mx * t1y - my * t1x
+        uAx, uAy, uAz = rotate_to_G(A, -mx, -my, -mz)
+        uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
+        pax, pay, paz = feature_point(A, fA, uAx, uAy, uAz, a1 * scale, a2 * scale)
+        pbx, pby, pbz = feature_point(B, fB, uBx, uBy, uBz, b1 * scale, b2 * scale)
+        ax, ay, az = from_G(A, pax, pay, paz)
+        bx, by, bz = from_G(B, pbx, pby, pbz)
+        dx, dy, dz = ax - bx, ay - by, az - bz
+        r[0] = (t1x * dx + t1y * dy + t1z * dz) / scale
+        r[1] = (t2x * dx + t2y * dy + t2z * dz) / scale
+        row = 2
+        if kA >= 1:
+            r[row] = EA1x * mx + EA1y * my + EA1z * mz
+            row += 1
+        if kA >= 2:
+            r[row] = EA2x * mx + EA2y * my + EA2z * mz
+            row += 1
+        if kB >= 1:
+            r[row] = EB1x * mx + EB1y * my + EB1z * mz
+            row += 1
+        if kB >= 2:
+            r[row] = EB2x * mx + EB2y * my + EB2z * mz
+            row += 1
+        res = 0.0
+        for i in range(n):
+            res += r[i] * r[i]
+        res = math.sqrt(res)
+        if res <= 1e-16:
+            break
+        if res < best * 0.5:
+            best = res
+            stall = 0
+        else:
+            stall += 1
+            if res < best:
+                best = res
+            if stall >= 3:
+                break
+        phi = mx * dx + my * dy + mz * dz
+        smooth_jacobian(A, fA, uAx, uAy, uAz, HA)
+        smooth_jacobian(B, fB, uBx, uBy, uBz, HB)
+        for k in range(2):
+            tx, ty, tz = (t1x, t1y, t1z) if k == 0 else (t2x, t2y, t2z)
+            jax, jay, jaz = _apply_jacobian(A, HA, tx, ty, tz)
+            jbx, jby, jbz = _apply_jacobian(B, HB, tx, ty, tz)
+            # d(a − b)/dx_k = −J_A t_k − J_B t_k; dt_i/dx_k = −δ_ik m.
+            sx, sy, sz = -jax - jbx, -jay - jby, -jaz - jbz
+            J[0, k] = ((t1x * sx + t1y * sy + t1z * sz) - (phi if k == 0 else 0.0)) / scale
+            J[1, k] = ((t2x * sx + t2y * sy + t2z * sz) - (phi if k == 1 else 0.0)) / scale
+            row = 2
+            if kA >= 1:
+                J[row, k] = EA1x * tx + EA1y * ty + EA1z * tz
+                row += 1
+            if kA >= 2:
+                J[row, k] = EA2x * tx + EA2y * ty + EA2z * tz
+                row += 1
+            if kB >= 1:
+                J[row, k] = EB1x * tx + EB1y * ty + EB1z * tz
+                row += 1
+            if kB >= 2:
+                J[row, k] = EB2x * tx + EB2y * ty + EB2z * tz
+                row += 1
+        for row in range(n):
+            for col in range(2, n):
+                J[row, col] = 0.0
+        col = 2
+        if kA >= 1:
+            J[0, col] = t1x * EA1x + t1y * EA1y + t1z * EA1z
+            J[1, col] = t2x * EA1x + t2y * EA1y + t2z * EA1z
+            col += 1
+        if kA >= 2:
+            J[0, col] = t1x * EA2x + t1y * EA2y + t1z * EA2z
+            J[1, col] = t2x * EA2x + t2y * EA2y + t2z * EA2z
+            col += 1
+        if kB >= 1:
+            J[0, col] = -(t1x * EB1x + t1y * EB1y + t1z * EB1z)
+            J[1, col] = -(t2x * EB1x + t2y * EB1y + t2z * EB1z)
+            col += 1
+        if kB >= 2:
+            J[0, col] = -(t1x * EB2x + t1y * EB2y + t1z * EB2z)
+            J[1, col] = -(t2x * EB2x + t2y * EB2y + t2z * EB2z)
+            col += 1
+        if not _solve_damped(J, r, n, delta, N):
+            break
+        mx, my, mz = mx + delta[0] * t1x + delta[1] * t2x, my + delta[0] * t1y + delta[1] * t2y, \
+            mz + delta[0] * t1z + delta[1] * t2z
+        nm = math.sqrt(mx * mx + my * my + mz * mz)
+        mx, my, mz = mx / nm, my / nm, mz / nm
+        col = 2
+        if kA >= 1:
+            a1 += delta[col]
+            col += 1
+        if kA >= 2:
+            a2 += delta[col]
+            col += 1
+        if kB >= 1:
+            b1 += delta[col]
+            col += 1
+        if kB >= 2:
+            b2 += delta[col]
+            col += 1
+    # Final witnesses at the last m and the certificate.
+    t1x, t1y, t1z = _perpendicular(mx, my, mz)
+    t2x, t2y, t2z = my * t1z - mz * t1y, mz * t1x - mx * t1z, mx * t1y - my * t1x
+    uAx, uAy, uAz = rotate_to_G(A, -mx, -my, -mz)
+    uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
+    pax, pay, paz = feature_point(A, fA, uAx, uAy, uAz, a1 * scale, a2 * scale)
+    pbx, pby, pbz = feature_point(B, fB, uBx, uBy, uBz, b1 * scale, b2 * scale)
+    ax, ay, az = from_G(A, pax, pay, paz)
+    bx, by, bz = from_G(B, pbx, pby, pbz)
+    dx, dy, dz = ax - bx, ay - by, az - bz
+    phi = mx * dx + my * dy + mz * dz
+    tangential = math.hypot(t1x * dx + t1y * dy + t1z * dz, t2x * dx + t2y * dy + t2z * dz)
+    ok = (tangential <= 1e-12 * scale
+          and inside_body(A, hull_A, pax, pay, paz, 1e-12 * size_A)
+          and inside_body(B, hull_B, pbx, pby, pbz, 1e-12 * size_B)
+          and support_gap(A, uAx, uAy, uAz, pax, pay, paz) <= 1e-12 * size_A
+          and support_gap(B, uBx, uBy, uBz, pbx, pby, pbz) <= 1e-12 * size_B)
+    return ok, phi, mx, my, mz, ax, ay, az, bx, by, bz
