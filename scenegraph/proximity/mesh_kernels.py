@@ -112,7 +112,8 @@ def build_tree(A, B, C, leaf_size):
     F = A.shape[0]
     order = np.arange(F)
     cen = (A + B + C) / 3.0
-    cap = 2 * F + 1
+    # Only nodes above leaf_size split, into halves of at least (leaf_size + 1) // 2.
+    cap = 2 * (F // max(1, (leaf_size + 1) // 2)) + 1
     node_i = np.full((cap, 4), -1, dtype=np.int64)
     st_n = np.empty(_STACK, dtype=np.int64)
     st_s = np.empty(_STACK, dtype=np.int64)
