@@ -5,23 +5,93 @@ Every compiled kernel in the library is declared with `njit` from here:
 * cache=True — machine code is written next to the source (``__pycache__``)
   and loaded by later processes; when that folder is not writable numba uses
   its user-wide cache, and ``NUMBA_CACHE_DIR`` (read by numba at import)
-  overrides both. A cache is invalidated when the source or numba changes.
+  overrides both.
 * nogil=True — kernels release the GIL (threads can query in parallel).
 * error_model="numpy" — division by zero gives inf/NaN as in numpy instead
   of raising (kernels test their denominators themselves).
 * fastmath stays off: the proximity answers are exact to rounding, and
   reassociation would break the certificates.
 
+Cache validity. numba stamps a cached kernel with the source of *its own*
+file only, so a kernel whose callee in another module changed would load
+stale machine code (after a ``git pull``, or an edit). Here every kernel of
+this package is stamped instead with one digest of all the package's kernel
+sources (each .py file that uses ``njit`` or a numba intrinsic): any change to
+any of them recompiles them all, once. This is done with numba's cache
+locator classes (subclasses of the three source-file locators, consulted
+first and only for files of this package).
+
 Kernels take only contiguous float64 / int64 arrays and scalars so that each
 compiles exactly once.
 """
 from __future__ import annotations
 
-import numba
+import functools
+import hashlib
+import os
 
-__all__ = ["njit"]
+import numba
+from numba.core import caching
+
+__all__ = ["njit", "kernel_sources_digest", "sources_digest", "PACKAGE_LOCATORS"]
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def sources_digest(directory: str) -> bytes:
+    """sha256 over the kernel source files below `directory`: every .py file
+    that mentions ``njit`` or ``intrinsic`` (relative path and content), plus
+    numba's version."""
+    digest = hashlib.sha256(numba.__version__.encode())
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                text = f.read()
+            if b"njit" in text or b"intrinsic" in text:
+                digest.update(os.path.relpath(path, directory).encode())
+                digest.update(text)
+    return digest.digest()
+
+
+@functools.lru_cache(maxsize=None)
+def kernel_sources_digest() -> bytes:
+    """sources_digest of this package, computed once per process."""
+    return sources_digest(_PACKAGE_DIR)
+
+
+def _in_package(py_file) -> bool:
+    return os.path.abspath(py_file).startswith(_PACKAGE_DIR + os.sep)
+
+
+def _package_locator(base):
+    """A subclass of numba's locator `base` that stamps this package's
+    kernels with kernel_sources_digest() and declines every other file."""
+
+    class Locator(base):
+        def get_source_stamp(self):
+            return kernel_sources_digest()
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not _in_package(py_file):
+                return None
+            return super().from_function(py_func, py_file)
+
+    Locator.__name__ = Locator.__qualname__ = "Package" + base.__name__
+    return Locator
+
+
+PACKAGE_LOCATORS = tuple(_package_locator(base) for base in (
+    caching.UserProvidedCacheLocator, caching.InTreeCacheLocator,
+    caching.UserWideCacheLocator))
+if not any(c.__name__ == PACKAGE_LOCATORS[0].__name__
+           for c in caching.CacheImpl._locator_classes):
+    caching.CacheImpl._locator_classes[:0] = list(PACKAGE_LOCATORS)
 
 
 def njit(function=None, **options):
