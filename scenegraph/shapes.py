@@ -454,20 +454,11 @@ def convex_hull_polygons(points: np.ndarray, what: str = "<vertices>"):
         hull = compute_convex_hull(U, what)     # coplanar triangles merged into facets
     except ValueError as exc:  # pragma: no cover - guarded by the SVD test above
         raise RuntimeError(f"Convex hull of '{what}' failed: {exc}") from exc
-    verts = hull.vertices
-    polygons = []
-    for g, n in enumerate(hull.plane_normals):
-        idx = np.unique(hull.faces[hull.face_plane == g])
-        P = verts[idx]
-        c = P.mean(axis=0)
-        a = np.cross(n, [1.0, 0.0, 0.0])
-        if a @ a < 1e-6:
-            a = np.cross(n, [0.0, 1.0, 0.0])
-        a /= np.linalg.norm(a)
-        b = np.cross(n, a)
-        ang = np.arctan2((P - c) @ b, (P - c) @ a)
-        polygons.append([int(i) for i in idx[np.argsort(ang)]])
-    return verts, polygons
+    # The hull's facet loops: counter-clockwise from outside, O(facets).
+    offsets = hull.facet_vertex_offsets.tolist()
+    loops = hull.facet_vertices.tolist()
+    polygons = [loops[offsets[f]:offsets[f + 1]] for f in range(len(offsets) - 1)]
+    return hull.vertices, polygons
 
 
 def _mesh_volume(V: np.ndarray, F: np.ndarray) -> float:

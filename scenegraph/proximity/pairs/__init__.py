@@ -1,1 +1,0 @@
-"""Internal package; public names are re-exported from scenegraph."""
