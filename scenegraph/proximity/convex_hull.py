@@ -28,7 +28,8 @@ array is C-contiguous, float64 or int64, and read-only:
   * vertex_neighbor_offsets (V+1,), vertex_neighbors (·,): CSR adjacency of
     the triangulation (vertices joined by a triangle edge, including edges
     inside a facet), each list sorted; symmetric. Hill-climbing a support
-    function over it from any vertex ends at a global maximum.
+    function over it from any vertex ends at a global maximum (up to the
+    rounding of Qhull's near-coplanar merges).
 
 Facet merging: two triangles sharing an edge belong to one facet when their
 unit normals agree to 1 − n₁·n₂ < 1e-10 and their offsets to 1e-10 × the hull's
