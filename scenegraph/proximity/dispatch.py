@@ -1,5 +1,5 @@
-"""Narrow-phase dispatch: one table of batched pair kernels keyed by the sorted
-shape-type pair.
+"""Narrow-phase entry points: pairs of geometries in, one compiled call
+(compiled/narrow_phase.py) over all of them, PairBatchResult out.
 
 Entry points (all poses and results in the world frame W, SI units):
 
@@ -25,70 +25,31 @@ Entry points (all poses and results in the world frame W, SI units):
       with witnesses expressed in the geometry frames).
 
 Rows with distance ≤ max_distance are exact; farther rows may hold any
-distance > max_distance and NaN witnesses (see pairs/common.py). The table is
-keyed by (kind_A, kind_B) with kind_A ≤ kind_B in shape_data.KINDS order; a
-pair asked the other way round is computed canonically and swapped back
-(witnesses exchanged, normal negated), so callers always get A and B as asked.
+distance > max_distance and NaN witnesses (pair_result.py). Each pair is
+computed in the canonical order of its kinds (shape_data.KINDS order) and
+swapped back (witnesses exchanged, normal negated), so callers always get A
+and B as asked and answers do not depend on the order.
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from scenegraph.proximity.pairs import (box_box, box_capsule, capsule_capsule, general,
-                                        halfspace_convex, sphere_shape)
-from scenegraph.proximity.pairs.common import PairBatchResult, ShapeBatch
 from scenegraph.proximity.compiled.narrow_phase import solve_pairs
 from scenegraph.proximity.compiled.packed_shapes import pack_shapes
+from scenegraph.proximity.pair_result import PairBatchResult
 from scenegraph.proximity.shape_data import KINDS, ShapeData
 from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
 __all__ = [
-    "KERNELS", "ShapeTable", "compute_pairs", "compute_pairs_indexed", "penetration_pairs",
+    "ShapeTable", "compute_pairs", "compute_pairs_indexed", "penetration_pairs",
     "penetration_pairs_indexed", "signed_distance_pairs", "signed_distance_pairs_indexed",
-    "kernel_for", "penetration_results", "signed_distance_results",
+    "penetration_results", "signed_distance_results",
 ]
-
-Kernel = Callable[..., PairBatchResult]
-
-KERNELS: dict[tuple[str, str], Kernel] = {
-    ("Sphere", "Sphere"): sphere_shape.sphere_sphere,
-    ("Box", "Sphere"): sphere_shape.box_sphere,
-    ("Capsule", "Sphere"): sphere_shape.capsule_sphere,
-    ("Convex", "Sphere"): sphere_shape.convex_sphere,
-    ("Cylinder", "Sphere"): sphere_shape.cylinder_sphere,
-    ("Ellipsoid", "Sphere"): sphere_shape.ellipsoid_sphere,
-    ("HalfSpace", "Sphere"): sphere_shape.halfspace_sphere,
-    ("Box", "HalfSpace"): halfspace_convex.shape_halfspace,
-    ("Capsule", "HalfSpace"): halfspace_convex.shape_halfspace,
-    ("Convex", "HalfSpace"): halfspace_convex.shape_halfspace,
-    ("Cylinder", "HalfSpace"): halfspace_convex.shape_halfspace,
-    ("Ellipsoid", "HalfSpace"): halfspace_convex.shape_halfspace,
-    ("HalfSpace", "HalfSpace"): halfspace_convex.halfspace_halfspace,
-    ("Box", "Box"): box_box.box_box,
-    ("Box", "Capsule"): box_capsule.box_capsule,
-    ("Capsule", "Capsule"): capsule_capsule.capsule_capsule,
-}
-for _a in KINDS:
-    for _b in KINDS:
-        if _a <= _b and (_a, _b) not in KERNELS:
-            KERNELS[(_a, _b)] = general.general_pairs
-assert len(KERNELS) == 28
-# Type pairs whose kernels need the ShapeData objects, not just parameters.
-_NEEDS_SHAPES = frozenset(k for k, f in KERNELS.items() if f is general.general_pairs)
 
 _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 _HALFSPACE = _KIND_INDEX["HalfSpace"]
-_CONVEX = _KIND_INDEX["Convex"]
-
-
-def kernel_for(kind_A: str, kind_B: str) -> tuple[Kernel, bool]:
-    """(kernel, swapped): the canonical kernel for the pair and whether A and B
-    must be exchanged to call it."""
-    if kind_A <= kind_B:
-        return KERNELS[(kind_A, kind_B)], False
-    return KERNELS[(kind_B, kind_A)], True
 
 
 class ShapeTable:
@@ -106,15 +67,6 @@ class ShapeTable:
 
     def __len__(self) -> int:
         return len(self.shapes)
-
-    def batch(self, index: np.ndarray, with_shapes: bool = False) -> ShapeBatch:
-        """ShapeBatch of the rows `index` (all of one kind). The ShapeData
-        themselves are attached for Convex rows or when asked (the vectorised
-        primitive kernels only need the parameter array)."""
-        kind = KINDS[int(self.kind_index[index[0]])]
-        keep = with_shapes or kind == "Convex"
-        shapes = tuple(self.shapes[i] for i in index) if keep else ()
-        return ShapeBatch(kind, self.params[index], shapes)
 
 
 def _check_halfspace_pairs(kA: np.ndarray, kB: np.ndarray) -> None:

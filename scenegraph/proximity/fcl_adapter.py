@@ -1,9 +1,9 @@
 """python-fcl adapter: ShapeData → fcl objects, guarded calls, and the
 conversion of FCL's conventions to Drake's.
 
-The pair kernels do not need FCL (the pure-Python solver in convex_solver.py
-meets accuracy targets FCL's GJK/EPA cannot, DEPENDENCIES.md F3); this module
-is the FCL-based fallback and cross-check. It keeps python-fcl's known
+The narrow phase does not use FCL (the compiled certified solver in
+compiled/ meets accuracy targets FCL's GJK/EPA cannot, DEPENDENCIES.md F3);
+this module is an independent FCL-based cross-check for the tests. It keeps python-fcl's known
 failure surfaces away from callers by checking inputs in Python before any
 call into C:
 

@@ -31,8 +31,8 @@ import itertools
 
 import numpy as np
 
-from scenegraph.proximity.pairs.common import PairBatchResult, ShapeBatch, normalize_rows, rowdot
-from scenegraph.proximity.pairs.segments import closest_segment_segment
+from tests.scenegraph.proximity.numpy_kernels.common import PairBatchResult, ShapeBatch, normalize_rows, rowdot
+from tests.scenegraph.proximity.numpy_kernels.segments import closest_segment_segment
 
 __all__ = ["box_box", "box_sat"]
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from scenegraph.proximity.pairs.box_box import _EDGE_FACES, _EDGE_P0, _EDGE_P1
-from scenegraph.proximity.pairs.common import PairBatchResult, ShapeBatch, rowdot
-from scenegraph.proximity.pairs.segments import closest_segment_segment
+from tests.scenegraph.proximity.numpy_kernels.box_box import _EDGE_FACES, _EDGE_P0, _EDGE_P1
+from tests.scenegraph.proximity.numpy_kernels.common import PairBatchResult, ShapeBatch, rowdot
+from tests.scenegraph.proximity.numpy_kernels.segments import closest_segment_segment
 
 __all__ = ["box_capsule", "box_segment"]
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from scenegraph.proximity.pairs.common import PairBatchResult, ShapeBatch, normalize_rows, rowdot
-from scenegraph.proximity.pairs.segments import capsule_segments_W, closest_segment_segment
+from tests.scenegraph.proximity.numpy_kernels.common import PairBatchResult, ShapeBatch, normalize_rows, rowdot
+from tests.scenegraph.proximity.numpy_kernels.segments import capsule_segments_W, closest_segment_segment
 
 __all__ = ["capsule_capsule", "contact_normal_from_cores"]
 

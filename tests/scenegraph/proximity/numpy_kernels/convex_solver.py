@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from scenegraph.proximity.gjk_epa import epa, gjk, sat_polytopes
+from tests.scenegraph.proximity.numpy_kernels.gjk_epa import epa, gjk, sat_polytopes
 from scenegraph.proximity.shape_data import ShapeData, batched_support_G
 
 __all__ = ["SupportBody", "gjk", "solve_pair", "sat_polytopes", "epa"]

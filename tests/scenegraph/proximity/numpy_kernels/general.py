@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from scenegraph.proximity.convex_solver import SupportBody, solve_pair
-from scenegraph.proximity.pairs.common import PairBatchResult, ShapeBatch
+from tests.scenegraph.proximity.numpy_kernels.convex_solver import SupportBody, solve_pair
+from tests.scenegraph.proximity.numpy_kernels.common import PairBatchResult, ShapeBatch
 
 __all__ = ["general_pairs"]
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scenegraph.proximity.pairs.common import PairBatchResult, ShapeBatch, normalize_rows, rowdot
+from tests.scenegraph.proximity.numpy_kernels.common import PairBatchResult, ShapeBatch, normalize_rows, rowdot
 from scenegraph.proximity.shape_data import batched_support_G
 
 __all__ = ["shape_halfspace", "halfspace_halfspace", "support_points_W"]

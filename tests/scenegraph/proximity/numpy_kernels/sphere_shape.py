@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from scenegraph.proximity import point_distance as pd
-from scenegraph.proximity.pairs.common import (PairBatchResult, ShapeBatch, from_frame,
+from tests.scenegraph.proximity.numpy_kernels.common import (PairBatchResult, ShapeBatch, from_frame,
                                                 to_frame)
 
 __all__ = ["sphere_sphere", "box_sphere", "capsule_sphere", "convex_sphere",
