@@ -1,24 +1,32 @@
-"""A numpy bounding-volume hierarchy of axis-aligned boxes, traversed level by level.
+"""A bounding-volume hierarchy of oriented boxes over mesh primitives.
 
-The primitives (tetrahedra or triangles) are sorted along a Morton curve of
-their box centres, then an implicit, balanced binary tree is laid over the
-sorted order: node i of level l covers sorted primitives
-[⌊i·P/2ˡ⌋, ⌊(i+1)·P/2ˡ⌋), its children are nodes 2i and 2i+1 of level l+1,
-and the last level's nodes hold at most `leaf_size` (≥ 2) primitives each.
-Building is fully vectorised (no Python loop per node).
+The primitives (tetrahedra or triangles, given by their vertex positions
+p_FV (P, k, 3) in a frame F [m]) are sorted along a Morton curve of their
+centroids, then an implicit, balanced binary tree is laid over the sorted
+order: node i of level l covers the primitives of leaves
+[i·2^(L−l), (i+1)·2^(L−l)), its children are nodes 2i and 2i+1 of level l+1,
+and each of the 2^L leaves holds between 1 and `leaf_size` primitives.
 
-Two hierarchies A and B, B posed in A by (R_AB, p_AB), are traversed
-together one level at a time, starting with all pairs of nodes of the deepest
-levels holding at most 32 nodes: every iteration tests *all* surviving node
-pairs at once (B's boxes are re-expressed in A as the boxes enclosing the
-rotated boxes), then replaces each by its children pairs. Leaf pairs expand into
-primitive pairs, which are tested against the primitives' own boxes. The
-result is a superset of the primitive pairs whose geometry intersects.
+Every node and every primitive carries an oriented box (centre c_F, axes R_FB
+as columns, half sizes h): the principal axes of its vertices, or the
+frame's axes when that box is smaller. Oriented boxes hug the long, thin
+tetrahedra of compliant spheres (radial needles) that axis-aligned boxes
+would blow up; the compiled build_boxes kernel fits them in one pass per
+level.
+
+Two hierarchies are traversed together by the compiled kernels in
+contact_kernels.py (depth first, descending the larger box, boxes of B posed in
+A tested with the 15-axis separating-axis test); collide() returns every
+candidate primitive pair, a superset of the pairs whose primitives intersect.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from scenegraph._jit import njit
+from scenegraph.hydroelastic.contact_kernels import collide_all, pose_array
 
 
 def _morton_codes(centers: np.ndarray) -> np.ndarray:
@@ -37,131 +45,168 @@ def _morton_codes(centers: np.ndarray) -> np.ndarray:
     return (spread(q[:, 0]) << 2) | (spread(q[:, 1]) << 1) | spread(q[:, 2])
 
 
-class Bvh:
-    """Implicit balanced AABB tree over P primitive boxes expressed in a frame F [m].
+@njit
+def _symmetric_eigenvectors(C, V):
+    """Eigenvectors (columns of V) of the symmetric 3×3 matrix C (overwritten) by
+    cyclic Jacobi rotations."""
+    for i in range(3):
+        for j in range(3):
+            V[i, j] = 1.0 if i == j else 0.0
+    for _ in range(32):
+        off = C[0, 1] * C[0, 1] + C[0, 2] * C[0, 2] + C[1, 2] * C[1, 2]
+        diag = C[0, 0] * C[0, 0] + C[1, 1] * C[1, 1] + C[2, 2] * C[2, 2]
+        if off <= 1e-30 * diag or off == 0.0:
+            return
+        for p in range(2):
+            for q in range(p + 1, 3):
+                if C[p, q] == 0.0:
+                    continue
+                theta = (C[q, q] - C[p, p]) / (2.0 * C[p, q])
+                t = (1.0 if theta >= 0.0 else -1.0) / (abs(theta) + math.sqrt(theta * theta + 1.0))
+                c = 1.0 / math.sqrt(t * t + 1.0)
+                s = t * c
+                for k in range(3):          # C ← Jᵀ C J
+                    ckp, ckq = C[k, p], C[k, q]
+                    C[k, p] = c * ckp - s * ckq
+                    C[k, q] = s * ckp + c * ckq
+                for k in range(3):
+                    cpk, cqk = C[p, k], C[q, k]
+                    C[p, k] = c * cpk - s * cqk
+                    C[q, k] = s * cpk + c * cqk
+                for k in range(3):          # V ← V J
+                    vkp, vkq = V[k, p], V[k, q]
+                    V[k, p] = c * vkp - s * vkq
+                    V[k, q] = s * vkp + c * vkq
 
-    Bvh(lo_F, hi_F, leaf_size=4): lo_F, hi_F (P, 3) primitive box corners.
+
+@njit
+def _fit_box(pts, first, last, c_out, R_out, h_out):
+    """Oriented box of the vertices of primitives first..last-1 of pts (P, k, 3):
+    principal axes, or the frame's axes if that box has the smaller volume."""
+    k = pts.shape[1]
+    n = (last - first) * k
+    mean = np.zeros(3)
+    lo = np.full(3, np.inf)
+    hi = np.full(3, -np.inf)
+    for u in range(first, last):
+        for v in range(k):
+            for i in range(3):
+                x = pts[u, v, i]
+                mean[i] += x
+                lo[i] = min(lo[i], x)
+                hi[i] = max(hi[i], x)
+    mean /= n
+    C = np.zeros((3, 3))
+    for u in range(first, last):
+        for v in range(k):
+            for i in range(3):
+                for j in range(3):
+                    C[i, j] += (pts[u, v, i] - mean[i]) * (pts[u, v, j] - mean[j])
+    V = np.empty((3, 3))
+    _symmetric_eigenvectors(C, V)
+    plo = np.full(3, np.inf)
+    phi = np.full(3, -np.inf)
+    for u in range(first, last):
+        for v in range(k):
+            for j in range(3):
+                s = (V[0, j] * pts[u, v, 0] + V[1, j] * pts[u, v, 1] + V[2, j] * pts[u, v, 2])
+                plo[j] = min(plo[j], s)
+                phi[j] = max(phi[j], s)
+    volume_pca = (phi[0] - plo[0]) * (phi[1] - plo[1]) * (phi[2] - plo[2])
+    volume_aabb = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])
+    if volume_aabb <= volume_pca:
+        for i in range(3):
+            c_out[i] = 0.5 * (lo[i] + hi[i])
+            h_out[i] = 0.5 * (hi[i] - lo[i])
+            for j in range(3):
+                R_out[i, j] = 1.0 if i == j else 0.0
+    else:
+        for i in range(3):
+            c_out[i] = 0.0
+            for j in range(3):
+                R_out[i, j] = V[i, j]
+                c_out[i] += V[i, j] * (0.5 * (plo[j] + phi[j]))
+        for j in range(3):
+            h_out[j] = 0.5 * (phi[j] - plo[j])
+
+
+@njit
+def build_boxes(pts_sorted, leaf_bounds, level_offset):
+    """Oriented boxes of every node (level-major) and of every primitive (sorted order).
+
+    pts_sorted (P, k, 3): primitive vertices in hierarchy order. Returns
+    (node_c (N, 3), node_R (N, 3, 3), node_h (N, 3), prim_c (P, 3), prim_R (P, 3, 3),
+    prim_h (P, 3)).
+    """
+    N = level_offset[-1]
+    L = level_offset.shape[0] - 2
+    P = pts_sorted.shape[0]
+    node_c, node_R, node_h = np.empty((N, 3)), np.empty((N, 3, 3)), np.empty((N, 3))
+    for level in range(L + 1):
+        span = 1 << (L - level)
+        for i in range(1 << level):
+            g = level_offset[level] + i
+            _fit_box(pts_sorted, leaf_bounds[i * span], leaf_bounds[(i + 1) * span],
+                     node_c[g], node_R[g], node_h[g])
+    prim_c, prim_R, prim_h = np.empty((P, 3)), np.empty((P, 3, 3)), np.empty((P, 3))
+    for u in range(P):
+        _fit_box(pts_sorted, u, u + 1, prim_c[u], prim_R[u], prim_h[u])
+    return node_c, node_R, node_h, prim_c, prim_R, prim_h
+
+
+def _pack_boxes(c: np.ndarray, R: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """(N, 16) rows: centre, axes R[i, j] row-major, half sizes, their sum."""
+    return np.ascontiguousarray(np.concatenate(
+        [c, R.reshape(-1, 9), h, h.sum(axis=1, keepdims=True)], axis=1))
+
+
+class Bvh:
+    """Implicit balanced tree of oriented boxes over P primitives in a frame F [m].
+
+    Bvh(p_FV): p_FV (P, k, 3) the vertices of each primitive (k = 3 for
+    triangles, 4 for tetrahedra; any k ≥ 1). leaf_size (≥ 2) bounds the
+    primitives per leaf.
     """
 
-    def __init__(self, lo_F: np.ndarray, hi_F: np.ndarray, leaf_size: int = 4):
-        lo_F = np.asarray(lo_F, dtype=float).reshape(-1, 3)
-        hi_F = np.asarray(hi_F, dtype=float).reshape(-1, 3)
-        P = lo_F.shape[0]
+    def __init__(self, p_FV: np.ndarray, leaf_size: int = 4):
+        p_FV = np.asarray(p_FV, dtype=float)
+        if p_FV.ndim == 2:
+            p_FV = p_FV[:, None, :]
+        P = p_FV.shape[0]
         if P == 0:
             raise ValueError("Bvh: no primitives")
+        if not np.isfinite(p_FV).all():
+            raise ValueError("Bvh: a primitive has a non-finite vertex")
         leaf_size = max(2, int(leaf_size))
         self.num_primitives = P
-        self.prim_lo, self.prim_hi = lo_F, hi_F
-        self.order = np.argsort(_morton_codes((lo_F + hi_F) / 2.0), kind="stable")
+        self.order = np.argsort(_morton_codes(p_FV.mean(axis=1)), kind="stable").astype(np.int64)
         L = 0
         while -(-P // (1 << L)) > leaf_size:
             L += 1
         self.num_levels = L + 1
-        n_leaves = 1 << L
-        self.leaf_bounds = (np.arange(n_leaves + 1, dtype=np.int64) * P) >> L
-        slo, shi = lo_F[self.order], hi_F[self.order]
-        lo = np.minimum.reduceat(slo, self.leaf_bounds[:-1], axis=0)
-        hi = np.maximum.reduceat(shi, self.leaf_bounds[:-1], axis=0)
-        levels = [(lo, hi)]
-        for _ in range(L):
-            lo = np.minimum(lo[0::2], lo[1::2])
-            hi = np.maximum(hi[0::2], hi[1::2])
-            levels.append((lo, hi))
-        levels.reverse()
-        self.level_offset = np.cumsum([0] + [1 << l for l in range(L + 1)])
-        self.node_lo = np.concatenate([lv[0] for lv in levels])     # (N, 3), level-major
-        self.node_hi = np.concatenate([lv[1] for lv in levels])
-        # Packed (lo, −hi) per node, column-major (6, N): boxes a and b overlap iff
-        # packed_a ≤ (hi_b, −lo_b) in all six rows.
-        self.node_packed = np.vstack([self.node_lo.T, -self.node_hi.T])
-        self.prim_packed = np.vstack([lo_F.T, -hi_F.T])
+        self.leaf_bounds = (np.arange((1 << L) + 1, dtype=np.int64) * P) >> L
+        self.level_offset = np.cumsum([0] + [1 << level for level in range(L + 1)]).astype(np.int64)
         self.leaf_size = int(np.diff(self.leaf_bounds).max())
+        node_c, node_R, node_h, c_s, R_s, h_s = build_boxes(
+            np.ascontiguousarray(p_FV[self.order]), self.leaf_bounds, self.level_offset)
+        prim_c, prim_R, prim_h = (np.empty_like(c_s), np.empty_like(R_s), np.empty_like(h_s))
+        prim_c[self.order], prim_R[self.order], prim_h[self.order] = c_s, R_s, h_s
+        #: Per primitive (mesh numbering): box centre (P, 3), axes as columns (P, 3, 3),
+        #: half sizes (P, 3).
+        self.prim_c, self.prim_R, self.prim_h = prim_c, prim_R, prim_h
+        # What the compiled traversal reads (layout in contact_kernels.py); primitives
+        # in hierarchy order.
+        self.kernel_arrays = (_pack_boxes(node_c, node_R, node_h), _pack_boxes(c_s, R_s, h_s),
+                              self.leaf_bounds, self.level_offset)
 
     @classmethod
     def from_simplices(cls, p_FV: np.ndarray, elements: np.ndarray, leaf_size: int = 4) -> "Bvh":
         """A Bvh over triangles (F, 3) or tetrahedra (T, 4) indexing vertices p_FV (V, 3)."""
-        pts = p_FV[elements]
-        return cls(pts.min(axis=1), pts.max(axis=1), leaf_size)
-
-    def node_boxes_in(self, R_AF: np.ndarray, p_AF: np.ndarray) -> np.ndarray:
-        """(6, N) boxes (hi_A, −lo_A) in frame A enclosing every node box posed by X_AF."""
-        return _boxes_in(self.node_lo, self.node_hi, R_AF, p_AF)
+        return cls(np.asarray(p_FV, dtype=float)[np.asarray(elements)], leaf_size)
 
 
-def _boxes_in(lo: np.ndarray, hi: np.ndarray, R_AF: np.ndarray, p_AF: np.ndarray) -> np.ndarray:
-    """(6, N) packed (hi_A, −lo_A) of the boxes enclosing boxes (lo, hi) (N, 3) posed by X_AF."""
-    c_A = (lo + hi) * 0.5 @ R_AF.T + p_AF
-    h_A = (hi - lo) * 0.5 @ np.abs(R_AF).T
-    return np.vstack([(c_A + h_A).T, (h_A - c_A).T])
-
-
-def _overlap(packed_A: np.ndarray, ia: np.ndarray, box_B: np.ndarray, ib: np.ndarray) -> np.ndarray:
-    """(K,) whether packed boxes packed_A[:, ia] and box_B[:, ib] overlap (1-D gathers per row)."""
-    ok = packed_A[0][ia] <= box_B[0][ib]
-    for j in range(1, 6):
-        ok &= packed_A[j][ia] <= box_B[j][ib]
-    return ok
-
-
-_START_NODES = 32   # traversal starts at the deepest level with at most this many nodes
-
-
-def _start_level(bvh: Bvh) -> int:
-    return min(bvh.num_levels - 1, _START_NODES.bit_length() - 1)
-
-
-def collide(bvh_A: Bvh, bvh_B: Bvh, R_AB: np.ndarray, p_AB: np.ndarray,
-            prim_lo_B_A: np.ndarray | None = None, prim_hi_B_A: np.ndarray | None = None):
-    """Candidate primitive pairs (a (K,), b (K,)) whose boxes overlap (deterministic order).
-
-    B's hierarchy is posed in A's frame by X_AB = (R_AB, p_AB). prim_lo_B_A /
-    prim_hi_B_A optionally give B's primitive boxes already expressed in A
-    (tighter than re-expressed boxes); otherwise they are re-expressed.
-    """
-    box_B = bvh_B.node_boxes_in(R_AB, p_AB)
-    la, lb = _start_level(bvh_A), _start_level(bvh_B)
-    na, nb = 1 << la, 1 << lb
-    ia = np.repeat(np.arange(na), nb)
-    ib = np.tile(np.arange(nb), na)
-    LA, LB = bvh_A.num_levels - 1, bvh_B.num_levels - 1
-    oA, oB = bvh_A.level_offset, bvh_B.level_offset
-    packed_A = bvh_A.node_packed
-    while True:
-        keep = _overlap(packed_A, oA[la] + ia, box_B, oB[lb] + ib)
-        ia, ib = ia[keep], ib[keep]
-        if ia.shape[0] == 0:
-            return ia, ib
-        down_a, down_b = la < LA, lb < LB
-        if not (down_a or down_b):
-            break
-        if down_a and down_b:
-            ia = (2 * ia[:, None] + np.array([0, 0, 1, 1])).reshape(-1)
-            ib = (2 * ib[:, None] + np.array([0, 1, 0, 1])).reshape(-1)
-            la, lb = la + 1, lb + 1
-        elif down_a:
-            ia = (2 * ia[:, None] + np.array([0, 1])).reshape(-1)
-            ib = np.repeat(ib, 2)
-            la += 1
-        else:
-            ib = (2 * ib[:, None] + np.array([0, 1])).reshape(-1)
-            ia = np.repeat(ia, 2)
-            lb += 1
-    # Expand leaf pairs into primitive pairs (at most leaf_size² each).
-    sa, sb = bvh_A.leaf_size, bvh_B.leaf_size
-    ka = np.arange(sa)
-    kb = np.arange(sb)
-    start_a, count_a = bvh_A.leaf_bounds[ia], np.diff(bvh_A.leaf_bounds)[ia]
-    start_b, count_b = bvh_B.leaf_bounds[ib], np.diff(bvh_B.leaf_bounds)[ib]
-    pos_a = start_a[:, None, None] + ka[None, :, None]
-    pos_b = start_b[:, None, None] + kb[None, None, :]
-    valid = (ka[None, :, None] < count_a[:, None, None]) & (kb[None, None, :] < count_b[:, None, None])
-    pos_a = np.broadcast_to(pos_a, valid.shape)[valid]
-    pos_b = np.broadcast_to(pos_b, valid.shape)[valid]
-    a = bvh_A.order[pos_a]
-    b = bvh_B.order[pos_b]
-    if prim_lo_B_A is None:
-        box = _boxes_in(bvh_B.prim_lo, bvh_B.prim_hi, R_AB, p_AB)
-    else:
-        box = np.vstack([prim_hi_B_A.T, -prim_lo_B_A.T])
-    keep = _overlap(bvh_A.prim_packed, a, box, b)
-    return a[keep], b[keep]
+def collide(bvh_A: Bvh, bvh_B: Bvh, R_AB: np.ndarray, p_AB: np.ndarray):
+    """Candidate primitive pairs (a (K,), b (K,)) in mesh numbering whose boxes
+    overlap, B posed in A by X_AB = (R_AB, p_AB) (a deterministic order)."""
+    a, b = collide_all(bvh_A.kernel_arrays, bvh_B.kernel_arrays, pose_array(R_AB, p_AB))
+    return bvh_A.order[a], bvh_B.order[b]

@@ -1,7 +1,10 @@
-"""Turns a PolygonBatch into a ContactSurface (kTriangle or kPolygon), vectorised.
+"""Turns contact polygons into a ContactSurface (kTriangle or kPolygon).
 
-The polygons are posed in W, oriented so that their right-handed normals
-agree with the batch's desired normals (out of B, into A), then:
+Polygons without shared vertices (flat Polygons, or a PolygonBatch without
+keys) are assembled by the compiled build_surface kernel; a PolygonBatch
+with vertex keys by the vectorised numpy path below. Both follow the same
+rules. The polygons are posed in W, oriented so that their right-handed
+normals agree with the batch's desired normals (out of B, into A), then:
 - kPolygon: one polygon per contact polygon; the field carries one gradient
   per polygon (∇e_MN), so EvaluateCartesian is exact on each polygon.
 - kTriangle: each polygon becomes a fan of triangles (v_{i-1}, v_i, c) about
@@ -14,8 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from scenegraph.hydroelastic._arrays import rotate_points
-from scenegraph.hydroelastic.contact_surface import ContactSurface, HydroelasticContactRepresentation
+from scenegraph.hydroelastic._arrays import freeze, rotate_points
+from scenegraph.hydroelastic.surface_kernels import build_surface
+from scenegraph.hydroelastic.contact_surface import (ContactSurface,
+                                                     HydroelasticContactRepresentation, _id_less)
+from scenegraph.hydroelastic.mesh_intersection import Polygons
 from scenegraph.hydroelastic.mesh_field import (PolygonSurfaceMeshFieldLinear,
                                                 TriangleSurfaceMeshFieldLinear)
 from scenegraph.hydroelastic.surface_mesh import (PolygonSurfaceMesh, TriangleSurfaceMesh,
@@ -31,14 +37,51 @@ def _first_occurrence_index(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rank[inverse.reshape(-1)], first[order]
 
 
+def _build_flat(id_A, id_B, polygons: Polygons, R_WF, p_WF, representation):
+    """The compiled path: build_surface assembles the arrays already in (M, N) order."""
+    reverse = _id_less(id_B, id_A)
+    triangles = representation == HydroelasticContactRepresentation.kTriangle
+    (p_WV, values, faces, starts, counts, areas, normals, centroids, polygon_of_face, at_Mo,
+     grad_e_W, totals) = build_surface(polygons.start, polygons.p_FV, polygons.pressure,
+                                       polygons.nhat, polygons.grad_e, R_WF, p_WF, triangles,
+                                       reverse)
+    grads = []
+    for g in (polygons.grad_A, polygons.grad_B):
+        if g is not None:
+            g = g @ R_WF.T
+            if triangles:
+                g = g[polygon_of_face]
+            g = freeze(g)
+        grads.append(g)
+    grad_A_W, grad_B_W = grads
+    if reverse:
+        id_A, id_B, grad_A_W, grad_B_W = id_B, id_A, grad_B_W, grad_A_W
+    if triangles:
+        mesh = TriangleSurfaceMesh._from_geometry(faces.reshape(-1, 3), p_WV, areas, normals,
+                                                  centroids, totals[0], totals[1:])
+        field = TriangleSurfaceMeshFieldLinear._from_values(values, mesh)
+    else:
+        mesh = PolygonSurfaceMesh._from_arrays(faces, starts, counts, p_WV, areas, normals,
+                                               centroids, totals)
+        field = PolygonSurfaceMeshFieldLinear._from_gradients(values, mesh, grad_e_W, at_Mo)
+    return ContactSurface._from_parts(id_A, id_B, mesh, field, grad_A_W, grad_B_W)
+
+
 def build_contact_surface(id_A, id_B, batch, R_WF: np.ndarray, p_WF: np.ndarray,
                           representation) -> ContactSurface | None:
     """ContactSurface in W from polygons in frame F posed by X_WF = (R_WF, p_WF).
 
-    Normals of the batch point out of B into A; ContactSurface orders the ids
-    (id_M < id_N) and reverses the winding if needed. Returns None if empty.
+    batch: Polygons or PolygonBatch; its normals point out of B into A. The
+    surface has id_M < id_N (the winding is reversed when id_B < id_A).
+    Returns None if there are no polygons.
     """
     K = batch.size
+    if K == 0:
+        return None
+    if isinstance(batch, Polygons) or batch.keys is None:
+        flat = batch if isinstance(batch, Polygons) else batch.flat()
+        return _build_flat(id_A, id_B, flat, np.ascontiguousarray(R_WF, dtype=float),
+                           np.ascontiguousarray(p_WF, dtype=float), representation)
     if K == 0:
         return None
     n = batch.n

@@ -73,6 +73,19 @@ class ContactSurface:
         if _id_less(id_N, id_M):
             self._swap_M_and_N()
 
+    @classmethod
+    def _from_parts(cls, id_M, id_N, mesh_W, e_MN, grad_eM_W, grad_eN_W) -> "ContactSurface":
+        """Fast path: trusted parts already in (M, N) order (id_M < id_N, normals out of
+        N into M), gradients (F, 3) read-only arrays or None; nothing is copied."""
+        surface = cls.__new__(cls)
+        surface._rep = (HydroelasticContactRepresentation.kTriangle
+                        if isinstance(mesh_W, TriangleSurfaceMesh)
+                        else HydroelasticContactRepresentation.kPolygon)
+        surface._id_M, surface._id_N = id_M, id_N
+        surface._mesh_W, surface._e_MN = mesh_W, e_MN
+        surface._grad_eM_W, surface._grad_eN_W = grad_eM_W, grad_eN_W
+        return surface
+
     def _swap_M_and_N(self) -> None:
         self._id_M, self._id_N = self._id_N, self._id_M
         self._grad_eM_W, self._grad_eN_W = self._grad_eN_W, self._grad_eM_W

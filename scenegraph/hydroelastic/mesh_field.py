@@ -125,6 +125,14 @@ class TriangleSurfaceMeshFieldLinear(_MeshFieldLinear):
             grad, degenerate = triangle_gradients(mesh.vertices_array(), tris, self._values)
             self._set_gradients(grad, tris[:, 0], degenerate if degenerate.any() else None)
 
+    @classmethod
+    def _from_values(cls, values: np.ndarray, mesh) -> "TriangleSurfaceMeshFieldLinear":
+        """Fast path: trusted (V,) float values adopted without a gradient."""
+        field = cls.__new__(cls)
+        field._values, field._mesh = freeze(values), mesh
+        field._grad = field._at_Mo = field._degenerate = None
+        return field
+
     def _element_vertices(self, e):
         return self._mesh.triangles_array()[e]
 
@@ -158,6 +166,15 @@ class PolygonSurfaceMeshFieldLinear(_MeshFieldLinear):
         starts, _ = mesh.polygon_starts_and_counts()
         first = np.asarray(mesh._face_data)[starts] if starts.shape[0] else np.zeros(0, np.int64)
         self._set_gradients(grad, first)
+
+    @classmethod
+    def _from_gradients(cls, values, mesh, gradients, at_Mo) -> "PolygonSurfaceMeshFieldLinear":
+        """Fast path: trusted values (V,), per-polygon gradients (F, 3) and values of
+        each polygon's linear field at M's origin (F,), all adopted."""
+        field = cls.__new__(cls)
+        field._values, field._mesh = freeze(values), mesh
+        field._grad, field._at_Mo, field._degenerate = freeze(gradients), freeze(at_Mo), None
+        return field
 
     def _element_vertices(self, e):
         return self._mesh.element(e)._v

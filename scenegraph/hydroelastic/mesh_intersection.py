@@ -1,11 +1,14 @@
-"""Contact polygons between hydroelastic representations, vectorised over elements.
+"""Contact polygons between hydroelastic representations.
 
-Each routine works in one geometry's frame F and returns a PolygonBatch: K
-convex polygons (padded (K, m, 3) vertices p_FV [m], counts), the desired
-normal of each (pointing out of geometry B and into geometry A), the pressure
-at every vertex [Pa], the gradient of the surface pressure field e_MN and of
-A's and B's pressure fields [Pa/m], all expressed in F. Candidate element
-pairs come from the BVHs; clipping runs on the whole batch at once.
+Each routine works in one geometry's frame F and returns K convex polygons,
+the desired normal of each (pointing out of geometry B and into geometry A),
+the pressure at every vertex [Pa], the gradient of the surface pressure field
+e_MN and of A's and B's pressure fields [Pa/m], all expressed in F:
+- mesh–mesh pairs (compliant–rigid, compliant–compliant) run in the compiled
+  kernels of contact_kernels.py (both hierarchies traversed together, candidate
+  pairs processed in bounded chunks) and return flat Polygons;
+- half-space pairs are linear in the mesh size and vectorised in numpy; they
+  return a padded PolygonBatch (with vertex keys where neighbours share cuts).
 
 Drake's rules are kept: compliant–rigid keeps a (tet, triangle) pair only if
 the triangle normal is within 5π/8 of the tet's pressure gradient, and
@@ -19,12 +22,47 @@ import math
 
 import numpy as np
 
-from scenegraph.hydroelastic._arrays import rotate_points, row_max, row_min
-from scenegraph.hydroelastic.bvh import collide
+from scenegraph.hydroelastic._arrays import row_max, row_min
 from scenegraph.hydroelastic.clipping import (clip_by_planes, compact, remove_near_duplicates,
                                               slice_tets, unique_edge_ids)
+from scenegraph.hydroelastic.contact_kernels import (pose_array, soft_rigid_polygons,
+                                                     soft_soft_polygons)
 
 COS_ALPHA = math.cos(5.0 * math.pi / 8.0)
+
+
+@dataclasses.dataclass
+class Polygons:
+    """K contact polygons stored flat, in frame F (see module docstring).
+
+    start (K + 1,) int: polygon k owns vertices start[k] <= v < start[k + 1] of
+    p_FV (V, 3) [m] and pressure (V,) [Pa]; nhat (K, 3) unit; grad_e (K, 3),
+    grad_A / grad_B (K, 3) or None [Pa/m].
+    """
+
+    start: np.ndarray
+    p_FV: np.ndarray
+    pressure: np.ndarray
+    nhat: np.ndarray
+    grad_e: np.ndarray
+    grad_A: np.ndarray | None
+    grad_B: np.ndarray | None
+
+    @property
+    def size(self) -> int:
+        return int(self.start.shape[0] - 1)
+
+    def padded(self) -> "PolygonBatch":
+        """The same polygons as a padded PolygonBatch (for tests and inspection)."""
+        n = np.diff(self.start)
+        K, m = n.shape[0], max(int(n.max()) if n.shape[0] else 1, 1)
+        P = np.zeros((K, m, 3))
+        pressure = np.zeros((K, m))
+        k = np.repeat(np.arange(K), n)
+        j = np.arange(self.p_FV.shape[0]) - np.repeat(self.start[:-1], n)
+        P[k, j] = self.p_FV
+        pressure[k, j] = self.pressure
+        return PolygonBatch(P, n, self.nhat, pressure, self.grad_e, self.grad_A, self.grad_B)
 
 
 @dataclasses.dataclass
@@ -49,21 +87,15 @@ class PolygonBatch:
     def size(self) -> int:
         return int(self.n.shape[0])
 
-
-def _clip_by_tet_faces(P, n, face_n, face_d, rows):
-    """Clips polygons by the four face planes of their tetrahedra; `rows` (K,) follow along.
-
-    face_n (K, 4, 3), face_d (K, 4). Returns (P, n, rows) of the survivors.
-    """
-    for f in range(4):
-        if rows.shape[0] == 0:
-            break
-        P, n = clip_by_planes(P, n, face_n[:, f], face_d[:, f])
-        keep = n > 0
-        if not keep.all():
-            P, n = compact(P, n, keep)
-            rows, face_n, face_d = rows[keep], face_n[keep], face_d[keep]
-    return P, n, rows
+    def flat(self) -> Polygons:
+        """The same polygons stored flat (requires keys None: no shared vertices)."""
+        slot = np.arange(self.P.shape[1])
+        valid = slot[None, :] < self.n[:, None]
+        start = np.zeros(self.n.shape[0] + 1, dtype=np.int64)
+        np.cumsum(self.n, out=start[1:])
+        return Polygons(start, np.ascontiguousarray(self.P[valid]),
+                        np.ascontiguousarray(self.pressure[valid]), self.nhat, self.grad_e,
+                        self.grad_A, self.grad_B)
 
 
 def _finish(P, n, rows):
@@ -75,30 +107,17 @@ def _finish(P, n, rows):
     return P, n, rows
 
 
-def soft_volume_rigid_surface(soft, rigid, R_SR: np.ndarray, p_SR: np.ndarray) -> PolygonBatch:
+def soft_volume_rigid_surface(soft, rigid, R_SR: np.ndarray, p_SR: np.ndarray) -> Polygons:
     """Rigid triangles clipped by compliant tetrahedra, in the compliant frame S.
 
     A = soft (its pressure field is sampled), B = rigid; normals are the rigid
     triangles' normals (out of the rigid surface). X_SR = (R_SR, p_SR).
     """
-    mesh = rigid.mesh
-    p_SV = mesh.vertices_array() @ R_SR.T + p_SR
-    tri_p = p_SV[mesh.triangles_array()]
-    tet, tri = collide(soft.bvh, rigid.bvh, R_SR, p_SR, tri_p.min(axis=1), tri_p.max(axis=1))
-    n_S = mesh.face_normals_array()[tri] @ R_SR.T
-    norm = np.linalg.norm(n_S, axis=1)
-    n_S = n_S / np.where(norm > 0, norm, 1.0)[:, None]
-    keep = np.einsum("kj,kj->k", n_S, soft.grad_unit[tet]) > COS_ALPHA
-    tet, tri, n_S = tet[keep], tri[keep], n_S[keep]
-    P = tri_p[tri]
-    n = np.full(tet.shape[0], 3, dtype=np.int64)
-    rows = np.arange(tet.shape[0])
-    P, n, rows = _clip_by_tet_faces(P, n, soft.face_n[tet], soft.face_d[tet], rows)
-    P, n, rows = _finish(P, n, rows)
-    tet = tet[rows]
-    g = soft.grad[tet]
-    pressure = np.einsum("kmj,kj->km", P, g) + soft.at_Go[tet][:, None]
-    return PolygonBatch(P, n, n_S[rows], pressure, g, g, None)
+    start, p_SV, pressure, nhat, tet, _ = soft_rigid_polygons(
+        soft.bvh.kernel_arrays, soft.kernel_rows, rigid.bvh.kernel_arrays, rigid.kernel_rows,
+        pose_array(R_SR, p_SR))
+    g = soft.grad[soft.bvh.order[tet]]
+    return Polygons(start, p_SV, pressure, nhat, g, g, None)
 
 
 def soft_volume_rigid_half_space(soft, R_SH: np.ndarray, p_SH: np.ndarray) -> PolygonBatch:
@@ -175,47 +194,18 @@ def soft_half_space_rigid_surface(pressure_scale: float, rigid, R_RH: np.ndarray
     return PolygonBatch(P, n, nrm[idx].copy(), pressure, g, g.copy(), None, keys)
 
 
-def soft_volume_soft_volume(soft0, soft1, R_01: np.ndarray, p_01: np.ndarray) -> PolygonBatch:
+def soft_volume_soft_volume(soft0, soft1, R_01: np.ndarray, p_01: np.ndarray) -> Polygons:
     """Equilibrium surfaces p₀ = p₁ per intersecting tet pair, in frame 0.
 
     A = soft0, B = soft1; normals along ∇p₀ − ∇p₁ (into 0, out of 1); the
-    pressure is sampled from field 0.
+    pressure is sampled from field 0. X_01 = (R_01, p_01).
     """
-    a, b = collide(soft0.bvh, soft1.bvh, R_01, p_01)
-    # Mesh 1's per-tet data re-expressed in frame 0 once (cheaper than per candidate).
-    p_10 = -(R_01.T @ p_01)                                   # frame 0's origin in frame 1
-    g1_all = soft1.grad @ R_01.T
-    at1_all = soft1.at_Go + soft1.grad @ p_10                 # p₁ extended to frame 0's origin
-    u1_all = soft1.grad_unit @ R_01.T
-    g0, at0, g1 = soft0.grad[a], soft0.at_Go[a], g1_all[b]
-    nvec = g0 - g1
-    mag = np.sqrt(np.einsum("kj,kj->k", nvec, nvec))
-    ok = mag > 0
-    nhat = nvec / np.where(ok, mag, 1.0)[:, None]
-    ok &= np.einsum("kj,kj->k", nhat, soft0.grad_unit[a]) > COS_ALPHA
-    ok &= np.einsum("kj,kj->k", -nhat, u1_all[b]) > COS_ALPHA
-    idx = np.nonzero(ok)[0]
-    a, b, nhat, g0, at0, g1 = a[idx], b[idx], nhat[idx], g0[idx], at0[idx], g1[idx]
-    d = (at1_all[b] - at0) / mag[idx]
-    # The equilibrium plane must cut both tetrahedra.
-    T0 = soft0.tet_p[a]
-    p1_0 = soft1.mesh.vertices_array() @ R_01.T + p_01
-    h0 = np.einsum("kvj,kj->kv", T0, nhat) - d[:, None]
-    h1 = np.einsum("kvj,kj->kv", p1_0[soft1.mesh.tetrahedra_array()[b]], nhat) - d[:, None]
-    cut = (row_max(h0) > 0) & (row_min(h0) <= 0) & (row_max(h1) >= 0) & (row_min(h1) <= 0)
-    idx = np.nonzero(cut)[0]
-    a, b, nhat, g0, at0, g1, d, T0 = a[idx], b[idx], nhat[idx], g0[idx], at0[idx], g1[idx], d[idx], T0[idx]
-    P, n, _ = slice_tets(T0, nhat, d)
-    keep = n >= 3
-    rows = np.nonzero(keep)[0]
-    P, n = P[keep], n[keep]
-    fn_all = rotate_points(soft1.face_n, R_01)
-    fd_all = soft1.face_d + fn_all @ p_01
-    P, n, rows = _clip_by_tet_faces(P, n, fn_all[b[rows]], fd_all[b[rows]], rows)
-    P, n, rows = _finish(P, n, rows)
-    g0, at0, g1, nhat = g0[rows], at0[rows], g1[rows], nhat[rows]
-    pressure = np.einsum("kmj,kj->km", P, g0) + at0[:, None]
-    return PolygonBatch(P, n, nhat, pressure, g0, g0, g1)
+    start, p_0V, pressure, nhat, a, b = soft_soft_polygons(
+        soft0.bvh.kernel_arrays, soft0.kernel_rows, soft1.bvh.kernel_arrays, soft1.kernel_rows,
+        pose_array(R_01, p_01))
+    g0 = soft0.grad[soft0.bvh.order[a]]
+    g1 = soft1.grad[soft1.bvh.order[b]] @ np.asarray(R_01, dtype=float).T
+    return Polygons(start, p_0V, pressure, nhat, g0, g0, g1)
 
 
 def soft_half_space_soft_volume(pressure_scale: float, soft, R_NH: np.ndarray,

@@ -46,7 +46,8 @@ class SoftMesh:
 
     Cached arrays, all in G: tet_p (T, 4, 3) [m], grad (T, 3) [Pa/m],
     at_Go (T,) [Pa] (each tet's linear pressure at G's origin), grad_unit
-    (T, 3), face_n (T, 4, 3) / face_d (T, 4) outward face planes, bvh.
+    (T, 3), face_n (T, 4, 3) / face_d (T, 4) outward face planes, bvh, and
+    kernel_rows (the same data as the compiled kernels read it).
     """
 
     is_half_space = False
@@ -65,7 +66,14 @@ class SoftMesh:
         # gradient" test (as Drake's normalized zero vector does).
         self.grad_unit = np.where(norm > 0, self.grad / np.where(norm > 0, norm, 1.0), np.nan)
         self.face_n, self.face_d = tet_face_planes(self.tet_p)
-        self.bvh = Bvh(self.tet_p.min(axis=1), self.tet_p.max(axis=1))
+        self.bvh = Bvh(self.tet_p)
+        # What the compiled kernels read: one row per tetrahedron, in hierarchy order
+        # (layout in contact_kernels.py).
+        T = self.tet_p.shape[0]
+        rows = np.concatenate([self.tet_p.reshape(T, 12), self.face_n.reshape(T, 12), self.face_d,
+                               self.grad, self.at_Go[:, None], self.grad_unit, np.zeros((T, 1))],
+                              axis=1)
+        self.kernel_rows = np.ascontiguousarray(rows[self.bvh.order])
 
     def hydroelastic_mesh(self):
         return self.mesh
@@ -93,6 +101,12 @@ class RigidMesh:
     def __init__(self, mesh: TriangleSurfaceMesh):
         self.mesh = mesh
         self.bvh = Bvh.from_simplices(mesh.vertices_array(), mesh.triangles_array())
+        # What the compiled kernels read: one row per triangle (vertices, unit normal),
+        # in hierarchy order (layout in contact_kernels.py).
+        F = mesh.num_triangles()
+        rows = np.concatenate([mesh.vertices_array()[mesh.triangles_array()].reshape(F, 9),
+                               mesh.face_normals_array()], axis=1)
+        self.kernel_rows = np.ascontiguousarray(rows[self.bvh.order])
 
     def hydroelastic_mesh(self):
         return self.mesh

@@ -190,6 +190,19 @@ class TriangleSurfaceMesh(_SurfaceMeshAccessors):
         mesh._set(tris, p_MV)
         return mesh
 
+    @classmethod
+    def _from_geometry(cls, tris, p_MV, areas, nhat, centroids, total_area: float,
+                       centroid) -> "TriangleSurfaceMesh":
+        """Fast path for trusted arrays with their per-face geometry already computed
+        (areas (F,), unit normals (F, 3), centroids (F, 3), the total area and the
+        area-weighted centroid (3,)); the arrays are adopted, not copied."""
+        mesh = cls.__new__(cls)
+        mesh._tris, mesh._p_MV = freeze(tris), freeze(p_MV)
+        mesh._areas, mesh._nhat, mesh._centroids = freeze(areas), freeze(nhat), freeze(centroids)
+        mesh._total_area = float(total_area)
+        mesh._centroid = freeze(centroid)
+        return mesh
+
     # --- sizes -------------------------------------------------------------
     def num_triangles(self) -> int:
         return int(self._tris.shape[0])
@@ -322,7 +335,8 @@ class PolygonSurfaceMesh(_SurfaceMeshAccessors):
         self._set(face_data, np.array(starts, dtype=np.int64), np.array(counts, dtype=np.int64),
                   p_MV)
 
-    def _set(self, face_data, starts, counts, p_MV, areas=None, nhat=None, centroids=None):
+    def _set(self, face_data, starts, counts, p_MV, areas=None, nhat=None, centroids=None,
+             totals=None):
         self._face_data = freeze(face_data)
         self._starts = freeze(starts)
         self._counts = freeze(counts)
@@ -337,14 +351,18 @@ class PolygonSurfaceMesh(_SurfaceMeshAccessors):
         self._areas = freeze(areas)
         self._nhat = freeze(nhat)
         self._centroids = freeze(centroids)
-        self._total_area = float(areas.sum())
-        self._centroid = freeze(_area_weighted_centroid(areas, centroids))
+        if totals is None:
+            self._total_area = float(areas.sum())
+            self._centroid = freeze(_area_weighted_centroid(areas, centroids))
+        else:
+            self._total_area, self._centroid = float(totals[0]), freeze(totals[1:])
 
     @classmethod
-    def _from_arrays(cls, face_data, starts, counts, p_MV, areas, nhat, centroids):
-        """Fast path: trusted arrays with precomputed per-face geometry."""
+    def _from_arrays(cls, face_data, starts, counts, p_MV, areas, nhat, centroids, totals=None):
+        """Fast path: trusted arrays with precomputed per-face geometry (and optionally
+        totals (4,) = total area, area-weighted centroid); the arrays are adopted."""
         mesh = cls.__new__(cls)
-        mesh._set(face_data, starts, counts, p_MV, areas, nhat, centroids)
+        mesh._set(face_data, starts, counts, p_MV, areas, nhat, centroids, totals)
         return mesh
 
     def num_faces(self) -> int:
