@@ -4,9 +4,9 @@ transform, per-kind kernel, threshold filter), with the candidate search's
 sorted index rebuilt once per set of world poses.
 
 The engine builds one PointQuery per geometry state and delegates the query
-to it. Non-convex Mesh geometries are measured in Python by
-mesh_distance.signed_distance_to_mesh behind one seam (PointQuery._mesh_rows),
-until a compiled single-point mesh kernel replaces it.
+to it. Non-convex Mesh geometries are measured after the compiled pass, one
+mesh_distance.signed_distance_to_mesh_point call each, behind one seam
+(PointQuery._mesh_rows).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, C
                                                           ELLIPSOID, HALFSPACE, SPHERE,
                                                           pack_shapes)
 from scenegraph.proximity.compiled.point_query_kernel import signed_distances_to_point
-from scenegraph.proximity.mesh_distance import signed_distance_to_mesh
+from scenegraph.proximity.mesh_distance import signed_distance_to_mesh_point
 from scenegraph.query_results import SignedDistanceToPoint
 
 __all__ = ["PointQuery"]
@@ -47,11 +47,6 @@ def _boxes_in_frame(shapes, hulls) -> np.ndarray:
         box[g, :3] = V.min(axis=0)
         box[g, 3:] = V.max(axis=0)
     return box
-
-
-def _to_frame(R_WG, p_WG, p_WQ):
-    """p_GQ = R_WGᵀ (p_WQ − p_WG), batched: (n, 3)."""
-    return np.einsum("nji,nj->ni", R_WG, p_WQ - p_WG)
 
 
 class PointQuery:
@@ -136,7 +131,7 @@ class PointQuery:
             if count == 0:
                 return []
             if waiting:
-                count = self._mesh_rows(rows, out, count, p_WQ, threshold)
+                count = self._mesh_rows(rows, out, count, threshold)
             ids = self._ids
             make = SignedDistanceToPoint._make
             return [make(ids[g], p_GN, d, grad_W)
@@ -147,23 +142,22 @@ class PointQuery:
         finally:
             self._scratch.append((cand, rows, out))
 
-    def _mesh_rows(self, rows, out, count: int, p_WQ, threshold: float) -> int:
-        """The seam for rows the compiled pass deferred (distance NaN in
-        `out`): measures them with mesh_distance.signed_distance_to_mesh,
+    def _mesh_rows(self, rows, out, count: int, threshold: float) -> int:
+        """The seam for rows the compiled pass deferred (out[k] = (NaN, p_GQ,
+        ·)): measures each with mesh_distance.signed_distance_to_mesh_point,
         then drops every row beyond `threshold`, keeping row order. Returns
         the new count."""
-        todo = np.flatnonzero(np.isnan(out[:count, 0]))
-        g = rows[todo]
-        R, p = self._R[g], self._p[g]
-        p_GQ = _to_frame(R, p, p_WQ)
-        grad_G = np.empty((len(g), 3))
-        for k, (row, q) in enumerate(zip(g.tolist(), p_GQ)):
-            d, p_GN, grad = signed_distance_to_mesh(self._reps[row].bvh(), q[None, :])
-            out[todo[k], 0] = d[0]
-            out[todo[k], 1:4] = p_GN[0]
-            grad_G[k] = grad[0]
-        out[todo, 4:7] = np.einsum("nij,nj->ni", R, grad_G)
+        R_all = self._R
+        for k in np.flatnonzero(np.isnan(out[:count, 0])).tolist():
+            g = int(rows[k])
+            d, p_GN, (gx, gy, gz) = signed_distance_to_mesh_point(self._reps[g].bvh(),
+                                                                  out[k, 1:4])
+            (a, b, c), (e, f, h), (i, j, l) = R_all[g].tolist()
+            # grad_W = R_WG grad_G, rounded as the compiled rows ((x + z) + y).
+            out[k] = (d, *p_GN.tolist(), (a * gx + c * gz) + b * gy,
+                      (e * gx + h * gz) + f * gy, (i * gx + l * gz) + j * gy)
         keep = np.flatnonzero(out[:count, 0] <= threshold)
-        rows[:len(keep)] = rows[keep]
-        out[:len(keep)] = out[keep]
+        if len(keep) < count:
+            rows[:len(keep)] = rows[keep]
+            out[:len(keep)] = out[keep]
         return len(keep)

@@ -96,8 +96,8 @@ def signed_distances_to_point(kind, params, size, hull, deferred, box_G, R, p, o
 
     Writes, in row order, out_row[k] = g and out[k] = (distance, p_GN (3),
     grad_W (3)) for each geometry whose distance ≤ threshold, and for each
-    deferred candidate with distance NaN (to be measured and filtered by the
-    caller). Returns (count, number deferred).
+    deferred candidate (NaN, p_GQ (3), ·) for the caller to measure and
+    filter. Returns (count, number deferred).
     """
     if threshold == np.inf:
         m = kind.shape[0]
@@ -125,6 +125,9 @@ def signed_distances_to_point(kind, params, size, hull, deferred, box_G, R, p, o
         if deferred[g] != 0:
             out_row[count] = g
             out[count, 0] = math.nan
+            out[count, 1] = x
+            out[count, 2] = y
+            out[count, 3] = z
             count += 1
             waiting += 1
             continue
