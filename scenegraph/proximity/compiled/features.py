@@ -21,11 +21,15 @@ where the direction is within `tau` of perpendicular to it. The refinement
 certifies the choice afterwards (inside_body, support gap), so a wrong guess
 costs a retry, never a wrong answer.
 
-With a witness point w (G) and `at_point`, a free coordinate is also locked
-where w sits on the boundary of the feature (a face contact whose coarse
+Modes of selection: AT_ANGLE (above); AT_POINT — with the coarse witness
+point w (G), a free coordinate is also locked where w sits on the boundary
+of the feature (a face contact whose coarse
 witness lies on an edge of the face gets that edge): in a continuum of exact
 witness pairs (parallel features) the coarse stage returns an extreme one,
-and its boundary feature then has a unique, exact solution.
+and its boundary feature then has a unique, exact solution; BY_EXTENT — a
+coordinate is also kept free where moving along its whole range changes the
+support value by at most tau·size (a short segment or a thin slab nearly
+edge-on, whose direction the coarse stage cannot resolve).
 
 Hull data beyond the vertices is passed as a *hull reference* tuple of raw
 addresses (raw_memory.py):
@@ -46,7 +50,7 @@ from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64
 from scenegraph.proximity.compiled.supports import (convex_support_vertex, support_G,
                                                      vertex)
 
-__all__ = ["make_hull_ref", "select_feature", "feature_point", "smooth_jacobian",
+__all__ = ["AT_ANGLE", "AT_POINT", "BY_EXTENT", "make_hull_ref", "select_feature", "feature_point", "smooth_jacobian",
            "inside_body", "support_gap"]
 
 
@@ -90,17 +94,26 @@ def _sign(x):
     return -1.0 if x < 0.0 else 1.0
 
 
+AT_ANGLE, AT_POINT, BY_EXTENT = 0, 1, 2
+
+
 @njit
-def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, at_point):
+def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, mode):
     """The support feature of `body` along u (in G), see the module docstring;
-    size [m]: the body's length scale; w (G): the coarse witness, used when
-    at_point."""
+    size [m]: the body's length scale; w (G): the coarse witness; mode:
+    AT_ANGLE, AT_POINT or BY_EXTENT."""
     kind = body[0]
     a, b, c = body[6], body[7], body[8]
     vx, vy, vz = _unit(ux, uy, uz)
-    edge = 1e-9 * size  # "on a boundary" for at_point
+    at_point = mode == AT_POINT
+    # A coordinate of range ±r is free when |v_i| ≤ tau, or (BY_EXTENT) when
+    # |v_i|·r ≤ tau·size.
+    ext = tau * size if mode == BY_EXTENT else 0.0
+    edge = 1e-9 * size  # "on a boundary" for AT_POINT
     if kind == BOX:
-        free_x, free_y, free_z = abs(vx) <= tau, abs(vy) <= tau, abs(vz) <= tau
+        free_x = abs(vx) <= tau or abs(vx) * a <= ext
+        free_y = abs(vy) <= tau or abs(vy) * b <= ext
+        free_z = abs(vz) <= tau or abs(vz) * c <= ext
         if at_point:
             free_x = free_x and abs(wx) < a - edge
             free_y = free_y and abs(wy) < b - edge
@@ -120,15 +133,16 @@ def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, at_point):
                 j += 1
         return (False, k, cx, cy, cz, e[0], e[1], e[2], e[3], e[4], e[5])
     if kind == CAPSULE:
-        if abs(vz) <= tau and not (at_point and abs(wz) >= b - edge):
+        if (abs(vz) <= tau or abs(vz) * b <= ext) and not (at_point and abs(wz) >= b - edge):
             return (False, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
         return (False, 0, 0.0, 0.0, b * _sign(uz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     if kind == ELLIPSOID:
         return (True, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     if kind == CYLINDER:
-        if math.hypot(vx, vy) <= tau and not (at_point and math.hypot(wx, wy) >= a - edge):
+        rho = math.hypot(vx, vy)
+        if (rho <= tau or rho * a <= ext) and not (at_point and math.hypot(wx, wy) >= a - edge):
             return (False, 2, 0.0, 0.0, b * _sign(uz), 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
-        if abs(vz) <= tau and not (at_point and abs(wz) >= b - edge):
+        if (abs(vz) <= tau or abs(vz) * b <= ext) and not (at_point and abs(wz) >= b - edge):
             return (True, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
         return (True, 0, 0.0, 0.0, b * _sign(uz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     if kind == CONVEX:

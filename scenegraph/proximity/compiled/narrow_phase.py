@@ -30,7 +30,7 @@ import numpy as np
 
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.epa import MAX_FACES, MAX_VERTICES, epa
-from scenegraph.proximity.compiled.features import make_hull_ref
+from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT, make_hull_ref
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
 from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
@@ -48,11 +48,11 @@ __all__ = ["solve_pairs", "EXACT", "UNCERTIFIED", "FARTHER"]
 EXACT, UNCERTIFIED, FARTHER = 0, 1, 2
 _NAN = math.nan
 # Feature choices tried by the refinement, in order: direction tolerance,
-# whether coordinates are locked where the coarse witness is on a feature's
-# boundary, and which body's coordinates parallel features freeze first.
-_TAUS = (1e-4, 1e-4, 1e-4, 1e-8, 1e-12, 1e-2)
-_AT_POINT = (False, False, True, False, False, False)
-_FREEZE_A = (False, True, False, False, False, False)
+# selection mode (features.py) and which body's coordinates parallel features
+# freeze first.
+_TAUS = (1e-4, 1e-4, 1e-4, 1e-8, 1e-12, 1e-2, 1e-4)
+_MODES = (AT_ANGLE, AT_ANGLE, AT_POINT, AT_ANGLE, AT_ANGLE, AT_ANGLE, BY_EXTENT)
+_FREEZE_A = (False, True, False, False, False, False, False)
 
 
 @njit
@@ -203,7 +203,7 @@ def _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK, 
     for attempt in range(len(_TAUS)):
         ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(A, hull_A, size_A, B, hull_B, size_B,
                                                          mx, my, mz, ax, ay, az, bx, by, bz,
-                                                         _TAUS[attempt], _AT_POINT[attempt],
+                                                         _TAUS[attempt], _MODES[attempt],
                                                          _FREEZE_A[attempt], work)
         if ok and f >= coarse - 1e-12 * scale:
             status = EXACT

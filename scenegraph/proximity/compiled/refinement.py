@@ -126,12 +126,12 @@ def _solve_damped(J, r, n, delta, N):
 
 @njit
 def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz, tau,
-           at_point, freeze_A_first, work):
+           mode, freeze_A_first, work):
     """Refines a coarse answer (m = nhat_BA and witnesses a, b in W) of bodies
     A, B (supports.py tuples; hull references and sizes [m] of features.py).
 
-    tau, at_point: the feature-selection tolerance and whether the coarse
-    witnesses lock boundary coordinates (features.select_feature).
+    tau, mode: the feature-selection tolerance and mode (AT_ANGLE, AT_POINT
+    or BY_EXTENT of features.select_feature).
     freeze_A_first: for parallel features, which body's coordinates to
     freeze when either could be (the other choice may put a witness outside
     its feature; the caller tries both).
@@ -150,8 +150,8 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
     uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
     wAx, wAy, wAz = to_G(A, ax, ay, az)
     wBx, wBy, wBz = to_G(B, bx, by, bz)
-    fA = select_feature(A, hull_A, uAx, uAy, uAz, tau, size_A, wAx, wAy, wAz, at_point)
-    fB = select_feature(B, hull_B, uBx, uBy, uBz, tau, size_B, wBx, wBy, wBz, at_point)
+    fA = select_feature(A, hull_A, uAx, uAy, uAz, tau, size_A, wAx, wAy, wAz, mode)
+    fB = select_feature(B, hull_B, uBx, uBy, uBz, tau, size_B, wBx, wBy, wBz, mode)
     # Free coordinates from the coarse witnesses, scaled by 1/scale.
     gx, gy, gz = to_G(A, ax, ay, az)
     gx, gy, gz = gx - fA[2], gy - fA[3], gz - fA[4]

@@ -11,10 +11,11 @@ shape pair, next to Drake's published figures (PRECISION.md); the docs table
 can be generated from it (`python -m tests.scenegraph.proximity.
 test_characterize_pairs` prints it as markdown).
 
-Targets (asserted): ≤ 1e-9 m where we use a closed form or an exact
-polytope algorithm, ≤ 1e-6 m elsewhere (Ellipsoid/Cylinder pairs solved by
-GJK/EPA), and never worse than Drake's figure (below 1e-14 m, i.e. rounding,
-Drake's figure is taken as 1e-14).
+Targets (asserted): every pair exact to rounding — distance and penetration
+depth ≤ 1e-12 m, witnesses on the surfaces to 1e-12 m (the oracle's point
+distance of Ca to ∂A and Cb to ∂B), normals ≤ 1e-12 — and never worse than
+Drake's figure (below 1e-14 m, i.e. rounding, Drake's figure is taken as
+1e-14).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ import pytest
 from scenegraph.proximity import dispatch
 from scenegraph.proximity.shape_data import shape_data_from_reference
 from tests.scenegraph.proximity.random_poses import random_rotation
+from tests.scenegraph.proximity.test_pair_oracle import OracleBody
 
 DELTA = 0.002
 KINDS = ("Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Sphere")
@@ -59,11 +61,7 @@ def _drake(table, a, b):
 
 DRAKE_PENETRATION = {p: _drake(_P, *p) for p in itertools.combinations_with_replacement(KINDS, 2)}
 DRAKE_DISTANCE = {p: _drake(_D, *p) for p in itertools.combinations_with_replacement(KINDS, 2)}
-# Pairs answered by the general GJK/EPA solver on curved shapes (target 1e-6);
-# everything else is a closed form or exact polytope algorithm (target 1e-9).
-ITERATIVE = {p for p in DRAKE_PENETRATION
-             if ("Cylinder" in p or "Ellipsoid" in p) and "Sphere" not in p
-             and "HalfSpace" not in p}
+TARGET = 1e-12
 RANDOM_CONVEX = np.random.default_rng(7).normal(size=(14, 3))
 RANDOM_CONVEX = 0.1 * RANDOM_CONVEX / np.abs(RANDOM_CONVEX).max()
 
@@ -171,8 +169,9 @@ def configurations(kind_A, kind_B, delta, count, rng):
 def characterize(num_orientations: int = 12, seed: int = 0) -> list[dict]:
     """Worst errors per shape pair; one row per sorted pair with keys:
     pair, penetration_error (depth, m), distance_error (signed distance at
-    ±2 mm, m), normal_error (max |nhat − exact|), drake_penetration,
-    drake_distance (None where Drake throws), target (1e-9 or 1e-6)."""
+    ±2 mm, m), witness_error (largest distance of a witness from its
+    surface, m), normal_error (max |nhat − exact|), drake_penetration,
+    drake_distance (None where Drake throws), target."""
     rng = np.random.default_rng(seed)
     rows = []
     for pair in itertools.combinations_with_replacement(KINDS, 2):
@@ -180,31 +179,44 @@ def characterize(num_orientations: int = 12, seed: int = 0) -> list[dict]:
         dA = shape_data_from_reference(SHAPES[a])
         dB = shape_data_from_reference(SHAPES[b])
         row = {"pair": pair, "drake_penetration": DRAKE_PENETRATION[pair],
-               "drake_distance": DRAKE_DISTANCE[pair],
-               "target": 1e-6 if pair in ITERATIVE else 1e-9}
+               "drake_distance": DRAKE_DISTANCE[pair], "target": TARGET}
         if pair == ("HalfSpace", "HalfSpace"):
             RA, pA = np.eye(3)[None], np.zeros((1, 3))
             RB = np.diag([1.0, -1.0, -1.0])[None]  # normal −z: anti-parallel
             pB = np.array([[0.0, 0.0, DELTA]])
             res = dispatch.signed_distance_pairs([dA], RA, pA, [dB], RB, pB)
             row.update(penetration_error=None, distance_error=abs(res.distance[0] - DELTA),
+                       witness_error=0.0,
                        normal_error=float(np.abs(res.nhat_BA_W[0] - [0, 0, -1]).max()))
             rows.append(row)
             continue
-        pen_err = dist_err = n_err = 0.0
+        pen_err = dist_err = n_err = w_err = 0.0
         for delta in (DELTA, -DELTA):
             RA, pA, RB, pB, nh = configurations(a, b, delta, num_orientations, rng)
             n = len(RA)
             sd = dispatch.signed_distance_pairs([dA] * n, RA, pA, [dB] * n, RB, pB)
             dist_err = max(dist_err, float(np.abs(sd.distance - delta).max()))
             n_err = max(n_err, float(np.abs(sd.nhat_BA_W - nh).max()))
+            w_err = max(w_err, _witness_error(a, b, RA, pA, RB, pB, sd))
             if delta < 0:
                 pen = dispatch.penetration_pairs([dA] * n, RA, pA, [dB] * n, RB, pB)
                 pen_err = max(pen_err, float(np.abs(-pen.distance + delta).max()))
                 n_err = max(n_err, float(np.abs(pen.nhat_BA_W - nh).max()))
-        row.update(penetration_error=pen_err, distance_error=dist_err, normal_error=n_err)
+                w_err = max(w_err, _witness_error(a, b, RA, pA, RB, pB, pen))
+        row.update(penetration_error=pen_err, distance_error=dist_err, witness_error=w_err,
+                   normal_error=n_err)
         rows.append(row)
     return rows
+
+
+def _witness_error(a, b, RA, pA, RB, pB, res) -> float:
+    """Largest distance of the witnesses from their surfaces (half spaces:
+    from their boundary planes) [m]."""
+    worst = 0.0
+    for k in range(len(RA)):
+        for kind, R, p, w in ((a, RA[k], pA[k], res.p_WCa[k]), (b, RB[k], pB[k], res.p_WCb[k])):
+            worst = max(worst, abs(float(OracleBody(SHAPES[kind], R, p).residual(w)[0])))
+    return worst
 
 
 def markdown_table(rows) -> str:
@@ -212,12 +224,14 @@ def markdown_table(rows) -> str:
     def f(x):
         return "throws" if x is None else f"{x:.0e}"
 
-    lines = ["| pair | penetration: ours | Drake | signed distance: ours | Drake | normal |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| pair | penetration: ours | Drake | signed distance: ours | Drake | witnesses "
+             "| normal |",
+             "|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['pair'][0]}–{r['pair'][1]} | {f(r['penetration_error'])} | "
                      f"{f(r['drake_penetration'])} | {f(r['distance_error'])} | "
-                     f"{f(r['drake_distance'])} | {f(r['normal_error'])} |")
+                     f"{f(r['drake_distance'])} | {f(r['witness_error'])} | "
+                     f"{f(r['normal_error'])} |")
     return "\n".join(lines)
 
 
@@ -237,7 +251,8 @@ def test_characterization(pair):
     (row,) = [r for r in _rows() if r["pair"] == pair]
     target = row["target"]
     assert row["distance_error"] <= target
-    assert row["normal_error"] <= (1e-9 if target == 1e-9 else 1e-5)
+    assert row["witness_error"] <= target
+    assert row["normal_error"] <= target
     if row["drake_distance"] is not None:
         assert row["distance_error"] <= max(row["drake_distance"], 1e-14)
     if pair == ("HalfSpace", "HalfSpace"):

@@ -36,10 +36,11 @@ def test_documented_table_matches_the_characterization():
     rows = _rows()
     assert set(documented) == {tuple(r["pair"]) for r in rows}
     for row in rows:
-        ours_pen, drake_pen, ours_dist, drake_dist, normal = map(
+        ours_pen, drake_pen, ours_dist, drake_dist, witness, normal = map(
             _value, documented[tuple(row["pair"])])
         assert _close(ours_pen, row["penetration_error"]), row["pair"]
         assert _close(ours_dist, row["distance_error"]), row["pair"]
+        assert _close(witness, row["witness_error"]) or (witness or 0) < 1e-15, row["pair"]
         assert _close(normal, row["normal_error"]) or (normal or 0) < 1e-12, row["pair"]
         assert drake_pen == (None if row["drake_penetration"] is None
                              else float(f"{row['drake_penetration']:.0e}"))

@@ -1,0 +1,151 @@
+"""Answers exact to rounding (≤ 1e-12 m for shapes ~0.2 m; normals ≤ 1e-12)
+against closed forms, separated, at 2 mm penetration and in deep overlap, and
+independent of which geometry is A.
+
+Each closed form places two shapes so that the minimum translation is known:
+parallel cylinders and capsules side by side (radial), boxes (and a Convex
+cube) face to face, spheres given as ellipsoids, an ellipsoid against a half
+space. Witnesses must lie on the surfaces (the oracle's point distance) and
+satisfy p_WCa − p_WCb = φ·nhat_BA_W.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from scenegraph.proximity import dispatch
+from scenegraph.proximity.shape_data import shape_data_from_reference
+from tests.scenegraph.proximity.random_poses import random_rotation
+from tests.scenegraph.proximity.test_pair_oracle import OracleBody
+
+TOL = 1e-12
+GAPS = (0.02, 0.002, -0.002, -0.05)  # separated, ±2 mm, deep overlap [m]
+
+
+def _solve(A, RA, pA, B, RB, pB):
+    r = dispatch.signed_distance_pairs([shape_data_from_reference(A)], RA[None], pA[None],
+                                       [shape_data_from_reference(B)], RB[None], pB[None])
+    assert r.status[0] == 0, "not certified"
+    return float(r.distance[0]), r.p_WCa[0], r.p_WCb[0], r.nhat_BA_W[0]
+
+
+def _check(A, RA, pA, B, RB, pB, phi, nhat):
+    f, pa, pb, n = _solve(A, RA, pA, B, RB, pB)
+    assert abs(f - phi) <= TOL
+    assert np.abs(n - nhat).max() <= TOL
+    assert np.abs(pa - pb - f * n).max() <= TOL
+    assert abs(OracleBody(A, RA, pA).residual(pa)[0]) <= TOL
+    assert abs(OracleBody(B, RB, pB).residual(pb)[0]) <= TOL
+    # The same pair asked the other way round: the same answer, swapped.
+    g, qb, qa, m = _solve(B, RB, pB, A, RA, pA)
+    assert abs(g - f) <= TOL
+    assert np.abs(m + n).max() <= TOL
+
+
+def _frame(rng):
+    return random_rotation(rng), rng.uniform(-0.5, 0.5, size=3)
+
+
+@pytest.mark.parametrize("gap", GAPS)
+@pytest.mark.parametrize("kind", ["Cylinder", "Capsule"])
+def test_parallel_round_bodies_side_by_side(kind, gap):
+    rng = np.random.default_rng(1)
+    A = {"type": kind, "radius": 0.1, "length": 0.3}
+    B = {"type": kind, "radius": 0.08, "length": 0.25}
+    for _ in range(10):
+        R, p = _frame(rng)
+        a = rng.uniform(0, 2 * np.pi)
+        radial = R @ np.array([np.cos(a), np.sin(a), 0.0])
+        axial = R[:, 2] * rng.uniform(-0.05, 0.05)
+        pB = p + (0.18 + gap) * radial + axial
+        _check(A, R, p, B, R, pB, gap, -radial)
+
+
+@pytest.mark.parametrize("gap", GAPS)
+@pytest.mark.parametrize("kind", ["Box", "Convex"])
+def test_boxes_face_to_face(kind, gap):
+    rng = np.random.default_rng(2)
+    half_A = np.array([0.1, 0.15, 0.12])
+    if kind == "Box":
+        A = {"type": "Box", "width": 0.2, "depth": 0.3, "height": 0.24}
+    else:
+        A = {"type": "Convex", "vertices": [list(half_A * s) for s in
+                                            itertools.product((-1, 1), repeat=3)]}
+    B = {"type": "Box", "width": 0.16, "depth": 0.1, "height": 0.1}
+    for _ in range(10):
+        R, p = _frame(rng)
+        axis = rng.integers(3)
+        sign = rng.choice([-1.0, 1.0])
+        offset = np.zeros(3)
+        offset[axis] = sign * (half_A[axis] + 0.5 * [0.16, 0.1, 0.1][axis] + gap)
+        for other in range(3):  # lateral offsets keep the faces overlapping
+            if other != axis:
+                offset[other] = rng.uniform(-0.02, 0.02)
+        n = np.zeros(3)
+        n[axis] = -sign
+        _check(A, R, p, B, R, p + R @ offset, gap, R @ n)
+
+
+@pytest.mark.parametrize("gap", GAPS)
+def test_spheres_given_as_ellipsoids(gap):
+    rng = np.random.default_rng(3)
+    A = {"type": "Ellipsoid", "a": 0.1, "b": 0.1, "c": 0.1}
+    B = {"type": "Ellipsoid", "a": 0.07, "b": 0.07, "c": 0.07}
+    for _ in range(10):
+        RA, pA = _frame(rng)
+        RB = random_rotation(rng)
+        u = rng.normal(size=3)
+        u /= np.linalg.norm(u)
+        _check(A, RA, pA, B, RB, pA + (0.17 + gap) * u, gap, -u)
+
+
+@pytest.mark.parametrize("gap", GAPS)
+def test_sphere_against_cylinder_side(gap):
+    rng = np.random.default_rng(4)
+    A = {"type": "Cylinder", "radius": 0.1, "length": 0.3}
+    B = {"type": "Ellipsoid", "a": 0.06, "b": 0.06, "c": 0.06}
+    for _ in range(10):
+        R, p = _frame(rng)
+        a = rng.uniform(0, 2 * np.pi)
+        radial = R @ np.array([np.cos(a), np.sin(a), 0.0])
+        pB = p + (0.16 + gap) * radial + R[:, 2] * rng.uniform(-0.05, 0.05)
+        _check(A, R, p, B, random_rotation(rng), pB, gap, -radial)
+
+
+@pytest.mark.parametrize("gap", GAPS)
+def test_ellipsoid_against_half_space(gap):
+    rng = np.random.default_rng(5)
+    A = {"type": "Ellipsoid", "a": 0.12, "b": 0.07, "c": 0.09}
+    H = {"type": "HalfSpace"}
+    M = np.diag([0.12, 0.07, 0.09]) ** 2
+    for _ in range(10):
+        RA, pA = _frame(rng)
+        RH = random_rotation(rng)
+        n = RH[:, 2]
+        reach = np.sqrt(n @ RA @ M @ RA.T @ n)  # support value of A along −n
+        pH = pA - (reach + gap) * n
+        f, pa, pb, nh = _solve(A, RA, pA, H, RH, pH)
+        assert abs(f - gap) <= TOL and np.abs(nh - n).max() <= TOL
+        assert abs(OracleBody(A, RA, pA).residual(pa)[0]) <= TOL
+
+
+@pytest.mark.parametrize("first_small", [True, False])
+def test_small_cylinder_deep_in_a_large_one_has_one_answer(first_small):
+    """A Cylinder(0.01, 0.1) 1 m off the axis of a Cylinder(10, 100), tilted
+    by 1e-7: the minimum translation is radial, 10 − 1 + 0.01 = 9.01 m, in
+    either order (Drake agrees)."""
+    small = {"type": "Cylinder", "radius": 0.01, "length": 0.1}
+    large = {"type": "Cylinder", "radius": 10.0, "length": 100.0}
+    t = 1e-7
+    R_small = np.array([[1.0, 0.0, 0.0], [0.0, np.cos(t), -np.sin(t)],
+                        [0.0, np.sin(t), np.cos(t)]])
+    p_small = np.array([1.0, 0.0, 0.0])
+    args = [(small, R_small, p_small), (large, np.eye(3), np.zeros(3))]
+    if not first_small:
+        args.reverse()
+    f, pa, pb, n = _solve(*args[0], *args[1])
+    assert abs(f + 9.01) <= 1e-9
+    other = _solve(*args[1], *args[0])[0]
+    assert abs(other - f) <= 1e-12 * 9.01
