@@ -63,14 +63,18 @@ class PointQuery:
         self._reps = reps
         n = self._n = len(reps)
         shapes, hulls = packed if packed is not None else pack_shapes([r.data for r in reps])
-        self._shape_arrays = (shapes.kind, shapes.params, shapes.size, shapes.hull)
-        self._hull_arrays = (hulls.vertex_start, hulls.vertices, hulls.facet_start,
-                             hulls.facet_normals, hulls.facet_offsets, hulls.triangle_start,
-                             hulls.triangles, hulls.triangle_facet)
         # Rows measured outside the compiled pass: non-convex meshes.
-        self._deferred = np.array([type(r.shape).__name__ == "Mesh" for r in reps],
-                                  dtype=np.int64).reshape(n)
-        self._box_G = _boxes_in_frame(shapes, hulls)
+        deferred = np.array([type(r.shape).__name__ == "Mesh" for r in reps],
+                            dtype=np.int64).reshape(n)
+        geo_f = np.ascontiguousarray(np.column_stack(
+            [shapes.params, shapes.size, _boxes_in_frame(shapes, hulls)]), dtype=float)
+        geo_i = np.ascontiguousarray(np.column_stack([shapes.kind, shapes.hull, deferred]),
+                                     dtype=np.int64).reshape(n, 3)
+        hull_i = np.ascontiguousarray(np.column_stack(
+            [hulls.vertex_start, hulls.facet_start, hulls.triangle_start]), dtype=np.int64)
+        self._static = (geo_f.reshape(n, 10), geo_i, hull_i.reshape(-1, 3), hulls.vertices,
+                        hulls.facet_normals, hulls.facet_offsets, hulls.triangles,
+                        hulls.triangle_facet)
         # Sweep rows (bounded, not much larger than the median) and the rest.
         size = shapes.size
         finite = np.isfinite(size)
@@ -81,8 +85,9 @@ class PointQuery:
         self._reach = float(size[regular].max()) if regular.any() else 0.0
         self._poses_in = (None, None)   # the (R, p) objects last seen
         self._R = self._p = None        # their contiguous float64 copies (or themselves)
-        self._sweep = None              # (order, keys, axis) for those poses
-        self._scratch = []              # free (cand, out_row, out) buffers
+        self._sweep = None              # (order, keys, n_sorted, axis) for those poses
+        self._all_rows = (np.arange(n, dtype=np.int64), _NO_KEYS, 0, 0)
+        self._scratch = []              # free (work, out) buffers
 
     def _set_poses(self, R, p) -> None:
         self._poses_in = (R, p)
@@ -91,15 +96,17 @@ class PointQuery:
         self._sweep = None
 
     def _sweep_index(self):
-        """(order, keys, axis): the regular rows sorted by their world
-        position along the axis of widest spread, and those coordinates."""
+        """(order, keys, n_sorted, axis): the regular rows sorted by their
+        world position along the axis of widest spread (keys: those
+        coordinates), followed by the other rows."""
         rows = self._regular
         if not len(rows):
-            return rows, np.zeros(0), 0
+            return self._always, _NO_KEYS, 0, 0
         P = self._p[rows]
         axis = int(np.argmax(P.max(axis=0) - P.min(axis=0)))
         order = np.argsort(P[:, axis], kind="stable")
-        return rows[order], np.ascontiguousarray(P[order, axis]), axis
+        return (np.concatenate([rows[order], self._always]),
+                np.ascontiguousarray(P[order, axis]), len(rows), axis)
 
     def signed_distance_to_point(self, R, p, p_WQ, threshold: float) -> list:
         """SignedDistanceToPoint of every geometry within `threshold` [m] of
@@ -112,24 +119,26 @@ class PointQuery:
         seen_R, seen_p = self._poses_in
         if R is not seen_R or p is not seen_p:
             self._set_poses(R, p)
-        sweep = self._sweep
-        if sweep is None and threshold != _INF:
-            sweep = self._sweep = self._sweep_index()
-        order, keys, axis = sweep if sweep is not None else (self._regular, _NO_KEYS, 0)
+        if threshold == _INF:
+            order, keys, n_sorted, axis = self._all_rows
+        else:
+            sweep = self._sweep
+            if sweep is None:
+                sweep = self._sweep = self._sweep_index()
+            order, keys, n_sorted, axis = sweep
         x, y, z = p_WQ.tolist()
+        scratch = self._scratch
         try:
-            cand, rows, out = self._scratch.pop()
-        except IndexError:
-            cand, rows, out = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
-                               np.empty((n, 7)))
+            work, out = scratch.pop()
+        except IndexError:   # first call, or another thread holds the buffers
+            work, out = np.empty((2, n), dtype=np.int64), np.empty((n, 7))
         try:
-            kind, params, size, hull = self._shape_arrays
             count, waiting = signed_distances_to_point(
-                kind, params, size, hull, self._deferred, self._box_G, self._R, self._p,
-                order, keys, self._always, axis, self._reach, *self._hull_arrays,
-                x, y, z, threshold, cand, rows, out)
+                *self._static, self._R, self._p, order, keys, n_sorted, axis, self._reach,
+                x, y, z, threshold, work, out)
             if count == 0:
                 return []
+            rows = work[1]
             if waiting:
                 count = self._mesh_rows(rows, out, count, threshold)
             ids = self._ids
@@ -140,7 +149,7 @@ class PointQuery:
                                                   out[:count, 1:4].copy(),
                                                   out[:count, 4:7].copy())]
         finally:
-            self._scratch.append((cand, rows, out))
+            scratch.append((work, out))
 
     def _mesh_rows(self, rows, out, count: int, threshold: float) -> int:
         """The seam for rows the compiled pass deferred (out[k] = (NaN, p_GQ,

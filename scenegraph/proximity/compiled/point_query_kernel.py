@@ -17,6 +17,16 @@ exact distance alone decides the answer):
 
 Tests 2 and 3 allow a relative margin of 1e-12 for rounding. Results come
 out in row order (the candidates are sorted by row before measuring).
+
+The per-geometry data arrive packed in few arrays (each array argument
+costs the call ~70 ns of dispatch):
+  geo_f (G, 10) float   packed params (0:3), bounding radius size (3),
+                        box in G: lo (4:7), hi (7:10) [m] (±inf allowed);
+  geo_i (G, 3) int64    kind code, hull row (−1: none), deferred (nonzero:
+                        measured by the caller, e.g. a non-convex mesh);
+  hull_i (H+1, 3) int64 PackedHulls vertex_start, facet_start, triangle_start;
+and the hull arrays vertices, facet_normals, facet_offsets, triangles,
+triangle_facet of PackedHulls.
 """
 from __future__ import annotations
 
@@ -38,92 +48,71 @@ _INSERTION_MAX = 32
 
 
 @njit
-def _sort_rows(rows, m):
-    """Sorts rows[:m] ascending in place."""
-    if m > _INSERTION_MAX:
-        rows[:m].sort()
-        return
-    for i in range(1, m):
-        v = rows[i]
-        j = i - 1
-        while j >= 0 and rows[j] > v:
-            rows[j + 1] = rows[j]
-            j -= 1
-        rows[j + 1] = v
-
-
-@njit
-def _gather(size, p, order, keys, always, axis, reach, qx, qy, qz, threshold, cand):
-    """Rows passing the sweep and bounding-sphere tests, sorted; their count."""
-    q_a = qx if axis == 0 else (qy if axis == 1 else qz)
-    i0 = np.searchsorted(keys, q_a - threshold - reach, side="left")
-    i1 = np.searchsorted(keys, q_a + threshold + reach, side="right")
-    m = 0
-    for j in range(i0, i1):
-        g = order[j]
-        dx, dy, dz = qx - p[g, 0], qy - p[g, 1], qz - p[g, 2]
-        r = (size[g] + threshold) * (1.0 + _SLACK)
-        if (dx * dx + dy * dy) + dz * dz <= r * r:
-            cand[m] = g
-            m += 1
-    for j in range(always.shape[0]):
-        g = always[j]
-        dx, dy, dz = qx - p[g, 0], qy - p[g, 1], qz - p[g, 2]
-        r = (size[g] + threshold) * (1.0 + _SLACK)
-        if (dx * dx + dy * dy) + dz * dz <= r * r:
-            cand[m] = g
-            m += 1
-    _sort_rows(cand, m)
-    return m
-
-
-@njit
-def signed_distances_to_point(kind, params, size, hull, deferred, box_G, R, p, order, keys,
-                              always, axis, reach, vertex_start, vertices, facet_start,
-                              facet_normals, facet_offsets, triangle_start, triangles,
-                              triangle_facet, qx, qy, qz, threshold, cand, out_row, out):
+def signed_distances_to_point(geo_f, geo_i, hull_i, vertices, facet_normals, facet_offsets,
+                              triangles, triangle_facet, R, p, order, keys, n_sorted, axis,
+                              reach, qx, qy, qz, threshold, work, out):
     """Signed distance from the world point Q = (qx, qy, qz) [m] to every
     geometry within `threshold` [m] (inf: every geometry).
 
-    kind, params, size, hull and vertex_start … triangle_facet: the
-    PackedShapes / PackedHulls arrays of the G engine rows; deferred (G,)
-    int64, nonzero for rows the caller measures (non-convex meshes);
-    box_G (G, 6): each geometry's box (lo, hi) in its frame G [m] (±inf
-    allowed); R (G, 3, 3), p (G, 3): X_WG; order (K,), keys (K,): the regular
-    rows sorted by p_WG[:, axis] and those coordinates; always (·,): the other
-    rows, ascending; reach: the largest bounding radius of a regular row [m].
-    cand (G,) int64: scratch.
+    geo_f, geo_i, hull_i and the hull arrays: see the module docstring.
+    R (G, 3, 3), p (G, 3): X_WG. order: the regular rows sorted by
+    p_WG[:, axis] (the first n_sorted entries, with those coordinates in
+    keys), then the other rows ascending; reach: the largest bounding radius
+    of a regular row [m]. work (2, G) int64: scratch.
 
-    Writes, in row order, out_row[k] = g and out[k] = (distance, p_GN (3),
+    Writes, in row order, work[1, k] = g and out[k] = (distance, p_GN (3),
     grad_W (3)) for each geometry whose distance ≤ threshold, and for each
     deferred candidate (NaN, p_GQ (3), ·) for the caller to measure and
     filter. Returns (count, number deferred).
     """
+    n = geo_i.shape[0]
     if threshold == np.inf:
-        m = kind.shape[0]
-        for g in range(m):
-            cand[g] = g
+        m = n
+        for g in range(n):
+            work[0, g] = g
     else:
-        m = _gather(size, p, order, keys, always, axis, reach, qx, qy, qz, threshold, cand)
+        # Sweep window and bounding spheres.
+        q_a = qx if axis == 0 else (qy if axis == 1 else qz)
+        i0 = np.searchsorted(keys, q_a - threshold - reach, side="left")
+        i1 = np.searchsorted(keys, q_a + threshold + reach, side="right")
+        m = 0
+        for j in range(i0, i1 + order.shape[0] - n_sorted):
+            g = order[j] if j < i1 else order[j - i1 + n_sorted]
+            dx, dy, dz = qx - p[g, 0], qy - p[g, 1], qz - p[g, 2]
+            r = (geo_f[g, 3] + threshold) * (1.0 + _SLACK)
+            if (dx * dx + dy * dy) + dz * dz <= r * r:
+                work[0, m] = g
+                m += 1
+        # Row order.
+        if m > _INSERTION_MAX:
+            work[0, :m].sort()
+        else:
+            for i in range(1, m):
+                v = work[0, i]
+                j = i - 1
+                while j >= 0 and work[0, j] > v:
+                    work[0, j + 1] = work[0, j]
+                    j -= 1
+                work[0, j + 1] = v
     count = 0
     waiting = 0
     for j in range(m):
-        g = cand[j]
+        g = work[0, j]
         # p_GQ = R_WGᵀ (p_WQ − p_WG).
         dx, dy, dz = qx - p[g, 0], qy - p[g, 1], qz - p[g, 2]
         x = (R[g, 0, 0] * dx + R[g, 1, 0] * dy) + R[g, 2, 0] * dz
         y = (R[g, 0, 1] * dx + R[g, 1, 1] * dy) + R[g, 2, 1] * dz
         z = (R[g, 0, 2] * dx + R[g, 1, 2] * dy) + R[g, 2, 2] * dz
         if threshold != np.inf:
-            ex = max(box_G[g, 0] - x, 0.0) + max(x - box_G[g, 3], 0.0)
-            ey = max(box_G[g, 1] - y, 0.0) + max(y - box_G[g, 4], 0.0)
-            ez = max(box_G[g, 2] - z, 0.0) + max(z - box_G[g, 5], 0.0)
-            r = threshold * (1.0 + _SLACK) + _SLACK * (size[g] + math.sqrt(
+            ex = max(geo_f[g, 4] - x, 0.0) + max(x - geo_f[g, 7], 0.0)
+            ey = max(geo_f[g, 5] - y, 0.0) + max(y - geo_f[g, 8], 0.0)
+            ez = max(geo_f[g, 6] - z, 0.0) + max(z - geo_f[g, 9], 0.0)
+            r = threshold * (1.0 + _SLACK) + _SLACK * (geo_f[g, 3] + math.sqrt(
                 (dx * dx + dy * dy) + dz * dz))
             if not ((ex * ex + ey * ey) + ez * ez <= r * r):
                 continue
-        if deferred[g] != 0:
-            out_row[count] = g
+        if geo_i[g, 2] != 0:
+            work[1, count] = g
             out[count, 0] = math.nan
             out[count, 1] = x
             out[count, 2] = y
@@ -131,18 +120,18 @@ def signed_distances_to_point(kind, params, size, hull, deferred, box_G, R, p, o
             count += 1
             waiting += 1
             continue
-        k = kind[g]
+        k = geo_i[g, 0]
         if k == CONVEX:
-            h = hull[g]
+            h = geo_i[g, 1]
             d, nx, ny, nz, gx, gy, gz = packed_hull_point(
                 vertices, triangles, facet_normals, facet_offsets, triangle_facet,
-                vertex_start[h], facet_start[h], facet_start[h + 1], triangle_start[h],
-                triangle_start[h + 1], size[g], x, y, z)
+                hull_i[h, 0], hull_i[h, 1], hull_i[h + 1, 1], hull_i[h, 2], hull_i[h + 1, 2],
+                geo_f[g, 3], x, y, z)
         else:
-            d, nx, ny, nz, gx, gy, gz = primitive_point(k, params[g, 0], params[g, 1],
-                                                        params[g, 2], x, y, z)
+            d, nx, ny, nz, gx, gy, gz = primitive_point(k, geo_f[g, 0], geo_f[g, 1],
+                                                        geo_f[g, 2], x, y, z)
         if d <= threshold:
-            out_row[count] = g
+            work[1, count] = g
             out[count, 0] = d
             out[count, 1] = nx
             out[count, 2] = ny

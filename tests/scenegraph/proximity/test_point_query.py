@@ -103,7 +103,10 @@ def brute_force(query, p_WQ, threshold):
         shape = inspector.GetShape(gid)
         X = query.GetPoseInWorld(gid)
         R, p = X.rotation().matrix(), X.translation()
-        p_GQ = (R.T @ (np.asarray(p_WQ, float) - p))[None]
+        # p_GQ = R_WGᵀ (p_WQ − p_WG), summed in a fixed order (a BLAS product
+        # may round differently, and (p_GQ − p_GN)/d amplifies that by 1/d).
+        d = np.asarray(p_WQ, float) - p
+        p_GQ = ((R[0] * d[0] + R[1] * d[1]) + R[2] * d[2])[None]
         kind = type(shape).__name__
         if kind == "Mesh":
             d, n = signed_distance_to_mesh_bruteforce(shape.mesh_vertices(),
