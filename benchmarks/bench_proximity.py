@@ -46,16 +46,21 @@ calls) within ``--budget`` seconds per row (at least one fresh call after the
 warm-up); a single call longer than ``--cap`` seconds is aborted and printed
 as "> cap s" (its scene is rebuilt for the next row).
 
-Drake's figures: benchmarks/drake_proximity_times.json, the median over 3
-rounds run alternately with this benchmark on the same machine by
+Drake's figures (pydrake 1.51.1): benchmarks/drake_proximity_times.json, per
+row the median over 3 rounds run alternately with this benchmark on the same
+machine (2 cores), written by
 
-    .venv/bin/python tools/proximity_side_by_side.py --rounds 3 --write
+    .venv/bin/python tools/proximity_side_by_side.py --rounds 3 \
+        --only mixed drake50 pairs --budget 10 --cap 120 --write
+    .venv/bin/python tools/proximity_side_by_side.py --rounds 3 \
+        --only convex mesh --budget 10 --cap 120 --write
 
-(each round runs ``/work/drake-venv/bin/python tools/drake_bench_proximity.py``
-and this script with ``--json``; see that tool's docstring).
+Each round runs ``/work/drake-venv/bin/python tools/drake_bench_proximity.py``
+and this script with ``--json`` (see tools/proximity_side_by_side.py); every
+row of the JSON records its command and date.
 
 Run:  .venv/bin/python benchmarks/bench_proximity.py [--only mixed pairs ...]
-      [--n 25 100] [--pairs Box-Cylinder] [--budget 20] [--cap 60] [--json FILE]
+      [--n 25 100] [--pairs Box-Cylinder] [--budget 10] [--cap 60] [--json FILE]
 """
 from __future__ import annotations
 

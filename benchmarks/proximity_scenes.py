@@ -847,7 +847,7 @@ def add_selection_arguments(parser, extra_sections: tuple = ()) -> None:
                         help="Convex vertex counts (default: %(default)s)")
     parser.add_argument("--mesh", nargs="+", type=int, default=list(MESH_SUBDIVISIONS),
                         help="icosphere subdivisions of the Mesh rows (default: %(default)s)")
-    parser.add_argument("--budget", type=float, default=20.0,
+    parser.add_argument("--budget", type=float, default=10.0,
                         help="wall-time budget per row in s (fresh repeats stop there; "
                              "default %(default)s)")
 

@@ -44,7 +44,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", required=True, help="JSON file to write")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
-    import pydrake
+    from importlib import metadata
 
     def log(key, record):
         if not args.quiet:
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     rows = ps.run_jobs(ps.SceneGraphRunner(pydrake_api()), ps.jobs_from_args(args),
                        budget_s=args.budget, log=log)
     out = {"tool": "tools/drake_bench_proximity.py",
-           "pydrake_version": getattr(pydrake, "__version__", "unknown"),
+           "pydrake_version": metadata.version("drake"),
            "machine": ps.machine_info(), "command": " ".join(sys.argv), "rows": rows}
     pathlib.Path(args.out).write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
     return 0
