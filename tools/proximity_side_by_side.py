@@ -37,13 +37,16 @@ MEDIAN_FIELDS = ("median_s", "min_s", "build_s", "first_query_s", "first_s")
 def merge_rounds(round_rows: list) -> dict:
     """Per row: the median over rounds of every timing field; counts, values
     and notes from the first round that has the row (with the per-round
-    medians kept as "rounds_median_s" / "rounds_build_s")."""
+    medians kept as "rounds_median_s" / "rounds_build_s"). A row that most
+    rounds could not time (capped, error, skipped) is recorded as such."""
     merged = {}
     for key in sorted({k for rows in round_rows for k in rows}):
         records = [rows[key] for rows in round_rows if key in rows]
         timed = [r for r in records if not any(f in r for f in ("capped_s", "error", "skipped"))]
-        if not timed:
-            merged[key] = dict(records[0])
+        if 2 * len(timed) <= len(records):
+            # Most rounds capped, failed or skipped: the row is what they say.
+            untimed = [r for r in records if r not in timed]
+            merged[key] = {**untimed[0], "rounds_timed": len(timed)}
             continue
         out = {k: v for k, v in timed[0].items() if k not in MEDIAN_FIELDS}
         for field in MEDIAN_FIELDS:
