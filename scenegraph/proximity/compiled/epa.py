@@ -16,7 +16,8 @@ Storage (allocated once per query by the caller, see new_epa_buffers):
   PF (MAX_FACES, 4) float: unit outward normal n in 0:3, distance n·w0 in 3;
   FI (MAX_FACES, 7) int: vertices 0:3 (counter-clockwise seen from outside),
       the face across each edge (v_k, v_k+1) in 3:6, alive flag in 6;
-  WORK (MAX_FACES + 2·MAX_VERTICES,) int: flood-fill stack and horizon maps.
+  WORK (WORK_SIZE,) int: flood-fill stack, visited faces, the faces' min-heap
+      by distance, and the horizon maps.
 """
 from __future__ import annotations
 
@@ -27,10 +28,11 @@ import numpy as np
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.supports import support_W
 
-__all__ = ["epa", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES"]
+__all__ = ["epa", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES", "WORK_SIZE"]
 
 MAX_VERTICES = 160
 MAX_FACES = 1024
+WORK_SIZE = 3 * MAX_FACES + 2 * MAX_VERTICES
 _MAX_ITERATIONS = 140
 
 
@@ -38,7 +40,7 @@ def new_epa_buffers():
     """(PV, PF, FI, WORK): EPA scratch for one query (see the module docstring)."""
     return (np.zeros((MAX_VERTICES, 9)), np.zeros((MAX_FACES, 4)),
             np.zeros((MAX_FACES, 7), dtype=np.int64),
-            np.zeros(MAX_FACES + 2 * MAX_VERTICES, dtype=np.int64))
+            np.zeros(WORK_SIZE, dtype=np.int64))
 
 
 @njit
@@ -187,6 +189,40 @@ def _edge_slot(FI, f, a, b):
 
 
 @njit
+def _heap_push(heap, n, PF, f):
+    """Pushes face f on the min-heap of faces keyed by distance PF[:, 3]."""
+    i = n
+    heap[i] = f
+    while i > 0:
+        parent = (i - 1) // 2
+        if PF[heap[parent], 3] <= PF[heap[i], 3]:
+            break
+        heap[parent], heap[i] = heap[i], heap[parent]
+        i = parent
+    return n + 1
+
+
+@njit
+def _heap_pop(heap, n, PF):
+    """Removes the heap's top; returns the new size."""
+    n -= 1
+    heap[0] = heap[n]
+    i = 0
+    while True:
+        left = 2 * i + 1
+        if left >= n:
+            break
+        c = left
+        if left + 1 < n and PF[heap[left + 1], 3] < PF[heap[left], 3]:
+            c = left + 1
+        if PF[heap[i], 3] <= PF[heap[c], 3]:
+            break
+        heap[c], heap[i] = heap[i], heap[c]
+        i = c
+    return n
+
+
+@njit
 def _witness(PV, PF, FI, f):
     """Points (a, b) on A and B of the origin's projection on face f, as
     barycentric combinations of the face's support points (clamped)."""
@@ -238,7 +274,7 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK):
     nv, fx, fy, fz = _grow_to_tetrahedron(PV, n, A, B, scale)
     if nv < 0:
         return False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    tol = 1e-9 * scale
+    tol = 1e-6 * scale
     eps_vis = 1e-14 * scale
     # Tetrahedron faces, oriented outward (away from the fourth vertex).
     if _volume6(PV, 0, 1, 2, 3) > 0.0:
@@ -264,20 +300,28 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK):
                 if g != f and _edge_slot(FI, g, b, a) >= 0:
                     FI[f, 3 + k] = g
     stack = WORK[:MAX_FACES]
-    start_of = WORK[MAX_FACES:MAX_FACES + MAX_VERTICES]
-    end_of = WORK[MAX_FACES + MAX_VERTICES:]
+    visited = WORK[MAX_FACES:2 * MAX_FACES]
+    heap = WORK[2 * MAX_FACES:3 * MAX_FACES]
+    start_of = WORK[3 * MAX_FACES:3 * MAX_FACES + MAX_VERTICES]
+    end_of = WORK[3 * MAX_FACES + MAX_VERTICES:]
+    nheap = 0
+    for g in range(4):
+        nheap = _heap_push(heap, nheap, PF, g)
     best_u = math.inf
     bnx, bny, bnz = 0.0, 0.0, 1.0
-    f = 0
+    f = -1
     for _ in range(_MAX_ITERATIONS):
+        # The closest live face (dead ones left in the heap are skipped).
         f = -1
-        dmin = math.inf
-        for g in range(nf):
-            if FI[g, 6] == 1 and PF[g, 3] < dmin:
-                dmin = PF[g, 3]
+        while nheap > 0:
+            g = heap[0]
+            nheap = _heap_pop(heap, nheap, PF)
+            if FI[g, 6] == 1:
                 f = g
+                break
         if f < 0:
             break
+        dmin = PF[f, 3]
         nx, ny, nz = PF[f, 0], PF[f, 1], PF[f, 2]
         lower = max(dmin, 0.0)
         if nv >= MAX_VERTICES:
@@ -289,12 +333,14 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK):
             best_u, bnx, bny, bnz = hw, nx, ny, nz
         if best_u - lower <= tol:
             break
-        # Flood fill of the faces that see w, from f; collect the horizon.
-        FI[f, 6] = 2  # 2: visible (to be removed)
+        # Flood fill of the faces that see w, from f (2: visible, to remove).
+        FI[f, 6] = 2
         top = 0
         stack[top] = f
         top += 1
-        nh = 0
+        nvis = 0
+        visited[nvis] = f
+        nvis += 1
         horizon_ok = True
         while top > 0:
             top -= 1
@@ -308,17 +354,16 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK):
                 hz = PV[w, 2] - PV[FI[h, 0], 2]
                 if PF[h, 0] * hx + PF[h, 1] * hy + PF[h, 2] * hz > eps_vis:
                     FI[h, 6] = 2
-                    if top >= MAX_FACES:
-                        horizon_ok = False
-                        break
                     stack[top] = h
                     top += 1
-        # Horizon edges: edges of removed faces whose neighbour stays.
+                    visited[nvis] = h
+                    nvis += 1
+        # Horizon edges: edges of removed faces whose neighbour stays; a fan
+        # of new faces to w closes the hole.
         nnew = 0
         first_new = nf
-        for g in range(nf):
-            if FI[g, 6] != 2:
-                continue
+        for v in range(nvis):
+            g = visited[v]
             for k in range(3):
                 h = FI[g, 3 + k]
                 if FI[h, 6] == 2:
@@ -341,20 +386,25 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK):
                 end_of[j] = q
                 nnew += 1
         if not horizon_ok or nnew < 3:
-            # Degenerate expansion (rounding): undo and stop here.
-            for g in range(nf):
-                if FI[g, 6] == 2:
-                    FI[g, 6] = 1
+            # Degenerate expansion (rounding): undo and stop at face f.
+            for v in range(nvis):
+                FI[visited[v], 6] = 1
             break
         for q in range(first_new, first_new + nnew):
             i, j = FI[q, 0], FI[q, 1]
             FI[q, 4] = start_of[j]  # edge (j, w) borders the face starting at j
             FI[q, 5] = end_of[i]    # edge (w, i) borders the face ending at i
-        for g in range(nf):
-            if FI[g, 6] == 2:
-                FI[g, 6] = 0
+            nheap = _heap_push(heap, nheap, PF, q)
+        for v in range(nvis):
+            FI[visited[v], 6] = 0
         nf += nnew
         nv += 1
+    if f < 0 or FI[f, 6] != 1:
+        # Stopped after an expansion (iteration cap): the closest live face.
+        f, dmin = -1, math.inf
+        for g in range(nf):
+            if FI[g, 6] == 1 and PF[g, 3] < dmin:
+                f, dmin = g, PF[g, 3]
     if f < 0:
         return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     # Witnesses: among the faces as close as the closest (coplanar pieces of

@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
-from scenegraph.proximity.compiled.epa import MAX_FACES, MAX_VERTICES, epa
+from scenegraph.proximity.compiled.epa import MAX_FACES, MAX_VERTICES, WORK_SIZE, epa
 from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT, make_hull_ref
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
@@ -237,9 +237,18 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
     PV = np.zeros((MAX_VERTICES, 9))
     PF = np.zeros((MAX_FACES, 4))
     FI = np.zeros((MAX_FACES, 7), dtype=np.int64)
-    WORK = np.zeros(MAX_FACES + 2 * MAX_VERTICES, dtype=np.int64)
+    WORK = np.zeros(WORK_SIZE, dtype=np.int64)
     work = np.zeros((24, 8))
-    for k in range(index_A.shape[0]):
+    # Pairs of one kind pair in a row run twice as fast as interleaved kinds
+    # (branch prediction): visit them grouped, write each at its own row.
+    n = index_A.shape[0]
+    key = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        ki, kj = shapes.kind[index_A[k]], shapes.kind[index_B[k]]
+        key[k] = min(ki, kj) * 8 + max(ki, kj)
+    order = np.argsort(key, kind="mergesort")
+    for m in range(n):
+        k = order[m]
         i, j = index_A[k], index_B[k]
         ki, kj = shapes.kind[i], shapes.kind[j]
         swap = ki > kj
