@@ -36,14 +36,15 @@ from typing import Sequence
 
 import numpy as np
 
-from scenegraph.proximity.compiled.narrow_phase import solve_pairs
+from scenegraph.proximity.compiled.narrow_phase import FARTHER, solve_pairs
 from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 from scenegraph.proximity.pair_result import PairBatchResult
 from scenegraph.proximity.shape_data import KINDS, ShapeData
 from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
 __all__ = [
-    "ShapeTable", "compute_pairs", "compute_pairs_indexed", "penetration_pairs",
+    "ShapeTable", "compute_pairs", "compute_pairs_indexed", "first_penetrating_pair",
+    "penetration_pairs",
     "penetration_pairs_indexed", "signed_distance_pairs", "signed_distance_pairs_indexed",
     "penetration_results", "signed_distance_results",
 ]
@@ -95,12 +96,29 @@ def compute_pairs_indexed(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray,
     out = PairBatchResult.empty(n)
     if n == 0:
         return out
-    status = np.empty(n, dtype=np.int64)
+    status = np.full(n, FARTHER, dtype=np.int64)
     solve_pairs(table.packed, table.hulls, np.ascontiguousarray(R_WG, dtype=float),
                 np.ascontiguousarray(p_WG, dtype=float), iA, iB, float(max_distance),
-                out.distance, out.p_WCa, out.p_WCb, out.nhat_BA_W, status)
+                out.distance, out.p_WCa, out.p_WCb, out.nhat_BA_W, status, False)
     out.status = status
     return out
+
+
+def first_penetrating_pair(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray,
+                           index_A, index_B) -> int:
+    """Position k of a pair (index_A[k], index_B[k]) of `table` that
+    penetrates or touches (signed distance ≤ 0), or −1 if none does; the
+    compiled narrow phase stops at the first one it finds (HasCollisions)."""
+    iA = np.ascontiguousarray(index_A, dtype=np.int64).reshape(-1)
+    iB = np.ascontiguousarray(index_B, dtype=np.int64).reshape(-1)
+    n = len(iA)
+    if n == 0:
+        return -1
+    out = PairBatchResult.empty(n)
+    status = np.full(n, FARTHER, dtype=np.int64)
+    return int(solve_pairs(table.packed, table.hulls, np.ascontiguousarray(R_WG, dtype=float),
+                           np.ascontiguousarray(p_WG, dtype=float), iA, iB, 0.0, out.distance,
+                           out.p_WCa, out.p_WCb, out.nhat_BA_W, status, True))
 
 
 def _stack_poses(R, p, n: int, name: str):

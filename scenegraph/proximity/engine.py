@@ -13,12 +13,23 @@ registered before id_B, and results come out sorted by (id_A, id_B).
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
-from scenegraph.proximity.broadphase import AabbModel, Broadphase, BroadphaseMethod, PairFilter
-from scenegraph.proximity.dispatch import (ShapeTable, penetration_pairs_indexed,
-                                           signed_distance_pairs_indexed)
+from scenegraph.proximity.broadphase import (
+    AabbModel,
+    Broadphase,
+    BroadphaseMethod,
+    PairFilter,
+)
+from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED
+from scenegraph.proximity.dispatch import (
+    ShapeTable,
+    first_penetrating_pair,
+    penetration_pairs_indexed,
+    signed_distance_pairs_indexed,
+)
 from scenegraph.proximity.mesh_distance import load_mesh_bvh
 from scenegraph.proximity.point_query import PointQuery
 from scenegraph.proximity.shape_data import shape_data_from_shape
@@ -161,6 +172,30 @@ class ProximityEngine:
             return np.zeros((0, 2), dtype=np.int64)
         return self._broadphase.candidate_pairs(R, p, self._pair_filter, margin)
 
+    def _checked(self, res, ia, ib, query: str):
+        """res after the narrow phase's own checks: a NaN (poses so large
+        that the arithmetic overflowed) raises, naming the pair; a pair the
+        refinement could not certify exact warns, naming the pair (its
+        answer is GJK/EPA's, good to ~1e-6 of the pair's size)."""
+        bad = np.isnan(res.distance)
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            raise RuntimeError(
+                f"{query}: geometries {self._ids[ia[k]]} and {self._ids[ib[k]]}: the signed "
+                f"distance could not be computed (non-finite arithmetic; are their poses "
+                f"within ±1e150 m?)")
+        loose = res.status == UNCERTIFIED
+        if loose.any():
+            rows = np.flatnonzero(loose)
+            k = int(rows[0])
+            more = f" (and {len(rows) - 1} other pairs)" if len(rows) > 1 else ""
+            warnings.warn(
+                f"{query}: the answer for geometries {self._ids[ia[k]]} and "
+                f"{self._ids[ib[k]]}{more} is not certified exact; it is the coarse "
+                f"GJK/EPA estimate (accurate to about 1e-6 of the pair's size)",
+                RuntimeWarning, stacklevel=4)
+        return res
+
     def _row(self, geometry_id, query: str) -> int:
         row = self._view.index.get(geometry_id)
         if row is None:
@@ -178,7 +213,9 @@ class ProximityEngine:
         if found is None:
             pairs = self._candidates(R, p, 0.0)
             if len(pairs):
-                res = penetration_pairs_indexed(self._table, R, p, pairs[:, 0], pairs[:, 1])
+                res = self._checked(
+                    penetration_pairs_indexed(self._table, R, p, pairs[:, 0], pairs[:, 1]),
+                    pairs[:, 0], pairs[:, 1], "ComputePointPairPenetration")
                 keep = np.flatnonzero(res.distance <= 0.0)
                 found = (pairs[keep, 0], pairs[keep, 1], -res.distance[keep] + 0.0,
                          res.p_WCa[keep], res.p_WCb[keep], res.nhat_BA_W[keep])
@@ -213,21 +250,14 @@ class ProximityEngine:
         return cached
 
     def _any_penetration(self, R, p) -> bool:
-        """True at the first penetrating candidate pair: the narrow phase runs on
-        growing chunks of candidates and stops as soon as one collides."""
+        """True at the first penetrating candidate pair: the compiled narrow
+        phase stops as soon as one collides."""
         pairs = self._candidates(R, p, 0.0)
-        if len(pairs) and self._certainly_colliding(R, p, pairs):
+        if not len(pairs):
+            return False
+        if self._certainly_colliding(R, p, pairs):
             return True
-        start, chunk = 0, 64
-        while start < len(pairs):
-            block = pairs[start:start + chunk]
-            res = signed_distance_pairs_indexed(self._table, R, p, block[:, 0], block[:, 1],
-                                                max_distance=0.0)
-            if (res.distance <= 0.0).any():
-                return True
-            start += chunk
-            chunk *= 4
-        return False
+        return first_penetrating_pair(self._table, R, p, pairs[:, 0], pairs[:, 1]) >= 0
 
     def FindCollisionCandidates(self, world_poses) -> list:
         R, p = self._poses(world_poses)
@@ -260,8 +290,10 @@ class ProximityEngine:
             else:
                 pairs = self._candidates(R, p, 0.5 * max_distance)
             if len(pairs):
-                res = signed_distance_pairs_indexed(self._table, R, p, pairs[:, 0],
-                                                    pairs[:, 1], max_distance)
+                res = self._checked(
+                    signed_distance_pairs_indexed(self._table, R, p, pairs[:, 0], pairs[:, 1],
+                                                  max_distance),
+                    pairs[:, 0], pairs[:, 1], "ComputeSignedDistancePairwiseClosestPoints")
                 keep = np.flatnonzero(res.distance <= max_distance)
             else:
                 res, keep = None, np.zeros(0, np.int64)
@@ -283,7 +315,9 @@ class ProximityEngine:
             a, b = b, a
         R, p = self._poses(world_poses)
         pairs = np.array([[a, b]], dtype=np.int64)
-        res = signed_distance_pairs_indexed(self._table, R, p, pairs[:, 0], pairs[:, 1])
+        res = self._checked(signed_distance_pairs_indexed(self._table, R, p, pairs[:, 0],
+                                                          pairs[:, 1]),
+                            pairs[:, 0], pairs[:, 1], query)
         return self._distance_results(self._distance_arrays(R, p, pairs, res,
                                                             np.array([0])))[0]
 

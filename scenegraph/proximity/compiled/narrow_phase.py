@@ -33,7 +33,7 @@ from scenegraph.proximity.compiled.epa import MAX_FACES, MAX_VERTICES, WORK_SIZE
 from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT, make_hull_ref
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
-from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
+from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CYLINDER,
                                                           ELLIPSOID, HALFSPACE, SPHERE)
 from scenegraph.proximity.compiled.point_kernels import (box_point, capsule_point,
                                                           convex_point, cylinder_point,
@@ -225,13 +225,17 @@ def _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK, 
 
 @njit
 def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p_WCa, p_WCb,
-                nhat_BA_W, status):
+                nhat_BA_W, status, stop_at_first):
     """Narrow phase of pairs (index_A[k], index_B[k]) of engine rows.
 
     shapes, hulls: PackedShapes / PackedHulls; R (G, 3, 3), p (G, 3): X_WG of
     all rows [m]; max_distance [m]: pairs farther apart may stop early
     (status FARTHER). Writes distance (N,), p_WCa, p_WCb, nhat_BA_W (N, 3)
     and status (N,) (see the module docstring).
+
+    stop_at_first: return as soon as one pair is within max_distance (the
+    rows not visited keep their values). Returns the row of the first pair
+    found within max_distance (in visiting order), or −1.
     """
     S = np.zeros((8, 10))
     PV = np.zeros((MAX_VERTICES, 9))
@@ -247,6 +251,7 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
         ki, kj = shapes.kind[index_A[k]], shapes.kind[index_B[k]]
         key[k] = min(ki, kj) * 8 + max(ki, kj)
     order = np.argsort(key, kind="mergesort")
+    first = -1
     for m in range(n):
         k = order[m]
         i, j = index_A[k], index_B[k]
@@ -275,3 +280,8 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
         p_WCa[k, 0], p_WCa[k, 1], p_WCa[k, 2] = ax, ay, az
         p_WCb[k, 0], p_WCb[k, 1], p_WCb[k, 2] = bx, by, bz
         nhat_BA_W[k, 0], nhat_BA_W[k, 1], nhat_BA_W[k, 2] = nx, ny, nz
+        if d <= max_distance and first < 0:
+            first = k
+            if stop_at_first:
+                return first
+    return first

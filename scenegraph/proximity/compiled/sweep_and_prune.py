@@ -1,0 +1,519 @@
+"""Compiled broadphase: world AABBs of every geometry and the candidate pairs
+whose boxes overlap, minus filtered pairs, in one call per query.
+
+Shape data comes from broadphase.AabbModel, packed once (SI units, m, in each
+geometry's frame G):
+
+  kind    (N,) int64    index in broadphase.SHAPE_KINDS: SPHERE 0, BOX 1,
+                        CAPSULE 2, CYLINDER 3, ELLIPSOID 4, HALFSPACE 5,
+                        CONVEX 6, MESH 7.
+  params  (N, 3) float  Sphere (r, 0, 0); Box half sizes; Capsule/Cylinder
+                        (r, half length, 0); Ellipsoid (a, b, c); else 0.
+  vertex_start (N+1,) int64, vertices (V, 3) float
+                        Convex/Mesh rows own vertices[vertex_start[g]:vertex_start[g+1]].
+
+Poses: R_WG (N, 3, 3), p_WG (N, 3). Boxes are closed (touching boxes
+overlap) and inflated by `margin` on every side. The arithmetic is exactly
+that of AabbModel.world_aabbs (same operations in the same order), so both
+give bit-identical boxes.
+
+Pairs: (K, 2) int64, i < j, sorted by (i, j). `allowed` is
+PairFilter.allowed_upper_words() viewed as int64: bit (j mod 64) of word
+allowed[i, j // 64] is set when the pair i < j may collide; an empty (0, 0)
+array means "no filter". Small scenes test all pairs in (i, j) order; larger
+ones sort the boxes along one axis (the one whose box centres spread most
+relative to the box sizes) and sweep, the largest ones inside grid columns
+over the two other axes; pairs found out of order are sorted by a counting
+sort by i.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph._jit import njit
+
+__all__ = ["SPHERE", "BOX", "CAPSULE", "CYLINDER", "ELLIPSOID", "HALFSPACE", "CONVEX",
+           "MESH", "NXN", "SWEEP", "GRID", "AUTO", "BOXES_ONLY", "candidate_pairs_kernel",
+           "boxes_and_pairs"]
+
+SPHERE, BOX, CAPSULE, CYLINDER, ELLIPSOID, HALFSPACE, CONVEX, MESH = range(8)
+#: Pair methods: test all pairs, sweep and prune, sweep within grid columns,
+#: choose by N, or boxes only.
+NXN, SWEEP, GRID, AUTO, BOXES_ONLY = range(5)
+#: AUTO tests all pairs below this many geometries (measured crossover) ...
+AUTO_SWEEP_MIN_GEOMETRIES = 72
+#: ... and sweeps inside grid columns from this many on.
+AUTO_GRID_MIN_GEOMETRIES = 400
+#: A box touching more grid columns than this is tested against all boxes.
+_MAX_CELLS = 16
+
+
+@njit(inline="always")
+def _pose_finite(R, p, g):
+    for a in range(3):
+        if not (math.isfinite(p[g, a]) and math.isfinite(R[g, a, 0])
+                and math.isfinite(R[g, a, 1]) and math.isfinite(R[g, a, 2])):
+            return False
+    return True
+
+
+@njit
+def _boxes(rows, kind_start, params, vertex_start, vertices, R, p, margin, lo, hi):
+    """World boxes of `rows` into lo[g], hi[g], inflated by margin [m].
+
+    rows (M,) int64 are grouped by kind: rows[kind_start[k]:kind_start[k+1]]
+    all have kind k (kind_start (9,)); one tight loop per kind (a per-row
+    switch over all kinds runs several times slower). Returns −1, or the
+    first row whose pose is not finite.
+    """
+    for k in range(8):
+        for m in range(kind_start[k], kind_start[k + 1]):
+            g = rows[m]
+            if not _pose_finite(R, p, g):
+                return g
+            if k == CONVEX or k == MESH:
+                v0, v1 = vertex_start[g], vertex_start[g + 1]
+                for a in range(3):
+                    r0, r1, r2 = R[g, a, 0], R[g, a, 1], R[g, a, 2]
+                    mn = np.inf
+                    mx = -np.inf
+                    for v in range(v0, v1):
+                        w = r0 * vertices[v, 0] + r1 * vertices[v, 1] + r2 * vertices[v, 2]
+                        mn = min(mn, w)
+                        mx = max(mx, w)
+                    lo[g, a] = mn + p[g, a] - margin
+                    hi[g, a] = mx + p[g, a] + margin
+            elif k == HALFSPACE:
+                # Unbounded except along a world axis the normal is exactly
+                # aligned with.
+                nx, ny, nz = R[g, 0, 2], R[g, 1, 2], R[g, 2, 2]
+                for a in range(3):
+                    lo[g, a] = -np.inf - margin
+                    hi[g, a] = np.inf + margin
+                for a in range(3):
+                    n_a = R[g, a, 2]
+                    others_zero = ((nx == 0.0 or a == 0) and (ny == 0.0 or a == 1)
+                                   and (nz == 0.0 or a == 2))
+                    if others_zero and n_a > 0.0:
+                        hi[g, a] = p[g, a] + margin
+                    elif others_zero and n_a < 0.0:
+                        lo[g, a] = p[g, a] - margin
+            else:
+                d0, d1, d2 = params[g, 0], params[g, 1], params[g, 2]
+                for a in range(3):
+                    if k == SPHERE:
+                        half = d0
+                    elif k == BOX:
+                        half = (abs(R[g, a, 0]) * d0 + abs(R[g, a, 1]) * d1
+                                + abs(R[g, a, 2]) * d2)
+                    elif k == CAPSULE:
+                        half = abs(R[g, a, 2]) * d1 + d0
+                    elif k == CYLINDER:
+                        az = abs(R[g, a, 2])
+                        half = az * d1 + d0 * math.sqrt(max(0.0, 1.0 - az * az))
+                    else:  # ELLIPSOID
+                        r0, r1, r2 = R[g, a, 0], R[g, a, 1], R[g, a, 2]
+                        half = math.sqrt((r0 * r0) * (d0 * d0) + (r1 * r1) * (d1 * d1)
+                                         + (r2 * r2) * (d2 * d2))
+                    lo[g, a] = p[g, a] - half - margin
+                    hi[g, a] = p[g, a] + half + margin
+    return -1
+
+
+@njit
+def _sweep_axis(lo, hi, previous):
+    """The axis whose finite box centres spread most relative to the mean
+    box extent (fewest interval overlaps to expect); `previous` (an axis, or
+    −1) is kept unless another axis scores 1.5 times better, so that its
+    sort order can be reused."""
+    n = lo.shape[0]
+    best, best_score = 0, -1.0
+    kept = -1.0
+    for a in range(3):
+        s = s2 = ext = 0.0
+        m = 0
+        for i in range(n):
+            if math.isfinite(lo[i, a]) and math.isfinite(hi[i, a]):
+                c = 0.5 * (lo[i, a] + hi[i, a])
+                s += c
+                s2 += c * c
+                ext += hi[i, a] - lo[i, a]
+                m += 1
+        score = 0.0
+        if m > 0:
+            var = max(s2 / m - (s / m) ** 2, 0.0)
+            e = ext / m
+            score = var / (e * e) if e > 0.0 else (np.inf if var > 0.0 else 0.0)
+        if score > best_score:
+            best, best_score = a, score
+        if a == previous:
+            kept = score
+    if previous >= 0 and not (best_score > 1.5 * kept):
+        return previous
+    return best
+
+
+@njit
+def _radix_argsort(keys, order):
+    """order[:] = the permutation sorting keys (n,) float64 ascending (no
+    NaN): LSD radix sort on the keys' bits mapped to unsigned order, 8 bits
+    per pass, skipping the passes whose digit is the same for every key."""
+    n = keys.shape[0]
+    u = np.empty(n, dtype=np.int64)
+    bits = keys.view(np.int64)
+    for i in range(n):
+        b = bits[i]
+        u[i] = ~b if b < 0 else b ^ (-9223372036854775807 - 1)
+    counts = np.zeros((8, 257), dtype=np.int64)
+    for i in range(n):
+        for d in range(8):
+            counts[d, ((u[i] >> (8 * d)) & 255) + 1] += 1
+    for i in range(n):
+        order[i] = i
+    tmp = np.empty(n, dtype=np.int64)
+    for d in range(8):
+        c = counts[d]
+        if c[((u[0] >> (8 * d)) & 255) + 1] == n:
+            continue  # same digit everywhere
+        for v in range(256):
+            c[v + 1] += c[v]
+        for i in range(n):
+            g = order[i]
+            v = (u[g] >> (8 * d)) & 255
+            tmp[c[v]] = g
+            c[v] += 1
+        for i in range(n):
+            order[i] = tmp[i]
+
+
+@njit
+def _sweep_order(lo, hi, state):
+    """(axis, order): the sweep axis and the rows sorted by lo along it.
+
+    state (n+1,) int64 carries [axis, order...] from the previous call (axis
+    −1: none) and is updated. With small motion between calls the previous
+    order is almost sorted: an insertion sort repairs it in O(n + swaps); it
+    gives up after 8n + 64 swaps for a radix sort from scratch.
+    """
+    n = lo.shape[0]
+    ax = _sweep_axis(lo, hi, state[0])
+    order = state[1:]
+    keys = np.empty(n)
+    for g in range(n):
+        keys[g] = lo[g, ax]
+    if state[0] == ax:
+        budget = 8 * n + 64
+        for i in range(1, n):
+            v = order[i]
+            kv = keys[v]
+            j = i - 1
+            while j >= 0 and keys[order[j]] > kv:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = v
+            budget -= i - 1 - j
+            if budget < 0:
+                break
+        if budget >= 0:
+            return ax, order
+    _radix_argsort(keys, order)
+    state[0] = ax
+    return ax, order
+
+
+@njit(inline="always")
+def _cell(x, origin, inv_size, count):
+    """Grid cell of coordinate x: (x − origin)·inv_size truncated and clamped
+    to [0, count); monotone in x, also under rounding."""
+    c = (x - origin) * inv_size
+    if c < 1.0:
+        return 0
+    if c >= count:
+        return count - 1
+    return int(c)
+
+
+@njit
+def _fill(B, ids, seg_start, swept, grid, allowed, s0, a0, first, second, k0, hits):
+    """Appends the overlapping allowed pairs found in the segments s0, s0+1,
+    ... of B (from row a0 of segment s0) to first/second from position k0,
+    while they fit. Returns (segment, row, count) to resume from; segment ==
+    number of segments when done.
+
+    B (6, T): lo/hi along the sweep axis, then the two other axes, of T
+    entries; ids (T,) their box rows; segment s owns entries
+    seg_start[s]:seg_start[s+1], sorted by B[0] when `swept` (a row's
+    partners then end where B[0] passes its hi; otherwise they run to the
+    segment's end). grid = (origin1, origin2, 1/size, n1, n2) makes segment s
+    the grid column (s // n2, s % n2) over the two other axes: a pair is kept
+    only in the column holding the lower corner of its boxes' overlap, so a
+    pair seen in several columns counts once (n1 = 0: no grid). Each row is
+    tested branch-free into `hits` first (the tests vectorise), then its
+    hits are filtered.
+    """
+    S = seg_start.shape[0] - 1
+    cap = first.shape[0]
+    k = k0
+    L0, H0, L1, H1, L2, H2 = B[0], B[1], B[2], B[3], B[4], B[5]
+    use_filter = allowed.shape[0] > 0
+    origin1, origin2, inv_size, n1, n2 = grid
+    a = a0
+    for seg in range(s0, S):
+        end = seg_start[seg + 1]
+        if seg != s0:
+            a = seg_start[seg]
+        c1, c2 = seg // max(n2, 1), seg % max(n2, 1)
+        while a < end:
+            l0, h0, l1, h1, l2, h2 = L0[a], H0[a], L1[a], H1[a], L2[a], H2[a]
+            stop = end
+            if swept:  # first b with L0[b] > h0 (a forward scan: well predicted)
+                stop = a + 1
+                while stop < end and L0[stop] <= h0:
+                    stop += 1
+            if k + (stop - a - 1) > cap:
+                return seg, a, k
+            m = 0
+            for b in range(a + 1, stop):
+                hits[m] = b
+                m += ((L0[b] <= h0) & (l0 <= H0[b]) & (L1[b] <= h1) & (l1 <= H1[b])
+                      & (L2[b] <= h2) & (l2 <= H2[b]))
+            ga = ids[a]
+            for t in range(m):
+                b = hits[t]
+                if n1 > 0 and (_cell(max(l1, L1[b]), origin1, inv_size, n1) != c1
+                               or _cell(max(l2, L2[b]), origin2, inv_size, n2) != c2):
+                    continue
+                gb = ids[b]
+                i, j = (ga, gb) if ga < gb else (gb, ga)
+                if use_filter and ((allowed[i, j >> 6] >> (j & 63)) & 1) == 0:
+                    continue
+                first[k] = i
+                second[k] = j
+                k += 1
+            a += 1
+    return S, 0, k
+
+
+@njit(inline="always")
+def _sort_row(b, start, stop):
+    """Sorts b[start:stop] ascending (insertion sort; np.sort when long)."""
+    if stop - start > 32:
+        b[start:stop] = np.sort(b[start:stop])
+        return
+    for x in range(start + 1, stop):
+        v = b[x]
+        y = x - 1
+        while y >= start and b[y] > v:
+            b[y + 1] = b[y]
+            y -= 1
+        b[y + 1] = v
+
+
+@njit
+def _grid_columns(lo, hi, ax, order):
+    """Grid columns over the two axes other than `ax` for the sweep.
+
+    Returns (entries (T,) box rows, seg_start (S+1,), grid tuple, big (K,)
+    rows): every box whose projection spans at most _MAX_CELLS columns (and
+    is finite) is entered in each column it touches, in `order` (so each
+    column is sorted along ax); the others are `big` and tested against
+    every box. No grid (S = 1, n1 = 0) when too few boxes are small."""
+    n = lo.shape[0]
+    o1, o2 = (ax + 1) % 3, (ax + 2) % 3
+    small = np.zeros(n, dtype=np.bool_)
+    m = 0
+    ext = 0.0
+    min1 = min2 = np.inf
+    max1 = max2 = -np.inf
+    for g in range(n):
+        if (math.isfinite(lo[g, o1]) and math.isfinite(hi[g, o1]) and math.isfinite(lo[g, o2])
+                and math.isfinite(hi[g, o2])):
+            small[g] = True
+            m += 1
+            ext += (hi[g, o1] - lo[g, o1]) + (hi[g, o2] - lo[g, o2])
+            min1, max1 = min(min1, lo[g, o1]), max(max1, hi[g, o1])
+            min2, max2 = min(min2, lo[g, o2]), max(max2, hi[g, o2])
+    # Columns about twice the mean box extent, at most ~n of them.
+    size = ext / max(m, 1)
+    if m > 0:
+        size = max(size, math.sqrt((max1 - min1) * (max2 - min2) / m), 1e-300)
+    n1 = n2 = 1
+    if m > 0:
+        n1 = int(min((max1 - min1) / size, 4095.0)) + 1
+        n2 = int(min((max2 - min2) / size, 4095.0)) + 1
+    inv = 1.0 / size
+    span = np.empty((n, 4), dtype=np.int64)
+    big_count = 0
+    counts = np.zeros(n1 * n2 + 1, dtype=np.int64)
+    for g in range(n):
+        if small[g]:
+            a1, b1 = _cell(lo[g, o1], min1, inv, n1), _cell(hi[g, o1], min1, inv, n1)
+            a2, b2 = _cell(lo[g, o2], min2, inv, n2), _cell(hi[g, o2], min2, inv, n2)
+            span[g, 0], span[g, 1], span[g, 2], span[g, 3] = a1, b1, a2, b2
+            if (b1 - a1 + 1) * (b2 - a2 + 1) > _MAX_CELLS:
+                small[g] = False
+            else:
+                for c1 in range(a1, b1 + 1):
+                    for c2 in range(a2, b2 + 1):
+                        counts[c1 * n2 + c2 + 1] += 1
+        if not small[g]:
+            big_count += 1
+    for c in range(n1 * n2):
+        counts[c + 1] += counts[c]
+    fill = counts[:n1 * n2].copy()
+    entries = np.empty(counts[n1 * n2], dtype=np.int64)
+    big = np.empty(big_count, dtype=np.int64)
+    nb = 0
+    for t in range(n):
+        g = order[t]
+        if not small[g]:
+            big[nb] = g
+            nb += 1
+            continue
+        for c1 in range(span[g, 0], span[g, 1] + 1):
+            for c2 in range(span[g, 2], span[g, 3] + 1):
+                entries[fill[c1 * n2 + c2]] = g
+                fill[c1 * n2 + c2] += 1
+    return entries, counts, (min1, min2, inv, n1, n2), big
+
+
+@njit
+def _pairs(lo, hi, allowed, mode, state):
+    """Every overlapping allowed pair i < j, sorted by (i, j).
+
+    mode NXN: all pairs in row order (already sorted). SWEEP: boxes sorted
+    along _sweep_axis, each row tested against the rows its interval
+    reaches. GRID: the same sweep inside grid columns over the two other
+    axes (fewer candidates in large scenes), boxes spanning many columns
+    tested against all. Unsorted finds are ordered by a counting sort by i.
+    state: the sort state of _sweep_order (unused by NXN).
+    """
+    n = lo.shape[0]
+    ax = 0
+    if mode == NXN:
+        order = np.arange(n)
+    else:
+        ax, order = _sweep_order(lo, hi, state)
+    grid = (0.0, 0.0, 1.0, 0, 0)
+    big = np.empty(0, dtype=np.int64)
+    if mode == GRID:
+        ids, seg_start, grid, big = _grid_columns(lo, hi, ax, order)
+    else:
+        ids = order
+        seg_start = np.array([0, n], dtype=np.int64)
+    T = ids.shape[0]
+    B = np.empty((6, T))
+    for a in range(T):
+        g = ids[a]
+        for t in range(3):
+            B[2 * t, a] = lo[g, (ax + t) % 3]
+            B[2 * t + 1, a] = hi[g, (ax + t) % 3]
+    hits = np.empty(max(T, 1), dtype=np.int64)
+    first = np.empty(4 * n + 64, dtype=np.int64)
+    second = np.empty(4 * n + 64, dtype=np.int64)
+    S = seg_start.shape[0] - 1
+    seg, a, k = _fill(B, ids, seg_start, mode != NXN, grid, allowed, 0, 0, first, second, 0,
+                      hits)
+    while seg < S:  # buffers full: grow and carry on
+        bigger_first = np.empty(2 * first.shape[0] + T, dtype=np.int64)
+        bigger_second = np.empty(2 * first.shape[0] + T, dtype=np.int64)
+        bigger_first[:k] = first[:k]
+        bigger_second[:k] = second[:k]
+        first, second = bigger_first, bigger_second
+        seg, a, k = _fill(B, ids, seg_start, mode != NXN, grid, allowed, seg, a, first,
+                          second, k, hits)
+    if big.shape[0] > 0:
+        k, first, second = _big_pairs(lo, hi, big, allowed, first, second, k)
+    pairs = np.empty((k, 2), dtype=np.int64)
+    if mode == NXN:  # rows in order: already sorted by (i, j)
+        for t in range(k):
+            pairs[t, 0] = first[t]
+            pairs[t, 1] = second[t]
+        return pairs
+    # Counting sort by i, then each row's j ascending.
+    start = np.zeros(n + 1, dtype=np.int64)
+    for t in range(k):
+        start[first[t] + 1] += 1
+    for i in range(n):
+        start[i + 1] += start[i]
+    fill = start[:n].copy()
+    col = np.empty(k, dtype=np.int64)
+    for t in range(k):
+        i = first[t]
+        col[fill[i]] = second[t]
+        fill[i] += 1
+    for i in range(n):
+        _sort_row(col, start[i], start[i + 1])
+        for t in range(start[i], start[i + 1]):
+            pairs[t, 0] = i
+            pairs[t, 1] = col[t]
+    return pairs
+
+
+@njit
+def _big_pairs(lo, hi, big, allowed, first, second, k):
+    """Appends the pairs of each big box with every other box (a pair of two
+    big boxes once); returns (count, first, second), grown as needed."""
+    n = lo.shape[0]
+    is_big = np.zeros(n, dtype=np.bool_)
+    for g in big:
+        is_big[g] = True
+    use_filter = allowed.shape[0] > 0
+    for g in big:
+        for h in range(n):
+            if h == g or (is_big[h] and h < g):
+                continue
+            if (lo[h, 0] <= hi[g, 0] and lo[g, 0] <= hi[h, 0] and lo[h, 1] <= hi[g, 1]
+                    and lo[g, 1] <= hi[h, 1] and lo[h, 2] <= hi[g, 2] and lo[g, 2] <= hi[h, 2]):
+                i, j = (g, h) if g < h else (h, g)
+                if use_filter and ((allowed[i, j >> 6] >> (j & 63)) & 1) == 0:
+                    continue
+                if k == first.shape[0]:
+                    bigger_first = np.empty(2 * k + n, dtype=np.int64)
+                    bigger_second = np.empty(2 * k + n, dtype=np.int64)
+                    bigger_first[:k] = first[:k]
+                    bigger_second[:k] = second[:k]
+                    first, second = bigger_first, bigger_second
+                first[k] = i
+                second[k] = j
+                k += 1
+    return k, first, second
+
+
+@njit
+def candidate_pairs_kernel(lo, hi, allowed, method, state):
+    """Overlapping allowed pairs of boxes lo, hi (N, 3) [m]: (K, 2) int64,
+    i < j, sorted by (i, j). method: NXN, SWEEP, GRID or AUTO (all pairs
+    below AUTO_SWEEP_MIN_GEOMETRIES, the sweep below AUTO_GRID_MIN_GEOMETRIES,
+    else the grid). state (N+1,) int64: the sweep order kept between calls
+    (see _sweep_order; start with state[0] = −1)."""
+    n = lo.shape[0]
+    if method == AUTO:
+        method = (NXN if n < AUTO_SWEEP_MIN_GEOMETRIES else
+                  SWEEP if n < AUTO_GRID_MIN_GEOMETRIES else GRID)
+    if state.shape[0] != n + 1:
+        state = np.full(n + 1, -1, dtype=np.int64)
+    return _pairs(lo, hi, allowed, method, state)
+
+
+@njit
+def boxes_and_pairs(rows, kind_start, params, vertex_start, vertices, R, p, base_lo, base_hi,
+                    margin, allowed, method, lo, hi, state):
+    """One broadphase query: fills lo, hi (N, 3) with the world boxes (rows,
+    grouped by kind as in _boxes, computed from R, p; every other row is
+    base_lo/base_hi, the cached margin-free boxes, inflated by margin) and
+    returns (pairs (K, 2), bad row): bad row ≥ 0 names a row with a
+    non-finite pose (pairs then empty). method BOXES_ONLY fills the boxes
+    and returns no pairs. state: the sweep order kept between calls (see
+    candidate_pairs_kernel)."""
+    n = lo.shape[0]
+    for g in range(n):
+        for a in range(3):
+            lo[g, a] = base_lo[g, a] - margin
+            hi[g, a] = base_hi[g, a] + margin
+    bad = _boxes(rows, kind_start, params, vertex_start, vertices, R, p, margin, lo, hi)
+    if bad >= 0 or method == BOXES_ONLY:
+        return np.empty((0, 2), dtype=np.int64), bad
+    return candidate_pairs_kernel(lo, hi, allowed, method, state), -1
