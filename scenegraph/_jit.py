@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import warnings
 
 import numba
 from numba.core import caching
@@ -94,10 +95,26 @@ if not any(c.__name__ == PACKAGE_LOCATORS[0].__name__
     caching.CacheImpl._locator_classes[:0] = list(PACKAGE_LOCATORS)
 
 
+def _compile_lazily(function, options):
+    try:
+        return numba.njit(**options)(function)
+    except RuntimeError as exc:
+        if "no locator available" not in str(exc):
+            raise
+        # No writable cache folder anywhere (read-only install, no writable
+        # home, no NUMBA_CACHE_DIR): compile in every process instead.
+        warnings.warn(f"numba cannot cache {function.__qualname__} ({exc}); it will be "
+                      f"compiled in every process. Set NUMBA_CACHE_DIR to a writable "
+                      f"folder to keep compiled kernels.", RuntimeWarning, stacklevel=3)
+        return numba.njit(**{**options, "cache": False})(function)
+
+
 def njit(function=None, **options):
     """numba.njit with the project's options (see the module docstring);
-    usable bare (``@njit``) or with extra options (``@njit(inline="always")``)."""
+    usable bare (``@njit``) or with extra options (``@njit(inline="always")``).
+    Where no cache folder is writable, kernels compile per process (with a
+    warning) rather than failing at import."""
     merged = {**_OPTIONS, **options}
     if function is None:
-        return lambda f: numba.njit(**merged)(f)
-    return numba.njit(**merged)(function)
+        return lambda f: _compile_lazily(f, merged)
+    return _compile_lazily(function, merged)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import inspect
 
+import pytest
+
 from numba.core import caching
 
 from scenegraph import _jit
@@ -45,3 +47,13 @@ def test_package_locators_are_consulted_first_and_decline_other_files(tmp_path):
     exec(compile(other.read_text(), str(other), "exec"), namespace)
     for locator in _jit.PACKAGE_LOCATORS:
         assert locator.from_function(namespace["h"], str(other)) is None
+
+
+def test_kernels_compile_without_any_writable_cache_folder(tmp_path, monkeypatch):
+    module = _write(tmp_path / "kernel_module.py", "def twice(x):\n    return 2 * x\n")
+    namespace = {}
+    exec(compile(module.read_text(), str(module), "exec"), namespace)
+    monkeypatch.setattr(caching.CacheImpl, "_locator_classes", [])
+    with pytest.warns(RuntimeWarning, match="NUMBA_CACHE_DIR"):
+        kernel = _jit.njit(namespace["twice"])
+    assert kernel(21) == 42
