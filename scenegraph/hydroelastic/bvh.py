@@ -26,7 +26,7 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
-from scenegraph.hydroelastic.contact_kernels import collide_all, pose_array
+from scenegraph.hydroelastic.contact_kernels import collide_all
 
 
 def _morton_codes(centers: np.ndarray) -> np.ndarray:
@@ -205,8 +205,13 @@ class Bvh:
         return cls(np.asarray(p_FV, dtype=float)[np.asarray(elements)], leaf_size)
 
 
+_EYE, _ZERO = np.eye(3), np.zeros(3)
+
+
 def collide(bvh_A: Bvh, bvh_B: Bvh, R_AB: np.ndarray, p_AB: np.ndarray):
     """Candidate primitive pairs (a (K,), b (K,)) in mesh numbering whose boxes
     overlap, B posed in A by X_AB = (R_AB, p_AB) (a deterministic order)."""
-    a, b = collide_all(bvh_A.kernel_arrays, bvh_B.kernel_arrays, pose_array(R_AB, p_AB))
+    a, b = collide_all(bvh_A.kernel_arrays, bvh_B.kernel_arrays, _EYE, _ZERO,
+                       np.ascontiguousarray(R_AB, dtype=float),
+                       np.ascontiguousarray(p_AB, dtype=float))
     return bvh_A.order[a], bvh_B.order[b]

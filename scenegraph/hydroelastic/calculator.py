@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import enum
 
+import numpy as np
 
 from scenegraph.hydroelastic import mesh_intersection as mi
 from scenegraph.hydroelastic._arrays import pose_to_Rp
@@ -46,48 +47,58 @@ class ContactSurfaceResult(enum.Enum):
 
 
 def _relative(X_WA, X_WB):
-    """(R_AB, p_AB) from two world poses."""
-    R_WA, p_WA = pose_to_Rp(X_WA)
-    R_WB, p_WB = pose_to_Rp(X_WB)
+    """(R_AB, p_AB) from two world poses (R, p)."""
+    R_WA, p_WA = X_WA
+    R_WB, p_WB = X_WB
     return R_WA.T @ R_WB, R_WA.T @ (p_WB - p_WA)
 
 
 def _soft_rigid_mesh(id_S, soft, X_WS, id_R, rigid, X_WR, rep):
-    R_SR, p_SR = _relative(X_WS, X_WR)
-    batch = mi.soft_volume_rigid_surface(soft, rigid, R_SR, p_SR)
-    return build_contact_surface(id_S, id_R, batch, *pose_to_Rp(X_WS), rep)
+    polygons = mi.soft_volume_rigid_surface(soft, rigid, *X_WR, *X_WS)
+    return build_contact_surface(id_S, id_R, polygons, *X_WS, rep)
 
 
 def _soft_rigid_half_space(id_S, soft, X_WS, id_H, _half_space, X_WH, rep):
     R_SH, p_SH = _relative(X_WS, X_WH)
     batch = mi.soft_volume_rigid_half_space(soft, R_SH, p_SH)
-    return build_contact_surface(id_S, id_H, batch, *pose_to_Rp(X_WS), rep)
+    return build_contact_surface(id_S, id_H, batch, *X_WS, rep)
 
 
 def _soft_half_space_rigid_mesh(id_H, half_space, X_WH, id_R, rigid, X_WR, rep):
     R_RH, p_RH = _relative(X_WR, X_WH)
     batch = mi.soft_half_space_rigid_surface(half_space.pressure_scale, rigid, R_RH, p_RH)
-    return build_contact_surface(id_H, id_R, batch, *pose_to_Rp(X_WR), rep)
+    return build_contact_surface(id_H, id_R, batch, *X_WR, rep)
 
 
 def _geometry_order_key(rep, X_WG):
-    R, p = pose_to_Rp(X_WG)
-    return (rep.mesh.num_elements(), rep.mesh.num_vertices(), *p, *R.reshape(-1),
-            *rep.mesh.vertices_array()[0])
+    """A total order of (representation, pose) that does not involve the ids."""
+    R, p = X_WG
+    return rep.order_key, R.tobytes(), p.tobytes()
 
 
 def _soft_soft(id_A, soft_A, X_WA, id_B, soft_B, X_WB, rep):
     if _geometry_order_key(soft_B, X_WB) < _geometry_order_key(soft_A, X_WA):
         id_A, soft_A, X_WA, id_B, soft_B, X_WB = id_B, soft_B, X_WB, id_A, soft_A, X_WA
-    R_AB, p_AB = _relative(X_WA, X_WB)
-    batch = mi.soft_volume_soft_volume(soft_A, soft_B, R_AB, p_AB)
-    return build_contact_surface(id_A, id_B, batch, *pose_to_Rp(X_WA), rep)
+    polygons = mi.soft_volume_soft_volume(soft_A, soft_B, *X_WB, *X_WA)
+    return build_contact_surface(id_A, id_B, polygons, *X_WA, rep)
 
 
 def _soft_half_space_soft_mesh(id_H, half_space, X_WH, id_N, soft, X_WN, rep):
     R_NH, p_NH = _relative(X_WN, X_WH)
     batch = mi.soft_half_space_soft_volume(half_space.pressure_scale, soft, R_NH, p_NH)
-    return build_contact_surface(id_H, id_N, batch, *pose_to_Rp(X_WN), rep)
+    return build_contact_surface(id_H, id_N, batch, *X_WN, rep)
+
+
+def _pose(X) -> tuple:
+    """(R (3, 3), p (3,)) contiguous float64 arrays from any pose form pose_to_Rp takes."""
+    if type(X) is tuple and len(X) == 2:
+        R, p = X
+        if (type(R) is np.ndarray and type(p) is np.ndarray and R.dtype == np.float64
+                and p.dtype == np.float64 and R.shape == (3, 3) and p.shape == (3,)
+                and R.flags.c_contiguous and p.flags.c_contiguous):
+            return X
+    R, p = pose_to_Rp(X)
+    return np.ascontiguousarray(R, dtype=float), np.ascontiguousarray(p, dtype=float)
 
 
 _R = ContactSurfaceResult
@@ -133,7 +144,8 @@ def compute_contact_surface(id_A, rep_A, X_WA, id_B, rep_B, X_WB,
     if swapped:
         id_A, rep_A, X_WA, id_B, rep_B, X_WB = id_B, rep_B, X_WB, id_A, rep_A, X_WA
     rep = HydroelasticContactRepresentation(representation)
-    return ContactSurfaceResult.kCalculated, entry(id_A, rep_A, X_WA, id_B, rep_B, X_WB, rep)
+    return ContactSurfaceResult.kCalculated, entry(id_A, rep_A, _pose(X_WA), id_B, rep_B,
+                                                   _pose(X_WB), rep)
 
 
 def drake_shape_name(shape_or_name) -> str:

@@ -37,25 +37,23 @@ def _first_occurrence_index(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rank[inverse.reshape(-1)], first[order]
 
 
+_NO_GRADIENT = np.zeros((0, 3))
+
+
 def _build_flat(id_A, id_B, polygons: Polygons, R_WF, p_WF, representation):
     """The compiled path: build_surface assembles the arrays already in (M, N) order."""
     reverse = _id_less(id_B, id_A)
     triangles = representation == HydroelasticContactRepresentation.kTriangle
-    (p_WV, values, faces, starts, counts, areas, normals, centroids, polygon_of_face, at_Mo,
-     grad_e_W, totals) = build_surface(polygons.start, polygons.p_FV, polygons.pressure,
-                                       polygons.nhat, polygons.grad_e, R_WF, p_WF, triangles,
-                                       reverse)
-    grads = []
-    for g in (polygons.grad_A, polygons.grad_B):
-        if g is not None:
-            g = g @ R_WF.T
-            if triangles:
-                g = g[polygon_of_face]
-            g = freeze(g)
-        grads.append(g)
-    grad_A_W, grad_B_W = grads
+    grad_A = _NO_GRADIENT if polygons.grad_A is None else polygons.grad_A
+    grad_B = _NO_GRADIENT if polygons.grad_B is None else polygons.grad_B
+    (p_WV, values, faces, starts, counts, areas, normals, centroids, at_Wo, grad_e_W, grad_M_W,
+     grad_N_W, totals) = build_surface(polygons.start, polygons.p_FV, polygons.pressure,
+                                       polygons.nhat, polygons.grad_e, grad_A, grad_B, R_WF, p_WF,
+                                       triangles, reverse)
     if reverse:
-        id_A, id_B, grad_A_W, grad_B_W = id_B, id_A, grad_B_W, grad_A_W
+        id_A, id_B = id_B, id_A
+    grad_M_W = freeze(grad_M_W) if grad_M_W.shape[0] else None
+    grad_N_W = freeze(grad_N_W) if grad_N_W.shape[0] else None
     if triangles:
         mesh = TriangleSurfaceMesh._from_geometry(faces.reshape(-1, 3), p_WV, areas, normals,
                                                   centroids, totals[0], totals[1:])
@@ -63,8 +61,8 @@ def _build_flat(id_A, id_B, polygons: Polygons, R_WF, p_WF, representation):
     else:
         mesh = PolygonSurfaceMesh._from_arrays(faces, starts, counts, p_WV, areas, normals,
                                                centroids, totals)
-        field = PolygonSurfaceMeshFieldLinear._from_gradients(values, mesh, grad_e_W, at_Mo)
-    return ContactSurface._from_parts(id_A, id_B, mesh, field, grad_A_W, grad_B_W)
+        field = PolygonSurfaceMeshFieldLinear._from_gradients(values, mesh, grad_e_W, at_Wo)
+    return ContactSurface._from_parts(id_A, id_B, mesh, field, grad_M_W, grad_N_W)
 
 
 def build_contact_surface(id_A, id_B, batch, R_WF: np.ndarray, p_WF: np.ndarray,

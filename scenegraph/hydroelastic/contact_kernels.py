@@ -5,20 +5,21 @@ whenever any of them changes).
 Entry points (each compiles once; arguments are contiguous float64 / int64
 arrays, tuples of them and scalars):
 
-- collide_all(bvh_A, bvh_B, X_AB): every candidate primitive pair (a, b)
-  whose boxes overlap (for tests and diagnostics).
-- soft_rigid_polygons(bvh_S, tets_S, bvh_R, tris_R, X_SR): rigid triangles
-  clipped by the compliant tetrahedra, in the compliant frame S.
-- soft_soft_polygons(bvh_0, tets_0, bvh_1, tets_1, X_01): the equal-pressure
-  polygon of every overlapping tetrahedron pair, in frame 0.
+- collide_all(bvh_A, bvh_B, R_WA, p_WA, R_WB, p_WB): every candidate primitive
+  pair (a, b) whose boxes overlap (for tests and diagnostics).
+- soft_rigid_polygons(bvh_S, tets_S, bvh_R, tris_R, R_WS, p_WS, R_WR, p_WR):
+  rigid triangles clipped by the compliant tetrahedra, in the compliant frame S.
+- soft_soft_polygons(bvh_0, tets_0, bvh_1, tets_1, R_W0, p_W0, R_W1, p_W1): the
+  equal-pressure polygon of every overlapping tetrahedron pair, in frame 0.
+Poses are world poses (R (3, 3), p (3,)); the kernels form the relative pose.
 
 Both polygon kernels walk the two bounding-volume hierarchies together (depth
 first, with an explicit stack), collect candidate primitive pairs in a
 fixed-size chunk, process the chunk and continue: memory is the output plus a
 constant, never a product of the candidate counts. Polygons are returned flat:
 polygon k owns vertices start[k] <= v < start[k + 1] of p_FV (V, 3) [m] and
-pressure (V,) [Pa], has unit normal nhat_F (K, 3) and came from primitives
-(a[k], b[k]).
+pressure (V,) [Pa], has unit normal nhat_F (K, 3) and the gradients of A's
+and B's pressure fields grad_A / grad_B (K, 3) [Pa/m] ((0, 3) for a rigid B).
 
 Packed layouts (one contiguous row per element, so that a pair touches few
 cache lines and a call passes few arrays); primitives are numbered in
@@ -31,8 +32,8 @@ hierarchy order (Bvh.order maps them back to the mesh's numbering):
   [24:28], pressure gradient [28:31] [Pa/m], pressure extended to the frame's
   origin [31] [Pa], unit gradient [32:35] (NaN for a zero gradient);
 - a rigid mesh row (12): vertices [0:9], unit face normal [9:12];
-- a pose X_AB (15): R_AB row-major [0:9], p_AB [9:12], p_BA (A's origin in B)
-  [12:15].
+- a relative pose X_AB (15): R_AB row-major [0:9], p_AB [9:12], p_BA (A's
+  origin in B) [12:15].
 """
 from __future__ import annotations
 
@@ -80,12 +81,18 @@ def _marching_tets_table():
 MT_TABLE, MT_COUNTS = _marching_tets_table()
 
 
-def pose_array(R_AB: np.ndarray, p_AB: np.ndarray) -> np.ndarray:
-    """The (15,) pose layout above from R_AB (3, 3) and p_AB (3,)."""
+@njit
+def relative_pose(R_WA, p_WA, R_WB, p_WB):
+    """X_AB in the (15,) pose layout above from the world poses of A and B
+    (R (3, 3), p (3,))."""
     X = np.empty(15)
-    X[:9] = np.asarray(R_AB, dtype=float).reshape(9)
-    X[9:12] = p_AB
-    X[12:15] = -(X[:9].reshape(3, 3).T @ X[9:12])
+    d0, d1, d2 = p_WB[0] - p_WA[0], p_WB[1] - p_WA[1], p_WB[2] - p_WA[2]
+    for i in range(3):
+        for j in range(3):
+            X[3 * i + j] = R_WA[0, i] * R_WB[0, j] + R_WA[1, i] * R_WB[1, j] + R_WA[2, i] * R_WB[2, j]
+        X[9 + i] = R_WA[0, i] * d0 + R_WA[1, i] * d1 + R_WA[2, i] * d2
+    for j in range(3):
+        X[12 + j] = -(X[j] * X[9] + X[3 + j] * X[10] + X[6 + j] * X[11])
     return X
 
 
@@ -213,9 +220,10 @@ def _collide_chunk(nodes_A, prims_A, leaves_A, offsets_A, nodes_B, prims_B, leav
 
 
 @njit
-def collide_all(bvh_A, bvh_B, X_AB):
+def collide_all(bvh_A, bvh_B, R_WA, p_WA, R_WB, p_WB):
     """(a (K,), b (K,)): every primitive pair (hierarchy numbering) whose boxes
-    overlap, B posed in A by X_AB (15,)."""
+    overlap, A and B at the given world poses."""
+    X_AB = relative_pose(R_WA, p_WA, R_WB, p_WB)
     nodes_A, prims_A, leaves_A, offsets_A = bvh_A
     nodes_B, prims_B, leaves_B, offsets_B = bvh_B
     stack = _new_stack(offsets_A, offsets_B)
@@ -446,50 +454,53 @@ def _soft_soft_polygon(T0, a, T1, b, X, P, Q, nhat, h):
 # --- polygon buffers ------------------------------------------------------------------------
 @njit
 def _new_buffers(capacity):
-    """(start (K+1,), p_FV (V, 3), pressure (V,), nhat (K, 3), a (K,), b (K,))."""
+    """(start (K+1,), p_FV (V, 3), pressure (V,), nhat (K, 3), grad_A (K, 3), grad_B (K, 3))."""
     start = np.zeros(capacity + 1, dtype=np.int64)
     return (start, np.empty((capacity * _MAX_POLYGON, 3)), np.empty(capacity * _MAX_POLYGON),
-            np.empty((capacity, 3)), np.empty(capacity, dtype=np.int64),
-            np.empty(capacity, dtype=np.int64))
+            np.empty((capacity, 3)), np.empty((capacity, 3)), np.empty((capacity, 3)))
 
 
 @njit
 def _reserve(buf, K, extra):
     """Buffers holding at least K + extra polygons (doubling; contents kept)."""
-    start, p_FV, pressure, nhat_F, prim_a, prim_b = buf
+    start, p_FV, pressure, nhat_F, grad_A, grad_B = buf
     if K + extra <= nhat_F.shape[0]:
         return buf
     cap = max(2 * nhat_F.shape[0], K + extra)
     return (_grow(start, cap + 1), _grow_rows(p_FV, cap * _MAX_POLYGON),
-            _grow(pressure, cap * _MAX_POLYGON), _grow_rows(nhat_F, cap),
-            _grow(prim_a, cap), _grow(prim_b, cap))
+            _grow(pressure, cap * _MAX_POLYGON), _grow_rows(nhat_F, cap), _grow_rows(grad_A, cap),
+            _grow_rows(grad_B, cap))
 
 
 @njit
-def _trim(buf, K, V):
-    start, p_FV, pressure, nhat_F, prim_a, prim_b = buf
+def _trim(buf, K, V, with_B):
+    start, p_FV, pressure, nhat_F, grad_A, grad_B = buf
     return (start[:K + 1].copy(), p_FV[:V].copy(), pressure[:V].copy(), nhat_F[:K].copy(),
-            prim_a[:K].copy(), prim_b[:K].copy())
+            grad_A[:K].copy(), grad_B[:K if with_B else 0].copy())
 
 
 @njit(inline="always")
-def _append(P, n, nhat, T, t, a, b, start, p_FV, pressure, nhat_F, prim_a, prim_b, K, V):
-    """Appends polygon P[:n] (pressure: T[t]'s linear field) as polygon K."""
+def _append(P, n, nhat, g_B, T, t, start, p_FV, pressure, nhat_F, grad_A, grad_B, K, V):
+    """Appends polygon P[:n] as polygon K: pressure and grad_A from T[t]'s linear
+    field, grad_B = g_B."""
     for j in range(n):
         p_FV[V + j, 0], p_FV[V + j, 1], p_FV[V + j, 2] = P[j, 0], P[j, 1], P[j, 2]
         pressure[V + j] = ((T[t, _GRAD] * P[j, 0] + T[t, _GRAD + 1] * P[j, 1]
                             + T[t, _GRAD + 2] * P[j, 2]) + T[t, _AT])
-    nhat_F[K, 0], nhat_F[K, 1], nhat_F[K, 2] = nhat[0], nhat[1], nhat[2]
-    prim_a[K] = a
-    prim_b[K] = b
+    for k in range(3):
+        nhat_F[K, k] = nhat[k]
+        grad_A[K, k] = T[t, _GRAD + k]
+        grad_B[K, k] = g_B[k]
     start[K + 1] = V + n
 
 
 @njit
-def soft_rigid_polygons(bvh_S, tets, bvh_R, tris, X_SR):
+def soft_rigid_polygons(bvh_S, tets, bvh_R, tris, R_WS, p_WS, R_WR, p_WR):
     """Contact polygons of compliant mesh S and rigid mesh R, in frame S (see the
-    module docstring). Returns (start, p_SV, pressure, nhat_S, tet, tri): normals
-    are the rigid triangles' (out of R); tet / tri in hierarchy numbering."""
+    module docstring). Returns (start, p_SV, pressure, nhat_S, grad_S, (0, 3)):
+    normals are the rigid triangles' (out of R), grad_S the compliant field's
+    gradient per polygon [Pa/m]."""
+    X_SR = relative_pose(R_WS, p_WS, R_WR, p_WR)
     nodes_A, prims_A, leaves_A, offsets_A = bvh_S
     nodes_B, prims_B, leaves_B, offsets_B = bvh_R
     stack = _new_stack(offsets_A, offsets_B)
@@ -505,24 +516,25 @@ def soft_rigid_polygons(bvh_S, tets, bvh_R, tris, X_SR):
         n, sp = _collide_chunk(nodes_A, prims_A, leaves_A, offsets_A, nodes_B, prims_B,
                                leaves_B, offsets_B, X_SR, stack, sp, pairs, W)
         buf = _reserve(buf, K, n)
-        start, p_FV, pressure, nhat_F, prim_a, prim_b = buf
+        start, p_FV, pressure, nhat_F, grad_A, grad_B = buf
         for c in range(n):
             t, f = pairs[c, 0], pairs[c, 1]
             m = _soft_rigid_polygon(tets, t, tris, f, X_SR, P, Q, nhat)
             if m >= 3:
-                _append(P, m, nhat, tets, t, t, f, start, p_FV, pressure, nhat_F, prim_a,
-                        prim_b, K, V)
+                _append(P, m, nhat, nhat, tets, t, start, p_FV, pressure, nhat_F, grad_A, grad_B,
+                        K, V)
                 K += 1
                 V += m
-    return _trim(buf, K, V)
+    return _trim(buf, K, V, False)
 
 
 @njit
-def soft_soft_polygons(bvh_0, tets_0, bvh_1, tets_1, X_01):
+def soft_soft_polygons(bvh_0, tets_0, bvh_1, tets_1, R_W0, p_W0, R_W1, p_W1):
     """Equal-pressure polygons of compliant meshes 0 and 1 (posed in 0 by X_01), in
-    frame 0. Returns (start, p_0V, pressure, nhat_0, tet0, tet1): normals along
-    ∇p₀ − ∇p₁ (into 0, out of 1), pressures from field 0, tets in hierarchy
-    numbering."""
+    frame 0. Returns (start, p_0V, pressure, nhat_0, grad_0, grad_1): normals along
+    ∇p₀ − ∇p₁ (into 0, out of 1), pressures from field 0, both fields' gradients
+    per polygon in frame 0 [Pa/m]."""
+    X_01 = relative_pose(R_W0, p_W0, R_W1, p_W1)
     nodes_A, prims_A, leaves_A, offsets_A = bvh_0
     nodes_B, prims_B, leaves_B, offsets_B = bvh_1
     stack = _new_stack(offsets_A, offsets_B)
@@ -533,19 +545,23 @@ def soft_soft_polygons(bvh_0, tets_0, bvh_1, tets_1, X_01):
     Q = np.empty((16, 3))
     nhat = np.empty(3)
     h = np.empty(16)
+    g_B = np.empty(3)
     buf = _new_buffers(64)
     K, V = 0, 0
     while sp > 0:
         n, sp = _collide_chunk(nodes_A, prims_A, leaves_A, offsets_A, nodes_B, prims_B,
                                leaves_B, offsets_B, X_01, stack, sp, pairs, W)
         buf = _reserve(buf, K, n)
-        start, p_FV, pressure, nhat_F, prim_a, prim_b = buf
+        start, p_FV, pressure, nhat_F, grad_A, grad_B = buf
         for c in range(n):
             a, b = pairs[c, 0], pairs[c, 1]
             m = _soft_soft_polygon(tets_0, a, tets_1, b, X_01, P, Q, nhat, h)
             if m >= 3:
-                _append(P, m, nhat, tets_0, a, a, b, start, p_FV, pressure, nhat_F, prim_a,
-                        prim_b, K, V)
+                for k in range(3):
+                    g_B[k] = (X_01[3 * k] * tets_1[b, _GRAD] + X_01[3 * k + 1] * tets_1[b, _GRAD + 1]
+                              + X_01[3 * k + 2] * tets_1[b, _GRAD + 2])
+                _append(P, m, nhat, g_B, tets_0, a, start, p_FV, pressure, nhat_F, grad_A, grad_B,
+                        K, V)
                 K += 1
                 V += m
-    return _trim(buf, K, V)
+    return _trim(buf, K, V, True)

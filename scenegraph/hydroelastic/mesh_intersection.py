@@ -25,10 +25,17 @@ import numpy as np
 from scenegraph.hydroelastic._arrays import row_max, row_min
 from scenegraph.hydroelastic.clipping import (clip_by_planes, compact, remove_near_duplicates,
                                               slice_tets, unique_edge_ids)
-from scenegraph.hydroelastic.contact_kernels import (pose_array, soft_rigid_polygons,
-                                                     soft_soft_polygons)
+from scenegraph.hydroelastic.contact_kernels import soft_rigid_polygons, soft_soft_polygons
 
 COS_ALPHA = math.cos(5.0 * math.pi / 8.0)
+_EYE, _ZERO = np.eye(3), np.zeros(3)
+
+
+def _floats(a: np.ndarray) -> np.ndarray:
+    """a as a C-contiguous float64 array (no copy when it already is one)."""
+    if type(a) is np.ndarray and a.dtype == np.float64 and a.flags.c_contiguous:
+        return a
+    return np.ascontiguousarray(a, dtype=np.float64)
 
 
 @dataclasses.dataclass
@@ -93,9 +100,11 @@ class PolygonBatch:
         valid = slot[None, :] < self.n[:, None]
         start = np.zeros(self.n.shape[0] + 1, dtype=np.int64)
         np.cumsum(self.n, out=start[1:])
-        return Polygons(start, np.ascontiguousarray(self.P[valid]),
-                        np.ascontiguousarray(self.pressure[valid]), self.nhat, self.grad_e,
-                        self.grad_A, self.grad_B)
+        c = np.ascontiguousarray
+        return Polygons(start, c(self.P[valid], dtype=float), c(self.pressure[valid], dtype=float),
+                        c(self.nhat, dtype=float), c(self.grad_e, dtype=float),
+                        None if self.grad_A is None else c(self.grad_A, dtype=float),
+                        None if self.grad_B is None else c(self.grad_B, dtype=float))
 
 
 def _finish(P, n, rows):
@@ -107,16 +116,18 @@ def _finish(P, n, rows):
     return P, n, rows
 
 
-def soft_volume_rigid_surface(soft, rigid, R_SR: np.ndarray, p_SR: np.ndarray) -> Polygons:
+def soft_volume_rigid_surface(soft, rigid, R_SR: np.ndarray, p_SR: np.ndarray,
+                              R_WS: np.ndarray = _EYE, p_WS: np.ndarray = _ZERO) -> Polygons:
     """Rigid triangles clipped by compliant tetrahedra, in the compliant frame S.
 
     A = soft (its pressure field is sampled), B = rigid; normals are the rigid
-    triangles' normals (out of the rigid surface). X_SR = (R_SR, p_SR).
+    triangles' normals (out of the rigid surface). Either X_SR = (R_SR, p_SR)
+    with R_WS, p_WS left out, or world poses X_WS, X_WR passed as
+    (R_WS, p_WS) and (R_SR, p_SR) := (R_WR, p_WR) (contiguous float arrays).
     """
-    start, p_SV, pressure, nhat, tet, _ = soft_rigid_polygons(
+    start, p_SV, pressure, nhat, g, _ = soft_rigid_polygons(
         soft.bvh.kernel_arrays, soft.kernel_rows, rigid.bvh.kernel_arrays, rigid.kernel_rows,
-        pose_array(R_SR, p_SR))
-    g = soft.grad[soft.bvh.order[tet]]
+        _floats(R_WS), _floats(p_WS), _floats(R_SR), _floats(p_SR))
     return Polygons(start, p_SV, pressure, nhat, g, g, None)
 
 
@@ -194,17 +205,17 @@ def soft_half_space_rigid_surface(pressure_scale: float, rigid, R_RH: np.ndarray
     return PolygonBatch(P, n, nrm[idx].copy(), pressure, g, g.copy(), None, keys)
 
 
-def soft_volume_soft_volume(soft0, soft1, R_01: np.ndarray, p_01: np.ndarray) -> Polygons:
+def soft_volume_soft_volume(soft0, soft1, R_01: np.ndarray, p_01: np.ndarray,
+                            R_W0: np.ndarray = _EYE, p_W0: np.ndarray = _ZERO) -> Polygons:
     """Equilibrium surfaces p₀ = p₁ per intersecting tet pair, in frame 0.
 
     A = soft0, B = soft1; normals along ∇p₀ − ∇p₁ (into 0, out of 1); the
-    pressure is sampled from field 0. X_01 = (R_01, p_01).
+    pressure is sampled from field 0. Poses as soft_volume_rigid_surface's:
+    X_01, or world poses X_W0 = (R_W0, p_W0) and X_W1 = (R_01, p_01).
     """
-    start, p_0V, pressure, nhat, a, b = soft_soft_polygons(
+    start, p_0V, pressure, nhat, g0, g1 = soft_soft_polygons(
         soft0.bvh.kernel_arrays, soft0.kernel_rows, soft1.bvh.kernel_arrays, soft1.kernel_rows,
-        pose_array(R_01, p_01))
-    g0 = soft0.grad[soft0.bvh.order[a]]
-    g1 = soft1.grad[soft1.bvh.order[b]] @ np.asarray(R_01, dtype=float).T
+        _floats(R_W0), _floats(p_W0), _floats(R_01), _floats(p_01))
     return Polygons(start, p_0V, pressure, nhat, g0, g0, g1)
 
 

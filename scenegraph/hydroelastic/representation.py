@@ -74,6 +74,8 @@ class SoftMesh:
                                self.grad, self.at_Go[:, None], self.grad_unit, np.zeros((T, 1))],
                               axis=1)
         self.kernel_rows = np.ascontiguousarray(rows[self.bvh.order])
+        #: Orders representations independently of geometry ids (see calculator.py).
+        self.order_key = (T, mesh.num_vertices(), mesh.vertices_array()[0].tobytes())
 
     def hydroelastic_mesh(self):
         return self.mesh
