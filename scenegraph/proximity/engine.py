@@ -117,6 +117,7 @@ class ProximityEngine:
         self._c_G, self._r_in = self._inscribed_spheres(reps)
         self._memo_poses = None
         self._memo = {}
+        self._all_pairs = None
 
     # --- shared plumbing -----------------------------------------------------------
     @staticmethod
@@ -195,6 +196,13 @@ class ProximityEngine:
                 f"GJK/EPA estimate (accurate to about 1e-6 of the pair's size)",
                 RuntimeWarning, stacklevel=4)
         return res
+
+    def _unfiltered_pairs(self) -> np.ndarray:
+        """(K, 2) every unfiltered row pair i < j, sorted (built once)."""
+        if self._all_pairs is None:
+            i, j = np.nonzero(np.triu(~self._filtered, 1))
+            self._all_pairs = np.stack([i, j], axis=1).astype(np.int64).reshape(-1, 2)
+        return self._all_pairs
 
     def _row(self, geometry_id, query: str) -> int:
         row = self._view.index.get(geometry_id)
@@ -285,8 +293,7 @@ class ProximityEngine:
         arrays = self._memo.get(key)
         if arrays is None:
             if math.isinf(max_distance):
-                i, j = np.nonzero(np.triu(~self._filtered, 1))
-                pairs = np.stack([i, j], axis=1).astype(np.int64).reshape(-1, 2)
+                pairs = self._unfiltered_pairs()
             else:
                 pairs = self._candidates(R, p, 0.5 * max_distance)
             if len(pairs):

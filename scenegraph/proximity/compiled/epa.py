@@ -256,10 +256,11 @@ def _witness(PV, PF, FI, f):
 
 
 @njit
-def epa(A, B, scale, S, n, PV, PF, FI, WORK):
+def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol):
     """Penetration of overlapping bodies A, B (supports.py tuples).
 
     S, n: GJK's final simplex (gjk.py layout) with the origin in or on it.
+    rel_tol: stop when the depth's bounds agree to rel_tol·scale.
     Returns (ok, depth, nx, ny, nz, ax, ay, az, bx, by, bz):
       depth ≥ 0 the smallest support value of C seen (an upper bound of the
       penetration depth, reached by translating A along −n); n the unit
@@ -274,7 +275,7 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK):
     nv, fx, fy, fz = _grow_to_tetrahedron(PV, n, A, B, scale)
     if nv < 0:
         return False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    tol = 1e-6 * scale
+    tol = rel_tol * scale
     eps_vis = 1e-14 * scale
     # Tetrahedron faces, oriented outward (away from the fourth vertex).
     if _volume6(PV, 0, 1, 2, 3) > 0.0:

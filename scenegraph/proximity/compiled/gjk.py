@@ -234,7 +234,7 @@ def _set_row(S, r, wx, wy, wz, ax, ay, az, bx, by, bz):
 
 
 @njit
-def gjk(A, B, scale, stop_distance, S):
+def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
     """Distance between bodies A and B (tuples of supports.py).
 
     scale [m]: the pair's length scale (tolerances are relative to it).
@@ -248,7 +248,7 @@ def gjk(A, B, scale, stop_distance, S):
     origin is in C to 1e-14·scale, S holds n points for EPA; FARTHER —
     distance is a lower bound > stop_distance.
     """
-    tol = 1e-11 * scale
+    tol = rel_tol * scale
     eps = 1e-14 * scale
     dx, dy, dz = A[18] - B[18], A[19] - B[19], A[20] - B[20]  # p_WA − p_WB
     if dx == 0.0 and dy == 0.0 and dz == 0.0:

@@ -51,6 +51,11 @@ _NAN = math.nan
 # selection mode (features.py) and which body's coordinates parallel features
 # freeze first.
 _TAUS = (1e-4, 1e-4, 1e-4, 1e-8, 1e-12, 1e-2, 1e-4)
+# Coarse stage per level (loose, then tight): GJK and EPA tolerances relative
+# to the pair's size, and how many of the feature choices above are tried.
+_GJK_TOL = (1e-8, 1e-11)
+_EPA_TOL = (1e-4, 1e-9)
+_ATTEMPTS = (3, 7)
 _MODES = (AT_ANGLE, AT_ANGLE, AT_POINT, AT_ANGLE, AT_ANGLE, AT_ANGLE, BY_EXTENT)
 _FREEZE_A = (False, True, False, False, False, False, False)
 
@@ -162,6 +167,29 @@ def _lower_bound(A, B, mx, my, mz):
 
 
 @njit
+def _coarse(A, B, scale, stop_distance, S, PV, PF, FI, WORK, gjk_tol, epa_tol):
+    """GJK, then EPA if the bodies overlap: (status, distance, m = nhat_BA,
+    witness a on A, witness b on B), status SEPARATED, INTERSECTING or
+    FARTHER (distance then a lower bound > stop_distance)."""
+    st, d, n = gjk(A, B, scale, stop_distance, S, gjk_tol)
+    if st == GJK_FARTHER:
+        return st, d, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    ax, ay, az = simplex_point(S, n, 3)
+    bx, by, bz = simplex_point(S, n, 6)
+    if st == SEPARATED:
+        return st, d, (ax - bx) / d, (ay - by) / d, (az - bz) / d, ax, ay, az, bx, by, bz
+    ok, depth, nx, ny, nz, ex, ey, ez, fx, fy, fz = epa(A, B, scale, S, n, PV, PF, FI, WORK,
+                                                      epa_tol)
+    if ok:
+        return st, -depth, -nx, -ny, -nz, ex, ey, ez, fx, fy, fz
+    # Touching: C is flat at the origin and n its normal; of ±n keep the
+    # better separating direction.
+    if _lower_bound(A, B, -nx, -ny, -nz) > _lower_bound(A, B, nx, ny, nz):
+        nx, ny, nz = -nx, -ny, -nz
+    return st, 0.0, nx, ny, nz, ax, ay, az, bx, by, bz
+
+
+@njit
 def _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK, work):
     """Bodies without a closed form (cores for Capsules): GJK/EPA + refinement."""
     kA, kB = shapes.kind[a], shapes.kind[b]
@@ -176,39 +204,29 @@ def _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK, 
     A = make_body(shapes, hulls, a, R[a], pa, kA == CAPSULE)
     B = make_body(shapes, hulls, b, R[b], pb, kB == CAPSULE)
     scale = max(size_A, size_B)
-    st, d, n = gjk(A, B, scale, max_distance + rA + rB, S)
-    if st == GJK_FARTHER:
-        return FARTHER, d - rA - rB, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
-    ax, ay, az = simplex_point(S, n, 3)
-    bx, by, bz = simplex_point(S, n, 6)
-    if st == SEPARATED:
-        mx, my, mz = (ax - bx) / d, (ay - by) / d, (az - bz) / d
-    else:
-        ok, depth, nx, ny, nz, ex, ey, ez, fx, fy, fz = epa(A, B, scale, S, n, PV, PF, FI,
-                                                          WORK)
-        if ok:
-            mx, my, mz = -nx, -ny, -nz
-            ax, ay, az, bx, by, bz = ex, ey, ez, fx, fy, fz
-        else:
-            # Touching: C is flat at the origin and n its normal; of ±n keep
-            # the better separating direction.
-            mx, my, mz = nx, ny, nz
-            if _lower_bound(A, B, -nx, -ny, -nz) > _lower_bound(A, B, nx, ny, nz):
-                mx, my, mz = -nx, -ny, -nz
-    coarse = _lower_bound(A, B, mx, my, mz)
     hull_A = make_hull_ref(shapes, hulls, a)
     hull_B = make_hull_ref(shapes, hulls, b)
     status = UNCERTIFIED
-    phi = coarse
-    for attempt in range(len(_TAUS)):
-        ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(A, hull_A, size_A, B, hull_B, size_B,
-                                                         mx, my, mz, ax, ay, az, bx, by, bz,
-                                                         _TAUS[attempt], _MODES[attempt],
-                                                         _FREEZE_A[attempt], work)
-        if ok and f >= coarse - 1e-12 * scale:
-            status = EXACT
-            phi, mx, my, mz = f, qx, qy, qz
-            ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
+    for level in range(2):
+        # A loose coarse stage first (the refinement makes it exact); if no
+        # feature choice certifies, a tight one (a better basin) and all choices.
+        st, d, mx, my, mz, ax, ay, az, bx, by, bz = _coarse(
+            A, B, scale, max_distance + rA + rB, S, PV, PF, FI, WORK, _GJK_TOL[level],
+            _EPA_TOL[level])
+        if st == GJK_FARTHER:
+            return FARTHER, d - rA - rB, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
+        coarse = _lower_bound(A, B, mx, my, mz)
+        phi = coarse
+        for attempt in range(_ATTEMPTS[level]):
+            ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(
+                A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz,
+                _TAUS[attempt], _MODES[attempt], _FREEZE_A[attempt], work)
+            if ok and f >= coarse - 1e-12 * scale:
+                status = EXACT
+                phi, mx, my, mz = f, qx, qy, qz
+                ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
+                break
+        if status == EXACT:
             break
     if status != EXACT:
         # Coarse answer: a translation-realised signed distance along m.
@@ -237,12 +255,13 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
     rows not visited keep their values). Returns the row of the first pair
     found within max_distance (in visiting order), or −1.
     """
-    S = np.zeros((8, 10))
-    PV = np.zeros((MAX_VERTICES, 9))
-    PF = np.zeros((MAX_FACES, 4))
-    FI = np.zeros((MAX_FACES, 7), dtype=np.int64)
-    WORK = np.zeros(WORK_SIZE, dtype=np.int64)
-    work = np.zeros((24, 8))
+    # Scratch (every entry is written before it is read).
+    S = np.empty((8, 10))
+    PV = np.empty((MAX_VERTICES, 9))
+    PF = np.empty((MAX_FACES, 4))
+    FI = np.empty((MAX_FACES, 7), dtype=np.int64)
+    WORK = np.empty(WORK_SIZE, dtype=np.int64)
+    work = np.empty((24, 8))
     # Pairs of one kind pair in a row run twice as fast as interleaved kinds
     # (branch prediction): visit them grouped, write each at its own row.
     n = index_A.shape[0]

@@ -43,11 +43,9 @@ SPHERE, BOX, CAPSULE, CYLINDER, ELLIPSOID, HALFSPACE, CONVEX, MESH = range(8)
 #: choose by N, or boxes only.
 NXN, SWEEP, GRID, AUTO, BOXES_ONLY = range(5)
 #: AUTO tests all pairs below this many geometries (measured crossover) ...
-AUTO_SWEEP_MIN_GEOMETRIES = 72
+AUTO_SWEEP_MIN_GEOMETRIES = 64
 #: ... and sweeps inside grid columns from this many on.
-AUTO_GRID_MIN_GEOMETRIES = 400
-#: A box touching more grid columns than this is tested against all boxes.
-_MAX_CELLS = 16
+AUTO_GRID_MIN_GEOMETRIES = 128
 
 
 @njit(inline="always")
@@ -268,10 +266,18 @@ def _fill(B, ids, seg_start, swept, grid, allowed, s0, a0, first, second, k0, hi
         while a < end:
             l0, h0, l1, h1, l2, h2 = L0[a], H0[a], L1[a], H1[a], L2[a], H2[a]
             stop = end
-            if swept:  # first b with L0[b] > h0 (a forward scan: well predicted)
+            if swept:  # first b with L0[b] > h0: a short forward scan, then bisection
                 stop = a + 1
-                while stop < end and L0[stop] <= h0:
+                while stop < end and stop <= a + 8 and L0[stop] <= h0:
                     stop += 1
+                if stop > a + 8 and stop < end and L0[stop] <= h0:
+                    lo_b, stop = stop + 1, end
+                    while lo_b < stop:
+                        mid = (lo_b + stop) >> 1
+                        if L0[mid] > h0:
+                            stop = mid
+                        else:
+                            lo_b = mid + 1
             if k + (stop - a - 1) > cap:
                 return seg, a, k
             m = 0
@@ -296,33 +302,18 @@ def _fill(B, ids, seg_start, swept, grid, allowed, s0, a0, first, second, k0, hi
     return S, 0, k
 
 
-@njit(inline="always")
-def _sort_row(b, start, stop):
-    """Sorts b[start:stop] ascending (insertion sort; np.sort when long)."""
-    if stop - start > 32:
-        b[start:stop] = np.sort(b[start:stop])
-        return
-    for x in range(start + 1, stop):
-        v = b[x]
-        y = x - 1
-        while y >= start and b[y] > v:
-            b[y + 1] = b[y]
-            y -= 1
-        b[y + 1] = v
-
-
 @njit
 def _grid_columns(lo, hi, ax, order):
     """Grid columns over the two axes other than `ax` for the sweep.
 
-    Returns (entries (T,) box rows, seg_start (S+1,), grid tuple, big (K,)
-    rows): every box whose projection spans at most _MAX_CELLS columns (and
-    is finite) is entered in each column it touches, in `order` (so each
-    column is sorted along ax); the others are `big` and tested against
-    every box. No grid (S = 1, n1 = 0) when too few boxes are small."""
+    Returns (entries (T,) box rows, seg_start (S+1,), grid tuple for _fill):
+    every box is entered in each column its projection touches (unbounded
+    boxes in every column along their unbounded axes), in `order`, so each
+    column is sorted along ax. Columns are about twice the mean finite box
+    extent, at most ~N of them. S = 0 (use the plain sweep) when the
+    entries would exceed 8N + 64 (many boxes spanning many columns)."""
     n = lo.shape[0]
     o1, o2 = (ax + 1) % 3, (ax + 2) % 3
-    small = np.zeros(n, dtype=np.bool_)
     m = 0
     ext = 0.0
     min1 = min2 = np.inf
@@ -330,109 +321,76 @@ def _grid_columns(lo, hi, ax, order):
     for g in range(n):
         if (math.isfinite(lo[g, o1]) and math.isfinite(hi[g, o1]) and math.isfinite(lo[g, o2])
                 and math.isfinite(hi[g, o2])):
-            small[g] = True
             m += 1
             ext += (hi[g, o1] - lo[g, o1]) + (hi[g, o2] - lo[g, o2])
             min1, max1 = min(min1, lo[g, o1]), max(max1, hi[g, o1])
             min2, max2 = min(min2, lo[g, o2]), max(max2, hi[g, o2])
-    # Columns about twice the mean box extent, at most ~n of them.
-    size = ext / max(m, 1)
-    if m > 0:
-        size = max(size, math.sqrt((max1 - min1) * (max2 - min2) / m), 1e-300)
-    n1 = n2 = 1
-    if m > 0:
-        n1 = int(min((max1 - min1) / size, 4095.0)) + 1
-        n2 = int(min((max2 - min2) / size, 4095.0)) + 1
+    no_grid = (np.empty(0, dtype=np.int64), np.zeros(1, dtype=np.int64),
+               (0.0, 0.0, 1.0, 0, 0))
+    if m == 0:
+        return no_grid
+    size = max(ext / m, math.sqrt((max1 - min1) * (max2 - min2) / m), 1e-300)
+    n1 = int(min((max1 - min1) / size, 4095.0)) + 1
+    n2 = int(min((max2 - min2) / size, 4095.0)) + 1
     inv = 1.0 / size
     span = np.empty((n, 4), dtype=np.int64)
-    big_count = 0
     counts = np.zeros(n1 * n2 + 1, dtype=np.int64)
+    total = 0
     for g in range(n):
-        if small[g]:
-            a1, b1 = _cell(lo[g, o1], min1, inv, n1), _cell(hi[g, o1], min1, inv, n1)
-            a2, b2 = _cell(lo[g, o2], min2, inv, n2), _cell(hi[g, o2], min2, inv, n2)
-            span[g, 0], span[g, 1], span[g, 2], span[g, 3] = a1, b1, a2, b2
-            if (b1 - a1 + 1) * (b2 - a2 + 1) > _MAX_CELLS:
-                small[g] = False
-            else:
-                for c1 in range(a1, b1 + 1):
-                    for c2 in range(a2, b2 + 1):
-                        counts[c1 * n2 + c2 + 1] += 1
-        if not small[g]:
-            big_count += 1
+        a1, b1 = _cell(lo[g, o1], min1, inv, n1), _cell(hi[g, o1], min1, inv, n1)
+        a2, b2 = _cell(lo[g, o2], min2, inv, n2), _cell(hi[g, o2], min2, inv, n2)
+        span[g, 0], span[g, 1], span[g, 2], span[g, 3] = a1, b1, a2, b2
+        total += (b1 - a1 + 1) * (b2 - a2 + 1)
+        if total > 8 * n + 64:
+            return no_grid
+        for c1 in range(a1, b1 + 1):
+            for c2 in range(a2, b2 + 1):
+                counts[c1 * n2 + c2 + 1] += 1
     for c in range(n1 * n2):
         counts[c + 1] += counts[c]
     fill = counts[:n1 * n2].copy()
-    entries = np.empty(counts[n1 * n2], dtype=np.int64)
-    big = np.empty(big_count, dtype=np.int64)
-    nb = 0
+    entries = np.empty(total, dtype=np.int64)
     for t in range(n):
         g = order[t]
-        if not small[g]:
-            big[nb] = g
-            nb += 1
-            continue
         for c1 in range(span[g, 0], span[g, 1] + 1):
             for c2 in range(span[g, 2], span[g, 3] + 1):
                 entries[fill[c1 * n2 + c2]] = g
                 fill[c1 * n2 + c2] += 1
-    return entries, counts, (min1, min2, inv, n1, n2), big
+    return entries, counts, (min1, min2, inv, n1, n2)
 
 
-@njit
-def _pairs(lo, hi, allowed, mode, state):
-    """Every overlapping allowed pair i < j, sorted by (i, j).
+@njit(inline="always")
+def _grown(buffer, k, extra):
+    """A copy of buffer (C,) with its first k entries and room for 2C + extra."""
+    out = np.empty(2 * buffer.shape[0] + extra, dtype=np.int64)
+    for t in range(k):
+        out[t] = buffer[t]
+    return out
 
-    mode NXN: all pairs in row order (already sorted). SWEEP: boxes sorted
-    along _sweep_axis, each row tested against the rows its interval
-    reaches. GRID: the same sweep inside grid columns over the two other
-    axes (fewer candidates in large scenes), boxes spanning many columns
-    tested against all. Unsorted finds are ordered by a counting sort by i.
-    state: the sort state of _sweep_order (unused by NXN).
-    """
-    n = lo.shape[0]
-    ax = 0
-    if mode == NXN:
-        order = np.arange(n)
-    else:
-        ax, order = _sweep_order(lo, hi, state)
-    grid = (0.0, 0.0, 1.0, 0, 0)
-    big = np.empty(0, dtype=np.int64)
-    if mode == GRID:
-        ids, seg_start, grid, big = _grid_columns(lo, hi, ax, order)
-    else:
-        ids = order
-        seg_start = np.array([0, n], dtype=np.int64)
+
+@njit(inline="always")
+def _collect(B, ids, seg_start, swept, grid, allowed, n):
+    """(first, second, count): every pair _fill finds, the buffers grown as
+    needed (4N + 64 entries at first)."""
     T = ids.shape[0]
-    B = np.empty((6, T))
-    for a in range(T):
-        g = ids[a]
-        for t in range(3):
-            B[2 * t, a] = lo[g, (ax + t) % 3]
-            B[2 * t + 1, a] = hi[g, (ax + t) % 3]
     hits = np.empty(max(T, 1), dtype=np.int64)
     first = np.empty(4 * n + 64, dtype=np.int64)
     second = np.empty(4 * n + 64, dtype=np.int64)
     S = seg_start.shape[0] - 1
-    seg, a, k = _fill(B, ids, seg_start, mode != NXN, grid, allowed, 0, 0, first, second, 0,
-                      hits)
+    seg, a, k = _fill(B, ids, seg_start, swept, grid, allowed, 0, 0, first, second, 0, hits)
     while seg < S:  # buffers full: grow and carry on
-        bigger_first = np.empty(2 * first.shape[0] + T, dtype=np.int64)
-        bigger_second = np.empty(2 * first.shape[0] + T, dtype=np.int64)
-        bigger_first[:k] = first[:k]
-        bigger_second[:k] = second[:k]
-        first, second = bigger_first, bigger_second
-        seg, a, k = _fill(B, ids, seg_start, mode != NXN, grid, allowed, seg, a, first,
-                          second, k, hits)
-    if big.shape[0] > 0:
-        k, first, second = _big_pairs(lo, hi, big, allowed, first, second, k)
-    pairs = np.empty((k, 2), dtype=np.int64)
-    if mode == NXN:  # rows in order: already sorted by (i, j)
-        for t in range(k):
-            pairs[t, 0] = first[t]
-            pairs[t, 1] = second[t]
-        return pairs
-    # Counting sort by i, then each row's j ascending.
+        first = _grown(first, k, T)
+        second = _grown(second, k, T)
+        seg, a, k = _fill(B, ids, seg_start, swept, grid, allowed, seg, a, first, second, k,
+                          hits)
+    return first, second, k
+
+
+@njit
+def _sorted_by_rows(first, second, k, n):
+    """(k, 2) pairs (first[t], second[t]) sorted by (i, j): a counting sort
+    by i, then each row's j by a Shell sort (Ciura's gaps; a plain insertion
+    sort for the usual short rows)."""
     start = np.zeros(n + 1, dtype=np.int64)
     for t in range(k):
         start[first[t] + 1] += 1
@@ -444,45 +402,68 @@ def _pairs(lo, hi, allowed, mode, state):
         i = first[t]
         col[fill[i]] = second[t]
         fill[i] += 1
+    gaps = np.array([701, 301, 132, 57, 23, 10, 4, 1], dtype=np.int64)
+    pairs = np.empty((k, 2), dtype=np.int64)
     for i in range(n):
-        _sort_row(col, start[i], start[i + 1])
-        for t in range(start[i], start[i + 1]):
+        s0, s1 = start[i], start[i + 1]
+        for gap in gaps:
+            if gap >= s1 - s0:
+                continue
+            for x in range(s0 + gap, s1):
+                v = col[x]
+                y = x - gap
+                while y >= s0 and col[y] > v:
+                    col[y + gap] = col[y]
+                    y -= gap
+                col[y + gap] = v
+        for t in range(s0, s1):
             pairs[t, 0] = i
             pairs[t, 1] = col[t]
     return pairs
 
 
-@njit
-def _big_pairs(lo, hi, big, allowed, first, second, k):
-    """Appends the pairs of each big box with every other box (a pair of two
-    big boxes once); returns (count, first, second), grown as needed."""
+@njit(inline="always")
+def _pairs(lo, hi, allowed, mode, state):
+    """Every overlapping allowed pair i < j, sorted by (i, j).
+
+    mode NXN: all pairs in row order (already sorted). SWEEP: boxes sorted
+    along _sweep_axis, each row tested against the rows its interval
+    reaches. GRID: the same sweep inside grid columns over the two other
+    axes (fewer candidates in large scenes; the plain sweep when boxes span
+    too many columns). Unsorted finds are ordered by a counting sort by i.
+    state: the sort state of _sweep_order (unused by NXN).
+    """
     n = lo.shape[0]
-    is_big = np.zeros(n, dtype=np.bool_)
-    for g in big:
-        is_big[g] = True
-    use_filter = allowed.shape[0] > 0
-    for g in big:
-        for h in range(n):
-            if h == g or (is_big[h] and h < g):
-                continue
-            if (lo[h, 0] <= hi[g, 0] and lo[g, 0] <= hi[h, 0] and lo[h, 1] <= hi[g, 1]
-                    and lo[g, 1] <= hi[h, 1] and lo[h, 2] <= hi[g, 2] and lo[g, 2] <= hi[h, 2]):
-                i, j = (g, h) if g < h else (h, g)
-                if use_filter and ((allowed[i, j >> 6] >> (j & 63)) & 1) == 0:
-                    continue
-                if k == first.shape[0]:
-                    bigger_first = np.empty(2 * k + n, dtype=np.int64)
-                    bigger_second = np.empty(2 * k + n, dtype=np.int64)
-                    bigger_first[:k] = first[:k]
-                    bigger_second[:k] = second[:k]
-                    first, second = bigger_first, bigger_second
-                first[k] = i
-                second[k] = j
-                k += 1
-    return k, first, second
+    ax = 0
+    if mode == NXN:
+        order = np.arange(n)
+    else:
+        ax, order = _sweep_order(lo, hi, state)
+    ids = order
+    seg_start = np.array([0, n], dtype=np.int64)
+    grid = (0.0, 0.0, 1.0, 0, 0)
+    if mode == GRID:
+        columns, column_start, column_grid = _grid_columns(lo, hi, ax, order)
+        if column_start.shape[0] > 1:
+            ids, seg_start, grid = columns, column_start, column_grid
+    T = ids.shape[0]
+    B = np.empty((6, T))
+    for a in range(T):
+        g = ids[a]
+        for t in range(3):
+            B[2 * t, a] = lo[g, (ax + t) % 3]
+            B[2 * t + 1, a] = hi[g, (ax + t) % 3]
+    first, second, k = _collect(B, ids, seg_start, mode != NXN, grid, allowed, n)
+    if mode != NXN:
+        return _sorted_by_rows(first, second, k, n)
+    pairs = np.empty((k, 2), dtype=np.int64)  # rows in order: already sorted
+    for t in range(k):
+        pairs[t, 0] = first[t]
+        pairs[t, 1] = second[t]
+    return pairs
 
 
-@njit
+@njit(inline="always")
 def candidate_pairs_kernel(lo, hi, allowed, method, state):
     """Overlapping allowed pairs of boxes lo, hi (N, 3) [m]: (K, 2) int64,
     i < j, sorted by (i, j). method: NXN, SWEEP, GRID or AUTO (all pairs
