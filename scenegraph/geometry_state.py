@@ -25,7 +25,9 @@ from scenegraph.geometry_properties import (GeometryProperties, IllustrationProp
 from scenegraph.geometry_roles import Role, RoleAssign, role_name
 from scenegraph.geometry_version import GeometryVersion
 from scenegraph.identifiers import FrameId, GeometryId, SourceId
-from scenegraph.kinematics_vector import PoseTopology, calc_world_poses
+from scenegraph.kinematics_vector import (PoseTopology, calc_world_poses,
+                                          compose_world_poses, frame_poses_valid,
+                                          gather_frame_poses)
 from scenegraph.math.rigid_transform import RigidTransform
 from scenegraph.shapes import Shape
 
@@ -559,6 +561,8 @@ class GeometryState:
           RuntimeError: naming the source and the offending frame.
         """
         source = self._source(source_id)
+        if frame_poses_valid(source.frame_ids, poses):
+            return
         for fid in source.frame_ids:
             if not poses.has_id(fid):
                 raise RuntimeError(
@@ -592,6 +596,14 @@ class GeometryState:
             fails validation.
         """
         topology = self.pose_topology()
+        if validate:
+            # One batched pass; any problem falls through to the per-frame
+            # checks below, which name the source and frame.
+            gathered = gather_frame_poses(topology, pose_vectors)
+            if gathered is not None:
+                world_poses = compose_world_poses(topology, *gathered)
+                if world_poses is not None:
+                    return world_poses
         X_PFs = {}
         for sid, frame_ids in topology.source_frames.items():
             poses = pose_vectors.get(sid)

@@ -1,8 +1,14 @@
 """FramePoseVector: FrameId -> X_PF, the pose of each frame F in its parent P."""
 from __future__ import annotations
 
+import math
+import operator
+
+import numpy as np
+
 from scenegraph.identifiers import FrameId
 from scenegraph.math.rigid_transform import RigidTransform
+
 
 
 class FramePoseVector:
@@ -160,37 +166,117 @@ class WorldPoses:
 
 
 def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
-    """Composes frame chains and places geometries, batched per tree level.
+    """Composes frame chains and places geometries in one compiled call.
 
     Args:
       topology: from GeometryState.pose_topology().
       X_PFs: dict FrameId -> RigidTransform for every non-world frame
         (validated by the caller).
     Returns:
-      WorldPoses with X_WF = X_WP·X_PF down each chain and X_WG = X_WF·X_FG.
+      WorldPoses with X_WF = X_WP·X_PF down each chain and X_WG = X_WF·X_FG
+      (see compose_world_poses).
     """
-    import numpy as np
+    Xs = [X_PFs[f] for f in topology.frame_ids[1:]]
+    rows = np.arange(1, len(topology.frame_ids), dtype=np.int64)
+    R = np.concatenate([X._R for X in Xs], dtype=float) if Xs else np.zeros((0, 3))
+    p = np.concatenate([X._p for X in Xs], dtype=float) if Xs else np.zeros(0)
+    from scenegraph.kinematics_kernels import world_poses
 
-    n = len(topology.frame_ids)
-    R_PF = np.empty((n, 3, 3))
-    p_PF = np.empty((n, 3))
-    R_PF[0] = np.eye(3)
-    p_PF[0] = 0.0
-    for i in range(1, n):
-        X = X_PFs[topology.frame_ids[i]]
-        R_PF[i] = X._R
-        p_PF[i] = X._p
-    R_WF = R_PF.copy()
-    p_WF = p_PF.copy()
-    for idx in topology.levels:
-        par = topology.parent_index[idx]
-        if (par == 0).all():
-            continue  # children of the world: X_WF = X_PF
-        R_WP = R_WF[par]
-        R_WF[idx] = R_WP @ R_PF[idx]
-        p_WF[idx] = np.einsum("nij,nj->ni", R_WP, p_PF[idx]) + p_WF[par]
-    fi = topology.geometry_frame_index
-    R_WFg = R_WF[fi]
-    R_WG = R_WFg @ topology.R_FG
-    p_WG = np.einsum("nij,nj->ni", R_WFg, topology.p_FG) + p_WF[fi]
+    _, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG = world_poses(
+        topology.parent_index, R, p, rows, topology.geometry_frame_index, topology.R_FG,
+        topology.p_FG, False)
+    return WorldPoses(topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG)
+
+
+def _source_plan(topology: PoseTopology) -> tuple:
+    """([(source_id, number of frames, getter)], rows (nF−1,) int64), in the
+    order of topology.source_frames: getter(d) returns (d[f] for each frame
+    f of the source) as a tuple and rows lists the frames' rows, source after
+    source. Cached on the topology (immutable once built)."""
+    plan = topology.__dict__.get("_source_plan")
+    if plan is None:
+        entries, rows = [], []
+        for sid, frame_ids in topology.source_frames.items():
+            rows.extend(topology.frame_index[f] for f in frame_ids)
+            if len(frame_ids) == 1:
+                only = frame_ids[0]
+
+                def getter(d, only=only):
+                    return (d[only],)
+            else:
+                getter = operator.itemgetter(*frame_ids)
+            entries.append((sid, len(frame_ids), getter))
+        plan = (entries, np.array(rows, dtype=np.int64))
+        topology._source_plan = plan
+    return plan
+
+
+def gather_frame_poses(topology: PoseTopology, pose_vectors: dict):
+    """(R_PF (3M, 3), p_PF (3M,), rows (M,) int64): the pose of each of the
+    M = nF−1 non-world frames in its parent, rotations stacked and positions
+    concatenated, source after source, and each one's frame row. None when a
+    source has no FramePoseVector or its vector misses a frame or holds an
+    extra one (or is of another type), so that the caller can run its
+    per-frame validation and report the exact problem. Values are not
+    checked here (compose_world_poses checks that they are finite)."""
+    entries, rows = _source_plan(topology)
+    Rs, ps = [], []
+    for sid, count, getter in entries:
+        poses = pose_vectors.get(sid)
+        values = poses._values if type(poses) is FramePoseVector else None
+        if values is None or len(values) != count:
+            return None
+        try:
+            Xs = getter(values)
+        except KeyError:
+            return None
+        Rs.extend([X._R for X in Xs])
+        ps.extend([X._p for X in Xs])
+    if not Rs:
+        return np.zeros((0, 3)), np.zeros(0), rows
+    return np.concatenate(Rs, dtype=float), np.concatenate(ps, dtype=float), rows
+
+
+def frame_poses_valid(frame_ids: list, poses) -> bool:
+    """True if `poses` (a FramePoseVector) holds exactly the frames
+    `frame_ids` with finite values (one batched check); False means "look
+    frame by frame" (it may also be a vector of another type)."""
+    values = getattr(poses, "_values", None) if type(poses) is FramePoseVector else None
+    if values is None or len(values) != len(frame_ids):
+        return False
+    if not frame_ids:
+        return True
+    try:
+        Xs = [values[f] for f in frame_ids]
+    except KeyError:
+        return False
+    # A finite sum proves every entry finite (NaN and ±inf propagate); an
+    # overflowing sum only sends the caller to its per-frame check.
+    return (math.isfinite(np.concatenate([X._R for X in Xs]).sum())
+            and math.isfinite(np.concatenate([X._p for X in Xs]).sum()))
+
+
+def compose_world_poses(topology: PoseTopology, R_PF: np.ndarray, p_PF: np.ndarray,
+                        rows: np.ndarray):
+    """World poses from the frames' poses in their parents, or None if one
+    of those is not finite.
+
+    Args:
+      topology: from GeometryState.pose_topology().
+      R_PF (3M, 3), p_PF (3M,) [m]: the poses of M non-world frames in their
+        parents, rotations stacked and positions concatenated (as
+        gather_frame_poses returns them).
+      rows (M,) int64: the frame row of each (a permutation of 1..nF−1).
+    Returns:
+      WorldPoses with X_WF = X_WP·X_PF down each chain and X_WG = X_WF·X_FG,
+      from one compiled call (kinematics_kernels.py; numba is imported at the
+      first call), or None.
+    """
+    from scenegraph.kinematics_kernels import world_poses
+
+    finite, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG = world_poses(
+        topology.parent_index, R_PF, p_PF, rows, topology.geometry_frame_index,
+        topology.R_FG, topology.p_FG, True)
+    if not finite:
+        return None
     return WorldPoses(topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG)

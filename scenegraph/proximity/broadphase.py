@@ -1,5 +1,12 @@
-"""Broadphase: world AABBs for all geometries in one vectorised pass, and
-candidate pairs by all-pairs (NXN), sweep-and-prune (SAP) or an explicit list.
+"""Broadphase: world AABBs for all geometries and candidate pairs by all-pairs
+(NXN), sweep-and-prune (SAP) or an explicit list.
+
+Two implementations give the same boxes (bit for bit) and the same pairs:
+`Broadphase`, the one the engine uses, does a whole query (boxes of the
+moving geometries, anchored boxes from a cache, candidate pairs minus filtered
+pairs) in one compiled call (compiled/sweep_and_prune.py); the module-level
+functions (AabbModel.world_aabbs, candidate_pairs, pairs_nxn, pairs_sap,
+pairs_explicit) do the same in numpy and are its reference in the tests.
 
 Geometries are addressed by their row index 0..N−1 in the arrays given here;
 the engine orders rows by GeometryId, so "i < j" means "registered earlier".
@@ -10,10 +17,10 @@ sides [m]; for a distance query with max_distance d pass margin = d / 2 (the
 boxes then overlap whenever their per-axis gap is at most d), for a point query
 use boxes_near_point with the threshold itself.
 
-Filtering is a boolean (N, N) matrix (True = filtered), looked up with one fancy
-index over all candidates (PairFilter builds it from index pairs, frames and the
-anchored mask). Output pairs are an (K, 2) int64 array with i < j, sorted by
-(i, j), whatever the method.
+Filtering is a boolean (N, N) matrix (True = filtered); PairFilter also packs
+it as bitsets of allowed pairs i < j (what the compiled path reads). Output
+pairs are an (K, 2) int64 array with i < j, sorted by (i, j), whatever the
+method.
 """
 from __future__ import annotations
 
@@ -71,6 +78,7 @@ class AabbModel:
                              f"of {SHAPE_KINDS}")
         self.kinds = np.array(kinds, dtype=object)
         self._groups: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._vertices_of: dict[str, list] = {}
         by_kind: dict[str, list[int]] = {}
         for i, k in enumerate(kinds):
             by_kind.setdefault(k, []).append(i)
@@ -96,6 +104,7 @@ class AabbModel:
                     if len(v) == 0:
                         raise ValueError(f"AabbModel: a {k} has no vertices")
                     verts.append(v)
+                self._vertices_of[k] = verts
                 vmax = max(len(v) for v in verts)
                 data = np.empty((len(rows), vmax, 3))
                 for r, v in enumerate(verts):
@@ -104,6 +113,29 @@ class AabbModel:
             if k != "HalfSpace" and not np.isfinite(data).all():
                 raise ValueError(f"AabbModel: a {k} has a non-finite parameter")
             self._groups[k] = (rows, data)
+        self._pack()
+
+    def _pack(self) -> None:
+        """Flat arrays for the compiled kernels (compiled/sweep_and_prune.py):
+        kind codes, (N, 3) parameters and the Convex/Mesh vertices by row."""
+        n = self.num_geometries
+        kind = np.zeros(n, dtype=np.int64)
+        params = np.zeros((n, 3))
+        counts = np.zeros(n, dtype=np.int64)
+        hulls = {}
+        for k, (rows, data) in self._groups.items():
+            kind[rows] = SHAPE_KINDS.index(k)
+            if k in ("Convex", "Mesh"):
+                for r, g in enumerate(rows):
+                    hulls[int(g)] = self._vertices_of[k][r]
+                    counts[g] = len(hulls[int(g)])
+            elif k != "HalfSpace":
+                params[rows, :data.shape[1]] = data
+        vertex_start = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=vertex_start[1:])
+        vertices = (np.concatenate([hulls[g] for g in sorted(hulls)]) if hulls
+                    else np.zeros((0, 3)))
+        self.packed = (kind, params, vertex_start, np.ascontiguousarray(vertices, dtype=float))
 
     def world_aabbs(self, R_WG: np.ndarray, p_WG: np.ndarray, margin: float = 0.0,
                     rows: np.ndarray | None = None):
@@ -117,7 +149,9 @@ class AabbModel:
         Returns:
           (lo (M, 3), hi (M, 3)) [m]; M = N if rows is None. A HalfSpace is
           unbounded (±inf) except along a world axis its normal is exactly
-          aligned with.
+          aligned with. Sums are written out term by term (no einsum, whose
+          summation order varies), so the compiled Broadphase gives the same
+          bits.
         """
         N = self.num_geometries
         R = np.asarray(R_WG, dtype=float).reshape(N, 3, 3)
@@ -144,14 +178,17 @@ class AabbModel:
             if k == "Sphere":
                 half = np.repeat(dg, 3, axis=1)
             elif k == "Box":
-                half = np.einsum("nij,nj->ni", np.abs(Rg), dg)
+                A = np.abs(Rg)
+                half = A[:, :, 0] * dg[:, 0:1] + A[:, :, 1] * dg[:, 1:2] + A[:, :, 2] * dg[:, 2:3]
             elif k == "Capsule":
                 half = np.abs(Rg[:, :, 2]) * dg[:, 1:2] + dg[:, 0:1]
             elif k == "Cylinder":
                 az = np.abs(Rg[:, :, 2])
                 half = az * dg[:, 1:2] + dg[:, 0:1] * np.sqrt(np.maximum(0.0, 1.0 - az * az))
             elif k == "Ellipsoid":
-                half = np.sqrt(np.einsum("nij,nj->ni", Rg * Rg, dg * dg))
+                Q, d2 = Rg * Rg, dg * dg
+                half = np.sqrt(Q[:, :, 0] * d2[:, 0:1] + Q[:, :, 1] * d2[:, 1:2]
+                               + Q[:, :, 2] * d2[:, 2:3])
             elif k == "HalfSpace":
                 n = Rg[:, :, 2]
                 l_ = np.full((len(g), 3), -np.inf)
@@ -166,7 +203,8 @@ class AabbModel:
                 lo[out], hi[out] = l_ - margin, h_ + margin
                 continue
             else:  # Convex, Mesh
-                w = np.einsum("nij,nvj->nvi", Rg, dg)
+                w = (Rg[:, None, :, 0] * dg[:, :, 0:1] + Rg[:, None, :, 1] * dg[:, :, 1:2]
+                     + Rg[:, None, :, 2] * dg[:, :, 2:3])
                 lo[out] = w.min(axis=1) + pg - margin
                 hi[out] = w.max(axis=1) + pg + margin
                 continue
@@ -456,55 +494,144 @@ def boxes_near_point(lo: np.ndarray, hi: np.ndarray, p_WQ, threshold: float = np
 # ----------------------------------------------------------- stateful cache
 
 
+def _compiled_method(method: BroadphaseMethod) -> int:
+    from scenegraph.proximity.compiled import sweep_and_prune as sap
+    return {BroadphaseMethod.NXN: sap.NXN, BroadphaseMethod.SAP: sap.SWEEP,
+            BroadphaseMethod.AUTO: sap.AUTO}.get(method, sap.BOXES_ONLY)
+
+
+_NO_FILTER = np.zeros((0, 0), dtype=np.int64)
+
+
+def _rows_by_kind(model: AabbModel, rows: np.ndarray) -> tuple:
+    """(rows grouped by kind code, kind_start (9,)) for the compiled kernel."""
+    kind = model.packed[0][rows]
+    order = np.argsort(kind, kind="stable")
+    start = np.zeros(9, dtype=np.int64)
+    np.cumsum(np.bincount(kind, minlength=8), out=start[1:])
+    return np.ascontiguousarray(rows[order], dtype=np.int64), start
+
+
 class Broadphase:
     """World boxes with anchored geometries' boxes computed once, plus the
-    candidate-pair selection.
+    candidate-pair selection, in one compiled call per query
+    (compiled/sweep_and_prune.py; same boxes and pairs as AabbModel.world_aabbs
+    and candidate_pairs).
 
     Args:
       model: AabbModel of all N rows.
       anchored: (N,) bool; anchored rows' boxes are computed at the first call
         and reused until invalidate_anchored() (their poses never change).
-      method: BroadphaseMethod (AUTO picks by N).
+      method: BroadphaseMethod. NXN tests all pairs, SAP sweeps along one
+        axis, AUTO tests all pairs below 64 geometries, sweeps below 128 and
+        sweeps inside grid columns above (sweep_and_prune.AUTO_*); EXPLICIT
+        tests explicit_pairs (numpy, boxes compiled).
       explicit_pairs: (K, 2) rows for EXPLICIT.
+
+    The sweep keeps its sort order between calls (with small motion the next
+    sort is nearly free); each call works on its own copy of that order, so
+    concurrent calls never corrupt one another.
     """
 
     def __init__(self, model: AabbModel, anchored=None,
                  method: BroadphaseMethod | str = BroadphaseMethod.AUTO,
                  explicit_pairs=None):
+        from scenegraph.proximity.compiled import sweep_and_prune
+
+        self._kernel = sweep_and_prune.boxes_and_pairs
+        self._boxes_only = sweep_and_prune.BOXES_ONLY
         self.model = model
         n = model.num_geometries
         self.anchored = (np.zeros(n, dtype=bool) if anchored is None
                          else np.asarray(anchored, dtype=bool).reshape(n))
         self.method = resolve_method(method, n, explicit_pairs)
+        self._method_code = _compiled_method(self.method)
         self.explicit_pairs = explicit_pairs
         self._anchored_rows = np.flatnonzero(self.anchored)
         self._dynamic_rows = np.flatnonzero(~self.anchored)
-        self._anchored_box = None
+        self._anchored_plan = _rows_by_kind(model, self._anchored_rows)
+        self._dynamic_plan = _rows_by_kind(model, self._dynamic_rows)
+        self._anchored_ready = False
+        self._base_lo = self._base_hi = np.zeros((n, 3))
+        # The sweep's axis and sort order, reused by the next call.
+        self._sort_state = np.full(n + 1, -1, dtype=np.int64)
+        self._filter = None
+        self._allowed = _NO_FILTER
 
     def invalidate_anchored(self) -> None:
-        self._anchored_box = None
+        """Recompute the anchored rows' boxes at the next call."""
+        self._anchored_ready = False
+
+    def _poses(self, R_WG, p_WG):
+        n = self.model.num_geometries
+        R = np.ascontiguousarray(R_WG, dtype=float)
+        p = np.ascontiguousarray(p_WG, dtype=float)
+        if R.shape != (n, 3, 3) or p.shape != (n, 3):
+            R, p = R.reshape(n, 3, 3), p.reshape(n, 3)
+        return R, p
+
+    def _run(self, R_WG, p_WG, margin: float, allowed, method: int):
+        """(pairs, lo, hi) from one compiled call."""
+        if not margin >= 0.0:
+            raise ValueError(f"broadphase margin must be non-negative, got {margin}")
+        R, p = self._poses(R_WG, p_WG)
+        _, params, vertex_start, vertices = self.model.packed
+        n = self.model.num_geometries
+        if not self._anchored_ready:
+            if len(self._anchored_rows):
+                base_lo, base_hi = np.zeros((n, 3)), np.zeros((n, 3))
+                pairs, bad = self._kernel(*self._anchored_plan, params, vertex_start,
+                                          vertices, R, p, base_lo, base_hi, 0.0, _NO_FILTER,
+                                          self._boxes_only, base_lo, base_hi, self._sort_state)
+                self._raise_bad(bad)
+                self._base_lo, self._base_hi = base_lo, base_hi
+            self._anchored_ready = True
+        lo = np.empty((n, 3))
+        hi = np.empty((n, 3))
+        # The kernel updates a copy: concurrent queries never share one.
+        state = self._sort_state.copy()
+        pairs, bad = self._kernel(*self._dynamic_plan, params, vertex_start, vertices, R, p,
+                                  self._base_lo, self._base_hi, float(margin), allowed,
+                                  method, lo, hi, state)
+        self._raise_bad(bad)
+        self._sort_state = state
+        return pairs, lo, hi
+
+    @staticmethod
+    def _raise_bad(bad: int) -> None:
+        if bad >= 0:
+            raise ValueError(f"world AABB: the pose of geometry row {bad} is not finite")
 
     def world_aabbs(self, R_WG, p_WG, margin: float = 0.0):
         """(lo, hi), each (N, 3) [m]; anchored rows come from the cache."""
-        if margin < 0.0 or np.isnan(margin):
-            raise ValueError(f"broadphase margin must be non-negative, got {margin}")
-        n = self.model.num_geometries
-        if self._anchored_box is None and len(self._anchored_rows):
-            self._anchored_box = self.model.world_aabbs(R_WG, p_WG, 0.0, self._anchored_rows)
-        if len(self._anchored_rows) == 0:
-            return self.model.world_aabbs(R_WG, p_WG, margin)
-        lo = np.empty((n, 3))
-        hi = np.empty((n, 3))
-        alo, ahi = self._anchored_box
-        lo[self._anchored_rows] = alo - margin
-        hi[self._anchored_rows] = ahi + margin
-        if len(self._dynamic_rows):
-            dlo, dhi = self.model.world_aabbs(R_WG, p_WG, margin, self._dynamic_rows)
-            lo[self._dynamic_rows] = dlo
-            hi[self._dynamic_rows] = dhi
+        _, lo, hi = self._run(R_WG, p_WG, margin, _NO_FILTER, self._boxes_only)
         return lo, hi
 
+    def _allowed_words(self, filtered) -> np.ndarray:
+        """The filter as int64 bitsets of allowed pairs i < j (cached for the
+        last PairFilter: its matrix never changes)."""
+        if filtered is None:
+            return _NO_FILTER
+        if filtered is self._filter:
+            return self._allowed
+        n = self.model.num_geometries
+        if not isinstance(filtered, PairFilter):
+            words = _pack_rows(np.triu(~as_filter_matrix(filtered, n), 1))
+            return np.ascontiguousarray(words).view(np.int64)
+        if filtered.matrix.shape != (n, n):
+            raise ValueError(f"filter matrix has shape {filtered.matrix.shape}, "
+                             f"expected {(n, n)}")
+        self._allowed = np.ascontiguousarray(filtered.allowed_upper_words()).view(np.int64)
+        self._filter = filtered
+        return self._allowed
+
     def candidate_pairs(self, R_WG, p_WG, filtered=None, margin: float = 0.0) -> np.ndarray:
-        """Sorted (K, 2) unfiltered row pairs whose (inflated) boxes overlap."""
-        lo, hi = self.world_aabbs(R_WG, p_WG, margin)
-        return candidate_pairs(lo, hi, filtered, self.method, self.explicit_pairs)
+        """Sorted (K, 2) int64 unfiltered row pairs i < j whose (inflated)
+        boxes overlap. filtered: None, a PairFilter (fastest), an (N, N) bool
+        matrix (True = filtered) or an iterable of index pairs."""
+        if self._method_code == self._boxes_only:  # EXPLICIT
+            _, lo, hi = self._run(R_WG, p_WG, margin, _NO_FILTER, self._boxes_only)
+            return candidate_pairs(lo, hi, filtered, self.method, self.explicit_pairs)
+        pairs, _, _ = self._run(R_WG, p_WG, margin, self._allowed_words(filtered),
+                                self._method_code)
+        return pairs

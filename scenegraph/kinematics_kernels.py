@@ -1,0 +1,80 @@
+"""Compiled world-pose composition (kinematics_vector.compose_world_poses).
+
+One call per pose set: unpacks the frames' poses in their parents, checks
+that they are finite, composes X_WF = X_WP·X_PF down every frame chain
+(frames in registration order, so a parent is always composed before its
+children) and places every geometry, X_WG = X_WF·X_FG. Products are written
+out term by term, ((a0·b0 + a1·b1) + a2·b2); numpy's matmul may sum in
+another order, so the two agree to rounding (≤ 1 ulp per entry), not bit
+for bit.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph._jit import njit
+
+__all__ = ["world_poses"]
+
+
+@njit(inline="always")
+def _compose(R_A, p_A, a, R_B, p_B, b, R_out, p_out, c):
+    """X_out[c] = X_A[a]·X_B[b] (rotations (·, 3, 3), positions (·, 3));
+    inlined (a call would reference-count its six arrays)."""
+    for i in range(3):
+        r0, r1, r2 = R_A[a, i, 0], R_A[a, i, 1], R_A[a, i, 2]
+        for j in range(3):
+            R_out[c, i, j] = r0 * R_B[b, 0, j] + r1 * R_B[b, 1, j] + r2 * R_B[b, 2, j]
+        p_out[c, i] = (r0 * p_B[b, 0] + r1 * p_B[b, 1] + r2 * p_B[b, 2]) + p_A[a, i]
+
+
+@njit
+def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, check):
+    """(finite, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG).
+
+    Args:
+      parent_index (nF,) int64: parent row of each frame (row 0 the world).
+      R_in (3M, 3), p_in (3M,) [m]: poses in their parents of the frames
+        rows[k] (R_PF stacked, p_PF concatenated); rows (M,) int64, a
+        permutation of 1..nF−1.
+      geometry_frame_index (nG,) int64; R_FG (nG, 3, 3), p_FG (nG, 3) [m]:
+        each geometry's frame row and pose in that frame.
+      check: bool, stop at the first non-finite input entry.
+    Returns:
+      finite: False (and the other arrays unfinished) if `check` and an entry
+      of R_in or p_in is not finite; R_PF (nF, 3, 3), p_PF (nF, 3) with the world's identity
+      in row 0; R_WF, p_WF; R_WG (nG, 3, 3), p_WG (nG, 3) [m].
+    """
+    nF = parent_index.shape[0]
+    R_PF = np.empty((nF, 3, 3))
+    p_PF = np.empty((nF, 3))
+    for i in range(3):
+        p_PF[0, i] = 0.0
+        for j in range(3):
+            R_PF[0, i, j] = 1.0 if i == j else 0.0
+    for k in range(rows.shape[0]):
+        f = rows[k]
+        for i in range(3):
+            for j in range(3):
+                x = R_in[3 * k + i, j]
+                if check and not math.isfinite(x):
+                    return False, R_PF, p_PF, R_PF, p_PF, R_FG, p_FG
+                R_PF[f, i, j] = x
+            x = p_in[3 * k + i]
+            if check and not math.isfinite(x):
+                return False, R_PF, p_PF, R_PF, p_PF, R_FG, p_FG
+            p_PF[f, i] = x
+    R_WF = R_PF.copy()
+    p_WF = p_PF.copy()
+    for f in range(1, nF):
+        par = parent_index[f]
+        if par > 0:  # children of the world keep X_WF = X_PF
+            _compose(R_WF, p_WF, par, R_PF, p_PF, f, R_WF, p_WF, f)
+    nG = R_FG.shape[0]
+    R_WG = np.empty((nG, 3, 3))
+    p_WG = np.empty((nG, 3))
+    for g in range(nG):
+        _compose(R_WF, p_WF, geometry_frame_index[g], R_FG, p_FG, g, R_WG, p_WG, g)
+    return True, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG

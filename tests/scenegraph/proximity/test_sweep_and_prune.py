@@ -1,0 +1,184 @@
+"""The compiled broadphase (Broadphase, compiled/sweep_and_prune.py) against
+the obvious computation: boxes bit-identical to AabbModel.world_aabbs, pairs
+exactly the brute-force overlapping pairs minus the filtered ones, in (i, j)
+order, for every method and scene size (all pairs, sweep, grid columns),
+with half spaces, anchored rows, margins, filters in every form, and over
+sequences of poses (the sweep reuses its sort order between calls)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+
+from scenegraph.proximity.broadphase import AabbModel, Broadphase, PairFilter
+from scenegraph.proximity.compiled import sweep_and_prune as sap
+from tests.scenegraph.proximity.test_broadphase import random_shapes
+
+NO_FILTER = np.zeros((0, 0), dtype=np.int64)
+
+
+def brute_pairs(lo, hi, filtered=None):
+    """All i < j whose closed boxes overlap and that are not filtered."""
+    n = len(lo)
+    overlap = ((lo[:, None, :] <= hi[None, :, :]) & (lo[None, :, :] <= hi[:, None, :])).all(2)
+    overlap = np.triu(overlap, 1)
+    if filtered is not None:
+        overlap &= ~filtered
+    i, j = np.nonzero(overlap)
+    return np.stack([i, j], axis=1).astype(np.int64).reshape(-1, 2) if n else np.zeros((0, 2), np.int64)
+
+
+def scene(rng, n, spread, halfspaces=2):
+    """n random shapes (every kind) at random poses in a cube of half size
+    `spread`; some half spaces, half of them axis aligned."""
+    shapes = random_shapes(rng, n)
+    R = Rotation.random(n, random_state=rng).as_matrix() if n else np.zeros((0, 3, 3))
+    p = rng.uniform(-spread, spread, (n, 3))
+    for k in rng.choice(n, size=min(halfspaces, n), replace=False) if n else []:
+        shapes[k] = ("HalfSpace", {})
+        if rng.random() < 0.5:
+            R[k] = [np.eye(3), np.diag([1.0, -1.0, -1.0]),
+                    Rotation.from_rotvec([np.pi / 2, 0, 0]).as_matrix().round()][rng.integers(3)]
+    return shapes, R, p
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 30, 63, 64, 100, 127, 128, 400])
+@pytest.mark.parametrize("method", ["nxn", "sap", "auto"])
+def test_pairs_equal_brute_force_with_filters_anchors_margins(n, method):
+    rng = np.random.default_rng(1000 * n + len(method))
+    shapes, R, p = scene(rng, n, spread=0.12 * max(n, 1) ** (1 / 3))
+    model = AabbModel(shapes)
+    anchored = rng.random(n) < 0.15
+    filtered = PairFilter(rng.random((n, n)) < 0.25)
+    bp = Broadphase(model, anchored, method)
+    for margin in (0.0, 0.004, 0.05):
+        lo, hi = model.world_aabbs(R, p, margin)
+        got_lo, got_hi = bp.world_aabbs(R, p, margin)
+        np.testing.assert_array_equal(got_lo, lo)   # bit for bit, ±inf included
+        np.testing.assert_array_equal(got_hi, hi)
+        np.testing.assert_array_equal(bp.candidate_pairs(R, p, filtered, margin),
+                                      brute_pairs(lo, hi, filtered.matrix))
+        np.testing.assert_array_equal(bp.candidate_pairs(R, p, None, margin), brute_pairs(lo, hi))
+
+
+def test_filter_forms_agree():
+    rng = np.random.default_rng(2)
+    n = 150
+    shapes, R, p = scene(rng, n, spread=0.5)
+    bp = Broadphase(AabbModel(shapes))
+    pairs = [(int(a), int(b)) for a, b in rng.integers(0, n, (600, 2)) if a != b]
+    f = PairFilter.from_pairs(n, pairs)
+    expected = brute_pairs(*AabbModel(shapes).world_aabbs(R, p), f.matrix)
+    assert len(expected) > 50
+    for form in (f, f.matrix.copy(), pairs):
+        np.testing.assert_array_equal(bp.candidate_pairs(R, p, form), expected)
+    with pytest.raises(ValueError, match="shape"):
+        bp.candidate_pairs(R, p, PairFilter.none(n + 1))
+
+
+def test_moving_scene_keeps_exact_pairs_across_calls():
+    """Small motion (the kept sort order is repaired), then a jump (the
+    repair gives up and sorts afresh), then a rotation of the whole scene
+    (the sweep axis changes)."""
+    rng = np.random.default_rng(3)
+    n = 600
+    shapes, R, p = scene(rng, n, spread=1.0, halfspaces=1)
+    model = AabbModel(shapes)
+    anchored = rng.random(n) < 0.1
+    bp = Broadphase(model, anchored, "auto")
+    sap_bp = Broadphase(model, anchored, "sap")
+    Q = Rotation.from_rotvec([0.0, 0.0, np.pi / 2]).as_matrix()
+    moving = np.flatnonzero(~anchored)       # anchored rows keep their poses
+    for step in range(12):
+        R, p = R.copy(), p.copy()
+        if step == 6:
+            p[moving] = p[rng.permutation(moving)]
+        elif step == 9:
+            R[moving], p[moving] = Q @ R[moving], p[moving] @ Q.T
+        else:
+            p[moving] += rng.normal(scale=0.01, size=(len(moving), 3))
+        expected = brute_pairs(*model.world_aabbs(R, p))
+        np.testing.assert_array_equal(bp.candidate_pairs(R, p), expected, err_msg=str(step))
+        np.testing.assert_array_equal(sap_bp.candidate_pairs(R, p), expected, err_msg=str(step))
+
+
+@pytest.mark.parametrize("method", [sap.NXN, sap.SWEEP, sap.GRID])
+def test_kernel_on_degenerate_and_unbounded_boxes(method):
+    rng = np.random.default_rng(4)
+    cases = []
+    n = 300
+    lo = rng.uniform(-1, 1, (n, 3))
+    cases.append((lo, lo + rng.uniform(0, 0.2, (n, 3))))                  # plain
+    cases.append((np.repeat(lo[:1], n, 0), np.repeat(lo[:1], n, 0)))     # one point, n times
+    flat = lo.copy()
+    flat[:, 2] = 0.0
+    cases.append((flat, flat + [0.1, 0.1, 0.0]))                          # zero thickness
+    big = lo + 0.05
+    big_lo, big_hi = lo.copy(), big.copy()
+    big_lo[:40] -= 5.0                                                    # boxes spanning many columns
+    big_hi[:40] += 5.0
+    big_lo[40:45, 0] = -np.inf                                           # unbounded boxes
+    big_hi[45:50] = np.inf
+    cases.append((big_lo, big_hi))
+    touching_lo = np.array([[0.0, 0, 0], [1.0, 0, 0], [2.0, 1, 1], [1.0, 1, 1]])
+    cases.append((touching_lo, touching_lo + 1.0))                       # touching faces/corners
+    for lo, hi in cases:
+        expected = brute_pairs(lo, hi)
+        state = np.full(len(lo) + 1, -1, dtype=np.int64)
+        got = sap.candidate_pairs_kernel(lo, hi, NO_FILTER, method, state)
+        np.testing.assert_array_equal(got, expected)
+    # Unit cubes touching by a face, an edge or a corner all pair up.
+    np.testing.assert_array_equal(
+        sap.candidate_pairs_kernel(touching_lo, touching_lo + 1.0, NO_FILTER, method,
+                                   np.full(5, -1, np.int64)),
+        [[0, 1], [0, 3], [1, 2], [1, 3], [2, 3]])
+
+
+def test_radix_argsort_orders_special_values():
+    keys = np.array([0.0, -0.0, np.inf, -np.inf, 5e-324, -5e-324, 2.0, -2.0, 1e308, -1e308, 2.0])
+    order = np.empty(len(keys), dtype=np.int64)
+    sap._radix_argsort(keys, order)
+    assert sorted(order.tolist()) == list(range(len(keys)))
+    assert (np.diff(keys[order]) >= 0).all()
+    x = np.random.default_rng(5).normal(size=2000) * 10.0 ** np.arange(-6, 6).repeat(200)[:2000]
+    order = np.empty(2000, dtype=np.int64)
+    sap._radix_argsort(x, order)
+    np.testing.assert_array_equal(x[order], np.sort(x))
+
+
+def test_non_finite_pose_and_bad_margin_are_refused_by_row():
+    shapes = [("Sphere", {"radius": 0.1}), ("Box", {"width": 1, "depth": 1, "height": 1}),
+              ("Convex", {"vertices": np.eye(3)})]
+    R = np.stack([np.eye(3)] * 3)
+    p = np.zeros((3, 3))
+    for row, anchored in ((2, None), (1, [False, True, False])):
+        bad = p.copy()
+        bad[row, 1] = np.inf if anchored else np.nan
+        bp = Broadphase(AabbModel(shapes), anchored)
+        with pytest.raises(ValueError, match=f"row {row} is not finite"):
+            bp.candidate_pairs(R, bad)
+        np.testing.assert_array_equal(bp.candidate_pairs(R, p), [[0, 1], [0, 2], [1, 2]])
+    bp = Broadphase(AabbModel(shapes))
+    for margin in (-1e-3, np.nan):
+        with pytest.raises(ValueError, match="margin"):
+            bp.candidate_pairs(R, p, margin=margin)
+
+
+def test_grid_columns_are_used_and_abandoned_when_boxes_span_too_many():
+    rng = np.random.default_rng(6)
+    n = 3000
+    lo = np.zeros((n, 3))
+    lo[:, :2] = rng.uniform(0, 10, (n, 2))
+    lo[:, 2] = rng.uniform(0, 10, n)
+    hi = lo + 0.05
+    order = np.argsort(lo[:, 2])
+    _, column_start, _ = sap._grid_columns(lo, hi, 2, order)
+    assert len(column_start) - 1 > 100                     # columns over x, y
+    lo[:30, :2], hi[:30, :2] = -1.0, 11.0                  # 30 boxes covering every column
+    _, column_start, _ = sap._grid_columns(lo, hi, 2, order)
+    assert len(column_start) == 1                          # plain sweep instead
+    expected = brute_pairs(lo, hi)
+    for method in (sap.GRID, sap.SWEEP):
+        np.testing.assert_array_equal(
+            sap.candidate_pairs_kernel(lo, hi, NO_FILTER, method, np.full(n + 1, -1, np.int64)),
+            expected)
