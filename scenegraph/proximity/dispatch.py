@@ -108,7 +108,8 @@ def first_penetrating_pair(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray
                            index_A, index_B) -> int:
     """Position k of a pair (index_A[k], index_B[k]) of `table` that
     penetrates or touches (signed distance ≤ 0), or −1 if none does; the
-    compiled narrow phase stops at the first one it finds (HasCollisions)."""
+    compiled narrow phase stops at the first one it finds (HasCollisions),
+    trying overlapping inner balls before any narrow phase."""
     iA = np.ascontiguousarray(index_A, dtype=np.int64).reshape(-1)
     iB = np.ascontiguousarray(index_B, dtype=np.int64).reshape(-1)
     n = len(iA)

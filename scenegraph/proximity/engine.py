@@ -114,46 +114,11 @@ class ProximityEngine:
         self._properties = list(view.properties)
         self._point_query = None
         self._contact = None
-        self._c_G, self._r_in = self._inscribed_spheres(reps)
         self._memo_poses = None
         self._memo = {}
         self._all_pairs = None
 
     # --- shared plumbing -----------------------------------------------------------
-    @staticmethod
-    def _inscribed_spheres(reps):
-        """(c_G (n, 3), r (n,)): a sphere inside each shape, centred at c_G in
-        G [m]; r = 0 where none is used (half spaces)."""
-        n = len(reps)
-        c_G = np.zeros((n, 3))
-        r = np.zeros(n)
-        for row, rep in enumerate(reps):
-            data = rep.data
-            kind, params = data.kind, data.params
-            if kind in ("Sphere", "Capsule"):
-                r[row] = params[0]
-            elif kind in ("Box", "Ellipsoid"):
-                r[row] = params.min()
-            elif kind == "Cylinder":
-                r[row] = min(params[0], params[1])
-            elif kind == "Convex":
-                hull = data.hull
-                centre = hull.vertices.mean(axis=0)
-                depth = hull.plane_offsets - hull.plane_normals @ centre
-                if depth.min() > 0:
-                    c_G[row], r[row] = centre, depth.min()
-        return c_G, r
-
-    def _certainly_colliding(self, R, p, pairs) -> bool:
-        """True if some candidate pair's inscribed spheres overlap (a proof of
-        contact that costs one vectorised pass)."""
-        i, j = pairs[:, 0], pairs[:, 1]
-        r = self._r_in[i] + self._r_in[j]
-        c_W = p + np.einsum("nij,nj->ni", R, self._c_G)
-        gap = c_W[i] - c_W[j]
-        useful = (self._r_in[i] > 0) & (self._r_in[j] > 0)
-        return bool((useful & (np.einsum("ij,ij->i", gap, gap) < r * r)).any())
-
     def _poses(self, world_poses):
         """(R_WG (n, 3, 3), p_WG (n, 3)) of the proximity geometries."""
         if self._memo_poses is not world_poses:
@@ -237,9 +202,10 @@ class ProximityEngine:
     def ComputePointPairPenetration(self, world_poses) -> list:
         ia, ib, depth, p_WCa, p_WCb, nhat = self._penetration_arrays(world_poses)
         ids = self._ids
-        return [PenetrationAsPointPair._make(ids[a], ids[b], ca.copy(), cb.copy(), n.copy(), d)
+        # One fresh block per call; each result holds its own rows of it.
+        return [PenetrationAsPointPair._make(ids[a], ids[b], ca, cb, n, d)
                 for a, b, d, ca, cb, n in zip(ia.tolist(), ib.tolist(), depth.tolist(),
-                                              p_WCa, p_WCb, nhat)]
+                                              p_WCa.copy(), p_WCb.copy(), nhat.copy())]
 
     def HasCollisions(self, world_poses) -> bool:
         if world_poses is self._memo_poses:
@@ -259,12 +225,9 @@ class ProximityEngine:
 
     def _any_penetration(self, R, p) -> bool:
         """True at the first penetrating candidate pair: the compiled narrow
-        phase stops as soon as one collides."""
+        phase looks for overlapping inner balls first, then stops as soon as
+        one pair collides."""
         pairs = self._candidates(R, p, 0.0)
-        if not len(pairs):
-            return False
-        if self._certainly_colliding(R, p, pairs):
-            return True
         return first_penetrating_pair(self._table, R, p, pairs[:, 0], pairs[:, 1]) >= 0
 
     def FindCollisionCandidates(self, world_poses) -> list:
@@ -282,9 +245,10 @@ class ProximityEngine:
     def _distance_results(self, arrays) -> list:
         ia, ib, distance, p_ACa, p_BCb, nhat = arrays
         ids = self._ids
-        return [SignedDistancePair._make(ids[a], ids[b], ca.copy(), cb.copy(), d, n.copy())
+        # One fresh block per call; each result holds its own rows of it.
+        return [SignedDistancePair._make(ids[a], ids[b], ca, cb, d, n)
                 for a, b, d, ca, cb, n in zip(ia.tolist(), ib.tolist(), distance.tolist(),
-                                              p_ACa, p_BCb, nhat)]
+                                              p_ACa.copy(), p_BCb.copy(), nhat.copy())]
 
     def ComputeSignedDistancePairwiseClosestPoints(self, world_poses,
                                                    max_distance: float) -> list:

@@ -242,6 +242,26 @@ def _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK, 
 
 
 @njit
+def _inner_balls_overlap(shapes, R, p, index_A, index_B):
+    """Row of the first pair whose inner balls overlap (a proof of
+    penetration), or −1."""
+    inner = shapes.inner
+    for k in range(index_A.shape[0]):
+        i, j = index_A[k], index_B[k]
+        ri, rj = inner[i, 3], inner[j, 3]
+        if ri <= 0.0 or rj <= 0.0:
+            continue
+        d2 = 0.0
+        for c in range(3):
+            ci = p[i, c] + R[i, c, 0] * inner[i, 0] + R[i, c, 1] * inner[i, 1] + R[i, c, 2] * inner[i, 2]
+            cj = p[j, c] + R[j, c, 0] * inner[j, 0] + R[j, c, 1] * inner[j, 1] + R[j, c, 2] * inner[j, 2]
+            d2 += (ci - cj) * (ci - cj)
+        if d2 < (ri + rj) * (ri + rj):
+            return k
+    return -1
+
+
+@njit
 def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p_WCa, p_WCb,
                 nhat_BA_W, status, stop_at_first):
     """Narrow phase of pairs (index_A[k], index_B[k]) of engine rows.
@@ -253,8 +273,16 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
 
     stop_at_first: return as soon as one pair is within max_distance (the
     rows not visited keep their values). Returns the row of the first pair
-    found within max_distance (in visiting order), or −1.
+    found within max_distance (in visiting order), or −1. With max_distance
+    ≤ 0, a pair whose inner balls (PackedShapes.inner) overlap is found
+    first, without its narrow phase (it certainly penetrates).
     """
+    if stop_at_first and max_distance <= 0.0:
+        hit = _inner_balls_overlap(shapes, R, p, index_A, index_B)
+        if hit >= 0:
+            status[hit] = UNCERTIFIED  # not computed: only known to overlap
+            distance[hit] = -math.inf
+            return hit
     # Scratch (every entry is written before it is read).
     S = np.empty((8, 10))
     PV = np.empty((MAX_VERTICES, 9))

@@ -12,6 +12,9 @@ PackedShapes (G geometries, by engine row):
                        Capsule/Cylinder (r, half length, 0); Ellipsoid (a, b, c).
   size    (G,) float   bounding radius about Go [m] (inf for a HalfSpace).
   hull    (G,) int64   row of the geometry's hull in PackedHulls, −1 if none.
+  inner   (G, 4) float a ball inside the geometry: centre in G (0:3) and
+                       radius (3) [m]; radius 0 where none is kept (half
+                       spaces, hulls whose vertex centroid is not inside).
 
 PackedHulls (H distinct hulls; hull h owns the ranges [X_start[h], X_start[h+1])
 of each concatenated array; indices stored *inside* a hull's arrays are local
@@ -49,6 +52,7 @@ class PackedShapes(NamedTuple):
     params: np.ndarray
     size: np.ndarray
     hull: np.ndarray
+    inner: np.ndarray
 
 
 class PackedHulls(NamedTuple):
@@ -112,6 +116,23 @@ def _neighbors_of(hull):
     return _starts(counts), e[:, 1].copy()
 
 
+def _inner_ball(s: ShapeData) -> tuple:
+    """(cx, cy, cz, r): a ball inside the shape, in G (r = 0: none)."""
+    P = s.params
+    if s.kind in ("Sphere", "Capsule"):
+        return 0.0, 0.0, 0.0, float(P[0])
+    if s.kind in ("Box", "Ellipsoid"):
+        return 0.0, 0.0, 0.0, float(min(P))
+    if s.kind == "Cylinder":
+        return 0.0, 0.0, 0.0, float(min(P[0], P[1]))
+    if s.kind == "Convex":
+        centre = s.hull.vertices.mean(axis=0)
+        depth = float((s.hull.plane_offsets - s.hull.plane_normals @ centre).min())
+        if depth > 0.0:
+            return float(centre[0]), float(centre[1]), float(centre[2]), depth
+    return 0.0, 0.0, 0.0, 0.0
+
+
 def pack_shapes(shapes: Sequence[ShapeData]) -> tuple[PackedShapes, PackedHulls]:
     """Packs G ShapeData (engine row order) for the compiled kernels."""
     G = len(shapes)
@@ -156,4 +177,5 @@ def pack_shapes(shapes: Sequence[ShapeData]) -> tuple[PackedShapes, PackedHulls]
         edge_facets=_concat(EF, (2,), np.int64),
         neighbor_start=_starts(np.concatenate(NS) if NS else np.zeros(0, np.int64)),
         neighbors=_concat(NB, (), np.int64))
-    return PackedShapes(kind, params, size, hull_row), hull_arrays
+    inner = np.array([_inner_ball(s) for s in shapes], dtype=float).reshape(G, 4)
+    return PackedShapes(kind, params, size, hull_row, inner), hull_arrays
