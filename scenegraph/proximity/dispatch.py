@@ -36,7 +36,7 @@ from typing import Sequence
 
 import numpy as np
 
-from scenegraph.proximity.compiled.narrow_phase import FARTHER, solve_pairs
+from scenegraph.proximity.compiled.narrow_phase import solve_pairs
 from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 from scenegraph.proximity.pair_result import PairBatchResult
 from scenegraph.proximity.shape_data import KINDS, ShapeData
@@ -93,14 +93,12 @@ def compute_pairs_indexed(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray,
     if iA.shape != iB.shape:
         raise ValueError(f"index_A and index_B differ in length ({len(iA)} vs {len(iB)})")
     n = len(iA)
-    out = PairBatchResult.empty(n)
     if n == 0:
-        return out
-    status = np.full(n, FARTHER, dtype=np.int64)
+        return PairBatchResult.empty(0)
+    out = PairBatchResult.uninitialized(n)  # solve_pairs writes every row
     solve_pairs(table.packed, table.hulls, np.ascontiguousarray(R_WG, dtype=float),
                 np.ascontiguousarray(p_WG, dtype=float), iA, iB, float(max_distance),
-                out.distance, out.p_WCa, out.p_WCb, out.nhat_BA_W, status, False)
-    out.status = status
+                out.distance, out.p_WCa, out.p_WCb, out.nhat_BA_W, out.status, False)
     return out
 
 
@@ -115,11 +113,10 @@ def first_penetrating_pair(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray
     n = len(iA)
     if n == 0:
         return -1
-    out = PairBatchResult.empty(n)
-    status = np.full(n, FARTHER, dtype=np.int64)
+    out = PairBatchResult.uninitialized(n)  # rows are scratch here
     return int(solve_pairs(table.packed, table.hulls, np.ascontiguousarray(R_WG, dtype=float),
                            np.ascontiguousarray(p_WG, dtype=float), iA, iB, 0.0, out.distance,
-                           out.p_WCa, out.p_WCb, out.nhat_BA_W, status, True))
+                           out.p_WCa, out.p_WCb, out.nhat_BA_W, out.status, True))
 
 
 def _stack_poses(R, p, n: int, name: str):

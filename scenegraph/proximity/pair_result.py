@@ -35,6 +35,12 @@ class PairBatchResult:
         return cls(np.full(n, np.inf), np.full((n, 3), np.nan), np.full((n, 3), np.nan),
                    np.full((n, 3), np.nan))
 
+    @classmethod
+    def uninitialized(cls, n: int) -> "PairBatchResult":
+        """N pairs of unset values, for a producer that writes every row."""
+        return cls(np.empty(n), np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3)),
+                   np.empty(n, dtype=np.int64))
+
     def __len__(self) -> int:
         return len(self.distance)
 
