@@ -112,13 +112,15 @@ def _sphere_pair(shapes, hulls, R, p, o, s, sphere_first):
 
 @njit
 def _shape_halfspace(shapes, hulls, R, p, x, hs):
-    """Bounded shape x (A) against half space hs (B): exact closed form."""
-    X = make_body(shapes, hulls, x, R[x], p[x], False)
-    nx, ny, nz = R[hs, 0, 2], R[hs, 1, 2], R[hs, 2, 2]
-    cx, cy, cz = support_W(X, -nx, -ny, -nz)
+    """Bounded shape x (A) against half space hs (B): exact closed form,
+    computed relative to x's origin."""
     q = p[hs]
-    phi = nx * (cx - q[0]) + ny * (cy - q[1]) + nz * (cz - q[2])
-    return EXACT, phi, cx, cy, cz, cx - phi * nx, cy - phi * ny, cz - phi * nz, nx, ny, nz
+    X = make_body(shapes, hulls, x, R[x], p[x], False, q[0], q[1], q[2])
+    nx, ny, nz = R[hs, 0, 2], R[hs, 1, 2], R[hs, 2, 2]
+    cx, cy, cz = support_W(X, -nx, -ny, -nz)  # relative to the plane's origin q
+    phi = nx * cx + ny * cy + nz * cz
+    return (EXACT, phi, cx + q[0], cy + q[1], cz + q[2], cx - phi * nx + q[0],
+            cy - phi * ny + q[1], cz - phi * nz + q[2], nx, ny, nz)
 
 
 @njit
@@ -201,8 +203,9 @@ def _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK, 
     centre_gap = math.sqrt(cx * cx + cy * cy + cz * cz) - size_A - size_B
     if centre_gap > max_distance:
         return FARTHER, centre_gap, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
-    A = make_body(shapes, hulls, a, R[a], pa, kA == CAPSULE)
-    B = make_body(shapes, hulls, b, R[b], pb, kB == CAPSULE)
+    # Solved relative to A's origin (far-off poses lose no digits).
+    A = make_body(shapes, hulls, a, R[a], pa, kA == CAPSULE, pa[0], pa[1], pa[2])
+    B = make_body(shapes, hulls, b, R[b], pb, kB == CAPSULE, pa[0], pa[1], pa[2])
     scale = max(size_A, size_B)
     hull_A = make_hull_ref(shapes, hulls, a)
     hull_B = make_hull_ref(shapes, hulls, b)
@@ -237,8 +240,9 @@ def _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK, 
     hx, hy, hz = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
     ax, ay, az = hx + 0.5 * phi * mx, hy + 0.5 * phi * my, hz + 0.5 * phi * mz
     bx, by, bz = hx - 0.5 * phi * mx, hy - 0.5 * phi * my, hz - 0.5 * phi * mz
-    return (status, phi - rA - rB, ax - rA * mx, ay - rA * my, az - rA * mz,
-            bx + rB * mx, by + rB * my, bz + rB * mz, mx, my, mz)
+    return (status, phi - rA - rB, ax - rA * mx + pa[0], ay - rA * my + pa[1],
+            az - rA * mz + pa[2], bx + rB * mx + pa[0], by + rB * my + pa[1],
+            bz + rB * mz + pa[2], mx, my, mz)
 
 
 @njit

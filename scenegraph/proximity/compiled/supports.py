@@ -44,8 +44,10 @@ _CLIMB_MIN_VERTICES = 48
 
 
 @njit
-def make_body(shapes, hulls, g, R, p, core):
-    """The body tuple of geometry row g posed at R (3, 3), p (3,)."""
+def make_body(shapes, hulls, g, R, p, core, ox=0.0, oy=0.0, oz=0.0):
+    """The body tuple of geometry row g posed at R (3, 3), p (3,), with its
+    position expressed relative to the point (ox, oy, oz) [m] (a pair is
+    solved near its own origin, so that far-off poses lose no digits)."""
     kind = shapes.kind[g]
     h = shapes.hull[g]
     vaddr = nsaddr = nbaddr = 0
@@ -58,7 +60,8 @@ def make_body(shapes, hulls, g, R, p, core):
         nbaddr = np.int64(hulls.neighbors.ctypes.data)
     P = shapes.params[g]
     return (kind, vaddr, nv, nsaddr, nbaddr, core, P[0], P[1], P[2], R[0, 0], R[0, 1],
-            R[0, 2], R[1, 0], R[1, 1], R[1, 2], R[2, 0], R[2, 1], R[2, 2], p[0], p[1], p[2])
+            R[0, 2], R[1, 0], R[1, 1], R[1, 2], R[2, 0], R[2, 1], R[2, 2], p[0] - ox,
+            p[1] - oy, p[2] - oz)
 
 
 @njit

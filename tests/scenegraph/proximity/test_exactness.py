@@ -149,3 +149,26 @@ def test_small_cylinder_deep_in_a_large_one_has_one_answer(first_small):
     assert abs(f + 9.01) <= 1e-9
     other = _solve(*args[1], *args[0])[0]
     assert abs(other - f) <= 1e-12 * 9.01
+
+
+@pytest.mark.parametrize("kinds", [("Box", "Cylinder"), ("Cylinder", "Ellipsoid"),
+                                   ("Box", "HalfSpace"), ("Capsule", "Convex")])
+def test_far_off_pairs_lose_no_digits(kinds):
+    """A pair 2⁴⁰ m from the origin (offsets exactly representable there) has
+    the answer it has at the origin: each pair is solved near its own origin."""
+    shapes = {"Box": {"type": "Box", "width": 0.2, "depth": 0.3, "height": 0.24},
+              "Cylinder": {"type": "Cylinder", "radius": 0.1, "length": 0.3},
+              "Ellipsoid": {"type": "Ellipsoid", "a": 0.12, "b": 0.07, "c": 0.09},
+              "Capsule": {"type": "Capsule", "radius": 0.05, "length": 0.2},
+              "Convex": {"type": "Convex", "vertices": (0.1 * np.random.default_rng(3).normal(
+                  size=(14, 3))).tolist()},
+              "HalfSpace": {"type": "HalfSpace"}}
+    A, B = shapes[kinds[0]], shapes[kinds[1]]
+    rng = np.random.default_rng(6)
+    RA, RB = random_rotation(rng), random_rotation(rng)
+    offset = np.array([0.25, -0.125, 0.0625])
+    near = _solve(A, RA, np.zeros(3), B, RB, offset)
+    far_origin = np.full(3, 2.0 ** 40)
+    far = _solve(A, RA, far_origin, B, RB, far_origin + offset)
+    assert abs(far[0] - near[0]) <= TOL
+    assert np.abs(far[3] - near[3]).max() <= TOL
