@@ -165,6 +165,18 @@ class WorldPoses:
                 for k, g in enumerate(self.topology.geometry_ids)}
 
 
+_WORLD_POSES_KERNEL = []
+
+
+def _kernel():
+    """kinematics_kernels.world_poses, imported at the first use (numba is
+    loaded only when world poses are first computed)."""
+    if not _WORLD_POSES_KERNEL:
+        from scenegraph.kinematics_kernels import world_poses
+        _WORLD_POSES_KERNEL.append(world_poses)
+    return _WORLD_POSES_KERNEL[0]
+
+
 def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
     """Composes frame chains and places geometries in one compiled call.
 
@@ -180,9 +192,7 @@ def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
     rows = np.arange(1, len(topology.frame_ids), dtype=np.int64)
     R = np.concatenate([X._R for X in Xs], dtype=float) if Xs else np.zeros((0, 3))
     p = np.concatenate([X._p for X in Xs], dtype=float) if Xs else np.zeros(0)
-    from scenegraph.kinematics_kernels import world_poses
-
-    _, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG = world_poses(
+    _, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG = _kernel()(
         topology.parent_index, R, p, rows, topology.geometry_frame_index, topology.R_FG,
         topology.p_FG, False)
     return WorldPoses(topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG)
@@ -272,9 +282,7 @@ def compose_world_poses(topology: PoseTopology, R_PF: np.ndarray, p_PF: np.ndarr
       from one compiled call (kinematics_kernels.py; numba is imported at the
       first call), or None.
     """
-    from scenegraph.kinematics_kernels import world_poses
-
-    finite, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG = world_poses(
+    finite, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG = _kernel()(
         topology.parent_index, R_PF, p_PF, rows, topology.geometry_frame_index,
         topology.R_FG, topology.p_FG, True)
     if not finite:

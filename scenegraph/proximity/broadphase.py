@@ -527,10 +527,6 @@ class Broadphase:
         sweeps inside grid columns above (sweep_and_prune.AUTO_*); EXPLICIT
         tests explicit_pairs (numpy, boxes compiled).
       explicit_pairs: (K, 2) rows for EXPLICIT.
-
-    The sweep keeps its sort order between calls (with small motion the next
-    sort is nearly free); each call works on its own copy of that order, so
-    concurrent calls never corrupt one another.
     """
 
     def __init__(self, model: AabbModel, anchored=None,
@@ -553,8 +549,6 @@ class Broadphase:
         self._dynamic_plan = _rows_by_kind(model, self._dynamic_rows)
         self._anchored_ready = False
         self._base_lo = self._base_hi = np.zeros((n, 3))
-        # The sweep's axis and sort order, reused by the next call.
-        self._sort_state = np.full(n + 1, -1, dtype=np.int64)
         self._filter = None
         self._allowed = _NO_FILTER
 
@@ -582,19 +576,16 @@ class Broadphase:
                 base_lo, base_hi = np.zeros((n, 3)), np.zeros((n, 3))
                 pairs, bad = self._kernel(*self._anchored_plan, params, vertex_start,
                                           vertices, R, p, base_lo, base_hi, 0.0, _NO_FILTER,
-                                          self._boxes_only, base_lo, base_hi, self._sort_state)
+                                          self._boxes_only, base_lo, base_hi)
                 self._raise_bad(bad)
                 self._base_lo, self._base_hi = base_lo, base_hi
             self._anchored_ready = True
         lo = np.empty((n, 3))
         hi = np.empty((n, 3))
-        # The kernel updates a copy: concurrent queries never share one.
-        state = self._sort_state.copy()
         pairs, bad = self._kernel(*self._dynamic_plan, params, vertex_start, vertices, R, p,
                                   self._base_lo, self._base_hi, float(margin), allowed,
-                                  method, lo, hi, state)
+                                  method, lo, hi)
         self._raise_bad(bad)
-        self._sort_state = state
         return pairs, lo, hi
 
     @staticmethod

@@ -121,14 +121,11 @@ def _boxes(rows, kind_start, params, vertex_start, vertices, R, p, margin, lo, h
 
 
 @njit
-def _sweep_axis(lo, hi, previous):
+def _sweep_axis(lo, hi):
     """The axis whose finite box centres spread most relative to the mean
-    box extent (fewest interval overlaps to expect); `previous` (an axis, or
-    −1) is kept unless another axis scores 1.5 times better, so that its
-    sort order can be reused."""
+    box extent (fewest interval overlaps to expect)."""
     n = lo.shape[0]
     best, best_score = 0, -1.0
-    kept = -1.0
     for a in range(3):
         s = s2 = ext = 0.0
         m = 0
@@ -146,10 +143,6 @@ def _sweep_axis(lo, hi, previous):
             score = var / (e * e) if e > 0.0 else (np.inf if var > 0.0 else 0.0)
         if score > best_score:
             best, best_score = a, score
-        if a == previous:
-            kept = score
-    if previous >= 0 and not (best_score > 1.5 * kept):
-        return previous
     return best
 
 
@@ -187,37 +180,17 @@ def _radix_argsort(keys, order):
 
 
 @njit
-def _sweep_order(lo, hi, state):
+def _sweep_order(lo, hi):
     """(axis, order): the sweep axis and the rows sorted by lo along it.
-
-    state (n+1,) int64 carries [axis, order...] from the previous call (axis
-    −1: none) and is updated. With small motion between calls the previous
-    order is almost sorted: an insertion sort repairs it in O(n + swaps); it
-    gives up after 8n + 64 swaps for a radix sort from scratch.
-    """
+    (Reusing the previous call's order was measured: with the benchmark's
+    small motion its insertion repair costs more than this radix sort.)"""
     n = lo.shape[0]
-    ax = _sweep_axis(lo, hi, state[0])
-    order = state[1:]
+    ax = _sweep_axis(lo, hi)
     keys = np.empty(n)
     for g in range(n):
         keys[g] = lo[g, ax]
-    if state[0] == ax:
-        budget = 8 * n + 64
-        for i in range(1, n):
-            v = order[i]
-            kv = keys[v]
-            j = i - 1
-            while j >= 0 and keys[order[j]] > kv:
-                order[j + 1] = order[j]
-                j -= 1
-            order[j + 1] = v
-            budget -= i - 1 - j
-            if budget < 0:
-                break
-        if budget >= 0:
-            return ax, order
+    order = np.empty(n, dtype=np.int64)
     _radix_argsort(keys, order)
-    state[0] = ax
     return ax, order
 
 
@@ -327,11 +300,14 @@ def _grid_columns(lo, hi, ax, order):
             min2, max2 = min(min2, lo[g, o2]), max(max2, hi[g, o2])
     no_grid = (np.empty(0, dtype=np.int64), np.zeros(1, dtype=np.int64),
                (0.0, 0.0, 1.0, 0, 0))
-    if m == 0:
+    span1, span2 = max1 - min1, max2 - min2
+    if m == 0 or not (math.isfinite(span1) and math.isfinite(span2) and math.isfinite(ext)):
+        return no_grid  # nothing to grid, or coordinates near overflow
+    size = max(ext / m, math.sqrt(span1 * span2 / m), 1e-300)
+    if not math.isfinite(size):
         return no_grid
-    size = max(ext / m, math.sqrt((max1 - min1) * (max2 - min2) / m), 1e-300)
-    n1 = int(min((max1 - min1) / size, 4095.0)) + 1
-    n2 = int(min((max2 - min2) / size, 4095.0)) + 1
+    n1 = int(min(span1 / size, 4095.0)) + 1
+    n2 = int(min(span2 / size, 4095.0)) + 1
     inv = 1.0 / size
     span = np.empty((n, 4), dtype=np.int64)
     counts = np.zeros(n1 * n2 + 1, dtype=np.int64)
@@ -423,7 +399,7 @@ def _sorted_by_rows(first, second, k, n):
 
 
 @njit(inline="always")
-def _pairs(lo, hi, allowed, mode, state):
+def _pairs(lo, hi, allowed, mode):
     """Every overlapping allowed pair i < j, sorted by (i, j).
 
     mode NXN: all pairs in row order (already sorted). SWEEP: boxes sorted
@@ -431,14 +407,13 @@ def _pairs(lo, hi, allowed, mode, state):
     reaches. GRID: the same sweep inside grid columns over the two other
     axes (fewer candidates in large scenes; the plain sweep when boxes span
     too many columns). Unsorted finds are ordered by a counting sort by i.
-    state: the sort state of _sweep_order (unused by NXN).
     """
     n = lo.shape[0]
     ax = 0
     if mode == NXN:
         order = np.arange(n)
     else:
-        ax, order = _sweep_order(lo, hi, state)
+        ax, order = _sweep_order(lo, hi)
     ids = order
     seg_start = np.array([0, n], dtype=np.int64)
     grid = (0.0, 0.0, 1.0, 0, 0)
@@ -464,31 +439,27 @@ def _pairs(lo, hi, allowed, mode, state):
 
 
 @njit(inline="always")
-def candidate_pairs_kernel(lo, hi, allowed, method, state):
+def candidate_pairs_kernel(lo, hi, allowed, method):
     """Overlapping allowed pairs of boxes lo, hi (N, 3) [m]: (K, 2) int64,
     i < j, sorted by (i, j). method: NXN, SWEEP, GRID or AUTO (all pairs
     below AUTO_SWEEP_MIN_GEOMETRIES, the sweep below AUTO_GRID_MIN_GEOMETRIES,
-    else the grid). state (N+1,) int64: the sweep order kept between calls
-    (see _sweep_order; start with state[0] = −1)."""
+    else the grid)."""
     n = lo.shape[0]
     if method == AUTO:
         method = (NXN if n < AUTO_SWEEP_MIN_GEOMETRIES else
                   SWEEP if n < AUTO_GRID_MIN_GEOMETRIES else GRID)
-    if state.shape[0] != n + 1:
-        state = np.full(n + 1, -1, dtype=np.int64)
-    return _pairs(lo, hi, allowed, method, state)
+    return _pairs(lo, hi, allowed, method)
 
 
 @njit
 def boxes_and_pairs(rows, kind_start, params, vertex_start, vertices, R, p, base_lo, base_hi,
-                    margin, allowed, method, lo, hi, state):
+                    margin, allowed, method, lo, hi):
     """One broadphase query: fills lo, hi (N, 3) with the world boxes (rows,
     grouped by kind as in _boxes, computed from R, p; every other row is
     base_lo/base_hi, the cached margin-free boxes, inflated by margin) and
     returns (pairs (K, 2), bad row): bad row ≥ 0 names a row with a
     non-finite pose (pairs then empty). method BOXES_ONLY fills the boxes
-    and returns no pairs. state: the sweep order kept between calls (see
-    candidate_pairs_kernel)."""
+    and returns no pairs."""
     n = lo.shape[0]
     for g in range(n):
         for a in range(3):
@@ -497,4 +468,4 @@ def boxes_and_pairs(rows, kind_start, params, vertex_start, vertices, R, p, base
     bad = _boxes(rows, kind_start, params, vertex_start, vertices, R, p, margin, lo, hi)
     if bad >= 0 or method == BOXES_ONLY:
         return np.empty((0, 2), dtype=np.int64), bad
-    return candidate_pairs_kernel(lo, hi, allowed, method, state), -1
+    return candidate_pairs_kernel(lo, hi, allowed, method), -1

@@ -3,7 +3,7 @@ the obvious computation: boxes bit-identical to AabbModel.world_aabbs, pairs
 exactly the brute-force overlapping pairs minus the filtered ones, in (i, j)
 order, for every method and scene size (all pairs, sweep, grid columns),
 with half spaces, anchored rows, margins, filters in every form, and over
-sequences of poses (the sweep reuses its sort order between calls)."""
+sequences of poses."""
 from __future__ import annotations
 
 import numpy as np
@@ -77,9 +77,8 @@ def test_filter_forms_agree():
 
 
 def test_moving_scene_keeps_exact_pairs_across_calls():
-    """Small motion (the kept sort order is repaired), then a jump (the
-    repair gives up and sorts afresh), then a rotation of the whole scene
-    (the sweep axis changes)."""
+    """Small motion, a jump, a rotation of the scene (the sweep axis
+    changes); anchored boxes stay cached."""
     rng = np.random.default_rng(3)
     n = 600
     shapes, R, p = scene(rng, n, spread=1.0, halfspaces=1)
@@ -120,17 +119,17 @@ def test_kernel_on_degenerate_and_unbounded_boxes(method):
     big_lo[40:45, 0] = -np.inf                                           # unbounded boxes
     big_hi[45:50] = np.inf
     cases.append((big_lo, big_hi))
+    huge = rng.uniform(-1, 1, (n, 3)) * 1.7e308                          # spans overflow
+    cases.append((huge, huge + rng.uniform(0, 1e306, (n, 3))))
     touching_lo = np.array([[0.0, 0, 0], [1.0, 0, 0], [2.0, 1, 1], [1.0, 1, 1]])
     cases.append((touching_lo, touching_lo + 1.0))                       # touching faces/corners
     for lo, hi in cases:
         expected = brute_pairs(lo, hi)
-        state = np.full(len(lo) + 1, -1, dtype=np.int64)
-        got = sap.candidate_pairs_kernel(lo, hi, NO_FILTER, method, state)
+        got = sap.candidate_pairs_kernel(lo, hi, NO_FILTER, method)
         np.testing.assert_array_equal(got, expected)
     # Unit cubes touching by a face, an edge or a corner all pair up.
     np.testing.assert_array_equal(
-        sap.candidate_pairs_kernel(touching_lo, touching_lo + 1.0, NO_FILTER, method,
-                                   np.full(5, -1, np.int64)),
+        sap.candidate_pairs_kernel(touching_lo, touching_lo + 1.0, NO_FILTER, method),
         [[0, 1], [0, 3], [1, 2], [1, 3], [2, 3]])
 
 
@@ -179,6 +178,5 @@ def test_grid_columns_are_used_and_abandoned_when_boxes_span_too_many():
     assert len(column_start) == 1                          # plain sweep instead
     expected = brute_pairs(lo, hi)
     for method in (sap.GRID, sap.SWEEP):
-        np.testing.assert_array_equal(
-            sap.candidate_pairs_kernel(lo, hi, NO_FILTER, method, np.full(n + 1, -1, np.int64)),
-            expected)
+        np.testing.assert_array_equal(sap.candidate_pairs_kernel(lo, hi, NO_FILTER, method),
+                                      expected)
