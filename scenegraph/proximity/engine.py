@@ -114,24 +114,40 @@ class ProximityEngine:
         self._properties = list(view.properties)
         self._point_query = None
         self._contact = None
-        self._memo_poses = None
-        self._memo = {}
+        self._state = (None, None, None, {})
         self._all_pairs = None
 
     # --- shared plumbing -----------------------------------------------------------
+    def _pose_state(self, world_poses):
+        """(R_WG (n, 3, 3), p_WG (n, 3), memo dict) of the proximity geometries
+        for these world poses. The three are replaced together (one tuple),
+        so threads sharing the engine never see poses and results of
+        different pose sets mixed; a result memoised in `memo` belongs to
+        these poses."""
+        state = self._state
+        if state[0] is world_poses:
+            return state[1], state[2], state[3]
+        index = self._pose_index
+        R = world_poses.R_WG[index]
+        p = world_poses.p_WG[index]
+        if not (np.isfinite(R).all() and np.isfinite(p).all()):
+            bad = int(np.flatnonzero(~(np.isfinite(R).all(axis=(1, 2))
+                                       & np.isfinite(p).all(axis=1)))[0])
+            raise RuntimeError(f"Geometry {self._ids[bad]} has a non-finite pose")
+        memo = {}
+        self._state = (world_poses, R, p, memo)
+        return R, p, memo
+
+    @property
+    def _memo(self) -> dict:
+        """The memo of the latest pose set (prefer _pose_state's, which is
+        tied to the poses it was asked for)."""
+        return self._state[3]
+
     def _poses(self, world_poses):
         """(R_WG (n, 3, 3), p_WG (n, 3)) of the proximity geometries."""
-        if self._memo_poses is not world_poses:
-            self._memo_poses = world_poses
-            self._memo = {}
-            index = self._pose_index
-            self._R = world_poses.R_WG[index]
-            self._p = world_poses.p_WG[index]
-            if not (np.isfinite(self._R).all() and np.isfinite(self._p).all()):
-                bad = int(np.flatnonzero(~(np.isfinite(self._R).all(axis=(1, 2))
-                                           & np.isfinite(self._p).all(axis=1)))[0])
-                raise RuntimeError(f"Geometry {self._ids[bad]} has a non-finite pose")
-        return self._R, self._p
+        R, p, _ = self._pose_state(world_poses)
+        return R, p
 
     def _candidates(self, R, p, margin: float) -> np.ndarray:
         if self._broadphase is None:
@@ -181,8 +197,8 @@ class ProximityEngine:
     def _penetration_arrays(self, world_poses):
         """(rows A, rows B, depth, p_WCa, p_WCb, nhat_BA_W) of the penetrating
         pairs, memoised for the current world poses."""
-        R, p = self._poses(world_poses)
-        found = self._memo.get("penetration")
+        R, p, memo = self._pose_state(world_poses)
+        found = memo.get("penetration")
         if found is None:
             pairs = self._candidates(R, p, 0.0)
             if len(pairs):
@@ -196,7 +212,7 @@ class ProximityEngine:
                 empty = np.zeros((0, 3))
                 found = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0),
                          empty, empty, empty)
-            self._memo["penetration"] = found
+            memo["penetration"] = found
         return found
 
     def ComputePointPairPenetration(self, world_poses) -> list:
@@ -208,19 +224,15 @@ class ProximityEngine:
                                               p_WCa.copy(), p_WCb.copy(), nhat.copy())]
 
     def HasCollisions(self, world_poses) -> bool:
-        if world_poses is self._memo_poses:
-            known = self._memo.get("has_collisions")
-            if known is not None:
-                return known
-        R, p = self._poses(world_poses)
-        cached = self._memo.get("has_collisions")
+        R, p, memo = self._pose_state(world_poses)
+        cached = memo.get("has_collisions")
         if cached is None:
-            penetration = self._memo.get("penetration")
+            penetration = memo.get("penetration")
             if penetration is not None:
                 cached = bool(len(penetration[0]))
             else:
                 cached = self._any_penetration(R, p)
-            self._memo["has_collisions"] = cached
+            memo["has_collisions"] = cached
         return cached
 
     def _any_penetration(self, R, p) -> bool:
@@ -252,9 +264,9 @@ class ProximityEngine:
 
     def ComputeSignedDistancePairwiseClosestPoints(self, world_poses,
                                                    max_distance: float) -> list:
-        R, p = self._poses(world_poses)
+        R, p, memo = self._pose_state(world_poses)
         key = ("pairwise", max_distance)
-        arrays = self._memo.get(key)
+        arrays = memo.get(key)
         if arrays is None:
             if math.isinf(max_distance):
                 pairs = self._unfiltered_pairs()
@@ -271,7 +283,7 @@ class ProximityEngine:
             arrays = (self._distance_arrays(R, p, pairs, res, keep) if res is not None
                       else (keep, keep, np.zeros(0), np.zeros((0, 3)), np.zeros((0, 3)),
                             np.zeros((0, 3))))
-            self._memo[key] = arrays
+            memo[key] = arrays
         return self._distance_results(arrays)
 
     def ComputeSignedDistancePairClosestPoints(self, world_poses, geometry_id_A,
@@ -318,3 +330,47 @@ class ProximityEngine:
         the other penetrating pairs."""
         return self._contact_query().ComputeContactSurfacesWithFallback(world_poses,
                                                                         representation)
+
+    # --- controllers (issue 13): thin delegates to proximity/batched_queries.py, ------
+    # --- distance_jacobians.py and raycast.py (extensions beyond pydrake) -------------
+    def compute_signed_distance_to_points(self, world_poses, p_WQ, threshold, geometry_ids=None):
+        """SignedDistanceToPoints of p_WQ (N, 3) [m] (see batched_queries)."""
+        from scenegraph.proximity import batched_queries
+        return batched_queries.signed_distance_to_points(self, world_poses, p_WQ, threshold,
+                                                         geometry_ids)
+
+    def ComputeSignedDistanceGeometryToPoint(self, world_poses, p_WQ, geometry_ids) -> list:
+        """SignedDistanceToPoint of each geometry of geometry_ids, sorted by id."""
+        from scenegraph.proximity import batched_queries
+        return batched_queries.signed_distance_geometry_to_point(self, world_poses, p_WQ,
+                                                                 geometry_ids)
+
+    def compute_signed_distance_pairs(self, world_poses, pairs, max_distance) -> list:
+        """SignedDistancePair of the given (id_A, id_B) pairs (see batched_queries)."""
+        from scenegraph.proximity import batched_queries
+        return batched_queries.signed_distance_pairs(self, world_poses, pairs, max_distance)
+
+    def compute_closest_pairs(self, world_poses, geometry_ids, k, max_distance) -> list:
+        """The k closest pairs of a geometry set (see batched_queries)."""
+        from scenegraph.proximity import batched_queries
+        return batched_queries.closest_pairs(self, world_poses, geometry_ids, k, max_distance)
+
+    def compute_signed_distance_jacobians(self, world_poses, max_distance, pairs=None):
+        """SignedDistanceJacobians of the pairwise query or of given pairs."""
+        from scenegraph.proximity import batched_queries
+        if pairs is None:
+            return batched_queries.pairwise_jacobian_arrays(self, world_poses, max_distance)
+        return batched_queries.pair_jacobian_arrays(self, world_poses, pairs, max_distance)
+
+    def signed_distance_jacobian(self, world_poses, pair):
+        """(frame_id_A, frame_id_B, J_A (6,), J_B (6,)) of one SignedDistancePair."""
+        from scenegraph.proximity import batched_queries
+        return batched_queries.jacobian_of_pair(self, world_poses, pair)
+
+    def compute_signed_distance_estimates(self, world_poses, cutoff, pairs=None,
+                                          exact_mesh=False):
+        """Early-exit SignedDistanceEstimates (see batched_queries)."""
+        from scenegraph.proximity import batched_queries
+        return batched_queries.signed_distance_estimates(self, world_poses, cutoff, pairs,
+                                                         exact_mesh)
+    # --- end of controllers section ---------------------------------------------------
