@@ -83,26 +83,21 @@ class PointQuery:
         self._regular = np.flatnonzero(regular)
         self._always = np.flatnonzero(~regular)
         self._reach = float(size[regular].max()) if regular.any() else 0.0
-        self._poses_in = (None, None)   # the (R, p) objects last seen
-        self._R = self._p = None        # their contiguous float64 copies (or themselves)
-        self._sweep = None              # (order, keys, n_sorted, axis) for those poses
+        # (R, p) last seen, their contiguous float64 copies, and a one-slot
+        # box for the sweep index of those poses; replaced as one tuple so
+        # that threads never mix two pose sets.
+        self._pose_state = (None, None, None, None, [None])
         self._all_rows = (np.arange(n, dtype=np.int64), _NO_KEYS, 0, 0)
         self._scratch = []              # free (work, out) buffers
 
-    def _set_poses(self, R, p) -> None:
-        self._poses_in = (R, p)
-        self._R = np.ascontiguousarray(R, dtype=float)
-        self._p = np.ascontiguousarray(p, dtype=float)
-        self._sweep = None
-
-    def _sweep_index(self):
+    def _sweep_index(self, p):
         """(order, keys, n_sorted, axis): the regular rows sorted by their
         world position along the axis of widest spread (keys: those
         coordinates), followed by the other rows."""
         rows = self._regular
         if not len(rows):
             return self._always, _NO_KEYS, 0, 0
-        P = self._p[rows]
+        P = p[rows]
         axis = int(np.argmax(P.max(axis=0) - P.min(axis=0)))
         order = np.argsort(P[:, axis], kind="stable")
         return (np.concatenate([rows[order], self._always]),
@@ -116,15 +111,18 @@ class PointQuery:
         n = self._n
         if n == 0:
             return []
-        seen_R, seen_p = self._poses_in
-        if R is not seen_R or p is not seen_p:
-            self._set_poses(R, p)
+        state = self._pose_state
+        if R is not state[0] or p is not state[1]:
+            state = (R, p, np.ascontiguousarray(R, dtype=float),
+                     np.ascontiguousarray(p, dtype=float), [None])
+            self._pose_state = state
+        R_c, p_c, sweep_box = state[2], state[3], state[4]
         if threshold == _INF:
             order, keys, n_sorted, axis = self._all_rows
         else:
-            sweep = self._sweep
+            sweep = sweep_box[0]
             if sweep is None:
-                sweep = self._sweep = self._sweep_index()
+                sweep = sweep_box[0] = self._sweep_index(p_c)
             order, keys, n_sorted, axis = sweep
         x, y, z = p_WQ.tolist()
         scratch = self._scratch
@@ -134,13 +132,13 @@ class PointQuery:
             work, out = np.empty((2, n), dtype=np.int64), np.empty((n, 7))
         try:
             count, waiting = signed_distances_to_point(
-                *self._static, self._R, self._p, order, keys, n_sorted, axis, self._reach,
+                *self._static, R_c, p_c, order, keys, n_sorted, axis, self._reach,
                 x, y, z, threshold, work, out)
             if count == 0:
                 return []
             rows = work[1]
             if waiting:
-                count = self._mesh_rows(rows, out, count, threshold)
+                count = self._mesh_rows(R_c, rows, out, count, threshold)
             ids = self._ids
             make = SignedDistanceToPoint._make
             return [make(ids[g], p_GN, d, grad_W)
@@ -151,12 +149,11 @@ class PointQuery:
         finally:
             scratch.append((work, out))
 
-    def _mesh_rows(self, rows, out, count: int, threshold: float) -> int:
+    def _mesh_rows(self, R_all, rows, out, count: int, threshold: float) -> int:
         """The seam for rows the compiled pass deferred (out[k] = (NaN, p_GQ,
         ·)): measures each with mesh_distance.signed_distance_to_mesh_point,
         then drops every row beyond `threshold`, keeping row order. Returns
-        the new count."""
-        R_all = self._R
+        the new count. R_all: (n, 3, 3) the poses' rotations."""
         for k in np.flatnonzero(np.isnan(out[:count, 0])).tolist():
             g = int(rows[k])
             d, p_GN, (gx, gy, gz) = signed_distance_to_mesh_point(self._reps[g].bvh(),

@@ -72,3 +72,39 @@ def test_threads_sharing_one_engine_get_serial_answers():
     assert not errors
     for k, answers in results.items():
         assert all(a == serial[k] for a in answers)
+
+
+def test_threads_sharing_one_engine_get_serial_point_answers():
+    sg, source, frames, rng = _scene(count=20, seed=1)
+    contexts = []
+    for _ in range(5):
+        context = sg.CreateDefaultContext()
+        sg.get_source_pose_port(source).FixValue(context, _poses(frames, rng))
+        contexts.append(context)
+    engine = sg.get_query_output_port().Eval(contexts[0])._engine()
+    world = [sg.get_query_output_port().Eval(c)._poses() for c in contexts]
+    points = rng.uniform(-0.4, 0.4, size=(30, 3))
+
+    def answer(w):
+        return [[(r.id_G, r.distance) for r in engine.ComputeSignedDistanceToPoint(w, q, 0.1)]
+                for q in points]
+
+    serial = [answer(w) for w in world]
+    results, errors = {}, []
+
+    def worker(t):
+        try:
+            for rep in range(20):
+                k = (t + rep) % len(world)
+                results.setdefault(k, []).append(answer(world[k]))
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    for k, answers in results.items():
+        assert all(a == serial[k] for a in answers)
