@@ -61,9 +61,9 @@ class _Representation:
         if self._bvh is None:
             shape = self.shape
             faces = shape.mesh_faces()
-            if shape.source().is_path():
-                self._bvh = load_mesh_bvh(shape.filename(), shape.scale())
-            elif faces is not None:
+            if faces is not None:
+                # The shape holds the file's triangles already (scale applied):
+                # no second read of the file.
                 self._bvh = load_mesh_bvh((shape.mesh_vertices(), faces))
             else:
                 raise RuntimeError("A Mesh given by vertices only has no surface to "
