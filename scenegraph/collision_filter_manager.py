@@ -8,16 +8,32 @@ resolved statements to the state's CollisionFilter.
 """
 from __future__ import annotations
 
+from enum import IntEnum
+
 from scenegraph.collision_filter import ALLOW, EXCLUDE
 from scenegraph.geometry_set import GeometrySet
 from scenegraph.identifiers import FilterId, GeometryId
 
 
+class CollisionFilterScope(IntEnum):
+    """Which geometries a declaration's statements cover (pydrake's
+    ``CollisionFilterScope``): kAll, or kOmitDeformable (rigid geometries only). There
+    are no deformable geometries here, so both scopes filter the same pairs."""
+
+    kAll = 0
+    kOmitDeformable = 1
+
+
 class CollisionFilterDeclaration:
     """Chained statements changing the candidate set C; evaluated in order."""
 
-    def __init__(self):
+    def __init__(self, scope: CollisionFilterScope = CollisionFilterScope.kAll):
         self._statements: list = []
+        self._scope = CollisionFilterScope(scope)
+
+    def scope(self) -> CollisionFilterScope:
+        """The scope given at construction (an extension: pydrake keeps it private)."""
+        return self._scope
 
     def ExcludeWithin(self, geometry_set: GeometrySet) -> "CollisionFilterDeclaration":
         """Removes every pair (gᵢ, gⱼ) of the set from C."""

@@ -12,6 +12,8 @@ import numbers
 
 import numpy as np
 
+from systems.framework._overloads import overloaded
+
 _DEFAULT_GROUP = "__default__"
 
 
@@ -212,18 +214,26 @@ class Rgba:
     def rgba(self, value) -> None:
         self.set(value)
 
-    def set(self, *args) -> None:
-        """set(r, g, b, a=1.0) or set(vector of 3 or 4).
+    @overloaded
+    def set(self, r: float, g: float, b: float, a: float = 1.0) -> None:
+        """Sets the channels (each in [0, 1]).
+
+        Raises:
+          RuntimeError: a value outside [0, 1].
+        """
+        self._v = _checked_rgba((r, g, b, a))
+
+    @set.overload
+    def set(self, rgba) -> None:
+        """Sets the channels from a vector of 3 (alpha 1) or 4 values.
 
         Raises:
           RuntimeError: wrong vector size or a value outside [0, 1].
         """
-        if len(args) == 1:
-            v = np.asarray(args[0], dtype=float).reshape(-1)
-            if v.shape not in ((3,), (4,)):
-                raise RuntimeError(f"Rgba.set(): expected a vector of size 3 or 4, got {v.size}")
-            args = tuple(v) + ((1.0,) if v.size == 3 else ())
-        self._v = _checked_rgba(args if len(args) == 4 else tuple(args) + (1.0,))
+        v = np.asarray(rgba, dtype=float).reshape(-1)
+        if v.shape not in ((3,), (4,)):
+            raise RuntimeError(f"Rgba.set(): expected a vector of size 3 or 4, got {v.size}")
+        self._v = _checked_rgba(tuple(v) + ((1.0,) if v.size == 3 else ()))
 
     def update(self, r=None, g=None, b=None, a=None) -> None:
         v = [x if x is not None else old for x, old in zip((r, g, b, a), self._v)]

@@ -6,42 +6,79 @@ No validation happens here; operations that take a set validate its ids.
 from __future__ import annotations
 
 from scenegraph.identifiers import FrameId, GeometryId
+from systems.framework._overloads import overloaded
+
+
+def _all_of(kind):
+    def check(values) -> bool:
+        if isinstance(values, (GeometryId, FrameId, str, bytes)):
+            return False
+        try:
+            return all(isinstance(v, kind) for v in values)
+        except TypeError:
+            return False
+    return check
+
+
+def _add_forms(func_one, func_two):
+    """pydrake's five ways to name members: one id, a list of one kind, or both lists."""
+    @overloaded.typed(geometry_id=GeometryId)
+    def forms(self, geometry_id):
+        func_one(self, [geometry_id], ())
+
+    @forms.overload(frame_id=FrameId)
+    def forms(self, frame_id):
+        func_one(self, (), [frame_id])
+
+    @forms.overload(geometry_ids=_all_of(GeometryId))
+    def forms(self, geometry_ids):
+        func_one(self, geometry_ids, ())
+
+    @forms.overload(frame_ids=_all_of(FrameId))
+    def forms(self, frame_ids):
+        func_one(self, (), frame_ids)
+
+    @forms.overload
+    def forms(self, geometry_ids, frame_ids):
+        func_two(self, geometry_ids, frame_ids)
+    return forms
 
 
 class GeometrySet:
-    """``GeometrySet()``, ``GeometrySet(id)``, ``GeometrySet(ids)``,
-    ``GeometrySet(geometry_ids, frame_ids)``; ids are GeometryId or FrameId."""
+    """A set of geometries named by GeometryId and/or FrameId (pydrake's forms:
+    ``GeometrySet()``, ``(geometry_id)``, ``(frame_id)``, ``(geometry_ids)``,
+    ``(frame_ids)``, ``(geometry_ids, frame_ids)``)."""
 
-    def __init__(self, *args, geometry_ids=None, frame_ids=None):
+    def _add_lists(self, geometry_ids, frame_ids) -> None:
+        geometry_ids, frame_ids = list(geometry_ids), list(frame_ids)
+        for g in geometry_ids:   # validate everything before adding anything
+            if not isinstance(g, GeometryId):
+                raise TypeError(f"GeometrySet: expected GeometryId, got {type(g).__name__}")
+        for f in frame_ids:
+            if not isinstance(f, FrameId):
+                raise TypeError(f"GeometrySet: expected FrameId, got {type(f).__name__}")
+        self._geometries.update(dict.fromkeys(geometry_ids))
+        self._frames.update(dict.fromkeys(frame_ids))
+
+    def _init_lists(self, geometry_ids, frame_ids) -> None:
         self._geometries: dict[GeometryId, None] = {}
         self._frames: dict[FrameId, None] = {}
-        if args:
-            self.Add(*args)
-        if geometry_ids is not None:
-            self.Add(list(geometry_ids))
-        if frame_ids is not None:
-            self.Add(list(frame_ids))
+        self._add_lists(geometry_ids, frame_ids)
 
-    def Add(self, *args) -> None:
-        """Add(id), Add(ids), or Add(geometry_ids, frame_ids)."""
-        if len(args) == 2:
-            geometry_ids, frame_ids = args
-            for g in geometry_ids:
-                self._add_one(g, GeometryId)
-            for f in frame_ids:
-                self._add_one(f, FrameId)
-            return
-        if len(args) != 1:
-            raise TypeError(f"GeometrySet.Add: expected 1 or 2 arguments, got {len(args)}")
-        a = args[0]
-        if isinstance(a, GeometrySet):
-            self._geometries.update(a._geometries)
-            self._frames.update(a._frames)
-        elif isinstance(a, (GeometryId, FrameId)):
-            self._add_one(a, None)
-        else:
-            for x in a:
-                self._add_one(x, None)
+    __init__ = _add_forms(_init_lists, _init_lists)
+
+    @__init__.overload
+    def __init__(self):
+        self._init_lists((), ())
+
+    Add = _add_forms(_add_lists, _add_lists)
+    Add.__doc__ = """Adds one id, a list of ids of one kind, or (geometry_ids, frame_ids)."""
+
+    @Add.overload(other=lambda v: isinstance(v, GeometrySet))
+    def Add(self, other) -> None:
+        """Adds every member of another GeometrySet (an extension)."""
+        self._geometries.update(other._geometries)
+        self._frames.update(other._frames)
 
     def _add_one(self, x, expected) -> None:
         if isinstance(x, GeometryId) and expected in (None, GeometryId):

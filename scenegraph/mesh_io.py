@@ -12,6 +12,8 @@ import os
 
 import numpy as np
 
+from systems.framework._overloads import overloaded_function
+
 
 def mesh_extension(path) -> str:
     """Lower-case extension including the dot ('.obj'), as Drake reports it."""
@@ -37,6 +39,8 @@ def load_mesh_file(path) -> tuple[np.ndarray, np.ndarray]:
         return V, np.zeros((0, 3), dtype=np.int64)
     if ext == ".obj":
         _check_obj_is_text(path)
+        with open(path, "rb") as f:
+            return parse_obj(f.read(), path)
     import trimesh
 
     try:
@@ -49,6 +53,88 @@ def load_mesh_file(path) -> tuple[np.ndarray, np.ndarray]:
         raise RuntimeError(f"Mesh file '{path}' could not be parsed: it holds no vertices")
     if not np.isfinite(V).all():
         raise RuntimeError(f"Mesh file '{path}' has non-finite vertex coordinates")
+    return V.copy(), F.reshape(-1, 3).copy()
+
+
+def parse_obj(data: bytes, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices (N, 3) and triangles (M, 3) of Wavefront OBJ text, as the file lists them.
+
+    Only ``v`` and ``f`` records are read: every ``v`` is one vertex (so a cube written
+    with 8 vertices stays at 8, however its normals and texture coordinates are
+    indexed); each face's vertex indices (``i``, ``i/t``, ``i//n``, ``i/t/n``, 1-based,
+    negative counting back from the last vertex) are kept and polygons are split into
+    a fan (0, k, k+1). `what` names the file in errors.
+
+    Raises:
+      RuntimeError: no vertices, a malformed record, or an index out of range.
+    """
+    text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else str(data)
+    vertices: list = []
+    triangles: list = []
+    for line_no, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        tag = fields[0]
+        if tag == "v":
+            try:
+                vertices.append((float(fields[1]), float(fields[2]), float(fields[3])))
+            except (IndexError, ValueError):
+                raise RuntimeError(f"Mesh file '{what}', line {line_no}: a vertex needs "
+                                   f"three numbers; got '{line.strip()}'") from None
+        elif tag == "f":
+            n = len(vertices)
+            try:
+                idx = [int(field.split("/", 1)[0]) for field in fields[1:]]
+            except ValueError:
+                raise RuntimeError(f"Mesh file '{what}', line {line_no}: malformed face "
+                                   f"'{line.strip()}'") from None
+            if len(idx) < 3:
+                raise RuntimeError(f"Mesh file '{what}', line {line_no}: a face needs at "
+                                   f"least three vertices; got '{line.strip()}'")
+            resolved = []
+            for i in idx:
+                j = i - 1 if i > 0 else n + i
+                if i == 0 or not 0 <= j < n:
+                    raise RuntimeError(f"Mesh file '{what}', line {line_no}: vertex index "
+                                       f"{i} is out of range (there are {n} vertices so far)")
+                resolved.append(j)
+            for k in range(1, len(resolved) - 1):
+                triangles.append((resolved[0], resolved[k], resolved[k + 1]))
+    if not vertices:
+        raise RuntimeError(f"Mesh file '{what}' could not be parsed: it holds no vertices")
+    V = np.array(vertices, dtype=float)
+    if not np.isfinite(V).all():
+        raise RuntimeError(f"Mesh file '{what}' has non-finite vertex coordinates")
+    F = np.array(triangles, dtype=np.int64).reshape(-1, 3)
+    return V, F
+
+
+def load_mesh_data(data: bytes, extension: str, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """(vertices (N, 3), triangles (M, 3)) of a mesh file held in memory (an
+    InMemoryMesh's contents); `extension` ('.obj', '.stl', ...) selects the reader."""
+    extension = extension.lower()
+    if extension == ".obj":
+        if b"\x00" in data:
+            raise RuntimeError(f"Mesh '{what}' is not a text OBJ file: it holds binary data")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RuntimeError(f"Mesh '{what}' is not UTF-8 text: byte {exc.start} cannot "
+                               "be decoded") from None
+        return parse_obj(data, what)
+    import io
+
+    import trimesh
+    try:
+        mesh = trimesh.load(io.BytesIO(data), file_type=extension.lstrip("."),
+                            force="mesh", process=False)
+    except Exception as exc:  # trimesh raises many exception types
+        raise RuntimeError(f"Mesh '{what}' ({extension}) could not be parsed: {exc}") from exc
+    V = np.asarray(getattr(mesh, "vertices", np.zeros((0, 3))), dtype=float)
+    F = np.asarray(getattr(mesh, "faces", np.zeros((0, 3))), dtype=np.int64)
+    if V.ndim != 2 or V.shape[1] != 3 or len(V) == 0:
+        raise RuntimeError(f"Mesh '{what}' could not be parsed: it holds no vertices")
     return V.copy(), F.reshape(-1, 3).copy()
 
 
@@ -91,19 +177,39 @@ def _read_vtk_tetrahedra(path: str) -> tuple[np.ndarray, np.ndarray]:
     return V, tets
 
 
+@overloaded_function(scale=lambda v: np.ndim(v) == 0)
 def ReadObjToTriangleSurfaceMesh(filename, scale: float = 1.0, on_warning=None):
-    """TriangleSurfaceMesh from a Wavefront .obj file, coordinates scaled by ``scale``.
+    """TriangleSurfaceMesh from a Wavefront .obj file; vertex coordinates multiplied by
+    ``scale`` (or, in the ``(filename, scale3)`` form, per axis by scale3 (3,)).
 
-    Polygons are triangulated and all objects are merged into one mesh.
+    The mesh keeps the file's vertices (one per ``v`` record: a cube written with 8
+    vertices has 8, as Drake's reader gives); polygons are split into fans and all
+    objects are merged into one mesh. `on_warning` is accepted for pydrake
+    compatibility (nothing here warns).
 
     Raises:
-      RuntimeError: if the file cannot be read or parsed.
+      RuntimeError: if the file cannot be read or parsed, or has no faces.
     """
+    return _read_obj_surface(filename, float(scale))
+
+
+@ReadObjToTriangleSurfaceMesh.overload
+def ReadObjToTriangleSurfaceMesh(filename, scale3):
+    """The (filename, scale3) form: coordinates multiplied per axis by scale3 (3,)."""
+    return _read_obj_surface(filename, np.asarray(scale3, dtype=float).reshape(3))
+
+
+def _read_obj_surface(filename, factor):
     from scenegraph.hydroelastic.surface_mesh import SurfaceTriangle, TriangleSurfaceMesh
 
-    V, F = load_mesh_file(filename)
+    path = os.fspath(filename)
+    if not os.path.isfile(path):
+        raise RuntimeError(f"Mesh file '{path}' does not exist (or is not a regular file)")
+    _check_obj_is_text(path)
+    with open(path, "rb") as f:
+        V, F = parse_obj(f.read(), path)
     if len(F) == 0:
-        raise RuntimeError(f"Mesh file '{os.fspath(filename)}' has no faces")
-    V = V * float(scale)
+        raise RuntimeError(f"Mesh file '{path}' has no faces")
+    V = V * factor
     triangles = [SurfaceTriangle(int(a), int(b), int(c)) for a, b, c in F]
     return TriangleSurfaceMesh(triangles, [v for v in V])

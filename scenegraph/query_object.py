@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from scenegraph.identifiers import FrameId, GeometryId
+from systems.framework._overloads import signatures
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 
 __all__ = ["QueryObject"]
@@ -100,8 +101,10 @@ class QueryObject:
     def inspector(self) -> SceneGraphInspector:
         return SceneGraphInspector(self._state())
 
-    def GetPoseInWorld(self, id_):
+    @signatures("(frame_id)", "(geometry_id)")
+    def GetPoseInWorld(self, frame_id=None, geometry_id=None):
         """X_WF of a frame or X_WG of a geometry, from the current pose inputs."""
+        id_ = frame_id if geometry_id is None else geometry_id
         state = self._state()
         poses = self._poses()
         if isinstance(id_, FrameId):

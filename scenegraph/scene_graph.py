@@ -22,10 +22,17 @@ from scenegraph.geometry_state import GeometryState, world_frame_id
 from scenegraph.kinematics_vector import FramePoseVector
 from scenegraph.query_object import QueryObject
 from scenegraph.geometry_properties import ProximityProperties
+from scenegraph.geometry_roles import RoleAssign
+from scenegraph.identifiers import FrameId
+from systems.framework._overloads import overloaded
 from scenegraph.scene_graph_config import SceneGraphConfig, backfill_proximity_defaults
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 
 __all__ = ["SceneGraph"]
+
+
+def _not_context(value) -> bool:
+    return not isinstance(value, Context)
 
 
 class _ContextFilterManager(CollisionFilterManager):
@@ -141,7 +148,11 @@ class SceneGraph(LeafSystem):
         value.get_mutable_value()._bind(self, context)
 
     # --- configuration -------------------------------------------------------------
-    def get_config(self) -> SceneGraphConfig:
+    def get_config(self, context=None, /) -> SceneGraphConfig:
+        """The SceneGraphConfig (one per SceneGraph here: `context`, if given, is
+        validated and the same config returned)."""
+        if context is not None:
+            self.ValidateContext(context)
         return self._config
 
     def set_config(self, config: SceneGraphConfig) -> None:
@@ -187,56 +198,93 @@ class SceneGraph(LeafSystem):
             port_name, Value[FramePoseVector](FramePoseVector()))
         return source_id
 
-    def RegisterFrame(self, source_id, *args):
-        """``RegisterFrame(source_id, frame)`` on the world, or
-        ``RegisterFrame(source_id, parent_id, frame)``."""
-        return self._model.RegisterFrame(source_id, *args)
+    @overloaded
+    def RegisterFrame(self, source_id, frame):
+        """Registers `frame` (a GeometryFrame) on the world frame for `source_id`;
+        returns its FrameId."""
+        return self._model.RegisterFrame(source_id, frame)
 
-    def _checked_state(self, args, method: str):
-        """(state to edit, remaining args), validating on a probe first for
-        context edits so a rejected call invalidates nothing."""
-        if args and isinstance(args[0], Context):
-            context = args[0]
-            probe = self._state_of(context).Clone()
-            getattr(probe, method)(*args[1:])
-            return self._mutable_state(context), args[1:]
-        return self._model, args
+    @RegisterFrame.overload
+    def RegisterFrame(self, source_id, parent_id, frame):
+        """Registers `frame` on the source's frame `parent_id`; returns its FrameId."""
+        return self._model.RegisterFrame(source_id, parent_id, frame)
 
-    def RegisterGeometry(self, *args):
-        """``RegisterGeometry([context,] source_id, frame_id | geometry_id, geometry)``."""
-        state, rest = self._checked_state(args, "RegisterGeometry")
-        return state.RegisterGeometry(*rest)
+    def _checked_state(self, context, method: str, *args):
+        """The state to edit (the model, or `context`'s copy); for a context, the call
+        is validated on a probe copy first so a rejected call invalidates nothing."""
+        if context is None:
+            return self._model
+        probe = self._state_of(context).Clone()
+        getattr(probe, method)(*args)
+        return self._mutable_state(context)
+
+    @overloaded.typed(source_id=_not_context)
+    def RegisterGeometry(self, source_id, frame_id, geometry):
+        """Registers `geometry` (a GeometryInstance) on frame `frame_id` of the model
+        (a GeometryId there hangs it on that geometry's frame, as Drake's C++ does)."""
+        return self._model.RegisterGeometry(source_id, frame_id, geometry)
+
+    @RegisterGeometry.overload(context=Context)
+    def RegisterGeometry(self, context, source_id, frame_id, geometry):
+        """As above, in `context`'s copy of the geometry state only."""
+        return self._checked_state(context, "RegisterGeometry", source_id, frame_id,
+                                   geometry).RegisterGeometry(source_id, frame_id, geometry)
 
     def RegisterAnchoredGeometry(self, source_id, geometry):
         return self._model.RegisterAnchoredGeometry(source_id, geometry)
 
-    def RemoveGeometry(self, *args) -> None:
-        """``RemoveGeometry([context,] source_id, geometry_id)``."""
-        state, rest = self._checked_state(args, "RemoveGeometry")
-        state.RemoveGeometry(*rest)
+    @overloaded.typed(source_id=_not_context)
+    def RemoveGeometry(self, source_id, geometry_id) -> None:
+        """Removes the geometry (and any hung from it) from the model."""
+        self._model.RemoveGeometry(source_id, geometry_id)
 
-    def AssignRole(self, *args, **kwargs):
-        """``AssignRole([context,] source_id, geometry_id, properties,
-        assign=RoleAssign.kNew)``."""
-        if "assign" in kwargs:
-            args = args + (kwargs.pop("assign"),)
-        if kwargs:
-            raise TypeError(f"AssignRole(): unexpected keywords {sorted(kwargs)}")
-        args = list(args)
-        offset = 1 if args and isinstance(args[0], Context) else 0
-        if len(args) > offset + 2 and isinstance(args[offset + 2], ProximityProperties):
-            # Drake fills in the SceneGraphConfig defaults on assignment; do it
-            # on a copy so the single, validated commit includes them.
-            filled = ProximityProperties(args[offset + 2])
+    @RemoveGeometry.overload(context=Context)
+    def RemoveGeometry(self, context, source_id, geometry_id) -> None:
+        self._checked_state(context, "RemoveGeometry", source_id,
+                            geometry_id).RemoveGeometry(source_id, geometry_id)
+
+    def _filled(self, properties):
+        if isinstance(properties, ProximityProperties):
+            # Drake fills in the SceneGraphConfig defaults on assignment; do it on a
+            # copy so the single, validated commit includes them.
+            filled = ProximityProperties(properties)
             backfill_proximity_defaults(filled, self._config.default_proximity_properties)
-            args[offset + 2] = filled
-        state, rest = self._checked_state(tuple(args), "AssignRole")
-        state.AssignRole(*rest)
+            return filled
+        return properties
 
-    def RemoveRole(self, *args) -> int:
-        """``RemoveRole([context,] source_id, geometry_id | frame_id, role)``."""
-        state, rest = self._checked_state(args, "RemoveRole")
-        return state.RemoveRole(*rest)
+    @overloaded.typed(source_id=_not_context)
+    def AssignRole(self, source_id, geometry_id, properties, assign=RoleAssign.kNew):
+        """Assigns (kNew) or replaces (kReplace) the role given by the properties' type
+        (Proximity/Illustration/PerceptionProperties) in the model."""
+        self._model.AssignRole(source_id, geometry_id, self._filled(properties), assign)
+
+    @AssignRole.overload(context=Context)
+    def AssignRole(self, context, source_id, geometry_id, properties,
+                   assign=RoleAssign.kNew):
+        properties = self._filled(properties)
+        self._checked_state(context, "AssignRole", source_id, geometry_id, properties,
+                            assign).AssignRole(source_id, geometry_id, properties, assign)
+
+    @overloaded.typed(source_id=_not_context, frame_id=FrameId)
+    def RemoveRole(self, source_id, frame_id, role) -> int:
+        """Removes `role` from every geometry of the source on frame `frame_id`;
+        returns how many geometries lost it."""
+        return self._model.RemoveRole(source_id, frame_id, role)
+
+    @RemoveRole.overload(source_id=_not_context)
+    def RemoveRole(self, source_id, geometry_id, role) -> int:
+        """Removes `role` from one geometry; returns 1 if it had the role, else 0."""
+        return self._model.RemoveRole(source_id, geometry_id, role)
+
+    @RemoveRole.overload(context=Context, frame_id=FrameId)
+    def RemoveRole(self, context, source_id, frame_id, role) -> int:
+        return self._checked_state(context, "RemoveRole", source_id, frame_id,
+                                   role).RemoveRole(source_id, frame_id, role)
+
+    @RemoveRole.overload(context=Context)
+    def RemoveRole(self, context, source_id, geometry_id, role) -> int:
+        return self._checked_state(context, "RemoveRole", source_id, geometry_id,
+                                   role).RemoveRole(source_id, geometry_id, role)
 
     def RenameFrame(self, frame_id, name: str) -> None:
         self._model.RenameFrame(frame_id, name)
@@ -244,10 +292,15 @@ class SceneGraph(LeafSystem):
     def RenameGeometry(self, geometry_id, name: str) -> None:
         self._model.RenameGeometry(geometry_id, name)
 
-    def ChangeShape(self, *args) -> None:
-        """``ChangeShape([context,] source_id, geometry_id, shape, X_FG=None)``."""
-        state, rest = self._checked_state(args, "ChangeShape")
-        state.ChangeShape(*rest)
+    @overloaded.typed(source_id=_not_context)
+    def ChangeShape(self, source_id, geometry_id, shape, X_FG=None) -> None:
+        """Replaces the geometry's shape (and, if given, its pose X_FG in its frame)."""
+        self._model.ChangeShape(source_id, geometry_id, shape, X_FG)
+
+    @ChangeShape.overload(context=Context)
+    def ChangeShape(self, context, source_id, geometry_id, shape, X_FG=None) -> None:
+        self._checked_state(context, "ChangeShape", source_id, geometry_id, shape,
+                            X_FG).ChangeShape(source_id, geometry_id, shape, X_FG)
 
     def collision_filter_manager(self, context=None) -> CollisionFilterManager:
         """The filter manager of the model, or of `context`'s copy."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 
+from systems.framework._overloads import overloaded
 from scenegraph.geometry_instance import GeometryInstance, canonicalize_name
 from scenegraph.geometry_roles import Role, role_name
 from scenegraph.geometry_state import GeometryState, world_frame_id
@@ -108,45 +109,50 @@ class SceneGraphInspector:
     def FramesForSource(self, source_id: SourceId) -> set:
         return set(self._state._source(source_id).frame_ids)
 
-    def GetName(self, id_) -> str:
-        """Name of a source, frame or geometry (canonical geometry name).
+    @overloaded.typed(source_id=SourceId)
+    def GetName(self, source_id) -> str:
+        """Name of a source, frame or geometry (a geometry's canonical name).
 
         Raises:
           RuntimeError: if the id is not registered.
         """
-        st = self._state
-        if isinstance(id_, SourceId):
-            return st._source(id_).name
-        if isinstance(id_, FrameId):
-            return st._frame(id_).name
-        if isinstance(id_, GeometryId):
-            return st._geometry(id_).name
-        raise TypeError(f"GetName: expected SourceId, FrameId or GeometryId, got "
-                        f"{type(id_).__name__}")
+        return self._state._source(source_id).name
 
-    def GetOwningSourceName(self, id_) -> str:
-        st = self._state
-        if isinstance(id_, FrameId):
-            return st._sources[st._frame(id_).source_id].name
-        if isinstance(id_, GeometryId):
-            return st._sources[st._geometry(id_).source_id].name
-        raise TypeError(f"GetOwningSourceName: expected FrameId or GeometryId, got "
-                        f"{type(id_).__name__}")
+    @GetName.overload(frame_id=FrameId)
+    def GetName(self, frame_id) -> str:
+        return self._state._frame(frame_id).name
 
-    def BelongsToSource(self, id_, source_id: SourceId) -> bool:
-        """True if the frame or geometry ``id_`` was registered by ``source_id``.
+    @GetName.overload(geometry_id=GeometryId)
+    def GetName(self, geometry_id) -> str:
+        return self._state._geometry(geometry_id).name
+
+    @overloaded.typed(frame_id=FrameId)
+    def GetOwningSourceName(self, frame_id) -> str:
+        """Name of the source that registered the frame or geometry."""
+        st = self._state
+        return st._sources[st._frame(frame_id).source_id].name
+
+    @GetOwningSourceName.overload(geometry_id=GeometryId)
+    def GetOwningSourceName(self, geometry_id) -> str:
+        st = self._state
+        return st._sources[st._geometry(geometry_id).source_id].name
+
+    @overloaded.typed(frame_id=FrameId)
+    def BelongsToSource(self, frame_id, source_id) -> bool:
+        """True if the frame (or geometry) was registered by ``source_id``.
 
         Raises:
           RuntimeError: unknown id or unknown source.
         """
         st = self._state
         st._source(source_id)
-        if isinstance(id_, FrameId):
-            return st._frame(id_).source_id == source_id
-        if isinstance(id_, GeometryId):
-            return st._geometry(id_).source_id == source_id
-        raise TypeError(f"BelongsToSource: expected FrameId or GeometryId, got "
-                        f"{type(id_).__name__}")
+        return st._frame(frame_id).source_id == source_id
+
+    @BelongsToSource.overload(geometry_id=GeometryId)
+    def BelongsToSource(self, geometry_id, source_id) -> bool:
+        st = self._state
+        st._source(source_id)
+        return st._geometry(geometry_id).source_id == source_id
 
     # ---- frames -------------------------------------------------------------
     def GetFrameGroup(self, frame_id: FrameId) -> int:

@@ -23,6 +23,9 @@ import os
 import numpy as np
 
 from scenegraph import mesh_io
+from scenegraph.hull_polygons import _check_has_volume, _mesh_volume, convex_hull_polygons
+from scenegraph.mesh_source import InMemoryMesh, MemoryFile, MeshSource
+from systems.framework._overloads import overloaded
 
 
 def _check_finite(shape_name: str, **values) -> None:
@@ -38,16 +41,26 @@ def _float(value, shape_name: str, name: str) -> float:
         raise TypeError(f"{shape_name} {name} must be a number, got {value!r}") from None
 
 
-def _measures(args, count: int, shape_name: str):
-    """Unpacks either `count` scalars or one array-like of `count` measures."""
-    if len(args) == 1 and np.ndim(args[0]) == 1:
-        m = np.asarray(args[0], dtype=float).reshape(-1)
-        if m.shape != (count,):
-            raise TypeError(f"{shape_name}: measures must have {count} elements, got {m.shape}")
-        return [float(x) for x in m]
-    if len(args) != count:
-        raise TypeError(f"{shape_name}: expected {count} measures, got {len(args)} arguments")
-    return [_float(a, shape_name, f"measure {i}") for i, a in enumerate(args)]
+def _measures(measures, count: int, shape_name: str):
+    """The `count` floats of an array-like `measures`."""
+    try:
+        m = np.asarray(measures, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise TypeError(f"{shape_name}: measures must be {count} numbers; got "
+                        f"{measures!r}") from None
+    if m.shape != (count,):
+        raise TypeError(f"{shape_name}: measures must have {count} elements, got {m.shape}")
+    return [float(x) for x in m]
+
+
+def _is_vector(value) -> bool:
+    return np.ndim(value) == 1
+
+
+def _fmt(value: float) -> str:
+    """A float as Drake prints it: shortest round-trip digits, no trailing '.0'."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
 
 
 class Shape:
@@ -64,7 +77,8 @@ class Shape:
         return {}
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self._params().items())
+        args = ", ".join(f"{k}={_fmt(v) if isinstance(v, float) else repr(v)}"
+                         for k, v in self._params().items())
         return f"{type(self).__name__}({args})"
 
 
@@ -89,14 +103,17 @@ class Sphere(Shape):
 class Box(Shape):
     """Box with full extents width (x), depth (y), height (z) [m], centred on Go."""
 
-    def __init__(self, *args, **kwargs):
-        if kwargs:
-            if "measures" in kwargs:
-                args = (kwargs["measures"],)
-            else:
-                args = args + tuple(kwargs[k] for k in ("width", "depth", "height")
-                                    if k in kwargs)
-        w, d, h = _measures(args, 3, "Box")
+    @overloaded
+    def __init__(self, width: float, depth: float, height: float):
+        self._construct(_float(width, "Box", "width"), _float(depth, "Box", "depth"),
+                        _float(height, "Box", "height"))
+
+    @__init__.overload
+    def __init__(self, measures):
+        """`measures`: (3,) (width, depth, height) [m]."""
+        self._construct(*_measures(measures, 3, "Box"))
+
+    def _construct(self, w: float, d: float, h: float) -> None:
         _check_finite("Box", width=w, depth=d, height=h)
         if not (w > 0 and d > 0 and h > 0):
             raise RuntimeError(
@@ -125,14 +142,18 @@ class Box(Shape):
 
 
 class _RadiusLength(Shape):
-    def __init__(self, *args, **kwargs):
+    @overloaded
+    def __init__(self, radius: float, length: float):
         name = type(self).__name__
-        if kwargs:
-            if "measures" in kwargs:
-                args = (kwargs["measures"],)
-            else:
-                args = args + tuple(kwargs[k] for k in ("radius", "length") if k in kwargs)
-        r, L = _measures(args, 2, name)
+        self._construct(_float(radius, name, "radius"), _float(length, name, "length"))
+
+    @__init__.overload
+    def __init__(self, measures):
+        """`measures`: (2,) (radius, length) [m]."""
+        self._construct(*_measures(measures, 2, type(self).__name__))
+
+    def _construct(self, r: float, L: float) -> None:
+        name = type(self).__name__
         _check_finite(name, radius=r, length=L)
         if not (r > 0 and L > 0):
             raise RuntimeError(f"{name} radius and length should both be > 0 "
@@ -161,13 +182,17 @@ class Cylinder(_RadiusLength):
 class Ellipsoid(Shape):
     """Ellipsoid x²/a² + y²/b² + z²/c² <= 1 in G [m]."""
 
-    def __init__(self, *args, **kwargs):
-        if kwargs:
-            if "measures" in kwargs:
-                args = (kwargs["measures"],)
-            else:
-                args = args + tuple(kwargs[k] for k in ("a", "b", "c") if k in kwargs)
-        a, b, c = _measures(args, 3, "Ellipsoid")
+    @overloaded
+    def __init__(self, a: float, b: float, c: float):
+        self._construct(_float(a, "Ellipsoid", "a"), _float(b, "Ellipsoid", "b"),
+                        _float(c, "Ellipsoid", "c"))
+
+    @__init__.overload
+    def __init__(self, measures):
+        """`measures`: (3,) semi-axes (a, b, c) [m]."""
+        self._construct(*_measures(measures, 3, "Ellipsoid"))
+
+    def _construct(self, a: float, b: float, c: float) -> None:
         _check_finite("Ellipsoid", a=a, b=b, c=c)
         if not (a > 0 and b > 0 and c > 0):
             raise RuntimeError("Ellipsoid lengths of principal semi-axes a, b, and c "
@@ -213,20 +238,17 @@ class HalfSpace(Shape):
 class MeshcatCone(Shape):
     """Cone sqrt(x²/a² + y²/b²) <= z, z in [0, height] [m]; illustration only."""
 
-    def __init__(self, *args, **kwargs):
-        if kwargs:
-            if "measures" in kwargs:
-                args = (kwargs["measures"],)
-            else:
-                defaults = {"a": 1.0, "b": 1.0}
-                defaults.update(kwargs)
-                names = ("height", "a", "b")
-                args = args + tuple(defaults[k] for k in names[len(args):])
-        elif len(args) == 1 and np.ndim(args[0]) == 0:
-            args = (args[0], 1.0, 1.0)
-        elif len(args) == 2:
-            args = (args[0], args[1], 1.0)
-        h, a, b = _measures(args, 3, "MeshcatCone")
+    @overloaded.typed(measures=_is_vector)
+    def __init__(self, measures):
+        """`measures`: (3,) (height, a, b) [m]."""
+        self._construct(*_measures(measures, 3, "MeshcatCone"))
+
+    @__init__.overload
+    def __init__(self, height: float, a: float = 1.0, b: float = 1.0):
+        self._construct(_float(height, "MeshcatCone", "height"),
+                        _float(a, "MeshcatCone", "a"), _float(b, "MeshcatCone", "b"))
+
+    def _construct(self, h: float, a: float, b: float) -> None:
         _check_finite("MeshcatCone", height=h, a=a, b=b)
         if not (h > 0 and a > 0 and b > 0):
             raise RuntimeError("MeshcatCone parameters height, a, and b should all be > 0 "
@@ -246,90 +268,156 @@ class MeshcatCone(Shape):
         return {"height": self._hab[0], "a": self._hab[1], "b": self._hab[2]}
 
 
-class MeshSource:
-    """Where a Mesh/Convex's data comes from: a file path or memory."""
+def _is_path(value) -> bool:
+    return isinstance(value, (str, os.PathLike))
 
-    def __init__(self, path=None, *, description: str = "", extension: str = ".obj"):
-        self._path = None if path is None else os.fspath(path)
-        self._description = description
-        self._extension = extension if path is None else mesh_io.mesh_extension(path)
 
-    def is_path(self) -> bool:
-        return self._path is not None
+def _is_scalar(value) -> bool:
+    return np.ndim(value) == 0
 
-    def is_in_memory(self) -> bool:
-        return self._path is None
 
-    def path(self) -> str:
-        if self._path is None:
-            raise RuntimeError("MeshSource.path(): this source is an in-memory mesh")
-        return self._path
+def _is_points(value) -> bool:
+    return not _is_path(value) and not isinstance(value, (MeshSource, InMemoryMesh)) \
+        and np.ndim(value) == 2
 
-    def description(self) -> str:
-        if self._path is not None:
-            return self._path
-        return self._description or "<in-memory mesh with no filename hint>"
 
-    def extension(self) -> str:
-        return self._extension
+def _file_forms():
+    """pydrake's six Mesh/Convex constructors: (filename | mesh_data | source) with
+    (scale=1.0 | scale3). A new overload set per class, so each can add its own forms."""
+    @overloaded.typed(filename=_is_path, scale=_is_scalar)
+    def __init__(self, filename, scale: float = 1.0):
+        """`filename`: a mesh file (.obj, .vtk, or any format trimesh reads); a relative
+        path is taken relative to the current directory. `scale` multiplies every
+        coordinate."""
+        self._from_source(MeshSource(os.path.abspath(os.fspath(filename))), scale)
+
+    @__init__.overload(filename=_is_path)
+    def __init__(self, filename, scale3):
+        """Non-uniform scale: `scale3` (3,) multiplies x, y and z."""
+        self._from_source(MeshSource(os.path.abspath(os.fspath(filename))), scale3)
+
+    @__init__.overload(mesh_data=InMemoryMesh, scale=_is_scalar)
+    def __init__(self, mesh_data, scale: float = 1.0):
+        """A mesh file held in memory (an InMemoryMesh)."""
+        self._from_source(MeshSource(mesh_data), scale)
+
+    @__init__.overload(mesh_data=InMemoryMesh)
+    def __init__(self, mesh_data, scale3):
+        self._from_source(MeshSource(mesh_data), scale3)
+
+    @__init__.overload(source=MeshSource, scale=_is_scalar)
+    def __init__(self, source, scale: float = 1.0):
+        """A MeshSource (a path or an in-memory mesh)."""
+        self._from_source(MeshSource(source), scale)
+
+    @__init__.overload(source=MeshSource)
+    def __init__(self, source, scale3):
+        self._from_source(MeshSource(source), scale3)
+    return __init__
 
 
 class _MeshBase(Shape):
-    """Shared implementation of Mesh and Convex (file or in-memory vertices)."""
+    """Shared implementation of Mesh and Convex: vertices (and triangles) from a file,
+    an in-memory file, or arrays; a per-axis scale."""
 
     _needs_volume = False  # Convex rejects degenerate vertex sets.
 
-    def __init__(self, source, scale: float = 1.0, *, faces=None, label: str = ""):
+    def _set_scale(self, scale) -> None:
         name = type(self).__name__
-        s = _float(scale, name, "scale")
-        if not math.isfinite(s) or abs(s) < 1e-8:
-            raise RuntimeError(f"{name} |scale| cannot be < 1e-8 (or non-finite), given {s}.")
-        self._scale = s
-        if isinstance(source, MeshSource):
-            source = source.path()
-        if isinstance(source, (str, os.PathLike)):
-            self._source = MeshSource(source)
-            self._V, self._F = mesh_io.load_mesh_file(source)
+        if np.ndim(scale) == 0:
+            s = _float(scale, name, "scale")
+            if not math.isfinite(s) or abs(s) < 1e-8:
+                raise RuntimeError(f"{name} |scale| cannot be < 1e-8 (or non-finite), "
+                                   f"given {s}.")
+            self._scale3 = np.full(3, s)
+            return
+        try:
+            s3 = np.asarray(scale, dtype=float).reshape(3)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} scale3 must be 3 numbers; got {scale!r}") from None
+        if not np.isfinite(s3).all() or np.any(np.abs(s3) < 1e-8):
+            raise RuntimeError(f"{name} |scale| cannot be < 1e-8 on any axis (or "
+                               f"non-finite), given {s3.tolist()}.")
+        self._scale3 = s3
+
+    def _from_source(self, source: MeshSource, scale) -> None:
+        self._set_scale(scale)
+        if source.is_path():
+            self._V, self._F = mesh_io.load_mesh_file(source.path())
         else:
-            P = np.array(source, dtype=float)
-            if P.ndim != 2 or P.shape[0] != 3:
-                raise RuntimeError(f"{name}: in-memory vertices must be a (3, N) array "
-                                   f"(one column per vertex), got shape {P.shape}")
-            if not np.isfinite(P).all():
-                raise RuntimeError(f"{name} '{label}': vertices must be finite")
-            self._V = P.T.copy()
-            if faces is None:
-                self._F = None
-            else:
-                F = np.array(faces, dtype=np.int64)
-                if F.ndim != 2 or F.shape[1] != 3 or (F.size and (F.min() < 0 or F.max() >= len(self._V))):
-                    raise RuntimeError(f"{name} '{label}': faces must be an (M, 3) array of "
-                                       f"indices into the {len(self._V)} vertices")
-                self._F = F
-            self._source = MeshSource(None, description=label)
+            mesh_file = source.in_memory().mesh_file
+            self._V, self._F = mesh_io.load_mesh_data(
+                mesh_file.contents(), source.extension(), source.description())
+        self._source = source
+        self._finish()
+
+    def _from_points(self, points, scale, faces, label: str) -> None:
+        name = type(self).__name__
+        self._set_scale(scale)
+        P = np.array(points, dtype=float)
+        if P.ndim != 2 or P.shape[0] != 3:
+            raise RuntimeError(f"{name}: in-memory vertices must be a (3, N) array "
+                               f"(one column per vertex), got shape {P.shape}")
+        if not np.isfinite(P).all():
+            raise RuntimeError(f"{name} '{label}': vertices must be finite")
+        self._V = P.T.copy()
+        if faces is None:
+            self._F = None
+        else:
+            F = np.array(faces, dtype=np.int64)
+            if F.ndim != 2 or F.shape[1] != 3 or (F.size and (F.min() < 0 or F.max() >= len(self._V))):
+                raise RuntimeError(f"{name} '{label}': faces must be an (M, 3) array of "
+                                   f"indices into the {len(self._V)} vertices")
+            self._F = F
+        self._source = None       # an in-memory OBJ, written when source() is asked for
+        self._label = label
+        self._finish()
+
+    def _finish(self) -> None:
         if self._needs_volume:
-            _check_has_volume(self._V, name, self._source.description())
+            _check_has_volume(self._V, type(self).__name__, self._description())
         self._hull = None
 
+    def _description(self) -> str:
+        if self._source is None:
+            return self._label or "<unnamed in-memory mesh>"
+        return self._source.description()
+
     # ---- Drake accessors -------------------------------------------------
+    def source(self) -> MeshSource:
+        """Where the mesh came from (for points given in memory, an in-memory OBJ
+        listing them, named by the label, as Drake builds it)."""
+        if self._source is None:
+            lines = [f"v {_fmt(x)} {_fmt(y)} {_fmt(z)}" for x, y, z in self._V]
+            if self._F is not None:
+                lines += [f"f {a + 1} {b + 1} {c + 1}" for a, b, c in self._F]
+            text = "\n".join(lines) + "\n"
+            self._source = MeshSource(InMemoryMesh(mesh_file=MemoryFile(
+                text, ".obj", self._label)))
+        return self._source
+
     def filename(self) -> str:
-        if not self._source.is_path():
+        """The file path (Drake's deprecated accessor; an extension here)."""
+        if self._source is None or not self._source.is_path():
             raise RuntimeError(f"{type(self).__name__}.filename(): this shape was built "
                                "from in-memory data; use source()")
-        return self._source.path()
+        return str(self._source.path())
 
     def extension(self) -> str:
-        return self._source.extension()
+        return ".obj" if self._source is None else self._source.extension()
 
     def scale(self) -> float:
-        return self._scale
+        """The uniform scale; RuntimeError when the scale differs between axes."""
+        s3 = self._scale3
+        if not (s3[0] == s3[1] == s3[2]):
+            raise RuntimeError(f"{type(self).__name__}::scale() can only be called for "
+                               f"uniform scaling. This mesh has scale {s3.tolist()}. Use "
+                               f"{type(self).__name__}::scale3() instead.")
+        return float(s3[0])
 
     def scale3(self) -> np.ndarray:
-        """(3,) per-axis scale (all equal to scale())."""
-        return np.full(3, self._scale)
-
-    def source(self) -> MeshSource:
-        return self._source
+        """(3,) per-axis scale."""
+        return self._scale3.copy()
 
     def GetConvexHull(self):
         """The convex hull as a PolygonSurfaceMesh in G [m] (coplanar triangles
@@ -337,7 +425,7 @@ class _MeshBase(Shape):
         from scenegraph.hydroelastic.surface_mesh import PolygonSurfaceMesh
 
         if self._hull is None:
-            verts, polygons = convex_hull_polygons(self.mesh_vertices(), self._source.description())
+            verts, polygons = convex_hull_polygons(self.mesh_vertices(), self._description())
             face_data = []
             for poly in polygons:
                 face_data.append(len(poly))
@@ -348,17 +436,20 @@ class _MeshBase(Shape):
     # ---- library extensions (snake_case) -----------------------------------
     def mesh_vertices(self) -> np.ndarray:
         """(N, 3) vertices in G, scale applied [m]."""
-        return self._V * self._scale
+        return self._V * self._scale3
 
     def mesh_faces(self):
         """(M, 3) int triangles into mesh_vertices(), or None for a bare point set."""
         return None if self._F is None else self._F.copy()
 
     def _params(self):
-        if self._source.is_path():
-            return {"filename": self._source.path(), "scale": self._scale}
-        return {"vertices": f"<{len(self._V)} vertices>", "label": self._source.description(),
-                "scale": self._scale}
+        scale3 = [float(v) for v in self._scale3]
+        if self._source is not None and self._source.is_path():
+            return {"filename": str(self._source.path()), "scale3": scale3}
+        if self._source is not None:
+            return {"mesh_data": _Raw(repr(self._source.in_memory())), "scale3": scale3}
+        return {"vertices": _Raw(f"<{len(self._V)} vertices>"), "label": self._label,
+                "scale3": scale3}
 
     def __deepcopy__(self, memo):
         # Vertex data is never mutated in place, so copies share it.
@@ -366,23 +457,40 @@ class _MeshBase(Shape):
         return other
 
 
+class _Raw(str):
+    """Text printed as is inside a shape's repr."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 class Mesh(_MeshBase):
     """General (possibly non-convex) triangle mesh.
 
-    ``Mesh(filename, scale=1.0)`` reads any format trimesh reads (.obj, .stl,
-    .ply, ...); ``Mesh(vertices, scale=1.0, faces=F, label="")`` takes
-    vertices (3, N) and triangles F (M, 3) in memory (library extension).
+    pydrake's forms: ``Mesh(filename, scale=1.0)``, ``Mesh(filename, scale3)``, and the
+    same with ``mesh_data`` (an InMemoryMesh) or ``source`` (a MeshSource) in place of
+    the filename. Any format trimesh reads is accepted (.obj files are read by our own
+    reader, which keeps the file's vertices). Library extension:
+    ``Mesh(vertices, scale=1.0, faces=F, label="")`` with vertices (3, N) [m] and
+    triangles F (M, 3).
 
     Raises:
       RuntimeError: missing or unparsable file, |scale| < 1e-8.
     """
 
+    __init__ = _file_forms()
+
+    @__init__.overload(vertices=_is_points)
+    def __init__(self, vertices, scale: float = 1.0, faces=None, label: str = ""):
+        self._from_points(vertices, scale, faces, label)
+
 
 class Convex(_MeshBase):
-    """Convex hull of a mesh file's vertices, or of in-memory points.
+    """Convex hull of a mesh's vertices, or of in-memory points.
 
-    ``Convex(filename, scale=1.0)`` or ``Convex(points, label="", scale=1.0)``
-    with points (3, N) in G [m], as Drake's C++ constructor.
+    pydrake's forms: those of Mesh, plus ``Convex(points, label, scale=1.0)`` and
+    ``Convex(points, label, scale3)`` with points (3, N) in G [m] (label defaults to ""
+    here).
 
     Raises:
       RuntimeError: missing or unparsable file, |scale| < 1e-8, or fewer than
@@ -391,79 +499,15 @@ class Convex(_MeshBase):
 
     _needs_volume = True
 
-    def __init__(self, source, *args, **kwargs):
-        if isinstance(source, (str, os.PathLike, MeshSource)):
-            super().__init__(source, *args, **kwargs)
-            return
-        # Drake: Convex(points, label="", scale=1.0)
-        label = kwargs.pop("label", "")
-        scale = kwargs.pop("scale", 1.0)
-        if args and isinstance(args[0], str):
-            label, args = args[0], args[1:]
-        if args:
-            scale = args[0]
-        if kwargs:
-            raise TypeError(f"Convex: unexpected arguments {sorted(kwargs)}")
-        super().__init__(source, scale, label=label)
+    __init__ = _file_forms()
 
+    @__init__.overload(points=_is_points, scale=_is_scalar)
+    def __init__(self, points, label: str = "", scale: float = 1.0):
+        self._from_points(points, scale, None, label)
 
-def _check_has_volume(V: np.ndarray, name: str, what: str) -> None:
-    U = np.unique(V, axis=0)
-    if len(U) >= 4:
-        centred = U - U.mean(axis=0)
-        extent = float(np.abs(centred).max())
-        sv = np.linalg.svd(centred, compute_uv=False)
-        if extent > 0.0 and sv[2] > 1e-10 * extent * math.sqrt(len(U)):
-            return
-    raise RuntimeError(f"{name} '{what}': needs at least 4 non-coplanar vertices to define "
-                       f"a volume; got {len(U)} distinct vertices, all coplanar or fewer than 4")
-
-
-def convex_hull_polygons(points: np.ndarray, what: str = "<vertices>"):
-    """Convex hull of points (N, 3): (vertices (V, 3), list of polygons).
-
-    Each polygon is a list of indices into the returned vertices, counter-
-    clockwise seen from outside; coplanar hull triangles are merged. Planar
-    point sets give two polygons (one per side), as Drake allows.
-
-    Raises:
-      RuntimeError: fewer than 3 distinct points, or collinear points.
-    """
-    from scipy.spatial import ConvexHull
-
-    U = np.unique(np.asarray(points, dtype=float), axis=0)
-    if len(U) < 3:
-        raise RuntimeError(f"Convex hull of '{what}': fewer than 3 distinct vertices")
-    centre = U.mean(axis=0)
-    centred = U - centre
-    _, sv, Vt = np.linalg.svd(centred, full_matrices=False)
-    extent = float(np.abs(centred).max())
-    tol = 1e-10 * extent * math.sqrt(len(U))
-    if sv[1] <= tol:
-        raise RuntimeError(f"Convex hull of '{what}': the vertices are collinear")
-    if len(sv) < 3 or sv[2] <= tol:
-        # Planar: 2D hull in the plane, emitted once per side.
-        e1, e2, n = Vt[0], Vt[1], np.cross(Vt[0], Vt[1])
-        h2 = ConvexHull(np.c_[centred @ e1, centred @ e2])
-        ring = list(h2.vertices)  # counter-clockwise about n
-        verts = U[ring]
-        k = len(ring)
-        return verts, [list(range(k)), list(range(k - 1, -1, -1))]
-    from scenegraph.proximity.convex_hull import compute_convex_hull
-    try:
-        hull = compute_convex_hull(U, what)     # coplanar triangles merged into facets
-    except ValueError as exc:  # pragma: no cover - guarded by the SVD test above
-        raise RuntimeError(f"Convex hull of '{what}' failed: {exc}") from exc
-    # The hull's facet loops: counter-clockwise from outside, O(facets).
-    offsets = hull.facet_vertex_offsets.tolist()
-    loops = hull.facet_vertices.tolist()
-    polygons = [loops[offsets[f]:offsets[f + 1]] for f in range(len(offsets) - 1)]
-    return hull.vertices, polygons
-
-
-def _mesh_volume(V: np.ndarray, F: np.ndarray) -> float:
-    a, b, c = V[F[:, 0]], V[F[:, 1]], V[F[:, 2]]
-    return float(abs(np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6.0))
+    @__init__.overload(points=_is_points)
+    def __init__(self, points, label, scale3):
+        self._from_points(points, scale3, None, label)
 
 
 def CalcVolume(shape: Shape) -> float:
@@ -491,12 +535,12 @@ def CalcVolume(shape: Shape) -> float:
     if isinstance(shape, MeshcatCone):
         return math.pi * shape.a() * shape.b() * shape.height() / 3.0
     if isinstance(shape, Convex):
-        verts, polygons = convex_hull_polygons(shape.mesh_vertices(), shape.source().description())
+        verts, polygons = convex_hull_polygons(shape.mesh_vertices(), shape._description())
         tris = [(p[0], p[i], p[i + 1]) for p in polygons for i in range(1, len(p) - 1)]
         return _mesh_volume(verts, np.array(tris, dtype=np.int64))
     if isinstance(shape, Mesh):
         if shape._F is None or len(shape._F) == 0:
-            raise RuntimeError(f"CalcVolume: Mesh '{shape.source().description()}' has no "
+            raise RuntimeError(f"CalcVolume: Mesh '{shape._description()}' has no "
                                "triangles; its volume is undefined")
         return _mesh_volume(shape.mesh_vertices(), shape._F)
     raise RuntimeError(f"CalcVolume: unsupported shape type {type(shape).__name__}")

@@ -66,7 +66,8 @@ def _soft_rigid_half_space(id_S, soft, X_WS, id_H, _half_space, X_WH, rep):
 
 def _soft_half_space_rigid_mesh(id_H, half_space, X_WH, id_R, rigid, X_WR, rep):
     R_RH, p_RH = _relative(X_WR, X_WH)
-    batch = mi.soft_half_space_rigid_surface(half_space.pressure_scale, rigid, R_RH, p_RH)
+    batch = mi.soft_half_space_rigid_surface(half_space.pressure_scale, rigid, R_RH, p_RH,
+                                             half_space.margin)
     return build_contact_surface(id_H, id_R, batch, *X_WR, rep)
 
 
@@ -85,7 +86,8 @@ def _soft_soft(id_A, soft_A, X_WA, id_B, soft_B, X_WB, rep):
 
 def _soft_half_space_soft_mesh(id_H, half_space, X_WH, id_N, soft, X_WN, rep):
     R_NH, p_NH = _relative(X_WN, X_WH)
-    batch = mi.soft_half_space_soft_volume(half_space.pressure_scale, soft, R_NH, p_NH)
+    batch = mi.soft_half_space_soft_volume(half_space.pressure_scale, soft, R_NH, p_NH,
+                                           half_space.margin)
     return build_contact_surface(id_H, id_N, batch, *X_WN, rep)
 
 

@@ -1,6 +1,10 @@
 """ComputeContactSurfaces(+WithFallback) for one ProximityEngine: builds the
 geometries' hydroelastic representations once per geometry state and runs the
 per-pair contact-surface calculator over the broadphase candidates.
+
+A compliant geometry with a hydroelastic margin δ takes part in the broadphase
+with its box grown as Drake grows it: its box in its own frame inflated by δ
+on every side (so a pair is a candidate when the inflated boxes overlap).
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ class ContactQuery:
         self._properties = engine._properties
         self._table = engine._table
         self._hydro = None
+        self._margins = None
 
     def _hydro_representations(self) -> list:
         """Per row: the geometry's hydroelastic representation or None (built
@@ -32,6 +37,31 @@ class ContactQuery:
             self._hydro = [make_hydroelastic_representation(rep.shape, props)
                            for rep, props in zip(self._reps, self._properties)]
         return self._hydro
+
+    def _margin_per_row(self) -> np.ndarray:
+        """(n,) hydroelastic margin δ [m] of each compliant geometry, 0 for the others."""
+        if self._margins is None:
+            self._margins = np.array([rep.margin if rep is not None and rep.is_soft else 0.0
+                                      for rep in self._hydro_representations()], dtype=float)
+        return self._margins
+
+    def _candidate_pairs(self, R, p) -> np.ndarray:
+        """Broadphase pairs, each compliant box grown by its margin in its own frame."""
+        margins = self._margin_per_row()
+        top = float(margins.max()) if margins.size else 0.0
+        if top == 0.0:
+            return self._engine._candidates(R, p, 0.0)
+        # A superset first (every box grown by the largest reach, δ·√3 per axis) ...
+        pairs = self._engine._candidates(R, p, top * 3.0 ** 0.5)
+        if not len(pairs):
+            return pairs
+        # ... then each box grown by R_WG·(δ, δ, δ)'s reach: δ·Σⱼ|R_ij| along world axis i.
+        lo, hi = self._engine._broadphase.world_aabbs(R, p, 0.0)
+        grow = margins[:, None] * np.abs(R).sum(axis=2)
+        lo, hi = lo - grow, hi + grow
+        a, b = pairs[:, 0], pairs[:, 1]
+        keep = np.all(lo[a] <= hi[b], axis=1) & np.all(lo[b] <= hi[a], axis=1)
+        return pairs[keep]
 
     def _compliance(self, row: int) -> str:
         from scenegraph.hydroelastic.representation import compliance_of
@@ -46,8 +76,8 @@ class ContactQuery:
                                                         compute_contact_surface,
                                                         contact_surface_error_message)
         R, p = self._engine._poses(world_poses)
-        pairs = self._engine._candidates(R, p, 0.0)
         hydro = self._hydro_representations()
+        pairs = self._candidate_pairs(R, p)
         ids = self._ids
         surfaces, refused = [], []
         for a, b in pairs.tolist():

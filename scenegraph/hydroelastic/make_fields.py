@@ -14,6 +14,13 @@ values:
 - Convex: E at the interior centroid vertex (the last one), 0 elsewhere.
 - A general tetrahedral mesh (.vtk): e = d/max(d), d each vertex's distance
   to the mesh's boundary surface.
+
+With a margin δ > 0 [m] (Drake's hydroelastic "margin") the mesh is of the
+shape inflated by δ and the field is redefined so that its zero level set is
+the original surface: the extent is the scaled depth below the original
+surface, negative in the δ-thick outer layer. The sphere, box, cylinder,
+capsule and ellipsoid functions take `margin` and expect the inflated mesh
+(and, where they take sizes, the inflated sizes), as Drake's do.
 """
 from __future__ import annotations
 
@@ -29,42 +36,68 @@ def _field(mesh: VolumeMesh, extent: np.ndarray, E: float) -> VolumeMeshFieldLin
     return VolumeMeshFieldLinear(E * extent, mesh)
 
 
-def make_sphere_pressure_field(mesh: VolumeMesh, radius: float, E: float) -> VolumeMeshFieldLinear:
-    """p = E·(1 − |p_GV|/radius) [Pa] at each vertex of a sphere mesh."""
-    e = 1.0 - np.linalg.norm(mesh.vertices_array(), axis=1) / radius
-    e[np.abs(e) < _EXTENT_EPS] = 0.0
+def make_sphere_pressure_field(mesh: VolumeMesh, radius: float, E: float,
+                               margin: float = 0.0) -> VolumeMeshFieldLinear:
+    """p = E·e [Pa] at each vertex of a sphere mesh of `radius` [m].
+
+    margin 0: e = 1 − |p_GV|/radius (|e| < 1e-14 snaps to 0). margin δ > 0
+    (radius is the inflated R + δ): e = (radius − |p_GV| − δ)/(radius − δ), i.e.
+    1 − |p_GV|/R, and vertices on the inflated surface get exactly −δ/R.
+    """
+    r = np.linalg.norm(mesh.vertices_array(), axis=1)
+    if margin == 0.0:
+        e = 1.0 - r / radius
+        e[np.abs(e) < _EXTENT_EPS] = 0.0
+        return _field(mesh, e, E)
+    distance = radius - r
+    e = (distance - margin) / (radius - margin)
+    e[np.abs(distance / radius) < _EXTENT_EPS] = -margin / (radius - margin)
     return _field(mesh, e, E)
 
 
 def make_ellipsoid_pressure_field(mesh: VolumeMesh, a: float, b: float, c: float,
-                                  E: float) -> VolumeMeshFieldLinear:
-    """p = E·(1 − |p_GV ⊘ (a, b, c)|) [Pa]: the unit-sphere extent mapped onto the ellipsoid."""
-    e = 1.0 - np.linalg.norm(mesh.vertices_array() / np.array([a, b, c]), axis=1)
-    e[e < _EXTENT_EPS] = 0.0
+                                  E: float, margin: float = 0.0) -> VolumeMeshFieldLinear:
+    """p = E·(1 − |p_GV ⊘ (a − δ, b − δ, c − δ)|) [Pa]: the unit-sphere extent mapped onto the
+    ellipsoid with semi-axes (a, b, c) (inflated by δ = margin); with no margin,
+    values below 1e-14 snap to zero."""
+    e = 1.0 - np.linalg.norm(mesh.vertices_array() / (np.array([a, b, c]) - margin), axis=1)
+    if margin == 0.0:
+        e[e < _EXTENT_EPS] = 0.0
     return _field(mesh, e, E)
 
 
-def make_box_pressure_field(mesh: VolumeMesh, size, E: float) -> VolumeMeshFieldLinear:
-    """p = E·φ/min(half size) [Pa], φ the depth below the box surface; size (3,) full sizes [m]."""
+def make_box_pressure_field(mesh: VolumeMesh, size, E: float,
+                            margin: float = 0.0) -> VolumeMeshFieldLinear:
+    """p = E·(φ − δ)/(min(half size) − δ) [Pa], φ the depth below the surface of the box of
+    full sizes `size` (3,) [m] (inflated by δ = margin)."""
     h = np.asarray(size, dtype=float) / 2.0
-    phi = (h[None, :] - np.abs(mesh.vertices_array())).min(axis=1)
-    return _field(mesh, np.maximum(phi, 0.0) / h.min(), E)
+    phi = np.maximum((h[None, :] - np.abs(mesh.vertices_array())).min(axis=1), 0.0)
+    return _field(mesh, (phi - margin) / (h.min() - margin), E)
 
 
 def make_cylinder_pressure_field(mesh: VolumeMesh, radius: float, length: float,
-                                 E: float) -> VolumeMeshFieldLinear:
-    """p = E·min(φ/min(r, L/2), 1) [Pa]; boundary vertices get exactly 0."""
+                                 E: float, margin: float = 0.0) -> VolumeMeshFieldLinear:
+    """p = E·min((φ − δ)/(min(r, L/2) − δ), 1) [Pa], φ the depth below the surface of the
+    cylinder (r, L) (inflated by δ = margin); boundary vertices get exactly
+    −E·δ/(min(r, L/2) − δ) (0 without margin)."""
     p = mesh.vertices_array()
     rho = np.hypot(p[:, 0], p[:, 1])
     phi = np.minimum(radius - rho, length / 2.0 - np.abs(p[:, 2]))
-    e = np.clip(phi / min(radius, length / 2.0), 0.0, 1.0)
-    e[np.unique(boundary_faces(p, mesh.tetrahedra_array()))] = 0.0
+    m = min(radius, length / 2.0)
+    e = np.minimum((phi - margin) / (m - margin), 1.0)
+    if margin == 0.0:
+        e = np.maximum(e, 0.0)
+    e[np.unique(boundary_faces(p, mesh.tetrahedra_array()))] = \
+        -margin / (m - margin) if margin > 0.0 else 0.0
     return _field(mesh, e, E)
 
 
-def make_capsule_pressure_field(mesh: VolumeMesh, E: float) -> VolumeMeshFieldLinear:
-    """E at vertices 0 and 1 (the medial-axis end points of make_capsule_volume_mesh), else 0."""
-    e = np.zeros(mesh.num_vertices())
+def make_capsule_pressure_field(mesh: VolumeMesh, E: float, radius: float = 1.0,
+                                margin: float = 0.0) -> VolumeMeshFieldLinear:
+    """E at vertices 0 and 1 (the medial-axis end points of make_capsule_volume_mesh), and on
+    every other (surface) vertex of the capsule of `radius` (inflated by δ = margin) the
+    linear extrapolation −E·δ/(radius − δ) (0 without margin)."""
+    e = np.full(mesh.num_vertices(), -margin / (radius - margin) if margin > 0.0 else 0.0)
     e[:2] = 1.0
     return _field(mesh, e, E)
 

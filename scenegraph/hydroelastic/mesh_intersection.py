@@ -166,17 +166,17 @@ _SLOT_EDGE = np.array([[0, 0], [1, 1], [2, 2], [0, 1], [0, 2], [1, 2]])
 
 
 def soft_half_space_rigid_surface(pressure_scale: float, rigid, R_RH: np.ndarray,
-                                  p_RH: np.ndarray) -> PolygonBatch:
-    """The rigid surface inside a compliant half space H, in the rigid frame R.
+                                  p_RH: np.ndarray, margin: float = 0.0) -> PolygonBatch:
+    """The rigid surface inside a compliant half space H (z ≤ margin), in the rigid frame R.
 
-    Pressure = pressure_scale·depth [Pa]; A = the half space, B = rigid;
-    normals are the triangles' (out of the rigid surface). Triangles facing
-    away from the half space's pressure gradient (−Hz) by more than 5π/8 are
-    skipped, as Drake does.
+    Pressure = pressure_scale·depth below z = 0 [Pa] (negative in the margin
+    layer); A = the half space, B = rigid; normals are the triangles' (out of
+    the rigid surface). Triangles facing away from the half space's pressure
+    gradient (−Hz) by more than 5π/8 are skipped, as Drake does.
     """
     mesh = rigid.mesh
     z = R_RH[:, 2]
-    d = float(z @ p_RH)
+    d = float(z @ p_RH) + margin          # the (inflated) boundary plane z·x = d
     p_RV = mesh.vertices_array()
     s = p_RV @ z - d
     tris = mesh.triangles_array()
@@ -198,8 +198,8 @@ def soft_half_space_rigid_surface(pressure_scale: float, rigid, R_RH: np.ndarray
     P = p_RV[lo] + t[..., None] * (p_RV[hi] - p_RV[lo])
     V = p_RV.shape[0]
     keys = np.where(lo == hi, lo, V + lo * V + hi)
-    pressure = -pressure_scale * (P @ z - d)
-    pressure = np.where(lo == hi, -pressure_scale * s[lo], pressure)
+    pressure = -pressure_scale * ((P @ z - d) + margin)
+    pressure = np.where(lo == hi, -pressure_scale * (s[lo] + margin), pressure)
     K = idx.shape[0]
     g = np.broadcast_to(-pressure_scale * z, (K, 3)).copy()
     return PolygonBatch(P, n, nrm[idx].copy(), pressure, g, g.copy(), None, keys)
@@ -220,18 +220,18 @@ def soft_volume_soft_volume(soft0, soft1, R_01: np.ndarray, p_01: np.ndarray,
 
 
 def soft_half_space_soft_volume(pressure_scale: float, soft, R_NH: np.ndarray,
-                                p_NH: np.ndarray) -> PolygonBatch:
+                                p_NH: np.ndarray, margin: float = 0.0) -> PolygonBatch:
     """Equilibrium surface between a compliant half space H and a compliant mesh N, in frame N.
 
     Beyond Drake. The half space's pressure is pressure_scale·depth, linear
     everywhere, so each tet contributes the plane where it equals the tet's
-    pressure, clipped to the tet and to the half space. A = the half space,
-    B = the mesh; the pressure is sampled from the mesh's field.
+    pressure, clipped to the tet and to the half space (z ≤ margin in H). A =
+    the half space, B = the mesh; the pressure is sampled from the mesh's field.
     """
     z = R_NH[:, 2]
     dz = float(z @ p_NH)
     h = soft.tet_p @ z - dz
-    cand = np.nonzero(row_min(h) < 0)[0]
+    cand = np.nonzero(row_min(h) < margin)[0]
     gH = -pressure_scale * z
     atH = pressure_scale * dz
     gN, atN = soft.grad[cand], soft.at_Go[cand]
@@ -249,7 +249,7 @@ def soft_half_space_soft_volume(pressure_scale: float, soft, R_NH: np.ndarray,
     rows = np.nonzero(keep)[0]
     P, n = P[keep], n[keep]
     K = rows.shape[0]
-    P, n = clip_by_planes(P, n, np.broadcast_to(z, (K, 3)), np.full(K, dz))
+    P, n = clip_by_planes(P, n, np.broadcast_to(z, (K, 3)), np.full(K, dz + margin))
     P, n, rows = _finish(P, n, rows)
     gN, atN, nhat = gN[rows], atN[rows], nhat[rows]
     pressure = np.einsum("kmj,kj->km", P, gN) + atN[:, None]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import math
 
+from systems.framework._overloads import signatures
 from scenegraph.geometry_properties import ProximityProperties
 
 HYDRO_GROUP = "hydroelastic"
@@ -131,6 +132,7 @@ def _add_all(properties, func: str, entries) -> None:
         properties.AddProperty(group, name, value)
 
 
+@signatures("(resolution_hint, properties)", "(properties)")
 def AddRigidHydroelasticProperties(*args, **kwargs) -> None:
     """AddRigidHydroelasticProperties(resolution_hint, properties) or
     AddRigidHydroelasticProperties(properties).
@@ -190,6 +192,8 @@ def AddCompliantHydroelasticPropertiesForHalfSpace(slab_thickness: float,
     _add_all(properties, func, entries)
 
 
+@signatures("(dissipation, point_stiffness, friction, properties)",
+            "(properties, dissipation=None, point_stiffness=None, friction=None)")
 def AddContactMaterial(*args, **kwargs) -> None:
     """AddContactMaterial(dissipation, point_stiffness, friction, properties) or
     AddContactMaterial(properties, dissipation=None, point_stiffness=None, friction=None).

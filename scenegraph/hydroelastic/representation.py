@@ -35,6 +35,7 @@ COMPLIANCE_TYPE = "compliance_type"
 MODULUS = "hydroelastic_modulus"
 RESOLUTION_HINT = "resolution_hint"
 SLAB_THICKNESS = "slab_thickness"
+MARGIN = "margin"
 
 
 class HydroelasticPropertyError(RuntimeError, ValueError):
@@ -42,7 +43,9 @@ class HydroelasticPropertyError(RuntimeError, ValueError):
 
 
 class SoftMesh:
-    """Compliant volume: mesh_G (VolumeMesh) and pressure_G (VolumeMeshFieldLinear, Pa).
+    """Compliant volume: mesh_G (VolumeMesh) and pressure_G (VolumeMeshFieldLinear, Pa);
+    with a margin δ [m] the mesh is of the shape inflated by δ and the pressure is
+    zero on the original surface, negative in the margin layer.
 
     Cached arrays, all in G: tet_p (T, 4, 3) [m], grad (T, 3) [Pa/m],
     at_Go (T,) [Pa] (each tet's linear pressure at G's origin), grad_unit
@@ -53,9 +56,10 @@ class SoftMesh:
     is_half_space = False
     is_soft = True
 
-    def __init__(self, mesh, pressure):
+    def __init__(self, mesh, pressure, margin: float = 0.0):
         self.mesh = mesh
         self.pressure = pressure
+        self.margin = float(margin)
         tets = mesh.tetrahedra_array()
         self.tet_p = mesh.vertices_array()[tets]
         self.tet_values = pressure.values()[tets]
@@ -82,13 +86,15 @@ class SoftMesh:
 
 
 class SoftHalfSpace:
-    """Compliant half space z ≤ 0 in G; pressure = pressure_scale·(−z) [Pa], scale in Pa/m."""
+    """Compliant half space z ≤ δ in G (δ = margin [m], 0 by default); pressure =
+    pressure_scale·(−z) [Pa] (negative in the margin layer), scale in Pa/m."""
 
     is_half_space = True
     is_soft = True
 
-    def __init__(self, pressure_scale: float):
+    def __init__(self, pressure_scale: float, margin: float = 0.0):
         self.pressure_scale = float(pressure_scale)
+        self.margin = float(margin)
 
     def hydroelastic_mesh(self):
         return None
@@ -144,6 +150,19 @@ def _positive(value, compliance: str, shape_name: str, prop: str) -> float:
     return v
 
 
+def _non_negative(value, shape_name: str, prop: str) -> float:
+    full = f"('{HYDRO_GROUP}', '{prop}')"
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise HydroelasticPropertyError(f"Cannot create soft {shape_name}; the {full} property "
+                                        f"must be a number; given {value!r}") from None
+    if not (math.isfinite(v) and v >= 0.0):
+        raise HydroelasticPropertyError(f"Cannot create soft {shape_name}; the {full} property "
+                                        f"must be non-negative and finite; given {v}")
+    return v
+
+
 def _mesh_points(shape) -> np.ndarray:
     """(N, 3) vertices [m] of a Mesh/Convex shape, scale applied."""
     if hasattr(shape, "mesh_vertices"):
@@ -170,33 +189,45 @@ def _describe(shape) -> str:
 
 
 # --- builders -------------------------------------------------------------------------------
-def _build_soft(shape, E, hint, thickness):
+def _build_soft(shape, E, hint, thickness, margin=0.0):
+    """The compliant representation; with margin δ > 0 the mesh is of the shape
+    inflated by δ (Drake's inflated shapes) and the field is zero on the original
+    surface."""
     name = type(shape).__name__
+    d = margin
     if name == "HalfSpace":
         t = _positive(thickness, "soft", "HalfSpace", SLAB_THICKNESS)
-        return SoftHalfSpace(E / t)
+        return SoftHalfSpace(E / t, d)
     if name == "Sphere":
         h = _positive(hint, "soft", name, RESOLUTION_HINT)
-        mesh = mm.make_sphere_volume_mesh(shape.radius(), h)
-        return SoftMesh(mesh, mf.make_sphere_pressure_field(mesh, shape.radius(), E))
+        R = shape.radius() + d
+        mesh = mm.make_sphere_volume_mesh(R, h)
+        return SoftMesh(mesh, mf.make_sphere_pressure_field(mesh, R, E, d), d)
     if name == "Ellipsoid":
         h = _positive(hint, "soft", name, RESOLUTION_HINT)
-        a, b, c = shape.a(), shape.b(), shape.c()
+        a, b, c = shape.a() + d, shape.b() + d, shape.c() + d
         mesh = mm.make_ellipsoid_volume_mesh(a, b, c, h)
-        return SoftMesh(mesh, mf.make_ellipsoid_pressure_field(mesh, a, b, c, E))
+        return SoftMesh(mesh, mf.make_ellipsoid_pressure_field(mesh, a, b, c, E, d), d)
     if name == "Box":
-        size = (shape.width(), shape.depth(), shape.height())
+        size = (shape.width() + 2 * d, shape.depth() + 2 * d, shape.height() + 2 * d)
         mesh = mm.make_box_volume_mesh(*size)
-        return SoftMesh(mesh, mf.make_box_pressure_field(mesh, size, E))
+        return SoftMesh(mesh, mf.make_box_pressure_field(mesh, size, E, d), d)
     if name == "Cylinder":
         h = _positive(hint, "soft", name, RESOLUTION_HINT)
-        mesh = mm.make_cylinder_volume_mesh(shape.radius(), shape.length(), h)
-        return SoftMesh(mesh, mf.make_cylinder_pressure_field(mesh, shape.radius(), shape.length(), E))
+        r, length = shape.radius() + d, shape.length() + 2 * d
+        mesh = mm.make_cylinder_volume_mesh(r, length, h)
+        return SoftMesh(mesh, mf.make_cylinder_pressure_field(mesh, r, length, E, d), d)
     if name == "Capsule":
         h = _positive(hint, "soft", name, RESOLUTION_HINT)
-        mesh = mm.make_capsule_volume_mesh(shape.radius(), shape.length(), h)
-        return SoftMesh(mesh, mf.make_capsule_pressure_field(mesh, E))
+        r = shape.radius() + d
+        mesh = mm.make_capsule_volume_mesh(r, shape.length(), h)
+        return SoftMesh(mesh, mf.make_capsule_pressure_field(mesh, E, r, d), d)
     if name in ("Mesh", "Convex"):
+        if d > 0:
+            raise HydroelasticPropertyError(
+                f"Cannot create soft {name} {_describe(shape)}: the ('{HYDRO_GROUP}', '{MARGIN}') "
+                f"property (given {d}) is not supported for compliant {name} shapes in this "
+                "library; use a margin of 0 or leave it out")
         if _is_vtk(shape):
             mesh = _vtk_volume(shape)
             return SoftMesh(mesh, mf.make_volume_mesh_pressure_field(mesh, E))
@@ -284,16 +315,20 @@ def _cached(key, build):
 
 
 def make_compliant_representation(shape, hydroelastic_modulus, resolution_hint=None,
-                                  slab_thickness=None):
+                                  slab_thickness=None, margin=None):
     """SoftMesh / SoftHalfSpace for `shape` (None for unsupported shapes).
 
     hydroelastic_modulus E [Pa]; resolution_hint [m] (Sphere, Ellipsoid,
-    Cylinder, Capsule); slab_thickness [m] (HalfSpace). Raises
-    HydroelasticPropertyError for missing, non-positive or non-finite values,
-    a non-watertight compliant Mesh, or a .vtk file that is not tetrahedral.
+    Cylinder, Capsule); slab_thickness [m] (HalfSpace); margin δ [m] (≥ 0,
+    default 0): the shape is inflated by δ and its pressure is zero on the
+    original surface (Sphere, Ellipsoid, Box, Cylinder, Capsule, HalfSpace).
+    Raises HydroelasticPropertyError for missing, non-positive or non-finite
+    values, a negative margin or a positive one on a Mesh or Convex, a
+    non-watertight compliant Mesh, or a .vtk file that is not tetrahedral.
     """
     name = type(shape).__name__
     E = _positive(hydroelastic_modulus, "soft", name, MODULUS)
+    margin = 0.0 if margin is None else _non_negative(margin, name, MARGIN)
     if resolution_hint is not None:
         resolution_hint = _positive(resolution_hint, "soft", name, RESOLUTION_HINT)
     if slab_thickness is not None and name == "HalfSpace":
@@ -301,9 +336,9 @@ def make_compliant_representation(shape, hydroelastic_modulus, resolution_hint=N
     used_hint = resolution_hint if name in ("Sphere", "Ellipsoid", "Cylinder", "Capsule") else None
     used_t = slab_thickness if name == "HalfSpace" else None
     shape_key = _shape_key(shape)
-    key = None if shape_key is None else ("soft", shape_key, E, used_hint, used_t)
+    key = None if shape_key is None else ("soft", shape_key, E, used_hint, used_t, margin)
     try:
-        return _cached(key, lambda: _build_soft(shape, E, used_hint, used_t))
+        return _cached(key, lambda: _build_soft(shape, E, used_hint, used_t, margin))
     except ValueError as err:
         if isinstance(err, HydroelasticPropertyError):
             raise
@@ -346,9 +381,10 @@ def make_hydroelastic_representation(shape, properties):
     """The representation SceneGraph stores for a geometry with proximity `properties`.
 
     Reads Drake's properties ("hydroelastic", "compliance_type" /
-    "hydroelastic_modulus" / "resolution_hint" / "slab_thickness"). Returns
-    None when the properties declare no (or undefined) compliance or the shape
-    has no hydroelastic support.
+    "hydroelastic_modulus" / "resolution_hint" / "slab_thickness" / "margin";
+    as in Drake, a margin only affects compliant geometries). Returns None when
+    the properties declare no (or undefined) compliance or the shape has no
+    hydroelastic support.
     """
     if properties is None or not properties.HasGroup(HYDRO_GROUP):
         return None
@@ -361,5 +397,5 @@ def make_hydroelastic_representation(shape, properties):
         return make_rigid_representation(shape, get(RESOLUTION_HINT))
     if compliance == "soft":
         return make_compliant_representation(shape, get(MODULUS), get(RESOLUTION_HINT),
-                                             get(SLAB_THICKNESS))
+                                             get(SLAB_THICKNESS), get(MARGIN))
     return None

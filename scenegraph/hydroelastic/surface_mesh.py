@@ -162,6 +162,19 @@ class TriangleSurfaceMesh(_SurfaceMeshAccessors):
     or a (V, 3) array.
     """
 
+    # pydrake names the triangle index t.
+    def area(self, t: int) -> float:
+        """Area of triangle t [m²]."""
+        return float(self._areas[t])
+
+    def face_normal(self, t: int) -> np.ndarray:
+        """(3,) unit right-handed normal of triangle t in M (zero for zero area)."""
+        return self._nhat[t]
+
+    def element_centroid(self, t: int) -> np.ndarray:
+        """(3,) centroid of triangle t in M [m]."""
+        return self._centroids[t]
+
     def __init__(self, triangles, vertices):
         if len(triangles) and isinstance(triangles[0], SurfaceTriangle):
             tris = np.array([t._v for t in triangles], dtype=np.int64)
@@ -314,6 +327,10 @@ class PolygonSurfaceMesh(_SurfaceMeshAccessors):
     its vertex count followed by its vertex indices, |c₁|v₁₀|v₁₁|…|c₂|…, with
     right-handed (face-normal) vertex order.
     """
+
+    def element_centroid(self, e: int) -> np.ndarray:
+        """(3,) centroid of polygon e in M [m] (pydrake names the index e)."""
+        return self._centroids[e]
 
     def __init__(self, face_data=None, vertices=None):
         face_data = np.asarray([] if face_data is None else face_data, dtype=np.int64)

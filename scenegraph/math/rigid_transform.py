@@ -10,6 +10,7 @@ import numpy as np
 
 from scenegraph.math.quaternion import Quaternion, quaternion_to_matrix
 from scenegraph.math.rotation_matrix import RotationMatrix, _check_valid
+from systems.framework._overloads import signatures
 
 
 def _vec3(p, what: str) -> np.ndarray:
@@ -35,7 +36,10 @@ class RigidTransform:
 
     __slots__ = ("_R", "_p")
 
+    @signatures("()", "(other)", "(R, p)", "(rpy, p)", "(quaternion, p)", "(theta_lambda, p)",
+                "(R)", "(p)", "(pose)")
     def __init__(self, *args, **kwargs):
+        # Hand-dispatched on the arguments' types (constructed often).
         if kwargs:
             args = self._args_from_kwargs(args, kwargs)
         n = len(args)
@@ -55,7 +59,7 @@ class RigidTransform:
             self._p = a._p.copy()
             return
         if isinstance(a, RotationMatrix) or isinstance(a, Quaternion) or \
-                type(a).__name__ == "RollPitchYaw":
+                type(a).__name__ in ("RollPitchYaw", "AngleAxis"):
             self._R = _rotation_array(a)
             self._p = np.zeros(3)
             return
@@ -77,8 +81,8 @@ class RigidTransform:
 
     @staticmethod
     def _args_from_kwargs(args, kwargs):
-        rot = [k for k in ("R", "rpy", "quaternion") if k in kwargs]
-        extra = set(kwargs) - {"R", "rpy", "quaternion", "p", "pose", "other"}
+        rot = [k for k in ("R", "rpy", "quaternion", "theta_lambda") if k in kwargs]
+        extra = set(kwargs) - {"R", "rpy", "quaternion", "theta_lambda", "p", "pose", "other"}
         if extra or len(rot) > 1:
             raise TypeError(f"RigidTransform: unexpected arguments {sorted(kwargs)}")
         if "pose" in kwargs or "other" in kwargs:
@@ -99,6 +103,15 @@ class RigidTransform:
     def Identity() -> "RigidTransform":
         return RigidTransform._make(np.eye(3), np.zeros(3))
 
+    @staticmethod
+    def MakeUnchecked(pose) -> "RigidTransform":
+        """From a (3, 4) [R | p] (or (4, 4)) matrix without checking that R is a rotation."""
+        M = np.array(pose, dtype=float)
+        if M.shape not in ((3, 4), (4, 4)):
+            raise RuntimeError(f"RigidTransform.MakeUnchecked: expected a 3x4 matrix, got "
+                               f"shape {M.shape}")
+        return RigidTransform._make(M[:3, :3].copy(), M[:3, 3].copy())
+
     # ---- accessors -------------------------------------------------------
     def rotation(self) -> RotationMatrix:
         """R_AB (a copy)."""
@@ -108,8 +121,14 @@ class RigidTransform:
         """p_AoBo_A (3,) [m] (a copy)."""
         return self._p.copy()
 
-    def set_rotation(self, R) -> None:
-        self._R = _rotation_array(R)
+    @signatures("(R)", "(rpy)", "(quaternion)", "(theta_lambda)")
+    def set_rotation(self, R=None, rpy=None, quaternion=None, theta_lambda=None) -> None:
+        """Sets R_AB from a RotationMatrix, RollPitchYaw, Quaternion or AngleAxis."""
+        given = [v for v in (R, rpy, quaternion, theta_lambda) if v is not None]
+        if len(given) != 1:
+            raise TypeError("set_rotation(): give exactly one of R, rpy, quaternion, "
+                            "theta_lambda")
+        self._R = _rotation_array(given[0])
 
     def set_translation(self, p) -> None:
         self._p = _vec3(p, "p")
@@ -148,16 +167,23 @@ class RigidTransform:
         Rt = self._R.T
         return RigidTransform._make(Rt @ other._R, Rt @ (other._p - self._p))
 
-    def multiply(self, other):
-        """X_AC = X_AB·X_BC for a RigidTransform, or p_AQ = X_AB·p_BQ for points
-        of shape (3,) or (3, N) [m]."""
+    @signatures("(other)", "(p_BoQ_B)", "(vec_B)")
+    def multiply(self, other=None, p_BoQ_B=None, vec_B=None):
+        """X_AC = X_AB·X_BC for a RigidTransform `other`; p_AoQ_A = X_AB·p_BoQ_B for
+        points of shape (3,) or (3, N) [m]; or X_AB·vec_B for a homogeneous (4,)
+        vector vec_B (its last entry scales the translation)."""
         if type(other) is RigidTransform:
             R = self._R
             return RigidTransform._make(R @ other._R, R @ other._p + self._p)
+        if other is None:
+            other = p_BoQ_B if vec_B is None else vec_B
         p = np.asarray(other, dtype=float)
         if p.ndim == 1:
+            if p.shape[0] == 4:
+                return np.concatenate((self._R @ p[:3] + self._p * p[3], p[3:]))
             if p.shape[0] != 3:
-                raise ValueError(f"RigidTransform.multiply: expected (3,) or (3, N), got {p.shape}")
+                raise ValueError(f"RigidTransform.multiply: expected (3,), (4,) or (3, N), "
+                                 f"got {p.shape}")
             return self._R @ p + self._p
         if p.ndim != 2 or p.shape[0] != 3:
             raise ValueError(f"RigidTransform.multiply: expected (3,) or (3, N), got {p.shape}")
@@ -188,6 +214,10 @@ class RigidTransform:
     def GetMaximumAbsoluteDifference(self, other: "RigidTransform") -> float:
         return float(max(np.abs(self._R - other._R).max(), np.abs(self._p - other._p).max()))
 
+    def GetMaximumAbsoluteTranslationDifference(self, other: "RigidTransform") -> float:
+        """max |p_i − other.p_i| over the three translation coordinates [m]."""
+        return float(np.abs(self._p - other._p).max())
+
     # ---- python protocol -------------------------------------------------
     def __copy__(self):
         return RigidTransform._make(self._R.copy(), self._p.copy())
@@ -217,6 +247,8 @@ def _rotation_array(R) -> np.ndarray:
         return quaternion_to_matrix(R._q / np.sqrt(R._q @ R._q))
     if type(R).__name__ == "RollPitchYaw":
         return R.ToRotationMatrix()._R
+    if type(R).__name__ == "AngleAxis":
+        return R.rotation()
     arr = np.array(R, dtype=float)
     _check_valid(arr)
     return arr

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from systems.framework._overloads import signatures
 from scenegraph.math.quaternion import Quaternion, matrix_to_quaternion
 from scenegraph.math.rotation_matrix import RotationMatrix
 
@@ -67,12 +68,15 @@ class RollPitchYaw:
 
     __slots__ = ("_rpy",)
 
+    @signatures("(other)", "(rpy)", "(roll, pitch, yaw)", "(R)", "(quaternion)", "(matrix)")
     def __init__(self, *args, **kwargs):
+        # Hand-dispatched on the argument's type (constructed often).
         if kwargs:
-            if set(kwargs) <= {"roll", "pitch", "yaw"} and not args:
-                args = (kwargs.get("roll", 0.0), kwargs.get("pitch", 0.0), kwargs.get("yaw", 0.0))
+            if set(kwargs) <= {"roll", "pitch", "yaw"} and len(args) + len(kwargs) == 3:
+                names = ("roll", "pitch", "yaw")
+                args = args + tuple(kwargs[k] for k in names[len(args):])
             elif len(kwargs) == 1 and not args and next(iter(kwargs)) in (
-                    "rpy", "R", "quaternion", "other"):
+                    "rpy", "R", "quaternion", "other", "matrix"):
                 args = (next(iter(kwargs.values())),)
             else:
                 raise TypeError(f"RollPitchYaw: unexpected arguments {sorted(kwargs)}")
@@ -89,9 +93,13 @@ class RollPitchYaw:
                 self._rpy = matrix_to_rpy(RotationMatrix(a)._R, q)
             else:
                 v = np.array(a, dtype=float)
-                if v.shape != (3,):
-                    raise TypeError(f"RollPitchYaw: expected a (3,) vector, got shape {v.shape}")
-                self._rpy = v
+                if v.shape == (3, 3):
+                    self._rpy = matrix_to_rpy(RotationMatrix(v)._R)
+                elif v.shape != (3,):
+                    raise TypeError(f"RollPitchYaw: expected a (3,) vector or a (3, 3) "
+                                    f"rotation matrix, got shape {v.shape}")
+                else:
+                    self._rpy = v
         else:
             raise TypeError(f"RollPitchYaw: expected 1 or 3 arguments, got {len(args)}")
         if not np.isfinite(self._rpy).all():
@@ -119,8 +127,10 @@ class RollPitchYaw:
     def set_yaw_angle(self, yaw: float) -> None:
         self._rpy[2] = yaw
 
-    def set(self, *args) -> None:
-        self._rpy = RollPitchYaw(*args)._rpy
+    @signatures("(roll, pitch, yaw)", "(rpy)")
+    def set(self, *args, **kwargs) -> None:
+        """``set(roll, pitch, yaw)`` or ``set(rpy)`` [rad]."""
+        self._rpy = RollPitchYaw(*args, **kwargs)._rpy
 
     def ToRotationMatrix(self) -> RotationMatrix:
         return RotationMatrix._make(rpy_to_matrix(*self._rpy))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from scenegraph.math.quaternion import Quaternion, matrix_to_quaternion, quaternion_to_matrix
+from systems.framework._overloads import signatures
 
 # Drake's RotationMatrix::get_internal_tolerance_for_orthonormality().
 _TOLERANCE = 128 * np.finfo(float).eps
@@ -22,6 +23,8 @@ class _InstanceOrStatic:
     def __init__(self, func):
         self._func = func
         self.__doc__ = func.__doc__
+        # pydrake's form is R.IsValid(); the static R-taking form is Drake's C++ one.
+        self.__overloads__ = signatures("()", "(tolerance)")(lambda: None).__overloads__
 
     def __get__(self, obj, objtype=None):
         func = self._func
@@ -82,12 +85,14 @@ class RotationMatrix:
 
     __slots__ = ("_R",)
 
+    @signatures("()", "(other)", "(R)", "(quaternion)", "(theta_lambda)", "(rpy)")
     def __init__(self, *args, **kwargs):
+        # Hand-dispatched on the argument's type (constructed often).
         if kwargs:
             if len(kwargs) != 1 or len(args) != 0:
                 raise TypeError(f"RotationMatrix: unexpected arguments {sorted(kwargs)}")
             (key, value), = kwargs.items()
-            if key not in ("R", "quaternion", "rpy", "other"):
+            if key not in ("R", "quaternion", "rpy", "other", "theta_lambda"):
                 raise TypeError(f"RotationMatrix: unexpected keyword {key!r}")
             args = (value,)
         if len(args) == 0:
@@ -103,6 +108,8 @@ class RotationMatrix:
             self._R = quaternion_to_matrix(q)
         elif type(a).__name__ == "RollPitchYaw":
             self._R = a.ToRotationMatrix()._R
+        elif type(a).__name__ == "AngleAxis":
+            self._R = a.rotation()
         else:
             R = np.array(a, dtype=float)
             _check_valid(R)
@@ -116,6 +123,14 @@ class RotationMatrix:
         return obj
 
     # ---- factories -------------------------------------------------------
+    @staticmethod
+    def MakeUnchecked(R) -> "RotationMatrix":
+        """Wraps the (3, 3) matrix R without checking that it is a rotation."""
+        R = np.array(R, dtype=float)
+        if R.shape != (3, 3):
+            raise RuntimeError(f"RotationMatrix requires a 3x3 matrix, got shape {R.shape}")
+        return RotationMatrix._make(R)
+
     @staticmethod
     def Identity() -> "RotationMatrix":
         return RotationMatrix._make(np.eye(3))
@@ -202,12 +217,13 @@ class RotationMatrix:
         """R_AC = R_BAᵀ·R_BC for self = R_BA and other = R_BC."""
         return RotationMatrix._make(self._R.T @ other._R)
 
-    def multiply(self, other):
-        """R_AC = R_AB·R_BC for a RotationMatrix, or v_A = R_AB·v_B for
+    @signatures("(other)", "(v_B)")
+    def multiply(self, other=None, v_B=None):
+        """R_AC = R_AB·R_BC for a RotationMatrix `other`, or v_A = R_AB·v_B for
         vectors v_B of shape (3,) or (3, N)."""
         if type(other) is RotationMatrix:
             return RotationMatrix._make(self._R @ other._R)
-        v = np.asarray(other, dtype=float)
+        v = np.asarray(v_B if other is None else other, dtype=float)
         if v.shape[0] != 3 or v.ndim > 2:
             raise ValueError(f"RotationMatrix.multiply: expected (3,) or (3, N), got {v.shape}")
         return self._R @ v
@@ -247,6 +263,11 @@ class RotationMatrix:
     def ToRollPitchYaw(self):
         from scenegraph.math.roll_pitch_yaw import RollPitchYaw
         return RollPitchYaw(self)
+
+    def ToAngleAxis(self):
+        """The equivalent AngleAxis, angle in [0, π] [rad]."""
+        from scenegraph.math.angle_axis import AngleAxis
+        return AngleAxis._from_matrix(self._R)
 
     # ---- python protocol -------------------------------------------------
     def __copy__(self):

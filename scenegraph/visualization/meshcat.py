@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scenegraph.geometry_properties import Rgba
+from systems.framework._overloads import overloaded
 from scenegraph.visualization import meshcat_shapes as shapes
 from scenegraph.visualization.meshcat_animation import MeshcatAnimation
 from scenegraph.visualization.meshcat_controls import (Button, Slider, delete_control_message,
@@ -150,11 +151,18 @@ class Meshcat:
     OrthographicCamera = _OrthographicCamera
     Gamepad = _Gamepad
 
-    def __init__(self, params=None, *, port=None):
-        if params is None or isinstance(params, int):
-            params = MeshcatParams(port=params if params is not None else port)
-        if not isinstance(params, MeshcatParams):
-            raise TypeError("Meshcat(): expected a port (int) or a MeshcatParams")
+    @overloaded.typed(params=MeshcatParams)
+    def __init__(self, params):
+        self._start(params)
+
+    @__init__.overload
+    def __init__(self, port=None):
+        """Serves on `port`, or on the first free port from 7000 when None."""
+        if port is not None and (isinstance(port, bool) or not isinstance(port, int)):
+            raise TypeError(f"Meshcat(): port must be an int or None; got {port!r}")
+        self._start(MeshcatParams(port=port))
+
+    def _start(self, params) -> None:
         if not params.realtime_rate_period > 0:
             raise RuntimeError("MeshcatParams.realtime_rate_period must be > 0")
         self._params = params
@@ -208,34 +216,32 @@ class Meshcat:
             self._server.tree.set_object(split_path(path), message)
             self._server.enqueue([message])
 
-    def SetObject(self, path: str, obj, *args, **kwargs) -> None:
-        """``SetObject(path, shape, rgba=Rgba(.9, .9, .9, 1))``,
-        ``SetObject(path, cloud, point_size=0.001, rgba=...)`` or
-        ``SetObject(path, mesh: TriangleSurfaceMesh, rgba=Rgba(.1, .1, .1, 1),
-        wireframe=False, wireframe_line_width=1.0, side=kDoubleSide)``.
+    @overloaded.typed(shape=lambda v: isinstance(v, _shape_type()))
+    def SetObject(self, path: str, shape, rgba: Rgba = Rgba(0.9, 0.9, 0.9, 1.0)) -> None:
+        """Draws `shape` (a Shape, in its frame) at `path`; see the cloud and mesh forms:
+        ``SetObject(path, cloud, point_size=0.001, rgba=...)`` and ``SetObject(path,
+        mesh: TriangleSurfaceMesh, rgba=Rgba(.1, .1, .1, 1), wireframe=False,
+        wireframe_line_width=1.0, side=kDoubleSide)``."""
+        self._set_object(path, shapes.shape_object(shape, rgba))
 
-        A cloud is anything with ``xyzs()`` (3×N, m; optional ``has_rgbs()``
-        and ``rgbs()`` 3×N uint8) or a 3×N array. Raises TypeError for
-        anything else.
-        """
-        from scenegraph.shapes import Shape
-        if isinstance(obj, Shape):
-            rgba = _arg(args, kwargs, 0, "rgba", Rgba(0.9, 0.9, 0.9, 1.0))
-            self._set_object(path, shapes.shape_object(obj, rgba))
-        elif hasattr(obj, "triangles") and hasattr(obj, "vertices"):
-            rgba = _arg(args, kwargs, 0, "rgba", Rgba(0.1, 0.1, 0.1, 1.0))
-            p_MV, tris = _surface_mesh_arrays(obj)
-            self._set_object(path, shapes.triangle_mesh_object(
-                p_MV, tris, rgba, wireframe=_arg(args, kwargs, 1, "wireframe", False),
-                wireframe_line_width=_arg(args, kwargs, 2, "wireframe_line_width", 1.0),
-                side=_arg(args, kwargs, 3, "side", _SideOfFaceToRender.kDoubleSide)))
-        elif hasattr(obj, "xyzs") or isinstance(obj, np.ndarray):
-            point_size = _arg(args, kwargs, 0, "point_size", 0.001)
-            rgba = _arg(args, kwargs, 1, "rgba", Rgba(0.9, 0.9, 0.9, 1.0))
-            p_GP, colors = _cloud_arrays(obj)
-            self._set_object(path, shapes.points_object(p_GP, rgba, point_size, colors))
-        else:
-            raise TypeError(f"Meshcat.SetObject(): cannot draw a {type(obj).__name__}")
+    @SetObject.overload(mesh=lambda v: hasattr(v, "triangles") and hasattr(v, "vertices"))
+    def SetObject(self, path: str, mesh, rgba: Rgba = Rgba(0.1, 0.1, 0.1, 1.0),
+                  wireframe: bool = False, wireframe_line_width: float = 1.0,
+                  side=_SideOfFaceToRender.kDoubleSide) -> None:
+        """Draws a TriangleSurfaceMesh (vertices in the path's frame [m])."""
+        p_MV, tris = _surface_mesh_arrays(mesh)
+        self._set_object(path, shapes.triangle_mesh_object(
+            p_MV, tris, rgba, wireframe=wireframe,
+            wireframe_line_width=wireframe_line_width, side=side))
+
+    @SetObject.overload(cloud=lambda v: hasattr(v, "xyzs") or isinstance(v, np.ndarray))
+    def SetObject(self, path: str, cloud, point_size: float = 0.001,
+                  rgba: Rgba = Rgba(0.9, 0.9, 0.9, 1.0)) -> None:
+        """Draws a point cloud: a PointCloud (or anything with ``xyzs()`` 3×N [m] and
+        optionally ``has_rgbs()``/``rgbs()`` 3×N uint8) or a 3×N array; points that are
+        not finite are skipped; `point_size` [m]."""
+        p_GP, colors = _cloud_arrays(cloud)
+        self._set_object(path, shapes.points_object(p_GP, rgba, point_size, colors))
 
     def SetLine(self, path: str, vertices, line_width: float = 1.0,
                 rgba: Rgba = Rgba(0.1, 0.1, 0.1, 1.0)) -> None:
@@ -291,8 +297,14 @@ class Meshcat:
         self._set_object(path, shapes.triangle_mesh_object(
             p, tris, rgba, wireframe=wireframe, wireframe_line_width=wireframe_line_width))
 
+    @overloaded.typed(matrix=lambda v: isinstance(v, np.ndarray))
+    def SetTransform(self, path: str, matrix) -> None:
+        """Pose of `path` in its parent path as a 4×4 homogeneous matrix."""
+        self.set_transforms([path], _matrix4(matrix)[None], None)
+
+    @SetTransform.overload
     def SetTransform(self, path: str, X_ParentPath, time_in_recording: float | None = None) -> None:
-        """Pose of `path` in its parent path: a RigidTransform or a 4×4 matrix.
+        """Pose of `path` in its parent path: a RigidTransform (or a 4×4 matrix).
         While recording, also stored in the recording at `time_in_recording` [s]."""
         self.set_transforms([path], _matrix4(X_ParentPath)[None], time_in_recording)
 
@@ -537,10 +549,9 @@ class Meshcat:
         return f"Meshcat({self._web_url})"
 
 
-def _arg(args, kwargs, index, name, default):
-    if index < len(args):
-        return args[index]
-    return kwargs.get(name, default)
+def _shape_type():
+    from scenegraph.shapes import Shape
+    return Shape
 
 
 def _faces(faces, vertices) -> np.ndarray:

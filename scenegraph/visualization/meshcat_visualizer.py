@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from systems.framework._overloads import overloaded_function
 from scenegraph.geometry_properties import Rgba
 from scenegraph.geometry_roles import Role
 from scenegraph.geometry_version import GeometryVersion
@@ -93,11 +94,20 @@ class MeshcatVisualizer(QueryObjectVisualizer):
         self.num_loads = 0        # how often the geometry was (re)sent (extension)
 
     # --- ports and builder -----------------------------------------------------------
+    @overloaded_function(scene_graph=lambda v: hasattr(v, "get_query_output_port"))
+    def AddToBuilder(builder, scene_graph, meshcat, params=None):
+        """Adds a MeshcatVisualizer named "meshcat_visualizer(<prefix>)" (if that name
+        is free) and connects `scene_graph`'s query port to it; or, in the
+        ``(builder, query_object_port, meshcat, params)`` form, the given
+        QueryObject-valued output port. params=None means MeshcatVisualizerParams()."""
+        return MeshcatVisualizer._add(builder, scene_graph, meshcat, params)
+
+    @AddToBuilder.overload
+    def AddToBuilder(builder, query_object_port, meshcat, params=None):
+        return MeshcatVisualizer._add(builder, query_object_port, meshcat, params)
+
     @staticmethod
-    def AddToBuilder(builder, scene_graph_or_port, meshcat, params=None):
-        """Adds a MeshcatVisualizer named "meshcat_visualizer(<prefix>)" (if
-        that name is free) and connects a SceneGraph's query port, or the
-        given QueryObject-valued output port, to it."""
+    def _add(builder, scene_graph_or_port, meshcat, params):
         params = MeshcatVisualizerParams() if params is None else params
         return QueryObjectVisualizer._add_to_builder(
             builder, scene_graph_or_port, MeshcatVisualizer(meshcat, params),

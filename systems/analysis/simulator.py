@@ -377,8 +377,11 @@ class Simulator:
             unrestricted += self._witnessed[2]
         return publish, discrete, unrestricted
 
-    def AdvanceTo(self, boundary_time: float) -> SimulatorStatus:
-        """Advances to `boundary_time`, handling every event due before it."""
+    def AdvanceTo(self, boundary_time: float, interruptible: bool = True) -> SimulatorStatus:
+        """Advances to `boundary_time`, handling every event due before it.
+
+        `interruptible` is accepted for pydrake compatibility: Ctrl-C always interrupts a
+        pure-Python simulation (KeyboardInterrupt), whatever its value."""
         if not self._initialization_done:
             status = self.Initialize()
             if not status.succeeded():

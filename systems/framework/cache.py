@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .indices import _Index
 from .value import AbstractValue
 
 __all__ = ["ValueProducer", "CacheEntry", "CacheEntryValue", "CacheIndex"]
 
 
-class CacheIndex(int):
+class CacheIndex(_Index):
     """Index of a cache entry within its System."""
 
     __slots__ = ()

@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from ._overloads import overloaded
 from .dependency_tracker import global_closure
 from .state import State
 from .tickets import BuiltInTicket as T
@@ -216,22 +217,23 @@ class Context:
         self._invalidate(self._discrete_key(0))
         return vector
 
-    def SetDiscreteState(self, *args) -> None:
-        """``SetDiscreteState(xd)`` (one group), ``SetDiscreteState(index, xd)``
-        or ``SetDiscreteState(DiscreteValues)``."""
+    @overloaded
+    def SetDiscreteState(self, xd) -> None:
+        """``SetDiscreteState(xd)``: the only group from an array, or every group from a
+        DiscreteValues of the same shape."""
         from .state import DiscreteValues
-        discrete = self._state._discrete
-        if len(args) == 1 and isinstance(args[0], DiscreteValues):
-            discrete.SetFrom(args[0])
+        if isinstance(xd, DiscreteValues):
+            self._state._discrete.SetFrom(xd)
             self._invalidate(T.xd)
             return
-        if len(args) == 1:
-            self.get_discrete_state_vector().SetFromVector(args[0])
-            self._invalidate(self._discrete_key(0))
-            return
-        index, value = args
-        discrete.get_vector(index).SetFromVector(value)
-        self._invalidate(self._discrete_key(index))
+        self.get_discrete_state_vector().SetFromVector(xd)
+        self._invalidate(self._discrete_key(0))
+
+    @SetDiscreteState.overload
+    def SetDiscreteState(self, group_index, xd) -> None:
+        """``SetDiscreteState(group_index, xd)``: one group from an array."""
+        self._state._discrete.get_vector(group_index).SetFromVector(xd)
+        self._invalidate(self._discrete_key(group_index))
 
     def get_abstract_state(self, index=None):
         if index is None:

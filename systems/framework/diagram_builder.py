@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import networkx as nx
 
+from ._overloads import overloaded
 from .diagram import Diagram
 from .indices import InputPortIndex, OutputPortIndex
 from .input_port import InputPort, PortDataType, UseDefaultName
@@ -202,8 +203,17 @@ class DiagramBuilder:
         self._exported_input_index[input] = index
         return InputPortIndex(index)
 
-    def ConnectInput(self, diagram_port, input) -> None:
-        """Connects `input` to an already exported Diagram input (name or index)."""
+    @overloaded.typed(diagram_port_name=str)
+    def ConnectInput(self, diagram_port_name, input) -> None:
+        """Connects `input` to the already exported Diagram input of that name."""
+        self._connect_input(diagram_port_name, input)
+
+    @ConnectInput.overload
+    def ConnectInput(self, diagram_port_index, input) -> None:
+        """Connects `input` to the already exported Diagram input of that index."""
+        self._connect_input(diagram_port_index, input)
+
+    def _connect_input(self, diagram_port, input) -> None:
         self._throw_if_built()
         if not isinstance(input, InputPort):
             raise TypeError("ConnectInput(): expected an InputPort")

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from enum import IntEnum
 
+from ._overloads import overloaded
+
 __all__ = ["EventStatus", "TriggerType", "Event", "PublishEvent",
            "DiscreteUpdateEvent", "UnrestrictedUpdateEvent", "PeriodicEventData",
            "next_sample_time", "EventCollection", "CompositeEventCollection"]
@@ -163,26 +165,45 @@ def next_sample_time(period: float, offset: float, current_time: float) -> float
 class Event:
     """Base of the three event kinds."""
 
-    __slots__ = ("_trigger_type", "_callback", "_short", "_event_data")
+    __slots__ = ("_trigger_type", "_callback", "_short", "_with_system", "_event_data")
 
     # Number of trailing value arguments a long-form callback takes after
     # (context, event): 0 for publish, 1 for the update kinds.
     _num_values = 0
 
-    def __init__(self, callback=None, trigger_type=TriggerType.kUnknown):
-        if isinstance(callback, TriggerType):
-            callback, trigger_type = trigger_type, callback
-            if not callable(callback):
-                callback = None
+    @overloaded
+    def __init__(self, callback=None):
+        """``Event(callback)``: ``callback(context, event[, values])``, trigger kUnknown."""
+        self._setup(TriggerType.kUnknown, callback, False)
+
+    @__init__.overload
+    def __init__(self, system_callback):
+        """``callback(system, context, event[, values])``; the system is the leaf
+        that declared the event."""
+        self._setup(TriggerType.kUnknown, system_callback, False, with_system=True)
+
+    @__init__.overload(trigger_type=TriggerType)
+    def __init__(self, trigger_type, callback):
+        self._setup(trigger_type, callback, False)
+
+    @__init__.overload(trigger_type=TriggerType)
+    def __init__(self, trigger_type, system_callback):
+        self._setup(trigger_type, system_callback, False, with_system=True)
+
+    def _setup(self, trigger_type, callback, short, with_system=False) -> None:
+        if callback is not None and not callable(callback):
+            raise TypeError(f"{type(self).__name__}: the callback must be callable; got "
+                            f"{type(callback).__name__}")
         self._trigger_type = TriggerType(trigger_type)
         self._callback = callback
-        self._short = False
+        self._short = short
+        self._with_system = with_system
         self._event_data = None
 
     @classmethod
     def _from_short_handler(cls, handler, trigger_type) -> "Event":
-        event = cls(handler, trigger_type)
-        event._short = True
+        event = object.__new__(cls)
+        event._setup(trigger_type, handler, True)
         return event
 
     def get_trigger_type(self) -> TriggerType:
@@ -205,6 +226,7 @@ class Event:
         clone._trigger_type = TriggerType(trigger_type)
         clone._callback = self._callback
         clone._short = self._short
+        clone._with_system = self._with_system
         clone._event_data = self._event_data
         return clone
 
@@ -214,6 +236,8 @@ class Event:
             return _DID_NOTHING
         if self._short:
             return _as_status(callback(context, *values))
+        if self._with_system:
+            return _as_status(callback(context._system, context, self, *values))
         return _as_status(callback(context, self, *values))
 
     def __repr__(self) -> str:

@@ -6,8 +6,16 @@ __all__ = ["InputPortIndex", "OutputPortIndex", "ContinuousStateIndex",
            "AbstractParameterIndex", "SubsystemIndex"]
 
 
+_INVALID = -1234567  # the value Drake gives a default-constructed index
+
+
 class _Index(int):
+    """``Index()`` is invalid (``is_valid()`` False), ``Index(i)`` holds i."""
+
     __slots__ = ()
+
+    def __new__(cls, arg0: int = _INVALID, /):
+        return super().__new__(cls, arg0)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({int(self)})"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._overloads import overloaded
 from .cache import CacheEntry, ValueProducer
 from .context import LeafContext
 from .leaf_events import LeafEventsMixin, _throw_on_failure  # noqa: F401 (re-export)
@@ -37,6 +38,19 @@ def _as_model_vector(value, what: str) -> BasicVector:
                         f"{type(value).__name__}") from None
 
 
+def _is_integer(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _as_count(value, what: str) -> int:
+    """A non-negative integer count, or a TypeError/ValueError naming `what`."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer; got {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{what} must be non-negative; got {value}")
+    return int(value)
+
+
 def _check_abstract_model(value, what: str) -> AbstractValue:
     if not isinstance(value, AbstractValue):
         raise TypeError(f"{what}: model_value must be an AbstractValue (use "
@@ -47,7 +61,9 @@ def _check_abstract_model(value, what: str) -> AbstractValue:
 class LeafSystem(LeafEventsMixin, System):
     """Base class for user-written systems (pydrake's ``LeafSystem``)."""
 
-    def __init__(self):
+    def __init__(self, converter=None):
+        """`converter` (a SystemScalarConverter) is accepted for pydrake compatibility;
+        only float is offered, so it converts nothing."""
         super().__init__()
         self._xc_model = BasicVector(0)
         self._num_q = self._num_v = self._num_z = 0
@@ -113,30 +129,38 @@ class LeafSystem(LeafEventsMixin, System):
         return entry
 
     # --- continuous state --------------------------------------------------------
-    def DeclareContinuousState(self, *args, **kwargs) -> ContinuousStateIndex:
-        """``(num_state_variables)``, ``(num_q, num_v, num_z)``,
-        ``(model_vector)`` or ``(model_vector, num_q, num_v, num_z)``."""
+    @overloaded.typed(model_vector=BasicVector)
+    def DeclareContinuousState(self, model_vector) -> ContinuousStateIndex:
+        """Declares continuous state (all z) initialised from `model_vector`."""
+        return self._declare_xc(model_vector.Clone(), 0, 0, model_vector.size())
+
+    @DeclareContinuousState.overload
+    def DeclareContinuousState(self, num_state_variables) -> ContinuousStateIndex:
+        """Declares `num_state_variables` continuous states (all z), zero-initialised."""
+        model = _as_model_vector(_as_count(num_state_variables, "num_state_variables"),
+                                 "DeclareContinuousState")
+        return self._declare_xc(model, 0, 0, model.size())
+
+    @DeclareContinuousState.overload
+    def DeclareContinuousState(self, num_q, num_v, num_z) -> ContinuousStateIndex:
+        """Declares xc = [q; v; z] with the given sizes, zero-initialised."""
+        num_q, num_v, num_z = (_as_count(n, k) for n, k in
+                               ((num_q, "num_q"), (num_v, "num_v"), (num_z, "num_z")))
+        return self._declare_xc(BasicVector(np.zeros(num_q + num_v + num_z)),
+                                num_q, num_v, num_z)
+
+    @DeclareContinuousState.overload
+    def DeclareContinuousState(self, model_vector, num_q, num_v, num_z) -> ContinuousStateIndex:
+        """Declares xc = [q; v; z] initialised from `model_vector` (a BasicVector)."""
+        model = _as_model_vector(model_vector, "DeclareContinuousState")
+        num_q, num_v, num_z = (_as_count(n, k) for n, k in
+                               ((num_q, "num_q"), (num_v, "num_v"), (num_z, "num_z")))
+        return self._declare_xc(model, num_q, num_v, num_z)
+
+    def _declare_xc(self, model, num_q, num_v, num_z) -> ContinuousStateIndex:
         if self._xc_declared:
             raise RuntimeError(f"System {self.GetSystemPathname()}: "
                                "DeclareContinuousState() may only be called once")
-        if kwargs:
-            args = args + tuple(kwargs[k] for k in ("num_state_variables", "model_vector",
-                                                    "num_q", "num_v", "num_z")
-                                if k in kwargs)
-        if len(args) == 1 and not isinstance(args[0], BasicVector):
-            model = _as_model_vector(int(args[0]), "DeclareContinuousState")
-            num_q, num_v, num_z = 0, 0, model.size()
-        elif len(args) == 1:
-            model = args[0].Clone()
-            num_q, num_v, num_z = 0, 0, model.size()
-        elif len(args) == 3:
-            num_q, num_v, num_z = (int(a) for a in args)
-            model = BasicVector(np.zeros(num_q + num_v + num_z))
-        elif len(args) == 4:
-            model = _as_model_vector(args[0], "DeclareContinuousState")
-            num_q, num_v, num_z = (int(a) for a in args[1:])
-        else:
-            raise TypeError("DeclareContinuousState: unsupported arguments")
         ContinuousState(model.Clone(), num_q, num_v, num_z)  # validates sizes
         self._xc_model = model
         self._num_q, self._num_v, self._num_z = num_q, num_v, num_z
@@ -186,9 +210,23 @@ class LeafSystem(LeafEventsMixin, System):
         return self._cache_entries[self._xcdot_cache_index]
 
     # --- discrete and abstract state, parameters ------------------------------
-    def DeclareDiscreteState(self, arg) -> DiscreteStateIndex:
-        """A discrete group of `arg` zeros, or initialised from a vector."""
-        model = _as_model_vector(arg, "DeclareDiscreteState")
+    @overloaded.typed(model_vector=BasicVector)
+    def DeclareDiscreteState(self, model_vector) -> DiscreteStateIndex:
+        """A new discrete group initialised from `model_vector` (cloned)."""
+        return self._declare_discrete(model_vector.Clone())
+
+    @DeclareDiscreteState.overload(num_state_variables=_is_integer)
+    def DeclareDiscreteState(self, num_state_variables) -> DiscreteStateIndex:
+        """A new discrete group of `num_state_variables` zeros."""
+        return self._declare_discrete(_as_model_vector(
+            _as_count(num_state_variables, "num_state_variables"), "DeclareDiscreteState"))
+
+    @DeclareDiscreteState.overload
+    def DeclareDiscreteState(self, vector) -> DiscreteStateIndex:
+        """A new discrete group initialised from `vector` (array-like)."""
+        return self._declare_discrete(_as_model_vector(vector, "DeclareDiscreteState"))
+
+    def _declare_discrete(self, model) -> DiscreteStateIndex:
         ticket = self._new_ticket()
         self._discrete_models.append(model)
         self._discrete_tickets.append(ticket)
@@ -262,12 +300,17 @@ class LeafSystem(LeafEventsMixin, System):
         raise RuntimeError("DeclareInputPort(): use DeclareAbstractInputPort for "
                            "abstract-valued ports")
 
-    def DeclareVectorInputPort(self, name, size=None, random_type=None,
-                               model_vector=None) -> InputPort:
-        if model_vector is not None:
-            size = model_vector
-        if size is None:
-            raise TypeError("DeclareVectorInputPort(): give a size or a model vector")
+    @overloaded.typed(model_vector=BasicVector)
+    def DeclareVectorInputPort(self, name, model_vector, random_type=None) -> InputPort:
+        """Declares a vector input port whose values have `model_vector`'s type and size."""
+        return self._declare_vector_input(name, model_vector, random_type)
+
+    @DeclareVectorInputPort.overload
+    def DeclareVectorInputPort(self, name, size, random_type=None) -> InputPort:
+        """Declares a vector input port of `size` elements (a BasicVector)."""
+        return self._declare_vector_input(name, size, random_type)
+
+    def _declare_vector_input(self, name, size, random_type) -> InputPort:
         model = _as_model_vector(size, "DeclareVectorInputPort")
         index = len(self._input_ports)
         name = self._port_name(name, "u", index, self._input_port_by_name)
@@ -291,18 +334,25 @@ class LeafSystem(LeafEventsMixin, System):
         self._declared()
         return port
 
-    def DeclareVectorOutputPort(self, name, size=None, calc=None,
-                                prerequisites_of_calc=None, model_value=None):
-        """Declares a vector output port; `calc(context, output: BasicVector)`.
+    @overloaded.typed(model_value=BasicVector)
+    def DeclareVectorOutputPort(self, name, model_value, calc,
+                                prerequisites_of_calc=None) -> LeafOutputPort:
+        """Declares a vector output port holding clones of `model_value` (a BasicVector);
+        `calc(context, output)`. prerequisites_of_calc defaults to everything
+        (``all_sources_ticket``), as in Drake."""
+        return self._declare_vector_output(name, model_value, calc, prerequisites_of_calc)
 
-        `size` may be an int or a model BasicVector. prerequisites_of_calc
-        defaults to everything (``all_sources_ticket``), as in Drake.
-        """
-        if model_value is not None:
-            size = model_value
-        if size is None or not callable(calc):
-            raise TypeError("DeclareVectorOutputPort(name, size | model_value, calc, "
-                            "prerequisites_of_calc=...)")
+    @DeclareVectorOutputPort.overload
+    def DeclareVectorOutputPort(self, name, size, calc,
+                                prerequisites_of_calc=None) -> LeafOutputPort:
+        """Declares a vector output port of `size` elements; `calc(context, output:
+        BasicVector)`. prerequisites_of_calc defaults to everything."""
+        return self._declare_vector_output(name, size, calc, prerequisites_of_calc)
+
+    def _declare_vector_output(self, name, size, calc, prerequisites_of_calc):
+        if not callable(calc):
+            raise TypeError(f"DeclareVectorOutputPort: calc must be callable; got "
+                            f"{type(calc).__name__}")
         model = _as_model_vector(size, "DeclareVectorOutputPort")
         return self._declare_output(name, PortDataType.kVectorValued, model.size(),
                                     model.Clone, calc, prerequisites_of_calc)

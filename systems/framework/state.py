@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._overloads import signatures
 from .value import AbstractValue
 from .vectors import BasicVector, VectorBase, _GatheredVector
 
@@ -128,12 +129,25 @@ class DiscreteValues:
 
     __slots__ = ("_groups",)
 
-    def __init__(self, groups=None):
-        if groups is None:
-            groups = []
-        elif isinstance(groups, BasicVector):
-            groups = [groups]
-        self._groups = list(groups)
+    @signatures("()", "(datum)", "(data)")
+    def __init__(self, data=None, datum=None):
+        """``DiscreteValues()``, ``DiscreteValues(data=[BasicVector, ...])`` or
+        ``DiscreteValues(datum=BasicVector)`` (one group). The vectors are held, not
+        copied."""
+        if datum is not None:
+            if data is not None:
+                raise TypeError("DiscreteValues: give data or datum, not both")
+            data = datum
+        if data is None:
+            data = []
+        elif isinstance(data, BasicVector):
+            data = [data]
+        groups = list(data)
+        for i, group in enumerate(groups):
+            if not isinstance(group, BasicVector):
+                raise TypeError(f"DiscreteValues: group {i} is a {type(group).__name__}, "
+                                "not a BasicVector")
+        self._groups = groups
 
     def num_groups(self) -> int:
         return len(self._groups)
@@ -169,12 +183,14 @@ class DiscreteValues:
     def get_mutable_value(self, index: int = 0) -> np.ndarray:
         return self._group(index).get_mutable_value()
 
-    def set_value(self, *args) -> None:
-        """``set_value(value)`` for one group, or ``set_value(index, value)``."""
-        if len(args) == 1:
-            self._group(0).SetFromVector(args[0])
-        else:
-            self._group(args[0]).SetFromVector(args[1])
+    @signatures("(value)", "(index, value)")
+    def set_value(self, index=None, value=None) -> None:
+        """``set_value(value)`` for group 0, or ``set_value(index, value)``."""
+        if value is None:
+            if index is None:
+                raise TypeError("DiscreteValues.set_value: no value given")
+            index, value = 0, index
+        self._group(index).SetFromVector(value)
 
     def SetFrom(self, other: "DiscreteValues") -> None:
         if other.num_groups() != len(self._groups):
@@ -197,8 +213,14 @@ class AbstractValues:
 
     __slots__ = ("_values",)
 
-    def __init__(self, values=None):
-        self._values = list(values or [])
+    def __init__(self, data=None):
+        """``AbstractValues()`` or ``AbstractValues(data=[AbstractValue, ...])``."""
+        values = list(data or [])
+        for i, value in enumerate(values):
+            if not isinstance(value, AbstractValue):
+                raise TypeError(f"AbstractValues: item {i} is a {type(value).__name__}, "
+                                "not an AbstractValue")
+        self._values = values
 
     def size(self) -> int:
         return len(self._values)
@@ -272,9 +294,32 @@ class Parameters:
 
     __slots__ = ("_numeric", "_abstract")
 
-    def __init__(self, numeric=None, abstract=None):
+    @signatures("()", "(numeric, abstract)", "(numeric)", "(abstract)", "(vec)", "(value)")
+    def __init__(self, numeric=None, abstract=None, vec=None, value=None):
+        """pydrake's forms: ``Parameters()``, ``(numeric, abstract)``, ``(numeric)``,
+        ``(abstract)``, ``(vec)`` (one numeric group) and ``(value)`` (one abstract
+        parameter). A lone positional list of AbstractValues is the abstract form."""
+        if vec is not None:
+            numeric = [vec] if numeric is None else list(numeric) + [vec]
+        if value is not None:
+            abstract = [value] if abstract is None else list(abstract) + [value]
+        if isinstance(numeric, BasicVector):
+            numeric = [numeric]
+        elif isinstance(numeric, AbstractValue):
+            numeric, abstract = None, [numeric]
+        elif abstract is None and numeric and all(isinstance(v, AbstractValue)
+                                                  for v in numeric):
+            numeric, abstract = None, numeric
         self._numeric = list(numeric or [])
         self._abstract = list(abstract or [])
+        for i, group in enumerate(self._numeric):
+            if not isinstance(group, BasicVector):
+                raise TypeError(f"Parameters: numeric group {i} is a "
+                                f"{type(group).__name__}, not a BasicVector")
+        for i, item in enumerate(self._abstract):
+            if not isinstance(item, AbstractValue):
+                raise TypeError(f"Parameters: abstract parameter {i} is a "
+                                f"{type(item).__name__}, not an AbstractValue")
 
     def num_numeric_parameter_groups(self) -> int:
         return len(self._numeric)
@@ -293,6 +338,37 @@ class Parameters:
             raise IndexError(f"Abstract parameter index {index} is out of range "
                              f"(there are {len(self._abstract)})")
         return self._abstract[index]
+
+    def get_mutable_numeric_parameter(self, index: int) -> BasicVector:
+        return self.get_numeric_parameter(index)
+
+    def get_mutable_abstract_parameter(self, index: int) -> AbstractValue:
+        return self.get_abstract_parameter(index)
+
+    def get_numeric_parameters(self) -> "DiscreteValues":
+        """The numeric groups as a DiscreteValues sharing these vectors."""
+        return DiscreteValues(self._numeric)
+
+    def get_abstract_parameters(self) -> "AbstractValues":
+        """The abstract parameters as an AbstractValues sharing these values."""
+        return AbstractValues(self._abstract)
+
+    def set_numeric_parameters(self, numeric_params: "DiscreteValues") -> None:
+        """Copies `numeric_params` (same group count and sizes) into these groups."""
+        groups = numeric_params.get_data()
+        if len(groups) != len(self._numeric) or any(
+                a.size() != b.size() for a, b in zip(groups, self._numeric)):
+            raise ValueError("Parameters.set_numeric_parameters: the group count or a "
+                             "group size differs from this Parameters'")
+        for mine, theirs in zip(self._numeric, groups):
+            mine._data[:] = theirs._data
+
+    def set_abstract_parameters(self, abstract_params: "AbstractValues") -> None:
+        """Copies `abstract_params` (same count and types) into these parameters."""
+        if abstract_params.size() != len(self._abstract):
+            raise ValueError("Parameters.set_abstract_parameters: sizes differ")
+        for i, mine in enumerate(self._abstract):
+            mine.SetFrom(abstract_params.get_value(i))
 
     def SetFrom(self, other: "Parameters") -> None:
         for mine, theirs in zip(self._numeric, other._numeric):

@@ -5,6 +5,7 @@ A System holds no run-time values; those live in its Context.
 """
 from __future__ import annotations
 
+from ._overloads import overloaded
 from .dependency_tracker import local_cache_closure
 from .diagram_context import finalize_root_context
 from .input_port import PortDataType, UseDefaultName
@@ -189,12 +190,17 @@ class System:
     def xcdot_ticket():
         return _ticket(T.xcdot)
 
-    def input_port_ticket(self, port_index: int):
-        self._check_input_index(port_index)
-        return _ticket(self._input_tickets[port_index])
+    def input_port_ticket(self, index: int):
+        """The ticket of input port `index` (an InputPortIndex or int)."""
+        self._check_input_index(index)
+        return _ticket(self._input_tickets[index])
 
-    def cache_entry_ticket(self, cache_index: int):
-        return _ticket(self._cache_entries[cache_index]._ticket)
+    def cache_entry_ticket(self, index: int):
+        """The ticket of cache entry `index` (a CacheIndex or int)."""
+        if not (0 <= index < len(self._cache_entries)):
+            raise IndexError(f"System {self.GetSystemPathname()} has no cache entry "
+                             f"{int(index)}")
+        return _ticket(self._cache_entries[index]._ticket)
 
     def output_port_ticket(self, port_index: int):
         self._check_output_index(port_index)
@@ -383,17 +389,19 @@ class System:
     def _feedthrough_pairs(self) -> set:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def HasDirectFeedthrough(self, input_port=None, output_port=None) -> bool:
-        """Whether the output depends directly on the input (any pair when both
-        are omitted; any input when only the output is given)."""
-        pairs = self._feedthrough_pairs()
-        if input_port is None and output_port is None:
-            return bool(pairs)
-        if input_port is not None and output_port is None:
-            output_port, input_port = input_port, None
-        if input_port is None:
-            return any(o == output_port for _, o in pairs)
-        return (input_port, output_port) in pairs
+    @overloaded
+    def HasDirectFeedthrough(self, output_port: int) -> bool:
+        """Whether output port `output_port` (an index) depends directly on any input."""
+        self._check_output_index(output_port)
+        return any(o == output_port for _, o in self._feedthrough_pairs())
+
+    @HasDirectFeedthrough.overload
+    def HasDirectFeedthrough(self, input_port: int, output_port: int) -> bool:
+        """Whether output port `output_port` depends directly on input port `input_port`
+        (both indices)."""
+        self._check_input_index(input_port)
+        self._check_output_index(output_port)
+        return (input_port, output_port) in self._feedthrough_pairs()
 
     def HasAnyDirectFeedthrough(self) -> bool:
         return bool(self._feedthrough_pairs())
@@ -418,10 +426,11 @@ class System:
         return DiscreteValues([g.Clone() for g in context.get_discrete_state()._groups])
 
     # --- graphviz --------------------------------------------------------------
-    def GetGraphvizString(self, max_depth: int = 2**31 - 1, options=None) -> str:
-        """A Graphviz DOT description of this System (and its subsystems)."""
+    def GetGraphvizString(self, max_depth=None, options={}) -> str:  # noqa: B006
+        """A Graphviz DOT description of this System (and its subsystems down to
+        `max_depth` levels; None means all)."""
         from .graphviz import system_graphviz
-        return system_graphviz(self, max_depth)
+        return system_graphviz(self, 2**31 - 1 if max_depth is None else max_depth)
 
     def _leaf_local_has_feedthrough(self, input_index: int, output_index: int) -> bool:
         port = self._output_ports[output_index]

@@ -22,6 +22,9 @@ class DependencyTicket(int):
 
     __slots__ = ()
 
+    def __new__(cls, arg0: int = -1234567, /):
+        return super().__new__(cls, arg0)
+
     def __repr__(self) -> str:
         return f"DependencyTicket({int(self)})"
 

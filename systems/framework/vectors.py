@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._overloads import signatures
+
 __all__ = ["VectorBase", "BasicVector"]
 
 
@@ -37,8 +39,20 @@ class VectorBase:
         """Copies `value` (array-like of the same size) into this vector."""
         raise NotImplementedError
 
-    def SetFrom(self, other: "VectorBase") -> None:
-        self.SetFromVector(other.get_value())
+    def SetFrom(self, value: "VectorBase") -> None:
+        """Copies the entries of `value` (a VectorBase of the same size)."""
+        if value.size() != self.size():
+            raise ValueError(f"SetFrom: expected a vector of size {self.size()}, "
+                             f"got size {value.size()}")
+        self.SetFromVector(value.CopyToVector())
+
+    def PlusEqScaled(self, scale: float, rhs: "VectorBase") -> "VectorBase":
+        """this += scale * rhs (same size); returns this vector."""
+        if rhs.size() != self.size():
+            raise ValueError(f"PlusEqScaled: expected a vector of size {self.size()}, "
+                             f"got size {rhs.size()}")
+        self.SetFromVector(self.CopyToVector() + float(scale) * rhs.CopyToVector())
+        return self
 
     def SetZero(self) -> None:
         self.SetFromVector(np.zeros(self.size()))
@@ -71,25 +85,52 @@ class VectorBase:
                 f"Index {index} is out of bounds for a vector of size {self.size()}")
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.get_value().tolist()})"
+        return f"{type(self).__name__}({self.CopyToVector().tolist()})"
+
+    def __str__(self) -> str:
+        """The entries as a list, e.g. ``[1.0, 2.0]`` (pydrake's printed form)."""
+        return str(self.CopyToVector().tolist())
+
+
+def _float_entries(value, size: int) -> np.ndarray:
+    """`value` (array-like of numbers) as a flat float array; a TypeError for
+    None or non-numeric entries, which numpy would silently turn into NaN."""
+    array = np.asarray(value)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"SetFromVector: expected {size} number(s); got {value!r}")
+    return array.astype(float, copy=False).reshape(-1)
 
 
 class BasicVector(VectorBase):
     """A vector of doubles backed by a numpy array (pydrake's ``BasicVector``).
 
     ``BasicVector(size)`` makes a vector of NaNs (Drake's default for an
-    uninitialised vector); ``BasicVector(data)`` copies `data`.
+    uninitialised vector); ``BasicVector(data)`` copies `data` (array-like, 1-D).
+    ``BasicVector()`` (an extension) is empty.
     """
 
     __slots__ = ("_data", "_readonly")
 
-    def __init__(self, data=0):
+    @signatures("(data)", "(size)")
+    def __init__(self, data=None, size=None):
+        # Hand-dispatched (constructed often): an int `data` is a size, as pydrake's
+        # BasicVector(3) is a vector of 3 NaNs.
+        if size is not None:
+            if data is not None:
+                raise TypeError("BasicVector: give data or size, not both")
+            data = size
+        if data is None:
+            data = 0
         if isinstance(data, (int, np.integer)) and not isinstance(data, bool):
             if data < 0:
                 raise ValueError(f"BasicVector size must be non-negative; got {data}")
             array = np.full(int(data), np.nan)
         else:
-            array = np.array(data, dtype=float).reshape(-1)
+            array = np.array(data, dtype=float)
+            if array.ndim > 1 and array.size != max(array.shape):
+                raise ValueError(f"BasicVector: data must be a vector; got shape "
+                                 f"{array.shape}")
+            array = array.reshape(-1)
         self._bind(array)
 
     @classmethod
@@ -139,7 +180,7 @@ class BasicVector(VectorBase):
                         f"got size {value.shape[0]}")
             data[:] = value
             return
-        value = np.asarray(value, dtype=float).reshape(-1)
+        value = _float_entries(value, data.shape[0])
         if value.shape != data.shape:
             raise ValueError(
                 f"SetFromVector: expected a vector of size {data.shape[0]}, "
@@ -204,7 +245,7 @@ class _GatheredVector(VectorBase):
         return self._flat[self._indices]
 
     def SetFromVector(self, value) -> None:
-        value = np.asarray(value, dtype=float).reshape(-1)
+        value = _float_entries(value, self._indices.shape[0])
         if value.shape[0] != self._indices.shape[0]:
             raise ValueError(f"SetFromVector: expected a vector of size "
                              f"{self._indices.shape[0]}, got size {value.shape[0]}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from systems.framework import BasicVector, LeafSystem, kUseDefaultName
+from systems.framework._overloads import overloaded
 
 from ._checks import as_matrix, as_period, as_size, as_vector, is_size
 
@@ -270,14 +271,15 @@ class Integrator(_StateDefaults, LeafSystem):
     "u0" and "y0" (as Drake's VectorSystem names them); the output depends on
     the continuous state only, so an Integrator breaks algebraic loops."""
 
-    def __init__(self, size=None, *, initial_value=None):
-        if initial_value is None:
-            if size is None:
-                raise TypeError("Integrator: give a size or an initial_value")
-            if is_size(size):
-                initial_value = np.zeros(as_size(size, "Integrator: size"))
-            else:
-                initial_value = size
+    @overloaded.typed(size=is_size)
+    def __init__(self, size):
+        self._construct(np.zeros(as_size(size, "Integrator: size")))
+
+    @__init__.overload
+    def __init__(self, initial_value):
+        self._construct(initial_value)
+
+    def _construct(self, initial_value) -> None:
         x0 = as_vector(initial_value, "Integrator: initial_value")
         if x0.size == 0:
             raise ValueError("Integrator: initial_value must be non-empty")
@@ -321,18 +323,19 @@ class FirstOrderLowPassFilter(LeafSystem):
     constants τ > 0 in seconds. Ports "u0" and "y0"; the output depends on the
     state only. A unit step from x = 0 gives y(t) = 1 − exp(−t/τ)."""
 
-    def __init__(self, time_constant=None, size=1, *, time_constants=None):
-        if time_constants is None and np.ndim(time_constant) == 0:
-            if time_constant is None:
-                raise TypeError("FirstOrderLowPassFilter: give time_constant(s)")
-            n = as_size(size, "FirstOrderLowPassFilter: size")
-            tau = np.full(n, float(time_constant))
-        else:
-            values = time_constant if time_constants is None else time_constants
-            tau = as_vector(values, "FirstOrderLowPassFilter: time_constants")
-            if tau.size == 0:
-                raise ValueError("FirstOrderLowPassFilter: time_constants must be "
-                                 "non-empty")
+    @overloaded.typed(time_constant=lambda v: np.ndim(v) == 0)
+    def __init__(self, time_constant, size=1):
+        n = as_size(size, "FirstOrderLowPassFilter: size")
+        self._construct(np.full(n, float(time_constant)))
+
+    @__init__.overload
+    def __init__(self, time_constants):
+        self._construct(time_constants)
+
+    def _construct(self, time_constants) -> None:
+        tau = as_vector(time_constants, "FirstOrderLowPassFilter: time_constants")
+        if tau.size == 0:
+            raise ValueError("FirstOrderLowPassFilter: time_constants must be non-empty")
         if not np.all(np.isfinite(tau) & (tau > 0)):
             raise ValueError(f"FirstOrderLowPassFilter: time constants must be "
                              f"positive and finite; got {tau.tolist()}")

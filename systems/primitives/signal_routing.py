@@ -12,6 +12,7 @@ import numpy as np
 
 from systems.framework import (AbstractValue, BasicVector, LeafSystem,
                                kUseDefaultName)
+from systems.framework._overloads import overloaded
 
 from ._checks import as_period, as_size, as_vector, is_size
 
@@ -49,12 +50,19 @@ class PassThrough(LeafSystem):
     has no value (neither connected nor fixed) the output is the model value
     (zeros for ``vector_size``)."""
 
-    def __init__(self, vector_size=None, *, value=None, abstract_model_value=None):
-        given = [a for a in (vector_size, value, abstract_model_value) if a is not None]
-        if len(given) != 1:
-            raise TypeError("PassThrough: give exactly one of vector_size, value or "
-                            "abstract_model_value")
-        arg = given[0]
+    @overloaded.typed(vector_size=is_size)
+    def __init__(self, vector_size):
+        self._construct(vector_size)
+
+    @__init__.overload(abstract_model_value=AbstractValue)
+    def __init__(self, abstract_model_value):
+        self._construct(abstract_model_value)
+
+    @__init__.overload
+    def __init__(self, value):
+        self._construct(value)
+
+    def _construct(self, arg) -> None:
         super().__init__()
         if isinstance(arg, AbstractValue):
             self._abstract_model = arg.Clone()
@@ -97,14 +105,19 @@ class Multiplexer(LeafSystem):
     ``Multiplexer(model_vector)`` (one scalar input per element; the output
     has the model's BasicVector type). Inputs "u0".., output "y0"."""
 
-    def __init__(self, num_scalar_inputs=None, *, input_sizes=None,
-                 model_vector=None):
-        given = [a for a in (num_scalar_inputs, input_sizes, model_vector)
-                 if a is not None]
-        if len(given) != 1:
-            raise TypeError("Multiplexer: give exactly one of num_scalar_inputs, "
-                            "input_sizes or model_vector")
-        arg = given[0]
+    @overloaded.typed(num_scalar_inputs=is_size)
+    def __init__(self, num_scalar_inputs):
+        self._construct(num_scalar_inputs)
+
+    @__init__.overload(model_vector=BasicVector)
+    def __init__(self, model_vector):
+        self._construct(model_vector)
+
+    @__init__.overload
+    def __init__(self, input_sizes):
+        self._construct(input_sizes)
+
+    def _construct(self, arg) -> None:
         if isinstance(arg, BasicVector):
             model = arg.Clone()
             sizes = [1] * model.size()
@@ -152,13 +165,16 @@ class Demultiplexer(LeafSystem):
     ``Demultiplexer(output_ports_sizes)`` with a list of positive sizes.
     Input "u0", outputs "y0".., each depending on the input only."""
 
-    def __init__(self, size=None, output_ports_size=1, *, output_ports_sizes=None):
-        if output_ports_sizes is None and size is not None and not is_size(size):
-            output_ports_sizes, size = size, None
+    @overloaded.typed(output_ports_sizes=lambda v: not is_size(v))
+    def __init__(self, output_ports_sizes):
+        self._construct(None, 1, output_ports_sizes)
+
+    @__init__.overload
+    def __init__(self, size, output_ports_size=1):
+        self._construct(size, output_ports_size, None)
+
+    def _construct(self, size, output_ports_size, output_ports_sizes) -> None:
         if output_ports_sizes is not None:
-            if size is not None:
-                raise TypeError("Demultiplexer: give either size or "
-                                "output_ports_sizes, not both")
             try:
                 sizes = list(output_ports_sizes)
             except TypeError:
@@ -169,8 +185,6 @@ class Demultiplexer(LeafSystem):
             if not sizes:
                 raise ValueError("Demultiplexer: needs at least one output port")
         else:
-            if size is None:
-                raise TypeError("Demultiplexer: give a size or output_ports_sizes")
             size = as_size(size, "Demultiplexer: size")
             each = as_size(output_ports_size, "Demultiplexer: output_ports_size")
             if size % each:
@@ -209,9 +223,15 @@ class Saturation(LeafSystem):
     must have a value. Limits must satisfy min ≤ max (RuntimeError otherwise).
     """
 
-    def __init__(self, min_value=None, max_value=None, *, input_size=None):
-        if input_size is None and max_value is None and is_size(min_value):
-            input_size, min_value = min_value, None
+    @overloaded
+    def __init__(self, input_size):
+        self._construct(None, None, input_size)
+
+    @__init__.overload
+    def __init__(self, min_value, max_value):
+        self._construct(min_value, max_value, None)
+
+    def _construct(self, min_value, max_value, input_size) -> None:
         self._variable = input_size is not None
         if self._variable:
             if min_value is not None or max_value is not None:
@@ -304,13 +324,15 @@ class ZeroOrderHold(LeafSystem):
     the output depends on the held state only.
     """
 
-    def __init__(self, period_sec, vector_size=None, offset_sec=0.0, *,
-                 abstract_model_value=None):
-        if isinstance(vector_size, AbstractValue):
-            vector_size, abstract_model_value = None, vector_size
-        if (vector_size is None) == (abstract_model_value is None):
-            raise TypeError("ZeroOrderHold: give exactly one of vector_size or "
-                            "abstract_model_value")
+    @overloaded.typed(abstract_model_value=AbstractValue)
+    def __init__(self, period_sec, abstract_model_value, offset_sec=0.0):
+        self._construct(period_sec, None, offset_sec, abstract_model_value)
+
+    @__init__.overload
+    def __init__(self, period_sec, vector_size, offset_sec=0.0):
+        self._construct(period_sec, vector_size, offset_sec, None)
+
+    def _construct(self, period_sec, vector_size, offset_sec, abstract_model_value):
         period = as_period(period_sec, "ZeroOrderHold: period_sec")
         offset = as_period(offset_sec, "ZeroOrderHold: offset_sec", allow_zero=True)
         if vector_size is not None:

@@ -12,7 +12,9 @@ import numpy as np
 
 from systems.framework import AbstractValue, BasicVector, LeafSystem, kUseDefaultName
 
-from ._checks import as_size, as_vector
+from systems.framework._overloads import overloaded
+
+from ._checks import as_size, as_vector, is_size
 
 __all__ = ["ConstantVectorSource", "ConstantValueSource", "Sine"]
 
@@ -89,20 +91,15 @@ class Sine(LeafSystem):
     only. Output ports: "y0", "y1", "y2", each of size n.
     """
 
-    def __init__(self, amplitude=None, frequency=None, phase=None, size=None,
-                 is_time_based=True, *, amplitudes=None, frequencies=None,
-                 phases=None):
-        if amplitudes is not None or frequencies is not None or phases is not None:
-            a, w, p = amplitudes, frequencies, phases
-            if size is not None:
-                raise TypeError("Sine: `size` is only for the scalar form "
-                                "Sine(amplitude, frequency, phase, size)")
-        else:
-            a, w, p = amplitude, frequency, phase
-            if isinstance(size, bool):          # Sine(a_vec, w_vec, p_vec, False)
-                is_time_based, size = size, None
-        if a is None or w is None or p is None:
-            raise TypeError("Sine: give amplitude, frequency and phase")
+    @overloaded.typed(size=is_size)
+    def __init__(self, amplitude, frequency, phase, size, is_time_based=True):
+        self._construct(amplitude, frequency, phase, size, is_time_based)
+
+    @__init__.overload
+    def __init__(self, amplitudes, frequencies, phases, is_time_based=True):
+        self._construct(amplitudes, frequencies, phases, None, is_time_based)
+
+    def _construct(self, a, w, p, size, is_time_based) -> None:
         if size is not None:
             n = as_size(size, "Sine: size")
             for name, value in (("amplitude", a), ("frequency", w), ("phase", p)):

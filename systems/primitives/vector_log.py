@@ -13,6 +13,7 @@ import numpy as np
 
 from systems.framework import (PortDataType, TriggerType, Value, ValueProducer,
                                LeafSystem)
+from systems.framework._overloads import overloaded, overloaded_function
 from systems.framework.output_port import OutputPort
 
 from ._checks import as_period, as_size, as_vector, read_only
@@ -117,15 +118,18 @@ class VectorLogSink(LeafSystem):
     publish_period > 0 and the others require it to be 0.
     """
 
-    def __init__(self, input_size, publish_triggers=None, publish_period=None):
-        if publish_triggers is not None and not _is_trigger_set(publish_triggers):
-            if publish_period is not None:
-                raise TypeError("VectorLogSink: expected (input_size, publish_period) "
-                                "or (input_size, publish_triggers, publish_period)")
-            publish_triggers, publish_period = None, publish_triggers
+    @overloaded.typed(publish_triggers=_is_trigger_set)
+    def __init__(self, input_size, publish_triggers, publish_period=0.0):
+        self._construct(input_size, publish_triggers, publish_period)
+
+    @__init__.overload
+    def __init__(self, input_size, publish_period=0.0):
+        self._construct(input_size, None, publish_period)
+
+    def _construct(self, input_size, publish_triggers, publish_period) -> None:
         size = as_size(input_size, "VectorLogSink: input_size", 0)
-        period = as_period(0.0 if publish_period is None else publish_period,
-                           "VectorLogSink: publish_period", allow_zero=True)
+        period = as_period(publish_period, "VectorLogSink: publish_period",
+                           allow_zero=True)
         if publish_triggers is None:
             triggers = frozenset((TriggerType.kForced,
                                   TriggerType.kPeriodic if period > 0
@@ -181,19 +185,20 @@ class VectorLogSink(LeafSystem):
     def GetMutableLog(self, context) -> VectorLog:
         return self.GetLog(context)
 
-    def FindLog(self, root_context) -> VectorLog:
-        """The log in this sink's subcontext of `root_context`."""
-        return self.GetLog(self.GetMyContextFromRoot(root_context))
+    def FindLog(self, context) -> VectorLog:
+        """The log in this sink's subcontext of `context` (a root Context)."""
+        return self.GetLog(self.GetMyContextFromRoot(context))
 
-    def FindMutableLog(self, root_context) -> VectorLog:
-        return self.FindLog(root_context)
+    def FindMutableLog(self, context) -> VectorLog:
+        return self.FindLog(context)
 
 
 def _no_calc(context, value) -> None:
     """The log is only ever changed by WriteToLog."""
 
 
-def LogVectorOutput(src, builder, publish_triggers=None, publish_period=None):
+@overloaded_function(publish_triggers=_is_trigger_set)
+def LogVectorOutput(src, builder, publish_triggers, publish_period=0.0):
     """Adds a VectorLogSink to `builder`, connects `src` (a vector-valued
     OutputPort of a system in `builder`) to it and returns the sink.
 
@@ -201,6 +206,17 @@ def LogVectorOutput(src, builder, publish_triggers=None, publish_period=None):
     ``LogVectorOutput(src, builder, publish_triggers, publish_period=0.0)``;
     see VectorLogSink. Nothing is added when an argument is rejected.
     """
+    return _log_vector_output(src, builder, publish_triggers, publish_period)
+
+
+@LogVectorOutput.overload
+def LogVectorOutput(src, builder, publish_period=0.0):
+    """Adds a VectorLogSink logging `src` every step (publish_period 0) or every
+    publish_period seconds; see the other form."""
+    return _log_vector_output(src, builder, None, publish_period)
+
+
+def _log_vector_output(src, builder, publish_triggers, publish_period):
     if not isinstance(src, OutputPort):
         raise TypeError(f"LogVectorOutput: src must be an OutputPort; got "
                         f"{type(src).__name__}")
@@ -210,7 +226,10 @@ def LogVectorOutput(src, builder, publish_triggers=None, publish_period=None):
     if not any(system is src.get_system() for system in builder.GetSystems()):
         raise RuntimeError(f"LogVectorOutput: the System of {src.GetFullDescription()} "
                            f"has not been added to this DiagramBuilder")
-    sink = VectorLogSink(src.size(), publish_triggers, publish_period)
+    if publish_triggers is None:
+        sink = VectorLogSink(src.size(), publish_period)
+    else:
+        sink = VectorLogSink(src.size(), publish_triggers, publish_period)
     builder.AddSystem(sink)
     builder.Connect(src, sink.get_input_port())
     return sink

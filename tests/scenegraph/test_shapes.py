@@ -180,7 +180,7 @@ def test_half_space_make_pose_zero_normal_raises():
 def test_clone_is_equal_but_distinct():
     b = Box(1.0, 2.0, 3.0)
     c = b.Clone()
-    assert c is not b and repr(c) == repr(b) == "Box(width=1.0, depth=2.0, height=3.0)"
+    assert c is not b and repr(c) == repr(b) == "Box(width=1, depth=2, height=3)"
 
 
 def test_type_name():

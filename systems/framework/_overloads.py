@@ -1,0 +1,174 @@
+"""pydrake-style overload sets: one public name, several keyword-aware signatures.
+
+pybind11 lets one pydrake name carry several signatures ("Overloaded function. 1. ...").
+``overloaded`` does the same for a Python method or function: each implementation is an
+ordinary ``def`` whose parameter names are pydrake's, so keywords work; a call runs the
+first implementation whose signature binds the arguments (and whose optional type checks
+accept them). ``__overloads__`` lists the signatures (without ``self``) for the signature
+check in tests/test_pydrake_signatures.py.
+
+    class SceneGraph:
+        @overloaded
+        def RegisterFrame(self, source_id, frame): ...
+
+        @RegisterFrame.overload(parent_id=FrameId)
+        def RegisterFrame(self, source_id, parent_id, frame): ...
+
+A call that matches none raises ``TypeError`` listing the accepted signatures, as pybind11
+does. Hot paths dispatch by hand instead and only declare their signatures with
+``signatures(...)``.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+
+__all__ = ["overloaded", "overloaded_function", "signatures"]
+
+
+def _strip_first(sig: inspect.Signature) -> inspect.Signature:
+    params = list(sig.parameters.values())
+    return sig.replace(parameters=params[1:])
+
+
+class _Impl:
+    __slots__ = ("func", "sig", "types")
+
+    def __init__(self, func, types):
+        self.func = func
+        self.sig = inspect.signature(func)
+        self.types = types
+
+    def accepts(self, args, kwargs):
+        try:
+            bound = self.sig.bind(*args, **kwargs)
+        except TypeError:
+            return False
+        for name, expected in self.types.items():
+            if name not in bound.arguments:
+                continue
+            value = bound.arguments[name]
+            if isinstance(expected, (type, tuple)):
+                if not isinstance(value, expected):
+                    return False
+            elif not expected(value):
+                return False
+        return True
+
+
+class overloaded:
+    """A method (or function) with several pydrake signatures; see the module docstring."""
+
+    def __init__(self, func=None, *, is_method: bool = True, **types):
+        self._impls: list[_Impl] = []
+        self._is_method = is_method
+        self._name = None
+        if func is not None:
+            self._add(func, types)
+
+    def _add(self, func, types):
+        self._impls.append(_Impl(func, types))
+        if self._name is None:
+            self._name = func.__name__
+            functools.update_wrapper(self, func)
+        return self
+
+    @classmethod
+    def typed(cls, **types):
+        """Decorator for a first implementation with type checks: ``@overloaded.typed(x=int)``."""
+        return lambda func: cls(func, **types)
+
+    def overload(self, func=None, **types):
+        """Adds an implementation; keyword arguments give ``isinstance`` types or predicates
+        that the bound arguments must satisfy for this implementation to be chosen."""
+        if func is None:
+            return lambda f: self._add(f, types)
+        return self._add(func, types)
+
+    @property
+    def __overloads__(self):
+        sigs = [impl.sig for impl in self._impls]
+        return [_strip_first(s) for s in sigs] if self._is_method else sigs
+
+    def _dispatch(self, args, kwargs):
+        for impl in self._impls:
+            if impl.accepts(args, kwargs):
+                return impl.func(*args, **kwargs)
+        shown = args[1:] if self._is_method else args
+        lines = [f"{self._name}(): incompatible function arguments. The following "
+                 "argument types are supported:"]
+        for i, sig in enumerate(self.__overloads__, 1):
+            lines.append(f"    {i}. {self._name}{sig}")
+        given = [type(a).__name__ for a in shown] + \
+            [f"{k}={type(v).__name__}" for k, v in kwargs.items()]
+        lines.append(f"Invoked with: {', '.join(given)}")
+        raise TypeError("\n".join(lines))
+
+    def __call__(self, *args, **kwargs):
+        return self._dispatch(args, kwargs)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None or not self._is_method:
+            return self
+        return _BoundOverload(self, obj)
+
+    def __set_name__(self, owner, name):
+        self._name = name
+
+
+class _BoundOverload:
+    __slots__ = ("_set", "__self__")
+
+    def __init__(self, overload_set, obj):
+        self._set = overload_set
+        self.__self__ = obj
+
+    def __call__(self, *args, **kwargs):
+        return self._set._dispatch((self.__self__,) + args, kwargs)
+
+    @property
+    def __overloads__(self):
+        return self._set.__overloads__
+
+    @property
+    def __doc__(self):
+        return self._set.__doc__
+
+    @property
+    def __name__(self):
+        return self._set._name
+
+    def __eq__(self, other):
+        return (isinstance(other, _BoundOverload) and other._set is self._set
+                and other.__self__ is self.__self__)
+
+    def __hash__(self):
+        return hash((id(self._set), id(self.__self__)))
+
+
+def overloaded_function(func=None, **types):
+    """``overloaded`` for a module-level function or a static method (no ``self``)."""
+    if func is None:
+        return lambda f: overloaded(f, is_method=False, **types)
+    return overloaded(func, is_method=False, **types)
+
+
+def signatures(*texts):
+    """Records the pydrake signatures a hand-dispatched function accepts.
+
+    Each text is a parameter list without ``self``, e.g. ``"(xd)"``,
+    ``"(group_index, xd)"``. Used where a call is hot and ``overloaded``'s binding cost
+    matters; the function itself must then accept each listed form.
+    """
+    sigs = [_parse(t) for t in texts]
+
+    def decorate(func):
+        func.__overloads__ = sigs
+        return func
+    return decorate
+
+
+def _parse(text: str) -> inspect.Signature:
+    namespace: dict = {}
+    exec(f"def _f{text}: pass", {"inf": float("inf"), "None": None}, namespace)
+    return inspect.signature(namespace["_f"])
