@@ -190,6 +190,120 @@ class QueryObject:
         self._state()._geometry(geometry_id)
         return None
 
+    # --- controllers (issue 13): extensions beyond pydrake, except --------------------
+    # --- ComputeSignedDistanceGeometryToPoint (Drake's C++ name); see docs/controllers.md
+    def _geometry_set_ids(self, geometries, query: str) -> list:
+        """Proximity geometry ids of a GeometrySet: frames expand to their
+        proximity geometries; a geometry named explicitly must have the
+        proximity role (the engine raises otherwise)."""
+        from scenegraph.geometry_roles import Role
+        from scenegraph.geometry_set import GeometrySet
+        if not isinstance(geometries, GeometrySet):
+            raise TypeError(f"{query}(): geometries must be a GeometrySet; got "
+                            f"{type(geometries).__name__}")
+        inspector = self.inspector()
+        ids = set(inspector.GetGeometryIds(GeometrySet(frame_ids=geometries.frames()),
+                                           Role.kProximity))
+        for g in geometries.geometries():
+            self._state()._geometry(g)
+            ids.add(g)
+        return sorted(ids)
+
+    def ComputeSignedDistanceGeometryToPoint(self, p_WQ, geometries) -> list:
+        """SignedDistanceToPoint from Q (p_WQ: (3,) in W [m]) to every geometry
+        of `geometries` (a GeometrySet; frames stand for their proximity
+        geometries), sorted by id_G; no threshold (Drake's C++ query)."""
+        from scenegraph.proximity.batched_queries import checked_points
+        query = "ComputeSignedDistanceGeometryToPoint"
+        P = checked_points(p_WQ, query)
+        if P.shape != (1, 3):
+            raise ValueError(f"{query}(): p_WQ must have 3 entries; got shape {np.shape(p_WQ)}")
+        ids = self._geometry_set_ids(geometries, query)
+        engine, poses = self._engine_and_poses()
+        return engine.ComputeSignedDistanceGeometryToPoint(poses, P[0], ids)
+
+    def compute_signed_distance_to_points(self, p_WQ, threshold: float = math.inf,
+                                          geometries=None):
+        """Extension: ComputeSignedDistanceToPoint for N points at once.
+
+        p_WQ: (N, 3) query points in W [m]; threshold [m]; geometries: an
+        optional GeometrySet restricting the geometries measured. Returns a
+        SignedDistanceToPoints (arrays of K rows sorted by (point, id_G)),
+        equal to N calls of ComputeSignedDistanceToPoint."""
+        from scenegraph.proximity.batched_queries import checked_points
+        query = "compute_signed_distance_to_points"
+        P = checked_points(p_WQ, query)
+        threshold = _checked_nonnegative(threshold, "threshold")
+        ids = None if geometries is None else self._geometry_set_ids(geometries, query)
+        engine, poses = self._engine_and_poses()
+        return engine.compute_signed_distance_to_points(poses, P, threshold, ids)
+
+    def compute_signed_distance_pairs(self, pairs, max_distance: float = math.inf) -> list:
+        """Extension: SignedDistancePair of each given (geometry_id_A,
+        geometry_id_B) pair no farther apart than max_distance [m], in the
+        order given (id_A the geometry registered first); filters ignored."""
+        max_distance = _checked_nonnegative(max_distance, "max_distance")
+        engine, poses = self._engine_and_poses()
+        return engine.compute_signed_distance_pairs(poses, list(pairs), max_distance)
+
+    def compute_closest_pairs(self, id_, k: int = 1, max_distance: float = math.inf) -> list:
+        """Extension: the k closest SignedDistancePairs (≤ max_distance [m])
+        between a geometry (GeometryId) or a frame's proximity geometries
+        (FrameId) and every geometry outside it that is not filtered against
+        it, sorted by (distance, id_A, id_B)."""
+        from scenegraph.geometry_roles import Role
+        query = "compute_closest_pairs"
+        if isinstance(k, bool) or int(k) != k or k < 0:
+            raise ValueError(f"{query}(): k must be a non-negative integer; got {k!r}")
+        max_distance = _checked_nonnegative(max_distance, "max_distance")
+        engine, poses = self._engine_and_poses()
+        if isinstance(id_, FrameId):
+            self._state()._frame(id_)
+            ids = self.inspector().GetGeometries(id_, Role.kProximity)
+        elif isinstance(id_, GeometryId):
+            engine._row(id_, query)
+            ids = [id_]
+        else:
+            raise TypeError(f"{query}(): expected a GeometryId or FrameId; got "
+                            f"{type(id_).__name__}")
+        return engine.compute_closest_pairs(poses, ids, int(k), max_distance)
+
+    def compute_signed_distance_jacobians(self, max_distance: float = math.inf, pairs=None):
+        """Extension: SignedDistanceJacobians (J_A, J_B (K, 6) with
+        φ̇ = J_A·V_WFa + J_B·V_WFb, V = [w; v]) of the pairs
+        ComputeSignedDistancePairwiseClosestPoints(max_distance) reports, or of
+        the given (id_A, id_B) pairs within max_distance."""
+        max_distance = _checked_nonnegative(max_distance, "max_distance")
+        engine, poses = self._engine_and_poses()
+        return engine.compute_signed_distance_jacobians(
+            poses, max_distance, None if pairs is None else list(pairs))
+
+    def signed_distance_jacobian(self, pair):
+        """Extension: the SignedDistanceJacobian (J_A, J_B (1, 6)) of one
+        SignedDistancePair computed from this QueryObject's current poses."""
+        from scenegraph.proximity.distance_jacobians import SignedDistanceJacobian
+        from scenegraph.query_results import SignedDistancePair
+        if not isinstance(pair, SignedDistancePair):
+            raise TypeError(f"signed_distance_jacobian(): expected a SignedDistancePair; got "
+                            f"{type(pair).__name__}")
+        engine, poses = self._engine_and_poses()
+        frame_a, frame_b, J_A, J_B = engine.signed_distance_jacobian(poses, pair)
+        return SignedDistanceJacobian(pair.id_A, pair.id_B, frame_a, frame_b, pair.distance,
+                                      J_A, J_B)
+
+    def compute_signed_distance_estimates(self, cutoff: float, pairs=None,
+                                          exact_mesh: bool = False):
+        """Extension (early exit): SignedDistanceEstimates of every unfiltered
+        pair (or the given pairs): the bounding-sphere gap where it exceeds
+        `cutoff` [m], else the narrow phase; with exact_mesh, pairs with a
+        non-convex Mesh measured against its triangles where possible. Each
+        row's `method` says which (ProximityMethod)."""
+        cutoff = _checked_nonnegative(cutoff, "cutoff")
+        engine, poses = self._engine_and_poses()
+        return engine.compute_signed_distance_estimates(
+            poses, cutoff, None if pairs is None else list(pairs), bool(exact_mesh))
+    # --- end of controllers section ---------------------------------------------------
+
 
 def _representation(representation):
     from scenegraph.hydroelastic.contact_surface import HydroelasticContactRepresentation
