@@ -164,8 +164,8 @@ class Bvh:
     """Implicit balanced tree of oriented boxes over P primitives in a frame F [m].
 
     Bvh(p_FV): p_FV (P, k, 3) the vertices of each primitive (k = 3 for
-    triangles, 4 for tetrahedra; any k ≥ 1). leaf_size (≥ 2) bounds the
-    primitives per leaf.
+    triangles, 4 for tetrahedra; any k ≥ 1). leaf_size (2..32) bounds the
+    primitives per leaf (a leaf pair's candidates must fit one traversal chunk).
     """
 
     def __init__(self, p_FV: np.ndarray, leaf_size: int = 4):
@@ -177,7 +177,9 @@ class Bvh:
             raise ValueError("Bvh: no primitives")
         if not np.isfinite(p_FV).all():
             raise ValueError("Bvh: a primitive has a non-finite vertex")
-        leaf_size = max(2, int(leaf_size))
+        if not 2 <= int(leaf_size) <= 32:
+            raise ValueError(f"Bvh: leaf_size must be in [2, 32]; given {leaf_size}")
+        leaf_size = int(leaf_size)
         self.num_primitives = P
         self.order = np.argsort(_morton_codes(p_FV.mean(axis=1)), kind="stable").astype(np.int64)
         L = 0
