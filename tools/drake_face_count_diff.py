@@ -2,12 +2,14 @@
 
   /work/drake-venv/bin/python tools/drake_face_count_diff.py [--scene S] [--hint H]
 
-For each case (first pose, kPolygon) both libraries compute the surface; their
-polygons are paired by centroid (to 1e-9 m). Prints the polygons that only one
-library has, and, for paired polygons whose vertex counts differ, the shortest
-edge of the polygon with more vertices (an extra vertex that lies within
-~1e-14 m of a neighbour is a near-duplicate kept on one side and merged on the
-other). kTriangle counts follow: one triangle per polygon vertex.
+For each case (first pose, kPolygon) both libraries compute the surface; each
+polygon is paired with the other library's polygon whose area centroid is
+nearest (within 1 nm; the area centroid does not move when a vertex is
+inserted on an edge). Prints, for paired polygons whose vertex counts differ,
+how far the extra vertex lies from the segment joining its neighbours and the
+relative area difference, then the counts and the polygons left unpaired
+(which differently tessellated meshes produce). kTriangle counts follow from
+the polygons: one triangle per polygon vertex.
 """
 from __future__ import annotations
 
@@ -94,9 +96,8 @@ def compare(spec, hint) -> None:
               f"{np.ptp(more, axis=0).max():.2g} m)")
     print(f"  {counts}")
     paired_drake = set(nearest[paired].tolist())
-    for who, polys, unpaired in (("here", mine, [P for P, ok in zip(mine, paired) if not ok]),
-                                 ("in Drake", drake, [Q for k, Q in enumerate(drake)
-                                                      if k not in paired_drake])):
+    for who, unpaired in (("here", [P for P, ok in zip(mine, paired) if not ok]),
+                          ("in Drake", [Q for k, Q in enumerate(drake) if k not in paired_drake])):
         for P in unpaired:
             print(f"  unpaired {who}: {len(P)} vertices, area {polygon_area(P):.2g} m², span "
                   f"{np.ptp(P, axis=0).max():.2g} m, centroid {np.round(P.mean(axis=0), 5)}")
