@@ -23,8 +23,8 @@ allowed[i, j // 64] is set when the pair i < j may collide; an empty (0, 0)
 array means "no filter". Small scenes test all pairs in (i, j) order; larger
 ones sort the boxes along one axis (the one whose box centres spread most
 relative to the box sizes) and sweep, the largest ones inside grid columns
-over the two other axes; pairs found out of order are sorted by a counting
-sort by i.
+over the two other axes; pairs found out of order are put in (i, j) order
+by two counting sorts.
 """
 from __future__ import annotations
 
@@ -283,8 +283,9 @@ def _grid_columns(lo, hi, ax, order):
     every box is entered in each column its projection touches (unbounded
     boxes in every column along their unbounded axes), in `order`, so each
     column is sorted along ax. Columns are about twice the mean finite box
-    extent, at most ~N of them. S = 0 (use the plain sweep) when the
-    entries would exceed 8N + 64 (many boxes spanning many columns)."""
+    extent, at most ~N of them. S = 0 (use the plain sweep) when that makes
+    fewer than 16 columns (a dense scene) or when the entries would exceed
+    8N + 64 (many boxes spanning many columns)."""
     n = lo.shape[0]
     o1, o2 = (ax + 1) % 3, (ax + 2) % 3
     m = 0
@@ -308,6 +309,8 @@ def _grid_columns(lo, hi, ax, order):
         return no_grid
     n1 = int(min(span1 / size, 4095.0)) + 1
     n2 = int(min(span2 / size, 4095.0)) + 1
+    if n1 * n2 < 16:
+        return no_grid  # a dense scene: a few wide columns only add duplicates
     inv = 1.0 / size
     span = np.empty((n, 4), dtype=np.int64)
     counts = np.zeros(n1 * n2 + 1, dtype=np.int64)
@@ -364,37 +367,31 @@ def _collect(B, ids, seg_start, swept, grid, allowed, n):
 
 @njit
 def _sorted_by_rows(first, second, k, n):
-    """(k, 2) pairs (first[t], second[t]) sorted by (i, j): a counting sort
-    by i, then each row's j by a Shell sort (Ciura's gaps; a plain insertion
-    sort for the usual short rows)."""
-    start = np.zeros(n + 1, dtype=np.int64)
+    """(k, 2) pairs (first[t], second[t]) sorted by (i, j): two stable
+    counting sorts (by j, then by i), no comparisons."""
+    count = np.zeros(n + 1, dtype=np.int64)
     for t in range(k):
-        start[first[t] + 1] += 1
+        count[second[t] + 1] += 1
     for i in range(n):
-        start[i + 1] += start[i]
-    fill = start[:n].copy()
-    col = np.empty(k, dtype=np.int64)
+        count[i + 1] += count[i]
+    by_j_first = np.empty(k, dtype=np.int64)
+    by_j_second = np.empty(k, dtype=np.int64)
     for t in range(k):
-        i = first[t]
-        col[fill[i]] = second[t]
-        fill[i] += 1
-    gaps = np.array([701, 301, 132, 57, 23, 10, 4, 1], dtype=np.int64)
+        j = second[t]
+        by_j_first[count[j]] = first[t]
+        by_j_second[count[j]] = j
+        count[j] += 1
+    count[:] = 0
+    for t in range(k):
+        count[first[t] + 1] += 1
+    for i in range(n):
+        count[i + 1] += count[i]
     pairs = np.empty((k, 2), dtype=np.int64)
-    for i in range(n):
-        s0, s1 = start[i], start[i + 1]
-        for gap in gaps:
-            if gap >= s1 - s0:
-                continue
-            for x in range(s0 + gap, s1):
-                v = col[x]
-                y = x - gap
-                while y >= s0 and col[y] > v:
-                    col[y + gap] = col[y]
-                    y -= gap
-                col[y + gap] = v
-        for t in range(s0, s1):
-            pairs[t, 0] = i
-            pairs[t, 1] = col[t]
+    for t in range(k):
+        i = by_j_first[t]
+        pairs[count[i], 0] = i
+        pairs[count[i], 1] = by_j_second[t]
+        count[i] += 1
     return pairs
 
 
@@ -406,7 +403,7 @@ def _pairs(lo, hi, allowed, mode):
     along _sweep_axis, each row tested against the rows its interval
     reaches. GRID: the same sweep inside grid columns over the two other
     axes (fewer candidates in large scenes; the plain sweep when boxes span
-    too many columns). Unsorted finds are ordered by a counting sort by i.
+    too many columns). Unsorted finds are ordered by counting sorts.
     """
     n = lo.shape[0]
     ax = 0

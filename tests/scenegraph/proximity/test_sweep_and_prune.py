@@ -173,6 +173,9 @@ def test_grid_columns_are_used_and_abandoned_when_boxes_span_too_many():
     order = np.argsort(lo[:, 2])
     _, column_start, _ = sap._grid_columns(lo, hi, 2, order)
     assert len(column_start) - 1 > 100                     # columns over x, y
+    dense_lo = rng.uniform(0, 1, (n, 3))                   # 3000 boxes of 0.25 m in a 1.25 m cube
+    _, column_start, _ = sap._grid_columns(dense_lo, dense_lo + 0.25, 2, order)
+    assert len(column_start) == 1                          # too few columns: plain sweep
     lo[:30, :2], hi[:30, :2] = -1.0, 11.0                  # 30 boxes covering every column
     _, column_start, _ = sap._grid_columns(lo, hi, 2, order)
     assert len(column_start) == 1                          # plain sweep instead
