@@ -7,6 +7,23 @@ event, and with error control shrinks or grows the step from the weighted
 infinity norm of the error estimate (Simbody's safety factors). Integrators
 work in place on the root Context's flat continuous-state array, notifying
 dependents of time and state changes through precomputed invalidation lists.
+
+Failures are bounded and leave the Context usable:
+
+* Non-finite values are caught at the step that produces them. A NaN or inf
+  in the state at the start of a step, or in the derivative there, raises at
+  once; a non-finite error estimate from a trial step shrinks the step
+  (Drake's rule) at most down to the working minimum step size, and then the
+  step is replayed with every stage checked, raising an error that names the
+  system, the state index, the value and the time. Fixed-step integration
+  checks the state after every step the same way.
+* A step-size collapse ends with Drake's "minimum step size" error; every
+  shrink divides the step by at least 1/0.9, so the number of shrinks is
+  bounded (about 300 from 0.1 s to 1e-14 s).
+* If anything raises during a step (a user's derivative or output calc, or
+  the checks above), time and continuous state are restored to the start of
+  the step before the error propagates, with the system and the time of the
+  failure added to user errors (see callback_errors).
 """
 from __future__ import annotations
 
@@ -16,9 +33,22 @@ import numpy as np
 
 from systems.framework.tickets import BuiltInTicket as T
 
+from .callback_errors import (annotate_callback_error, describe_state_index,
+                              first_non_finite, format_value, mark_annotated)
+
 __all__ = ["IntegratorBase", "StepResult"]
 
 _NAN = float("nan")
+_dot = np.dot
+
+
+def _error(message: str) -> RuntimeError:
+    """A RuntimeError whose message already says where and when."""
+    error = RuntimeError(message)
+    mark_annotated(error)
+    return error
+
+
 
 
 class StepResult:
@@ -228,6 +258,10 @@ class IntegratorBase:
         if self._max_step_size < self._req_min_step_size:
             raise RuntimeError("Integrator maximum step size is less than the minimum "
                                "step size")
+        if self._max_step_size == 0.0:
+            raise RuntimeError("Integrator: the maximum step size is 0, so time could "
+                               "never advance; set_maximum_step_size() to a positive "
+                               "value")
         if self._req_initial_step_size > self._max_step_size:
             raise RuntimeError("Requested integrator initial step size is larger than "
                                "the maximum step size.")
@@ -237,6 +271,7 @@ class IntegratorBase:
         xc = context.get_continuous_state()
         self._x = xc.get_vector().get_mutable_value()
         n = self._x.shape[0]
+        self._zeros = np.zeros(n)  # x·0 is NaN iff x has a NaN or inf, never overflows
         if self._supports_error_estimation:
             self._err_est = np.zeros(n)
             nv, nz = xc.num_v(), xc.num_z()
@@ -380,10 +415,13 @@ class IntegratorBase:
         if not self._supports_error_estimation:
             raise RuntimeError("StepOnceErrorControlledAtMost() requires error "
                                "estimation.")
+        return self._step_error_controlled(h_max, self._x.copy())
+
+    def _step_error_controlled(self, h_max: float, x0: np.ndarray) -> bool:
+        """StepOnceErrorControlledAtMost from state `x0` (a copy of the state)."""
         info = self._info
         current_time = info.time
         x = self._x
-        x0 = x.copy()
         step = self._ideal_next_step_size
         if math.isnan(step):
             step = self._req_initial_step_size
@@ -407,6 +445,11 @@ class IntegratorBase:
                 self._num_substep_failures += 1
             step = adjusted
             err_norm = self.CalcStateChangeNorm(self._err_est)
+            if not math.isfinite(err_norm):
+                # Leaves the Context at (t0, x0) with its derivative cached.
+                step = self._shrink_after_non_finite(current_time, x0, step)
+                self._num_shrinkages_from_error_control += 1
+                continue
             succeeded, next_step = self.CalcAdjustedStepSize(err_norm, step, at_minimum)
             if succeeded:
                 if not limited:
@@ -426,6 +469,97 @@ class IntegratorBase:
 
     def DoStep(self, h: float) -> bool:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    # --- non-finite values ---------------------------------------------------------
+    def _shrink_after_non_finite(self, t0: float, x0: np.ndarray, step: float) -> float:
+        """The next trial step after a step from (t0, x0) of size `step` gave a
+        non-finite error estimate: Drake's 0.1·step, unless no step can help
+        (non-finite x0 or derivative at t0) or the step would fall below the
+        working minimum, in which case this raises naming the culprit. Leaves
+        the Context at (t0, x0)."""
+        self._restore(t0, x0)
+        self._check_start_of_step(t0, x0)
+        next_step = 0.1 * step
+        if next_step < self.get_working_minimum_step_size():
+            self._replay_checked(t0, x0, step)
+        return next_step
+
+    def _diagnose_non_finite_step(self, t0: float, x0: np.ndarray, h: float) -> None:
+        """Raises naming the culprit of a step of size h from (t0, x0) whose
+        result is not finite (an error estimate can miss it, e.g. RK5's when
+        the derivative ignores the state)."""
+        self._restore(t0, x0)
+        self._check_start_of_step(t0, x0)
+        self._replay_checked(t0, x0, h)
+
+    def _check_start_of_step(self, t0: float, x0: np.ndarray) -> None:
+        """Raises if the state `x0` at t0 or the derivative there is not finite
+        (the Context is at (t0, x0))."""
+        i = first_non_finite(x0)
+        if i >= 0:
+            raise _error(
+                f"{type(self).__name__}: {describe_state_index(self._context, i)} is "
+                f"{format_value(x0[i])} at t = {t0!r}, at the start of a step (set "
+                f"by the caller or by an event handler); integration cannot proceed")
+        xcdot = self._eval_xcdot()
+        i = first_non_finite(xcdot)
+        if i >= 0:
+            raise _error(self._derivative_message(i, xcdot[i], t0, "the state"))
+
+    def _derivative_message(self, i: int, value: float, t: float, where: str) -> str:
+        return (f"{type(self).__name__}: the time derivative of "
+                f"{describe_state_index(self._context, i)} is {format_value(value)} "
+                f"at t = {t!r}, where {where} is finite")
+
+    def _eval_xcdot_checked(self) -> np.ndarray:
+        """_eval_xcdot that raises on a non-finite stage state or derivative
+        (used only to replay a failed step)."""
+        x = self._x
+        t = self._info.time
+        i = first_non_finite(x)
+        if i >= 0:
+            raise _error(
+                f"{type(self).__name__}: {describe_state_index(self._context, i)} "
+                f"became {format_value(x[i])} at t = {t!r} within a step of size "
+                f"{self._replay_h!r} from t = {self._replay_t0!r} (the derivatives "
+                f"before it were finite: the state overflowed)")
+        xcdot = IntegratorBase._eval_xcdot(self)
+        i = first_non_finite(xcdot)
+        if i >= 0:
+            raise _error(self._derivative_message(
+                i, xcdot[i], t, f"the state (within a step of size {self._replay_h!r} "
+                f"from t = {self._replay_t0!r})"))
+        return xcdot
+
+    def _replay_checked(self, t0: float, x0: np.ndarray, h: float) -> None:
+        """Repeats the step of size h from (t0, x0) checking every stage, and
+        raises naming the first non-finite value it meets."""
+        self._restore(t0, x0)
+        self._replay_t0, self._replay_h = t0, h
+        self._eval_xcdot = self._eval_xcdot_checked  # shadows the fast method
+        try:
+            self.DoStep(h)
+            i = first_non_finite(self._x)
+            if i >= 0:
+                raise _error(
+                    f"{type(self).__name__}: {describe_state_index(self._context, i)} "
+                    f"became {format_value(self._x[i])} at the end of a step of size "
+                    f"{h!r} from t = {t0!r} (the derivatives were finite: the state "
+                    f"overflowed)")
+        finally:
+            del self._eval_xcdot
+            self._restore(t0, x0)
+        raise _error(
+            f"{type(self).__name__}: a step of size {h!r} from t = {t0!r} produced a "
+            f"non-finite state, but repeating it did not (the derivatives are not a "
+            f"deterministic function of time and state)")
+
+    def _restore(self, t0: float, x0: np.ndarray) -> None:
+        """Puts the Context back at time t0 and continuous state x0."""
+        self._info.time = t0
+        self._x[:] = x0
+        for cev in self._invalidate_time_and_xc:
+            cev.valid = False
 
     # --- stepping --------------------------------------------------------------
     def _update_step_statistics(self, h: float) -> None:
@@ -471,17 +605,18 @@ class IntegratorBase:
         h = target_time - t0
         if h < 0.0:
             raise RuntimeError("Negative h.")
-        if self._fixed_step_mode:
-            full_step = True
-            adjusted = h
-            while not self.DoStep(adjusted):
-                self._num_shrinkages_from_substep_failures += 1
-                self._num_substep_failures += 1
-                adjusted *= 0.5
-                self._validate_smaller_step_size(h, adjusted)
-                full_step = False
-        else:
-            full_step = self.StepOnceErrorControlledAtMost(h)
+        x0 = self._x.copy()
+        try:
+            if self._fixed_step_mode:
+                full_step = self._fixed_step(h, t0, x0)
+            else:
+                full_step = self._step_error_controlled(h, x0)
+            if not math.isfinite(_dot(self._x, self._zeros)):  # NaN iff an entry is
+                self._diagnose_non_finite_step(t0, x0, info.time - t0)
+        except BaseException as error:
+            annotate_callback_error(error, info.time, step_start=t0)
+            self._restore(t0, x0)
+            raise
         self._update_step_statistics(info.time - t0)
         if full_step or info.time >= target_time:
             if info.time != target_time:
@@ -497,15 +632,37 @@ class IntegratorBase:
         while self._info.time < t_final:
             self.IntegrateNoFurtherThanTime(inf, inf, t_final)
 
+    def _fixed_step(self, h: float, t0: float, x0: np.ndarray) -> bool:
+        """One fixed step of h (halved while DoStep reports failure); raises if
+        the result is not finite. True if the whole h was taken."""
+        full_step = True
+        adjusted = h
+        while not self.DoStep(adjusted):
+            self._num_shrinkages_from_substep_failures += 1
+            self._num_substep_failures += 1
+            adjusted *= 0.5
+            self._validate_smaller_step_size(h, adjusted)
+            full_step = False
+        return full_step
+
     def IntegrateWithSingleFixedStepToTime(self, t_target: float) -> bool:
         """One fixed step to exactly t_target; False if the step failed."""
-        t0 = self._info.time
+        info = self._info
+        t0 = info.time
         h = t_target - t0
         if h < 0:
             raise RuntimeError("IntegrateWithSingleFixedStepToTime(): t_target is in "
                                "the past")
-        if not self.DoStep(h):
-            return False
+        x0 = self._x.copy()
+        try:
+            if not self.DoStep(h):
+                return False
+            if not math.isfinite(_dot(self._x, self._zeros)):
+                self._diagnose_non_finite_step(t0, x0, h)
+        except BaseException as error:
+            annotate_callback_error(error, info.time, step_start=t0)
+            self._restore(t0, x0)
+            raise
         self._update_step_statistics(h)
         self._set_time_and_note_xc_change(t_target)
         return True

@@ -12,6 +12,14 @@ statistics.
 Events are kept as flat lists of (leaf context, event) pairs over the whole
 diagram, grouped per leaf when dispatched; per-leaf update buffers are
 allocated once.
+
+Failures (docs/systems.md, "When a callback fails"): an exception raised by
+a user's callback during ``AdvanceTo`` propagates with the system and the
+simulation time added; the Context is left at the last completed step (an
+integration step that fails is undone; the updates of one kind at one time
+are applied all or none), and the next ``AdvanceTo`` resumes from there,
+retrying the updates that were pending when the error occurred.
+``Initialize`` restores the state its initialization events changed.
 """
 from __future__ import annotations
 
@@ -22,6 +30,7 @@ from systems.framework.events import (DiscreteUpdateEvent, EventStatus, PublishE
                                       TriggerType, _as_status, next_sample_time)
 from systems.framework.tickets import BuiltInTicket as T
 
+from .callback_errors import annotate_callback_error, mark_annotated
 from .runge_kutta import RungeKutta3Integrator
 from .simulator_status import SimulatorStatus
 
@@ -108,6 +117,7 @@ class Simulator:
         self._monitor = None
         self._initialization_done = False
         self._last_known_simtime = float("nan")
+        self._pending_updates = None  # (discrete, unrestricted) left by a failure
         self._time_or_witness = _NOTHING
         self._timed = ([], [], [])
         self._witnessed = ([], [], [])
@@ -167,7 +177,14 @@ class Simulator:
         return integrator
 
     def set_target_realtime_rate(self, realtime_rate: float) -> None:
-        self._target_realtime_rate = max(float(realtime_rate), 0.0)
+        """Slows AdvanceTo to at most `realtime_rate` × wall-clock speed; 0
+        (the default) runs as fast as possible. A negative or NaN rate is a
+        ValueError (pydrake silently clamps it to 0)."""
+        rate = float(realtime_rate)
+        if not (rate >= 0.0):
+            raise ValueError(f"set_target_realtime_rate(): realtime_rate must be >= 0 "
+                             f"(0 runs as fast as possible); got {realtime_rate!r}")
+        self._target_realtime_rate = rate
 
     def get_target_realtime_rate(self) -> float:
         return self._target_realtime_rate
@@ -244,6 +261,16 @@ class Simulator:
                 hits = [(context, event, kind)]
             elif t == t_min:
                 hits.append((context, event, kind))
+        if t_min <= time:
+            period, offset, context = next(
+                (p, o, c) for p, o, c, _, _ in self._periodic
+                if next_sample_time(p, o, time) == t_min)
+            raise RuntimeError(
+                f"Simulator: the periodic event of system "
+                f"'{context._system.GetSystemPathname()}' with period {period!r} s and "
+                f"offset {offset!r} s cannot advance time past t = {time!r}: the "
+                f"period is below the resolution of time there "
+                f"({math.ulp(time)!r} s)")
         lists = ([], [], [])
         for context, event, kind in hits:
             lists[kind].append((context, event))
@@ -318,12 +345,20 @@ class Simulator:
         if status.failed():
             simulator_status.SetEventHandlerFailed(self._context.get_time(),
                                                    status.system(), status.message())
-            raise RuntimeError(simulator_status.FormatMessage())
+            error = RuntimeError(simulator_status.FormatMessage())
+            mark_annotated(error)  # names the system and the time already
+            raise error
 
     def _call_monitor(self, status: EventStatus) -> EventStatus:
         if self._monitor is None:
             return status
-        return status.KeepMoreSevere(_as_status(self._monitor(self._context)))
+        try:
+            result = self._monitor(self._context)
+        except Exception as error:
+            annotate_callback_error(error, self._context.get_time(),
+                                    default_what="the monitor")
+            raise
+        return status.KeepMoreSevere(_as_status(result))
 
     # --- initialize and advance -------------------------------------------------------
     def Initialize(self, params=None) -> SimulatorStatus:
@@ -341,6 +376,19 @@ class Simulator:
         if not suppress:
             init = _split((leaf_context, e) for leaf_context in context._leaves()
                           for e in leaf_context._system._initialization_events)
+        self._pending_updates = None
+        saved = [(leaf, leaf._state.Clone()) for leaf in
+                 {leaf: None for leaf, _ in init[1] + init[2]}]
+        try:
+            return self._initialize(context, status, init, current_time)
+        except BaseException as error:
+            for leaf, state in saved:  # undo the initialization updates
+                leaf._state.SetFrom(state)
+                leaf._invalidate(T.x)
+            annotate_callback_error(error, context.get_time())
+            raise
+
+    def _initialize(self, context, status, init, current_time) -> SimulatorStatus:
         accumulated = self._handle_unrestricted(init[2])
         self._check_failure(accumulated, status)
         accumulated = accumulated.KeepMoreSevere(self._handle_discrete(init[1]))
@@ -398,15 +446,37 @@ class Simulator:
                 f"AdvanceTo(): boundary_time ({boundary_time}) is earlier than the "
                 f"current time ({info.time})")
         status = SimulatorStatus(boundary_time)
-        publish, discrete, unrestricted = self._merged()
+        if self._pending_updates is not None:
+            (discrete, unrestricted), self._pending_updates = self._pending_updates, None
+        else:
+            _, discrete, unrestricted = self._merged()
+        try:
+            self._advance_loop(boundary_time, status, discrete, unrestricted, info)
+        except BaseException as error:
+            # Resume point: the updates still due at the current time.
+            self._pending_updates = self._failure_pending
+            self._last_known_simtime = info.time
+            self._redetermine_witnesses = True
+            annotate_callback_error(error, info.time)
+            raise
+        self._redetermine_witnesses = True
+        self._last_known_simtime = info.time
+        return status
+
+    def _advance_loop(self, boundary_time, status, discrete, unrestricted, info) -> None:
+        """AdvanceTo's loop. `_failure_pending` always holds the (discrete,
+        unrestricted) updates due at the current time and not yet applied."""
         has_per_step = any(self._per_step)
         while True:
+            self._failure_pending = (discrete, unrestricted)
             if self._target_realtime_rate > 0:
                 self._pause_if_too_fast()
             accumulated = self._handle_unrestricted(unrestricted)
             self._check_failure(accumulated, status)
+            self._failure_pending = (discrete, ())
             accumulated = accumulated.KeepMoreSevere(self._handle_discrete(discrete))
             self._check_failure(accumulated, status)
+            self._failure_pending = ((), ())
             if not accumulated.reached_termination():
                 t_next, self._timed = self._calc_next_update_time(info.time)
                 timed = self._timed
@@ -421,6 +491,7 @@ class Simulator:
                     publish, discrete, unrestricted = timed
                 else:
                     publish = discrete = unrestricted = ()
+                self._failure_pending = (discrete, unrestricted)
                 accumulated = accumulated.KeepMoreSevere(self._handle_publish(publish))
                 if self._publish_every_time_step:
                     accumulated = accumulated.KeepMoreSevere(
@@ -433,9 +504,6 @@ class Simulator:
                 break
             if info.time >= boundary_time:
                 break
-        self._redetermine_witnesses = True
-        self._last_known_simtime = info.time
-        return status
 
     def AdvancePendingEvents(self) -> SimulatorStatus:
         """Handles the update events pending at the current time, without
@@ -443,7 +511,10 @@ class Simulator:
         if not self._initialization_done:
             raise RuntimeError("AdvancePendingEvents(): call Initialize() first")
         status = SimulatorStatus(self._context.get_time())
-        _, discrete, unrestricted = self._merged()
+        if self._pending_updates is not None:
+            (discrete, unrestricted), self._pending_updates = self._pending_updates, None
+        else:
+            _, discrete, unrestricted = self._merged()
         accumulated = self._handle_unrestricted(unrestricted)
         self._check_failure(accumulated, status)
         accumulated = accumulated.KeepMoreSevere(self._handle_discrete(discrete))
@@ -485,6 +556,18 @@ class Simulator:
         self._witnessed = ([], [], [])
         t0 = context.get_time()
         x0 = context.get_continuous_state_vector().CopyToVector()
+        try:
+            return self._integrate_with_witnesses(witnesses, t0, x0, next_publish,
+                                                  next_update, boundary)
+        except BaseException as error:
+            annotate_callback_error(error, context.get_time())
+            context.SetTimeAndContinuousState(t0, x0)  # undo the step
+            raise
+
+    def _integrate_with_witnesses(self, witnesses, t0, x0, next_publish, next_update,
+                                  boundary) -> int:
+        context = self._context
+        integrator = self._integrator
         w0 = [w.CalcWitnessValue(c) for w, c in witnesses]
         result = integrator.IntegrateNoFurtherThanTime(next_publish, next_update, boundary)
         tf = context.get_time()

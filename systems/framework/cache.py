@@ -8,12 +8,15 @@ Invalidation (see ``dependency_tracker``) only clears flags.
 """
 from __future__ import annotations
 
+import threading
 from typing import Callable
 
 from .indices import _Index
 from .value import AbstractValue
 
 __all__ = ["ValueProducer", "CacheEntry", "CacheEntryValue", "CacheIndex"]
+
+_thread_id = threading.get_ident
 
 
 class CacheIndex(_Index):
@@ -49,14 +52,20 @@ class ValueProducer:
 
 
 class CacheEntryValue:
-    """The per-Context storage of one cache entry: value + up-to-date flag."""
+    """The per-Context storage of one cache entry: value + up-to-date flag.
 
-    __slots__ = ("value", "valid", "serial_number")
+    While its calc function runs, `calculating` holds the computing thread's
+    id (0 otherwise), so that a calc asking for its own value is reported
+    instead of recursing (see `update_cache_value`).
+    """
+
+    __slots__ = ("value", "valid", "serial_number", "calculating")
 
     def __init__(self, value):
         self.value = value
         self.valid = False
         self.serial_number = 0
+        self.calculating = 0
 
     def is_out_of_date(self) -> bool:
         return not self.valid
@@ -138,9 +147,7 @@ class CacheEntry:
             self._system.ValidateContext(context)
         cev = context._cache[self._index]
         if not cev.valid:
-            self._calc(context, cev.value)
-            cev.valid = True
-            cev.serial_number += 1
+            update_cache_value(cev, self._calc, context, self)
         return cev.value
 
     def Eval(self, context):
@@ -149,3 +156,39 @@ class CacheEntry:
         if isinstance(value, AbstractValue):
             return value.get_value()
         return value
+
+
+def update_cache_value(cev: CacheEntryValue, calc: Callable, context,
+                       entry: CacheEntry) -> None:
+    """Recomputes an out-of-date value: ``calc(context, cev.value)``, then marks
+    it up to date (every cache entry, output port and time-derivative
+    evaluation goes through here on a miss).
+
+    If `calc` raises, the value stays out of date and the exception propagates.
+    A calc that asks, directly or through other ports and cache entries, for
+    the value it is computing (same thread) raises a RuntimeError in Drake's
+    cache-entry message format naming the system, the entry's index and its
+    description; without this check it would end in Python's RecursionError.
+    """
+    thread = _thread_id()
+    if cev.calculating == thread:
+        raise RuntimeError(_format_name(entry, "Eval") + (
+            "recursive evaluation: this value is already being computed, and its "
+            "calc function asked for it again (directly or through the ports and "
+            "cache entries it evaluates). A value cannot depend on itself: break "
+            "the cycle, e.g. with state."))
+    cev.calculating = thread
+    try:
+        calc(context, cev.value)
+    finally:
+        cev.calculating = 0
+    cev.valid = True
+    cev.serial_number += 1
+
+
+def _format_name(entry: CacheEntry, api: str) -> str:
+    """Drake's CacheEntry::FormatName prefix: "Subsystem '<path>' (<type>):
+    CacheEntry[<index>](<description>)::<api>(): "."""
+    system = entry._system
+    return (f"Subsystem '{system.GetSystemPathname()}' ({type(system).__name__}): "
+            f"CacheEntry[{int(entry._index)}]({entry._description})::{api}(): ")

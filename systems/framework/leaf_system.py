@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._overloads import overloaded
-from .cache import CacheEntry, ValueProducer
+from .cache import CacheEntry, ValueProducer, update_cache_value
 from .context import LeafContext
 from .leaf_events import LeafEventsMixin, _throw_on_failure  # noqa: F401 (re-export)
 from .indices import (AbstractStateIndex, ContinuousStateIndex, DiscreteStateIndex,
@@ -192,9 +192,8 @@ class LeafSystem(LeafEventsMixin, System):
             self.ValidateContext(context)
         cev = context._cache[self._xcdot_cache_index]
         if not cev.valid:
-            self._calc_xcdot(context, cev.value)
-            cev.valid = True
-            cev.serial_number += 1
+            update_cache_value(cev, self._calc_xcdot, context,
+                               self._cache_entries[self._xcdot_cache_index])
         return cev.value
 
     def CalcTimeDerivatives(self, context, derivatives) -> None:

@@ -2,6 +2,7 @@
 output port forwards to the subsystem port it exports."""
 from __future__ import annotations
 
+from .cache import update_cache_value
 from .indices import OutputPortIndex
 from .port_base import PortBase, PortDataType
 from .value import AbstractValue, Value
@@ -66,9 +67,7 @@ class LeafOutputPort(OutputPort):
     def _eval_payload(self, context):
         cev = context._cache[self._cache_index]
         if not cev.valid:
-            self._calc(context, cev.value)
-            cev.valid = True
-            cev.serial_number += 1
+            update_cache_value(cev, self._calc, context, self._cache_entry)
         return cev.value
 
     def Allocate(self) -> AbstractValue:

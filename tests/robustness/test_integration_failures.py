@@ -1,0 +1,245 @@
+"""No hang, ever: non-finite derivatives and states are caught at the step that
+produces them, with an error naming the system path, the state index and the
+time; step-size collapses end with Drake's minimum-step error after a bounded
+number of shrinks; time that cannot advance is refused up front.
+
+Every system here counts its derivative evaluations and raises past a budget,
+so a regression to the old endless shrinking fails the test instead of
+hanging the suite.
+"""
+import math
+
+import numpy as np
+import pytest
+
+from systems.analysis import (ExplicitEulerIntegrator, RungeKutta2Integrator,
+                              RungeKutta3Integrator, RungeKutta5Integrator, Simulator)
+from systems.framework import DiagramBuilder, LeafSystem
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NaN/inf arithmetic
+
+BUDGET = 20_000  # derivative evaluations; the cases below need a few hundred at most
+
+
+class Budgeted(LeafSystem):
+    """Two states, x' = (-1, g(t)) where g is -1 until `t_bad`, then `bad`."""
+
+    def __init__(self, bad=float("nan"), t_bad=0.05, n=2):
+        super().__init__()
+        self.bad, self.t_bad, self.evaluations = bad, t_bad, 0
+        self.DeclareContinuousState(n)
+
+    def DoCalcTimeDerivatives(self, context, derivatives):
+        self.evaluations += 1
+        if self.evaluations > BUDGET:
+            raise AssertionError("derivative evaluation budget exceeded: the "
+                                 "integrator is not converging to an answer")
+        xdot = -np.ones(derivatives.size())
+        if context.get_time() > self.t_bad:
+            xdot[-1] = self.bad
+        derivatives.get_mutable_vector().SetFromVector(xdot)
+
+
+def _diagram(*systems):
+    builder = DiagramBuilder()
+    for i, system in enumerate(systems):
+        builder.AddNamedSystem(f"sys{i}", system)
+    diagram = builder.Build()
+    diagram.set_name("plant")
+    return diagram
+
+
+def _simulator(diagram, make=None):
+    simulator = Simulator(diagram)
+    if make is not None:
+        integrator = make(diagram, simulator.get_mutable_context())
+        simulator.reset_integrator(integrator)
+    return simulator
+
+
+def _fixed(cls, h=0.01):
+    return lambda system, context: cls(system, h, context)
+
+
+def _error_controlled(cls, fixed_step=False):
+    def make(system, context):
+        integrator = cls(system, context)
+        integrator.set_maximum_step_size(0.01)
+        integrator.set_fixed_step_mode(fixed_step)
+        return integrator
+    return make
+
+
+INTEGRATORS = {
+    "RK3 (default)": None,
+    "RK5": _error_controlled(RungeKutta5Integrator),
+    "RK3 fixed step": _error_controlled(RungeKutta3Integrator, fixed_step=True),
+    "Euler": _fixed(ExplicitEulerIntegrator),
+    "RK2": _fixed(RungeKutta2Integrator),
+}
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+@pytest.mark.parametrize("name", list(INTEGRATORS))
+def test_non_finite_derivative_raises_naming_system_index_and_time(name, bad):
+    plant = Budgeted(bad=bad)
+    simulator = _simulator(_diagram(plant), INTEGRATORS[name])
+    with pytest.raises(RuntimeError) as info:
+        simulator.AdvanceTo(1.0)
+    message = str(info.value)
+    assert "continuous state 1 of system '::plant::sys0'" in message
+    assert f"is {bad}" in message
+    t = float(message.split(" at t = ")[1].split(",")[0])
+    assert 0.05 < t <= 0.05 + 0.01 + 1e-12   # within the first step past t_bad
+    # The Context is left at the last completed step, which ends at or before
+    # the failure, with the state of that time (x = −t exactly for x' = −1).
+    context = simulator.get_context()
+    x = context.get_continuous_state_vector().CopyToVector()
+    assert t - 0.01 - 1e-12 <= context.get_time() <= t
+    np.testing.assert_allclose(x, [-context.get_time()] * 2, rtol=0, atol=1e-12)
+    assert plant.evaluations < 2_000
+
+
+@pytest.mark.parametrize("name", list(INTEGRATORS))
+def test_non_finite_initial_state_raises_before_any_step(name):
+    plant = Budgeted(t_bad=math.inf)
+    simulator = _simulator(_diagram(Budgeted(t_bad=math.inf), plant), INTEGRATORS[name])
+    simulator.get_mutable_context().SetContinuousState([0.0, 0.0, 0.0, math.nan])
+    with pytest.raises(RuntimeError, match=r"continuous state 1 of system '::plant::sys1' "
+                                           r"\(index 3 of the diagram's continuous state\) "
+                                           r"is nan at t = 0\.0"):
+        simulator.AdvanceTo(1.0)
+    assert simulator.get_context().get_time() == 0.0
+    np.testing.assert_array_equal(
+        simulator.get_context().get_continuous_state_vector().CopyToVector()[:3], 0.0)
+
+
+def test_non_finite_derivative_at_the_start_raises_at_time_zero():
+    plant = Budgeted(t_bad=-1.0)
+    simulator = _simulator(_diagram(plant))
+    with pytest.raises(RuntimeError, match=r"time derivative of continuous state 1 of "
+                                           r"system '::plant::sys0' .*is nan at t = 0\.0,"):
+        simulator.AdvanceTo(1.0)
+    assert plant.evaluations <= 4  # one RK3 step (3 stages) and the re-check at t = 0
+
+
+class Blowup(LeafSystem):
+    """x' = x², x(0) = 1: x = 1/(1 − t) reaches infinity at t = 1."""
+
+    def __init__(self):
+        super().__init__()
+        self.evaluations = 0
+        self.DeclareContinuousState(1)
+
+    def DoCalcTimeDerivatives(self, context, derivatives):
+        self.evaluations += 1
+        if self.evaluations > BUDGET:
+            raise AssertionError("derivative evaluation budget exceeded")
+        x = context.get_continuous_state_vector().GetAtIndex(0)
+        derivatives.get_mutable_vector().SetAtIndex(0, x * x)
+
+
+def test_finite_time_blowup_with_a_fixed_step_stops_with_a_named_error():
+    """A genuine singularity: Euler's x + h·x² overflows within a few steps
+    of t = 1 and the run ends naming the state, not with inf. (RK3 with error
+    control ends with the minimum-step error after ~3e5 evaluations, too slow
+    for this suite.)"""
+    plant = Blowup()
+    simulator = _simulator(_diagram(plant), INTEGRATORS["Euler"])
+    simulator.get_mutable_context().SetContinuousState([1.0])
+    with pytest.raises(RuntimeError, match=r"continuous state 0 of system '::plant::sys0' "
+                                           r".*(is|became) inf"):
+        simulator.AdvanceTo(2.0)
+    context = simulator.get_context()
+    assert context.get_time() < 2.0
+    assert np.isfinite(context.get_continuous_state_vector().CopyToVector()).all()
+
+
+class Stiff(LeafSystem):
+    """x' = −λ x with λ = 1e7: error control wants steps of ~1e-7 s."""
+
+    def __init__(self):
+        super().__init__()
+        self.DeclareContinuousState(1)
+
+    def DoCalcTimeDerivatives(self, context, derivatives):
+        x = context.get_continuous_state_vector().GetAtIndex(0)
+        derivatives.get_mutable_vector().SetAtIndex(0, -1e7 * x)
+
+
+def test_step_size_collapse_ends_with_drakes_minimum_step_error_after_bounded_shrinks():
+    simulator = Simulator(Stiff())
+    simulator.get_mutable_context().SetContinuousState([1.0])
+    integrator = simulator.get_mutable_integrator()
+    integrator.set_requested_minimum_step_size(1e-4)
+    with pytest.raises(RuntimeError, match=r"Error control wants to select step smaller "
+                                           r"than minimum allowed \(0\.0001\)"):
+        simulator.AdvanceTo(1.0)
+    # From the first trial step (1e-4 s target, ≤ 0.1 s) to 1e-4 s takes at
+    # most log(1e-3)/log(0.9) ≈ 66 shrinks.
+    assert integrator.get_num_step_shrinkages_from_error_control() < 70
+    assert simulator.get_context().get_time() == 0.0
+
+
+def test_non_finite_error_raises_even_when_minimum_step_violations_are_allowed():
+    plant = Budgeted()
+    simulator = _simulator(_diagram(plant))
+    simulator.get_mutable_integrator().set_throw_on_minimum_step_size_violation(False)
+    with pytest.raises(RuntimeError, match=r"continuous state 1 of system "
+                                           r"'::plant::sys0' .*is nan"):
+        simulator.AdvanceTo(1.0)
+    assert plant.evaluations < 2_000
+
+
+@pytest.mark.parametrize("name", ["Euler", "RK2"])
+def test_overflowing_state_is_reported_as_the_state_not_the_derivative(name):
+    """x' = 1e308 (finite) from x = 1.79e308: x + h·x' overflows. Euler's
+    result does; RK2's first stage state does, at t = h."""
+    plant = Budgeted(bad=1e308, t_bad=-1.0)
+    simulator = _simulator(_diagram(plant), INTEGRATORS[name])
+    simulator.get_mutable_context().SetContinuousState([0.0, 1.79e308])
+    with pytest.raises(RuntimeError, match=r"continuous state 1 of system "
+                                           r"'::plant::sys0' .*became inf at .*"
+                                           r"the state overflowed"):
+        simulator.AdvanceTo(1.0)
+    np.testing.assert_array_equal(
+        simulator.get_context().get_continuous_state_vector().CopyToVector(),
+        [0.0, 1.79e308])
+
+
+class Ticker(LeafSystem):
+    def __init__(self, period):
+        super().__init__()
+        self.DeclarePeriodicPublishEvent(period, 0.0, lambda context: None)
+
+
+def test_periodic_event_below_the_time_resolution_is_refused_not_spun_on():
+    simulator = Simulator(_diagram(Ticker(1e-20)))
+    simulator.get_mutable_context().SetTime(1.0)
+    simulator.Initialize()
+    with pytest.raises(RuntimeError, match=r"periodic event of system '::plant::sys0' "
+                                           r"with period 1e-20 s .* cannot advance time "
+                                           r"past t = 1\.0"):
+        simulator.AdvanceTo(2.0)
+
+
+def test_zero_maximum_step_size_is_refused_at_initialize():
+    diagram = _diagram(Budgeted(t_bad=math.inf))
+    simulator = Simulator(diagram)
+    integrator = ExplicitEulerIntegrator(diagram, 0.0, simulator.get_mutable_context())
+    simulator.reset_integrator(integrator)
+    with pytest.raises(RuntimeError, match="maximum step size is 0"):
+        simulator.AdvanceTo(1.0)
+
+
+def test_standalone_integrator_restores_the_step_start_on_non_finite_results():
+    plant = Budgeted()
+    context = plant.CreateDefaultContext()
+    integrator = ExplicitEulerIntegrator(plant, 0.02, context)
+    integrator.Initialize()
+    integrator.IntegrateWithMultipleStepsToTime(0.04)
+    with pytest.raises(RuntimeError, match=r"system '::_' .*is nan at t = 0\.06"):
+        integrator.IntegrateWithMultipleStepsToTime(1.0)
+    assert context.get_time() == pytest.approx(0.06)
+    np.testing.assert_allclose(context.get_continuous_state_vector().CopyToVector(),
+                               [-0.06, -0.06])
