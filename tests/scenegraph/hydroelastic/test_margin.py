@@ -267,3 +267,23 @@ def test_only_compliant_geometries_are_grown_by_their_margin_in_the_broadphase()
     query = sg.get_query_output_port().Eval(context)
     surfaces = query.ComputeContactSurfaces(HydroelasticContactRepresentation.kTriangle)
     assert len(surfaces) == 1 and np.all(surfaces[0].face_pressures() < 0)
+
+
+def test_compliant_half_space_margin_against_compliant_mesh():
+    """Beyond Drake (which refuses compliant half space vs compliant mesh): a compliant box
+    hovering 0.3 mm above a compliant half space whose margin is 1 mm touches it on the
+    surface where both (negative) pressures agree; every vertex lies in 0 < z ≤ δ and
+    carries the half space's pressure −(E/t)·z."""
+    from scenegraph import Box
+    t, E, margin = 0.1, 1e6, 1e-3
+    hs = make_compliant_representation(HalfSpace(), E, slab_thickness=t, margin=margin)
+    box = make_compliant_representation(Box(0.2, 0.16, 0.12), 2e5, margin=margin)
+    X_WB = RigidTransform([0.0, 0.0, 0.06 + 0.0003])
+    _, surface = compute_contact_surface(1, hs, RigidTransform(), 2, box, X_WB,
+                                         HydroelasticContactRepresentation.kPolygon)
+    V = surface.poly_mesh_W().vertices_array()
+    assert V.shape[0] > 0 and V[:, 2].min() > 0 and V[:, 2].max() <= margin + 1e-15
+    np.testing.assert_allclose(surface.poly_e_MN().values(), -(E / t) * V[:, 2], rtol=1e-9)
+    # Normals point out of the box (N) into the half space (M), i.e. down; with negative
+    # pressure the force on M points up: the pair attracts inside the margins.
+    assert surface.calc_force_W()[2] > 0
