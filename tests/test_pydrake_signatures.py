@@ -190,6 +190,8 @@ def _check_callable(owner, name, entry, label):
         return [f"{label}: {error}"]
     problems = []
     for overload in overloads:
+        if any(p[0].startswith("*") and p[0] != "*" for p in overload["params"]):
+            continue  # pydrake's own is *args/**kwargs: anything goes
         reasons = [_problem(sig, overload["params"]) for sig in sigs]
         if all(r is not None for r in reasons):
             shown = ", ".join(p[0] + ("=" + p[1] if p[1] else "") for p in overload["params"])

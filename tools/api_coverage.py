@@ -40,6 +40,17 @@ def class_members(data, qualname):
     return out
 
 
+def has_member(cls, name) -> bool:
+    """hasattr, counting dataclass fields (no class attribute when they use a
+    default_factory) and the ``name``/``value`` of enum members."""
+    if hasattr(cls, name):
+        return True
+    if name in getattr(cls, "__dataclass_fields__", {}):
+        return True
+    import enum
+    return isinstance(cls, enum.EnumMeta) and name in ("name", "value")
+
+
 def measure(data):
     rows = []
     for mod_name, mod in data["modules"].items():
@@ -59,11 +70,14 @@ def measure(data):
                 if "𝓣" in member:  # scalar instantiations (e.g. ToScalarType𝓣float𝓤)
                     continue
                 m_total += 1
-                if hasattr(cls, member):
+                if has_member(cls, member):
                     m_present += 1
                 else:
                     m_missing.append(f"{n}.{member}")
+        templates = [n for n, e in mod["names"].items() if e["kind"] == "template"]
         rows.append({"module": mod_name, "ours": mod["ours"], "total": len(names),
+                     "templates_total": len(templates),
+                     "templates_present": sum(hasattr(ours, n) for n in templates),
                      "present": len(present), "missing": missing,
                      "members_total": m_total, "members_present": m_present,
                      "members_missing": m_missing})
@@ -85,6 +99,7 @@ def main():
         if args.members:
             line += f"   members {r['members_present']:>5}/{r['members_total']:<5} " \
                     f"{100.0 * r['members_present'] / max(r['members_total'], 1):6.1f}%"
+            line += f"   templates {r['templates_present']:>3}/{r['templates_total']:<3}"
         print(line)
         tot += r["total"]
         pres += r["present"]

@@ -19,8 +19,16 @@ from .state import (AbstractValues, ContinuousState, DiscreteValues, Parameters,
 from .system import System, SystemOutput
 from .tickets import DependencyTicket
 from .value import AbstractValue, Value
-from .vectors import BasicVector, VectorBase
+from .vectors import BasicVector, Subvector, Supervector, VectorBase
 from .witness import WitnessFunction, WitnessFunctionDirection
+from .bus_value import BusValue
+from .context_base import ContextBase
+from .indices import InputPortSelection, OutputPortSelection, SystemConstraintIndex
+from .scalar_conversion import SystemScalarConverter
+from .system_base import SystemBase, SystemVisitor
+from .vector_system import VectorSystem
+from .templates import *  # noqa: F401,F403  (BasicVector_, ..., WitnessFunction_)
+from .templates import __all__ as _template_names
 
 __all__ = [
     "AbstractParameterIndex", "AbstractStateIndex", "AbstractValue", "AbstractValues",
@@ -35,4 +43,7 @@ __all__ = [
     "System", "SystemOutput", "TriggerType", "UnrestrictedUpdateEvent",
     "UseDefaultName", "Value", "ValueProducer", "VectorBase", "WitnessFunction",
     "WitnessFunctionDirection", "kUseDefaultName",
-]
+    "BusValue", "ContextBase", "InputPortSelection", "OutputPortSelection",
+    "Subvector", "Supervector", "SystemBase", "SystemConstraintIndex",
+    "SystemScalarConverter", "SystemVisitor", "VectorSystem",
+] + list(_template_names)

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from ._overloads import overloaded
+from .context_base import ContextBase
 from .dependency_tracker import global_closure
 from .state import State
 from .tickets import BuiltInTicket as T
@@ -40,7 +41,7 @@ class _RootInfo:
         self.memo = {}
 
 
-class Context:
+class Context(ContextBase):
     """Behaviour common to LeafContext and DiagramContext (pydrake's ``Context``)."""
 
     __slots__ = ("_system", "_parent", "_root_info", "_fixed_inputs",

@@ -111,6 +111,20 @@ class Diagram(System):
 
     GetMutableSubsystemContext = GetSubsystemContext
 
+    def GetMutableSubsystemState(self, subsystem, context):
+        """The State of `subsystem` within `context` (this Diagram's Context); changing
+        it notifies the subsystem's dependents now."""
+        return self.GetSubsystemContext(subsystem, context).get_mutable_state()
+
+    def AreConnected(self, output, input) -> bool:
+        """True if `output` feeds `input` directly inside this Diagram."""
+        try:
+            src = self._systems.index(output.get_system())
+            dst = self._systems.index(input.get_system())
+        except ValueError:
+            return False
+        return self._connections.get((dst, input._index)) == (src, output._index)
+
     def GetInputPortLocators(self, port_index: int) -> list:
         self._check_input_index(port_index)
         return [(self._systems[i], p) for i, p in self._input_port_map[port_index]]

@@ -56,8 +56,9 @@ class DiagramBuilder:
                                f"been added to this DiagramBuilder")
         if system._owner is not None:
             raise RuntimeError(
-                f"AddSystem(): System '{system.get_name()}' already belongs to another "
-                f"DiagramBuilder or Diagram; a System can only be added once")
+                f"AddSystem(): System '{system.get_name()}' has already been added to a "
+                f"different DiagramBuilder or built into a different Diagram; a System "
+                f"can only be added once")
         name = system.get_name() or system.GetMemoryObjectName()
         if name in self._system_by_name:
             raise RuntimeError(
@@ -119,6 +120,61 @@ class DiagramBuilder:
 
     def already_built(self) -> bool:
         return self._built
+
+    def empty(self) -> bool:
+        """True when no System has been added."""
+        return not self._systems
+
+    def RemoveSystem(self, system) -> None:
+        """Removes `system` with its connections and exported ports (later exported
+        ports move down one index per removed port); the System may be added again."""
+        self._throw_if_built()
+        self._check_owned(system, "RemoveSystem")
+        self._connections = {i: o for i, o in self._connections.items()
+                             if i.get_system() is not system and o.get_system() is not system}
+        exported = []
+        for name, ports in self._exported_inputs:
+            kept = [p for p in ports if p.get_system() is not system]
+            if kept:
+                exported.append((name, kept))
+        self._exported_inputs = exported
+        self._exported_input_index = {p: k for k, (_, ports) in enumerate(exported)
+                                      for p in ports}
+        self._exported_outputs = [(n, o) for n, o in self._exported_outputs
+                                  if o.get_system() is not system]
+        self._systems.remove(system)
+        del self._system_by_name[system.get_name()]
+        self._graph.remove_node(system)
+        system._owner = None
+
+    def Disconnect(self, source: OutputPort, dest: InputPort) -> None:
+        """Removes the connection source -> dest made by Connect.
+
+        Raises:
+          RuntimeError: the two ports are not connected to each other.
+        """
+        self._throw_if_built()
+        if self._connections.get(dest) is not source:
+            raise RuntimeError(
+                f"DiagramBuilder::Disconnect(): output port {source.get_name()} of System "
+                f"{source.get_system().get_name()} is not connected to input port "
+                f"{dest.get_name()} of System {dest.get_system().get_name()}")
+        del self._connections[dest]
+        out_system, in_system = source.get_system(), dest.get_system()
+        ports = self._graph[out_system][in_system]["ports"]
+        ports.remove((source._index, dest._index))
+        if not ports:
+            self._graph.remove_edge(out_system, in_system)
+
+    def ConnectToSame(self, exemplar: InputPort, dest: InputPort) -> None:
+        """Connects `dest` to whatever `exemplar` is connected to: the same output
+        port, or the same exported Diagram input. Does nothing when `exemplar` is
+        neither connected nor exported."""
+        self._throw_if_built()
+        if exemplar in self._connections:
+            self.Connect(self._connections[exemplar], dest)
+        elif exemplar in self._exported_input_index:
+            self.ConnectInput(self._exported_input_index[exemplar], dest)
 
     def connection_graph(self) -> nx.DiGraph:
         """A copy of the system-level connection graph (edges carry the port

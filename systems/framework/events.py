@@ -171,7 +171,7 @@ class Event:
     # (context, event): 0 for publish, 1 for the update kinds.
     _num_values = 0
 
-    @overloaded
+    @overloaded.typed(callback=lambda v: v is None or callable(v))
     def __init__(self, callback=None):
         """``Event(callback)``: ``callback(context, event[, values])``, trigger kUnknown."""
         self._setup(TriggerType.kUnknown, callback, False)

@@ -1,9 +1,12 @@
 """Typed integer indices (pydrake's TypeSafeIndex types)."""
 from __future__ import annotations
 
+from enum import IntEnum
+
 __all__ = ["InputPortIndex", "OutputPortIndex", "ContinuousStateIndex",
            "DiscreteStateIndex", "AbstractStateIndex", "NumericParameterIndex",
-           "AbstractParameterIndex", "SubsystemIndex"]
+           "AbstractParameterIndex", "SubsystemIndex", "SystemConstraintIndex",
+           "InputPortSelection", "OutputPortSelection"]
 
 
 _INVALID = -1234567  # the value Drake gives a default-constructed index
@@ -54,3 +57,21 @@ class AbstractParameterIndex(_Index):
 
 class SubsystemIndex(_Index):
     __slots__ = ()
+
+
+class SystemConstraintIndex(_Index):
+    __slots__ = ()
+
+
+class InputPortSelection(IntEnum):
+    """Stand-ins for an input port index (pydrake's ``InputPortSelection``)."""
+
+    kUseFirstInputIfItExists = -2
+    kNoInput = -1
+
+
+class OutputPortSelection(IntEnum):
+    """Stand-ins for an output port index (pydrake's ``OutputPortSelection``)."""
+
+    kUseFirstOutputIfItExists = -2
+    kNoOutput = -1

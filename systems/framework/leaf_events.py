@@ -46,12 +46,12 @@ class LeafEventsMixin:
     def DeclarePeriodicDiscreteUpdateNoHandler(self, period_sec, offset_sec=0.0) -> None:
         """A periodic discrete update handled by ``DoCalcDiscreteVariableUpdates``."""
         self._add_periodic(period_sec, offset_sec,
-                           DiscreteUpdateEvent(None, TriggerType.kPeriodic))
+                           DiscreteUpdateEvent._from_short_handler(None, TriggerType.kPeriodic))
 
     def DeclarePeriodicPublishNoHandler(self, period_sec, offset_sec=0.0) -> None:
         """A periodic publish handled by ``DoPublish``."""
         self._add_periodic(period_sec, offset_sec,
-                           PublishEvent(None, TriggerType.kPeriodic))
+                           PublishEvent._from_short_handler(None, TriggerType.kPeriodic))
 
     def DeclarePerStepPublishEvent(self, publish) -> None:
         self._per_step_events.append(

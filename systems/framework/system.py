@@ -9,6 +9,9 @@ from ._overloads import overloaded
 from .dependency_tracker import local_cache_closure
 from .diagram_context import finalize_root_context
 from .input_port import PortDataType, UseDefaultName
+from .scalar_conversion import ScalarConversionMixin
+from .system_base import SystemBase, next_system_id
+from .system_tooling import SystemToolingMixin
 from .tickets import FIRST_DYNAMIC_TICKET, BuiltInTicket as T, DependencyTicket
 from .value import AbstractValue
 from .vectors import BasicVector
@@ -46,12 +49,13 @@ def _ticket(value) -> DependencyTicket:
     return DependencyTicket(int(value))
 
 
-class System:
+class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
     """Base class of LeafSystem and Diagram (pydrake's ``System``)."""
 
     _is_diagram = False
 
     def __init__(self):
+        self._system_id = next_system_id()
         self._name = ""
         self._parent = None          # the Diagram that contains this System
         self._parent_index = -1      # this System's index in that Diagram
@@ -424,13 +428,6 @@ class System:
         from .state import DiscreteValues
         context = self._allocate_root_context()
         return DiscreteValues([g.Clone() for g in context.get_discrete_state()._groups])
-
-    # --- graphviz --------------------------------------------------------------
-    def GetGraphvizString(self, max_depth=None, options={}) -> str:  # noqa: B006
-        """A Graphviz DOT description of this System (and its subsystems down to
-        `max_depth` levels; None means all)."""
-        from .graphviz import system_graphviz
-        return system_graphviz(self, 2**31 - 1 if max_depth is None else max_depth)
 
     def _leaf_local_has_feedthrough(self, input_index: int, output_index: int) -> bool:
         port = self._output_ports[output_index]

@@ -14,7 +14,7 @@ import numpy as np
 
 from ._overloads import signatures
 
-__all__ = ["VectorBase", "BasicVector"]
+__all__ = ["VectorBase", "BasicVector", "Subvector", "Supervector"]
 
 
 class VectorBase:
@@ -254,3 +254,93 @@ class _GatheredVector(VectorBase):
     def SetAtIndex(self, index: int, value: float) -> None:
         self._check_index(index)
         self._flat[self._indices[index]] = value
+
+
+class Subvector(VectorBase):
+    """A live window of `num_elements` entries of another vector starting at
+    `first_element` (pydrake's ``Subvector``; constructed as Drake's C++ one is)."""
+
+    __slots__ = ("_vector", "_first", "_size")
+
+    def __init__(self, vector: VectorBase, first_element: int, num_elements: int):
+        first_element, num_elements = int(first_element), int(num_elements)
+        if first_element < 0 or num_elements < 0 or \
+                first_element + num_elements > vector.size():
+            raise IndexError(f"Subvector: elements [{first_element}, "
+                             f"{first_element + num_elements}) are outside a vector of "
+                             f"size {vector.size()}")
+        self._vector, self._first, self._size = vector, first_element, num_elements
+
+    def size(self) -> int:
+        return self._size
+
+    def get_value(self) -> np.ndarray:
+        return self._vector.get_value()[self._first:self._first + self._size]
+
+    def get_mutable_value(self) -> np.ndarray:
+        return self._vector.get_mutable_value()[self._first:self._first + self._size]
+
+    def CopyToVector(self) -> np.ndarray:
+        return np.array(self.get_value(), dtype=float)
+
+    def SetFromVector(self, value) -> None:
+        value = np.asarray(value, dtype=float).reshape(-1)
+        if value.shape[0] != self._size:
+            raise ValueError(f"SetFromVector: expected a vector of size {self._size}, "
+                             f"got size {value.shape[0]}")
+        for i, v in enumerate(value):
+            self._vector.SetAtIndex(self._first + i, float(v))
+
+    def SetAtIndex(self, index: int, value: float) -> None:
+        self._check_index(index)
+        self._vector.SetAtIndex(self._first + index, value)
+
+
+class Supervector(VectorBase):
+    """The concatenation of several vectors, live (pydrake's ``Supervector``;
+    constructed from a list of VectorBase as Drake's C++ one is)."""
+
+    __slots__ = ("_vectors", "_starts")
+
+    def __init__(self, vectors):
+        self._vectors = list(vectors)
+        starts = [0]
+        for v in self._vectors:
+            if not isinstance(v, VectorBase):
+                raise TypeError(f"Supervector: expected VectorBase items; got "
+                                f"{type(v).__name__}")
+            starts.append(starts[-1] + v.size())
+        self._starts = starts
+
+    def size(self) -> int:
+        return self._starts[-1]
+
+    def _locate(self, index: int):
+        self._check_index(index)
+        k = int(np.searchsorted(self._starts, index, side="right")) - 1
+        return self._vectors[k], index - self._starts[k]
+
+    def get_value(self) -> np.ndarray:
+        if not self._vectors:
+            return np.zeros(0)
+        return np.concatenate([v.CopyToVector() for v in self._vectors])
+
+    def get_mutable_value(self) -> np.ndarray:
+        raise RuntimeError("A Supervector is not contiguous; use SetFromVector or "
+                           "SetAtIndex to change it")
+
+    def GetAtIndex(self, index: int) -> float:
+        vector, i = self._locate(index)
+        return vector.GetAtIndex(i)
+
+    def SetAtIndex(self, index: int, value: float) -> None:
+        vector, i = self._locate(index)
+        vector.SetAtIndex(i, value)
+
+    def SetFromVector(self, value) -> None:
+        value = np.asarray(value, dtype=float).reshape(-1)
+        if value.shape[0] != self.size():
+            raise ValueError(f"SetFromVector: expected a vector of size {self.size()}, "
+                             f"got size {value.shape[0]}")
+        for v, start in zip(self._vectors, self._starts):
+            v.SetFromVector(value[start:start + v.size()])

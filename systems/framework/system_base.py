@@ -1,0 +1,70 @@
+"""SystemBase (the scalar-independent base of every System), its Graphviz API, and
+SystemVisitor (pydrake's names).
+
+``GetGraphvizString(max_depth=None, options={})`` draws the system through
+``GetGraphvizFragment`` → ``DoGetGraphvizFragment(params)``; override the latter to
+change a system's drawing (call ``super().DoGetGraphvizFragment(params)`` for the
+default and edit its ``fragments``).
+"""
+from __future__ import annotations
+
+import itertools
+
+from . import graphviz
+
+__all__ = ["SystemBase", "SystemVisitor"]
+
+_system_ids = itertools.count(1)
+
+
+def next_system_id() -> int:
+    """A process-wide increasing id (Drake's SystemId), used in DOT node names."""
+    return next(_system_ids)
+
+
+class SystemBase:
+    """Base of System (pydrake's ``SystemBase``): naming, ports, tickets and cache
+    entries are implemented by System; this class holds the Graphviz API."""
+
+    GraphvizFragment = graphviz.GraphvizFragment
+    GraphvizFragmentParams = graphviz.GraphvizFragmentParams
+
+    def GetGraphvizFragment(self, max_depth=None, options={}):  # noqa: B006
+        """This system's DOT fragment, expanding nested diagrams `max_depth` levels
+        (None: all). `options` (dict str -> str) reaches every subsystem's
+        DoGetGraphvizFragment; ``{"split": "I/O"}`` draws leaves as two nodes."""
+        params = graphviz.GraphvizFragmentParams(
+            max_depth=2**31 - 1 if max_depth is None else int(max_depth),
+            options=options, node_id=f"s{self._system_id}",
+            header_lines=graphviz.header_lines(self))
+        fragment = self.DoGetGraphvizFragment(params)
+        if not isinstance(fragment, graphviz.GraphvizFragment):
+            raise TypeError(f"{type(self).__name__}.DoGetGraphvizFragment() must return a "
+                            f"GraphvizFragment; got {type(fragment).__name__}")
+        return fragment
+
+    def DoGetGraphvizFragment(self, params):
+        """The default drawing: one HTML-table node listing the ports (a cluster for a
+        Diagram). Override to customise; `params` is a GraphvizFragmentParams."""
+        if getattr(self, "_is_diagram", False):
+            return graphviz.diagram_fragment(self, params)
+        return graphviz.leaf_fragment(self, params)
+
+    def GetGraphvizString(self, max_depth=None, options={}) -> str:  # noqa: B006
+        """A Graphviz DOT graph of this system (and its subsystems down to `max_depth`
+        levels; None means all)."""
+        fragment = self.GetGraphvizFragment(max_depth, options)
+        return (f"digraph _{self._system_id} {{\nrankdir=LR\n"
+                + "".join(fragment.fragments) + "}\n")
+
+
+class SystemVisitor:
+    """Double dispatch over systems (pydrake's ``SystemVisitor``): ``system.Accept(v)``
+    calls ``v.VisitDiagram(system)`` for a Diagram and ``v.VisitSystem(system)``
+    otherwise. Override both."""
+
+    def VisitSystem(self, system) -> None:
+        raise NotImplementedError("SystemVisitor.VisitSystem() must be overridden")
+
+    def VisitDiagram(self, diagram) -> None:
+        raise NotImplementedError("SystemVisitor.VisitDiagram() must be overridden")
