@@ -302,6 +302,33 @@ class QueryObject:
         engine, poses = self._engine_and_poses()
         return engine.compute_signed_distance_estimates(
             poses, cutoff, None if pairs is None else list(pairs), bool(exact_mesh))
+
+    def cast_rays(self, p_WO, dhat_W, max_distance: float = math.inf, role=None,
+                  geometries=None):
+        """Extension: the first hit of each ray p_WO + t·dhat_W (t ≥ 0) on the
+        geometries with `role` (default Role.kProximity), or on those of
+        `geometries` (a GeometrySet; frames stand for their geometries with
+        the role). p_WO: (3,) or (N, 3) in W [m]; dhat_W: (N, 3) unit
+        directions in W; max_distance [m]. Returns RayCastResults (distance,
+        id_G, hit point p_WH, outward unit normal nhat_W per ray)."""
+        from scenegraph.geometry_roles import Role
+        from scenegraph.geometry_set import GeometrySet
+        from scenegraph.proximity.raycast import checked_rays
+        query = "cast_rays"
+        O, D, max_distance = checked_rays(p_WO, dhat_W, max_distance, query)
+        role = Role.kProximity if role is None else Role(role)
+        ids = None
+        if geometries is not None:
+            if not isinstance(geometries, GeometrySet):
+                raise TypeError(f"{query}(): geometries must be a GeometrySet; got "
+                                f"{type(geometries).__name__}")
+            ids = set(self.inspector().GetGeometryIds(
+                GeometrySet(frame_ids=geometries.frames()), role))
+            for g in geometries.geometries():
+                self._state()._geometry(g)
+                ids.add(g)
+        engine, poses = self._engine_and_poses()
+        return engine.cast_rays(poses, O, D, max_distance, role, ids, self._state())
     # --- end of controllers section ---------------------------------------------------
 
 

@@ -64,7 +64,7 @@ class SignedDistanceToPoints:
 
     Attributes:
       point_index: (K,) int64 index of the query point in p_WQ.
-      id_G: list of K GeometryIds.
+      id_G: (K,) object array of GeometryIds.
       distance: (K,) signed distance [m], negative inside.
       p_GN: (K, 3) nearest point N on ∂G, in G [m].
       grad_W: (K, 3) unit gradient of the distance w.r.t. Q, in W.
@@ -302,9 +302,15 @@ def signed_distance_to_points(engine, world_poses, P, threshold: float,
     query = "compute_signed_distance_to_points"
     rows = _rows_of(engine, geometry_ids, query)
     point, g, out = _measure_points(engine, world_poses, P, float(threshold), rows)
-    ids = engine._ids
-    return SignedDistanceToPoints(point, [ids[k] for k in g.tolist()], out[:, 0].copy(),
-                                  out[:, 1:4].copy(), out[:, 4:7].copy(), len(P))
+    ids = _cached(engine, "id_array", lambda: _object_array(engine._ids))
+    return SignedDistanceToPoints(point, ids[g], out[:, 0].copy(), out[:, 1:4].copy(),
+                                  out[:, 4:7].copy(), len(P))
+
+
+def _object_array(items) -> np.ndarray:
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
 
 
 def signed_distance_geometry_to_point(engine, world_poses, p_WQ, geometry_ids) -> list:

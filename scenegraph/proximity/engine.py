@@ -373,4 +373,15 @@ class ProximityEngine:
         from scenegraph.proximity import batched_queries
         return batched_queries.signed_distance_estimates(self, world_poses, cutoff, pairs,
                                                          exact_mesh)
+
+    def cast_rays(self, world_poses, p_WO, dhat_W, max_distance, role, geometry_ids=None,
+                  state=None):
+        """RayCastResults of rays (checked (N, 3) arrays) against the
+        geometries of `role` (or of geometry_ids), see raycast.py; `state`
+        (this engine's GeometryState) is read for roles other than proximity."""
+        from scenegraph.proximity import raycast
+        scene = raycast.scene_for(self, role, state)
+        R, p = scene.poses(world_poses)
+        return raycast.cast_rays(scene, R, p, p_WO, dhat_W, max_distance,
+                                 scene.rows(geometry_ids, "cast_rays"))
     # --- end of controllers section ---------------------------------------------------
