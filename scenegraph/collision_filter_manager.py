@@ -12,7 +12,7 @@ from enum import IntEnum
 
 from scenegraph.collision_filter import ALLOW, EXCLUDE
 from scenegraph.geometry_set import GeometrySet
-from scenegraph.identifiers import FilterId, GeometryId
+from scenegraph.identifiers import FilterId, GeometryId, id_type_error
 
 
 class CollisionFilterScope(IntEnum):
@@ -73,6 +73,19 @@ def _checked(s) -> GeometrySet:
     return out
 
 
+def _checked_declaration(declaration, method: str) -> CollisionFilterDeclaration:
+    if not isinstance(declaration, CollisionFilterDeclaration):
+        raise TypeError(f"CollisionFilterManager.{method}(): declaration must be a "
+                        f"CollisionFilterDeclaration; got {declaration!r}")
+    return declaration
+
+
+def _checked_filter_id(filter_id, method: str) -> None:
+    if not isinstance(filter_id, FilterId):
+        raise id_type_error(filter_id, FilterId, f"CollisionFilterManager.{method}(): "
+                                                 f"filter_id")
+
+
 class CollisionFilterManager:
     """Facade over one GeometryState's collision filters (model or context copy)."""
 
@@ -86,7 +99,8 @@ class CollisionFilterManager:
           RuntimeError: if it references unregistered ids or a transient
             history exists (the configuration is then unchanged).
         """
-        resolved = self._state._resolve_filter_statements(declaration)
+        resolved = self._state._resolve_filter_statements(
+            _checked_declaration(declaration, "Apply"))
         self._state._collision_filter.apply(resolved)
         self._state._on_filter_change()
 
@@ -96,19 +110,22 @@ class CollisionFilterManager:
         Raises:
           RuntimeError: if it references unregistered ids.
         """
-        resolved = self._state._resolve_filter_statements(declaration)
+        resolved = self._state._resolve_filter_statements(
+            _checked_declaration(declaration, "ApplyTransient"))
         fid = self._state._collision_filter.apply_transient(resolved)
         self._state._on_filter_change()
         return fid
 
     def RemoveDeclaration(self, filter_id: FilterId) -> bool:
         """Removes a transient declaration; False if ``filter_id`` is not active."""
+        _checked_filter_id(filter_id, "RemoveDeclaration")
         removed = self._state._collision_filter.remove_declaration(filter_id)
         if removed:
             self._state._on_filter_change()
         return removed
 
     def IsActive(self, filter_id: FilterId) -> bool:
+        _checked_filter_id(filter_id, "IsActive")
         return self._state._collision_filter.is_active(filter_id)
 
     def has_transient_history(self) -> bool:

@@ -24,7 +24,7 @@ from scenegraph.geometry_properties import (GeometryProperties, IllustrationProp
                                             PerceptionProperties, ProximityProperties)
 from scenegraph.geometry_roles import Role, RoleAssign, role_name
 from scenegraph.geometry_version import GeometryVersion
-from scenegraph.identifiers import FrameId, GeometryId, SourceId
+from scenegraph.identifiers import FrameId, GeometryId, SourceId, id_type_error
 from scenegraph.kinematics_vector import (PoseTopology, calc_world_poses,
                                           compose_world_poses, frame_poses_valid,
                                           gather_frame_poses)
@@ -40,6 +40,19 @@ _REAL_ROLES = (Role.kProximity, Role.kIllustration, Role.kPerception)
 def world_frame_id() -> FrameId:
     """The id of the world frame, shared by every GeometryState."""
     return _WORLD_FRAME_ID
+
+
+def _hashable(value) -> bool:
+    return getattr(type(value), "__hash__", None) is not None
+
+
+def _check_pose(method: str, gid, name: str, X, label: str) -> None:
+    """Raises naming the geometry if pose `X` (a RigidTransform) is not finite."""
+    if not (np.isfinite(X._R).all() and np.isfinite(X._p).all()):
+        raise RuntimeError(
+            f"{method}: geometry {gid} ('{name}') was given a non-finite pose {label}: "
+            f"translation {X._p.tolist()}, rotation {X._R.tolist()}; every entry must "
+            f"be finite")
 
 
 class _Source:
@@ -148,21 +161,30 @@ class GeometryState:
         return CollisionFilterManager(self)
 
     # ---- validation helpers -------------------------------------------------
+    # A lookup miss first checks the id's type: ids of different kinds never
+    # compare equal, so a FrameId given for a GeometryId would otherwise be
+    # reported as an unregistered geometry with the same number.
     def _source(self, source_id) -> _Source:
-        s = self._sources.get(source_id)
+        s = self._sources.get(source_id) if _hashable(source_id) else None
         if s is None:
+            if not isinstance(source_id, SourceId):
+                raise id_type_error(source_id, SourceId, "source_id")
             raise RuntimeError(f"Referenced geometry source {source_id} is not registered.")
         return s
 
     def _frame(self, frame_id) -> _Frame:
-        f = self._frames.get(frame_id)
+        f = self._frames.get(frame_id) if _hashable(frame_id) else None
         if f is None:
+            if not isinstance(frame_id, FrameId):
+                raise id_type_error(frame_id, FrameId, "frame_id")
             raise RuntimeError(f"Referenced frame {frame_id} has not been registered.")
         return f
 
     def _geometry(self, geometry_id) -> _Geometry:
-        g = self._geometries.get(geometry_id)
+        g = self._geometries.get(geometry_id) if _hashable(geometry_id) else None
         if g is None:
+            if not isinstance(geometry_id, GeometryId):
+                raise id_type_error(geometry_id, GeometryId, "geometry_id")
             raise RuntimeError(f"Referenced geometry {geometry_id} has not been registered.")
         return g
 
@@ -282,12 +304,17 @@ class GeometryState:
         if gid in self._geometries:
             raise RuntimeError(f"Registering geometry '{geometry.name()}' with an id that has "
                                f"already been registered: {gid}")
+        _check_pose("RegisterGeometry", gid, geometry.name(), geometry._X_PG, "X_PG")
+        _check_pose("RegisterGeometry", gid, geometry.name(), X_FG, "X_FG")
         roles = {}
         for props in (geometry._proximity, geometry._illustration, geometry._perception):
             if props is not None:
                 role = _ROLE_OF[type(props)]
                 self._check_name_free(frame_id, role, geometry.name())
                 roles[role] = type(props)(props)
+        if Role.kProximity in roles:
+            self._check_proximity(gid, geometry.name(), geometry._shape,
+                                  roles[Role.kProximity])
         rec = _Geometry(gid, source_id, frame_id, parent_geometry_id, geometry.name(),
                         geometry._shape, copy.copy(geometry._X_PG), copy.copy(X_FG))
         self._geometries[gid] = rec
@@ -357,19 +384,27 @@ class GeometryState:
             self._check_name_free(g.frame_id, role, g.name, ignore=geometry_id)
         properties = type(properties)(properties)
         if role == Role.kProximity:
-            self._check_proximity(g, g.shape, properties)
+            self._check_proximity(g.id, g.name, g.shape, properties)
         self._commit_role(g, role, properties)
 
     @staticmethod
-    def _check_proximity(g: _Geometry, shape, props) -> None:
-        """Builds (and caches) the hydroelastic representation the proximity
-        properties ask for, so bad values fail now, naming the geometry."""
+    def _check_proximity(gid, name: str, shape, props) -> None:
+        """Checks that the shape can take part in every proximity query and
+        builds (and caches) the hydroelastic representation the properties ask
+        for, so a bad shape or value fails now, naming the geometry, instead of
+        failing every later query of the scene."""
         from scenegraph.hydroelastic.representation import (
             HydroelasticPropertyError, make_hydroelastic_representation)
+        from scenegraph.proximity_shape_check import check_proximity_shape
         try:
             make_hydroelastic_representation(shape, props)
         except HydroelasticPropertyError as error:
-            raise RuntimeError(f"Geometry {g.id} ('{g.name}'): {error}") from None
+            raise RuntimeError(f"Geometry {gid} ('{name}'): {error}") from None
+        try:
+            check_proximity_shape(shape)
+        except ValueError as error:
+            raise ValueError(f"Geometry {gid} ('{name}') cannot have the proximity role: "
+                             f"{error}") from None
 
     def _commit_role(self, g: _Geometry, role: Role, props) -> None:
         is_new = role not in g.props
@@ -459,8 +494,10 @@ class GeometryState:
             raise TypeError(f"ChangeShape: X_FG must be a RigidTransform, got "
                             f"{type(X_FG).__name__}")
         g = self._owned_geometry(source_id, geometry_id)
+        if X_FG is not None:
+            _check_pose("ChangeShape", geometry_id, g.name, X_FG, "X_FG")
         if Role.kProximity in g.props:
-            self._check_proximity(g, shape, g.props[Role.kProximity])
+            self._check_proximity(g.id, g.name, shape, g.props[Role.kProximity])
         g.shape = shape.Clone()
         if X_FG is not None:
             g.X_FG = copy.copy(X_FG)
@@ -492,7 +529,7 @@ class GeometryState:
                                    "no proximity role")
             filled = ProximityProperties(g.props[Role.kProximity])
             if backfill_proximity_defaults(filled, defaults):
-                self._check_proximity(g, g.shape, filled)
+                self._check_proximity(g.id, g.name, g.shape, filled)
                 updates.append((g, filled))
         for g, filled in updates:
             g.props[Role.kProximity] = filled

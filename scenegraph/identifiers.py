@@ -113,6 +113,17 @@ class FilterId(_Identifier):
 _TYPES = {c.__name__: c for c in (SourceId, FrameId, GeometryId, FilterId)}
 
 
+def id_type_error(value, id_type: type, argument: str) -> TypeError:
+    """The TypeError for `value` given as `argument` where an `id_type` is
+    expected (e.g. a FrameId where a GeometryId is needed): ids of different
+    kinds never match, even when their numbers do."""
+    if isinstance(value, _Identifier):
+        got = f"{type(value).__name__} {value._value}"
+    else:
+        got = f"{type(value).__name__} {value!r}"
+    return TypeError(f"{argument} must be a {id_type.__name__}; got {got}")
+
+
 def _restore_id(type_name: str, value: int):
     obj = object.__new__(_TYPES[type_name])
     obj._value = value

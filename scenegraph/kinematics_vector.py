@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from scenegraph.identifiers import FrameId
+from scenegraph.identifiers import FrameId, id_type_error
 from scenegraph.math.rigid_transform import RigidTransform
 
 
@@ -29,6 +29,8 @@ class FramePoseVector:
                 self.set_value(k, v)
 
     def set_value(self, id: FrameId, value: RigidTransform) -> None:
+        if not isinstance(id, FrameId):
+            raise id_type_error(id, FrameId, "FramePoseVector.set_value: id")
         if not isinstance(value, RigidTransform):
             raise TypeError(f"FramePoseVector.set_value: value must be a RigidTransform, "
                             f"got {type(value).__name__}")

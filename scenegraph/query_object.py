@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from scenegraph.identifiers import FrameId, GeometryId
+from scenegraph.identifiers import FrameId, GeometryId, id_type_error
 from systems.framework._overloads import signatures
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 
@@ -141,6 +141,11 @@ class QueryObject:
     def ComputeSignedDistancePairClosestPoints(self, geometry_id_A, geometry_id_B):
         """SignedDistancePair of two geometries (filters ignored); id_A is the
         one registered first."""
+        if type(geometry_id_A) is not GeometryId or type(geometry_id_B) is not GeometryId:
+            for name, value in (("geometry_id_A", geometry_id_A),
+                                ("geometry_id_B", geometry_id_B)):
+                if not isinstance(value, GeometryId):
+                    raise id_type_error(value, GeometryId, name)
         return self._engine().ComputeSignedDistancePairClosestPoints(
             self._poses(), geometry_id_A, geometry_id_B)
 

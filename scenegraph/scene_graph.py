@@ -23,7 +23,7 @@ from scenegraph.kinematics_vector import FramePoseVector
 from scenegraph.query_object import QueryObject
 from scenegraph.geometry_properties import ProximityProperties
 from scenegraph.geometry_roles import RoleAssign
-from scenegraph.identifiers import FrameId
+from scenegraph.identifiers import FrameId, SourceId, id_type_error
 from systems.framework._overloads import overloaded
 from scenegraph.scene_graph_config import SceneGraphConfig, backfill_proximity_defaults
 from scenegraph.scene_graph_inspector import SceneGraphInspector
@@ -168,6 +168,8 @@ class SceneGraph(LeafSystem):
     def get_source_pose_port(self, source_id):
         port = self._pose_ports.get(source_id)
         if port is None:
+            if not isinstance(source_id, SourceId):
+                raise id_type_error(source_id, SourceId, "source_id")
             raise RuntimeError(f"Referenced geometry source {source_id} is not registered.")
         return port
 

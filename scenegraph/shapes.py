@@ -221,7 +221,7 @@ class HalfSpace(Shape):
         boundary passes through p_FB (3,) [m], both in F.
 
         Raises:
-          RuntimeError: if |Hz_dir_F| < 1e-10.
+          RuntimeError: if |Hz_dir_F| < 1e-10, or either vector is not finite.
         """
         from scenegraph.math.rigid_transform import RigidTransform
         from scenegraph.math.rotation_matrix import RotationMatrix, _basis_from_unit_vector
@@ -231,8 +231,12 @@ class HalfSpace(Shape):
         if not (norm >= 1e-10) or not math.isfinite(norm):
             raise RuntimeError(f"HalfSpace.MakePose: can't make pose from a zero (or "
                                f"non-finite) normal vector {n.tolist()}")
+        p = np.array(p_FB, dtype=float).reshape(3)
+        if not np.isfinite(p).all():
+            raise RuntimeError(f"HalfSpace.MakePose: the boundary point p_FB must be "
+                               f"finite; got {p.tolist()}")
         R_FH = _basis_from_unit_vector(n / norm, 2)
-        return RigidTransform._make(R_FH, np.array(p_FB, dtype=float).reshape(3))
+        return RigidTransform._make(R_FH, p)
 
 
 class MeshcatCone(Shape):

@@ -19,6 +19,7 @@ import math
 import time
 import weakref
 from dataclasses import dataclass, field
+from urllib.parse import urlparse
 
 import numpy as np
 
@@ -166,9 +167,11 @@ class Meshcat:
         if not params.realtime_rate_period > 0:
             raise RuntimeError("MeshcatParams.realtime_rate_period must be > 0")
         self._params = params
-        self._server = MeshcatServer(params.host, params.port)
-        self._finalizer = weakref.finalize(self, self._server.stop, 1.0)
         host = params.host if params.host not in ("", "*") else "localhost"
+        # The page is also reachable by the host name in a custom web_url pattern.
+        url_host = urlparse(params.web_url_pattern.format(host=host, port=1)).hostname
+        self._server = MeshcatServer(params.host, params.port, allowed_hosts=(url_host,))
+        self._finalizer = weakref.finalize(self, self._server.stop, 1.0)
         self._web_url = params.web_url_pattern.format(host=host, port=self._server.port)
         self._prefixes = {}
         self._recording = MeshcatAnimation()

@@ -65,7 +65,7 @@ class Slider:
         if msg.get("type") == "slider":
             value = msg.get("value")
             if isinstance(value, (int, float)) and math.isfinite(value):
-                self.value = float(value)
+                self.value = self.quantize(value)   # a client may send any number
 
     def message(self) -> bytes:
         name = _js(self.name)

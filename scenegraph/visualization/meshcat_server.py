@@ -13,6 +13,25 @@ Measured defects of meshcat-python's own server avoided here
 (../shared/DEPENDENCIES.md): no subprocess to orphan (M2), nothing is
 printed per connection, so no pipe fills up after ~535 connections (M3),
 and every wait has a timeout (M4).
+
+A server on a shared machine (docs/meshcat.md, "Serving safely"):
+
+* Each browser has a bounded send queue. While its previous write is in
+  flight, later commands wait in its backlog (consecutive transform batches
+  merged, so only the latest pose of each path is kept). A backlog above
+  ``max_backlog_bytes`` (8 MiB) is discarded and the browser is marked for a
+  resync: when its socket drains it receives the whole current scene
+  instead, so a slow browser skips intermediate states but ends up exact. A
+  browser whose write has made no progress for ``drop_after`` seconds (60)
+  is disconnected. Memory per browser is therefore bounded by one write in
+  flight plus the backlog limit, however long it stops reading.
+* Every request's ``Host`` header must name this server: the bound host or
+  address, localhost/127.0.0.1/[::1], the machine's own names, or the host
+  of web_url(); for a server bound to every interface ("*"), also any IP
+  address literal. Anything else (a DNS-rebinding page, whose requests carry
+  the attacker's domain) gets 403 before any page, file or websocket is
+  served. Websocket upgrades must also come from a page of the same origin
+  (tornado's check_origin).
 """
 from __future__ import annotations
 
@@ -42,6 +61,9 @@ __all__ = ["MeshcatServer", "TransformBatch", "viewer_dist_dir"]
 _LIVE_SERVERS = weakref.WeakSet()
 _SHORT_HEADERS = [bytes([0x82, n]) for n in range(126)]
 _SEND_BUFFER = 1 << 17   # bytes of kernel send buffer per browser
+MAX_BACKLOG_BYTES = 8 << 20   # per browser, beyond one write in flight (then: resync)
+DROP_AFTER = 60.0             # s without write progress before a browser is dropped
+_TRANSFORM_BYTES = 96         # estimated bytes per path in a queued transform batch
 
 
 def viewer_dist_dir() -> str:
@@ -78,12 +100,51 @@ class TransformBatch:
         return self._encoded
 
 
-def _append(queue: list, item) -> None:
-    """Appends a command (bytes) or a TransformBatch, merging consecutive batches."""
+def _size(item) -> int:
+    """Bytes a queued command holds (estimated for a transform batch)."""
+    return len(item) if isinstance(item, bytes) else _TRANSFORM_BYTES * len(item.entries)
+
+
+def _append(queue: list, item) -> int:
+    """Appends a command (bytes) or a TransformBatch, merging consecutive
+    batches; returns by how many bytes the queue grew."""
     if isinstance(item, TransformBatch) and queue and isinstance(queue[-1], TransformBatch):
+        before = _size(queue[-1])
         queue[-1] = queue[-1].merged(item)
-    else:
-        queue.append(item)
+        return _size(queue[-1]) - before
+    queue.append(item)
+    return _size(item)
+
+
+def _host_name(header: str) -> str:
+    """The host part of a Host header ("name:port", "[v6]:port"), lower case."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:header.find("]")] if "]" in header else header
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+def _is_ip_literal(name: str) -> bool:
+    for family in (socket.AF_INET, socket.AF_INET6):
+        try:
+            socket.inet_pton(family, name)
+            return True
+        except (OSError, ValueError):
+            pass
+    return False
+
+
+def allowed_host_names(host: str, address: str, extra=()) -> frozenset:
+    """Host-header names a server bound to `host` (resolved to `address`)
+    answers to (see the module docstring)."""
+    names = {"localhost", "127.0.0.1", "::1", host.lower(), address}
+    names.update(name.lower() for name in extra if name)
+    if address != "127.0.0.1":
+        for name in (socket.gethostname(), socket.getfqdn()):
+            names.add(name.lower())
+    names.discard("")
+    names.discard("*")
+    return frozenset(names)
 
 
 def _frames(items) -> bytes:
@@ -116,9 +177,13 @@ def _listen(address: str, port: int):
     return sock
 
 
+def _address(host: str) -> str:
+    return {"": "127.0.0.1", "localhost": "127.0.0.1", "*": "0.0.0.0"}.get(host, host)
+
+
 def _bind(host: str, port):
     """[listening socket], port on (host, port); port None: first free from 7000."""
-    address = {"": "127.0.0.1", "localhost": "127.0.0.1", "*": "0.0.0.0"}.get(host, host)
+    address = _address(host)
     if port is not None:
         port = int(port)
         if port != 0 and not 1024 <= port <= 65535:
@@ -134,12 +199,25 @@ def _bind(host: str, port):
     raise RuntimeError(f"Meshcat: could not bind {wanted} on host '{host}' (in use?)")
 
 
-class _Handler(tornado.websocket.WebSocketHandler):
+class _HostChecked:
+    """Refuses (403) a request whose Host header does not name this server."""
+
+    def prepare(self):
+        if not self._server.host_allowed(self.request.headers.get("Host", "")):
+            self._server.num_refused_requests += 1
+            self.set_status(403)
+            self.finish("Meshcat: this server does not answer to that Host name")
+
+
+class _Handler(_HostChecked, tornado.websocket.WebSocketHandler):
     """'/' : the viewer page for a plain GET, the websocket for an upgrade."""
 
     def initialize(self, server):
         self._server = server
         self._backlog = None    # commands waiting for the previous write (None: idle)
+        self._backlog_bytes = 0
+        self._resync = False    # backlog discarded: send the whole scene when drained
+        self._blocked_since = 0.0
 
     async def get(self, *args, **kwargs):
         if self.request.headers.get("Upgrade", "").lower() != "websocket":
@@ -163,7 +241,7 @@ class _Handler(tornado.websocket.WebSocketHandler):
         self._server._on_close(self)
 
 
-class _Page(tornado.web.RequestHandler):
+class _Page(_HostChecked, tornado.web.RequestHandler):
     def initialize(self, server, page):
         self._server = server
         self._page = page
@@ -180,8 +258,15 @@ class MeshcatServer:
     the same critical section.
     """
 
-    def __init__(self, host: str, port):
+    def __init__(self, host: str, port, allowed_hosts=()):
+        """Serves on (host, port); `allowed_hosts`: more Host-header names to
+        answer to (e.g. the host of a custom web_url pattern)."""
         self.lock = threading.RLock()
+        self.max_backlog_bytes = MAX_BACKLOG_BYTES
+        self.drop_after = DROP_AFTER
+        self.num_dropped_clients = 0
+        self.num_resyncs = 0
+        self.num_refused_requests = 0
         self.tree = SceneTree()
         self.controls = {}         # name -> meshcat_controls control
         self.scripts = {}          # key -> set_control command running viewer JS
@@ -193,6 +278,9 @@ class MeshcatServer:
         self._files = {}
         self._dist = viewer_dist_dir()
         sockets, self.port = _bind(host, port)
+        address = _address(host)
+        self._allowed_hosts = allowed_host_names(host, address, allowed_hosts)
+        self._any_ip_literal = address in ("0.0.0.0", "::")
         self._running = True
         self._loop = None
         ready = threading.Event()
@@ -216,6 +304,7 @@ class MeshcatServer:
         ], websocket_ping_interval=None)
         self._http = tornado.httpserver.HTTPServer(app)
         self._http.add_sockets(sockets)
+        tornado.ioloop.PeriodicCallback(self._drop_stalled, 1000.0).start()
         ready.set()
         try:
             self._loop.start()
@@ -245,12 +334,25 @@ class MeshcatServer:
             handler.set_status(204)
             handler.finish()
 
+    def host_allowed(self, header: str) -> bool:
+        """True if a request with this Host header may be answered."""
+        name = _host_name(header)
+        return name in self._allowed_hosts or (self._any_ip_literal and _is_ip_literal(name))
+
     def _send(self, handler, items) -> None:
         """Writes commands to one browser, or queues them (merging transform
-        batches) while its previous write is still in flight."""
+        batches) while its previous write is still in flight; a backlog over
+        the limit is replaced by a resync (module docstring)."""
         if handler._backlog is not None:
+            if handler._resync:
+                return              # the whole scene follows when the socket drains
             for item in items:
-                _append(handler._backlog, item)
+                handler._backlog_bytes += _append(handler._backlog, item)
+            if handler._backlog_bytes > self.max_backlog_bytes:
+                handler._backlog = []
+                handler._backlog_bytes = 0
+                handler._resync = True
+                self.num_resyncs += 1
             return
         conn = handler.ws_connection
         if conn is None or conn.is_closing() or not items:
@@ -261,14 +363,41 @@ class MeshcatServer:
             return
         if not future.done():
             handler._backlog = []
+            handler._backlog_bytes = 0
+            handler._blocked_since = time.monotonic()
             future.add_done_callback(lambda f: self._resume(handler, f))
 
     def _resume(self, handler, future=None) -> None:
         if future is not None and not future.cancelled():
             future.exception()     # a closed stream's error is expected; mark it seen
         backlog, handler._backlog = handler._backlog, None
+        handler._backlog_bytes = 0
+        if handler._resync:
+            handler._resync = False
+            with self.lock:
+                if handler not in self._connections:
+                    return
+                pending = self._take_outbox()
+                others = [h for h in self._connections if h is not handler]
+                backlog = self.replay_messages(include_controls=True)
+            for other in others:
+                self._send(other, pending)
         if backlog:
             self._send(handler, backlog)
+
+    def _drop_stalled(self) -> None:
+        """Disconnects every browser whose write has made no progress for
+        `drop_after` seconds (runs once a second on the server thread)."""
+        now = time.monotonic()
+        with self.lock:
+            stalled = [h for h in self._connections if h._backlog is not None
+                       and now - h._blocked_since > self.drop_after]
+        for handler in stalled:
+            self.num_dropped_clients += 1
+            self._on_close(handler)
+            conn = handler.ws_connection
+            if conn is not None and conn.stream is not None:
+                conn.stream.close()   # frees the unsent data at once
 
     def _take_outbox(self) -> list:
         items, self._outbox = self._outbox, []

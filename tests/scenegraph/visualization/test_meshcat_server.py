@@ -151,7 +151,7 @@ def test_a_stalled_browser_never_blocks_the_caller(meshcat):
     """A client that never reads: sending stays fast, Flush returns at its timeout."""
     stalled = socket.create_connection(("127.0.0.1", meshcat.port()), timeout=5)
     stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    stalled.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    stalled.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                     b"Sec-WebSocket-Version: 13\r\n\r\n")
     try:

@@ -1,0 +1,85 @@
+"""Whether a shape can take the proximity role: the checks GeometryState runs
+at registration, AssignRole and ChangeShape, so that a shape no proximity
+query could answer is refused there, naming the geometry, instead of making
+every later query of the scene fail.
+
+Primitives are validated when they are constructed. Mesh and Convex need:
+
+* a convex hull with volume (every pair query uses it): a flat mesh (one
+  triangle, a quad, any coplanar vertex set) is refused;
+* for a Mesh (not Convex), a closed surface: ComputeSignedDistanceToPoint
+  measures a Mesh exactly, inside and out, which needs every edge shared by
+  exactly two oppositely oriented triangles (after welding exact duplicate
+  vertices, as the query does). An open Mesh, or one given by vertices only,
+  is refused; pydrake accepts these, so this is a documented difference
+  (docs/scenegraph.md). Wrap the same file in Convex to use its hull.
+
+The hull and the closedness test reuse the proximity engine's own code
+(shape_data_from_shape, which caches the hull the engine needs anyway; the
+compiled edge-twin pass used by the mesh BVH), so what is accepted here is
+exactly what the queries can answer.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["check_proximity_shape"]
+
+
+def check_proximity_shape(shape) -> None:
+    """Raises ValueError, naming the mesh, if `shape` cannot take part in
+    every proximity query; returns None otherwise."""
+    kind = type(shape).__name__
+    if kind not in ("Mesh", "Convex"):
+        return
+    from scenegraph.proximity.shape_data import shape_data_from_shape
+
+    shape_data_from_shape(shape)  # raises ValueError for a hull without volume
+    if kind == "Mesh":
+        _check_closed_surface(shape)
+
+
+def _check_closed_surface(mesh) -> None:
+    from scenegraph.proximity.mesh_bvh import TriangleMeshBvh
+    from scenegraph.proximity.mesh_distance import weld_vertices
+
+    label = _label(mesh)
+    faces = mesh.mesh_faces()
+    if faces is None:
+        raise ValueError(
+            f"Mesh {label} is given by vertices only: ComputeSignedDistanceToPoint "
+            f"needs its triangles. Give the faces, or use Convex for its convex hull")
+    V = np.ascontiguousarray(mesh.mesh_vertices(), dtype=float)
+    F = np.ascontiguousarray(faces, dtype=np.int64)
+    if TriangleMeshBvh._check_closed(F, len(V)):
+        return
+    V, F = weld_vertices(V, F)
+    if TriangleMeshBvh._check_closed(np.ascontiguousarray(F, dtype=np.int64), len(V)):
+        return
+    raise ValueError(
+        f"Mesh {label} is not a closed surface ({_open_edge_count(F)} edge(s) do not "
+        f"belong to exactly two oppositely oriented triangles): "
+        f"ComputeSignedDistanceToPoint measures a Mesh inside and out, which needs a "
+        f"closed, consistently oriented mesh. Close the mesh, or use Convex for its "
+        f"convex hull")
+
+
+def _open_edge_count(F: np.ndarray) -> int:
+    """Directed edges whose reverse is missing or repeated (a count of the
+    defects, for the message)."""
+    F = np.asarray(F, dtype=np.int64)
+    n = int(F.max()) + 1
+    key = np.concatenate([F[:, 0] * n + F[:, 1], F[:, 1] * n + F[:, 2],
+                          F[:, 2] * n + F[:, 0]])
+    edges, counts = np.unique(key, return_counts=True)
+    reverse = (edges % n) * n + edges // n
+    at = np.minimum(np.searchsorted(edges, reverse), len(edges) - 1)
+    reverse_count = np.where(edges[at] == reverse, counts[at], 0)
+    return int(((counts != 1) | (reverse_count != 1)).sum())
+
+
+def _label(mesh) -> str:
+    try:
+        return repr(mesh._description())
+    except Exception:  # pragma: no cover - the label is cosmetic
+        return "(unnamed)"

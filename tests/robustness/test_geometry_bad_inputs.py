@@ -1,0 +1,334 @@
+"""One test per bad input of the geometry API: each call is refused with the
+documented error type, the message names the offending id or value, and the
+model, the context's geometry state (every role's version included) and the
+answers of every proximity query are exactly as before."""
+import math
+
+import numpy as np
+import pytest
+
+from scenegraph import (Box, CollisionFilterDeclaration, Convex, FilterId, FramePoseVector,
+                        FrameId, GeometryFrame, GeometryId, GeometryInstance, GeometrySet,
+                        HalfSpace, Mesh, ProximityProperties, Role, RoleAssign, SourceId,
+                        Sphere)
+from scenegraph.math import RigidTransform, RotationMatrix
+from tests.robustness.scenes import Scene, assert_unchanged, capture, finite_answers
+
+NAN, INF = math.nan, math.inf
+
+
+def _cube_faces(drop=0):
+    """Triangles of the unit cube (1-based OBJ indices), minus `drop` of them."""
+    faces = [(1, 3, 2), (1, 4, 3), (5, 6, 7), (5, 7, 8), (1, 2, 6), (1, 6, 5),
+             (2, 3, 7), (2, 7, 6), (3, 4, 8), (3, 8, 7), (4, 1, 5), (4, 5, 8)]
+    return faces[:len(faces) - drop]
+
+
+def _write_obj(tmp, name, vertices, faces):
+    path = tmp / name
+    path.write_text("".join(f"v {x} {y} {z}\n" for x, y, z in vertices)
+                    + "".join(f"f {a} {b} {c}\n" for a, b, c in faces))
+    return str(path)
+
+
+CUBE = [(x, y, z) for z in (0, 1) for (x, y) in ((0, 0), (1, 0), (1, 1), (0, 1))]
+
+
+def _triangle(tmp):
+    return Mesh(_write_obj(tmp, "triangle.obj", CUBE[:3], [(1, 2, 3)]))
+
+
+def _quad(tmp):
+    return Mesh(_write_obj(tmp, "quad.obj", CUBE[:4], [(1, 2, 3), (1, 3, 4)]))
+
+
+def _open_box(tmp):
+    return Mesh(_write_obj(tmp, "open_box.obj", CUBE, _cube_faces(drop=2)))
+
+
+def _new(sc, shape, X=RigidTransform(), name="new", props=None):
+    instance = GeometryInstance(X, shape, name)
+    if props is not None:
+        instance.set_proximity_properties(props)
+    return instance
+
+
+def _binary_obj(tmp):
+    path = tmp / "binary.obj"
+    path.write_bytes(b"v 0 0 0\n\x00\x01\x02\xff\xfe binary junk")
+    return Mesh(str(path))
+
+
+def _out_of_range_obj(tmp):
+    return Mesh(_write_obj(tmp, "bad_index.obj", CUBE[:3], [(1, 2, 9)]))
+
+
+# name -> (call(scene, tmp_path), error type, regex the message must match)
+CASES = {
+    # --- non-finite poses (issue 12 table) ---
+    "RegisterGeometry with a NaN pose": (
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.f, _new(
+            sc, Sphere(0.1), RigidTransform([NAN, 0.0, 0.0]), "nan_ball")),
+        RuntimeError, r"RegisterGeometry: geometry \d+ \('nan_ball'\) .*non-finite pose "
+                      r"X_PG: translation \[nan, 0\.0, 0\.0\]"),
+    "RegisterAnchoredGeometry with an inf pose": (
+        lambda sc, tmp: sc.sg.RegisterAnchoredGeometry(sc.a, _new(
+            sc, Sphere(0.1), RigidTransform([0.0, INF, 0.0]), "far")),
+        RuntimeError, r"geometry \d+ \('far'\) .*non-finite pose X_PG: translation "
+                      r"\[0\.0, inf, 0\.0\]"),
+    "RegisterGeometry on a geometry with a NaN pose": (
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.ball, _new(
+            sc, Sphere(0.1), RigidTransform([0.0, 0.0, NAN]), "child")),
+        RuntimeError, r"\('child'\) .*non-finite pose X_PG"),
+    "ChangeShape with a NaN pose": (
+        lambda sc, tmp: sc.sg.ChangeShape(sc.a, sc.ball, Sphere(0.3),
+                                          RigidTransform([NAN, 1.0, 2.0])),
+        RuntimeError, r"ChangeShape: geometry \d+ \('ball'\) .*X_FG: translation "
+                      r"\[nan, 1\.0, 2\.0\]"),
+    "HalfSpace.MakePose with a NaN point": (
+        lambda sc, tmp: HalfSpace.MakePose([0.0, 0.0, 1.0], [0.0, NAN, 0.0]),
+        RuntimeError, r"p_FB must be finite; got \[0\.0, nan, 0\.0\]"),
+    "HalfSpace.MakePose with a zero normal": (
+        lambda sc, tmp: HalfSpace.MakePose([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+        RuntimeError, r"zero \(or non-finite\) normal vector \[0\.0, 0\.0, 0\.0\]"),
+    "a non-finite frame pose reaches the query": (
+        lambda sc, tmp: (sc.sg.get_source_pose_port(sc.b).FixValue(
+            sc.context, FramePoseVector({sc.g: RigidTransform([NAN, 0.0, 0.0])})),
+            sc.query().ComputePointPairPenetration()),
+        RuntimeError, r"non-finite pose for frame \d+ \('g'\)"),
+    # --- meshes that cannot take part in proximity queries ---
+    "AssignRole proximity to a one-triangle Mesh": (
+        lambda sc, tmp: sc.sg.AssignRole(sc.a, sc.mesh, ProximityProperties()),
+        ValueError, r"Geometry \d+ \('tri'\) cannot have the proximity role: Mesh "
+                    r"'.*triangle\.obj'", lambda sc, tmp: _with_mesh(sc, _triangle(tmp), "tri")),
+    "AssignRole proximity to a flat quad Mesh": (
+        lambda sc, tmp: sc.sg.AssignRole(sc.a, sc.mesh, ProximityProperties()),
+        ValueError, r"\('quad'\) .*'.*quad\.obj' .*coplanar",
+        lambda sc, tmp: _with_mesh(sc, _quad(tmp), "quad")),
+    "AssignRole proximity to an open Mesh": (
+        lambda sc, tmp: sc.sg.AssignRole(sc.a, sc.mesh, ProximityProperties()),
+        ValueError, r"\('open'\) .*'.*open_box\.obj' is not a closed surface \(4 edge",
+        lambda sc, tmp: _with_mesh(sc, _open_box(tmp), "open")),
+    "RegisterGeometry of an open Mesh carrying proximity properties": (
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.f, _new(
+            sc, _open_box(tmp), name="open", props=ProximityProperties())),
+        ValueError, r"\('open'\) .*open_box\.obj' is not a closed surface"),
+    "ChangeShape of a proximity geometry to a flat Mesh": (
+        lambda sc, tmp: sc.sg.ChangeShape(sc.a, sc.ball, _quad(tmp)),
+        ValueError, r"\('ball'\) cannot have the proximity role: Mesh '.*quad\.obj'"),
+    "a binary file given as an OBJ mesh": (
+        lambda sc, tmp: _binary_obj(tmp),
+        RuntimeError, r"'.*binary\.obj' is not a text OBJ file: it holds binary data"),
+    "an OBJ face with an out-of-range vertex index": (
+        lambda sc, tmp: _out_of_range_obj(tmp),
+        RuntimeError, r"'.*bad_index\.obj'.*9"),
+    "a mesh file that does not exist": (
+        lambda sc, tmp: Mesh(str(tmp / "missing.obj")),
+        (RuntimeError, OSError), r"missing\.obj"),
+    "a Convex of coplanar points": (
+        lambda sc, tmp: Convex(np.array([[0.0, 1.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0],
+                                         [0.0, 0.0, 0.0, 0.0]])),
+        RuntimeError, r"Convex"),
+    # --- typed ids ---
+    "AssignRole with a FrameId for the geometry": (
+        lambda sc, tmp: sc.sg.AssignRole(sc.a, sc.f, ProximityProperties()),
+        TypeError, r"geometry_id must be a GeometryId; got FrameId \d+"),
+    "RemoveGeometry with a FrameId": (
+        lambda sc, tmp: sc.sg.RemoveGeometry(sc.a, sc.f),
+        TypeError, r"geometry_id must be a GeometryId; got FrameId"),
+    "ChangeShape with a FrameId": (
+        lambda sc, tmp: sc.sg.ChangeShape(sc.a, sc.f, Sphere(1.0)),
+        TypeError, r"geometry_id must be a GeometryId; got FrameId"),
+    "inspector.GetShape with a FrameId": (
+        lambda sc, tmp: sc.sg.model_inspector().GetShape(sc.f),
+        TypeError, r"geometry_id must be a GeometryId; got FrameId \d+"),
+    "inspector.GetParentFrame with a GeometryId": (
+        lambda sc, tmp: sc.sg.model_inspector().GetParentFrame(sc.ball),
+        TypeError, r"frame_id must be a FrameId; got GeometryId \d+"),
+    "inspector.FramesForSource with a FrameId": (
+        lambda sc, tmp: sc.sg.model_inspector().FramesForSource(sc.f),
+        TypeError, r"source_id must be a SourceId; got FrameId"),
+    "ComputeSignedDistancePairClosestPoints with a FrameId": (
+        lambda sc, tmp: sc.query().ComputeSignedDistancePairClosestPoints(sc.f, sc.box),
+        TypeError, r"geometry_id_A must be a GeometryId; got FrameId \d+"),
+    "ComputeSignedDistancePairClosestPoints with None": (
+        lambda sc, tmp: sc.query().ComputeSignedDistancePairClosestPoints(sc.ball, None),
+        TypeError, r"geometry_id_B must be a GeometryId; got NoneType None"),
+    "get_source_pose_port with a FrameId": (
+        lambda sc, tmp: sc.sg.get_source_pose_port(sc.f),
+        TypeError, r"source_id must be a SourceId; got FrameId"),
+    "FramePoseVector keyed by a GeometryId": (
+        lambda sc, tmp: FramePoseVector({sc.ball: RigidTransform()}),
+        TypeError, r"id must be a FrameId; got GeometryId \d+"),
+    "RegisterGeometry with a SourceId as parent": (
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.a, _new(sc, Sphere(1.0))),
+        TypeError, r"FrameId or GeometryId, got SourceId"),
+    # --- collision filters ---
+    "CollisionFilterManager.Apply(None)": (
+        lambda sc, tmp: sc.sg.collision_filter_manager().Apply(None),
+        TypeError, r"Apply\(\): declaration must be a CollisionFilterDeclaration; got None"),
+    "CollisionFilterManager.ApplyTransient(None)": (
+        lambda sc, tmp: sc.sg.collision_filter_manager(sc.context).ApplyTransient(None),
+        TypeError, r"ApplyTransient\(\): declaration must be .*; got None"),
+    "CollisionFilterManager.RemoveDeclaration with a GeometryId": (
+        lambda sc, tmp: sc.sg.collision_filter_manager().RemoveDeclaration(sc.ball),
+        TypeError, r"filter_id must be a FilterId; got GeometryId"),
+    "a filter declaration naming an unregistered geometry": (
+        lambda sc, tmp: sc.sg.collision_filter_manager().Apply(
+            CollisionFilterDeclaration().ExcludeWithin(
+                GeometrySet([sc.ball, GeometryId.get_new_id()]))),
+        RuntimeError, r"geometry id that doesn't belong to the SceneGraph: \d+"),
+    "a filter declaration given a list instead of a GeometrySet": (
+        lambda sc, tmp: CollisionFilterDeclaration().ExcludeWithin([sc.ball]),
+        TypeError, r"expected a GeometrySet, got list"),
+    # --- foreign and unknown ids, names (already refused before issue 12) ---
+    "a geometry on another source's frame": (
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.g, _new(sc, Sphere(1.0))),
+        RuntimeError, r"frame \d+ \('g'\) does not belong to source \d+ \('alpha'\)"),
+    "AssignRole to another source's geometry": (
+        lambda sc, tmp: sc.sg.AssignRole(sc.a, sc.box, IllustrationPropertiesFactory()),
+        RuntimeError, r"Geometry \d+ \('box'\) does not belong to source \d+ \('alpha'\)"),
+    "an unregistered source": (
+        lambda sc, tmp: sc.sg.RegisterFrame(SourceId.get_new_id(), GeometryFrame("x")),
+        RuntimeError, r"source \d+ is not registered"),
+    "an unregistered frame": (
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, FrameId.get_new_id(),
+                                               _new(sc, Sphere(1.0))),
+        RuntimeError, r"Referenced frame \d+ has not been registered"),
+    "a duplicate source name (before any context)": (
+        lambda sc, tmp: _fresh_scene_graph_with("beta").RegisterSource("beta"),
+        RuntimeError, r"duplicate name: 'beta'"),
+    "a source registered after a context was made": (
+        lambda sc, tmp: sc.sg.RegisterSource("gamma"),
+        RuntimeError, r"Context has already been allocated"),
+    "a duplicate frame name in a source": (
+        lambda sc, tmp: sc.sg.RegisterFrame(sc.a, GeometryFrame("f")),
+        RuntimeError, r"name 'f'.*'alpha'"),
+    "a duplicate geometry name in a role on a frame": (
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.f, _new(
+            sc, Sphere(1.0), name="ball", props=ProximityProperties())),
+        RuntimeError, r"name 'ball' has already been used by geometry \d+"),
+    "AssignRole kNew twice": (
+        lambda sc, tmp: sc.sg.AssignRole(sc.a, sc.ball, ProximityProperties()),
+        RuntimeError, r"geometry \d+ \('ball'\) for the first time; it already has"),
+    "AssignRole kReplace without the role": (
+        lambda sc, tmp: sc.sg.AssignRole(sc.a, sc.picture, ProximityProperties(),
+                                         RoleAssign.kReplace),
+        RuntimeError, r"geometry \d+ \('picture'\); it has not had the role"),
+    "AssignRole with a dict for properties": (
+        lambda sc, tmp: sc.sg.AssignRole(sc.a, sc.ball, {"friction": 1}),
+        TypeError, r"got dict"),
+    "RenameGeometry to an empty name": (
+        lambda sc, tmp: sc.sg.RenameGeometry(sc.ball, "   "),
+        RuntimeError, r"geometry \d+ \('ball'\) cannot be given the empty name"),
+    "RemoveRole with a SourceId": (
+        lambda sc, tmp: sc.sg.RemoveRole(sc.a, sc.a, Role.kProximity),
+        TypeError, r"SourceId"),
+    # --- bad values ---
+    "a non-orthonormal rotation": (
+        lambda sc, tmp: RotationMatrix(np.diag([1.0, 2.0, 1.0])),
+        RuntimeError, r"orthonormal|not a rotation"),
+    "a negative sphere radius": (
+        lambda sc, tmp: Sphere(-1.0),
+        RuntimeError, r"-1"),
+    "a NaN box dimension": (
+        lambda sc, tmp: Box(1.0, NAN, 1.0),
+        RuntimeError, r"depth must be finite \(was nan\)"),
+    "a NaN query point": (
+        lambda sc, tmp: sc.query().ComputeSignedDistanceToPoint([0.0, NAN, 0.0]),
+        ValueError, r"p_WQ must be finite; got \[0\.0, nan, 0\.0\]"),
+    "a negative max_distance": (
+        lambda sc, tmp: sc.query().ComputeSignedDistancePairwiseClosestPoints(-1.0),
+        ValueError, r"max_distance .*-1"),
+    "RegisterGeometry with a Shape instead of a GeometryInstance": (
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.f, Sphere(1.0)),
+        TypeError, r"GeometryInstance, got Sphere"),
+}
+
+
+def _with_mesh(sc, mesh, name):
+    """Setup: registers `mesh` on frame f (no role) as sc.mesh, then a fresh
+    context (registration after the context changes only the model)."""
+    sc.mesh = sc.sg.RegisterGeometry(sc.a, sc.f, _new(sc, mesh, name=name))
+
+
+def _fresh_scene_graph_with(source_name):
+    from scenegraph import SceneGraph
+    scene_graph = SceneGraph()
+    scene_graph.RegisterSource(source_name)
+    return scene_graph
+
+
+def IllustrationPropertiesFactory():
+    from scenegraph import IllustrationProperties
+    return IllustrationProperties()
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_bad_geometry_input_is_refused_by_name_and_changes_nothing(name, tmp_path):
+    call, error_type, pattern, *setup = CASES[name]
+    scene = Scene()
+    for step in setup:
+        step(scene, tmp_path)
+    before = capture(scene)
+    answers = finite_answers(scene)
+    with pytest.raises(error_type, match=pattern):
+        call(scene, tmp_path)
+    if name == "a non-finite frame pose reaches the query":
+        # The bad pose is the input itself: restore it; nothing else changed.
+        scene.sg.get_source_pose_port(scene.b).FixValue(
+            scene.context, FramePoseVector({scene.g: RigidTransform([0.3, 0.0, 0.1])}))
+    assert_unchanged(scene, before)
+    assert finite_answers(scene) == answers
+
+
+def test_a_refused_mesh_never_poisons_the_other_pairs(tmp_path):
+    """The mesh keeps its other roles; every query of the scene answers as
+    before (pydrake answers all of them too)."""
+    scene = Scene()
+    answers = finite_answers(scene)
+    for make in (_triangle, _quad, _open_box):
+        gid = scene.sg.RegisterGeometry(scene.a, scene.f, _new(scene, make(tmp_path),
+                                                               name=make.__name__))
+        with pytest.raises(ValueError):
+            scene.sg.AssignRole(scene.a, gid, ProximityProperties())
+        scene.sg.AssignRole(scene.a, gid, IllustrationPropertiesFactory())
+    scene.context = scene.sg.CreateDefaultContext()
+    scene.sg.get_source_pose_port(scene.a).FixValue(
+        scene.context, FramePoseVector({scene.f: RigidTransform([0.0, 0.0, 0.1])}))
+    scene.sg.get_source_pose_port(scene.b).FixValue(
+        scene.context, FramePoseVector({scene.g: RigidTransform([0.3, 0.0, 0.1])}))
+    assert finite_answers(scene) == answers
+
+
+def test_closed_mesh_with_duplicated_vertices_is_accepted(tmp_path):
+    """An STL-style cube (each triangle with its own three vertices) is closed
+    once exact duplicates are welded, as the point query welds them."""
+    V, F = [], []
+    for a, b, c in _cube_faces():
+        F.append((len(V) + 1, len(V) + 2, len(V) + 3))
+        V.extend([CUBE[a - 1], CUBE[b - 1], CUBE[c - 1]])
+    scene = Scene()
+    gid = scene.sg.RegisterAnchoredGeometry(scene.a, _new(
+        scene, Mesh(_write_obj(tmp_path, "soup.obj", V, F)), RigidTransform([3.0, 0, 0]),
+        "soup"))
+    scene.sg.AssignRole(scene.a, gid, ProximityProperties())
+    scene.context = scene.sg.CreateDefaultContext()
+    scene.sg.get_source_pose_port(scene.a).FixValue(
+        scene.context, FramePoseVector({scene.f: RigidTransform()}))
+    scene.sg.get_source_pose_port(scene.b).FixValue(
+        scene.context, FramePoseVector({scene.g: RigidTransform()}))
+    inside = [d for d in scene.query().ComputeSignedDistanceToPoint([3.5, 0.5, 0.25])
+              if d.id_G == gid]
+    assert inside[0].distance == pytest.approx(-0.25, abs=1e-12)
+
+
+def test_filter_id_of_another_kind_is_refused_by_is_active():
+    scene = Scene()
+    manager = scene.sg.collision_filter_manager(scene.context)
+    fid = manager.ApplyTransient(CollisionFilterDeclaration().ExcludeWithin(
+        GeometrySet([scene.ball, scene.box])))
+    assert manager.IsActive(fid)
+    assert not manager.IsActive(FilterId.get_new_id())
+    with pytest.raises(TypeError, match=r"filter_id must be a FilterId; got FrameId"):
+        manager.IsActive(scene.f)
