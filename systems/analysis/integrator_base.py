@@ -33,6 +33,8 @@ import numpy as np
 
 from systems.framework.tickets import BuiltInTicket as T
 
+from .dense_output import DenseOutputMixin
+from .statistics import StatisticsMixin
 from .callback_errors import (annotate_callback_error, describe_state_index,
                               first_non_finite, format_value, mark_annotated)
 
@@ -62,7 +64,7 @@ class StepResult:
     kReachedStepLimit = 6
 
 
-class IntegratorBase:
+class IntegratorBase(DenseOutputMixin, StatisticsMixin):
     """Base class of the integrators."""
 
     _supports_error_estimation = False
@@ -570,6 +572,8 @@ class IntegratorBase:
         elif h > self._largest_step_size_taken:
             self._largest_step_size_taken = h
         self._prev_step_size = h
+        if self._dense is not None:
+            self._dense_record()
 
     def IntegrateNoFurtherThanTime(self, publish_time: float, update_time: float,
                                    boundary_time: float) -> int:

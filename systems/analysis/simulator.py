@@ -143,7 +143,10 @@ class Simulator:
         return self._context is not None
 
     def reset_context(self, context) -> None:
-        self._system.ValidateContext(context)
+        """Replaces the Context (None leaves the Simulator without one until the next
+        reset_context; Initialize and AdvanceTo then raise)."""
+        if context is not None:
+            self._system.ValidateContext(context)
         self._context = context
         self._integrator.reset_context(context)
         self._initialization_done = False
@@ -261,7 +264,7 @@ class Simulator:
                 hits = [(context, event, kind)]
             elif t == t_min:
                 hits.append((context, event, kind))
-        if t_min <= time:
+        if hits and t_min <= time:
             period, offset, context = next(
                 (p, o, c) for p, o, c, _, _ in self._periodic
                 if next_sample_time(p, o, time) == t_min)
@@ -364,8 +367,13 @@ class Simulator:
     def Initialize(self, params=None) -> SimulatorStatus:
         """Runs initialization events and publishes due at the current time."""
         context = self._context
+        if context is None:
+            raise RuntimeError("Initialize(): Context has not been set.")
         suppress = bool(params is not None and params.suppress_initialization_events)
         current_time = context.get_time()
+        if not math.isfinite(current_time):
+            raise RuntimeError(f"Initialize(): the Context's time is {current_time}; set a "
+                               f"finite time (context.SetTime) before simulating")
         status = SimulatorStatus(current_time)
         self._initialization_done = False
         self._integrator.Initialize()
@@ -441,6 +449,8 @@ class Simulator:
                 "Simulation time has changed since last Initialize() or AdvanceTo(). "
                 "Resetting simulation time requires a call to Initialize().")
         boundary_time = float(boundary_time)
+        if math.isnan(boundary_time):
+            raise ValueError("AdvanceTo(): boundary_time must be a number; got nan")
         if not (boundary_time >= info.time):
             raise RuntimeError(
                 f"AdvanceTo(): boundary_time ({boundary_time}) is earlier than the "

@@ -296,8 +296,11 @@ def test_simulator_config_round_trip():
 
 
 def test_simulator_config_rejects_unknown_schemes():
-    with pytest.raises(RuntimeError, match="Unknown integration scheme: implicit_euler"):
-        ApplySimulatorConfig(SimulatorConfig(integration_scheme="implicit_euler"),
+    with pytest.raises(RuntimeError, match="Unknown integration scheme: implicit_eulr"):
+        ApplySimulatorConfig(SimulatorConfig(integration_scheme="implicit_eulr"),
+                             Simulator(Doubler()))
+    with pytest.raises(RuntimeError, match="'cenic' is not offered.*MultibodyPlant"):
+        ApplySimulatorConfig(SimulatorConfig(integration_scheme="cenic"),
                              Simulator(Doubler()))
 
 
