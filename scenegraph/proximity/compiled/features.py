@@ -54,21 +54,12 @@ __all__ = ["AT_ANGLE", "AT_POINT", "BY_EXTENT", "make_hull_ref", "select_feature
            "inside_body", "support_gap"]
 
 
-@njit
-def make_hull_ref(shapes, hulls, g):
-    """The hull reference tuple of geometry row g (zeros unless Convex)."""
-    h = shapes.hull[g]
-    if h < 0:
-        z = np.int64(0)
-        return (z, z, z, z, z, z)
-    f0 = hulls.facet_start[h]
-    e0 = hulls.edge_start[h]
-    return (np.int64(hulls.facet_normals.ctypes.data) + 24 * f0,
-            np.int64(hulls.facet_offsets.ctypes.data) + 8 * f0,
-            hulls.facet_start[h + 1] - f0,
-            np.int64(hulls.edges.ctypes.data) + 16 * e0,
-            hulls.edge_start[h + 1] - e0,
-            np.int64(hulls.edge_facets.ctypes.data) + 16 * e0)
+@njit(inline="always")
+def make_hull_ref(shapes, g):
+    """The hull reference tuple of geometry row g (zeros unless Convex), from
+    PackedShapes.refs."""
+    F = shapes.refs
+    return (F[g, 4], F[g, 5], F[g, 6], F[g, 7], F[g, 8], F[g, 9])
 
 
 @njit

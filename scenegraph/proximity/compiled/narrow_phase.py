@@ -33,7 +33,7 @@ from scenegraph.proximity.compiled.epa import MAX_FACES, MAX_VERTICES, WORK_SIZE
 from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT, make_hull_ref
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
-from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CYLINDER,
+from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
                                                           ELLIPSOID, HALFSPACE, SPHERE)
 from scenegraph.proximity.compiled.point_kernels import (box_point, capsule_point,
                                                           convex_point, cylinder_point,
@@ -41,7 +41,7 @@ from scenegraph.proximity.compiled.point_kernels import (box_point, capsule_poin
                                                           sphere_point)
 from scenegraph.proximity.compiled.refinement import refine
 from scenegraph.proximity.compiled.supports import (from_G, make_body, rotate_from_G,
-                                                     support_W, to_G)
+                                                     support_W)
 
 __all__ = ["solve_pairs", "EXACT", "UNCERTIFIED", "FARTHER"]
 
@@ -60,29 +60,35 @@ _MODES = (AT_ANGLE, AT_ANGLE, AT_POINT, AT_ANGLE, AT_ANGLE, AT_ANGLE, BY_EXTENT)
 _FREEZE_A = (False, True, False, False, False, False, False)
 
 
-@njit
-def _point_to_geometry(shapes, hulls, g, x, y, z):
-    """(distance, p_GN, grad_G) from p_GQ = (x, y, z) to engine row g."""
+@njit(inline="always")
+def _point_to_primitive(shapes, g, x, y, z):
+    """(distance, p_GN, grad_G) from p_GQ = (x, y, z) to engine row g (any
+    kind but Convex)."""
     k = shapes.kind[g]
-    P = shapes.params[g]
+    P = shapes.params
+    a, b, c = P[g, 0], P[g, 1], P[g, 2]
     if k == SPHERE:
-        return sphere_point(P[0], x, y, z)
+        return sphere_point(a, x, y, z)
     if k == BOX:
-        return box_point(P[0], P[1], P[2], x, y, z)
+        return box_point(a, b, c, x, y, z)
     if k == CAPSULE:
-        return capsule_point(P[0], P[1], x, y, z)
+        return capsule_point(a, b, x, y, z)
     if k == CYLINDER:
-        return cylinder_point(P[0], P[1], x, y, z)
+        return cylinder_point(a, b, x, y, z)
     if k == ELLIPSOID:
         # Coordinates below 1e-100 of the point's size underflow the root
         # finder; snapping them to 0 moves the point by less than that.
-        s = max(abs(x), abs(y), abs(z)) + max(P[0], P[1], P[2])
+        s = max(abs(x), abs(y), abs(z)) + max(a, b, c)
         x = 0.0 if abs(x) <= 1e-100 * s else x
         y = 0.0 if abs(y) <= 1e-100 * s else y
         z = 0.0 if abs(z) <= 1e-100 * s else z
-        return ellipsoid_point(P[0], P[1], P[2], x, y, z)
-    if k == HALFSPACE:
-        return halfspace_point(x, y, z)
+        return ellipsoid_point(a, b, c, x, y, z)
+    return halfspace_point(x, y, z)
+
+
+@njit
+def _point_to_convex(shapes, hulls, g, x, y, z):
+    """(distance, p_GN, grad_G) from p_GQ = (x, y, z) to the Convex row g."""
     h = shapes.hull[g]
     v0, v1 = hulls.vertex_start[h], hulls.vertex_start[h + 1]
     f0, f1 = hulls.facet_start[h], hulls.facet_start[h + 1]
@@ -92,67 +98,75 @@ def _point_to_geometry(shapes, hulls, g, x, y, z):
                         hulls.triangle_facet[t0:t1], shapes.size[g], x, y, z)
 
 
-@njit
-def _sphere_pair(shapes, hulls, R, p, o, s, sphere_first):
-    """Sphere s against shape o: (φ, Cs, Co, nhat_OS) in W, the centre of s
-    measured against o. Returned as (A, B) = (s, o) when sphere_first, else
-    (o, s)."""
-    c = p[s]
-    O = make_body(shapes, hulls, o, R[o], p[o], False)
-    x, y, z = to_G(O, c[0], c[1], c[2])
-    d, nx, ny, nz, gx, gy, gz = _point_to_geometry(shapes, hulls, o, x, y, z)
+@njit(inline="always")
+def _in_frame(R, p, g, x, y, z):
+    """p_GQ = R_WGᵀ (p_WQ − p_WG) for row g."""
+    dx, dy, dz = x - p[g, 0], y - p[g, 1], z - p[g, 2]
+    return (R[g, 0, 0] * dx + R[g, 1, 0] * dy + R[g, 2, 0] * dz,
+            R[g, 0, 1] * dx + R[g, 1, 1] * dy + R[g, 2, 1] * dz,
+            R[g, 0, 2] * dx + R[g, 1, 2] * dy + R[g, 2, 2] * dz)
+
+
+@njit(inline="always")
+def _sphere_pair(shapes, R, p, o, s, sphere_first, d, nx, ny, nz, gx, gy, gz):
+    """Sphere s against shape o given the distance (d, p_GN, grad_G) of s's
+    centre from o (in o's frame G): (φ, Cs, Co, nhat_OS) in W. Returned as
+    (A, B) = (s, o) when sphere_first, else (o, s)."""
+    cx, cy, cz = p[s, 0], p[s, 1], p[s, 2]
+    O = make_body(shapes, o, R, p, False)
     r = shapes.params[s, 0]
     gwx, gwy, gwz = rotate_from_G(O, gx, gy, gz)
-    csx, csy, csz = c[0] - r * gwx, c[1] - r * gwy, c[2] - r * gwz
+    csx, csy, csz = cx - r * gwx, cy - r * gwy, cz - r * gwz
     cox, coy, coz = from_G(O, nx, ny, nz)
     if sphere_first:
         return EXACT, d - r, csx, csy, csz, cox, coy, coz, gwx, gwy, gwz
     return EXACT, d - r, cox, coy, coz, csx, csy, csz, -gwx, -gwy, -gwz
 
 
-@njit
-def _shape_halfspace(shapes, hulls, R, p, x, hs):
+@njit(inline="always")
+def _shape_halfspace(shapes, R, p, x, hs):
     """Bounded shape x (A) against half space hs (B): exact closed form,
     computed relative to x's origin."""
-    q = p[hs]
-    X = make_body(shapes, hulls, x, R[x], p[x], False, q[0], q[1], q[2])
+    qx, qy, qz = p[hs, 0], p[hs, 1], p[hs, 2]
+    X = make_body(shapes, x, R, p, False, qx, qy, qz)
     nx, ny, nz = R[hs, 0, 2], R[hs, 1, 2], R[hs, 2, 2]
     cx, cy, cz = support_W(X, -nx, -ny, -nz)  # relative to the plane's origin q
     phi = nx * cx + ny * cy + nz * cz
-    return (EXACT, phi, cx + q[0], cy + q[1], cz + q[2], cx - phi * nx + q[0],
-            cy - phi * ny + q[1], cz - phi * nz + q[2], nx, ny, nz)
+    return (EXACT, phi, cx + qx, cy + qy, cz + qz, cx - phi * nx + qx,
+            cy - phi * ny + qy, cz - phi * nz + qz, nx, ny, nz)
 
 
-@njit
+@njit(inline="always")
 def _halfspace_halfspace(R, p, a, b):
     """Two half spaces: their gap if anti-parallel and disjoint, else −∞."""
     ax, ay, az = R[a, 0, 2], R[a, 1, 2], R[a, 2, 2]
     bx, by, bz = R[b, 0, 2], R[b, 1, 2], R[b, 2, 2]
-    pa, pb = p[a], p[b]
+    pa0, pa1, pa2 = p[a, 0], p[a, 1], p[a, 2]
+    pb0, pb1, pb2 = p[b, 0], p[b, 1], p[b, 2]
     cosine = ax * bx + ay * by + az * bz
     anti = cosine <= -1.0 + 1e-12
-    gap = ax * (pb[0] - pa[0]) + ay * (pb[1] - pa[1]) + az * (pb[2] - pa[2])
+    gap = ax * (pb0 - pa0) + ay * (pb1 - pa1) + az * (pb2 - pa2)
     phi = gap if (anti and gap > 0.0) else -math.inf
     nx, ny, nz = bx - ax, by - ay, bz - az
     ln = math.sqrt(nx * nx + ny * ny + nz * nz)
     if ln <= 1e-12:
         nx, ny, nz, ln = bx, by, bz, 1.0
     nx, ny, nz = nx / ln, ny / ln, nz / ln
-    cax, cay, caz = pa[0], pa[1], pa[2]
-    t = bx * (pa[0] - pb[0]) + by * (pa[1] - pb[1]) + bz * (pa[2] - pb[2])
-    cbx, cby, cbz = pa[0] - t * bx, pa[1] - t * by, pa[2] - t * bz
+    cax, cay, caz = pa0, pa1, pa2
+    t = bx * (pa0 - pb0) + by * (pa1 - pb1) + bz * (pa2 - pb2)
+    cbx, cby, cbz = pa0 - t * bx, pa1 - t * by, pa2 - t * bz
     if not anti and cosine < 1.0 - 1e-12:
         # A point on both planes: least-norm offset from p_WA in span{a, b}.
-        da = ax * pa[0] + ay * pa[1] + az * pa[2]
-        db = bx * pb[0] + by * pb[1] + bz * pb[2]
+        da = ax * pa0 + ay * pa1 + az * pa2
+        db = bx * pb0 + by * pb1 + bz * pb2
         det = 1.0 - cosine * cosine
-        ra = da - (ax * pa[0] + ay * pa[1] + az * pa[2])
-        rb = db - (bx * pa[0] + by * pa[1] + bz * pa[2])
+        ra = da - (ax * pa0 + ay * pa1 + az * pa2)
+        rb = db - (bx * pa0 + by * pa1 + bz * pa2)
         alpha = (ra - cosine * rb) / det
         beta = (rb - cosine * ra) / det
-        cax = pa[0] + alpha * ax + beta * bx
-        cay = pa[1] + alpha * ay + beta * by
-        caz = pa[2] + alpha * az + beta * bz
+        cax = pa0 + alpha * ax + beta * bx
+        cay = pa1 + alpha * ay + beta * by
+        caz = pa2 + alpha * az + beta * bz
         cbx, cby, cbz = cax, cay, caz
     if math.isfinite(phi):
         cbx, cby, cbz = cax - phi * nx, cay - phi * ny, caz - phi * nz
@@ -192,23 +206,12 @@ def _coarse(A, B, scale, stop_distance, S, PV, PF, FI, WORK, gjk_tol, epa_tol):
 
 
 @njit
-def _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK, work):
-    """Bodies without a closed form (cores for Capsules): GJK/EPA + refinement."""
-    kA, kB = shapes.kind[a], shapes.kind[b]
-    rA = shapes.params[a, 0] if kA == CAPSULE else 0.0
-    rB = shapes.params[b, 0] if kB == CAPSULE else 0.0
-    size_A, size_B = shapes.size[a], shapes.size[b]
-    pa, pb = p[a], p[b]
-    cx, cy, cz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
-    centre_gap = math.sqrt(cx * cx + cy * cy + cz * cz) - size_A - size_B
-    if centre_gap > max_distance:
-        return FARTHER, centre_gap, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
-    # Solved relative to A's origin (far-off poses lose no digits).
-    A = make_body(shapes, hulls, a, R[a], pa, kA == CAPSULE, pa[0], pa[1], pa[2])
-    B = make_body(shapes, hulls, b, R[b], pb, kB == CAPSULE, pa[0], pa[1], pa[2])
+def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S, PV, PF, FI,
+                  WORK, work):
+    """Bodies without a closed form (supports.py tuples, cores for Capsules,
+    positions relative to A's origin): GJK/EPA + refinement. Witnesses are
+    returned relative to A's origin."""
     scale = max(size_A, size_B)
-    hull_A = make_hull_ref(shapes, hulls, a)
-    hull_B = make_hull_ref(shapes, hulls, b)
     status = UNCERTIFIED
     for level in range(2):
         # A loose coarse stage first (the refinement makes it exact); if no
@@ -240,9 +243,8 @@ def _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK, 
     hx, hy, hz = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
     ax, ay, az = hx + 0.5 * phi * mx, hy + 0.5 * phi * my, hz + 0.5 * phi * mz
     bx, by, bz = hx - 0.5 * phi * mx, hy - 0.5 * phi * my, hz - 0.5 * phi * mz
-    return (status, phi - rA - rB, ax - rA * mx + pa[0], ay - rA * my + pa[1],
-            az - rA * mz + pa[2], bx + rB * mx + pa[0], by + rB * my + pa[1],
-            bz + rB * mz + pa[2], mx, my, mz)
+    return (status, phi - rA - rB, ax - rA * mx, ay - rA * my, az - rA * mz,
+            bx + rB * mx, by + rB * my, bz + rB * mz, mx, my, mz)
 
 
 @njit
@@ -265,6 +267,29 @@ def _inner_balls_overlap(shapes, R, p, index_A, index_B):
     return -1
 
 
+@njit(inline="always")
+def _near_general_pair(shapes, R, p, a, b, max_distance, S, PV, PF, FI, WORK, work):
+    """The bounding-sphere test, then _general_pair on bodies built here
+    (inlined: the named tuples stay in the caller) near A's origin."""
+    kA, kB = shapes.kind[a], shapes.kind[b]
+    size_A, size_B = shapes.size[a], shapes.size[b]
+    ox, oy, oz = p[a, 0], p[a, 1], p[a, 2]
+    cx, cy, cz = ox - p[b, 0], oy - p[b, 1], oz - p[b, 2]
+    centre_gap = math.sqrt(cx * cx + cy * cy + cz * cz) - size_A - size_B
+    if centre_gap > max_distance:
+        return FARTHER, centre_gap, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
+    rA = shapes.params[a, 0] if kA == CAPSULE else 0.0
+    rB = shapes.params[b, 0] if kB == CAPSULE else 0.0
+    A = make_body(shapes, a, R, p, kA == CAPSULE, ox, oy, oz)
+    B = make_body(shapes, b, R, p, kB == CAPSULE, ox, oy, oz)
+    st, d, ax, ay, az, bx, by, bz, nx, ny, nz = _general_pair(
+        A, B, make_hull_ref(shapes, a), make_hull_ref(shapes, b), size_A, size_B,
+        rA, rB, max_distance, S, PV, PF, FI, WORK, work)
+    if st == FARTHER:
+        return st, d, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
+    return st, d, ax + ox, ay + oy, az + oz, bx + ox, by + oy, bz + oz, nx, ny, nz
+
+
 @njit
 def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p_WCa, p_WCb,
                 nhat_BA_W, status, stop_at_first):
@@ -281,6 +306,8 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
     ≤ 0, a pair whose inner balls (PackedShapes.inner) overlap is found
     first, without its narrow phase (it certainly penetrates).
     """
+    if shapes.hull_base[0] != hulls.vertices.ctypes.data and hulls.vertices.shape[0] > 0:
+        raise ValueError("solve_pairs: shapes and hulls were not packed together")
     if stop_at_first and max_distance <= 0.0:
         hit = _inner_balls_overlap(shapes, R, p, index_A, index_B)
         if hit >= 0:
@@ -314,14 +341,21 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
             if ka == HALFSPACE:
                 res = _halfspace_halfspace(R, p, a, b)
             else:
-                res = _shape_halfspace(shapes, hulls, R, p, a, b)
-        elif ka == SPHERE:  # Sphere–Sphere: A's centre against sphere B (Drake)
-            res = _sphere_pair(shapes, hulls, R, p, b, a, True)
+                res = _shape_halfspace(shapes, R, p, a, b)
         elif kb == SPHERE:
-            res = _sphere_pair(shapes, hulls, R, p, a, b, False)
+            # Sphere–X: the sphere's centre against X (Sphere–Sphere: A's
+            # centre against sphere B, as Drake).
+            o, s = (b, a) if ka == SPHERE else (a, b)
+            x, y, z = _in_frame(R, p, o, p[s, 0], p[s, 1], p[s, 2])
+            if shapes.kind[o] == CONVEX:
+                q = _point_to_convex(shapes, hulls, o, x, y, z)
+            else:
+                q = _point_to_primitive(shapes, o, x, y, z)
+            res = _sphere_pair(shapes, R, p, o, s, ka == SPHERE, q[0], q[1], q[2], q[3], q[4],
+                               q[5], q[6])
         else:
-            res = _general_pair(shapes, hulls, R, p, a, b, max_distance, S, PV, PF, FI, WORK,
-                                work)
+            res = _near_general_pair(shapes, R, p, a, b, max_distance, S, PV, PF, FI, WORK,
+                                     work)
         st, d, ax, ay, az, bx, by, bz, nx, ny, nz = res
         if swap:
             ax, ay, az, bx, by, bz = bx, by, bz, ax, ay, az

@@ -15,6 +15,17 @@ PackedShapes (G geometries, by engine row):
   inner   (G, 4) float a ball inside the geometry: centre in G (0:3) and
                        radius (3) [m]; radius 0 where none is kept (half
                        spaces, hulls whose vertex centroid is not inside).
+  refs    (G, 10) int64 raw addresses into the PackedHulls arrays of the
+                       geometry's hull (zeros if none): first vertex row,
+                       vertex count, its neighbor_start entries, neighbors,
+                       first facet normal, first facet offset, facet count,
+                       first edge, edge count, first edge-facet pair. The
+                       compiled kernels read hull data through them
+                       (raw_memory.py) without touching the PackedHulls tuple
+                       per pair (numba reference-counts every array of a named
+                       tuple handed to a function: ~250 ns per call).
+  hull_base (1,) int64 PackedHulls.vertices' address when packed: kernels
+                       refuse a PackedHulls other than the one `refs` point into.
 
 PackedHulls (H distinct hulls; hull h owns the ranges [X_start[h], X_start[h+1])
 of each concatenated array; indices stored *inside* a hull's arrays are local
@@ -53,6 +64,8 @@ class PackedShapes(NamedTuple):
     size: np.ndarray
     hull: np.ndarray
     inner: np.ndarray
+    refs: np.ndarray
+    hull_base: np.ndarray
 
 
 class PackedHulls(NamedTuple):
@@ -178,4 +191,22 @@ def pack_shapes(shapes: Sequence[ShapeData]) -> tuple[PackedShapes, PackedHulls]
         neighbor_start=_starts(np.concatenate(NS) if NS else np.zeros(0, np.int64)),
         neighbors=_concat(NB, (), np.int64))
     inner = np.array([_inner_ball(s) for s in shapes], dtype=float).reshape(G, 4)
-    return PackedShapes(kind, params, size, hull_row, inner), hull_arrays
+    refs = _hull_refs(hull_row, hull_arrays)
+    base = np.array([hull_arrays.vertices.ctypes.data], dtype=np.int64)
+    return PackedShapes(kind, params, size, hull_row, inner, refs, base), hull_arrays
+
+
+def _hull_refs(hull_row: np.ndarray, H: PackedHulls) -> np.ndarray:
+    """(G, 10) int64 addresses and counts of each geometry's hull data (see
+    the module docstring); the arrays of H must stay alive with them."""
+    refs = np.zeros((len(hull_row), 10), dtype=np.int64)
+    for g, h in enumerate(hull_row.tolist()):
+        if h < 0:
+            continue
+        v0, f0, e0 = H.vertex_start[h], H.facet_start[h], H.edge_start[h]
+        refs[g] = (H.vertices.ctypes.data + 24 * v0, H.vertex_start[h + 1] - v0,
+                   H.neighbor_start.ctypes.data + 8 * v0, H.neighbors.ctypes.data,
+                   H.facet_normals.ctypes.data + 24 * f0, H.facet_offsets.ctypes.data + 8 * f0,
+                   H.facet_start[h + 1] - f0, H.edges.ctypes.data + 16 * e0,
+                   H.edge_start[h + 1] - e0, H.edge_facets.ctypes.data + 16 * e0)
+    return refs

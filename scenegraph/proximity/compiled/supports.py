@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
@@ -43,25 +42,17 @@ _CLIMB_MIN_VERTICES = 48
 # (row by row), p_WG 18..20.
 
 
-@njit
-def make_body(shapes, hulls, g, R, p, core, ox=0.0, oy=0.0, oz=0.0):
-    """The body tuple of geometry row g posed at R (3, 3), p (3,), with its
-    position expressed relative to the point (ox, oy, oz) [m] (a pair is
-    solved near its own origin, so that far-off poses lose no digits)."""
-    kind = shapes.kind[g]
-    h = shapes.hull[g]
-    vaddr = nsaddr = nbaddr = 0
-    nv = 0
-    if h >= 0:
-        v0 = hulls.vertex_start[h]
-        nv = hulls.vertex_start[h + 1] - v0
-        vaddr = np.int64(hulls.vertices.ctypes.data) + 24 * v0
-        nsaddr = np.int64(hulls.neighbor_start.ctypes.data) + 8 * v0
-        nbaddr = np.int64(hulls.neighbors.ctypes.data)
-    P = shapes.params[g]
-    return (kind, vaddr, nv, nsaddr, nbaddr, core, P[0], P[1], P[2], R[0, 0], R[0, 1],
-            R[0, 2], R[1, 0], R[1, 1], R[1, 2], R[2, 0], R[2, 1], R[2, 2], p[0] - ox,
-            p[1] - oy, p[2] - oz)
+@njit(inline="always")
+def make_body(shapes, g, R, p, core, ox=0.0, oy=0.0, oz=0.0):
+    """The body tuple of geometry row g with pose R[g] (R (G, 3, 3)), p[g]
+    (p (G, 3)), its position expressed relative to the point (ox, oy, oz) [m]
+    (a pair is solved near its own origin, so far-off poses lose no digits).
+    Hull data comes from PackedShapes.refs, so no PackedHulls is needed."""
+    P = shapes.params
+    F = shapes.refs
+    return (shapes.kind[g], F[g, 0], F[g, 1], F[g, 2], F[g, 3], core, P[g, 0], P[g, 1],
+            P[g, 2], R[g, 0, 0], R[g, 0, 1], R[g, 0, 2], R[g, 1, 0], R[g, 1, 1], R[g, 1, 2],
+            R[g, 2, 0], R[g, 2, 1], R[g, 2, 2], p[g, 0] - ox, p[g, 1] - oy, p[g, 2] - oz)
 
 
 @njit
