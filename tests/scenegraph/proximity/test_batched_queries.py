@@ -237,3 +237,21 @@ def test_closest_pair_errors(scene):
     unknown = FrameId.get_new_id()
     with pytest.raises(RuntimeError, match=f"{unknown} has not been registered"):
         query.compute_closest_pairs(unknown, 1)
+
+
+def test_a_copied_query_object_answers_from_its_snapshot():
+    import copy
+    scene = ControllerScene(n=10, seed=4)
+    live = scene.query()
+    baked = copy.copy(live)
+    P = _points(live, np.random.default_rng(9), 5)
+    rays = np.tile([0.0, 0.0, 1.0], (len(P), 1))
+    before = (live.compute_signed_distance_to_points(P).distance.copy(),
+              live.cast_rays(P, rays).distance.copy(),
+              live.compute_signed_distance_jacobians().J_A.copy())
+    scene.move(0.3)
+    moved = scene.query().compute_signed_distance_to_points(P).distance
+    assert not np.array_equal(moved, before[0])
+    np.testing.assert_array_equal(baked.compute_signed_distance_to_points(P).distance, before[0])
+    np.testing.assert_array_equal(baked.cast_rays(P, rays).distance, before[1])
+    np.testing.assert_array_equal(baked.compute_signed_distance_jacobians().J_A, before[2])
