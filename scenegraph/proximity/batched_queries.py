@@ -41,6 +41,7 @@ from scenegraph.proximity.mesh_distance import (load_mesh_bvh, mesh_mesh_distanc
                                                 signed_distance_mesh_sphere,
                                                 signed_distance_to_mesh)
 from scenegraph.proximity.point_query import PointQuery
+from scenegraph.identifiers import GeometryId, id_type_error
 from scenegraph.query_results import SignedDistancePair, SignedDistanceToPoint
 
 __all__ = ["SignedDistanceToPoints", "ProximityMethod", "SignedDistanceEstimates",
@@ -191,6 +192,9 @@ def _canonical_rows(engine, pairs, query: str) -> np.ndarray:
             id_a, id_b = pair
         except (TypeError, ValueError):
             raise ValueError(f"{query}: pair {k} must be two GeometryIds; got {pair!r}") from None
+        for name, value in (("geometry_id_A", id_a), ("geometry_id_B", id_b)):
+            if not isinstance(value, GeometryId):
+                raise id_type_error(value, GeometryId, f"{query}: pair {k}: {name}")
         a, b = engine._row(id_a, query), engine._row(id_b, query)
         if a == b:
             raise RuntimeError(f"{query}: pair {k} names geometry {id_a} twice; give two "

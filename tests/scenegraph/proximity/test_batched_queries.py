@@ -185,6 +185,8 @@ def test_given_pair_errors(scene):
                                              (scene.ids[2], scene.ids[2])])
     with pytest.raises(ValueError, match="pair 0 must be two GeometryIds"):
         query.compute_signed_distance_pairs([scene.ids[0]])
+    with pytest.raises(TypeError, match="pair 0: geometry_id_B must be a GeometryId; got FrameId"):
+        query.compute_signed_distance_pairs([(scene.ids[0], scene.frames[1])])
     with pytest.raises(ValueError, match="max_distance must be non-negative"):
         query.compute_signed_distance_pairs([(scene.ids[0], scene.ids[1])], -0.1)
 
