@@ -5,8 +5,8 @@ Used by TrajectorySource (systems.primitives) and by the integrators' dense outp
 (``IntegratorBase.StartDenseIntegration``). Samples follow pydrake's layout: for N
 break times, ``samples`` is (rows, N) for a vector-valued trajectory (one column per
 break) or a list of N (rows, cols) matrices. ``value(t)`` is (rows, cols); outside
-[start_time, end_time] the first or last segment is evaluated at t (polynomial
-extrapolation, as Drake does; a zero-order hold therefore holds its end values).
+[start_time, end_time] the time is clamped to that range (as Drake does: the value
+and every derivative are those at the nearer end).
 
 Constructors (static, as pydrake's): ZeroOrderHold, FirstOrderHold, CubicHermite,
 CubicWithContinuousSecondDerivatives (not-a-knot, clamped or periodic ends — computed
@@ -167,6 +167,8 @@ class PiecewisePolynomial(Trajectory):
         return min(max(k, 0), self.get_number_of_segments() - 1)
 
     def _eval(self, t: float, order: int) -> np.ndarray:
+        if self._breaks.size and np.isfinite(self._breaks[0]):
+            t = min(max(t, self._breaks[0]), self._breaks[-1])
         k = self.get_segment_index(t)
         coefficients = self._coefficients[k]
         tau = t - self._breaks[k] if np.isfinite(self._breaks[k]) else 0.0

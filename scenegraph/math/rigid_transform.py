@@ -11,6 +11,7 @@ import numpy as np
 from scenegraph.math.quaternion import Quaternion, quaternion_to_matrix
 from scenegraph.math.rotation_matrix import RotationMatrix, _check_valid
 from systems.framework._overloads import signatures
+from systems.framework._templates import ScalarCast
 
 
 def _vec3(p, what: str) -> np.ndarray:
@@ -148,6 +149,18 @@ class RigidTransform:
         M[:3, :3] = self._R
         M[:3, 3] = self._p
         return M
+
+    def GetAsIsometry3(self) -> np.ndarray:
+        """The pose as a (4, 4) homogeneous matrix (pydrake returns an Isometry3; there
+        is no Isometry3 class here)."""
+        return self.GetAsMatrix4()
+
+    def SetFromIsometry3(self, pose) -> None:
+        """Sets the pose from a (4, 4) homogeneous matrix (rotation validated)."""
+        other = RigidTransform(np.asarray(pose, dtype=float))
+        self._R, self._p = other._R, other._p
+
+    cast = ScalarCast()
 
     def GetAsMatrix34(self) -> np.ndarray:
         """(3, 4) matrix [R | p]."""

@@ -144,6 +144,74 @@ class RollPitchYaw:
     def IsNearlySameOrientation(self, other: "RollPitchYaw", tolerance: float) -> bool:
         return self.ToRotationMatrix().IsNearlyEqualTo(other.ToRotationMatrix(), tolerance)
 
+    # --- kinematics (R = Rz(yaw)·Ry(pitch)·Rx(roll)) --------------------------------
+    def _trig(self):
+        r, p, y = self._rpy
+        return np.sin(r), np.cos(r), np.sin(p), np.cos(p), np.sin(y), np.cos(y)
+
+    def _m_parent(self) -> np.ndarray:
+        """M with w_AD_A = M·rpyDt."""
+        _, _, sp, cp, sy, cy = self._trig()
+        return np.array([[cy * cp, -sy, 0.0], [sy * cp, cy, 0.0], [-sp, 0.0, 1.0]])
+
+    def _m_child(self) -> np.ndarray:
+        """M with w_AD_D = M·rpyDt."""
+        sr, cr, sp, cp, _, _ = self._trig()
+        return np.array([[1.0, 0.0, -sp], [0.0, cr, sr * cp], [0.0, -sr, cr * cp]])
+
+    def _check_gimbal(self, method: str) -> None:
+        if abs(np.cos(self._rpy[1])) < 0.008:
+            raise RuntimeError(
+                f"RollPitchYaw::{method}(): the pitch angle {self._rpy[1]!r} is within "
+                "the gimbal-lock tolerance of ±π/2 (|cos(pitch)| < 0.008); the "
+                "roll-pitch-yaw rates are not defined there")
+
+    def CalcAngularVelocityInParentFromRpyDt(self, rpyDt) -> np.ndarray:
+        """w_AD_A (3,) [rad/s] from the rates (roll', pitch', yaw')."""
+        return self._m_parent() @ np.asarray(rpyDt, dtype=float).reshape(3)
+
+    def CalcAngularVelocityInChildFromRpyDt(self, rpyDt) -> np.ndarray:
+        """w_AD_D (3,) [rad/s] from the rates."""
+        return self._m_child() @ np.asarray(rpyDt, dtype=float).reshape(3)
+
+    def CalcRpyDtFromAngularVelocityInParent(self, w_AD_A) -> np.ndarray:
+        """The rates from w_AD_A; RuntimeError near gimbal lock."""
+        self._check_gimbal("CalcRpyDtFromAngularVelocityInParent")
+        return np.linalg.solve(self._m_parent(), np.asarray(w_AD_A, dtype=float).reshape(3))
+
+    def CalcRpyDtFromAngularVelocityInChild(self, w_AD_D) -> np.ndarray:
+        """The rates from w_AD_D; RuntimeError near gimbal lock."""
+        self._check_gimbal("CalcRpyDtFromAngularVelocityInChild")
+        return np.linalg.solve(self._m_child(), np.asarray(w_AD_D, dtype=float).reshape(3))
+
+    def CalcRotationMatrixDt(self, rpyDt) -> np.ndarray:
+        """Ṙ (3, 3) = [w_AD_A]ₓ R for the given rates."""
+        w = self.CalcAngularVelocityInParentFromRpyDt(rpyDt)
+        skew = np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
+        return skew @ rpy_to_matrix(*self._rpy)
+
+    def CalcRpyDDtFromRpyDtAndAngularAccelInParent(self, rpyDt, alpha_AD_A) -> np.ndarray:
+        """Second derivatives of the angles from their rates and α_AD_A."""
+        self._check_gimbal("CalcRpyDDtFromRpyDtAndAngularAccelInParent")
+        rd, pd, yd = np.asarray(rpyDt, dtype=float).reshape(3)
+        _, _, sp, cp, sy, cy = self._trig()
+        m_dot = np.array([[-sy * cp * yd - cy * sp * pd, -cy * yd, 0.0],
+                          [cy * cp * yd - sy * sp * pd, -sy * yd, 0.0],
+                          [-cp * pd, 0.0, 0.0]])
+        rhs = np.asarray(alpha_AD_A, dtype=float).reshape(3) - m_dot @ np.array([rd, pd, yd])
+        return np.linalg.solve(self._m_parent(), rhs)
+
+    def CalcRpyDDtFromAngularAccelInChild(self, rpyDt, alpha_AD_D) -> np.ndarray:
+        """Second derivatives of the angles from their rates and α_AD_D."""
+        self._check_gimbal("CalcRpyDDtFromAngularAccelInChild")
+        rd, pd, yd = np.asarray(rpyDt, dtype=float).reshape(3)
+        sr, cr, sp, cp, _, _ = self._trig()
+        m_dot = np.array([[0.0, 0.0, -cp * pd],
+                          [0.0, -sr * rd, cr * cp * rd - sr * sp * pd],
+                          [0.0, -cr * rd, -sr * cp * rd - cr * sp * pd]])
+        rhs = np.asarray(alpha_AD_D, dtype=float).reshape(3) - m_dot @ np.array([rd, pd, yd])
+        return np.linalg.solve(self._m_child(), rhs)
+
     def DoesPitchAngleViolateGimbalLockTolerance(self) -> bool:
         return abs(abs(self._rpy[1]) - math.pi / 2) < 0.008
 

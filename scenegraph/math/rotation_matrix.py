@@ -12,6 +12,7 @@ import numpy as np
 
 from scenegraph.math.quaternion import Quaternion, matrix_to_quaternion, quaternion_to_matrix
 from systems.framework._overloads import signatures
+from systems.framework._templates import ScalarCast
 
 # Drake's RotationMatrix::get_internal_tolerance_for_orthonormality().
 _TOLERANCE = 128 * np.finfo(float).eps
@@ -181,6 +182,8 @@ class RotationMatrix:
         U, _, Vt = np.linalg.svd(M)
         D = np.diag([1.0, 1.0, np.sign(np.linalg.det(U @ Vt)) or 1.0])
         return RotationMatrix._make(U @ D @ Vt)
+
+    cast = ScalarCast()
 
     # ---- accessors -------------------------------------------------------
     def matrix(self) -> np.ndarray:

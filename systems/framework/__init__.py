@@ -22,6 +22,7 @@ from .value import AbstractValue, Value
 from .vectors import BasicVector, Subvector, Supervector, VectorBase
 from .witness import WitnessFunction, WitnessFunctionDirection
 from .bus_value import BusValue
+from .random_distribution import RandomDistribution
 from .context_base import ContextBase
 from .indices import InputPortSelection, OutputPortSelection, SystemConstraintIndex
 from .scalar_conversion import SystemScalarConverter
@@ -43,7 +44,7 @@ __all__ = [
     "System", "SystemOutput", "TriggerType", "UnrestrictedUpdateEvent",
     "UseDefaultName", "Value", "ValueProducer", "VectorBase", "WitnessFunction",
     "WitnessFunctionDirection", "kUseDefaultName",
-    "BusValue", "ContextBase", "InputPortSelection", "OutputPortSelection",
+    "BusValue", "ContextBase", "RandomDistribution", "InputPortSelection", "OutputPortSelection",
     "Subvector", "Supervector", "SystemBase", "SystemConstraintIndex",
     "SystemScalarConverter", "SystemVisitor", "VectorSystem",
 ] + list(_template_names)

@@ -95,3 +95,32 @@ def define_templates(namespace: dict, names, module: str) -> dict:
     """{"X_": TemplateClass for X} for each name X in `names` found in `namespace`."""
     return {f"{name}_": TemplateClass(f"{name}_", namespace[name], module)
             for name in names if name in namespace}
+
+
+class ScalarCast:
+    """``obj.cast[T]()`` (RigidTransform, RotationMatrix, ...): a copy for T = float;
+    other scalars raise."""
+
+    __overloads__ = ()
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return _BoundCast(obj)
+
+
+class _BoundCast:
+    def __init__(self, obj):
+        self._obj = obj
+
+    def __getitem__(self, param):
+        if isinstance(param, tuple) and len(param) == 1:
+            param = param[0]
+        if param is float or param is None:
+            import copy
+            return lambda: copy.copy(self._obj)
+        raise RuntimeError(f"{type(self._obj).__name__}.cast[{scalar_name(param)}]: only "
+                           "float (double) is offered here")
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError("cast is a template method: call cast[float]()")

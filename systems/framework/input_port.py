@@ -69,7 +69,7 @@ class FixedInputPortValue:
 class InputPort(PortBase):
     """An input port of a System (pydrake's ``InputPort``)."""
 
-    __slots__ = ("_model", "_ticket")
+    __slots__ = ("_model", "_ticket", "_random_type")
     _kind = "InputPort"
     _index_type = InputPortIndex
 
@@ -78,6 +78,15 @@ class InputPort(PortBase):
         super().__init__(system, index, name, data_type, size)
         self._model = model  # BasicVector for vector ports, AbstractValue otherwise
         self._ticket = ticket
+        self._random_type = None
+
+    def is_random(self) -> bool:
+        """True when declared with a random_type (a RandomDistribution)."""
+        return self._random_type is not None
+
+    def get_random_type(self):
+        """The RandomDistribution given at declaration, or None."""
+        return self._random_type
 
     def ticket(self):
         from .tickets import DependencyTicket

@@ -316,6 +316,9 @@ class LeafSystem(LeafEventsMixin, System):
         ticket = self._new_ticket()
         port = InputPort(self, index, name, PortDataType.kVectorValued, model.size(),
                          model, ticket)
+        if random_type is not None:
+            from .random_distribution import RandomDistribution
+            port._random_type = RandomDistribution(random_type)
         self._add_input_port(port)
         self._subscribe(ticket, T.all_input_ports)
         self._declared()

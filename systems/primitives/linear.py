@@ -378,3 +378,33 @@ class FirstOrderLowPassFilter(LeafSystem):
                              f"has size {z0.size} but the filter has size "
                              f"{self._tau.size}")
         context.get_mutable_continuous_state_vector().SetFromVector(z0)
+
+
+class SparseMatrixGain(LeafSystem):
+    """y = D u with a sparse D (p, m) (pydrake's ``SparseMatrixGain``; D is a scipy
+    sparse matrix or anything scipy.sparse.csc_matrix accepts). Ports "u" and "y"."""
+
+    def __init__(self, D):
+        import scipy.sparse
+        D = scipy.sparse.csc_matrix(D, dtype=float)
+        super().__init__()
+        self._D = D
+        self.DeclareVectorInputPort("u", D.shape[1])
+        self.DeclareVectorOutputPort("y", D.shape[0], self._calc,
+                                     prerequisites_of_calc={self.all_input_ports_ticket()})
+
+    def D(self):
+        """The gain (a scipy.sparse.csc_matrix)."""
+        return self._D.copy()
+
+    def set_D(self, D) -> None:
+        """Replaces the gain; its shape may not change."""
+        import scipy.sparse
+        D = scipy.sparse.csc_matrix(D, dtype=float)
+        if D.shape != self._D.shape:
+            raise ValueError(f"SparseMatrixGain.set_D: D has shape {D.shape}; it must keep "
+                             f"the shape {self._D.shape}")
+        self._D = D
+
+    def _calc(self, context, output) -> None:
+        output.SetFromVector(self._D @ self.get_input_port().Eval(context))

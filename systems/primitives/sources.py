@@ -179,3 +179,23 @@ class Sine(LeafSystem):
     def phase_vector(self) -> np.ndarray:
         return self._phase.copy()
 
+
+
+class SharedPointerSystem(LeafSystem):
+    """A System with no ports that keeps an object alive for as long as the System
+    lives (pydrake's ``SharedPointerSystem``)."""
+
+    def __init__(self, value_to_hold):
+        super().__init__()
+        self._held = value_to_hold
+
+    def get(self):
+        """The held object."""
+        return self._held
+
+    @staticmethod
+    def AddToBuilder(builder, value_to_hold):
+        """Adds a SharedPointerSystem holding `value_to_hold` to `builder` (so the
+        object lives as long as the Diagram) and returns the object."""
+        builder.AddSystem(SharedPointerSystem(value_to_hold))
+        return value_to_hold

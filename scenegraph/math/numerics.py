@@ -1,0 +1,140 @@
+"""pydrake.math's scalar functions and numpy-style helpers.
+
+``sin``, ``cos``, ``exp``, ... take a float and return a float (as pydrake's
+float overloads do; numpy arrays are also accepted here and map elementwise — an
+extension). ``eq``/``ne``/``lt``/``le``/``gt``/``ge`` are elementwise comparisons
+returning numpy arrays (pydrake's numpy.vectorize objects). ``wrap_to(value, low,
+high)`` = value − (high − low)·floor((value − low)/(high − low)), in [low, high).
+The Soft* functions are Drake's smooth max/min: SoftOverMax(x, α) = log(Σ e^{αxᵢ})/α
+≥ max x, SoftUnderMax(x, α) = Σ xᵢ e^{αxᵢ} / Σ e^{αxᵢ} ≤ max x, and likewise for min.
+"""
+from __future__ import annotations
+
+import builtins
+import math
+import operator
+
+import numpy as np
+
+__all__ = ["abs", "acos", "arccos", "arcsin", "arctan", "arctan2", "asin", "atan", "atan2",
+           "ceil", "cos", "cosh", "eq", "exp", "floor", "ge", "gt", "inv", "isnan", "le",
+           "log", "lt", "matmul", "max", "min", "ne", "pow", "sin", "sinh", "sqrt", "tan",
+           "tanh", "wrap_to", "SoftOverMax", "SoftOverMin", "SoftUnderMax", "SoftUnderMin"]
+
+
+def _unary(name, func):
+    def f(arg0):
+        if isinstance(arg0, np.ndarray):
+            return func(arg0)
+        return float(func(float(arg0)))
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"{name}(x) for a float x (elementwise for a numpy array)."
+    return f
+
+
+abs = _unary("abs", np.abs)            # noqa: A001 (pydrake's name)
+acos = _unary("acos", np.arccos)
+arccos = _unary("arccos", np.arccos)
+asin = _unary("asin", np.arcsin)
+arcsin = _unary("arcsin", np.arcsin)
+atan = _unary("atan", np.arctan)
+arctan = _unary("arctan", np.arctan)
+ceil = _unary("ceil", np.ceil)
+cos = _unary("cos", np.cos)
+cosh = _unary("cosh", np.cosh)
+exp = _unary("exp", np.exp)
+floor = _unary("floor", np.floor)
+log = _unary("log", np.log)
+sin = _unary("sin", np.sin)
+sinh = _unary("sinh", np.sinh)
+sqrt = _unary("sqrt", np.sqrt)
+tan = _unary("tan", np.tan)
+tanh = _unary("tanh", np.tanh)
+
+
+def isnan(x) -> bool:
+    """True for NaN (elementwise for arrays)."""
+    return np.isnan(x) if isinstance(x, np.ndarray) else math.isnan(float(x))
+
+
+def atan2(y, x) -> float:
+    """atan2(y, x) [rad] in (−π, π]."""
+    return float(np.arctan2(y, x)) if np.ndim(y) == 0 and np.ndim(x) == 0 else \
+        np.arctan2(y, x)
+
+
+arctan2 = atan2
+
+
+def pow(arg0, arg1):                  # noqa: A001 (pydrake's name)
+    """arg0 ** arg1."""
+    return float(arg0) ** float(arg1) if np.ndim(arg0) == 0 and np.ndim(arg1) == 0 \
+        else np.power(arg0, arg1)
+
+
+def max(arg0, arg1):                  # noqa: A001 (pydrake's name)
+    return builtins.max(float(arg0), float(arg1))
+
+
+def min(arg0, arg1):                  # noqa: A001 (pydrake's name)
+    return builtins.min(float(arg0), float(arg1))
+
+
+def inv(arg0) -> np.ndarray:
+    """Matrix inverse of a square matrix."""
+    return np.linalg.inv(np.asarray(arg0, dtype=float))
+
+
+def matmul(arg0, arg1) -> np.ndarray:
+    """Matrix product arg0 @ arg1."""
+    return np.asarray(arg0) @ np.asarray(arg1)
+
+
+eq = np.vectorize(operator.eq)
+ne = np.vectorize(operator.ne)
+lt = np.vectorize(operator.lt)
+le = np.vectorize(operator.le)
+gt = np.vectorize(operator.gt)
+ge = np.vectorize(operator.ge)
+
+
+def wrap_to(value, low, high):
+    """`value` wrapped into [low, high) (low < high, both finite)."""
+    if not low < high:
+        raise ValueError(f"wrap_to: need low < high; got [{low}, {high})")
+    span = high - low
+    result = value - span * np.floor((value - low) / span)
+    return float(result) if np.ndim(result) == 0 else result
+
+
+def _soft(x, alpha: float, over: bool, maximum: bool) -> float:
+    x = np.asarray(x, dtype=float).reshape(-1)
+    if x.size == 0:
+        raise ValueError("Soft max/min of an empty list")
+    a = alpha if maximum else -alpha
+    z = a * x
+    shift = z.max()
+    weights = np.exp(z - shift)
+    if over == maximum:   # SoftOverMax / SoftUnderMin: log-sum-exp
+        return float((shift + np.log(weights.sum())) / a)
+    return float(np.dot(weights, x) / weights.sum())
+
+
+def SoftOverMax(x, alpha: float = 1.0) -> float:
+    """log(Σ exp(α xᵢ)) / α, a smooth upper bound of max(x)."""
+    return _soft(x, alpha, True, True)
+
+
+def SoftUnderMax(x, alpha: float = 1.0) -> float:
+    """Σ xᵢ exp(α xᵢ) / Σ exp(α xᵢ), a smooth lower bound of max(x)."""
+    return _soft(x, alpha, False, True)
+
+
+def SoftOverMin(x, alpha: float = 1.0) -> float:
+    """Σ xᵢ exp(−α xᵢ) / Σ exp(−α xᵢ), a smooth upper bound of min(x)."""
+    return _soft(x, alpha, True, False)
+
+
+def SoftUnderMin(x, alpha: float = 1.0) -> float:
+    """−log(Σ exp(−α xᵢ)) / α, a smooth lower bound of min(x)."""
+    return _soft(x, alpha, False, False)
