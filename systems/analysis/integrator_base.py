@@ -606,6 +606,11 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
                 or (not reached_boundary and t0 + max_h * 1.01 < target_time)):
             candidate = StepResult.kTimeHasAdvanced
             target_time = max_integrator_time
+            if target_time == t0:  # t0 + max_h rounds to t0: time could never advance
+                raise _error(
+                    f"{type(self).__name__}: the maximum step size {max_h!r} s is below "
+                    f"the resolution of time at t = {t0!r} (spacing {math.ulp(t0)!r} s), "
+                    f"so no step could advance time; raise the maximum step size")
         h = target_time - t0
         if h < 0.0:
             raise RuntimeError("Negative h.")

@@ -232,6 +232,18 @@ def test_zero_maximum_step_size_is_refused_at_initialize():
         simulator.AdvanceTo(1.0)
 
 
+def test_maximum_step_below_the_time_resolution_is_refused_not_spun_on():
+    diagram = _diagram(Budgeted(t_bad=math.inf))
+    simulator = Simulator(diagram)
+    simulator.get_mutable_context().SetTime(1e9)
+    integrator = ExplicitEulerIntegrator(diagram, 1e-8, simulator.get_mutable_context())
+    simulator.reset_integrator(integrator)
+    with pytest.raises(RuntimeError, match=r"maximum step size 1e-08 s is below the "
+                                           r"resolution of time at t = 1000000000\.0"):
+        simulator.AdvanceTo(1e9 + 1.0)
+    assert simulator.get_context().get_time() == 1e9
+
+
 def test_standalone_integrator_restores_the_step_start_on_non_finite_results():
     plant = Budgeted()
     context = plant.CreateDefaultContext()
