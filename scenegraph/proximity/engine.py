@@ -158,7 +158,8 @@ class ProximityEngine:
         """res after the narrow phase's own checks: a NaN (poses so large
         that the arithmetic overflowed) raises, naming the pair; a pair the
         refinement could not certify exact warns, naming the pair (its
-        answer is GJK/EPA's, good to ~1e-6 of the pair's size)."""
+        answer is GJK/EPA's coarse one: a translation-realised lower bound of
+        the signed distance, not proven to be the best)."""
         bad = np.isnan(res.distance)
         if bad.any():
             k = int(np.flatnonzero(bad)[0])
@@ -174,7 +175,8 @@ class ProximityEngine:
             warnings.warn(
                 f"{query}: the answer for geometries {self._ids[ia[k]]} and "
                 f"{self._ids[ib[k]]}{more} is not certified exact; it is the coarse "
-                f"GJK/EPA estimate (accurate to about 1e-6 of the pair's size)",
+                f"GJK/EPA estimate, a signed distance realised along its normal but "
+                f"possibly not the best one (please report the poses)",
                 RuntimeWarning, stacklevel=4)
         return res
 

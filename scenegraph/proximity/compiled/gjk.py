@@ -248,7 +248,7 @@ def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
     origin is in C to 1e-14·scale, S holds n points for EPA; FARTHER —
     distance is a lower bound > stop_distance.
     """
-    tol = rel_tol * scale
+    floor = 1e-15 * scale
     eps = 1e-14 * scale
     dx, dy, dz = A[18] - B[18], A[19] - B[19], A[20] - B[20]  # p_WA − p_WB
     if dx == 0.0 and dy == 0.0 and dz == 0.0:
@@ -270,7 +270,9 @@ def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
         vw = vx * wx + vy * wy + vz * wz
         if vw > stop_distance * nv:
             return FARTHER, vw / nv, n
-        if vv - vw <= tol * nv:
+        # Relative duality gap: the direction's error is then ~√(2·rel_tol)
+        # however close the bodies are; the floor is rounding.
+        if vv - vw <= max(rel_tol * vv, floor * nv):
             break
         duplicate = False
         for s in range(n):
@@ -296,8 +298,9 @@ def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
             break
         vx, vy, vz = ux, uy, uz
     d = math.sqrt(vx * vx + vy * vy + vz * vz)
-    # Below 1e-9·scale the direction of a − b is rounding noise: the caller
-    # treats the bodies as touching (EPA finds the contact normal).
-    if d <= 1e-9 * scale:
+    # Below 1e-7·scale the simplex's barycentric solve has lost about half
+    # its digits and the direction of a − b is unreliable: the caller treats
+    # the bodies as (nearly) touching.
+    if d <= 1e-7 * scale:
         return INTERSECTING, d, n
     return SEPARATED, d, n

@@ -33,12 +33,8 @@ from scenegraph.proximity.compiled.epa import MAX_FACES, MAX_VERTICES, WORK_SIZE
 from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT, make_hull_ref
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
-from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
-                                                          ELLIPSOID, HALFSPACE, SPHERE)
-from scenegraph.proximity.compiled.point_kernels import (box_point, capsule_point,
-                                                          convex_point, cylinder_point,
-                                                          ellipsoid_point, halfspace_point,
-                                                          sphere_point)
+from scenegraph.proximity.compiled.packed_shapes import (CAPSULE, CONVEX, HALFSPACE, SPHERE)
+from scenegraph.proximity.compiled.point_kernels import convex_point, primitive_point
 from scenegraph.proximity.compiled.refinement import refine
 from scenegraph.proximity.compiled.supports import (from_G, make_body, rotate_from_G,
                                                      support_W)
@@ -58,32 +54,6 @@ _EPA_TOL = (1e-4, 1e-9)
 _ATTEMPTS = (3, 7)
 _MODES = (AT_ANGLE, AT_ANGLE, AT_POINT, AT_ANGLE, AT_ANGLE, AT_ANGLE, BY_EXTENT)
 _FREEZE_A = (False, True, False, False, False, False, False)
-
-
-@njit(inline="always")
-def _point_to_primitive(shapes, g, x, y, z):
-    """(distance, p_GN, grad_G) from p_GQ = (x, y, z) to engine row g (any
-    kind but Convex)."""
-    k = shapes.kind[g]
-    P = shapes.params
-    a, b, c = P[g, 0], P[g, 1], P[g, 2]
-    if k == SPHERE:
-        return sphere_point(a, x, y, z)
-    if k == BOX:
-        return box_point(a, b, c, x, y, z)
-    if k == CAPSULE:
-        return capsule_point(a, b, x, y, z)
-    if k == CYLINDER:
-        return cylinder_point(a, b, x, y, z)
-    if k == ELLIPSOID:
-        # Coordinates below 1e-100 of the point's size underflow the root
-        # finder; snapping them to 0 moves the point by less than that.
-        s = max(abs(x), abs(y), abs(z)) + max(a, b, c)
-        x = 0.0 if abs(x) <= 1e-100 * s else x
-        y = 0.0 if abs(y) <= 1e-100 * s else y
-        z = 0.0 if abs(z) <= 1e-100 * s else z
-        return ellipsoid_point(a, b, c, x, y, z)
-    return halfspace_point(x, y, z)
 
 
 @njit
@@ -183,26 +153,112 @@ def _lower_bound(A, B, mx, my, mz):
 
 
 @njit
+def _unit(x, y, z):
+    """(x, y, z) scaled to unit length ((0, 0, 1) for a zero vector)."""
+    n = math.sqrt(x * x + y * y + z * z)
+    if not n > 0.0:
+        return 0.0, 0.0, 1.0
+    return x / n, y / n, z / n
+
+
+@njit
+def _shifted(B, sx, sy, sz):
+    """Body B translated by (sx, sy, sz) [m]."""
+    return B[:18] + (B[18] + sx, B[19] + sy, B[20] + sz)
+
+
+@njit
+def _separated_start(A, B, scale, S, gjk_tol, wx, wy, wz):
+    """A coarse start for (nearly) touching bodies. B is moved away from A
+    along the unit w (from B towards A) just far enough to be 1e-6·scale
+    clear of the plane ⊥ w that bounds A (by −f(w) + 1e-6·scale, f the lower
+    bound), where GJK has a clear closest pair; its direction m becomes the
+    next w (three passes), so that the last shift is along (nearly) the
+    contact normal and tiny, and the witnesses, moved back, differ from a
+    consistent touching pair only along the normal. Returns (ok, m, a, b)."""
+    ok = False
+    mx, my, mz = wx, wy, wz
+    ax = ay = az = bx = by = bz = 0.0
+    for _ in range(3):
+        delta = 1e-6 * scale + max(0.0, -_lower_bound(A, B, wx, wy, wz))
+        Bs = _shifted(B, -delta * wx, -delta * wy, -delta * wz)
+        st, d, n = gjk(A, Bs, scale, math.inf, S, gjk_tol)
+        if st != SEPARATED:
+            break
+        ok = True
+        ax, ay, az = simplex_point(S, n, 3)
+        bx, by, bz = simplex_point(S, n, 6)
+        bx, by, bz = bx + delta * wx, by + delta * wy, bz + delta * wz
+        mx, my, mz = _unit(ax - bx + delta * wx, ay - by + delta * wy, az - bz + delta * wz)
+        if delta <= 2e-6 * scale:
+            break
+        wx, wy, wz = mx, my, mz
+    return ok, mx, my, mz, ax, ay, az, bx, by, bz
+
+
+@njit
 def _coarse(A, B, scale, stop_distance, S, PV, PF, FI, WORK, gjk_tol, epa_tol):
     """GJK, then EPA if the bodies overlap: (status, distance, m = nhat_BA,
     witness a on A, witness b on B), status SEPARATED, INTERSECTING or
-    FARTHER (distance then a lower bound > stop_distance)."""
+    FARTHER (distance then a lower bound > stop_distance).
+
+    When GJK ends within 1e-7·scale of contact, or EPA finds at most
+    1e-8·scale of depth, the bodies (nearly) touch: C is (nearly) flat at the
+    origin, GJK's direction is rounding noise and EPA's polytope degenerate.
+    Then the direction with the best lower bound f(m) among GJK's, EPA's and
+    a GJK run on slightly separated bodies (_separated_start) is taken."""
     st, d, n = gjk(A, B, scale, stop_distance, S, gjk_tol)
     if st == GJK_FARTHER:
         return st, d, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     ax, ay, az = simplex_point(S, n, 3)
     bx, by, bz = simplex_point(S, n, 6)
     if st == SEPARATED:
-        return st, d, (ax - bx) / d, (ay - by) / d, (az - bz) / d, ax, ay, az, bx, by, bz
+        mx, my, mz = _unit(ax - bx, ay - by, az - bz)
+        return st, d, mx, my, mz, ax, ay, az, bx, by, bz
+    # Candidates (best lower bound first): GJK's own direction if it has one.
+    best = -math.inf
+    mx, my, mz = 0.0, 0.0, 1.0
+    if d > 0.0:
+        vx, vy, vz = _unit(ax - bx, ay - by, az - bz)
+        best, mx, my, mz = _lower_bound(A, B, vx, vy, vz), vx, vy, vz
+    wx, wy, wz = mx, my, mz
     ok, depth, nx, ny, nz, ex, ey, ez, fx, fy, fz = epa(A, B, scale, S, n, PV, PF, FI, WORK,
                                                       epa_tol)
     if ok:
-        return st, -depth, -nx, -ny, -nz, ex, ey, ez, fx, fy, fz
-    # Touching: C is flat at the origin and n its normal; of ±n keep the
-    # better separating direction.
-    if _lower_bound(A, B, -nx, -ny, -nz) > _lower_bound(A, B, nx, ny, nz):
-        nx, ny, nz = -nx, -ny, -nz
-    return st, 0.0, nx, ny, nz, ax, ay, az, bx, by, bz
+        f = _lower_bound(A, B, -nx, -ny, -nz)
+        if f > best:
+            best, mx, my, mz = f, -nx, -ny, -nz
+            ax, ay, az, bx, by, bz = ex, ey, ez, fx, fy, fz
+        if d <= 0.0:
+            wx, wy, wz = -nx, -ny, -nz
+        if depth > 1e-8 * scale and d <= 0.0:
+            return st, -depth, mx, my, mz, ax, ay, az, bx, by, bz
+    else:
+        # C is flat at the origin and n its normal: of ±n the better one.
+        if _lower_bound(A, B, -nx, -ny, -nz) > _lower_bound(A, B, nx, ny, nz):
+            nx, ny, nz = -nx, -ny, -nz
+        f = _lower_bound(A, B, nx, ny, nz)
+        if f > best:
+            best, mx, my, mz = f, nx, ny, nz
+        if d <= 0.0:
+            wx, wy, wz = nx, ny, nz
+    # Nearly touching: GJK on the bodies moved slightly apart, along the
+    # best direction so far and along the centres' direction.
+    for trial in range(2):
+        if trial == 1:
+            cx, cy, cz = A[18] - B[18], A[19] - B[19], A[20] - B[20]
+            ln = math.sqrt(cx * cx + cy * cy + cz * cz)
+            if not ln > 0.0:
+                break
+            wx, wy, wz = cx / ln, cy / ln, cz / ln
+        good, qx, qy, qz, sx, sy, sz, tx, ty, tz = _separated_start(A, B, scale, S, gjk_tol,
+                                                                  wx, wy, wz)
+        if good:
+            f = _lower_bound(A, B, qx, qy, qz)
+            if f > best:
+                best, mx, my, mz = f, qx, qy, qz
+                ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
+    return st, best, mx, my, mz, ax, ay, az, bx, by, bz
 
 
 @njit
@@ -350,7 +406,8 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
             if shapes.kind[o] == CONVEX:
                 q = _point_to_convex(shapes, hulls, o, x, y, z)
             else:
-                q = _point_to_primitive(shapes, o, x, y, z)
+                P = shapes.params
+                q = primitive_point(shapes.kind[o], P[o, 0], P[o, 1], P[o, 2], x, y, z)
             res = _sphere_pair(shapes, R, p, o, s, ka == SPHERE, q[0], q[1], q[2], q[3], q[4],
                                q[5], q[6])
         else:

@@ -38,6 +38,10 @@ from scenegraph.proximity.compiled.supports import from_G, rotate_from_G, rotate
 __all__ = ["refine"]
 
 _MAX_ITERATIONS = 24
+# A Newton step turns the direction by at most this [rad]; steps that do not
+# decrease the residual are halved at most this many times.
+_MAX_TURN = 0.2
+_MAX_HALVINGS = 12
 
 
 @njit
@@ -80,6 +84,45 @@ def _apply_jacobian(body, H, tx, ty, tz):
     hy = H[1, 0] * gx + H[1, 1] * gy + H[1, 2] * gz
     hz = H[2, 0] * gx + H[2, 1] * gy + H[2, 2] * gz
     return rotate_from_G(body, hx, hy, hz)
+
+
+@njit
+def _state(A, fA, B, fB, mx, my, mz, a1, a2, b1, b2):
+    """At direction m with free coordinates (a1, a2), (b1, b2) [m]: the
+    tangent basis t1, t2 of m; the directions u_A = −m, u_B = m in each
+    body's frame; the witnesses in the body frames and in W."""
+    t1x, t1y, t1z = _perpendicular(mx, my, mz)
+    t2x, t2y, t2z = my * t1z - mz * t1y, mz * t1x - mx * t1z, mx * t1y - my * t1x
+    uAx, uAy, uAz = rotate_to_G(A, -mx, -my, -mz)
+    uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
+    pax, pay, paz = feature_point(A, fA, uAx, uAy, uAz, a1, a2)
+    pbx, pby, pbz = feature_point(B, fB, uBx, uBy, uBz, b1, b2)
+    ax, ay, az = from_G(A, pax, pay, paz)
+    bx, by, bz = from_G(B, pbx, pby, pbz)
+    return (t1x, t1y, t1z, t2x, t2y, t2z, uAx, uAy, uAz, uBx, uBy, uBz, pax, pay, paz,
+            pbx, pby, pbz, ax, ay, az, bx, by, bz)
+
+
+@njit
+def _residual_norm(A, fA, B, fB, mx, my, mz, a1, a2, b1, b2, kA, kB, EA1x, EA1y, EA1z, EA2x,
+                   EA2y, EA2z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, scale):
+    """|r| of the refinement's system at direction m and free coordinates
+    (a1, a2, b1, b2) [m] (the rows refine() builds)."""
+    st = _state(A, fA, B, fB, mx, my, mz, a1, a2, b1, b2)
+    t1x, t1y, t1z, t2x, t2y, t2z = st[0], st[1], st[2], st[3], st[4], st[5]
+    dx, dy, dz = st[18] - st[21], st[19] - st[22], st[20] - st[23]
+    r0 = (t1x * dx + t1y * dy + t1z * dz) / scale
+    r1 = (t2x * dx + t2y * dy + t2z * dz) / scale
+    total = r0 * r0 + r1 * r1
+    if kA >= 1:
+        total += (EA1x * mx + EA1y * my + EA1z * mz) ** 2
+    if kA >= 2:
+        total += (EA2x * mx + EA2y * my + EA2z * mz) ** 2
+    if kB >= 1:
+        total += (EB1x * mx + EB1y * my + EB1z * mz) ** 2
+    if kB >= 2:
+        total += (EB2x * mx + EB2y * my + EB2z * mz) ** 2
+    return math.sqrt(total)
 
 
 @njit
@@ -186,14 +229,10 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
     best = math.inf
     stall = 0
     for _ in range(_MAX_ITERATIONS):
-        t1x, t1y, t1z = _perpendicular(mx, my, mz)
-        t2x, t2y, t2z = my * t1z - mz * t1y, mz * t1x - mx * t1z, mx * t1y - my * t1x
-        uAx, uAy, uAz = rotate_to_G(A, -mx, -my, -mz)
-        uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
-        pax, pay, paz = feature_point(A, fA, uAx, uAy, uAz, a1 * scale, a2 * scale)
-        pbx, pby, pbz = feature_point(B, fB, uBx, uBy, uBz, b1 * scale, b2 * scale)
-        ax, ay, az = from_G(A, pax, pay, paz)
-        bx, by, bz = from_G(B, pbx, pby, pbz)
+        (t1x, t1y, t1z, t2x, t2y, t2z, uAx, uAy, uAz, uBx, uBy, uBz, pax, pay, paz,
+         pbx, pby, pbz, ax, ay, az, bx, by, bz) = _state(A, fA, B, fB, mx, my, mz,
+                                                     a1 * scale, a2 * scale,
+                                                     b1 * scale, b2 * scale)
         dx, dy, dz = ax - bx, ay - by, az - bz
         r[0] = (t1x * dx + t1y * dy + t1z * dz) / scale
         r[1] = (t2x * dx + t2y * dy + t2z * dz) / scale
@@ -271,32 +310,40 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
             col += 1
         if not _solve_damped(J, r, n, delta, N):
             break
-        mx, my, mz = mx + delta[0] * t1x + delta[1] * t2x, my + delta[0] * t1y + delta[1] * t2y, \
-            mz + delta[0] * t1z + delta[1] * t2z
-        nm = math.sqrt(mx * mx + my * my + mz * mz)
-        mx, my, mz = mx / nm, my / nm, mz / nm
-        col = 2
-        if kA >= 1:
-            a1 += delta[col]
-            col += 1
-        if kA >= 2:
-            a2 += delta[col]
-            col += 1
-        if kB >= 1:
-            b1 += delta[col]
-            col += 1
-        if kB >= 2:
-            b2 += delta[col]
-            col += 1
+        # Damped step: turn m by at most _MAX_TURN, then halve until the
+        # residual decreases (a far stationary point is not jumped to).
+        da1 = delta[2] if kA >= 1 else 0.0
+        da2 = delta[3] if kA >= 2 else 0.0
+        db1 = delta[2 + kA] if kB >= 1 else 0.0
+        db2 = delta[3 + kA] if kB >= 2 else 0.0
+        turn = math.hypot(delta[0], delta[1])
+        step = min(1.0, _MAX_TURN / turn) if turn > 0.0 else 1.0
+        accepted = False
+        for _ in range(_MAX_HALVINGS):
+            qx = mx + step * (delta[0] * t1x + delta[1] * t2x)
+            qy = my + step * (delta[0] * t1y + delta[1] * t2y)
+            qz = mz + step * (delta[0] * t1z + delta[1] * t2z)
+            nq = math.sqrt(qx * qx + qy * qy + qz * qz)
+            qx, qy, qz = qx / nq, qy / nq, qz / nq
+            trial = _residual_norm(A, fA, B, fB, qx, qy, qz, (a1 + step * da1) * scale,
+                                   (a2 + step * da2) * scale, (b1 + step * db1) * scale,
+                                   (b2 + step * db2) * scale, kA, kB, EA1x, EA1y, EA1z, EA2x,
+                                   EA2y, EA2z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, scale)
+            if trial < res:
+                accepted = True
+                break
+            step *= 0.5
+        if not accepted:
+            break
+        mx, my, mz = qx, qy, qz
+        a1 += step * da1
+        a2 += step * da2
+        b1 += step * db1
+        b2 += step * db2
     # Final witnesses at the last m and the certificate.
-    t1x, t1y, t1z = _perpendicular(mx, my, mz)
-    t2x, t2y, t2z = my * t1z - mz * t1y, mz * t1x - mx * t1z, mx * t1y - my * t1x
-    uAx, uAy, uAz = rotate_to_G(A, -mx, -my, -mz)
-    uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
-    pax, pay, paz = feature_point(A, fA, uAx, uAy, uAz, a1 * scale, a2 * scale)
-    pbx, pby, pbz = feature_point(B, fB, uBx, uBy, uBz, b1 * scale, b2 * scale)
-    ax, ay, az = from_G(A, pax, pay, paz)
-    bx, by, bz = from_G(B, pbx, pby, pbz)
+    (t1x, t1y, t1z, t2x, t2y, t2z, uAx, uAy, uAz, uBx, uBy, uBz, pax, pay, paz,
+     pbx, pby, pbz, ax, ay, az, bx, by, bz) = _state(A, fA, B, fB, mx, my, mz, a1 * scale,
+                                                 a2 * scale, b1 * scale, b2 * scale)
     dx, dy, dz = ax - bx, ay - by, az - bz
     phi = mx * dx + my * dy + mz * dz
     tangential = math.hypot(t1x * dx + t1y * dy + t1z * dz, t2x * dx + t2y * dy + t2z * dz)

@@ -34,6 +34,30 @@ def _poses(frames, rng):
     return poses
 
 
+def _agree_with_serial(answer, count: int) -> None:
+    """Four threads call answer(k) for k cycling over range(count); every
+    answer equals the serial one."""
+    serial = [answer(k) for k in range(count)]
+    results, errors = {}, []
+
+    def worker(t):
+        try:
+            for rep in range(30):
+                k = (t + rep) % count
+                results.setdefault(k, []).append(answer(k))
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    for k, answers in results.items():
+        assert all(a == serial[k] for a in answers)
+
+
 def test_threads_sharing_one_engine_get_serial_answers():
     sg, source, frames, rng = _scene()
     pose_sets = [_poses(frames, rng) for _ in range(6)]
@@ -47,31 +71,14 @@ def test_threads_sharing_one_engine_get_serial_answers():
     engine = sg.get_query_output_port().Eval(contexts[0])._engine()
     world = [sg.get_query_output_port().Eval(c)._poses() for c in contexts]
 
-    def answer(w):
+    def answer(k):
+        w = world[k]
         pen = engine.ComputePointPairPenetration(w)
         dist = engine.ComputeSignedDistancePairwiseClosestPoints(w, 0.1)
         return ([(r.id_A, r.id_B, r.depth) for r in pen],
                 [(r.id_A, r.id_B, r.distance) for r in dist], engine.HasCollisions(w))
 
-    serial = [answer(w) for w in world]
-    results, errors = {}, []
-
-    def worker(t):
-        try:
-            for rep in range(40):
-                k = (t + rep) % len(world)
-                results.setdefault(k, []).append(answer(world[k]))
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    assert not errors
-    for k, answers in results.items():
-        assert all(a == serial[k] for a in answers)
+    _agree_with_serial(answer, len(world))
 
 
 def test_threads_sharing_one_engine_get_serial_point_answers():
@@ -85,26 +92,8 @@ def test_threads_sharing_one_engine_get_serial_point_answers():
     world = [sg.get_query_output_port().Eval(c)._poses() for c in contexts]
     points = rng.uniform(-0.4, 0.4, size=(30, 3))
 
-    def answer(w):
-        return [[(r.id_G, r.distance) for r in engine.ComputeSignedDistanceToPoint(w, q, 0.1)]
-                for q in points]
+    def answer(k):
+        query = engine.ComputeSignedDistanceToPoint
+        return [[(r.id_G, r.distance) for r in query(world[k], q, 0.1)] for q in points]
 
-    serial = [answer(w) for w in world]
-    results, errors = {}, []
-
-    def worker(t):
-        try:
-            for rep in range(20):
-                k = (t + rep) % len(world)
-                results.setdefault(k, []).append(answer(world[k]))
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    assert not errors
-    for k, answers in results.items():
-        assert all(a == serial[k] for a in answers)
+    _agree_with_serial(answer, len(world))

@@ -172,3 +172,24 @@ def test_far_off_pairs_lose_no_digits(kinds):
     far = _solve(A, RA, far_origin, B, RB, far_origin + offset)
     assert abs(far[0] - near[0]) <= TOL
     assert np.abs(far[3] - near[3]).max() <= TOL
+
+
+@pytest.mark.parametrize("pair", [("Box", "Box"), ("Cylinder", "Cylinder"), ("Box", "Cylinder"),
+                                  ("Convex", "Cylinder"), ("Convex", "Ellipsoid"),
+                                  ("Box", "Capsule"), ("Ellipsoid", "Ellipsoid"),
+                                  ("Convex", "Convex")])
+def test_touching_and_nearly_touching_pairs_are_exact(pair):
+    """Gaps of 1e-13 … 1e-9 m either way and exact contact (resting contact
+    in a simulation): certified and exact, like any other gap."""
+    from scenegraph.proximity.shape_data import shape_data_from_reference
+    from tests.scenegraph.proximity.test_characterize_pairs import SHAPES, configurations
+
+    rng = np.random.default_rng(17)
+    dA = shape_data_from_reference(SHAPES[pair[0]])
+    dB = shape_data_from_reference(SHAPES[pair[1]])
+    for gap in (1e-13, 1e-11, 1e-9, 0.0, -1e-11, -1e-9):
+        RA, pA, RB, pB, nh = configurations(pair[0], pair[1], gap, 25, rng)
+        n = len(RA)
+        r = dispatch.signed_distance_pairs([dA] * n, RA, pA, [dB] * n, RB, pB)
+        assert (r.status == 0).all(), f"uncertified at gap {gap}"
+        assert np.abs(r.distance - gap).max() <= TOL
