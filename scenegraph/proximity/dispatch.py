@@ -43,7 +43,8 @@ from scenegraph.proximity.shape_data import KINDS, ShapeData
 from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
 __all__ = [
-    "ShapeTable", "compute_pairs", "compute_pairs_indexed", "first_penetrating_pair",
+    "ShapeTable", "check_halfspace_pairs", "compute_pairs", "compute_pairs_indexed",
+    "first_penetrating_pair",
     "penetration_pairs",
     "penetration_pairs_indexed", "signed_distance_pairs", "signed_distance_pairs_indexed",
     "penetration_results", "signed_distance_results",
@@ -68,6 +69,14 @@ class ShapeTable:
 
     def __len__(self) -> int:
         return len(self.shapes)
+
+
+def check_halfspace_pairs(table: ShapeTable, pairs: np.ndarray) -> None:
+    """Drake's RuntimeError if any row pair (K, 2) of `table` is two half
+    spaces (their penetration is meaningless)."""
+    if len(pairs):
+        k = table.kind_index
+        _check_halfspace_pairs(k[pairs[:, 0]], k[pairs[:, 1]])
 
 
 def _check_halfspace_pairs(kA: np.ndarray, kB: np.ndarray) -> None:

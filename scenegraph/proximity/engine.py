@@ -24,12 +24,9 @@ from scenegraph.proximity.broadphase import (
     PairFilter,
 )
 from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED
-from scenegraph.proximity.dispatch import (
-    ShapeTable,
-    first_penetrating_pair,
-    penetration_pairs_indexed,
-    signed_distance_pairs_indexed,
-)
+from scenegraph.proximity.compiled.pair_queries import select_pairs
+from scenegraph.proximity.dispatch import (ShapeTable, check_halfspace_pairs,
+                                           first_penetrating_pair)
 from scenegraph.proximity.mesh_distance import load_mesh_bvh
 from scenegraph.proximity.point_query import PointQuery
 from scenegraph.proximity.shape_data import shape_data_from_shape
@@ -69,11 +66,6 @@ class _Representation:
                 raise RuntimeError("A Mesh given by vertices only has no surface to "
                                    "measure distance to")
         return self._bvh
-
-
-def _to_frame(R_WG, p_WG, p_WQ):
-    """p_GQ = R_WGᵀ (p_WQ − p_WG), batched: (n, 3)."""
-    return np.einsum("nji,nj->ni", R_WG, p_WQ - p_WG)
 
 
 class ProximityEngine:
@@ -180,6 +172,38 @@ class ProximityEngine:
                 RuntimeWarning, stacklevel=4)
         return res
 
+    def _select(self, R, p, pairs, max_distance: float, in_frames: bool, query: str):
+        """(rows A, rows B, distance, Ca, Cb, nhat_BA_W) of the candidate
+        pairs within max_distance, from one compiled call (narrow phase,
+        selection, witnesses in W or, with in_frames, in the geometries'
+        frames); non-finite answers raise and uncertified ones warn, naming
+        the pair (as _checked)."""
+        K = len(pairs)
+        out = (np.empty(K, np.int64), np.empty(K, np.int64), np.empty(K), np.empty((K, 3)),
+               np.empty((K, 3)), np.empty((K, 3)))
+        stats = np.empty(4, np.int64)
+        if K:
+            select_pairs(self._table.packed, self._table.hulls, R, p, pairs,
+                         float(max_distance), in_frames, *out, stats)
+        else:
+            stats[:] = (0, 0, -1, -1)
+        count, loose, first_loose, first_nan = stats.tolist()
+        if first_nan >= 0:
+            a, b = pairs[first_nan].tolist()
+            raise RuntimeError(
+                f"{query}: geometries {self._ids[a]} and {self._ids[b]}: the signed "
+                f"distance could not be computed (non-finite arithmetic; are their poses "
+                f"within ±1e150 m?)")
+        if loose:
+            a, b = pairs[first_loose].tolist()
+            more = f" (and {loose - 1} other pairs)" if loose > 1 else ""
+            warnings.warn(
+                f"{query}: the answer for geometries {self._ids[a]} and {self._ids[b]}{more} "
+                f"is not certified exact; it is the coarse GJK/EPA estimate, a signed "
+                f"distance realised along its normal but possibly not the best one "
+                f"(please report the poses)", RuntimeWarning, stacklevel=4)
+        return tuple(x[:count] for x in out)
+
     def _unfiltered_pairs(self) -> np.ndarray:
         """(K, 2) every unfiltered row pair i < j, sorted (built once)."""
         if self._all_pairs is None:
@@ -203,17 +227,10 @@ class ProximityEngine:
         found = memo.get("penetration")
         if found is None:
             pairs = self._candidates(R, p, 0.0)
-            if len(pairs):
-                res = self._checked(
-                    penetration_pairs_indexed(self._table, R, p, pairs[:, 0], pairs[:, 1]),
-                    pairs[:, 0], pairs[:, 1], "ComputePointPairPenetration")
-                keep = np.flatnonzero(res.distance <= 0.0)
-                found = (pairs[keep, 0], pairs[keep, 1], -res.distance[keep] + 0.0,
-                         res.p_WCa[keep], res.p_WCb[keep], res.nhat_BA_W[keep])
-            else:
-                empty = np.zeros((0, 3))
-                found = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0),
-                         empty, empty, empty)
+            check_halfspace_pairs(self._table, pairs)
+            ia, ib, distance, p_WCa, p_WCb, nhat = self._select(
+                R, p, pairs, 0.0, False, "ComputePointPairPenetration")
+            found = (ia, ib, -distance + 0.0, p_WCa, p_WCb, nhat)
             memo["penetration"] = found
         return found
 
@@ -251,11 +268,6 @@ class ProximityEngine:
         return [(ids[a], ids[b]) for a, b in pairs.tolist()]
 
     # --- signed distance ----------------------------------------------------------------
-    def _distance_arrays(self, R, p, pairs, res, keep):
-        ia, ib = pairs[keep, 0], pairs[keep, 1]
-        return (ia, ib, res.distance[keep], _to_frame(R[ia], p[ia], res.p_WCa[keep]),
-                _to_frame(R[ib], p[ib], res.p_WCb[keep]), res.nhat_BA_W[keep])
-
     def _distance_results(self, arrays) -> list:
         ia, ib, distance, p_ACa, p_BCb, nhat = arrays
         ids = self._ids
@@ -274,17 +286,8 @@ class ProximityEngine:
                 pairs = self._unfiltered_pairs()
             else:
                 pairs = self._candidates(R, p, 0.5 * max_distance)
-            if len(pairs):
-                res = self._checked(
-                    signed_distance_pairs_indexed(self._table, R, p, pairs[:, 0], pairs[:, 1],
-                                                  max_distance),
-                    pairs[:, 0], pairs[:, 1], "ComputeSignedDistancePairwiseClosestPoints")
-                keep = np.flatnonzero(res.distance <= max_distance)
-            else:
-                res, keep = None, np.zeros(0, np.int64)
-            arrays = (self._distance_arrays(R, p, pairs, res, keep) if res is not None
-                      else (keep, keep, np.zeros(0), np.zeros((0, 3)), np.zeros((0, 3)),
-                            np.zeros((0, 3))))
+            arrays = self._select(R, p, pairs, max_distance, True,
+                                  "ComputeSignedDistancePairwiseClosestPoints")
             memo[key] = arrays
         return self._distance_results(arrays)
 
@@ -300,11 +303,7 @@ class ProximityEngine:
             a, b = b, a
         R, p = self._poses(world_poses)
         pairs = np.array([[a, b]], dtype=np.int64)
-        res = self._checked(signed_distance_pairs_indexed(self._table, R, p, pairs[:, 0],
-                                                          pairs[:, 1]),
-                            pairs[:, 0], pairs[:, 1], query)
-        return self._distance_results(self._distance_arrays(R, p, pairs, res,
-                                                            np.array([0])))[0]
+        return self._distance_results(self._select(R, p, pairs, math.inf, True, query))[0]
 
     # --- distance to a point ----------------------------------------------------------
     def ComputeSignedDistanceToPoint(self, world_poses, p_WQ: np.ndarray,

@@ -1,0 +1,81 @@
+"""One compiled call per pair query: the narrow phase over the candidate
+pairs, the selection of the pairs within the query's distance, and the
+witnesses in the frame the query reports them in.
+
+select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames,
+             rows_A, rows_B, distance, p_Ca, p_Cb, nhat_BA_W, stats)
+
+pairs (K, 2) int64 engine rows; max_distance [m]; outputs preallocated with
+K rows, of which the first stats[0] are written, in the pairs' order:
+rows_A, rows_B (·,) the pair's rows; distance (·,) signed distance [m];
+p_Ca, p_Cb (·, 3) witnesses Ca, Cb [m] — in W, or with in_geometry_frames in
+A's frame (p_ACa) and B's frame (p_BCb); nhat_BA_W (·, 3). stats (4,) int64:
+[count kept, pairs not certified, first such pair's position in `pairs` (−1),
+first pair with a non-finite answer (−1)].
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph._jit import njit
+from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED, solve_pairs
+
+__all__ = ["select_pairs"]
+
+
+@njit
+def _in_frame(R, p, g, x, y, z):
+    dx, dy, dz = x - p[g, 0], y - p[g, 1], z - p[g, 2]
+    return (R[g, 0, 0] * dx + R[g, 1, 0] * dy + R[g, 2, 0] * dz,
+            R[g, 0, 1] * dx + R[g, 1, 1] * dy + R[g, 2, 1] * dz,
+            R[g, 0, 2] * dx + R[g, 1, 2] * dy + R[g, 2, 2] * dz)
+
+
+@njit
+def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, rows_A, rows_B,
+                 distance, p_Ca, p_Cb, nhat_BA_W, stats):
+    """See the module docstring."""
+    K = pairs.shape[0]
+    iA = np.empty(K, dtype=np.int64)
+    iB = np.empty(K, dtype=np.int64)
+    for k in range(K):
+        iA[k], iB[k] = pairs[k, 0], pairs[k, 1]
+    d = np.empty(K)
+    a = np.empty((K, 3))
+    b = np.empty((K, 3))
+    n = np.empty((K, 3))
+    status = np.empty(K, dtype=np.int64)
+    solve_pairs(shapes, hulls, R, p, iA, iB, max_distance, d, a, b, n, status, False)
+    count = 0
+    loose = 0
+    first_loose = -1
+    first_nan = -1
+    for k in range(K):
+        if math.isnan(d[k]):
+            if first_nan < 0:
+                first_nan = k
+            continue
+        if status[k] == UNCERTIFIED:
+            loose += 1
+            if first_loose < 0:
+                first_loose = k
+        if not d[k] <= max_distance:
+            continue
+        i, j = iA[k], iB[k]
+        rows_A[count], rows_B[count] = i, j
+        distance[count] = d[k]
+        if in_geometry_frames:
+            p_Ca[count, 0], p_Ca[count, 1], p_Ca[count, 2] = _in_frame(R, p, i, a[k, 0], a[k, 1],
+                                                                       a[k, 2])
+            p_Cb[count, 0], p_Cb[count, 1], p_Cb[count, 2] = _in_frame(R, p, j, b[k, 0], b[k, 1],
+                                                                       b[k, 2])
+        else:
+            for c in range(3):
+                p_Ca[count, c] = a[k, c]
+                p_Cb[count, c] = b[k, c]
+        for c in range(3):
+            nhat_BA_W[count, c] = n[k, c]
+        count += 1
+    stats[0], stats[1], stats[2], stats[3] = count, loose, first_loose, first_nan
