@@ -1,7 +1,11 @@
 """pydrake.geometry-compatible SceneGraph. Public names are re-exported here."""
+from scenegraph.bounding_boxes import (Aabb, CalcObb, ComputeAabbForTriangleMesh,
+                                       ComputeAabbForVolumeMesh, ComputeObbForTriangleMesh,
+                                       ComputeObbForVolumeMesh, Obb)
 from scenegraph.collision_filter_manager import (CollisionFilterDeclaration,
-                                                 CollisionFilterManager,
+                                                 CollisionFilterManager, CollisionFilterScope,
                                                  collision_groups_declaration)
+from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
 from scenegraph.geometry_frame import GeometryFrame
 from scenegraph.geometry_instance import GeometryInstance
 from scenegraph.geometry_properties import (GeometryProperties, IllustrationProperties,
@@ -19,6 +23,9 @@ from scenegraph.hydroelastic.properties import (AddCompliantHydroelasticProperti
 from scenegraph.identifiers import FilterId, FrameId, GeometryId, SourceId
 from scenegraph.kinematics_vector import FramePoseVector, WorldPoses
 from scenegraph.mesh_io import ReadObjToTriangleSurfaceMesh
+from scenegraph.mesh_source import InMemoryMesh, MemoryFile
+from scenegraph.plane import Plane
+from scenegraph.point_cloud import BaseField, Fields, PointCloud
 from scenegraph.scene_graph_config import DefaultProximityProperties, SceneGraphConfig
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 from scenegraph.shapes import (Box, CalcVolume, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace,
@@ -37,5 +44,14 @@ from scenegraph.hydroelastic.surface_mesh import (PolygonSurfaceMesh, SurfacePol
 from scenegraph.hydroelastic.volume_mesh import (ConvertVolumeToSurfaceMesh, VolumeElement,
                                                  VolumeMesh)
 from scenegraph.visualization import (ContactVisualizer, ContactVisualizerParams, Meshcat,
-                                      MeshcatAnimation, MeshcatParams, MeshcatVisualizer,
+                                      MeshcatAnimation, MeshcatParams,
+                                      MeshcatPointCloudVisualizer, MeshcatVisualizer,
                                       MeshcatVisualizerParams, StartMeshcat)
+from scenegraph.volume_mesh_refiner import (RefineVolumeMesh,
+                                            RefineVolumeMeshIntoVtkFileContents)
+from scenegraph.templates import *  # noqa: F401,F403  (SceneGraph_, QueryObject_, ...)
+
+# No render engines here (pydrake's build-configuration flags).
+kHasRenderEngineGl = False
+kHasRenderEngineGltfClient = False
+kHasRenderEngineVtk = False

@@ -190,6 +190,16 @@ class QueryObject:
         return self._engine().ComputeContactSurfacesWithFallback(
             self._poses(), _representation(representation))
 
+    def ComputeObbInWorld(self, geometry_id):
+        """The geometry's oriented bounding box in the world (an Obb with pose X_WB),
+        or None for a HalfSpace; see scenegraph.bounding_boxes for meshes."""
+        X_WG = self.GetPoseInWorld(geometry_id)
+        obb = self.inspector().GetObbInGeometryFrame(geometry_id)
+        if obb is None:
+            return None
+        from scenegraph.bounding_boxes import Obb
+        return Obb(X_WG @ obb.pose(), obb.half_width())
+
     def ComputeAabbInWorld(self, geometry_id):
         """None for every non-deformable geometry, as in Drake."""
         self._state()._geometry(geometry_id)

@@ -19,6 +19,7 @@ from systems.framework import Context, LeafSystem, Value, ValueProducer
 
 from scenegraph.collision_filter_manager import CollisionFilterManager
 from scenegraph.geometry_state import GeometryState, world_frame_id
+from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
 from scenegraph.kinematics_vector import FramePoseVector
 from scenegraph.query_object import QueryObject
 from scenegraph.geometry_properties import ProximityProperties
@@ -77,6 +78,7 @@ class SceneGraph(LeafSystem):
         self._config = SceneGraphConfig() if config is None else config
         self._config.ValidateOrThrow()
         self._pose_ports = {}          # SourceId -> InputPort
+        self._configuration_ports = {}  # SourceId -> InputPort
         self._context_allocated = False
         self.num_world_pose_calcs = 0  # how often world poses were computed
         self._state_index = self.DeclareAbstractParameter(Value[GeometryState](self._model))
@@ -173,6 +175,15 @@ class SceneGraph(LeafSystem):
             raise RuntimeError(f"Referenced geometry source {source_id} is not registered.")
         return port
 
+    def get_source_configuration_port(self, source_id, /):
+        """The ``<source>_configuration`` input port (GeometryConfigurationVector)."""
+        port = self._configuration_ports.get(source_id)
+        if port is None:
+            if not isinstance(source_id, SourceId):
+                raise id_type_error(source_id, SourceId, "source_id")
+            raise RuntimeError(f"Referenced geometry source {source_id} is not registered.")
+        return port
+
     def get_query_output_port(self):
         return self._query_port
 
@@ -189,7 +200,9 @@ class SceneGraph(LeafSystem):
 
     # --- registration (model) ----------------------------------------------------------
     def RegisterSource(self, name: str = ""):
-        """Registers a geometry source and declares its ``<name>_pose`` port."""
+        """Registers a geometry source and declares its ``<name>_pose`` and
+        ``<name>_configuration`` input ports (the latter for deformable geometry, which
+        does not exist here: it is never read)."""
         if self._context_allocated:
             raise RuntimeError(
                 "SceneGraph: a Context has already been allocated; new geometry sources "
@@ -198,6 +211,9 @@ class SceneGraph(LeafSystem):
         port_name = f"{self._model.GetName(source_id)}_pose"
         self._pose_ports[source_id] = self.DeclareAbstractInputPort(
             port_name, Value[FramePoseVector](FramePoseVector()))
+        self._configuration_ports[source_id] = self.DeclareAbstractInputPort(
+            f"{self._model.GetName(source_id)}_configuration",
+            Value[GeometryConfigurationVector](GeometryConfigurationVector()))
         return source_id
 
     @overloaded

@@ -245,6 +245,28 @@ class SceneGraphInspector:
         """
         return self._state.CollisionFiltered(geometry_id1, geometry_id2)
 
+    def GetObbInGeometryFrame(self, geometry_id: GeometryId):
+        """The geometry's Obb in its own frame G (CalcObb of its shape), or None for a
+        HalfSpace."""
+        from scenegraph.bounding_boxes import CalcObb
+        return CalcObb(self._state._geometry(geometry_id).shape)
+
+    def GetConvexHull(self, geometry_id: GeometryId):
+        """The convex hull (a PolygonSurfaceMesh in G) of a Mesh or Convex geometry;
+        None for the other shapes."""
+        shape = self._state._geometry(geometry_id).shape
+        return shape.GetConvexHull() if hasattr(shape, "GetConvexHull") else None
+
+    def GetReferenceMesh(self, geometry_id: GeometryId):
+        """The reference mesh of a deformable geometry; there are none here, so this is
+        None for every (registered) geometry, as Drake answers for rigid ones."""
+        self._state._geometry(geometry_id)
+        return None
+
+    def NumDeformableGeometriesWithRole(self, role: Role) -> int:
+        """Always 0: there is no deformable geometry here."""
+        return 0
+
     def maybe_get_hydroelastic_mesh(self, geometry_id: GeometryId):
         """The geometry's hydroelastic mesh: a VolumeMesh (compliant), a
         TriangleSurfaceMesh (rigid), or None (no hydroelastic properties, or a

@@ -2,7 +2,9 @@
 from scenegraph.visualization.contact_visualizer import ContactVisualizer, ContactVisualizerParams
 from scenegraph.visualization.meshcat import Meshcat, MeshcatParams, StartMeshcat
 from scenegraph.visualization.meshcat_animation import MeshcatAnimation
+from scenegraph.visualization.meshcat_point_cloud_visualizer import MeshcatPointCloudVisualizer
 from scenegraph.visualization.meshcat_visualizer import MeshcatVisualizer, MeshcatVisualizerParams
 
 __all__ = ["ContactVisualizer", "ContactVisualizerParams", "Meshcat", "MeshcatAnimation",
-           "MeshcatParams", "MeshcatVisualizer", "MeshcatVisualizerParams", "StartMeshcat"]
+           "MeshcatParams", "MeshcatPointCloudVisualizer", "MeshcatVisualizer",
+           "MeshcatVisualizerParams", "StartMeshcat"]

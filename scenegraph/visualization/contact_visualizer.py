@@ -195,6 +195,12 @@ class ContactVisualizer(QueryObjectVisualizer):
             builder, scene_graph_or_port, ContactVisualizer(meshcat, params),
             "contact_visualizer")
 
+    def DoGetGraphvizFragment(self, params):
+        """Drake's drawing: ``path=/drake/<prefix>`` and an edge to Meshcat."""
+        from scenegraph.visualization.meshcat_graphviz import meshcat_graphviz_fragment
+        return meshcat_graphviz_fragment(super().DoGetGraphvizFragment, params,
+                                         self._params.prefix)
+
     def Delete(self) -> None:
         """Removes everything under the prefix."""
         self._meshcat.Delete(self._params.prefix)

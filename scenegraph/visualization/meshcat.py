@@ -18,7 +18,6 @@ import logging
 import math
 import time
 import weakref
-from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 import numpy as np
@@ -31,82 +30,14 @@ from scenegraph.visualization.meshcat_controls import (Button, Slider, delete_co
                                                        packed_str, viewer_script)
 from scenegraph.visualization.meshcat_protocol import (encode, pack_transforms, split_path,
                                                        transform_prefix)
+from scenegraph.visualization.meshcat_params import (MeshcatParams, _Gamepad,
+                                                     _OrthographicCamera, _PerspectiveCamera,
+                                                     _SideOfFaceToRender)
 from scenegraph.visualization.meshcat_server import MeshcatServer, TransformBatch
 
 __all__ = ["Meshcat", "MeshcatParams", "StartMeshcat"]
 
 _log = logging.getLogger("scenegraph.meshcat")
-
-
-@dataclass
-class _PropertyTuple:
-    """One (path, property, value) of MeshcatParams.initial_properties."""
-    path: str = ""
-    property: str = ""
-    value: object = None
-
-
-@dataclass
-class MeshcatParams:
-    """Options of a Meshcat server (pydrake's ``MeshcatParams``).
-
-    host: "localhost" (default, binds 127.0.0.1), an address, or "*" for
-      every interface ("" means the default; Drake's default is "*").
-    port: None (first free port from 7000 to 7999), 0 (any free port) or a
-      port >= 1024.
-    web_url_pattern: format of web_url() with {host} and {port}.
-    initial_properties: PropertyTuple(path, property, value) applied at start.
-    show_stats_plot, realtime_rate_period [s]: accepted for compatibility;
-      the bundled viewer has no stats plot.
-    """
-    host: str = "localhost"
-    port: int | None = None
-    web_url_pattern: str = "http://{host}:{port}"
-    show_stats_plot: bool = True
-    realtime_rate_period: float = 1.0
-    initial_properties: list = field(default_factory=list)
-
-    PropertyTuple = _PropertyTuple
-
-
-class _Gamepad:
-    """Meshcat.Gamepad: no gamepad data is ever received (index None)."""
-
-    def __init__(self):
-        self.index = None
-        self.button_values = []
-        self.axes = []
-
-
-class _SideOfFaceToRender:
-    kFrontSide = 0
-    kBackSide = 1
-    kDoubleSide = 2
-
-
-class _PerspectiveCamera:
-    """three.js PerspectiveCamera properties (fov in degrees)."""
-
-    def __init__(self, fov=75.0, aspect=1.0, near=0.01, far=100.0, zoom=1.0):
-        self.fov, self.aspect, self.near, self.far, self.zoom = fov, aspect, near, far, zoom
-
-    def _json(self):
-        return {"uuid": shapes._uuid(), "type": "PerspectiveCamera", "fov": self.fov,
-                "aspect": self.aspect, "near": self.near, "far": self.far, "zoom": self.zoom}
-
-
-class _OrthographicCamera:
-    """three.js OrthographicCamera properties (frustum planes in m)."""
-
-    def __init__(self, left=-1.0, right=1.0, top=-1.0, bottom=1.0, near=-1000.0, far=1000.0,
-                 zoom=1.0):
-        self.left, self.right, self.top, self.bottom = left, right, top, bottom
-        self.near, self.far, self.zoom = near, far, zoom
-
-    def _json(self):
-        return {"uuid": shapes._uuid(), "type": "OrthographicCamera", "left": self.left,
-                "right": self.right, "top": self.top, "bottom": self.bottom,
-                "near": self.near, "far": self.far, "zoom": self.zoom}
 
 
 def _abs_path(path: str) -> str:
@@ -210,6 +141,17 @@ class Meshcat:
         current scene, camera and animation with no server; controls are
         not included."""
         return self._server.static_html()
+
+    def StaticZip(self) -> bytes:
+        """A zip archive (bytes) whose ``meshcat.html`` is StaticHtml(): open it from
+        the unpacked folder. (Drake's archive moves the viewer code to a separate
+        content-addressed file; here the page stays self-contained.)"""
+        import io
+        import zipfile
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+            archive.writestr("meshcat.html", self.StaticHtml())
+        return buffer.getvalue()
 
     # --- scene edits ------------------------------------------------------------------
     def _set_object(self, path: str, obj: dict) -> None:
@@ -386,6 +328,57 @@ class Meshcat:
     def SetCamera(self, camera, path: str = "/Cameras/default/rotated") -> None:
         """Replaces the camera at `path` (a PerspectiveCamera or OrthographicCamera)."""
         self._set_object(path, {"object": camera._json()})
+
+    def Set2dRenderMode(self, X_WC=None, xmin: float = -1.0, xmax: float = 1.0,
+                        ymin: float = -1.0, ymax: float = 1.0) -> None:
+        """Orthographic view of the x-z plane, as Drake's: the camera at X_WC (default
+        1 m along −y looking along +y), the frustum [xmin, xmax] × [ymin, ymax] [m];
+        background, grid and axes hidden. None means Drake's default X_WC."""
+        from scenegraph.math.rigid_transform import RigidTransform
+        if X_WC is None:
+            X_WC = RigidTransform([0.0, -1.0, 0.0])
+        self.SetCamera(_OrthographicCamera(left=xmin, right=xmax, top=ymax, bottom=ymin))
+        self.SetTransform("/Cameras/default", X_WC)
+        self.SetProperty("/Cameras/default/rotated/<object>", "position", [0.0, 0.0, 0.0])
+        for path in ("/Background", "/Grid", "/Axes"):
+            self.SetProperty(path, "visible", False)
+
+    def ResetRenderMode(self) -> None:
+        """Back to the default perspective camera with background, grid and axes."""
+        from scenegraph.math.rigid_transform import RigidTransform
+        self.SetCamera(_PerspectiveCamera())
+        self.SetTransform("/Cameras/default", RigidTransform())
+        self.SetProperty("/Cameras/default/rotated/<object>", "position", [0.0, 1.0, 3.0])
+        for path in ("/Background", "/Grid", "/Axes"):
+            self.SetProperty(path, "visible", True)
+
+    def SetEnvironmentMap(self, image_path) -> None:
+        """Uses the image file as the background environment map (sent as a data URL);
+        an empty path removes it.
+
+        Raises:
+          RuntimeError: the file cannot be read.
+        """
+        import base64
+        import mimetypes
+        import os
+        path = os.fspath(image_path)
+        value = ""
+        if path:
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+            except OSError:
+                raise RuntimeError(f"Cannot open '{path}' when attempting to set property "
+                                   "'environment_map' on '/Background/<object>'") from None
+            mime = mimetypes.guess_type(path)[0] or "application/octet-stream"
+            value = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+        message = encode({"type": "set_property", "path": "/Background/<object>",
+                          "property": "environment_map", "value": value})
+        with self._server.lock:
+            self._server.tree.set_property(split_path("/Background/<object>"),
+                                           "environment_map", message)
+            self._server.enqueue([message])
 
     def SetCameraPose(self, camera_in_world, target_in_world) -> None:
         """Puts the camera at p_WC looking at p_WT (both (3,), Drake's z-up W, m)."""

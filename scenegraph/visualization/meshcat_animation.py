@@ -77,6 +77,7 @@ class MeshcatAnimation:
         if not (math.isfinite(fps) and fps > 0):
             raise RuntimeError(f"MeshcatAnimation: frames_per_second must be > 0; got {fps}")
         self._fps = fps
+        self._start_time = 0.0
         self._autoplay = True
         self._loop_mode = _LoopMode.kLoopRepeat
         self._repetitions = 1
@@ -89,8 +90,25 @@ class MeshcatAnimation:
         return self._fps
 
     def frame(self, time_from_start: float) -> int:
-        """floor(time_from_start · fps), the frame shown at that time [s]."""
-        return int(math.floor(float(time_from_start) * self._fps + 1e-9))
+        """floor((t − start_time) · fps), the frame shown at time t =
+        `time_from_start` [s] (pydrake's keyword name; the time is absolute, measured
+        on the same clock as start_time()).
+
+        Raises:
+          RuntimeError: t < start_time().
+        """
+        time = float(time_from_start)
+        if time < self._start_time:
+            raise RuntimeError(f"MeshcatAnimation.frame(): time {time!r} is before the "
+                               f"start time {self._start_time!r}")
+        return int(math.floor((time - self._start_time) * self._fps + 1e-9))
+
+    def start_time(self) -> float:
+        return self._start_time
+
+    def set_start_time(self, time: float) -> None:
+        """The time of frame 0, used by frame(); frames already set keep their numbers."""
+        self._start_time = float(time)
 
     def autoplay(self) -> bool:
         return self._autoplay

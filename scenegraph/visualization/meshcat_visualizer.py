@@ -114,6 +114,12 @@ class MeshcatVisualizer(QueryObjectVisualizer):
             f"meshcat_visualizer({params.prefix})")
 
     # --- Drake's methods ---------------------------------------------------------------
+    def DoGetGraphvizFragment(self, params):
+        """Drake's drawing: ``path=/drake/<prefix>`` and an edge to Meshcat."""
+        from scenegraph.visualization.meshcat_graphviz import meshcat_graphviz_fragment
+        return meshcat_graphviz_fragment(super().DoGetGraphvizFragment, params,
+                                         self._params.prefix)
+
     def Delete(self) -> None:
         """Deletes everything under the prefix; the next publish reloads."""
         self._meshcat.Delete(self._params.prefix)

@@ -59,7 +59,8 @@ def type_label(system) -> str:
 
 def header_lines(system) -> list:
     lines = [f"<B>{html.escape(type_label(system))}</B>"]
-    if system.get_name():
+    name = system.get_name()
+    if name and name != system.GetMemoryObjectName():
         lines.append(f"name={html.escape(system.get_name())}")
     return lines
 

@@ -191,7 +191,7 @@ def test_duplicate_source_names_are_rejected_without_adding_a_port():
     scene_graph, *_ = _scene()
     with pytest.raises(RuntimeError, match="duplicate name: 'robot'"):
         scene_graph.RegisterSource("robot")
-    assert scene_graph.num_input_ports() == 1
+    assert scene_graph.num_input_ports() == 2  # robot_pose, robot_configuration
 
 
 def test_copying_a_query_object_bakes_it():

@@ -1,0 +1,30 @@
+"""pydrake.geometry's template names: ``X_[float]`` / ``X_[None]`` are X; AutoDiff or
+symbolic scalars raise (see systems.framework._templates). DrakeVisualizer_ is absent
+with DrakeVisualizer (LCM is not offered)."""
+from __future__ import annotations
+
+from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
+from scenegraph.hydroelastic.contact_surface import ContactSurface
+from scenegraph.hydroelastic.mesh_field import (PolygonSurfaceMeshFieldLinear,
+                                                TriangleSurfaceMeshFieldLinear)
+from scenegraph.hydroelastic.surface_mesh import PolygonSurfaceMesh, TriangleSurfaceMesh
+from scenegraph.hydroelastic.volume_mesh import VolumeMesh
+from scenegraph.kinematics_vector import FramePoseVector
+from scenegraph.plane import Plane
+from scenegraph.query_object import QueryObject
+from scenegraph.query_results import (PenetrationAsPointPair, SignedDistancePair,
+                                      SignedDistanceToPoint)
+from scenegraph.scene_graph import SceneGraph
+from scenegraph.scene_graph_inspector import SceneGraphInspector
+from scenegraph.visualization.meshcat_point_cloud_visualizer import MeshcatPointCloudVisualizer
+from scenegraph.visualization.meshcat_visualizer import MeshcatVisualizer
+from systems.framework._templates import define_templates
+
+_TEMPLATES = define_templates(globals(), (
+    "ContactSurface", "FramePoseVector", "GeometryConfigurationVector",
+    "MeshcatPointCloudVisualizer", "MeshcatVisualizer", "PenetrationAsPointPair", "Plane",
+    "PolygonSurfaceMesh", "PolygonSurfaceMeshFieldLinear", "QueryObject",
+    "SceneGraph", "SceneGraphInspector", "SignedDistancePair", "SignedDistanceToPoint",
+    "TriangleSurfaceMesh", "TriangleSurfaceMeshFieldLinear", "VolumeMesh"), "scenegraph")
+globals().update(_TEMPLATES)
+__all__ = sorted(_TEMPLATES)
