@@ -23,6 +23,16 @@ first and only for files of this package).
 
 Kernels take only contiguous float64 / int64 arrays and scalars so that each
 compiles exactly once.
+
+Calling a kernel through numba's dispatcher resolves the type of every
+argument on every call: about 0.1 µs per array, 0.2 µs per array inside a
+named tuple (2.4 µs for the 13 arrays of PackedHulls). ``entry_point`` hands
+out the compiled function for one fixed set of argument types, which skips
+that step (3.8 -> 1.1 µs for PackedShapes + PackedHulls). It checks nothing:
+an argument of another dtype, number of dimensions or layout is read as if it
+had the compiled one (wrong memory, possibly a crash). Hot paths use it only
+where every argument is built right there with fixed types, and keep the
+dispatcher everywhere else.
 """
 from __future__ import annotations
 
@@ -34,7 +44,8 @@ import warnings
 import numba
 from numba.core import caching
 
-__all__ = ["njit", "kernel_sources_digest", "sources_digest", "PACKAGE_LOCATORS"]
+__all__ = ["njit", "entry_point", "kernel_sources_digest", "sources_digest",
+           "PACKAGE_LOCATORS"]
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -118,3 +129,15 @@ def njit(function=None, **options):
     if function is None:
         return lambda f: _compile_lazily(f, merged)
     return _compile_lazily(function, merged)
+
+
+def entry_point(dispatcher, args):
+    """The machine-code entry of `dispatcher` compiled for the types of
+    `args` (compiled, or loaded from the cache, now), callable as
+    ``entry(*args)`` without numba's per-call type resolution.
+
+    Unchecked: later calls must pass arguments of exactly these types (same
+    dtype, ndim, layout, writability; the same named-tuple types), which the
+    caller guarantees by construction (see the module docstring)."""
+    signature = tuple(numba.typeof(a) for a in args)
+    return dispatcher.compile(signature)

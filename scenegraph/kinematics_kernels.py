@@ -31,8 +31,11 @@ def _compose(R_A, p_A, a, R_B, p_B, b, R_out, p_out, c):
 
 
 @njit
-def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, check):
-    """(finite, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG).
+def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, check,
+                R_PF, p_PF, R_WF, p_WF, R_WG, p_WG):
+    """Fills the world poses; returns 0 if every output is finite, 1 if
+    `check` found a non-finite input (outputs unfinished), 2 if the inputs
+    are finite but a product overflowed (an output entry is ±inf or NaN).
 
     Args:
       parent_index (nF,) int64: parent row of each frame (row 0 the world).
@@ -42,14 +45,12 @@ def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG
       geometry_frame_index (nG,) int64; R_FG (nG, 3, 3), p_FG (nG, 3) [m]:
         each geometry's frame row and pose in that frame.
       check: bool, stop at the first non-finite input entry.
-    Returns:
-      finite: False (and the other arrays unfinished) if `check` and an entry
-      of R_in or p_in is not finite; R_PF (nF, 3, 3), p_PF (nF, 3) with the world's identity
-      in row 0; R_WF, p_WF; R_WG (nG, 3, 3), p_WG (nG, 3) [m].
+      R_PF (nF, 3, 3), p_PF (nF, 3): out, each frame's pose in its parent
+        (the world's identity in row 0); R_WF, p_WF: out, X_WF; R_WG
+        (nG, 3, 3), p_WG (nG, 3): out, X_WG [m]. Outputs are written, not
+        allocated, so that no array is boxed on return.
     """
     nF = parent_index.shape[0]
-    R_PF = np.empty((nF, 3, 3))
-    p_PF = np.empty((nF, 3))
     for i in range(3):
         p_PF[0, i] = 0.0
         for j in range(3):
@@ -60,21 +61,28 @@ def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG
             for j in range(3):
                 x = R_in[3 * k + i, j]
                 if check and not math.isfinite(x):
-                    return False, R_PF, p_PF, R_PF, p_PF, R_FG, p_FG
+                    return 1
                 R_PF[f, i, j] = x
             x = p_in[3 * k + i]
             if check and not math.isfinite(x):
-                return False, R_PF, p_PF, R_PF, p_PF, R_FG, p_FG
+                return 1
             p_PF[f, i] = x
-    R_WF = R_PF.copy()
-    p_WF = p_PF.copy()
+    for f in range(nF):
+        for i in range(3):
+            p_WF[f, i] = p_PF[f, i]
+            for j in range(3):
+                R_WF[f, i, j] = R_PF[f, i, j]
     for f in range(1, nF):
         par = parent_index[f]
         if par > 0:  # children of the world keep X_WF = X_PF
             _compose(R_WF, p_WF, par, R_PF, p_PF, f, R_WF, p_WF, f)
     nG = R_FG.shape[0]
-    R_WG = np.empty((nG, 3, 3))
-    p_WG = np.empty((nG, 3))
+    total = 0.0
     for g in range(nG):
         _compose(R_WF, p_WF, geometry_frame_index[g], R_FG, p_FG, g, R_WG, p_WG, g)
-    return True, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG
+        for i in range(3):
+            total += p_WG[g, i] * 0.0
+            for j in range(3):
+                total += R_WG[g, i, j] * 0.0
+    # x·0 is 0 for every finite x and NaN for ±inf and NaN: one sum tells.
+    return 0 if total == 0.0 else 2

@@ -138,13 +138,17 @@ class WorldPoses:
       R_PF (nF, 3, 3), p_PF (nF, 3): pose of each frame in its parent (world: identity).
       R_WF (nF, 3, 3), p_WF (nF, 3): pose of each frame in the world [m].
       R_WG (nG, 3, 3), p_WG (nG, 3): pose of each geometry in the world [m].
+      all_finite: True if every X_WG entry is known finite (the compiled
+        composition checks), None if unknown.
     """
 
-    def __init__(self, topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG):
+    def __init__(self, topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG, all_finite=None):
         self.topology = topology
         self.R_PF, self.p_PF = R_PF, p_PF
         self.R_WF, self.p_WF = R_WF, p_WF
         self.R_WG, self.p_WG = R_WG, p_WG
+        #: True when every entry of R_WG and p_WG is known finite, None when unknown.
+        self.all_finite = all_finite
 
     def X_WF(self, frame_id) -> RigidTransform:
         """X_WF of frame ``frame_id`` (a new RigidTransform)."""
@@ -179,6 +183,30 @@ def _kernel():
     return _WORLD_POSES_KERNEL[0]
 
 
+def _compose(topology: PoseTopology, R_in: np.ndarray, p_in: np.ndarray, rows: np.ndarray,
+             check: bool):
+    """(status, WorldPoses) from one compiled call (status as
+    kinematics_kernels.world_poses returns it). R_in (3M, 3), p_in (3M,) are
+    made contiguous float64 here, rows int64, and the outputs are allocated
+    here, so the argument types never vary: the kernel's compiled entry is
+    kept on the topology and called without numba's type resolution."""
+    nF, nG = len(topology.parent_index), len(topology.R_FG)
+    R_in = np.ascontiguousarray(R_in, dtype=float).reshape(-1, 3)
+    p_in = np.ascontiguousarray(p_in, dtype=float).reshape(-1)
+    rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
+    out = (np.empty((nF, 3, 3)), np.empty((nF, 3)), np.empty((nF, 3, 3)), np.empty((nF, 3)),
+           np.empty((nG, 3, 3)), np.empty((nG, 3)))
+    args = (topology.parent_index, R_in, p_in, rows, topology.geometry_frame_index,
+            topology.R_FG, topology.p_FG, bool(check)) + out
+    entry = topology.__dict__.get("_world_poses_entry")
+    if entry is None:
+        from scenegraph._jit import entry_point
+        entry = entry_point(_kernel(), args)
+        topology._world_poses_entry = entry
+    status = entry(*args)
+    return status, WorldPoses(topology, *out, all_finite=status == 0)
+
+
 def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
     """Composes frame chains and places geometries in one compiled call.
 
@@ -194,10 +222,7 @@ def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
     rows = np.arange(1, len(topology.frame_ids), dtype=np.int64)
     R = np.concatenate([X._R for X in Xs], dtype=float) if Xs else np.zeros((0, 3))
     p = np.concatenate([X._p for X in Xs], dtype=float) if Xs else np.zeros(0)
-    _, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG = _kernel()(
-        topology.parent_index, R, p, rows, topology.geometry_frame_index, topology.R_FG,
-        topology.p_FG, False)
-    return WorldPoses(topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG)
+    return _compose(topology, R, p, rows, False)[1]
 
 
 def _source_plan(topology: PoseTopology) -> tuple:
@@ -284,9 +309,5 @@ def compose_world_poses(topology: PoseTopology, R_PF: np.ndarray, p_PF: np.ndarr
       from one compiled call (kinematics_kernels.py; numba is imported at the
       first call), or None.
     """
-    finite, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG = _kernel()(
-        topology.parent_index, R_PF, p_PF, rows, topology.geometry_frame_index,
-        topology.R_FG, topology.p_FG, True)
-    if not finite:
-        return None
-    return WorldPoses(topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG)
+    status, world_poses = _compose(topology, R_PF, p_PF, rows, True)
+    return None if status == 1 else world_poses

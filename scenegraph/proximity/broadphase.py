@@ -536,6 +536,7 @@ class Broadphase:
 
         self._kernel = sweep_and_prune.boxes_and_pairs
         self._boxes_only = sweep_and_prune.BOXES_ONLY
+        self._entry = None
         self.model = model
         n = model.num_geometries
         self.anchored = (np.zeros(n, dtype=bool) if anchored is None
@@ -582,9 +583,15 @@ class Broadphase:
             self._anchored_ready = True
         lo = np.empty((n, 3))
         hi = np.empty((n, 3))
-        pairs, bad = self._kernel(*self._dynamic_plan, params, vertex_start, vertices, R, p,
-                                  self._base_lo, self._base_hi, float(margin), allowed,
-                                  method, lo, hi)
+        args = (*self._dynamic_plan, params, vertex_start, vertices, R, p, self._base_lo,
+                self._base_hi, float(margin), allowed, int(method), lo, hi)
+        # Every argument's type is fixed by construction (the model's packed arrays,
+        # contiguous float64 poses of this model's shape, int64 (·, ·) filter words, new
+        # lo/hi), so the kernel's compiled entry is called directly (_jit.entry_point).
+        if self._entry is None:
+            from scenegraph._jit import entry_point
+            self._entry = entry_point(self._kernel, args)
+        pairs, bad = self._entry(*args)
         self._raise_bad(bad)
         return pairs, lo, hi
 

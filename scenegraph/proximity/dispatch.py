@@ -66,9 +66,21 @@ class ShapeTable:
         self.kind_index = np.array([s.kind_index for s in self.shapes], dtype=np.int64)
         self.params = np.array([s.params for s in self.shapes], dtype=float).reshape(-1, 3)
         self.packed, self.hulls = pack_shapes(self.shapes)
+        self._entries = {}
 
     def __len__(self) -> int:
         return len(self.shapes)
+
+    def call(self, kernel, *args):
+        """kernel(*args) through its compiled entry (_jit.entry_point), kept
+        per kernel. For call sites whose argument types never vary: this
+        table's packed arrays, (G, 3, 3) / (G, 3) contiguous float64 poses,
+        int64 index arrays and outputs allocated by the caller."""
+        entry = self._entries.get(kernel)
+        if entry is None:
+            from scenegraph._jit import entry_point
+            entry = self._entries[kernel] = entry_point(kernel, args)
+        return entry(*args)
 
 
 def check_halfspace_pairs(table: ShapeTable, pairs: np.ndarray) -> None:
@@ -123,9 +135,10 @@ def first_penetrating_pair(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray
     if n == 0:
         return -1
     out = PairBatchResult.uninitialized(n)  # rows are scratch here
-    return int(solve_pairs(table.packed, table.hulls, np.ascontiguousarray(R_WG, dtype=float),
-                           np.ascontiguousarray(p_WG, dtype=float), iA, iB, 0.0, out.distance,
-                           out.p_WCa, out.p_WCb, out.nhat_BA_W, out.status, True))
+    R = np.ascontiguousarray(R_WG, dtype=float).reshape(-1, 3, 3)
+    p = np.ascontiguousarray(p_WG, dtype=float).reshape(-1, 3)
+    return int(table.call(solve_pairs, table.packed, table.hulls, R, p, iA, iB, 0.0,
+                          out.distance, out.p_WCa, out.p_WCb, out.nhat_BA_W, out.status, True))
 
 
 def _stack_poses(R, p, n: int, name: str):
