@@ -57,3 +57,30 @@ def test_kernels_compile_without_any_writable_cache_folder(tmp_path, monkeypatch
     with pytest.warns(RuntimeWarning, match="NUMBA_CACHE_DIR"):
         kernel = _jit.njit(namespace["twice"])
     assert kernel(21) == 42
+
+
+def test_entry_point_computes_what_the_dispatcher_computes():
+    import numpy as np
+
+    from scenegraph.kinematics_kernels import world_poses
+
+    parent = np.array([-1, 0, 1], dtype=np.int64)
+    R_in = np.vstack([np.eye(3), np.eye(3)[[1, 2, 0]]])
+    p_in = np.array([1.0, 2.0, 3.0, -1.0, 0.5, 0.25])
+    rows = np.array([1, 2], dtype=np.int64)
+    frame_of = np.array([2], dtype=np.int64)
+    R_FG, p_FG = np.eye(3)[None].copy(), np.array([[0.0, 0.0, 1.0]])
+
+    def outputs():
+        return (np.empty((3, 3, 3)), np.empty((3, 3)), np.empty((3, 3, 3)), np.empty((3, 3)),
+                np.empty((1, 3, 3)), np.empty((1, 3)))
+
+    a, b = outputs(), outputs()
+    args = (parent, R_in, p_in, rows, frame_of, R_FG, p_FG, True)
+    assert world_poses(*args, *a) == 0
+    assert _jit.entry_point(world_poses, args + b)(*args, *b) == 0
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    # p_WG = p_W1 + R_W1·(p_12 + R_12·p_2G) with R_W1 = I, R_12 the row permutation
+    # [[0,1,0],[0,0,1],[1,0,0]]: (1, 2, 3) + (-1, 0.5, 0.25) + (0, 1, 0).
+    np.testing.assert_array_equal(b[5][0], [0.0, 3.5, 3.25])

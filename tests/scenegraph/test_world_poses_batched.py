@@ -112,3 +112,20 @@ def test_unvalidated_non_finite_pose_propagates_to_its_frame_only(forest):
     assert np.isnan(wp.X_WG(g["D"]).translation()).any()
     assert np.isnan(wp.X_WG(g["E"]).translation()).any()   # child of D
     assert np.isfinite(wp.R_WG[[wp.topology.geometry_index[g[n]] for n in "ABCF"]]).all()
+
+
+def test_finite_world_poses_are_marked_all_finite(forest):
+    st, *_, poses = forest
+    assert st.CalcWorldPoses(poses).all_finite is True
+
+
+def test_overflowing_world_poses_are_marked_not_finite(forest):
+    # Finite inputs whose products overflow: 1e300 m translations on a depth-3
+    # chain with rotations reach inf; the flag tells the engine to check.
+    st, s1, s2, f, parent, X_PF, *_ = forest
+    big = {n: RigidTransform(X_PF[n].rotation(), [1e308, -1e308, 1e308]) for n in f}
+    poses = {s1: FramePoseVector({f[n]: big[n] for n in "ABCF"}),
+             s2: FramePoseVector({f[n]: big[n] for n in "DE"})}
+    wp = st.CalcWorldPoses(poses)
+    assert wp.all_finite is False
+    assert not np.isfinite(wp.p_WG).all()
