@@ -240,7 +240,7 @@ class HalfSpace(Shape):
 
 
 class MeshcatCone(Shape):
-    """Cone sqrt(x²/a² + y²/b²) <= z, z in [0, height] [m]; illustration only."""
+    """Cone sqrt(x²/a² + y²/b²) <= z, z in [0, height] (lengths in m); illustration only."""
 
     @overloaded.typed(measures=_is_vector)
     def __init__(self, measures):

@@ -268,7 +268,7 @@ class RotationMatrix:
         return RollPitchYaw(self)
 
     def ToAngleAxis(self):
-        """The equivalent AngleAxis, angle in [0, π] [rad]."""
+        """The equivalent AngleAxis, angle (rad) in [0, π]."""
         from scenegraph.math.angle_axis import AngleAxis
         return AngleAxis._from_matrix(self._R)
 

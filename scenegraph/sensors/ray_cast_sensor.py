@@ -39,7 +39,8 @@ class RayCastSensor(LeafSystem):
       X_PS: RigidTransform of S in P.
       directions_S: (N, 3) unit ray directions in S.
       max_range: rays report no hit beyond this distance [m] (default inf).
-      role, geometries: what the rays see (QueryObject.cast_rays).
+      role: the Role of the geometries the rays see (QueryObject.cast_rays).
+      geometries: a GeometrySet the rays see instead of a role.
     """
 
     def __init__(self, parent_frame_id, X_PS: RigidTransform, directions_S,

@@ -332,7 +332,7 @@ class Meshcat:
     def Set2dRenderMode(self, X_WC=None, xmin: float = -1.0, xmax: float = 1.0,
                         ymin: float = -1.0, ymax: float = 1.0) -> None:
         """Orthographic view of the x-z plane, as Drake's: the camera at X_WC (default
-        1 m along −y looking along +y), the frustum [xmin, xmax] × [ymin, ymax] [m];
+        1 m along −y looking along +y), the frustum (in m) [xmin, xmax] × [ymin, ymax];
         background, grid and axes hidden. None means Drake's default X_WC."""
         from scenegraph.math.rigid_transform import RigidTransform
         if X_WC is None:
