@@ -5,15 +5,20 @@ MultibodyPlant's contact results; this one needs only SceneGraph). Every
 publish period it evaluates its ``query_object`` input and draws:
 
   * point contacts (``ComputePointPairPenetration``): for each pair an arrow
-    whose base is the midpoint of the witness points Ca and Cb, pointing
-    along nhat_BA_W (out of B into A), of length depth · depth_scale [m];
+    whose base is the midpoint of the witness points Ca and Cb, of length
+    depth · depth_scale [m], along the contact force on one of the two
+    geometries: out of the anchored geometry when exactly one of them is
+    anchored (its frame is the world frame: the arrow is the force on the
+    moving one, e.g. pointing up out of a table whichever was registered
+    first), otherwise along nhat_BA_W (out of B into A: the force on A);
   * when hydroelastic geometry exists, contact surfaces
     (``ComputeContactSurfacesWithFallback``): the surface mesh coloured by
     pressure (blue = 0 Pa up to red = the largest pressure drawn, or
     ``max_pressure``), and an arrow at the surface centroid along the net
-    force f_M_W = Σ p·A·n̂ that N exerts on M, of length |f| /
-    newtons_per_meter. Point pairs that fall back to point contact are drawn
-    as above.
+    force of the contact, of length |f| / newtons_per_meter: the force
+    f_M_W = Σ p·A·n̂ that N exerts on M, or −f_M_W (the force on N) when M
+    is anchored and N is not. Point pairs that fall back to point contact
+    are drawn as above.
 
 Each contact pair owns a path ``<prefix>/<name A>+<name B>`` (hydroelastic:
 ``<prefix>/hydroelastic/<name M>+<name N>``). Arrows are posed with
@@ -135,8 +140,10 @@ class _Arrow:
     each placed by a transform with its scale baked in, so an update is three
     poses that travel with every other arrow's in one batch."""
 
-    def __init__(self, meshcat, path: str, radius: float, rgba: Rgba, time: float):
+    def __init__(self, meshcat, path: str, radius: float, rgba: Rgba, time: float,
+                 sign: float = 1.0):
         self.meshcat, self.path, self.radius = meshcat, path, radius
+        self.sign = sign              # +1: force on A (M); -1: force on B (N)
         self.head_length = 4.0 * radius
         meshcat.SetObject(f"{path}/shaft", Cylinder(radius, 1.0), rgba)
         meshcat.SetObject(f"{path}/head", MeshcatCone(self.head_length, 2 * radius, 2 * radius),
@@ -269,6 +276,16 @@ class ContactVisualizer(QueryObjectVisualizer):
         sub = "hydroelastic/" if kind == "hydro" else ""
         return f"{self._params.prefix}/{sub}{name(id_A)}+{name(id_B)}"
 
+    @staticmethod
+    def _force_sign(inspector, id_A, id_B) -> float:
+        """+1 to draw the force on A (M), -1 for the force on B (N): the
+        latter when A is anchored and B is not (so arrows point out of
+        anchored geometry whatever the registration order)."""
+        world = inspector.world_frame_id()
+        A_anchored = inspector.GetFrameId(id_A) == world
+        B_anchored = inspector.GetFrameId(id_B) == world
+        return -1.0 if A_anchored and not B_anchored else 1.0
+
     def _arrow(self, inspector, kind: str, id_A, id_B, rgba: Rgba, time: float) -> _Arrow:
         key = (kind, id_A, id_B)
         arrow = self._arrows.get(key)
@@ -278,7 +295,8 @@ class ContactVisualizer(QueryObjectVisualizer):
                 path = f"{path}_{id_A.get_value()}_{id_B.get_value()}"
             path = path + ("/force" if kind == "hydro" else "")
             arrow = self._arrows[key] = _Arrow(self._meshcat, path, self._params.radius,
-                                               rgba, time)
+                                               rgba, time,
+                                               self._force_sign(inspector, id_A, id_B))
         return arrow
 
     def _draw_point_pairs(self, inspector, pairs, time: float, active: set) -> None:
@@ -290,7 +308,7 @@ class ContactVisualizer(QueryObjectVisualizer):
                 continue
             p_WC = 0.5 * (np.asarray(pair.p_WCa, float) + np.asarray(pair.p_WCb, float))
             arrow = self._arrow(inspector, "point", pair.id_A, pair.id_B, params.color, time)
-            arrow_paths, arrow_poses = arrow.poses(_frame_along(p_WC, nhat_BA_W),
+            arrow_paths, arrow_poses = arrow.poses(_frame_along(p_WC, arrow.sign * nhat_BA_W),
                                                    pair.depth * params.depth_scale)
             paths.extend(arrow_paths)
             poses.append(arrow_poses)
@@ -321,7 +339,8 @@ class ContactVisualizer(QueryObjectVisualizer):
             arrow = self._arrow(inspector, "hydro", surface.id_M(), surface.id_N(),
                                 params.hydro_force_color, time)
             arrow_paths, arrow_poses = arrow.poses(
-                _frame_along(np.asarray(surface.centroid(), float).reshape(3), f_M_W),
+                _frame_along(np.asarray(surface.centroid(), float).reshape(3),
+                             arrow.sign * f_M_W),
                 magnitude / params.newtons_per_meter)
             meshcat.set_transforms(arrow_paths, arrow_poses, time)
             arrow.show(True, time)
