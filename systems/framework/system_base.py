@@ -30,12 +30,13 @@ class SystemBase:
     GraphvizFragmentParams = graphviz.GraphvizFragmentParams
 
     def GetGraphvizFragment(self, max_depth=None, options={}):  # noqa: B006
-        """This system's DOT fragment, expanding nested diagrams `max_depth` levels
-        (None: all). `options` (dict str -> str) reaches every subsystem's
-        DoGetGraphvizFragment; ``{"split": "I/O"}`` draws leaves as two nodes."""
+        """(Advanced) This system's DOT text without the enclosing ``digraph``, and
+        the DOT ids of its ports, for drawing it inside another graph. Arguments as
+        GetGraphvizString. Raises TypeError for a non-int `max_depth` or options not
+        mapping str to str, ValueError for a negative `max_depth`."""
+        depth, options = graphviz.validate_arguments(max_depth, options)
         params = graphviz.GraphvizFragmentParams(
-            max_depth=2**31 - 1 if max_depth is None else int(max_depth),
-            options=options, node_id=f"s{self._system_id}",
+            max_depth=depth, options=options, node_id=f"s{self._system_id}",
             header_lines=graphviz.header_lines(self))
         fragment = self.DoGetGraphvizFragment(params)
         if not isinstance(fragment, graphviz.GraphvizFragment):
@@ -51,8 +52,19 @@ class SystemBase:
         return graphviz.leaf_fragment(self, params)
 
     def GetGraphvizString(self, max_depth=None, options={}) -> str:  # noqa: B006
-        """A Graphviz DOT graph of this system (and its subsystems down to `max_depth`
-        levels; None means all)."""
+        """A Graphviz DOT graph of this system, drawn like Drake: left-to-right, each
+        system a table with input ports left and output ports right, edges from
+        output to input ports, a Diagram a cluster with its exported ports on its
+        border (see systems.framework.graphviz).
+
+        Args:
+            max_depth: levels of nested Diagrams drawn as clusters (None: all; 0 draws
+                this Diagram as one node listing its exported ports).
+            options: dict str -> str. ``{"split": "I/O"}`` draws a leaf as separate
+                input and output nodes; a key ``"<subsystem name>/<key>"`` passes
+                ``<key>`` to that subsystem only (nested: ``"a/b/split"``).
+        Raises TypeError / ValueError as GetGraphvizFragment.
+        Render with ``dot -Tsvg`` or systems.drawing.plot_system_graphviz."""
         fragment = self.GetGraphvizFragment(max_depth, options)
         return (f"digraph _{self._system_id} {{\nrankdir=LR\n"
                 + "".join(fragment.fragments) + "}\n")
