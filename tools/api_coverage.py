@@ -4,11 +4,15 @@ Reads the stored list tests/reference_data/pydrake_api.json (written by
 tools/dump_pydrake_api.py); does not import pydrake. Run with the project's venv:
 
     .venv/bin/python tools/api_coverage.py [--missing] [--members]
+    .venv/bin/python tools/api_coverage.py --markdown [--write]
 
 Counts public non-template names (templates ``Foo_``, their scalar instantiations and
 submodules are left out, as the issue's measurement does). ``--members`` also counts, for
 every class present on both sides, the pydrake members (methods, properties, enum values)
-that our class has. ``--missing`` lists what is absent.
+that our class has. ``--missing`` lists what is absent. ``--markdown`` prints the name
+tables of docs/migrating_from_pydrake.md (every pydrake name of the mirrored modules with
+its status here: present, different or missing); ``--write`` puts them into that file,
+between its ``<!-- BEGIN/END GENERATED NAME TABLES -->`` markers.
 """
 import argparse
 import importlib
@@ -84,12 +88,118 @@ def measure(data):
     return rows
 
 
+GUIDE = ROOT / "docs" / "migrating_from_pydrake.md"
+BEGIN = "<!-- BEGIN GENERATED NAME TABLES (tools/api_coverage.py --markdown --write) -->"
+END = "<!-- END GENERATED NAME TABLES -->"
+
+# Names present here that behave differently from pydrake 1.51 in a way a port may
+# notice (beyond missing members, which are listed from the data). Each note is short;
+# the guide's "Behavioural differences" section has the details.
+KNOWN_DIFFERENCES = {
+    "pydrake.systems.framework": {
+        "EventStatus": "`KeepMoreSevere` returns the result (statuses are immutable)",
+        "System": "`ToAutoDiffXd`/`ToSymbolic`/`ToScalarType[T]` raise (float only)",
+        "LeafSystem": "`ToAutoDiffXd`/`ToSymbolic`/`ToScalarType[T]` raise (float only)",
+        "Diagram": "`ToAutoDiffXd`/`ToSymbolic`/`ToScalarType[T]` raise (float only)",
+        "Context": "`SetContinuousState(None)` or non-numeric entries raise `TypeError`",
+    },
+    "pydrake.systems.analysis": {
+        "Simulator": "non-finite state/derivative raises; callback errors name system and "
+                     "time and leave the context at the last completed step; "
+                     "`set_target_realtime_rate` refuses negative/NaN",
+    },
+    "pydrake.geometry": {
+        "QueryObject": "well-defined normals where Drake gives NaN; `id_A` is always the "
+                       "geometry registered first; signed distance to a `HalfSpace` for "
+                       "every shape; extensions (snake_case)",
+        "SceneGraph": "no render engines; refuses non-finite poses and proximity shapes "
+                      "no query can answer (flat or open meshes)",
+        "Meshcat": "binds 127.0.0.1 by default; meshcat-python's viewer (no stats, "
+                   "gamepad, WebXR, environment maps); `AddSlider` returns the value",
+        "AddCompliantHydroelasticProperties": "a margin on a compliant `Convex`/`Mesh` is "
+                                              "refused at `AssignRole`",
+        "GeometryVersion": "assigning the perception role always bumps its version",
+    },
+    "pydrake.math": {
+        "RigidTransform": "`GetAsIsometry3` returns a (4, 4) array",
+    },
+    "pydrake.systems.primitives": {},
+}
+
+
+def _status(data, mod_name, mod, name, entry):
+    """(status, note) of one pydrake name here."""
+    ours = importlib.import_module(mod["ours"])
+    if not hasattr(ours, name):
+        return "missing", ""
+    notes = []
+    known = KNOWN_DIFFERENCES.get(mod_name, {}).get(name)
+    if known:
+        notes.append(known)
+    if entry["kind"] == "class":
+        cls = getattr(ours, name)
+        lacks = sorted(m for m in class_members(data, entry["qualname"])
+                       if not (m.startswith("__") and m not in ("__init__", "__call__"))
+                       and "𝓣" not in m and not has_member(cls, m))
+        if lacks:
+            notes.append("lacks " + ", ".join(f"`{m}`" for m in lacks))
+    return ("different" if notes else "present"), "; ".join(notes)
+
+
+def markdown(data) -> str:
+    """The guide's name tables: one per mirrored module, every public pydrake name
+    (scalar instantiations and submodules left out) with its status here."""
+    out = [f"Generated from pydrake {data['pydrake_version']}'s names "
+           "(`tests/reference_data/pydrake_api.json`) against this package's exports by "
+           "`tools/api_coverage.py --markdown --write`. *present*: same name, "
+           "pydrake's signatures accepted (`tests/test_pydrake_signatures.py`); "
+           "*different*: present, with the differences noted; *missing*: not offered. "
+           "Templates (`Foo_`) hold the float (double) class only.", ""]
+    summary = ["| pydrake module | here | present | different | missing |",
+               "| --- | --- | --: | --: | --: |"]
+    sections = []
+    for mod_name, mod in data["modules"].items():
+        counts = {"present": 0, "different": 0, "missing": 0}
+        rows = ["| pydrake name | kind | here | notes |", "| --- | --- | --- | --- |"]
+        for name in sorted(mod["names"], key=str.lower):
+            entry = mod["names"][name]
+            if entry["kind"] in ("instantiation", "module"):
+                continue
+            status, note = _status(data, mod_name, mod, name, entry)
+            counts[status] += 1
+            shown = "**missing**" if status == "missing" else status
+            rows.append(f"| `{name}` | {entry['kind']} | {shown} | {note} |")
+        summary.append(f"| `{mod_name}` | `{mod['ours']}` | {counts['present']} | "
+                       f"{counts['different']} | {counts['missing']} |")
+        sections += ["", f"### `{mod_name}` → `{mod['ours']}`", ""] + rows
+    return "\n".join(out + summary + sections) + "\n"
+
+
+def write_guide(text: str) -> None:
+    """Replaces the generated part of docs/migrating_from_pydrake.md."""
+    guide = GUIDE.read_text(encoding="utf-8")
+    head, rest = guide.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    GUIDE.write_text(head + BEGIN + "\n" + text + END + tail, encoding="utf-8")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--missing", action="store_true", help="list absent names")
     parser.add_argument("--members", action="store_true", help="also count class members")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the name tables of docs/migrating_from_pydrake.md")
+    parser.add_argument("--write", action="store_true",
+                        help="with --markdown: write them into that file")
     args = parser.parse_args()
     data = json.loads(DATA.read_text(encoding="utf-8"))
+    if args.markdown:
+        text = markdown(data)
+        if args.write:
+            write_guide(text)
+        else:
+            print(text, end="")
+        return
     rows = measure(data)
     print(f"pydrake {data['pydrake_version']} public non-template names present here")
     tot = pres = mtot = mpres = 0
