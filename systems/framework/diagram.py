@@ -138,6 +138,14 @@ class Diagram(System):
         return {(self._systems[d], dp): (self._systems[s], sp)
                 for (d, dp), (s, sp) in self._connections.items()}
 
+    def _repr_svg_(self):
+        """(Extension, not in pydrake.) Jupyter's picture of this Diagram: the SVG of
+        GetGraphvizString() rendered by Graphviz's ``dot``; None (with a
+        RuntimeWarning naming the cause) when Graphviz is missing or fails, so that
+        Jupyter shows the text repr instead."""
+        from systems.drawing import _repr_svg
+        return _repr_svg(self)
+
     # --- contexts --------------------------------------------------------------
     def _make_context(self, parent) -> DiagramContext:
         context = object.__new__(DiagramContext)
