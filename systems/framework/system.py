@@ -28,15 +28,22 @@ class SystemOutput:
         self._values = list(values)
 
     def num_ports(self) -> int:
+        """The number of output values held."""
         return len(self._values)
 
     def get_data(self, index: int) -> AbstractValue:
+        """The AbstractValue of output `index`."""
         return self._values[index]
 
     def get_mutable_data(self, index: int) -> AbstractValue:
+        """The AbstractValue of output `index`, to be written."""
         return self._values[index]
 
     def get_vector_data(self, index: int) -> BasicVector:
+        """The BasicVector of vector output `index`.
+
+        Raises:
+          RuntimeError: output `index` is not vector-valued."""
         value = self._values[index].get_value()
         if not isinstance(value, BasicVector):
             raise RuntimeError(f"SystemOutput: port {index} is not vector-valued")
@@ -73,9 +80,15 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
 
     # --- names ---------------------------------------------------------------
     def get_name(self) -> str:
+        """The name given with ``set_name`` (or by ``DiagramBuilder.AddNamedSystem``);
+        "" if unset."""
         return self._name
 
     def set_name(self, name: str) -> None:
+        """Sets this system's name (a Diagram's builder keeps its name index in step).
+
+        Raises:
+          TypeError: `name` is not a str."""
         if not isinstance(name, str):
             raise TypeError(f"set_name(): name must be a str; got {type(name).__name__}")
         if self._owner is not None and not isinstance(self._owner, System) \
@@ -84,9 +97,12 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         self._name = name
 
     def GetSystemName(self) -> str:
+        """This system's name, or "_" when it has none (the name used in path names)."""
         return self._name if self._name else "_"
 
     def GetSystemPathname(self) -> str:
+        """The "::"-separated path of names from the root diagram to this system, e.g.
+        "::diagram::plant"."""
         parts = []
         system = self
         while system is not None:
@@ -95,10 +111,12 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         return "::" + "::".join(reversed(parts))
 
     def GetSystemType(self) -> str:
+        """The fully qualified Python class name of this system ("module.Class")."""
         cls = type(self)
         return f"{cls.__module__}.{cls.__qualname__}"
 
     def GetMemoryObjectName(self) -> str:
+        """A name unique to this object: the class path and the object's address in hex."""
         cls = type(self)
         return f"{cls.__module__.replace('.', '/')}/{cls.__qualname__}@{id(self):016x}"
 
@@ -120,78 +138,99 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
 
     @staticmethod
     def nothing_ticket():
+        """The ticket of a value that depends on nothing (computed once, never invalidated)."""
         return _ticket(T.nothing)
 
     @staticmethod
     def time_ticket():
+        """The ticket of the context's time."""
         return _ticket(T.time)
 
     @staticmethod
     def accuracy_ticket():
+        """The ticket of the context's accuracy setting."""
         return _ticket(T.accuracy)
 
     @staticmethod
     def q_ticket():
+        """The ticket of the generalised positions q (part of the continuous state)."""
         return _ticket(T.q)
 
     @staticmethod
     def v_ticket():
+        """The ticket of the generalised velocities v (part of the continuous state)."""
         return _ticket(T.v)
 
     @staticmethod
     def z_ticket():
+        """The ticket of the miscellaneous continuous state z."""
         return _ticket(T.z)
 
     @staticmethod
     def xc_ticket():
+        """The ticket of the whole continuous state xc = [q; v; z]."""
         return _ticket(T.xc)
 
     @staticmethod
     def xd_ticket():
+        """The ticket of every discrete state group."""
         return _ticket(T.xd)
 
     @staticmethod
     def xa_ticket():
+        """The ticket of every abstract state."""
         return _ticket(T.xa)
 
     @staticmethod
     def all_state_ticket():
+        """The ticket of the whole state (continuous, discrete and abstract)."""
         return _ticket(T.x)
 
     @staticmethod
     def pn_ticket():
+        """The ticket of every numeric parameter."""
         return _ticket(T.pn)
 
     @staticmethod
     def pa_ticket():
+        """The ticket of every abstract parameter."""
         return _ticket(T.pa)
 
     @staticmethod
     def all_parameters_ticket():
+        """The ticket of every parameter, numeric and abstract."""
         return _ticket(T.all_parameters)
 
     @staticmethod
     def all_input_ports_ticket():
+        """The ticket of every input port of this system."""
         return _ticket(T.all_input_ports)
 
     @staticmethod
     def all_sources_except_input_ports_ticket():
+        """The ticket of time, accuracy, state and parameters (everything but the inputs)."""
         return _ticket(T.all_sources_except_input_ports)
 
     @staticmethod
     def all_sources_ticket():
+        """The ticket of everything a value can depend on, inputs included (the default
+        prerequisite of output ports and cache entries, as in Drake)."""
         return _ticket(T.all_sources)
 
     @staticmethod
     def configuration_ticket():
+        """The ticket of the configuration (Drake's: q, discrete and abstract state,
+        parameters and accuracy)."""
         return _ticket(T.configuration)
 
     @staticmethod
     def kinematics_ticket():
+        """The ticket of the kinematics (configuration plus velocities v)."""
         return _ticket(T.kinematics)
 
     @staticmethod
     def xcdot_ticket():
+        """The ticket of the cached time derivatives of the continuous state."""
         return _ticket(T.xcdot)
 
     def input_port_ticket(self, index: int):
@@ -207,14 +246,20 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         return _ticket(self._cache_entries[index]._ticket)
 
     def output_port_ticket(self, port_index: int):
+        """The ticket of output port `port_index`.
+
+        Raises:
+          RuntimeError: no output port has that index."""
         self._check_output_index(port_index)
         return self._output_ports[port_index].ticket()
 
     # --- ports ---------------------------------------------------------------
     def num_input_ports(self) -> int:
+        """The number of input ports."""
         return len(self._input_ports)
 
     def num_output_ports(self) -> int:
+        """The number of output ports."""
         return len(self._output_ports)
 
     def _check_input_index(self, index: int) -> None:
@@ -230,6 +275,16 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
                 f"output port {index}; it has {len(self._output_ports)}")
 
     def get_input_port(self, port_index=None, warn_deprecated: bool = True):
+        """Input port `port_index`, or the only input port when `port_index` is None.
+
+        Args:
+          port_index: an int or InputPortIndex; None when the system has exactly one
+            input port.
+          warn_deprecated: accepted for pydrake's signature; ignored.
+
+        Raises:
+          RuntimeError: no port has that index, or `port_index` is None and the
+            system does not have exactly one input port."""
         if port_index is None:
             if len(self._input_ports) != 1:
                 raise RuntimeError(
@@ -241,6 +296,16 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         return self._input_ports[port_index]
 
     def get_output_port(self, port_index=None, warn_deprecated: bool = True):
+        """Output port `port_index`, or the only output port when `port_index` is None.
+
+        Args:
+          port_index: an int or OutputPortIndex; None when the system has exactly one
+            output port.
+          warn_deprecated: accepted for pydrake's signature; ignored.
+
+        Raises:
+          RuntimeError: no port has that index, or `port_index` is None and the
+            system does not have exactly one output port."""
         if port_index is None:
             if len(self._output_ports) != 1:
                 raise RuntimeError(
@@ -252,6 +317,10 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         return self._output_ports[port_index]
 
     def GetInputPort(self, port_name: str):
+        """The input port named `port_name`.
+
+        Raises:
+          RuntimeError: no input port has that name (the message lists the names)."""
         port = self._input_port_by_name.get(port_name)
         if port is None:
             names = ", ".join(p.get_name() for p in self._input_ports) or "none"
@@ -261,6 +330,10 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         return port
 
     def GetOutputPort(self, port_name: str):
+        """The output port named `port_name`.
+
+        Raises:
+          RuntimeError: no output port has that name (the message lists the names)."""
         port = self._output_port_by_name.get(port_name)
         if port is None:
             names = ", ".join(p.get_name() for p in self._output_ports) or "none"
@@ -270,9 +343,11 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         return port
 
     def HasInputPort(self, port_name: str) -> bool:
+        """True if an input port is named `port_name`."""
         return port_name in self._input_port_by_name
 
     def HasOutputPort(self, port_name: str) -> bool:
+        """True if an output port is named `port_name`."""
         return port_name in self._output_port_by_name
 
     def _port_name(self, name, prefix: str, count: int, existing: dict) -> str:
@@ -304,9 +379,12 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         return finalize_root_context(self._make_context(None))
 
     def AllocateContext(self):
+        """A new root Context for this system with its state, parameters and cache
+        allocated but not set to defaults (see CreateDefaultContext)."""
         return self._allocate_root_context()
 
     def CreateDefaultContext(self):
+        """A new root Context with time 0 and the default state and parameters."""
         context = self._allocate_root_context()
         self.SetDefaultContext(context)
         return context
@@ -319,6 +397,11 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         context._invalidate(frozenset((T.x, T.all_parameters)))
 
     def ValidateContext(self, context) -> None:
+        """Checks that `context` was created for this system.
+
+        Raises:
+          TypeError: `context` is not a Context.
+          RuntimeError: the context belongs to another system (the message names both)."""
         from .context import Context
         if not isinstance(context, Context):
             raise TypeError(f"Expected a Context; got {type(context).__name__}")
@@ -338,6 +421,13 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
             f"of the appropriate subsystem Context.")
 
     def GetMyContextFromRoot(self, root_context):
+        """This system's subcontext within `root_context`, the context of the diagram
+        that contains it (or its own root context). The mutable form is the same call.
+
+        Raises:
+          TypeError: `root_context` is not a Context.
+          RuntimeError: `root_context` is not a root context, or this system is not
+            in its diagram."""
         from .context import Context
         if not isinstance(root_context, Context):
             raise TypeError(f"Expected a Context; got {type(root_context).__name__}")
@@ -364,6 +454,10 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
 
     # --- inputs and outputs --------------------------------------------------
     def EvalVectorInput(self, context, port_index: int) -> BasicVector:
+        """The value of vector input port `port_index` in `context`, as a BasicVector.
+
+        Raises:
+          RuntimeError: the port is abstract-valued, or neither connected nor fixed."""
         self.ValidateContext(context)
         port = self.get_input_port(port_index)
         if port.get_data_type() != PortDataType.kVectorValued:
@@ -372,21 +466,30 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         return context._eval_input(port_index)
 
     def EvalAbstractInput(self, context, port_index: int) -> AbstractValue:
+        """The value of input port `port_index` in `context`, as an AbstractValue.
+
+        Raises:
+          RuntimeError: the port is neither connected nor fixed."""
         self.ValidateContext(context)
         return self.get_input_port(port_index).EvalAbstract(context)
 
     def AllocateOutput(self) -> SystemOutput:
+        """A SystemOutput holding a freshly allocated value for every output port."""
         return SystemOutput([port.Allocate() for port in self._output_ports])
 
     def CalcOutput(self, context, outputs: SystemOutput) -> None:
+        """Computes every output port's value in `context` into `outputs` (from
+        AllocateOutput)."""
         self.ValidateContext(context)
         for index, port in enumerate(self._output_ports):
             port.Calc(context, outputs.get_mutable_data(index))
 
     def AllocateInputVector(self, input_port) -> BasicVector:
+        """A new BasicVector of the size of vector input port `input_port`."""
         return input_port.Allocate().get_value()
 
     def AllocateInputAbstract(self, input_port) -> AbstractValue:
+        """A new AbstractValue of the type of input port `input_port`."""
         return input_port.Allocate()
 
     # --- feedthrough ---------------------------------------------------------
@@ -408,16 +511,20 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         return (input_port, output_port) in self._feedthrough_pairs()
 
     def HasAnyDirectFeedthrough(self) -> bool:
+        """True if any output port depends directly on any input port."""
         return bool(self._feedthrough_pairs())
 
     def GetDirectFeedthroughs(self) -> list:
+        """The sorted (input index, output index) pairs with direct feedthrough."""
         return sorted(self._feedthrough_pairs())
 
     # --- sizes -----------------------------------------------------------------
     def num_continuous_states(self) -> int:  # pragma: no cover - overridden
+        """The size of the continuous state xc."""
         raise NotImplementedError
 
     def AllocateTimeDerivatives(self):
+        """A ContinuousState shaped like this system's (q, v, z sizes), for derivatives."""
         from .state import ContinuousState
         context = self._allocate_root_context()
         xc = context.get_continuous_state()
@@ -425,6 +532,7 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
                                xc.num_z())
 
     def AllocateDiscreteVariables(self):
+        """A DiscreteValues shaped like this system's discrete state groups."""
         from .state import DiscreteValues
         context = self._allocate_root_context()
         return DiscreteValues([g.Clone() for g in context.get_discrete_state()._groups])
