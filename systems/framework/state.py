@@ -69,48 +69,63 @@ class ContinuousState:
         return state
 
     def size(self) -> int:
+        """The size of xc = [q; v; z]."""
         return self._vector.size()
 
     def num_q(self) -> int:
+        """The number of generalised positions q."""
         return self._num_q
 
     def num_v(self) -> int:
+        """The number of generalised velocities v."""
         return self._num_v
 
     def num_z(self) -> int:
+        """The number of miscellaneous continuous states z."""
         return self._num_z
 
     def get_vector(self) -> VectorBase:
+        """The whole continuous state xc as a VectorBase."""
         return self._vector
 
     def get_mutable_vector(self) -> VectorBase:
+        """The whole continuous state xc as a VectorBase, to be written."""
         return self._vector
 
     def get_generalized_position(self) -> VectorBase:
+        """q, a view of the first num_q() entries of xc."""
         return self._q
 
     def get_mutable_generalized_position(self) -> VectorBase:
+        """q, a writable view of the first num_q() entries of xc."""
         return self._q
 
     def get_generalized_velocity(self) -> VectorBase:
+        """v, a view of the num_v() entries of xc after q."""
         return self._v
 
     def get_mutable_generalized_velocity(self) -> VectorBase:
+        """v, a writable view of the num_v() entries of xc after q."""
         return self._v
 
     def get_misc_continuous_state(self) -> VectorBase:
+        """z, a view of the last num_z() entries of xc."""
         return self._z
 
     def get_mutable_misc_continuous_state(self) -> VectorBase:
+        """z, a writable view of the last num_z() entries of xc."""
         return self._z
 
     def CopyToVector(self) -> np.ndarray:
+        """A copy of xc as a (size(),) numpy array."""
         return self._vector.CopyToVector()
 
     def SetFromVector(self, value) -> None:
+        """Sets xc from an array-like of size size()."""
         self._vector.SetFromVector(value)
 
     def SetFrom(self, other: "ContinuousState") -> None:
+        """Copies the values of `other` (same size) into this state."""
         self._vector.SetFromVector(other.get_vector().get_value())
 
     def __getitem__(self, index):
@@ -120,6 +135,7 @@ class ContinuousState:
         self._vector[index] = value
 
     def Clone(self) -> "ContinuousState":
+        """An independent copy with the same values and q, v, z sizes."""
         return ContinuousState(self._vector.CopyToVector(), self._num_q,
                                self._num_v, self._num_z)
 
@@ -150,9 +166,15 @@ class DiscreteValues:
         self._groups = groups
 
     def num_groups(self) -> int:
+        """The number of discrete state groups."""
         return len(self._groups)
 
     def size(self) -> int:
+        """The size of the only group.
+
+        Raises:
+          RuntimeError: there is not exactly one group.
+        """
         if len(self._groups) != 1:
             raise RuntimeError(
                 f"DiscreteValues.size() requires exactly one group; there are "
@@ -166,21 +188,27 @@ class DiscreteValues:
         return self._groups[index]
 
     def get_data(self):
+        """The list of groups (BasicVectors)."""
         return list(self._groups)
 
     def get_vector(self, index: int = 0) -> BasicVector:
+        """Group `index` as a BasicVector."""
         return self._group(index)
 
     def get_mutable_vector(self, index: int = 0) -> BasicVector:
+        """Group `index` as a BasicVector, to be written."""
         return self._group(index)
 
     def get_value(self, index: int = 0) -> np.ndarray:
+        """Group `index`'s values as a read-only numpy array."""
         return self._group(index).get_value()
 
     def value(self, index: int = 0) -> np.ndarray:
+        """Group `index`'s values as a read-only numpy array (as get_value)."""
         return self._group(index).get_value()
 
     def get_mutable_value(self, index: int = 0) -> np.ndarray:
+        """Group `index`'s values as a writable numpy array."""
         return self._group(index).get_mutable_value()
 
     @signatures("(value)", "(index, value)")
@@ -193,6 +221,11 @@ class DiscreteValues:
         self._group(index).SetFromVector(value)
 
     def SetFrom(self, other: "DiscreteValues") -> None:
+        """Copies every group of `other` into the group at the same index here.
+
+        Raises:
+          ValueError: `other` has a different number of groups.
+        """
         if other.num_groups() != len(self._groups):
             raise ValueError("DiscreteValues.SetFrom: the number of groups differs")
         for mine, theirs in zip(self._groups, other._groups):
@@ -205,6 +238,7 @@ class DiscreteValues:
         self._group(0)[index] = value
 
     def Clone(self) -> "DiscreteValues":
+        """A deep copy (each group cloned)."""
         return DiscreteValues([g.Clone() for g in self._groups])
 
 
@@ -223,6 +257,7 @@ class AbstractValues:
         self._values = values
 
     def size(self) -> int:
+        """The number of abstract values."""
         return len(self._values)
 
     def _item(self, index: int) -> AbstractValue:
@@ -232,18 +267,26 @@ class AbstractValues:
         return self._values[index]
 
     def get_value(self, index: int) -> AbstractValue:
+        """The AbstractValue at `index`."""
         return self._item(index)
 
     def get_mutable_value(self, index: int) -> AbstractValue:
+        """The AbstractValue at `index`, to be changed in place."""
         return self._item(index)
 
     def SetFrom(self, other: "AbstractValues") -> None:
+        """Copies each value of `other` into the value at the same index here.
+
+        Raises:
+          ValueError: `other` holds a different number of values.
+        """
         if other.size() != len(self._values):
             raise ValueError("AbstractValues.SetFrom: sizes differ")
         for mine, theirs in zip(self._values, other._values):
             mine.SetFrom(theirs)
 
     def Clone(self) -> "AbstractValues":
+        """A deep copy (each value cloned)."""
         return AbstractValues([v.Clone() for v in self._values])
 
 
@@ -258,33 +301,43 @@ class State:
         self._abstract = abstract if abstract is not None else AbstractValues()
 
     def get_continuous_state(self) -> ContinuousState:
+        """The ContinuousState."""
         return self._continuous
 
     def get_mutable_continuous_state(self) -> ContinuousState:
+        """The ContinuousState, to be written."""
         return self._continuous
 
     def get_discrete_state(self, index=None):
+        """All discrete groups (DiscreteValues) when `index` is None, else group `index`
+        (a BasicVector)."""
         if index is None:
             return self._discrete
         return self._discrete.get_vector(index)
 
     def get_mutable_discrete_state(self, index=None):
+        """As get_discrete_state, to be written."""
         return self.get_discrete_state(index)
 
     def get_abstract_state(self, index=None):
+        """All abstract states (AbstractValues) when `index` is None, else abstract
+        state `index` (an AbstractValue)."""
         if index is None:
             return self._abstract
         return self._abstract.get_value(index)
 
     def get_mutable_abstract_state(self, index=None):
+        """As get_abstract_state, to be changed in place."""
         return self.get_abstract_state(index)
 
     def SetFrom(self, other: "State") -> None:
+        """Copies the continuous, discrete and abstract state of `other` into this one."""
         self._continuous.SetFrom(other._continuous)
         self._discrete.SetFrom(other._discrete)
         self._abstract.SetFrom(other._abstract)
 
     def Clone(self) -> "State":
+        """A deep copy of the whole state."""
         return State(self._continuous.Clone(), self._discrete.Clone(),
                      self._abstract.Clone())
 
@@ -322,27 +375,49 @@ class Parameters:
                                 f"{type(item).__name__}, not an AbstractValue")
 
     def num_numeric_parameter_groups(self) -> int:
+        """The number of numeric parameter groups (BasicVectors)."""
         return len(self._numeric)
 
     def num_abstract_parameters(self) -> int:
+        """The number of abstract parameters."""
         return len(self._abstract)
 
     def get_numeric_parameter(self, index: int) -> BasicVector:
+        """Numeric parameter group `index` as a BasicVector.
+
+        Raises:
+          IndexError: no group has that index.
+        """
         if not (0 <= index < len(self._numeric)):
             raise IndexError(f"Numeric parameter index {index} is out of range "
                              f"(there are {len(self._numeric)})")
         return self._numeric[index]
 
     def get_abstract_parameter(self, index: int) -> AbstractValue:
+        """Abstract parameter `index` as an AbstractValue.
+
+        Raises:
+          IndexError: no abstract parameter has that index.
+        """
         if not (0 <= index < len(self._abstract)):
             raise IndexError(f"Abstract parameter index {index} is out of range "
                              f"(there are {len(self._abstract)})")
         return self._abstract[index]
 
     def get_mutable_numeric_parameter(self, index: int) -> BasicVector:
+        """Numeric parameter group `index`, to be written.
+
+        Raises:
+          IndexError: no group has that index.
+        """
         return self.get_numeric_parameter(index)
 
     def get_mutable_abstract_parameter(self, index: int) -> AbstractValue:
+        """Abstract parameter `index`, to be changed in place.
+
+        Raises:
+          IndexError: no abstract parameter has that index.
+        """
         return self.get_abstract_parameter(index)
 
     def get_numeric_parameters(self) -> "DiscreteValues":
@@ -371,11 +446,13 @@ class Parameters:
             mine.SetFrom(abstract_params.get_value(i))
 
     def SetFrom(self, other: "Parameters") -> None:
+        """Copies every numeric group and abstract parameter of `other` into this one."""
         for mine, theirs in zip(self._numeric, other._numeric):
             mine._data[:] = theirs._data
         for mine, theirs in zip(self._abstract, other._abstract):
             mine.SetFrom(theirs)
 
     def Clone(self) -> "Parameters":
+        """A deep copy (every group and value cloned)."""
         return Parameters([p.Clone() for p in self._numeric],
                           [p.Clone() for p in self._abstract])
