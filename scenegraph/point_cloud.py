@@ -33,9 +33,11 @@ class Fields:
         self._base = value
 
     def base_fields(self) -> int:
+        """The BaseField flags as an int (bitwise or of kXYZs, kNormals, kRGBs)."""
         return self._base
 
     def has_base_fields(self, base_fields) -> bool:
+        """True if every flag of `base_fields` is among these fields."""
         return (self._base & int(base_fields)) == int(base_fields)
 
     def __or__(self, other):
@@ -92,12 +94,20 @@ class PointCloud:
 
     # --- shape -------------------------------------------------------------------------
     def fields(self) -> Fields:
+        """The cloud's Fields."""
         return Fields(self._fields.base_fields())
 
     def size(self) -> int:
+        """The number of points."""
         return self._size
 
     def resize(self, new_size, skip_initialize: bool = False):
+        """Changes the number of points to `new_size`, keeping the first ones; new points
+        get the default values (NaN positions and normals, black colours).
+
+        Raises:
+          ValueError: `new_size` is negative.
+        """
         n = int(new_size)
         if n < 0:
             raise ValueError(f"PointCloud.resize: new_size must be >= 0; got {new_size}")
@@ -110,6 +120,8 @@ class PointCloud:
         self._size = n
 
     def SetFields(self, new_fields, skip_initialize: bool = False):
+        """Replaces the cloud's fields by `new_fields` (Fields or BaseField flags); kept
+        fields keep their data, new ones get the default values."""
         fields = new_fields if isinstance(new_fields, Fields) else Fields(new_fields)
         data = {}
         for flag, (dtype, fill) in _DEFAULTS.items():
@@ -133,15 +145,23 @@ class PointCloud:
         return array
 
     def has_xyzs(self) -> bool:
+        """True if the cloud has positions."""
         return BaseField.kXYZs in self._data
 
     def has_rgbs(self) -> bool:
+        """True if the cloud has colours."""
         return BaseField.kRGBs in self._data
 
     def has_normals(self) -> bool:
+        """True if the cloud has normals."""
         return BaseField.kNormals in self._data
 
     def xyzs(self) -> np.ndarray:
+        """The (3, N) float32 positions [m], read-only.
+
+        Raises:
+          RuntimeError: the cloud has no positions.
+        """
         return _read_only(self._field(BaseField.kXYZs, "xyzs"))
 
     def mutable_xyzs(self) -> np.ndarray:
@@ -149,33 +169,89 @@ class PointCloud:
         return self._field(BaseField.kXYZs, "mutable_xyzs")
 
     def xyz(self, i: int) -> np.ndarray:
+        """A copy of point `i`'s (3,) position [m].
+
+        Raises:
+          RuntimeError: the cloud has no positions.
+          IndexError: `i` is out of range.
+        """
         return self._field(BaseField.kXYZs, "xyz")[:, self._index(i)].copy()
 
     def mutable_xyz(self, i: int) -> np.ndarray:
+        """Point `i`'s (3,) position [m], a writable view.
+
+        Raises:
+          RuntimeError: the cloud has no positions.
+          IndexError: `i` is out of range.
+        """
         return self._field(BaseField.kXYZs, "mutable_xyz")[:, self._index(i)]
 
     def rgbs(self) -> np.ndarray:
+        """The (3, N) uint8 colours, read-only.
+
+        Raises:
+          RuntimeError: the cloud has no colours.
+        """
         return _read_only(self._field(BaseField.kRGBs, "rgbs"))
 
     def mutable_rgbs(self) -> np.ndarray:
+        """The (3, N) uint8 colours, writable.
+
+        Raises:
+          RuntimeError: the cloud has no colours.
+        """
         return self._field(BaseField.kRGBs, "mutable_rgbs")
 
     def rgb(self, i: int) -> np.ndarray:
+        """A copy of point `i`'s (3,) uint8 colour.
+
+        Raises:
+          RuntimeError: the cloud has no colours.
+          IndexError: `i` is out of range.
+        """
         return self._field(BaseField.kRGBs, "rgb")[:, self._index(i)].copy()
 
     def mutable_rgb(self, i: int) -> np.ndarray:
+        """Point `i`'s (3,) uint8 colour, a writable view.
+
+        Raises:
+          RuntimeError: the cloud has no colours.
+          IndexError: `i` is out of range.
+        """
         return self._field(BaseField.kRGBs, "mutable_rgb")[:, self._index(i)]
 
     def normals(self) -> np.ndarray:
+        """The (3, N) float32 unit normals, read-only.
+
+        Raises:
+          RuntimeError: the cloud has no normals.
+        """
         return _read_only(self._field(BaseField.kNormals, "normals"))
 
     def mutable_normals(self) -> np.ndarray:
+        """The (3, N) float32 normals, writable.
+
+        Raises:
+          RuntimeError: the cloud has no normals.
+        """
         return self._field(BaseField.kNormals, "mutable_normals")
 
     def normal(self, i: int) -> np.ndarray:
+        """A copy of point `i`'s (3,) normal.
+
+        Raises:
+          RuntimeError: the cloud has no normals.
+          IndexError: `i` is out of range.
+        """
         return self._field(BaseField.kNormals, "normal")[:, self._index(i)].copy()
 
     def mutable_normal(self, i: int) -> np.ndarray:
+        """Point `i`'s (3,) normal, a writable view.
+
+        Raises:
+          RuntimeError: the cloud has no normals.
+          IndexError: `i` is out of range.
+        """
         return self._field(BaseField.kNormals, "mutable_normal")[:, self._index(i)]
 
     def _index(self, i) -> int:
@@ -186,10 +262,12 @@ class PointCloud:
 
     @staticmethod
     def IsDefaultValue(value) -> bool:
+        """True if `value` is the default (unset) float value, NaN."""
         return bool(np.isnan(value))
 
     @staticmethod
     def IsInvalidValue(value) -> bool:
+        """True if `value` is not finite (NaN or ±inf)."""
         return not bool(np.isfinite(value))
 
     def __copy__(self):

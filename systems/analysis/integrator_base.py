@@ -90,63 +90,101 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
 
     # --- context ---------------------------------------------------------------
     def get_system(self):
+        """The System whose continuous state this integrator advances."""
         return self._system
 
     def get_context(self):
+        """The Context being integrated (None if none was set)."""
         return self._context
 
     def get_mutable_context(self):
+        """The Context being integrated, to be changed."""
         return self._context
 
     def reset_context(self, context) -> None:
+        """Integrates `context` from now on (None detaches); the integrator must be
+        initialized again.
+
+        Raises:
+          RuntimeError: `context` was not created for this integrator's system.
+        """
         if context is not None:
             self._system.ValidateContext(context)
         self._context = context
         self._initialized = False
 
     def is_initialized(self) -> bool:
+        """True once Initialize() has run since the last change of settings or context."""
         return self._initialized
 
     # --- settings ----------------------------------------------------------------
     def supports_error_estimation(self) -> bool:
+        """True if the integrator estimates its local error (and so can control it)."""
         return self._supports_error_estimation
 
     def get_error_estimate_order(self) -> int:
+        """The order of the local error estimate (0 without error estimation)."""
         return self._error_estimate_order
 
     def set_maximum_step_size(self, max_step_size: float) -> None:
+        """Sets the largest step [s] the integrator takes (the step size in fixed-step mode).
+
+        Raises:
+          ValueError: `max_step_size` is negative or NaN.
+        """
         if not (max_step_size >= 0.0):
             raise ValueError(f"set_maximum_step_size(): must be non-negative; got "
                              f"{max_step_size}")
         self._max_step_size = float(max_step_size)
 
     def get_maximum_step_size(self) -> float:
+        """The largest step [s] the integrator takes (NaN until set)."""
         return self._max_step_size
 
     def get_stretch_factor(self) -> float:
+        """The factor (1.01) by which a step may stretch to reach a boundary time instead
+        of leaving a tiny step after it."""
         return 1.01
 
     def set_requested_minimum_step_size(self, min_step_size: float) -> None:
+        """Sets the smallest step [s] error control may shrink to (see
+        get_working_minimum_step_size).
+
+        Raises:
+          ValueError: `min_step_size` is negative or NaN.
+        """
         if not (min_step_size >= 0.0):
             raise ValueError(f"set_requested_minimum_step_size(): must be "
                              f"non-negative; got {min_step_size}")
         self._req_min_step_size = float(min_step_size)
 
     def get_requested_minimum_step_size(self) -> float:
+        """The requested minimum step size [s] (0 by default)."""
         return self._req_min_step_size
 
     def get_working_minimum_step_size(self) -> float:
+        """The minimum step [s] in force: the larger of the requested one and
+        max(1e-14, 1e-14·t) at the context's time t."""
         tol = 1e-14
         smart_minimum = max(tol, self._context.get_time() * tol)
         return max(smart_minimum, self._req_min_step_size)
 
     def set_throw_on_minimum_step_size_violation(self, throws: bool) -> None:
+        """Whether a step that error control wants below the working minimum raises
+        (True, the default) or is taken at the minimum anyway."""
         self._throw_on_min_step = bool(throws)
 
     def get_throw_on_minimum_step_size_violation(self) -> bool:
+        """True if a step below the working minimum step size raises."""
         return self._throw_on_min_step
 
     def set_target_accuracy(self, accuracy: float) -> None:
+        """Sets the relative accuracy error control aims for.
+
+        Raises:
+          RuntimeError: the integrator has no error estimation.
+          ValueError: `accuracy` is not positive and finite.
+        """
         if not self._supports_error_estimation:
             raise RuntimeError("Integrator does not support accuracy estimation and "
                                "user has requested error control")
@@ -158,45 +196,69 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         self._accuracy_in_use = accuracy
 
     def get_target_accuracy(self) -> float:
+        """The requested target accuracy (NaN if unset)."""
         return self._target_accuracy
 
     def get_accuracy_in_use(self) -> float:
+        """The accuracy error control uses: the target accuracy when set, else the one
+        chosen at Initialize() (NaN before)."""
         return self._accuracy_in_use
 
     def request_initial_step_size_target(self, step_size: float) -> None:
+        """Requests the size [s] of the first step under error control.
+
+        Raises:
+          RuntimeError: the integrator has no error estimation.
+        """
         if not self._supports_error_estimation:
             raise RuntimeError("Integrator does not support error estimation and user "
                                "has initial step size target")
         self._req_initial_step_size = float(step_size)
 
     def get_initial_step_size_target(self) -> float:
+        """The requested first step size [s] (NaN if unset)."""
         return self._req_initial_step_size
 
     def set_fixed_step_mode(self, flag: bool) -> None:
+        """True: every step is the maximum step size, with no error control.
+
+        Raises:
+          RuntimeError: `flag` is False and the integrator has no error estimation.
+        """
         if not flag and not self._supports_error_estimation:
             raise RuntimeError("Integrator does not support error estimation; it can "
                                "only run in fixed step mode")
         self._fixed_step_mode = bool(flag)
 
     def get_fixed_step_mode(self) -> bool:
+        """True if the integrator takes fixed steps without error control."""
         return self._fixed_step_mode
 
     def get_generalized_state_weight_vector(self) -> np.ndarray:
+        """The (num_v,) weights of the generalised coordinates (in velocity space) in the
+        error norm."""
         return self._qbar_weight
 
     def get_mutable_generalized_state_weight_vector(self) -> np.ndarray:
+        """The (num_v,) weights of the generalised coordinates in the error norm, to be
+        written (the integrator must be initialized again)."""
         self._initialized = False
         return self._qbar_weight
 
     def get_misc_state_weight_vector(self) -> np.ndarray:
+        """The (num_z,) weights of z in the error norm."""
         return self._z_weight
 
     def get_mutable_misc_state_weight_vector(self) -> np.ndarray:
+        """The (num_z,) weights of z in the error norm, to be written (the integrator must
+        be initialized again)."""
         self._initialized = False
         return self._z_weight
 
     # --- statistics --------------------------------------------------------------
     def ResetStatistics(self) -> None:
+        """Zeroes the step, evaluation and shrinkage counters and forgets the step sizes
+        recorded."""
         self._num_steps_taken = 0
         self._num_ode_evals = 0
         self._num_shrinkages_from_error_control = 0
@@ -209,40 +271,55 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         self._ideal_next_step_size = _NAN
 
     def get_num_steps_taken(self) -> int:
+        """The number of steps taken since the statistics were reset."""
         return self._num_steps_taken
 
     def get_num_derivative_evaluations(self) -> int:
+        """The number of time-derivative evaluations since the statistics were reset."""
         return self._num_ode_evals
 
     def get_num_step_shrinkages_from_error_control(self) -> int:
+        """How often error control rejected a step and shrank it."""
         return self._num_shrinkages_from_error_control
 
     def get_num_step_shrinkages_from_substep_failures(self) -> int:
+        """How often a failed substep (e.g. Newton not converging) shrank the step."""
         return self._num_shrinkages_from_substep_failures
 
     def get_num_substep_failures(self) -> int:
+        """The number of failed substeps."""
         return self._num_substep_failures
 
     def get_actual_initial_step_size_taken(self) -> float:
+        """The size [s] of the first step taken (NaN before it)."""
         return self._actual_initial_step_size_taken
 
     def get_smallest_adapted_step_size_taken(self) -> float:
+        """The smallest step [s] chosen by error control, boundary-truncated steps not
+        counted (NaN before any)."""
         return self._smallest_adapted_step_size_taken
 
     def get_largest_step_size_taken(self) -> float:
+        """The largest step [s] taken (NaN before any)."""
         return self._largest_step_size_taken
 
     def get_previous_integration_step_size(self) -> float:
+        """The size [s] of the last step taken."""
         return self._prev_step_size
 
     def get_ideal_next_step_size(self) -> float:
+        """The step [s] error control proposes next."""
         return self._ideal_next_step_size
 
     def get_error_estimate(self):
+        """The last step's local error estimate, an (n,) array over xc (None before
+        Initialize())."""
         return self._err_est
 
     # --- initialisation ------------------------------------------------------------
     def Reset(self) -> None:
+        """Restores the default settings (step limits, accuracy, fixed-step mode) and
+        statistics; the integrator must be initialized again."""
         self._fixed_step_mode = not self._supports_error_estimation
         self.ResetStatistics()
         self._req_min_step_size = 0.0
@@ -318,6 +395,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
                                   and bool((self._z_weight == 1.0).all()))
 
     def DoInitialize(self) -> None:
+        """Subclass hook run by Initialize() (nothing by default)."""
         pass
 
     # --- derivative evaluation and state notifications (fast paths) -----------------
@@ -340,6 +418,8 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
             cev.valid = False
 
     def EvalTimeDerivatives(self, context):
+        """The time derivatives of `context`'s continuous state, counted in the
+        derivative-evaluation statistics when `context` is the integrator's."""
         if context is not self._context:
             return self._system.EvalTimeDerivatives(context)
         self._eval_xcdot()
@@ -470,6 +550,8 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
             self._set_time_and_note_xc_change(current_time)
 
     def DoStep(self, h: float) -> bool:  # pragma: no cover - overridden
+        """Subclass hook: advances the context's state by `h` [s]; returns False if the
+        step failed (it is then retried smaller)."""
         raise NotImplementedError
 
     # --- non-finite values ---------------------------------------------------------

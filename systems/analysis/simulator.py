@@ -57,12 +57,15 @@ class WitnessTriggeredEventData:
         self._witness, self._t0, self._tf = witness, t0, tf
 
     def triggered_witness(self):
+        """The WitnessFunction whose zero crossing triggered the event."""
         return self._witness
 
     def t0(self) -> float:
+        """The start time [s] of the interval in which the crossing was isolated."""
         return self._t0
 
     def tf(self) -> float:
+        """The end time [s] of that interval (the event's time)."""
         return self._tf
 
 
@@ -131,15 +134,20 @@ class Simulator:
 
     # --- accessors ---------------------------------------------------------------
     def get_system(self):
+        """The System being simulated."""
         return self._system
 
     def get_context(self):
+        """The root Context being advanced."""
         return self._context
 
     def get_mutable_context(self):
+        """The root Context being advanced, to be changed between calls to AdvanceTo
+        (state, time, fixed inputs)."""
         return self._context
 
     def has_context(self) -> bool:
+        """True if the simulator holds a Context."""
         return self._context is not None
 
     def reset_context(self, context) -> None:
@@ -154,9 +162,11 @@ class Simulator:
         self._state_buffers.clear()
 
     def get_integrator(self):
+        """The integrator advancing the continuous state (RungeKutta3Integrator by default)."""
         return self._integrator
 
     def get_mutable_integrator(self):
+        """The integrator, to change its settings (accuracy, step sizes)."""
         return self._integrator
 
     def reset_integrator(self, integrator):
@@ -190,20 +200,26 @@ class Simulator:
         self._target_realtime_rate = rate
 
     def get_target_realtime_rate(self) -> float:
+        """The target realtime rate (0: as fast as possible)."""
         return self._target_realtime_rate
 
     def get_actual_realtime_rate(self) -> float:
+        """Simulated time over wall-clock time since the last Initialize() or
+        ResetStatistics() (NaN if no wall-clock time has passed)."""
         simtime = self._context.get_time() - self._initial_simtime
         realtime = _time.perf_counter() - self._initial_realtime
         return simtime / realtime if realtime > 0 else float("nan")
 
     def set_publish_every_time_step(self, publish: bool) -> None:
+        """True: run the forced publish events after every step (False by default)."""
         self._publish_every_time_step = bool(publish)
 
     def get_publish_every_time_step(self) -> bool:
+        """True if the forced publish events run after every step."""
         return self._publish_every_time_step
 
     def set_publish_at_initialization(self, publish: bool) -> None:
+        """True: run the forced publish events at Initialize() too."""
         self._publish_at_initialization = bool(publish)
 
     def set_monitor(self, monitor) -> None:
@@ -211,13 +227,17 @@ class Simulator:
         self._monitor = monitor
 
     def clear_monitor(self) -> None:
+        """Removes the monitor set with set_monitor."""
         self._monitor = None
 
     def get_monitor(self):
+        """The monitor set with set_monitor, or None."""
         return self._monitor
 
     # --- statistics ----------------------------------------------------------------
     def ResetStatistics(self) -> None:
+        """Zeroes the step, update and publish counts (the integrator's too) and restarts
+        the realtime-rate measurement."""
         self._integrator.ResetStatistics()
         self._num_steps_taken = 0
         self._num_discrete_updates = 0
@@ -227,15 +247,19 @@ class Simulator:
         self._initial_realtime = _time.perf_counter()
 
     def get_num_steps_taken(self) -> int:
+        """The number of simulator steps since the statistics were reset."""
         return self._num_steps_taken
 
     def get_num_discrete_updates(self) -> int:
+        """The number of discrete updates applied since the statistics were reset."""
         return self._num_discrete_updates
 
     def get_num_unrestricted_updates(self) -> int:
+        """The number of unrestricted updates applied since the statistics were reset."""
         return self._num_unrestricted_updates
 
     def get_num_publishes(self) -> int:
+        """The number of publishes since the statistics were reset."""
         return self._num_publishes
 
     # --- event handling --------------------------------------------------------------

@@ -56,12 +56,15 @@ class Context(ContextBase):
         raise NotImplementedError
 
     def is_root_context(self) -> bool:
+        """True if this context has no parent (it is not a diagram's subcontext)."""
         return self._parent is None
 
     def GetSystemName(self) -> str:
+        """The name of the system this context belongs to."""
         return self._system.get_name()
 
     def GetSystemPathname(self) -> str:
+        """The path name ("::a::b") of the system this context belongs to."""
         return self._system.GetSystemPathname()
 
     def _throw_unless_root(self, method: str) -> None:
@@ -104,18 +107,31 @@ class Context(ContextBase):
 
     # --- time and accuracy ---------------------------------------------------
     def get_time(self) -> float:
+        """The time t [s] (shared by the whole context tree)."""
         return self._root_info.time
 
     def SetTime(self, time_sec: float) -> None:
+        """Sets the time t [s]; values that depend on time go out of date.
+
+        Raises:
+          RuntimeError: this is not a root context.
+        """
         self._throw_unless_root("SetTime")
         self._root_info.time = float(time_sec)
         for cev in self._dependents(T.time):
             cev.valid = False
 
     def get_accuracy(self):
+        """The accuracy (a relative tolerance) requested for computations, or None."""
         return self._root_info.accuracy
 
     def SetAccuracy(self, accuracy) -> None:
+        """Sets the accuracy (a relative tolerance, or None for unset).
+
+        Raises:
+          RuntimeError: this is not a root context.
+          ValueError: `accuracy` is not positive and finite.
+        """
         self._throw_unless_root("SetAccuracy")
         if accuracy is not None:
             accuracy = float(accuracy)
@@ -126,6 +142,13 @@ class Context(ContextBase):
         self._invalidate(T.accuracy)
 
     def SetTimeAndContinuousState(self, time_sec: float, xc) -> None:
+        """Sets the time [s] and the whole continuous state xc (array-like of its size)
+        at once, invalidating dependents once.
+
+        Raises:
+          RuntimeError: this is not a root context.
+          ValueError: `xc` has the wrong size.
+        """
         self._throw_unless_root("SetTimeAndContinuousState")
         self._state._continuous.get_vector().SetFromVector(xc)
         self._root_info.time = float(time_sec)
@@ -158,45 +181,68 @@ class Context(ContextBase):
 
     # --- state ---------------------------------------------------------------
     def get_state(self) -> State:
+        """The State (continuous, discrete and abstract)."""
         return self._state
 
     def get_mutable_state(self) -> State:
+        """The State, to be changed; everything that depends on any state goes out of
+        date now."""
         self._invalidate(T.x)
         return self._state
 
     def get_continuous_state(self):
+        """The ContinuousState xc = [q; v; z]."""
         return self._state._continuous
 
     def get_mutable_continuous_state(self):
+        """The ContinuousState, to be changed; dependents of xc go out of date now."""
         self._invalidate(T.xc)
         return self._state._continuous
 
     def get_continuous_state_vector(self):
+        """xc as a VectorBase (a view into the root's state array)."""
         return self._state._continuous._vector
 
     def get_mutable_continuous_state_vector(self):
+        """xc as a VectorBase, to be changed; dependents of xc go out of date now."""
         self._invalidate(T.xc)
         return self._state._continuous._vector
 
     def SetContinuousState(self, xc) -> None:
+        """Sets xc from an array-like of num_continuous_states() numbers.
+
+        Raises:
+          TypeError: `xc` is None or has non-numeric entries.
+          ValueError: `xc` has the wrong size.
+        """
         self._state._continuous._vector.SetFromVector(xc)
         self._invalidate(T.xc)
 
     def num_continuous_states(self) -> int:
+        """The size of the continuous state xc."""
         return self._state._continuous.size()
 
     def num_discrete_state_groups(self) -> int:
+        """The number of discrete state groups."""
         return self._state._discrete.num_groups()
 
     def num_abstract_states(self) -> int:
+        """The number of abstract states."""
         return self._state._abstract.size()
 
     def get_discrete_state(self, index=None):
+        """All discrete groups (DiscreteValues) when `index` is None, else group `index`
+        (a BasicVector)."""
         if index is None:
             return self._state._discrete
         return self._state._discrete.get_vector(index)
 
     def get_discrete_state_vector(self) -> BasicVector:
+        """The only discrete state group (a BasicVector).
+
+        Raises:
+          RuntimeError: there is not exactly one discrete group.
+        """
         discrete = self._state._discrete
         if discrete.num_groups() != 1:
             raise RuntimeError(
@@ -206,6 +252,8 @@ class Context(ContextBase):
         return discrete._groups[0]
 
     def get_mutable_discrete_state(self, index=None):
+        """As get_discrete_state, to be changed; dependents of that group (all groups
+        when `index` is None) go out of date now."""
         if index is None:
             self._invalidate(T.xd)
             return self._state._discrete
@@ -214,6 +262,11 @@ class Context(ContextBase):
         return vector
 
     def get_mutable_discrete_state_vector(self) -> BasicVector:
+        """The only discrete state group, to be changed; its dependents go out of date now.
+
+        Raises:
+          RuntimeError: there is not exactly one discrete group.
+        """
         vector = self.get_discrete_state_vector()
         self._invalidate(self._discrete_key(0))
         return vector
@@ -237,11 +290,14 @@ class Context(ContextBase):
         self._invalidate(self._discrete_key(group_index))
 
     def get_abstract_state(self, index=None):
+        """All abstract states (AbstractValues) when `index` is None, else abstract state
+        `index` (an AbstractValue)."""
         if index is None:
             return self._state._abstract
         return self._state._abstract.get_value(index)
 
     def get_mutable_abstract_state(self, index=None):
+        """As get_abstract_state, to be changed in place; its dependents go out of date now."""
         if index is None:
             self._invalidate(T.xa)
             return self._state._abstract
@@ -250,6 +306,12 @@ class Context(ContextBase):
         return value
 
     def SetAbstractState(self, index: int, value) -> None:
+        """Sets abstract state `index` to `value` (the held value, or an AbstractValue
+        whose value is copied).
+
+        Raises:
+          IndexError: no abstract state has that index.
+        """
         holder = self._state._abstract.get_value(index)
         if isinstance(value, AbstractValue):
             value = value.get_value()
@@ -258,46 +320,74 @@ class Context(ContextBase):
 
     # --- parameters ----------------------------------------------------------
     def get_parameters(self):
+        """The Parameters (numeric groups and abstract parameters)."""
         return self._parameters
 
     def get_mutable_parameters(self):
+        """The Parameters, to be changed; every parameter's dependents go out of date now."""
         self._invalidate(T.all_parameters)
         return self._parameters
 
     def num_numeric_parameter_groups(self) -> int:
+        """The number of numeric parameter groups."""
         return self._parameters.num_numeric_parameter_groups()
 
     def num_abstract_parameters(self) -> int:
+        """The number of abstract parameters."""
         return self._parameters.num_abstract_parameters()
 
     def get_numeric_parameter(self, index: int) -> BasicVector:
+        """Numeric parameter group `index` (a BasicVector).
+
+        Raises:
+          IndexError: no group has that index.
+        """
         return self._parameters.get_numeric_parameter(index)
 
     def get_mutable_numeric_parameter(self, index: int) -> BasicVector:
+        """Numeric parameter group `index`, to be changed; its dependents go out of date now.
+
+        Raises:
+          IndexError: no group has that index.
+        """
         vector = self._parameters.get_numeric_parameter(index)
         self._invalidate(self._numeric_parameter_key(index))
         return vector
 
     def get_abstract_parameter(self, index: int) -> AbstractValue:
+        """Abstract parameter `index` (an AbstractValue).
+
+        Raises:
+          IndexError: no abstract parameter has that index.
+        """
         return self._parameters.get_abstract_parameter(index)
 
     def get_mutable_abstract_parameter(self, index: int) -> AbstractValue:
+        """Abstract parameter `index`, to be changed in place; its dependents go out of
+        date now.
+
+        Raises:
+          IndexError: no abstract parameter has that index.
+        """
         value = self._parameters.get_abstract_parameter(index)
         self._invalidate(self._abstract_parameter_key(index))
         return value
 
     # --- whole-context operations ------------------------------------------
     def has_only_continuous_state(self) -> bool:
+        """True if the state is continuous only (and not empty)."""
         s = self._state
         return (s._continuous.size() > 0 and s._discrete.num_groups() == 0
                 and s._abstract.size() == 0)
 
     def has_only_discrete_state(self) -> bool:
+        """True if the state is discrete only (and not empty)."""
         s = self._state
         return (s._discrete.num_groups() > 0 and s._continuous.size() == 0
                 and s._abstract.size() == 0)
 
     def is_stateless(self) -> bool:
+        """True if the context has no state at all."""
         s = self._state
         return (s._continuous.size() == 0 and s._discrete.num_groups() == 0
                 and s._abstract.size() == 0)
@@ -320,6 +410,12 @@ class Context(ContextBase):
         self._invalidate(T.all_sources_except_input_ports)
 
     def SetStateAndParametersFrom(self, source: "Context") -> None:
+        """Copies the state and parameters of `source`, a context of a system with the
+        same structure (e.g. another context of the same system).
+
+        Raises:
+          RuntimeError: `source`'s structure differs.
+        """
         self._check_same_structure(source, "SetStateAndParametersFrom")
         self._copy_state_and_parameters(source)
         self._invalidate(frozenset((T.x, T.all_parameters)))

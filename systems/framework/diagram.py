@@ -75,15 +75,23 @@ class Diagram(System):
 
     # --- subsystems ------------------------------------------------------------
     def GetSystems(self) -> list:
+        """The subsystems, in the order they were added."""
         return list(self._systems)
 
     def num_subsystems(self) -> int:
+        """The number of subsystems."""
         return len(self._systems)
 
     def HasSubsystemNamed(self, name: str) -> bool:
+        """True if a subsystem is named `name`."""
         return name in self._system_by_name
 
     def GetSubsystemByName(self, name: str):
+        """The subsystem named `name`.
+
+        Raises:
+          RuntimeError: no subsystem has that name (the message lists the names).
+        """
         system = self._system_by_name.get(name)
         if system is None:
             names = ", ".join(sorted(self._system_by_name)) or "none"
@@ -126,15 +134,27 @@ class Diagram(System):
         return self._connections.get((dst, input._index)) == (src, output._index)
 
     def GetInputPortLocators(self, port_index: int) -> list:
+        """The (subsystem, input port index) pairs that diagram input `port_index` feeds.
+
+        Raises:
+          IndexError: no input port has that index.
+        """
         self._check_input_index(port_index)
         return [(self._systems[i], p) for i, p in self._input_port_map[port_index]]
 
     def get_output_port_locator(self, port_index: int):
+        """The (subsystem, output port index) that diagram output `port_index` exports.
+
+        Raises:
+          IndexError: no output port has that index.
+        """
         self._check_output_index(port_index)
         i, p = self._output_port_map[port_index]
         return self._systems[i], p
 
     def connection_map(self) -> dict:
+        """{(destination system, input index): (source system, output index)} for every
+        internal connection."""
         return {(self._systems[d], dp): (self._systems[s], sp)
                 for (d, dp), (s, sp) in self._connections.items()}
 
@@ -178,21 +198,32 @@ class Diagram(System):
 
     # --- sizes and derivatives -------------------------------------------------
     def num_continuous_states(self) -> int:
+        """The total continuous state size of the subsystems."""
         return sum(s.num_continuous_states() for s in self._systems)
 
     def num_discrete_state_groups(self) -> int:
+        """The total number of discrete state groups of the subsystems."""
         return sum(s.num_discrete_state_groups() for s in self._systems)
 
     def num_abstract_states(self) -> int:
+        """The total number of abstract states of the subsystems."""
         return sum(s.num_abstract_states() for s in self._systems)
 
     def num_numeric_parameter_groups(self) -> int:
+        """The total number of numeric parameter groups of the subsystems."""
         return sum(s.num_numeric_parameter_groups() for s in self._systems)
 
     def num_abstract_parameters(self) -> int:
+        """The total number of abstract parameters of the subsystems."""
         return sum(s.num_abstract_parameters() for s in self._systems)
 
     def EvalTimeDerivatives(self, context) -> ContinuousState:
+        """The (cached) time derivatives of the whole diagram's continuous state in
+        `context`, subsystems in order.
+
+        Raises:
+          RuntimeError: `context` is not this diagram's.
+        """
         if context._system is not self:
             self.ValidateContext(context)
         # Each leaf's derivatives are a slice of the diagram's flat array.
@@ -201,6 +232,13 @@ class Diagram(System):
         return context._xcdot_state
 
     def CalcTimeDerivatives(self, context, derivatives) -> None:
+        """Computes the time derivatives of the whole continuous state into
+        `derivatives` (a ContinuousState of the diagram's size).
+
+        Raises:
+          RuntimeError: `context` is not this diagram's, or `derivatives` has the
+            wrong size.
+        """
         self.ValidateContext(context)
         if derivatives.size() != context.num_continuous_states():
             raise RuntimeError(
@@ -210,10 +248,12 @@ class Diagram(System):
         derivatives.SetFromVector(self.EvalTimeDerivatives(context).CopyToVector())
 
     def AllocateTimeDerivatives(self) -> ContinuousState:
+        """A ContinuousState shaped like the diagram's, for derivatives."""
         context = self._allocate_root_context()
         return context._xcdot_state.Clone()
 
     def AllocateDiscreteVariables(self) -> DiscreteValues:
+        """A DiscreteValues with every subsystem's discrete groups, in order."""
         groups = [m.Clone() for leaf in self._leaf_systems()
                   for m in leaf._discrete_models]
         return DiscreteValues(groups)
@@ -229,6 +269,11 @@ class Diagram(System):
 
     # --- events ----------------------------------------------------------------
     def ForcedPublish(self, context) -> None:
+        """Runs every subsystem's forced publish events.
+
+        Raises:
+          RuntimeError: a handler returned EventStatus.Failed.
+        """
         self.ValidateContext(context)
         status = _DID_NOTHING
         for leaf_context in context._leaves():
@@ -238,6 +283,12 @@ class Diagram(System):
         _throw_on_failure(status, "ForcedPublish")
 
     def CalcForcedDiscreteVariableUpdate(self, context, discrete_state) -> None:
+        """Computes every subsystem's forced discrete updates into `discrete_state`
+        (starting from the context's values).
+
+        Raises:
+          RuntimeError: a handler returned EventStatus.Failed.
+        """
         self.ValidateContext(context)
         discrete_state.SetFrom(context._state._discrete)
         offset = 0
@@ -252,6 +303,12 @@ class Diagram(System):
                 _throw_on_failure(status, "CalcForcedDiscreteVariableUpdate")
 
     def CalcForcedUnrestrictedUpdate(self, context, state) -> None:
+        """Computes every subsystem's forced unrestricted updates into `state` (starting
+        from the context's state).
+
+        Raises:
+          RuntimeError: a handler returned EventStatus.Failed.
+        """
         self.ValidateContext(context)
         state.SetFrom(context._state)
         for leaf_context, view in _leaf_state_views(context, state):
@@ -262,6 +319,7 @@ class Diagram(System):
                 _throw_on_failure(status, "CalcForcedUnrestrictedUpdate")
 
     def GetWitnessFunctions(self, context) -> list:
+        """The witness functions of every subsystem for `context`."""
         self.ValidateContext(context)
         witnesses = []
         for leaf_context in context._leaves():

@@ -43,39 +43,52 @@ class EventStatus:
 
     @staticmethod
     def DidNothing() -> "EventStatus":
+        """The status of a handler that did nothing."""
         return _DID_NOTHING
 
     @staticmethod
     def Succeeded() -> "EventStatus":
+        """The status of a handler that succeeded (a handler returning None means this)."""
         return _SUCCEEDED
 
     @staticmethod
     def ReachedTermination(system, message: str) -> "EventStatus":
+        """Asks the Simulator to stop early (AdvanceTo returns) with `message`, naming
+        `system`."""
         return EventStatus(EventStatus.kReachedTermination, system, message)
 
     @staticmethod
     def Failed(system, message: str) -> "EventStatus":
+        """Reports a failure: the Simulator raises RuntimeError ("Simulator stopped at
+        time ... because ... failed with message: `message`") naming `system`."""
         return EventStatus(EventStatus.kFailed, system, message)
 
     def severity(self):
+        """The severity: kDidNothing < kSucceeded < kReachedTermination < kFailed."""
         return self._severity
 
     def did_nothing(self) -> bool:
+        """True for kDidNothing."""
         return self._severity == EventStatus.kDidNothing
 
     def succeeded(self) -> bool:
+        """True for kSucceeded."""
         return self._severity == EventStatus.kSucceeded
 
     def reached_termination(self) -> bool:
+        """True for kReachedTermination."""
         return self._severity == EventStatus.kReachedTermination
 
     def failed(self) -> bool:
+        """True for kFailed."""
         return self._severity == EventStatus.kFailed
 
     def system(self):
+        """The system that reported the status (None for DidNothing/Succeeded)."""
         return self._system
 
     def message(self) -> str:
+        """The message given with ReachedTermination or Failed ("" otherwise)."""
         return self._message
 
     def KeepMoreSevere(self, candidate: "EventStatus") -> "EventStatus":
@@ -135,9 +148,11 @@ class PeriodicEventData:
         self._offset = offset_sec
 
     def period_sec(self) -> float:
+        """The period [s] (> 0)."""
         return self._period
 
     def offset_sec(self) -> float:
+        """The time of the first event [s] (≥ 0); later ones follow every period."""
         return self._offset
 
     def __eq__(self, other) -> bool:
@@ -207,18 +222,23 @@ class Event:
         return event
 
     def get_trigger_type(self) -> TriggerType:
+        """What triggers this event (a TriggerType)."""
         return self._trigger_type
 
     def set_trigger_type(self, trigger_type) -> None:
+        """Sets what triggers this event (a TriggerType or its int value)."""
         self._trigger_type = TriggerType(trigger_type)
 
     def has_event_data(self) -> bool:
+        """True if the event carries data (PeriodicEventData for periodic events)."""
         return self._event_data is not None
 
     def event_data(self):
+        """The event's data (PeriodicEventData or witness data), or None."""
         return self._event_data
 
     def is_discrete_update(self) -> bool:
+        """True for a DiscreteUpdateEvent."""
         return isinstance(self, DiscreteUpdateEvent)
 
     def _clone_with_trigger(self, trigger_type) -> "Event":
@@ -272,15 +292,19 @@ class EventCollection:
         self._items = list(items or [])
 
     def HasEvents(self) -> bool:
+        """True if the collection holds an event."""
         return bool(self._items)
 
     def get_events(self) -> list:
+        """The events, in the order they were added."""
         return [event for _, event in self._items]
 
     def Clear(self) -> None:
+        """Removes every event."""
         self._items.clear()
 
     def AddToEnd(self, other: "EventCollection") -> None:
+        """Appends the events of `other` after this collection's."""
         self._items.extend(other._items)
 
     def __len__(self) -> int:
@@ -298,33 +322,42 @@ class CompositeEventCollection:
         self._unrestricted = EventCollection()
 
     def get_publish_events(self) -> EventCollection:
+        """The publish events."""
         return self._publish
 
     def get_discrete_update_events(self) -> EventCollection:
+        """The discrete-update events."""
         return self._discrete
 
     def get_unrestricted_update_events(self) -> EventCollection:
+        """The unrestricted-update events."""
         return self._unrestricted
 
     def HasEvents(self) -> bool:
+        """True if any of the three collections holds an event."""
         return bool(self._publish._items or self._discrete._items
                     or self._unrestricted._items)
 
     def HasPublishEvents(self) -> bool:
+        """True if there is a publish event."""
         return bool(self._publish._items)
 
     def HasDiscreteUpdateEvents(self) -> bool:
+        """True if there is a discrete-update event."""
         return bool(self._discrete._items)
 
     def HasUnrestrictedUpdateEvents(self) -> bool:
+        """True if there is an unrestricted-update event."""
         return bool(self._unrestricted._items)
 
     def Clear(self) -> None:
+        """Removes every event."""
         self._publish._items.clear()
         self._discrete._items.clear()
         self._unrestricted._items.clear()
 
     def AddToEnd(self, other: "CompositeEventCollection") -> None:
+        """Appends the events of `other`, kind by kind, after this collection's."""
         self._publish._items.extend(other._publish._items)
         self._discrete._items.extend(other._discrete._items)
         self._unrestricted._items.extend(other._unrestricted._items)

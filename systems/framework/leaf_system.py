@@ -169,6 +169,7 @@ class LeafSystem(LeafEventsMixin, System):
         return ContinuousStateIndex(0)
 
     def num_continuous_states(self) -> int:
+        """The size of the continuous state xc."""
         return self._xc_model.size()
 
     def _allocate_xcdot(self) -> ContinuousState:
@@ -188,6 +189,12 @@ class LeafSystem(LeafEventsMixin, System):
                 f"continuous state but does not override DoCalcTimeDerivatives()")
 
     def EvalTimeDerivatives(self, context) -> ContinuousState:
+        """The time derivatives of xc in `context` (a ContinuousState), computed by
+        DoCalcTimeDerivatives and cached until time, state, parameters or inputs change.
+
+        Raises:
+          RuntimeError: `context` is not this system's.
+        """
         if context._system is not self:
             self.ValidateContext(context)
         cev = context._cache[self._xcdot_cache_index]
@@ -197,6 +204,13 @@ class LeafSystem(LeafEventsMixin, System):
         return cev.value
 
     def CalcTimeDerivatives(self, context, derivatives) -> None:
+        """Computes the time derivatives of xc into `derivatives` with
+        DoCalcTimeDerivatives.
+
+        Raises:
+          RuntimeError: `context` is not this system's, or `derivatives` has the
+            wrong size.
+        """
         self.ValidateContext(context)
         if derivatives.size() != self._xc_model.size():
             raise RuntimeError(
@@ -206,6 +220,7 @@ class LeafSystem(LeafEventsMixin, System):
         self._calc_xcdot(context, derivatives)
 
     def get_time_derivatives_cache_entry(self) -> CacheEntry:
+        """The CacheEntry holding the time derivatives."""
         return self._cache_entries[self._xcdot_cache_index]
 
     # --- discrete and abstract state, parameters ------------------------------
@@ -234,6 +249,12 @@ class LeafSystem(LeafEventsMixin, System):
         return DiscreteStateIndex(len(self._discrete_models) - 1)
 
     def DeclareAbstractState(self, model_value) -> AbstractStateIndex:
+        """Declares an abstract state initialised to a copy of `model_value` (an
+        AbstractValue); returns its AbstractStateIndex.
+
+        Raises:
+          TypeError: `model_value` is not an AbstractValue.
+        """
         model = _check_abstract_model(model_value, "DeclareAbstractState")
         ticket = self._new_ticket()
         self._abstract_models.append(model.Clone())
@@ -243,6 +264,12 @@ class LeafSystem(LeafEventsMixin, System):
         return AbstractStateIndex(len(self._abstract_models) - 1)
 
     def DeclareNumericParameter(self, model_vector) -> int:
+        """Declares a numeric parameter group whose default is `model_vector` (a
+        BasicVector, an array or a size); returns its index.
+
+        Raises:
+          TypeError: `model_vector` is none of those.
+        """
         model = _as_model_vector(model_vector, "DeclareNumericParameter")
         ticket = self._new_ticket()
         self._numeric_parameter_models.append(model)
@@ -252,6 +279,12 @@ class LeafSystem(LeafEventsMixin, System):
         return len(self._numeric_parameter_models) - 1
 
     def DeclareAbstractParameter(self, model_value) -> int:
+        """Declares an abstract parameter whose default is a copy of `model_value` (an
+        AbstractValue); returns its index.
+
+        Raises:
+          TypeError: `model_value` is not an AbstractValue.
+        """
         model = _check_abstract_model(model_value, "DeclareAbstractParameter")
         ticket = self._new_ticket()
         self._abstract_parameter_models.append(model.Clone())
@@ -261,28 +294,52 @@ class LeafSystem(LeafEventsMixin, System):
         return len(self._abstract_parameter_models) - 1
 
     def num_discrete_state_groups(self) -> int:
+        """The number of discrete state groups."""
         return len(self._discrete_models)
 
     def num_abstract_states(self) -> int:
+        """The number of abstract states."""
         return len(self._abstract_models)
 
     def num_numeric_parameter_groups(self) -> int:
+        """The number of numeric parameter groups."""
         return len(self._numeric_parameter_models)
 
     def num_abstract_parameters(self) -> int:
+        """The number of abstract parameters."""
         return len(self._abstract_parameter_models)
 
     def discrete_state_ticket(self, index: int):
+        """The ticket of discrete state group `index` (a narrow prerequisite).
+
+        Raises:
+          IndexError: no group has that index.
+        """
         return self._dynamic_ticket(self._discrete_tickets, index, "discrete state")
 
     def abstract_state_ticket(self, index: int):
+        """The ticket of abstract state `index`.
+
+        Raises:
+          IndexError: no abstract state has that index.
+        """
         return self._dynamic_ticket(self._abstract_tickets, index, "abstract state")
 
     def numeric_parameter_ticket(self, index: int):
+        """The ticket of numeric parameter group `index`.
+
+        Raises:
+          IndexError: no group has that index.
+        """
         return self._dynamic_ticket(self._numeric_parameter_tickets, index,
                                     "numeric parameter")
 
     def abstract_parameter_ticket(self, index: int):
+        """The ticket of abstract parameter `index`.
+
+        Raises:
+          IndexError: no abstract parameter has that index.
+        """
         return self._dynamic_ticket(self._abstract_parameter_tickets, index,
                                     "abstract parameter")
 
@@ -294,6 +351,13 @@ class LeafSystem(LeafEventsMixin, System):
 
     # --- ports -----------------------------------------------------------------
     def DeclareInputPort(self, name, type, size: int, random_type=None) -> InputPort:
+        """Declares a vector input port of `size` elements (`type` must be
+        PortDataType.kVectorValued); returns the InputPort.
+
+        Raises:
+          RuntimeError: `type` is kAbstractValued (use DeclareAbstractInputPort), or
+            the name is taken.
+        """
         if PortDataType(type) == PortDataType.kVectorValued:
             return self.DeclareVectorInputPort(name, size, random_type)
         raise RuntimeError("DeclareInputPort(): use DeclareAbstractInputPort for "
@@ -325,6 +389,17 @@ class LeafSystem(LeafEventsMixin, System):
         return port
 
     def DeclareAbstractInputPort(self, name, model_value) -> InputPort:
+        """Declares an abstract input port whose values have the type of `model_value`
+        (an AbstractValue, copied as the default); returns the InputPort.
+
+        Args:
+          name: the port name, or kUseDefaultName for "u<index>".
+          model_value: an AbstractValue, e.g. AbstractValue.Make(QueryObject()).
+
+        Raises:
+          TypeError: `model_value` is not an AbstractValue.
+          RuntimeError: the name is taken.
+        """
         model = _check_abstract_model(model_value, "DeclareAbstractInputPort")
         index = len(self._input_ports)
         name = self._port_name(name, "u", index, self._input_port_by_name)
@@ -459,9 +534,11 @@ class LeafSystem(LeafEventsMixin, System):
         return context
 
     def AllocateTimeDerivatives(self) -> ContinuousState:
+        """A ContinuousState shaped like this system's (q, v, z sizes), for derivatives."""
         return self._allocate_xcdot()
 
     def AllocateDiscreteVariables(self) -> DiscreteValues:
+        """A DiscreteValues with a copy of each declared discrete group."""
         return DiscreteValues([m.Clone() for m in self._discrete_models])
 
     def _feedthrough_pairs(self) -> set:

@@ -249,7 +249,7 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         """The ticket of output port `port_index`.
 
         Raises:
-          RuntimeError: no output port has that index."""
+          IndexError: no output port has that index."""
         self._check_output_index(port_index)
         return self._output_ports[port_index].ticket()
 
@@ -283,8 +283,9 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
           warn_deprecated: accepted for pydrake's signature; ignored.
 
         Raises:
-          RuntimeError: no port has that index, or `port_index` is None and the
-            system does not have exactly one input port."""
+          IndexError: no input port has that index.
+          RuntimeError: `port_index` is None and the system does not have exactly
+            one input port."""
         if port_index is None:
             if len(self._input_ports) != 1:
                 raise RuntimeError(
@@ -304,8 +305,9 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
           warn_deprecated: accepted for pydrake's signature; ignored.
 
         Raises:
-          RuntimeError: no port has that index, or `port_index` is None and the
-            system does not have exactly one output port."""
+          IndexError: no output port has that index.
+          RuntimeError: `port_index` is None and the system does not have exactly
+            one output port."""
         if port_index is None:
             if len(self._output_ports) != 1:
                 raise RuntimeError(

@@ -23,12 +23,15 @@ class VectorBase:
     __slots__ = ()
 
     def size(self) -> int:
+        """The number of elements."""
         raise NotImplementedError
 
     def get_value(self) -> np.ndarray:
+        """The elements as a read-only (size(),) numpy array."""
         raise NotImplementedError
 
     def get_mutable_value(self) -> np.ndarray:
+        """The elements as a writable (size(),) numpy array."""
         raise NotImplementedError
 
     def CopyToVector(self) -> np.ndarray:
@@ -55,13 +58,24 @@ class VectorBase:
         return self
 
     def SetZero(self) -> None:
+        """Sets every element to 0."""
         self.SetFromVector(np.zeros(self.size()))
 
     def GetAtIndex(self, index: int) -> float:
+        """Element `index` as a float.
+
+        Raises:
+          IndexError: `index` is out of bounds.
+        """
         self._check_index(index)
         return float(self.get_value()[index])
 
     def SetAtIndex(self, index: int, value: float) -> None:
+        """Sets element `index` to `value`.
+
+        Raises:
+          IndexError: `index` is out of bounds.
+        """
         self._check_index(index)
         self.get_mutable_value()[index] = value
 
@@ -152,6 +166,7 @@ class BasicVector(VectorBase):
         self._readonly = readonly
 
     def size(self) -> int:
+        """The number of elements."""
         return self._data.shape[0]
 
     def get_value(self) -> np.ndarray:
@@ -188,20 +203,37 @@ class BasicVector(VectorBase):
         data[:] = value
 
     def set_value(self, value) -> None:
+        """Sets every element from an array-like of size().
+
+        Raises:
+          ValueError: the size differs.
+        """
         self.SetFromVector(value)
 
     def SetZero(self) -> None:
+        """Sets every element to 0."""
         self._data.fill(0.0)
 
     def GetAtIndex(self, index: int) -> float:
+        """Element `index` as a float.
+
+        Raises:
+          IndexError: `index` is out of bounds.
+        """
         self._check_index(index)
         return float(self._data[index])
 
     def SetAtIndex(self, index: int, value: float) -> None:
+        """Sets element `index` to `value`.
+
+        Raises:
+          IndexError: `index` is out of bounds.
+        """
         self._check_index(index)
         self._data[index] = value
 
     def Clone(self) -> "BasicVector":
+        """An independent copy (same class, copied values)."""
         clone = object.__new__(type(self))
         clone._bind(self._data.copy())
         return clone
@@ -272,12 +304,15 @@ class Subvector(VectorBase):
         self._vector, self._first, self._size = vector, first_element, num_elements
 
     def size(self) -> int:
+        """The number of elements of the slice."""
         return self._size
 
     def get_value(self) -> np.ndarray:
+        """The slice of the underlying vector, a (size(),) array view."""
         return self._vector.get_value()[self._first:self._first + self._size]
 
     def get_mutable_value(self) -> np.ndarray:
+        """The slice of the underlying vector, a writable (size(),) array view."""
         return self._vector.get_mutable_value()[self._first:self._first + self._size]
 
     def CopyToVector(self) -> np.ndarray:
@@ -292,6 +327,11 @@ class Subvector(VectorBase):
             self._vector.SetAtIndex(self._first + i, float(v))
 
     def SetAtIndex(self, index: int, value: float) -> None:
+        """Sets element `index` of the slice (in the underlying vector).
+
+        Raises:
+          IndexError: `index` is out of bounds.
+        """
         self._check_index(index)
         self._vector.SetAtIndex(self._first + index, value)
 
@@ -313,6 +353,7 @@ class Supervector(VectorBase):
         self._starts = starts
 
     def size(self) -> int:
+        """The total number of elements of the concatenated vectors."""
         return self._starts[-1]
 
     def _locate(self, index: int):
@@ -321,19 +362,35 @@ class Supervector(VectorBase):
         return self._vectors[k], index - self._starts[k]
 
     def get_value(self) -> np.ndarray:
+        """A copy of the concatenated elements as a (size(),) array."""
         if not self._vectors:
             return np.zeros(0)
         return np.concatenate([v.CopyToVector() for v in self._vectors])
 
     def get_mutable_value(self) -> np.ndarray:
+        """Not available: a Supervector is not contiguous.
+
+        Raises:
+          RuntimeError: always; use SetFromVector or SetAtIndex.
+        """
         raise RuntimeError("A Supervector is not contiguous; use SetFromVector or "
                            "SetAtIndex to change it")
 
     def GetAtIndex(self, index: int) -> float:
+        """Element `index` of the concatenation, read from the vector that holds it.
+
+        Raises:
+          IndexError: `index` is out of bounds.
+        """
         vector, i = self._locate(index)
         return vector.GetAtIndex(i)
 
     def SetAtIndex(self, index: int, value: float) -> None:
+        """Sets element `index` of the concatenation in the vector that holds it.
+
+        Raises:
+          IndexError: `index` is out of bounds.
+        """
         vector, i = self._locate(index)
         vector.SetAtIndex(i, value)
 
