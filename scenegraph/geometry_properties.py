@@ -30,7 +30,8 @@ class GeometryProperties:
     """Base of ProximityProperties, IllustrationProperties, PerceptionProperties."""
 
     def __init__(self, other: "GeometryProperties | None" = None):
-        self._groups: dict[str, dict[str, object]] = {}
+        # As in Drake, every property set starts with the (empty) default group.
+        self._groups: dict[str, dict[str, object]] = {_DEFAULT_GROUP: {}}
         if other is not None:
             if not isinstance(other, GeometryProperties):
                 raise TypeError(f"{type(self).__name__}: can only copy GeometryProperties, "
@@ -124,13 +125,12 @@ class GeometryProperties:
         return value
 
     def RemoveProperty(self, group_name: str, name: str) -> bool:
-        """Removes (group_name, name); True if it existed. Empty groups are dropped."""
+        """Removes (group_name, name); True if it existed. The group stays, even
+        when empty (as in Drake)."""
         group = self._groups.get(group_name)
         if group is None or name not in group:
             return False
         del group[name]
-        if not group:
-            del self._groups[group_name]
         return True
 
     # ---- python protocol -------------------------------------------------
@@ -148,17 +148,45 @@ class GeometryProperties:
     __hash__ = None
 
     def __str__(self) -> str:
+        """pydrake's listing: each group as ``[name]`` followed by ``  property: type``
+        lines, the type as Drake names it (``double``, ``std::string``,
+        ``drake::geometry::Rgba``, ``drake::pydrake::Object`` for other Python
+        values). Groups and properties come newest first, the order pydrake prints
+        small sets in, so a fresh set prints ``[__default__]``."""
         lines = []
-        for g in sorted(self._groups):
+        for g in reversed(self._groups):
             lines.append(f"[{g}]")
-            for n in sorted(self._groups[g]):
-                lines.append(f"  {n}: {self._groups[g][n]!r}")
+            for n in reversed(self._groups[g]):
+                lines.append(f"  {n}: {_drake_type_name(self._groups[g][n])}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
         body = ", ".join(f"('{g}', '{n}'): {v!r}" for g in sorted(self._groups)
                          for n, v in sorted(self._groups[g].items()))
         return f"{type(self).__name__}({{{body}}})"
+
+
+# Drake's names of the property value types this library stores.
+_DRAKE_PROPERTY_TYPES = {
+    "scenegraph.geometry_properties.Rgba": "drake::geometry::Rgba",
+    "scenegraph.hydroelastic.properties.HydroelasticType":
+        "drake::geometry::internal::HydroelasticType",
+    "scenegraph.hydroelastic.properties.CoulombFriction":
+        "drake::multibody::CoulombFriction<double>",
+}
+
+
+def _drake_type_name(value) -> str:
+    """How pydrake's ``str(GeometryProperties)`` names the type of `value`."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, float):
+        return "double"
+    if isinstance(value, str):
+        return "std::string"
+    value_type = type(value)
+    name = f"{value_type.__module__}.{value_type.__qualname__}"
+    return _DRAKE_PROPERTY_TYPES.get(name, "drake::pydrake::Object")
 
 
 def _equal_values(a, b) -> bool:

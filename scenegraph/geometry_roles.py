@@ -15,6 +15,13 @@ class Role(enum.IntEnum):
     def __repr__(self) -> str:
         return f"<Role.{self.name}: {self.value}>"
 
+    def __str__(self) -> str:
+        """``Role.kXxx``, as pydrake prints it (format() too)."""
+        return f"Role.{self.name}"
+
+    def __format__(self, format_spec: str) -> str:
+        return format(str(self), format_spec)
+
 
 class RoleAssign(enum.IntEnum):
     """kNew assigns a role the geometry does not have yet; kReplace replaces
@@ -25,6 +32,13 @@ class RoleAssign(enum.IntEnum):
 
     def __repr__(self) -> str:
         return f"<RoleAssign.{self.name}: {self.value}>"
+
+    def __str__(self) -> str:
+        """``RoleAssign.kXxx``, as pydrake prints it (format() too)."""
+        return f"RoleAssign.{self.name}"
+
+    def __format__(self, format_spec: str) -> str:
+        return format(str(self), format_spec)
 
 
 def role_name(role: Role) -> str:

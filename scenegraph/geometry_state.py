@@ -359,18 +359,24 @@ class GeometryState:
     def AssignRole(self, source_id: SourceId, geometry_id: GeometryId,
                    properties: GeometryProperties, assign: RoleAssign = RoleAssign.kNew) -> None:
         """Assigns (kNew) or replaces (kReplace) the role implied by the
-        properties' type; bumps that role's version.
+        properties' type; bumps that role's version (not the perception version:
+        see ``_bump``).
 
         Raises:
           RuntimeError: unknown/foreign ids, kNew on a role the geometry has,
-            kReplace on a role it lacks, or a name clash within the role.
+            kReplace on a role it lacks, kReplace of perception properties (as
+            Drake), or a name clash within the role.
         """
         role = _ROLE_OF.get(type(properties))
         if role is None:
             raise TypeError(f"AssignRole: expected Proximity/Illustration/PerceptionProperties, "
                             f"got {type(properties).__name__}")
-        g = self._owned_geometry(source_id, geometry_id)
         assign = RoleAssign(assign)
+        if role == Role.kPerception and assign == RoleAssign.kReplace:
+            # Drake refuses this before looking at the ids (pydrake's message).
+            raise RuntimeError("AssignRole() with RoleAssign::kReplace does not work for "
+                               "perception properties")
+        g = self._owned_geometry(source_id, geometry_id)
         has = role in g.props
         if assign == RoleAssign.kNew and has:
             raise RuntimeError(f"Trying to assign the '{role_name(role)}' role to geometry "
@@ -386,6 +392,14 @@ class GeometryState:
         if role == Role.kProximity:
             self._check_proximity(g.id, g.name, g.shape, properties)
         self._commit_role(g, role, properties)
+
+    def _bump(self, role: Role) -> None:
+        """Marks `role`'s data as changed in the version. As in Drake, the
+        perception version changes only when a render engine takes or drops a
+        geometry; this library has no render engines, so it never changes (the
+        perception properties themselves are still stored and reported)."""
+        if role != Role.kPerception:
+            self._version._bump(role)
 
     @staticmethod
     def _check_proximity(gid, name: str, shape, props) -> None:
@@ -413,7 +427,7 @@ class GeometryState:
             if is_new:
                 self._collision_filter.add_geometry(g.id, g.frame_id)
             self._proximity_view = None
-        self._version._bump(role)
+        self._bump(role)
 
     def RemoveRole(self, source_id: SourceId, id_, role: Role) -> int:
         """RemoveRole(source_id, frame_id, role) removes ``role`` from every
@@ -443,7 +457,7 @@ class GeometryState:
         if role == Role.kProximity:
             self._collision_filter.remove_geometry(g.id)
             self._proximity_view = None
-        self._version._bump(role)
+        self._bump(role)
         return True
 
     # ---- renaming and reshaping ---------------------------------------------
@@ -504,7 +518,7 @@ class GeometryState:
             g.X_PG = copy.copy(X_FG) if g.parent_geometry_id is None else \
                 self._geometries[g.parent_geometry_id].X_FG.InvertAndCompose(X_FG)
         for role in g.props:
-            self._version._bump(role)
+            self._bump(role)
         self._topology_changed()
 
     # ---- proximity defaults -----------------------------------------------
@@ -534,7 +548,7 @@ class GeometryState:
         for g, filled in updates:
             g.props[Role.kProximity] = filled
         if updates:
-            self._version._bump(Role.kProximity)
+            self._bump(Role.kProximity)
             self._proximity_view = None
 
     # ---- collision filters ----------------------------------------------------

@@ -220,14 +220,22 @@ class HalfSpace(Shape):
         """X_FH of a half space whose normal is along Hz_dir_F (3,) and whose
         boundary passes through p_FB (3,) [m], both in F.
 
+        As Drake builds it: Hz_F = Hz_dir_F/|Hz_dir_F|; Hx_F = Hz_F x e_i
+        (normalised), where e_i is the axis of F with the smallest |Hz_F[i]|
+        (the first one on ties); Hy_F = Hz_F x Hx_F; the origin p_FH =
+        (Hz_F·p_FB) Hz_F is the point of the boundary plane nearest F's origin.
+        The result equals pydrake's to the last bit.
+
         Raises:
-          RuntimeError: if |Hz_dir_F| < 1e-10, or either vector is not finite.
+          RuntimeError: if |Hz_dir_F| < 1e-10 (pydrake aborts the process there),
+            or either vector is not finite (pydrake returns NaNs).
         """
         from scenegraph.math.rigid_transform import RigidTransform
-        from scenegraph.math.rotation_matrix import RotationMatrix, _basis_from_unit_vector
 
         n = np.asarray(Hz_dir_F, dtype=float).reshape(3)
-        norm = float(np.sqrt(n @ n))
+        # Scalar arithmetic in Eigen's order, so the result matches bit for bit.
+        n0, n1, n2 = (float(v) for v in n)
+        norm = math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
         if not (norm >= 1e-10) or not math.isfinite(norm):
             raise RuntimeError(f"HalfSpace.MakePose: can't make pose from a zero (or "
                                f"non-finite) normal vector {n.tolist()}")
@@ -235,8 +243,17 @@ class HalfSpace(Shape):
         if not np.isfinite(p).all():
             raise RuntimeError(f"HalfSpace.MakePose: the boundary point p_FB must be "
                                f"finite; got {p.tolist()}")
-        R_FH = _basis_from_unit_vector(n / norm, 2)
-        return RigidTransform._make(R_FH, p)
+        z0, z1, z2 = n0 / norm, n1 / norm, n2 / norm
+        axis = int(np.argmin(np.abs(n)))  # first minimum, as Eigen's minCoeff
+        e0, e1, e2 = (1.0 if i == axis else 0.0 for i in range(3))
+        x0, x1, x2 = z1 * e2 - z2 * e1, z2 * e0 - z0 * e2, z0 * e1 - z1 * e0
+        x_norm = math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
+        x0, x1, x2 = x0 / x_norm, x1 / x_norm, x2 / x_norm
+        y0, y1, y2 = z1 * x2 - z2 * x1, z2 * x0 - z0 * x2, z0 * x1 - z1 * x0
+        R_FH = np.array([[x0, y0, z0], [x1, y1, z1], [x2, y2, z2]])
+        d = z0 * float(p[0]) + z1 * float(p[1]) + z2 * float(p[2])
+        p_FH = np.array([d * z0, d * z1, d * z2])
+        return RigidTransform._make(np.ascontiguousarray(R_FH), p_FH)
 
 
 class MeshcatCone(Shape):

@@ -18,7 +18,7 @@ from .state import (AbstractValues, ContinuousState, DiscreteValues, Parameters,
                     State)
 from .system import System, SystemOutput
 from .tickets import DependencyTicket
-from .value import AbstractValue, Value
+from .value import AbstractValue, List, Value
 from .vectors import BasicVector, Subvector, Supervector, VectorBase
 from .witness import WitnessFunction, WitnessFunctionDirection
 from .bus_value import BusValue
@@ -38,7 +38,7 @@ __all__ = [
     "DependencyTicket", "Diagram", "DiagramBuilder", "DiagramContext",
     "DiagramOutputPort", "DiscreteStateIndex", "DiscreteUpdateEvent", "DiscreteValues",
     "Event", "EventCollection", "EventStatus", "FixedInputPortValue", "InputPort",
-    "InputPortIndex", "LeafContext", "LeafOutputPort", "LeafSystem",
+    "InputPortIndex", "LeafContext", "List", "LeafOutputPort", "LeafSystem",
     "NumericParameterIndex", "OutputPort", "OutputPortIndex", "Parameters",
     "PeriodicEventData", "PortDataType", "PublishEvent", "State", "SubsystemIndex",
     "System", "SystemOutput", "TriggerType", "UnrestrictedUpdateEvent",

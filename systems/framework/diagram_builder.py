@@ -14,9 +14,10 @@ import networkx as nx
 from ._overloads import overloaded
 from .diagram import Diagram
 from .indices import InputPortIndex, OutputPortIndex
-from .input_port import InputPort, PortDataType, UseDefaultName
+from .input_port import InputPort, PortDataType, UseDefaultName, _same_value_type
 from .output_port import OutputPort
 from .system import System
+from .value import cpp_type_name
 
 __all__ = ["DiagramBuilder"]
 
@@ -375,16 +376,17 @@ def _check_compatible(src: OutputPort, dest: InputPort) -> None:
                                f"connecting {where}: output size {src.size()}, input "
                                f"size {dest.size()}")
         return
-    produced = type(src.Allocate())
+    produced_type = getattr(type(src.Allocate()), "_value_type", object)
     expected = getattr(type(dest._model), "_value_type", object)
-    produced_type = getattr(produced, "_value_type", object)
-    if expected is object or produced_type is object:
-        return
-    if not (isinstance(produced_type, type) and issubclass(produced_type, expected)):
+    if not _same_value_type(expected, produced_type):
+        # Drake's words; types named as pydrake names them (std::string, double,
+        # drake::pydrake::Object for Value[object] ...).
         raise RuntimeError(
-            f"DiagramBuilder::Connect(): mismatched value types while connecting "
-            f"{where}: output type {getattr(produced_type, '__name__', produced_type)}, "
-            f"input type {getattr(expected, '__name__', expected)}")
+            f"DiagramBuilder::Connect: Mismatched value types while connecting "
+            f"output port {src.get_name()} of System {src.get_system().get_name()} "
+            f"(type {cpp_type_name(produced_type)}) to input port {dest.get_name()} "
+            f"of System {dest.get_system().get_name()} (type "
+            f"{cpp_type_name(expected)})")
 
 
 def _port_graph(systems, connections) -> nx.DiGraph:

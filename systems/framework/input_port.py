@@ -11,7 +11,7 @@ import numpy as np
 
 from .indices import InputPortIndex
 from .port_base import PortBase, PortDataType
-from .value import AbstractValue, Value
+from .value import AbstractValue, Value, cpp_type_name
 from .vectors import BasicVector
 
 __all__ = ["PortDataType", "InputPort", "FixedInputPortValue", "kUseDefaultName",
@@ -144,39 +144,68 @@ class InputPort(PortBase):
         return fixed
 
     def _convert(self, value):
+        """The payload to store for `value`, or pydrake's error: a RuntimeError
+        (System::FixInputPortTypeCheck) for an AbstractValue of another type or a
+        vector of another size, a TypeError for a raw value the port cannot hold."""
         if self._is_vector:
             if isinstance(value, AbstractValue):
-                value = value.get_value()
+                held = value.get_value()
+                if not isinstance(held, BasicVector):
+                    raise RuntimeError(
+                        f"FixValue(): the given AbstractValue containing type "
+                        f"{cpp_type_name(type(held))} is not suitable for storage as "
+                        f"a Drake vector quantity.")
+                value = held
             if isinstance(value, BasicVector):
                 vector = value.Clone()
             else:
                 try:
+                    if value is None or isinstance(value, (str, bytes)):
+                        raise TypeError
                     array = np.array(value, dtype=float).reshape(-1)
                 except (TypeError, ValueError):
-                    raise RuntimeError(
-                        f"FixValue(): expected a vector of size {self._size} for "
-                        f"{self.GetFullDescription()} but got a value of type "
-                        f"{type(value).__name__}") from None
+                    raise TypeError(
+                        f"FixValue(): {self.GetFullDescription()} takes a vector of "
+                        f"{self._size} numbers (array-like, BasicVector or float); got "
+                        f"a value of type {type(value).__name__}") from None
                 vector = type(self._model)._view(array) if isinstance(
                     self._model, BasicVector) else BasicVector(array)
             if vector.size() != self._size:
-                raise RuntimeError(
-                    f"FixValue(): expected a vector of size {self._size} for "
-                    f"{self.GetFullDescription()} but got size {vector.size()}")
+                raise RuntimeError(self._type_check_message(
+                    f"drake::systems::BasicVector<double> with size={self._size}",
+                    f"drake::systems::BasicVector<double> with size={vector.size()}"))
             return vector
         model_type = type(self._model)
         expected = getattr(model_type, "_value_type", object)
         if isinstance(value, AbstractValue):
-            held = value.get_value()
-            if expected is not object and not isinstance(held, expected):
-                raise RuntimeError(
-                    f"FixValue(): expected a value of type {expected.__name__} for "
-                    f"{self.GetFullDescription()} but got {type(value).__name__}")
+            given = getattr(type(value), "_value_type", object)
+            if not _same_value_type(expected, given):
+                raise RuntimeError(self._type_check_message(cpp_type_name(expected),
+                                                            cpp_type_name(given)))
             return value.Clone()
-        if expected is not object and not isinstance(value, expected):
-            raise RuntimeError(
-                f"FixValue(): expected a value of type {expected.__name__} for "
-                f"{self.GetFullDescription()} but got {type(value).__name__}")
         holder = self._model.Clone()
-        holder.set_value(value)
+        try:
+            holder.set_value(value)
+        except TypeError:
+            raise TypeError(
+                f"FixValue(): {self.GetFullDescription()} holds a "
+                f"{getattr(expected, '__name__', expected)}; got a value of type "
+                f"{type(value).__name__}") from None
         return holder
+
+    def _type_check_message(self, expected: str, actual: str) -> str:
+        return (f"System::FixInputPortTypeCheck(): expected value of type {expected} "
+                f"for input port '{self._name}' (index {self._index}) but the actual "
+                f"type was {actual}. (System {self._system.GetSystemPathname()})")
+
+
+def _same_value_type(expected, given) -> bool:
+    """Whether a Value[given] may feed a port modelled by Value[expected]: the same
+    type as in Drake (Value[object] only matches Value[object]); a subclass of a
+    Python class T is also accepted for T (an extension)."""
+    if expected is given:
+        return True
+    if expected is object or given is object:
+        return False
+    return (isinstance(expected, type) and isinstance(given, type)
+            and issubclass(given, expected))

@@ -24,13 +24,15 @@ from .vectors import BasicVector
 
 __all__ = ["LeafSystem"]
 
-def _as_model_vector(value, what: str) -> BasicVector:
+def _as_model_vector(value, what: str, fill: float = 0.0) -> BasicVector:
+    """A model BasicVector from a BasicVector, an array, or a size (then filled with
+    `fill`: zeros for state, NaN for ports, as Drake's ``BasicVector(size)``)."""
     if isinstance(value, BasicVector):
         return value.Clone()
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         if value < 0:
             raise ValueError(f"{what}: size must be non-negative; got {value}")
-        return BasicVector(np.zeros(int(value)))
+        return BasicVector(np.full(int(value), fill))
     try:
         return BasicVector(np.asarray(value, dtype=float))
     except (TypeError, ValueError):
@@ -374,7 +376,7 @@ class LeafSystem(LeafEventsMixin, System):
         return self._declare_vector_input(name, size, random_type)
 
     def _declare_vector_input(self, name, size, random_type) -> InputPort:
-        model = _as_model_vector(size, "DeclareVectorInputPort")
+        model = _as_model_vector(size, "DeclareVectorInputPort", fill=np.nan)
         index = len(self._input_ports)
         name = self._port_name(name, "u", index, self._input_port_by_name)
         ticket = self._new_ticket()
@@ -430,7 +432,7 @@ class LeafSystem(LeafEventsMixin, System):
         if not callable(calc):
             raise TypeError(f"DeclareVectorOutputPort: calc must be callable; got "
                             f"{type(calc).__name__}")
-        model = _as_model_vector(size, "DeclareVectorOutputPort")
+        model = _as_model_vector(size, "DeclareVectorOutputPort", fill=np.nan)
         return self._declare_output(name, PortDataType.kVectorValued, model.size(),
                                     model.Clone, calc, prerequisites_of_calc)
 

@@ -141,11 +141,11 @@ CASES = {
     # Ports and contexts
     "FixValue of the wrong size": (
         lambda s: s.leaf.u.FixValue(s.context, [1.0, 2.0, 3.0]),
-        RuntimeError, r"expected a vector of size 2 for InputPort\[0\] \(u\) of System "
-                      r"::leaf \(Plant\) but got size 3"),
+        RuntimeError, r"BasicVector<double> with size=2 for input port 'u' \(index 0\) "
+                      r"but the actual type was .*size=3\. \(System ::leaf\)"),
     "FixValue with a string": (
         lambda s: s.leaf.u.FixValue(s.context, "ab"),
-        RuntimeError, r"InputPort\[0\] \(u\) .* got a value of type str"),
+        TypeError, r"InputPort\[0\] \(u\) .* got a value of type str"),
     "evaluating an input that is neither connected nor fixed": (
         lambda s: s.leaf.u.Eval(s.leaf.CreateDefaultContext()),
         RuntimeError, r"InputPort\[0\] \(u\) of System ::leaf \(Plant\) is neither "

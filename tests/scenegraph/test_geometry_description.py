@@ -1,11 +1,13 @@
 """GeometryFrame, GeometryInstance, GeometrySet, Role enums, OBJ reading."""
+import pathlib
+
 import numpy as np
 import pytest
 import trimesh
 
 from scenegraph import (Box, FrameId, GeometryFrame, GeometryId, GeometryInstance, GeometrySet,
-                        ProximityProperties, ReadObjToTriangleSurfaceMesh, Role, RoleAssign,
-                        Sphere)
+                        Mesh, MeshSource, ProximityProperties, ReadObjToTriangleSurfaceMesh,
+                        Role, RoleAssign, Sphere)
 from scenegraph.math import RigidTransform
 
 
@@ -63,9 +65,45 @@ def test_role_values_match_drake():
     assert (int(RoleAssign.kNew), int(RoleAssign.kReplace)) == (0, 1)
 
 
+def test_roles_print_as_pydrake_prints_them():
+    assert str(Role.kProximity) == f"{Role.kProximity}" == "Role.kProximity"
+    assert repr(Role.kPerception) == "<Role.kPerception: 4>"
+    assert str(RoleAssign.kReplace) == "RoleAssign.kReplace"
+    assert repr(RoleAssign.kNew) == "<RoleAssign.kNew: 0>"
+
+
 def test_read_obj_to_triangle_surface_mesh_scales(tmp_path):
     path = str(tmp_path / "box.obj")
     trimesh.creation.box(extents=[1.0, 2.0, 3.0]).export(path)
     mesh = ReadObjToTriangleSurfaceMesh(path, 2.0)
     assert mesh.num_triangles() == 12
     assert mesh.total_area() == pytest.approx(4 * 2 * (2 + 3 + 6))
+
+
+_CUBE_OBJ_WITH_NORMALS = "".join(
+    [f"v {x} {y} {z}\n" for x, y, z in ((0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0),
+                                        (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1))]
+    + [f"vn {n}\n" for n in ("0 0 -1", "0 0 1", "0 -1 0", "0 1 0", "-1 0 0", "1 0 0")]
+    + [f"f {a}//{n} {b}//{n} {c}//{n}\n" for a, b, c, n in (
+        (1, 3, 2, 1), (1, 4, 3, 1), (5, 6, 7, 2), (5, 7, 8, 2), (1, 2, 6, 3), (1, 6, 5, 3),
+        (4, 8, 7, 4), (4, 7, 3, 4), (1, 5, 8, 5), (1, 8, 4, 5), (2, 3, 7, 6), (2, 7, 6, 6))])
+
+
+def test_read_obj_keeps_the_files_vertices_even_with_per_face_normals(tmp_path):
+    # pydrake 1.51 reads this cube (8 positions, 6 normals) as 8 vertices and 12
+    # triangles: vertices are not split per normal.
+    path = tmp_path / "cube.obj"
+    path.write_text(_CUBE_OBJ_WITH_NORMALS)
+    mesh = ReadObjToTriangleSurfaceMesh(str(path))
+    assert (mesh.num_vertices(), mesh.num_triangles()) == (8, 12)
+    np.testing.assert_array_equal(ReadObjToTriangleSurfaceMesh(str(path), 2.0).vertex(6),
+                                  [2.0, 2.0, 2.0])
+
+
+def test_mesh_source_path_is_a_pathlib_path(tmp_path):
+    path = tmp_path / "cube.obj"
+    path.write_text(_CUBE_OBJ_WITH_NORMALS)
+    for source in (MeshSource(str(path)), MeshSource(path), Mesh(str(path)).source()):
+        assert isinstance(source.path(), pathlib.Path)
+        assert source.path() == path
+        assert source.is_path() and source.extension() == ".obj"

@@ -13,7 +13,7 @@ def test_add_and_get_property_creates_group():
     p.AddProperty("g", "x", 1.5)
     assert p.HasGroup("g") and p.HasProperty("g", "x")
     assert p.GetProperty("g", "x") == 1.5
-    assert p.num_groups() == 1 and p.GetGroupNames() == {"g"}
+    assert p.num_groups() == 2 and p.GetGroupNames() == {"__default__", "g"}
 
 
 def test_add_existing_property_raises():
@@ -55,12 +55,38 @@ def test_get_property_or_default():
         p.GetPropertyOrDefault("g", "x", "str")
 
 
-def test_remove_property_reports_existence_and_drops_empty_group():
+def test_remove_property_reports_existence_and_keeps_the_empty_group():
+    # As in pydrake 1.51: the group stays after its last property is removed.
     p = ProximityProperties()
     p.AddProperty("g", "x", 1)
     assert p.RemoveProperty("g", "x") is True
     assert p.RemoveProperty("g", "x") is False
-    assert not p.HasGroup("g")
+    assert p.HasGroup("g") and p.GetPropertiesInGroup("g") == {}
+
+
+def test_a_fresh_property_set_has_the_empty_default_group():
+    for role_type in (ProximityProperties, IllustrationProperties, PerceptionProperties):
+        p = role_type()
+        assert p.num_groups() == 1
+        assert p.GetGroupNames() == {GeometryProperties.default_group_name()} == {"__default__"}
+        assert p.GetPropertiesInGroup("__default__") == {}
+        assert str(p) == "[__default__]"
+
+
+def test_str_lists_groups_and_drake_type_names_newest_first():
+    # The exact text pydrake 1.51 prints for this set. (pydrake's order is a hash
+    # map's; newest-first is what it prints for small sets like this one.)
+    p = ProximityProperties()
+    p.AddProperty("zz", "a", 1.0)
+    p.AddProperty("aa", "b", "s")
+    p.AddProperty("zz", "b", True)
+    p.AddProperty("zz", "c", Rgba(1, 0, 0, 1))
+    assert str(p) == ("[aa]\n  b: std::string\n"
+                      "[zz]\n  c: drake::geometry::Rgba\n  b: bool\n  a: double\n"
+                      "[__default__]")
+    q = IllustrationProperties()
+    q.AddProperty("g", "any", [1])
+    assert str(q) == "[g]\n  any: drake::pydrake::Object\n[__default__]"
 
 
 def test_properties_in_group_and_missing_group():

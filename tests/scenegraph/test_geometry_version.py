@@ -3,7 +3,7 @@ import pytest
 
 from scenegraph import (Box, GeometryFrame, GeometryInstance, GeometryState, GeometryVersion,
                         IllustrationProperties, PerceptionProperties, ProximityProperties, Role,
-                        RoleAssign, Sphere)
+                        RoleAssign, SceneGraphInspector, Sphere)
 from scenegraph.math import RigidTransform
 
 ROLES = (Role.kProximity, Role.kIllustration, Role.kPerception)
@@ -57,8 +57,7 @@ def test_register_with_illustration_properties_changes_only_illustration(scene):
 
 
 @pytest.mark.parametrize("props, role", [(ProximityProperties(), Role.kProximity),
-                                         (IllustrationProperties(), Role.kIllustration),
-                                         (PerceptionProperties(), Role.kPerception)])
+                                         (IllustrationProperties(), Role.kIllustration)])
 def test_assign_and_replace_change_only_that_role(scene, props, role):
     st, s, f = scene
     g = st.RegisterGeometry(s, f, _ball())
@@ -68,6 +67,59 @@ def test_assign_and_replace_change_only_that_role(scene, props, role):
     assert _changed(v0, v1) == {role}
     st.AssignRole(s, g, props, RoleAssign.kReplace)
     assert _changed(v1, st.geometry_version()) == {role}
+
+
+def test_perception_changes_never_change_the_perception_version(scene):
+    # As in pydrake 1.51 (checked side by side): Drake changes the perception
+    # version only when a render engine takes or drops the geometry, and there are
+    # none here: assigning, removing, re-assigning perception properties, changing
+    # the shape or removing the geometry leave it (and the other roles) alone.
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    v = st.geometry_version()
+    st.AssignRole(s, g, PerceptionProperties())
+    assert st.RemoveRole(s, g, Role.kPerception) == 1
+    st.AssignRole(s, g, PerceptionProperties())
+    st.ChangeShape(s, g, Box(1, 1, 1))
+    st.RemoveGeometry(s, g)
+    assert _changed(v, st.geometry_version()) == set()
+
+
+def test_role_versions_after_a_remove_and_assign_sequence(scene):
+    # The sequence pydrake 1.51 was run on: per step, the roles whose version changed.
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    steps = [
+        (lambda: st.AssignRole(s, g, ProximityProperties()), {Role.kProximity}),
+        (lambda: st.AssignRole(s, g, ProximityProperties(), RoleAssign.kReplace),
+         {Role.kProximity}),
+        (lambda: st.RemoveRole(s, g, Role.kProximity), {Role.kProximity}),
+        (lambda: st.RemoveRole(s, g, Role.kProximity), set()),
+        (lambda: st.AssignRole(s, g, IllustrationProperties()), {Role.kIllustration}),
+        (lambda: st.AssignRole(s, g, ProximityProperties()), {Role.kProximity}),
+        (lambda: st.RemoveRole(s, f, Role.kIllustration), {Role.kIllustration}),
+        (lambda: st.RemoveRole(s, f, Role.kIllustration), set()),
+        (lambda: st.AssignRole(s, g, PerceptionProperties()), set()),
+        (lambda: st.ChangeShape(s, g, Box(1, 1, 1)), {Role.kProximity}),
+        (lambda: st.RemoveGeometry(s, g), {Role.kProximity}),
+    ]
+    for k, (step, expected) in enumerate(steps):
+        v = st.geometry_version()
+        step()
+        assert _changed(v, st.geometry_version()) == expected, k
+
+
+def test_replacing_perception_properties_is_refused_as_drake_refuses_it(scene):
+    st, s, f = scene
+    g = st.RegisterGeometry(s, f, _ball())
+    st.AssignRole(s, g, PerceptionProperties())
+    v = st.geometry_version()
+    for target in (g, st.RegisterGeometry(s, f, _ball("bare"))):
+        with pytest.raises(RuntimeError, match=r"^AssignRole\(\) with RoleAssign::kReplace "
+                                               r"does not work for perception properties$"):
+            st.AssignRole(s, target, PerceptionProperties(), RoleAssign.kReplace)
+    assert _changed(v, st.geometry_version()) == set()
+    assert SceneGraphInspector(st).GetPerceptionProperties(g) is not None
 
 
 def test_remove_role_changes_that_role_only_if_removed(scene):
@@ -85,10 +137,10 @@ def test_remove_geometry_changes_roles_it_had(scene):
     st, s, f = scene
     g = st.RegisterGeometry(s, f, _ball())
     st.AssignRole(s, g, ProximityProperties())
-    st.AssignRole(s, g, PerceptionProperties())
+    st.AssignRole(s, g, IllustrationProperties())
     v = st.geometry_version()
     st.RemoveGeometry(s, g)
-    assert _changed(v, st.geometry_version()) == {Role.kProximity, Role.kPerception}
+    assert _changed(v, st.geometry_version()) == {Role.kProximity, Role.kIllustration}
 
 
 def test_remove_geometry_without_roles_changes_nothing(scene):

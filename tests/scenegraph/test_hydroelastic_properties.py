@@ -53,7 +53,7 @@ def test_bad_values_raise_and_leave_properties_untouched(call):
     p = ProximityProperties()
     with pytest.raises(RuntimeError, match="positive"):
         call(p)
-    assert p.num_groups() == 0
+    assert p.GetGroupNames() == {"__default__"}  # untouched
 
 
 def test_adding_twice_raises_and_leaves_first_values():
@@ -85,7 +85,7 @@ def test_contact_material_bad_values_raise(kwargs):
     p = ProximityProperties()
     with pytest.raises(RuntimeError):
         AddContactMaterial(p, **kwargs)
-    assert p.num_groups() == 0
+    assert p.GetGroupNames() == {"__default__"}  # untouched
 
 
 def test_coulomb_friction_rules():

@@ -168,8 +168,38 @@ def test_flat_mesh_hull_is_two_sided_polygon(box_files):
 def test_half_space_make_pose_aligns_z_with_normal():
     X = HalfSpace.MakePose([0.0, 3.0, 4.0], [1.0, 2.0, 3.0])
     np.testing.assert_allclose(X.rotation().col(2), [0, 0.6, 0.8], atol=1e-15)
-    np.testing.assert_array_equal(X.translation(), [1, 2, 3])
+    # Drake's origin: the point of the boundary plane nearest F's origin,
+    # (Hz·p_FB) Hz = (0.6·2 + 0.8·3) [0, 0.6, 0.8].
+    np.testing.assert_allclose(X.translation(), [0.0, 2.16, 2.88], rtol=1e-15)
     assert X.rotation().IsValid()
+
+
+# pydrake 1.51.1's HalfSpace.MakePose(n, p): (n, p, R_FH rows, p_FH), exact.
+_PYDRAKE_HALF_SPACE_POSES = [
+    ([0, 0, 1], [0, 0, 0], [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]],
+     [0.0, 0.0, 0.0]),
+    ([1, 0, 0], [1, 2, 3], [[0.0, 0.0, 1.0], [0.0, -1.0, 0.0], [1.0, 0.0, 0.0]],
+     [1.0, 0.0, 0.0]),
+    ([0, 0, -1], [0, 0, 2], [[0.0, -1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, -1.0]],
+     [0.0, 0.0, 2.0]),
+    ([1, 1, 1], [0, 0, 1],
+     [[0.0, -0.8164965809277261, 0.5773502691896258],
+      [0.7071067811865476, 0.4082482904638631, 0.5773502691896258],
+      [-0.7071067811865476, 0.4082482904638631, 0.5773502691896258]],
+     [0.3333333333333334, 0.3333333333333334, 0.3333333333333334]),
+    ([-1, 2, 0.5], [1, 0, 0],
+     [[0.8944271909999159, -0.09759000729485331, -0.4364357804719848],
+      [0.4472135954999579, 0.19518001458970663, 0.8728715609439696],
+      [0.0, -0.9759000729485332, 0.2182178902359924]],
+     [0.1904761904761905, -0.380952380952381, -0.09523809523809525]),
+]
+
+
+@pytest.mark.parametrize("n, p, R, p_FH", _PYDRAKE_HALF_SPACE_POSES)
+def test_half_space_make_pose_equals_pydrakes_bit_for_bit(n, p, R, p_FH):
+    X = HalfSpace.MakePose(np.array(n, float), np.array(p, float))
+    np.testing.assert_array_equal(X.rotation().matrix(), R)
+    np.testing.assert_array_equal(X.translation(), p_FH)
 
 
 def test_half_space_make_pose_zero_normal_raises():

@@ -1,5 +1,7 @@
 """Input and output ports: Eval, FixValue, HasValue, state output ports and
 their bad-input errors."""
+import re
+
 import numpy as np
 import pytest
 
@@ -83,24 +85,55 @@ def test_evaluating_an_unconnected_unfixed_input_names_the_port():
 
 
 def test_fix_value_with_wrong_size_names_port_and_sizes_and_changes_nothing():
+    # pydrake 1.51's RuntimeError and message.
     scaler = Scaler(size=2)
     scaler.set_name("gain")
     context = scaler.CreateDefaultContext()
     scaler.get_input_port(0).FixValue(context, [1.0, 1.0])
-    with pytest.raises(RuntimeError, match=r"size 2 for InputPort\[0\] \(u\) of System "
-                                           r"::gain \(Scaler\) but got size 3"):
+    with pytest.raises(RuntimeError, match=re.escape(
+            "System::FixInputPortTypeCheck(): expected value of type "
+            "drake::systems::BasicVector<double> with size=2 for input port 'u' (index 0) "
+            "but the actual type was drake::systems::BasicVector<double> with size=3. "
+            "(System ::gain)")):
         scaler.get_input_port(0).FixValue(context, [1.0, 2.0, 3.0])
     np.testing.assert_array_equal(scaler.get_output_port(0).Eval(context), [3.0, 3.0])
 
 
-def test_fix_value_with_wrong_type_is_rejected():
+def test_fix_value_of_a_mistyped_abstract_value_is_drakes_runtime_error():
+    echo = AbstractEcho()
+    echo.set_name("echo")
+    context = echo.CreateDefaultContext()
+    for given, cpp_name in ((AbstractValue.Make(1.5), "double"),
+                            (AbstractValue.Make(42), "drake::pydrake::Object")):
+        with pytest.raises(RuntimeError, match=re.escape(
+                "System::FixInputPortTypeCheck(): expected value of type std::string for "
+                f"input port 'in' (index 0) but the actual type was {cpp_name}. "
+                "(System ::echo)")):
+            echo.get_input_port(0).FixValue(context, given)
+    assert not echo.get_input_port(0).HasValue(context)
+
+
+def test_fix_value_of_a_raw_value_the_port_cannot_hold_is_a_type_error():
     echo = AbstractEcho()
     context = echo.CreateDefaultContext()
-    with pytest.raises(RuntimeError, match="expected a value of type str"):
+    with pytest.raises(TypeError, match=r"InputPort\[0\] \(in\) .* holds a str; got a "
+                                        r"value of type int"):
         echo.get_input_port(0).FixValue(context, 42)
     scaler = Scaler()
-    with pytest.raises(RuntimeError, match="expected a vector of size 2"):
-        scaler.get_input_port(0).FixValue(scaler.CreateDefaultContext(), "text")
+    for raw in ("text", None):
+        with pytest.raises(TypeError, match=r"takes a vector of 2 numbers .* got a value "
+                                            f"of type {type(raw).__name__}"):
+            scaler.get_input_port(0).FixValue(scaler.CreateDefaultContext(), raw)
+    assert not echo.get_input_port(0).HasValue(context)
+
+
+def test_fix_value_of_a_non_vector_abstract_value_on_a_vector_port():
+    scaler = Scaler()
+    with pytest.raises(RuntimeError, match=re.escape(
+            "FixValue(): the given AbstractValue containing type std::string is not "
+            "suitable for storage as a Drake vector quantity.")):
+        scaler.get_input_port(0).FixValue(scaler.CreateDefaultContext(),
+                                          AbstractValue.Make("s"))
 
 
 def test_fix_value_accepts_abstract_values_and_basic_vectors():
@@ -156,3 +189,28 @@ def test_abstract_input_connected_in_a_diagram():
     diagram = builder.Build()
     context = diagram.CreateDefaultContext()
     assert echo.get_output_port(0).Eval(diagram.GetSubsystemContext(echo, context)) == "HI"
+
+
+def test_allocate_input_abstract_returns_the_typed_value():
+    echo = AbstractEcho()
+    allocated = echo.AllocateInputAbstract(echo.get_input_port(0))
+    assert type(allocated) is type(AbstractValue.Make(""))
+    assert allocated.get_value() == ""
+    scaler = Scaler(size=2)
+    vector = scaler.AllocateInputAbstract(scaler.get_input_port(0))
+    assert type(vector) is type(AbstractValue.Make(BasicVector(2)))
+    # As in pydrake, a port declared by size has a NaN model (Drake's BasicVector(n)).
+    assert np.isnan(vector.get_value().get_value()).all()
+
+
+def test_eval_abstract_on_vector_ports_returns_the_model_value_type():
+    scaler = Scaler(size=2)
+    context = scaler.CreateDefaultContext()
+    scaler.get_input_port(0).FixValue(context, [1.0, 2.0])
+    value_type = type(scaler.get_output_port(0).Allocate())
+    assert value_type is type(AbstractValue.Make(BasicVector(2)))
+    output = scaler.get_output_port(0).EvalAbstract(context)
+    assert type(output) is value_type
+    np.testing.assert_array_equal(output.get_value().get_value(),
+                                  scaler.get_output_port(0).Eval(context))
+    assert type(scaler.get_input_port(0).EvalAbstract(context)) is value_type

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from systems.framework import AbstractValue, BasicVector, Value
+from systems.framework import AbstractValue, BasicVector, List, Value
 
 
 def test_make_infers_the_type_and_rejects_other_types():
@@ -29,6 +29,54 @@ def test_unspecialised_value_holds_anything():
     holder = Value(1)
     holder.set_value("now a string")
     assert holder.get_value() == "now a string"
+
+
+def test_value_of_x_is_the_specialisation_pydrake_binds_for_its_type():
+    # pydrake 1.51: Value("foo") is a Value[str]; float, bool likewise; an int, a
+    # list of ints, a dict or None has no binding and gives Value[object].
+    assert isinstance(Value("foo"), Value[str])
+    assert type(Value("foo")) is Value[str]
+    assert type(Value(1.5)) is Value[float]
+    assert type(Value(True)) is Value[bool]
+    assert type(AbstractValue.Make("x")) is Value[str]
+    for unbound in (1, [1, 2], {"a": 1}, None, (1, 2)):
+        assert type(Value(unbound)) is Value[object], unbound
+    assert type(Value(BasicVector([1.0]))) is Value[BasicVector]
+
+
+def test_spelling_value_of_int_does_not_change_what_value_infers():
+    Value[int](3)  # an extension: pydrake refuses Value[int]
+    assert type(Value(1)) is Value[object]
+
+
+def test_value_of_a_subclass_instance_is_value_object_as_in_pydrake():
+    class MyVector(BasicVector):
+        pass
+
+    assert type(Value(MyVector(2))) is Value[object]
+
+
+def test_list_spells_a_typed_list_and_a_list_of_transforms_infers_it():
+    from scenegraph.math import RigidTransform, RotationMatrix
+
+    assert repr(List) == "<Generic List>"
+    assert List[RigidTransform] == list[RigidTransform]
+    held = Value([RigidTransform()])
+    assert type(held) is Value[List[RigidTransform]]
+    assert type(Value([RotationMatrix()])) is Value[List[RotationMatrix]]
+    assert type(Value([])) is Value[object]
+    with pytest.raises(TypeError, match=r"a list of RigidTransform is required"):
+        held.set_value([1])
+    assert len(held.get_value()) == 1
+
+
+def test_value_of_t_called_without_a_value_default_constructs_t():
+    assert Value[str]().get_value() == ""
+    assert Value[float]().get_value() == 0.0
+    assert Value[bool]().get_value() is False
+    assert Value[List[str]]().get_value() == []
+    with pytest.raises(TypeError, match=r"Cannot call without arguments"):
+        Value()
 
 
 def test_clone_is_deep_and_independent():
