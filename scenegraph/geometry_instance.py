@@ -46,24 +46,35 @@ class GeometryInstance:
         self._perception = None
 
     def id(self) -> GeometryId:
+        """The GeometryId this instance will be registered with."""
         return self._id
 
     def pose(self) -> RigidTransform:
+        """A copy of X_PG, the pose of the geometry in its parent frame P [m]."""
         return copy.copy(self._X_PG)
 
     def set_pose(self, X_PG: RigidTransform) -> None:
+        """Sets X_PG, the pose of the geometry in its parent frame P (copied)."""
         self._X_PG = copy.copy(X_PG)
 
     def shape(self) -> Shape:
+        """The Shape."""
         return self._shape
 
     def release_shape(self) -> Shape:
+        """The Shape (pydrake's name; the instance keeps it too)."""
         return self._shape
 
     def name(self) -> str:
+        """The canonical name (leading and trailing whitespace removed)."""
         return self._name
 
     def set_name(self, name: str) -> None:
+        """Sets the name, canonicalised (leading and trailing spaces and tabs removed).
+
+        Raises:
+          RuntimeError: the name is empty or only whitespace.
+        """
         canonical = canonicalize_name(name)
         if not canonical:
             raise RuntimeError(f"GeometryInstance given the name '{name}' which is an empty "
@@ -71,30 +82,39 @@ class GeometryInstance:
         self._name = canonical
 
     def set_proximity_properties(self, properties) -> None:
+        """Gives the instance the proximity role with a copy of `properties`."""
         self._proximity = ProximityProperties(properties)
 
     def set_illustration_properties(self, properties) -> None:
+        """Gives the instance the illustration role with a copy of `properties`."""
         self._illustration = IllustrationProperties(properties)
 
     def set_perception_properties(self, properties) -> None:
+        """Gives the instance the perception role with a copy of `properties`."""
         self._perception = PerceptionProperties(properties)
 
     def proximity_properties(self):
+        """The ProximityProperties, or None without that role."""
         return self._proximity
 
     def illustration_properties(self):
+        """The IllustrationProperties, or None without that role."""
         return self._illustration
 
     def perception_properties(self):
+        """The PerceptionProperties, or None without that role."""
         return self._perception
 
     def mutable_proximity_properties(self):
+        """The ProximityProperties to change in place, or None without that role."""
         return self._proximity
 
     def mutable_illustration_properties(self):
+        """The IllustrationProperties to change in place, or None without that role."""
         return self._illustration
 
     def mutable_perception_properties(self):
+        """The PerceptionProperties to change in place, or None without that role."""
         return self._perception
 
     def __repr__(self) -> str:

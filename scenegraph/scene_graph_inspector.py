@@ -37,6 +37,7 @@ class SceneGraphInspector:
 
     # ---- scene-wide ---------------------------------------------------------
     def num_sources(self) -> int:
+        """The number of registered sources (the SceneGraph's own included)."""
         return len(self._state._sources)
 
     def num_frames(self) -> int:
@@ -44,6 +45,7 @@ class SceneGraphInspector:
         return len(self._state._frames)
 
     def num_geometries(self) -> int:
+        """The number of registered geometries."""
         return len(self._state._geometries)
 
     def GetAllSourceIds(self) -> list:
@@ -77,12 +79,15 @@ class SceneGraphInspector:
         return out
 
     def NumGeometriesWithRole(self, role: Role) -> int:
+        """The number of geometries that have `role`."""
         return sum(1 for g in self._state._geometries.values() if _has_role(g, role))
 
     def NumDynamicGeometries(self) -> int:
+        """The number of geometries on frames other than the world frame."""
         return sum(1 for g in self._state._geometries.values() if not g.is_anchored())
 
     def NumAnchoredGeometries(self) -> int:
+        """The number of geometries on the world frame (anchored)."""
         return sum(1 for g in self._state._geometries.values() if g.is_anchored())
 
     def GetCollisionCandidates(self) -> set:
@@ -97,16 +102,30 @@ class SceneGraphInspector:
 
     @staticmethod
     def world_frame_id() -> FrameId:
+        """The FrameId of the world frame."""
         return world_frame_id()
 
     # ---- sources ------------------------------------------------------------
     def SourceIsRegistered(self, source_id: SourceId) -> bool:
+        """True if `source_id` is a registered source."""
         return source_id in self._state._sources
 
     def NumFramesForSource(self, source_id: SourceId) -> int:
+        """The number of frames registered by `source_id`.
+
+        Raises:
+          RuntimeError: the source is not registered.
+          TypeError: `source_id` is not a SourceId.
+        """
         return len(self._state._source(source_id).frame_ids)
 
     def FramesForSource(self, source_id: SourceId) -> set:
+        """The set of FrameIds registered by `source_id`.
+
+        Raises:
+          RuntimeError: the source is not registered.
+          TypeError: `source_id` is not a SourceId.
+        """
         return set(self._state._source(source_id).frame_ids)
 
     @overloaded.typed(source_id=SourceId)
@@ -156,6 +175,12 @@ class SceneGraphInspector:
 
     # ---- frames -------------------------------------------------------------
     def GetFrameGroup(self, frame_id: FrameId) -> int:
+        """The frame group (an int) given to frame `frame_id` at registration.
+
+        Raises:
+          RuntimeError: the frame is not registered.
+          TypeError: `frame_id` is not a FrameId.
+        """
         return self._state._frame(frame_id).frame_group
 
     def GetParentFrame(self, frame_id: FrameId) -> FrameId:
@@ -164,9 +189,21 @@ class SceneGraphInspector:
         return frame_id if parent is None else parent
 
     def NumGeometriesForFrame(self, frame_id: FrameId) -> int:
+        """The number of geometries on frame `frame_id`.
+
+        Raises:
+          RuntimeError: the frame is not registered.
+          TypeError: `frame_id` is not a FrameId.
+        """
         return len(self._state._frame(frame_id).geometry_ids)
 
     def NumGeometriesForFrameWithRole(self, frame_id: FrameId, role: Role) -> int:
+        """The number of geometries on frame `frame_id` that have `role`.
+
+        Raises:
+          RuntimeError: the frame is not registered.
+          TypeError: `frame_id` is not a FrameId.
+        """
         st = self._state
         return sum(1 for g in st._frame(frame_id).geometry_ids
                    if _has_role(st._geometries[g], role))
@@ -196,9 +233,21 @@ class SceneGraphInspector:
 
     # ---- geometries ---------------------------------------------------------
     def GetFrameId(self, geometry_id: GeometryId) -> FrameId:
+        """The FrameId of the frame geometry `geometry_id` is on.
+
+        Raises:
+          RuntimeError: the geometry is not registered.
+          TypeError: `geometry_id` is not a GeometryId.
+        """
         return self._state._geometry(geometry_id).frame_id
 
     def GetShape(self, geometry_id: GeometryId):
+        """The Shape of geometry `geometry_id`.
+
+        Raises:
+          RuntimeError: the geometry is not registered.
+          TypeError: `geometry_id` is not a GeometryId.
+        """
         return self._state._geometry(geometry_id).shape
 
     def GetPoseInFrame(self, geometry_id: GeometryId):
@@ -211,19 +260,43 @@ class SceneGraphInspector:
         return None if props is None else type(props)(props)
 
     def GetProximityProperties(self, geometry_id: GeometryId):
+        """The ProximityProperties of geometry `geometry_id`, or None without that role.
+
+        Raises:
+          RuntimeError: the geometry is not registered.
+          TypeError: `geometry_id` is not a GeometryId.
+        """
         return self.GetProperties(geometry_id, Role.kProximity)
 
     def GetIllustrationProperties(self, geometry_id: GeometryId):
+        """The IllustrationProperties of geometry `geometry_id`, or None without that role.
+
+        Raises:
+          RuntimeError: the geometry is not registered.
+          TypeError: `geometry_id` is not a GeometryId.
+        """
         return self.GetProperties(geometry_id, Role.kIllustration)
 
     def GetPerceptionProperties(self, geometry_id: GeometryId):
+        """The PerceptionProperties of geometry `geometry_id`, or None without that role.
+
+        Raises:
+          RuntimeError: the geometry is not registered.
+          TypeError: `geometry_id` is not a GeometryId.
+        """
         return self.GetProperties(geometry_id, Role.kPerception)
 
     def IsDeformableGeometry(self, geometry_id: GeometryId) -> bool:
+        """False: deformable geometry is not offered (checks that the id is registered).
+
+        Raises:
+          RuntimeError: the geometry is not registered.
+        """
         self._state._geometry(geometry_id)
         return False
 
     def GetAllDeformableGeometryIds(self) -> list:
+        """An empty list: deformable geometry is not offered."""
         return []
 
     def CloneGeometryInstance(self, geometry_id: GeometryId) -> GeometryInstance:

@@ -67,6 +67,7 @@ class Shape:
     """Abstract base of all shape specifications (pydrake.geometry.Shape)."""
 
     def Clone(self) -> "Shape":
+        """A deep copy of the shape."""
         return copy.deepcopy(self)
 
     def type_name(self) -> str:
@@ -94,6 +95,7 @@ class Sphere(Shape):
         self._radius = r
 
     def radius(self) -> float:
+        """The radius [m]."""
         return self._radius
 
     def _params(self):
@@ -122,15 +124,23 @@ class Box(Shape):
 
     @staticmethod
     def MakeCube(edge_size: float) -> "Box":
+        """A cube with edges of `edge_size` [m].
+
+        Raises:
+          RuntimeError: `edge_size` is not finite and positive.
+        """
         return Box(edge_size, edge_size, edge_size)
 
     def width(self) -> float:
+        """The size [m] along the box frame's x axis."""
         return float(self._size[0])
 
     def depth(self) -> float:
+        """The size [m] along the box frame's y axis."""
         return float(self._size[1])
 
     def height(self) -> float:
+        """The size [m] along the box frame's z axis."""
         return float(self._size[2])
 
     def size(self) -> np.ndarray:
@@ -162,9 +172,12 @@ class _RadiusLength(Shape):
         self._length = L
 
     def radius(self) -> float:
+        """The radius [m]."""
         return self._radius
 
     def length(self) -> float:
+        """The length [m] along the shape frame's z axis (for a capsule, of the cylinder
+        between the two hemispheres)."""
         return self._length
 
     def _params(self):
@@ -200,12 +213,15 @@ class Ellipsoid(Shape):
         self._abc = (a, b, c)
 
     def a(self) -> float:
+        """The semi-axis [m] along the ellipsoid frame's x axis."""
         return self._abc[0]
 
     def b(self) -> float:
+        """The semi-axis [m] along the ellipsoid frame's y axis."""
         return self._abc[1]
 
     def c(self) -> float:
+        """The semi-axis [m] along the ellipsoid frame's z axis."""
         return self._abc[2]
 
     def _params(self):
@@ -277,12 +293,15 @@ class MeshcatCone(Shape):
         self._hab = (h, a, b)
 
     def height(self) -> float:
+        """The height [m] along the cone frame's z axis."""
         return self._hab[0]
 
     def a(self) -> float:
+        """The base's semi-axis [m] along x."""
         return self._hab[1]
 
     def b(self) -> float:
+        """The base's semi-axis [m] along y."""
         return self._hab[2]
 
     def _params(self):
@@ -425,6 +444,8 @@ class _MeshBase(Shape):
         return str(self._source.path())
 
     def extension(self) -> str:
+        """The mesh's file extension, lower case with the dot (".obj" for in-memory
+        vertices)."""
         return ".obj" if self._source is None else self._source.extension()
 
     def scale(self) -> float:

@@ -137,30 +137,44 @@ class PiecewisePolynomial(Trajectory):
 
     # --- evaluation ----------------------------------------------------------------
     def get_number_of_segments(self) -> int:
+        """The number of segments (one fewer than the break times)."""
         return self._coefficients.shape[0]
 
     def rows(self) -> int:
+        """The number of rows of the value."""
         return self._coefficients.shape[2]
 
     def cols(self) -> int:
+        """The number of columns of the value."""
         return self._coefficients.shape[3]
 
     def start_time(self) -> float:
+        """The first break time [s] (0 for an empty trajectory)."""
         return float(self._breaks[0]) if self._breaks.size else 0.0
 
     def end_time(self) -> float:
+        """The last break time [s] (0 for an empty trajectory)."""
         return float(self._breaks[-1]) if self._breaks.size else 0.0
 
     def get_segment_times(self) -> list:
+        """The break times [s], as a list."""
         return self._breaks.tolist()
 
     def duration(self, segment_index: int) -> float:
+        """The duration [s] of segment `segment_index`."""
         return float(self._breaks[segment_index + 1] - self._breaks[segment_index])
 
     def is_time_in_range(self, t: float) -> bool:
+        """True if start_time() ≤ t ≤ end_time()."""
         return self.start_time() <= t <= self.end_time()
 
     def get_segment_index(self, t: float) -> int:
+        """The index of the segment that holds time `t` [s] (clamped to the first or last
+        segment outside the range).
+
+        Raises:
+          RuntimeError: the trajectory is empty.
+        """
         if self.get_number_of_segments() == 0:
             raise RuntimeError("PiecewisePolynomial: the trajectory is empty")
         k = int(np.searchsorted(self._breaks, t, side="right")) - 1
@@ -199,6 +213,8 @@ class PiecewisePolynomial(Trajectory):
             if np.size(t) else np.zeros((self.rows(), 0))
 
     def derivative(self, derivative_order: int = 1) -> "PiecewisePolynomial":
+        """The `derivative_order`-th time derivative, a PiecewisePolynomial on the same
+        breaks."""
         coefficients = self._coefficients
         for _ in range(int(derivative_order)):
             degree = coefficients.shape[1] - 1
@@ -212,6 +228,7 @@ class PiecewisePolynomial(Trajectory):
     MakeDerivative = derivative
 
     def Clone(self) -> "PiecewisePolynomial":
+        """An independent copy."""
         return PiecewisePolynomial._make(self._breaks.copy(), self._coefficients.copy())
 
     def __repr__(self) -> str:

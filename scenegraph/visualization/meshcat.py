@@ -125,9 +125,11 @@ class Meshcat:
             else f"ws://localhost:{self._server.port}"
 
     def port(self) -> int:
+        """The TCP port the server listens on."""
         return self._server.port
 
     def GetNumActiveConnections(self) -> int:
+        """The number of browsers connected now."""
         return self._server.num_connections()
 
     def Flush(self, timeout: float = 10.0) -> None:
@@ -425,12 +427,19 @@ class Meshcat:
             return self._control(name, "slider", "GetSliderValue").value
 
     def SetSliderValue(self, name: str, value: float) -> None:
+        """Moves slider `name` to `value` (rounded to its step, clamped to its range) in
+        every browser.
+
+        Raises:
+          RuntimeError: there is no slider named `name`.
+        """
         with self._server.lock:
             slider = self._control(name, "slider", "SetSliderValue")
             slider.value = slider.quantize(value)
             self._server.enqueue([slider.value_message()])
 
     def GetSliderNames(self) -> list:
+        """The names of the sliders added."""
         with self._server.lock:
             return [n for n, c in self._server.controls.items() if c.kind == "slider"]
 
@@ -446,6 +455,11 @@ class Meshcat:
             return True
 
     def DeleteSlider(self, name: str, strict: bool = True) -> bool:
+        """Removes slider `name`; returns True if it existed.
+
+        Raises:
+          RuntimeError: `strict` and there is no slider named `name`.
+        """
         return self._delete_control(name, "slider", strict, "DeleteSlider")
 
     def AddButton(self, name: str, keycode: str = "") -> None:
@@ -471,10 +485,16 @@ class Meshcat:
             return self._control(name, "button", "GetButtonClicks").clicks
 
     def GetButtonNames(self) -> list:
+        """The names of the buttons added."""
         with self._server.lock:
             return [n for n, c in self._server.controls.items() if c.kind == "button"]
 
     def DeleteButton(self, name: str, strict: bool = True) -> bool:
+        """Removes button `name`; returns True if it existed.
+
+        Raises:
+          RuntimeError: `strict` and there is no button named `name`.
+        """
         return self._delete_control(name, "button", strict, "DeleteButton")
 
     def DeleteAddedControls(self) -> None:
@@ -485,6 +505,8 @@ class Meshcat:
             self._server.enqueue([delete_control_message(n) for n in names])
 
     def GetGamepad(self) -> _Gamepad:
+        """The gamepad state: none here (its `index` is None), as the bundled viewer has
+        no gamepad support."""
         return _Gamepad()
 
     def GetTrackedCameraPose(self):
@@ -502,6 +524,7 @@ class Meshcat:
         self._send_while_recording = bool(set_visualizations_while_recording)
 
     def StopRecording(self) -> None:
+        """Stops recording; the recording is kept (get_mutable_recording, PublishRecording)."""
         self._is_recording = False
 
     def PublishRecording(self) -> None:
@@ -513,6 +536,7 @@ class Meshcat:
         self._recording = MeshcatAnimation(self._recording.frames_per_second())
 
     def get_mutable_recording(self) -> MeshcatAnimation:
+        """The MeshcatAnimation recorded by StartRecording, to edit or publish."""
         return self._recording
 
     def SetAnimation(self, animation: MeshcatAnimation) -> None:
@@ -524,9 +548,11 @@ class Meshcat:
 
     # --- realtime rate -------------------------------------------------------------------
     def SetRealtimeRate(self, rate: float) -> None:
+        """Stores the realtime rate to report (the bundled viewer does not display it)."""
         self._realtime_rate = float(rate)
 
     def GetRealtimeRate(self) -> float:
+        """The realtime rate last set with SetRealtimeRate."""
         return self._realtime_rate
 
     def SetSimulationTime(self, sim_time: float) -> None:

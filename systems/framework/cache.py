@@ -41,6 +41,11 @@ class ValueProducer:
         self._calc = calc
 
     def Allocate(self) -> AbstractValue:
+        """A new AbstractValue from the producer's allocate function.
+
+        Raises:
+          TypeError: the allocate function did not return an AbstractValue.
+        """
         value = self._allocate()
         if not isinstance(value, AbstractValue):
             raise TypeError("ValueProducer.allocate must return an AbstractValue; "
@@ -48,6 +53,7 @@ class ValueProducer:
         return value
 
     def Calc(self, context, value: AbstractValue) -> None:
+        """Computes the value in `context` into `value` with the producer's calc function."""
         self._calc(context, value)
 
 
@@ -68,18 +74,27 @@ class CacheEntryValue:
         self.calculating = 0
 
     def is_out_of_date(self) -> bool:
+        """True if the value must be recomputed before use."""
         return not self.valid
 
     def mark_out_of_date(self) -> None:
+        """Marks the value out of date (it is recomputed at the next Eval)."""
         self.valid = False
 
     def mark_up_to_date(self) -> None:
+        """Marks the value up to date."""
         self.valid = True
 
     def get_serial_number(self) -> int:
+        """A counter that grows each time the value is recomputed."""
         return self.serial_number
 
     def GetValueOrThrow(self):
+        """The cached value.
+
+        Raises:
+          RuntimeError: the value is out of date.
+        """
         if not self.valid:
             raise RuntimeError("CacheEntryValue: the value is out of date")
         return self.value
@@ -109,36 +124,54 @@ class CacheEntry:
         self._default_prerequisites = default_prerequisites
 
     def description(self) -> str:
+        """The entry's description (used in messages)."""
         return self._description
 
     def cache_index(self) -> CacheIndex:
+        """The entry's CacheIndex in its system."""
         return self._index
 
     def ticket(self):
+        """The DependencyTicket other values use to depend on this entry."""
         from .tickets import DependencyTicket
         return DependencyTicket(self._ticket)
 
     def prerequisites(self) -> set:
+        """The set of DependencyTickets this entry depends on."""
         from .tickets import DependencyTicket
         return {DependencyTicket(t) for t in self._prerequisites}
 
     def has_default_prerequisites(self) -> bool:
+        """True if the prerequisites were not given (all_sources_ticket())."""
         return self._default_prerequisites
 
     def Allocate(self):
+        """A new AbstractValue of the entry's type."""
         return self._allocate()
 
     def Calc(self, context, value) -> None:
+        """Computes the entry's value in `context` into `value` (an AbstractValue from
+        Allocate), bypassing the cache.
+
+        Raises:
+          RuntimeError: `context` is not the system's.
+        """
         self._system.ValidateContext(context)
         self._calc(context, value)
 
     def get_cache_entry_value(self, context) -> CacheEntryValue:
+        """The CacheEntryValue (value and up-to-date flag) of this entry in `context`.
+
+        Raises:
+          RuntimeError: `context` is not the system's.
+        """
         self._system.ValidateContext(context)
         return context._cache[self._index]
 
     get_mutable_cache_entry_value = get_cache_entry_value
 
     def is_out_of_date(self, context) -> bool:
+        """True if the entry's value in `context` must be recomputed before use."""
         return not self.get_cache_entry_value(context).valid
 
     def EvalAbstract(self, context):

@@ -146,21 +146,27 @@ class AffineSystem(_StateDefaults, LeafSystem):
 
     # --- pydrake accessors -----------------------------------------------------
     def A(self) -> np.ndarray:
+        """A copy of the (n, n) state matrix A."""
         return self._A.copy()
 
     def B(self) -> np.ndarray:
+        """A copy of the (n, m) input matrix B."""
         return self._B.copy()
 
     def f0(self) -> np.ndarray:
+        """A copy of the (n,) state offset f0."""
         return self._f0.copy()
 
     def C(self) -> np.ndarray:
+        """A copy of the (p, n) output matrix C."""
         return self._C.copy()
 
     def D(self) -> np.ndarray:
+        """A copy of the (p, m) feedthrough matrix D."""
         return self._D.copy()
 
     def y0(self) -> np.ndarray:
+        """A copy of the (p,) output offset y0."""
         return self._y0.copy()
 
     def time_period(self) -> float:
@@ -168,12 +174,15 @@ class AffineSystem(_StateDefaults, LeafSystem):
         return self._time_period
 
     def num_states(self) -> int:
+        """n, the state size."""
         return self._num_states
 
     def num_inputs(self) -> int:
+        """m, the input size."""
         return self._num_inputs
 
     def num_outputs(self) -> int:
+        """p, the output size."""
         return self._num_outputs
 
     def get_input_port(self, port_index=None, warn_deprecated: bool = True):
@@ -199,6 +208,7 @@ class AffineSystem(_StateDefaults, LeafSystem):
             self._set_default_state_vector(x0)
 
     def get_default_state(self) -> np.ndarray:
+        """The (n,) default state (zero unless configured)."""
         if not self._num_states:
             return np.zeros(0)
         models = self._discrete_models or [self._xc_model]
@@ -262,6 +272,7 @@ class Gain(LeafSystem):
         return float(self._k[0])
 
     def get_gain_vector(self) -> np.ndarray:
+        """A copy of the gain k, one per element (y = k ⊙ u)."""
         return self._k.copy()
 
 
@@ -367,6 +378,7 @@ class FirstOrderLowPassFilter(LeafSystem):
         return float(self._tau[0])
 
     def get_time_constants_vector(self) -> np.ndarray:
+        """A copy of the time constants τ [s], one per element."""
         return self._tau.copy()
 
     def set_initial_output_value(self, context, z0) -> None:
