@@ -99,15 +99,19 @@ class Aabb:
                                f"{self._half.tolist()}")
 
     def center(self) -> np.ndarray:
+        """A copy of the centre p_HoBo (3,) [m] in frame H."""
         return self._center.copy()
 
     def half_width(self) -> np.ndarray:
+        """A copy of the (3,) half widths [m] along Hx, Hy, Hz."""
         return self._half.copy()
 
     def lower(self) -> np.ndarray:
+        """The (3,) lowest corner [m] in H (centre − half widths)."""
         return self._center - self._half
 
     def upper(self) -> np.ndarray:
+        """The (3,) highest corner [m] in H (centre + half widths)."""
         return self._center + self._half
 
     def pose(self) -> RigidTransform:
@@ -115,10 +119,12 @@ class Aabb:
         return RigidTransform(self._center)
 
     def CalcVolume(self) -> float:
+        """The volume [m³]."""
         h = self._half
         return float(h[0] * h[1] * h[2] * 8)
 
     def Equal(self, other: "Aabb") -> bool:
+        """True if centre and half widths are exactly equal to `other`'s."""
         return bool(np.array_equal(self._center, other._center)
                     and np.array_equal(self._half, other._half))
 
@@ -178,19 +184,24 @@ class Obb:
         self._half = half + max(scale * _EPS, self.kTolerance)
 
     def center(self) -> np.ndarray:
+        """The centre p_HoBo (3,) [m] in frame H."""
         return self._X_HB.translation()
 
     def half_width(self) -> np.ndarray:
+        """A copy of the (3,) half widths [m] along the box axes Bx, By, Bz."""
         return self._half.copy()
 
     def pose(self) -> RigidTransform:
+        """A copy of X_HB, the box frame B in H."""
         return RigidTransform(self._X_HB)
 
     def CalcVolume(self) -> float:
+        """The volume [m³]."""
         h = self._half
         return float(h[0] * h[1] * h[2] * 8)
 
     def Equal(self, other: "Obb") -> bool:
+        """True if pose and half widths are exactly equal to `other`'s."""
         return bool(self._X_HB.IsExactlyEqualTo(other._X_HB)
                     and np.array_equal(self._half, other._half))
 

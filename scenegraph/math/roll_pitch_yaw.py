@@ -106,12 +106,15 @@ class RollPitchYaw:
             raise RuntimeError(f"RollPitchYaw: angles must be finite, got {self._rpy.tolist()}")
 
     def roll_angle(self) -> float:
+        """The roll angle [rad] (about the fixed x axis)."""
         return float(self._rpy[0])
 
     def pitch_angle(self) -> float:
+        """The pitch angle [rad] (about the fixed y axis)."""
         return float(self._rpy[1])
 
     def yaw_angle(self) -> float:
+        """The yaw angle [rad] (about the fixed z axis)."""
         return float(self._rpy[2])
 
     def vector(self) -> np.ndarray:
@@ -119,12 +122,15 @@ class RollPitchYaw:
         return self._rpy.copy()
 
     def set_roll_angle(self, roll: float) -> None:
+        """Sets the roll angle [rad]."""
         self._rpy[0] = roll
 
     def set_pitch_angle(self, pitch: float) -> None:
+        """Sets the pitch angle [rad]."""
         self._rpy[1] = pitch
 
     def set_yaw_angle(self, yaw: float) -> None:
+        """Sets the yaw angle [rad]."""
         self._rpy[2] = yaw
 
     @signatures("(roll, pitch, yaw)", "(rpy)")
@@ -133,15 +139,20 @@ class RollPitchYaw:
         self._rpy = RollPitchYaw(*args, **kwargs)._rpy
 
     def ToRotationMatrix(self) -> RotationMatrix:
+        """R = Rz(yaw)·Ry(pitch)·Rx(roll), as a RotationMatrix."""
         return RotationMatrix._make(rpy_to_matrix(*self._rpy))
 
     def ToQuaternion(self) -> Quaternion:
+        """The same rotation as a unit Quaternion."""
         return Quaternion._make(matrix_to_quaternion(rpy_to_matrix(*self._rpy)))
 
     def IsNearlyEqualTo(self, other: "RollPitchYaw", tolerance: float) -> bool:
+        """True if every angle differs from `other`'s by at most `tolerance` [rad]."""
         return bool(np.abs(self._rpy - other._rpy).max() <= tolerance)
 
     def IsNearlySameOrientation(self, other: "RollPitchYaw", tolerance: float) -> bool:
+        """True if the rotation matrices differ entrywise by at most `tolerance` (the same
+        orientation, whatever the angles)."""
         return self.ToRotationMatrix().IsNearlyEqualTo(other.ToRotationMatrix(), tolerance)
 
     # --- kinematics (R = Rz(yaw)·Ry(pitch)·Rx(roll)) --------------------------------
@@ -213,6 +224,7 @@ class RollPitchYaw:
         return np.linalg.solve(self._m_child(), rhs)
 
     def DoesPitchAngleViolateGimbalLockTolerance(self) -> bool:
+        """True if the pitch is within 0.008 rad of ±π/2 (gimbal lock)."""
         return abs(abs(self._rpy[1]) - math.pi / 2) < 0.008
 
     def __copy__(self):

@@ -75,10 +75,10 @@ _STIFFNESS = "point_contact_stiffness"
 class _Body:
     """One sensing body: frame F, the geometries it covers, its sensor
     points p_FS (n, 3) and normals n_F, R_FB (the sensing frame B: G for a
-    single geometry, F for a merged frame), a k-d tree over p_FS."""
+    single geometry, F for a merged frame), its first row among all sensors."""
 
     __slots__ = ("key", "frame", "geometries", "p_FS", "n_F", "p_BS", "n_B", "R_FB",
-                 "offset", "tree")
+                 "offset")
 
     def __init__(self, key, frame, geometries, p_FS, n_F, X_FB, offset):
         self.key, self.frame, self.geometries = key, frame, geometries
@@ -88,7 +88,6 @@ class _Body:
         self.p_BS = (p_FS - p_FB) @ self.R_FB
         self.n_B = n_F @ self.R_FB
         self.offset = offset
-        self.tree = cKDTree(p_FS)
 
 
 class _Contacts:
@@ -162,6 +161,13 @@ class TactileSensor(LeafSystem):
         self._bodies = self._make_bodies(inspector, bodies, scale)
         self._num_sensors = sum(len(b.p_FS) for b in self._bodies)
         self._body_of_geometry = {g: i for i, b in enumerate(self._bodies) for g in b.geometries}
+        self._stack_bodies()
+        # (GeometryVersion, {GeometryId: stiffness}) of the last evaluation's
+        # point-contact stiffnesses: a pure function of the proximity version.
+        self._stiffness_memo = (None, {})
+        # (PoseTopology, (num_bodies,) frame rows): where each body's frame is
+        # in SceneGraph's world-pose arrays.
+        self._rows_memo = (None, None)
         self._query_port = self.DeclareAbstractInputPort("query", AbstractValue.Make(QueryObject()))
         ticket = {self._query_port.ticket()}
         size = self._num_sensors * self._k
@@ -238,6 +244,20 @@ class TactileSensor(LeafSystem):
             offset += len(p_FS)
         return out
 
+    def _stack_bodies(self) -> None:
+        """One k-d tree over every sensor: body b's points p_FS shifted by
+        b·D along x, with D larger than any distance a contact can have to
+        its own body's sensors plus the response radius, so that a query
+        shifted the same way only ever finds its own body's sensors."""
+        extent = max(float(np.abs(b.p_FS).max()) for b in self._bodies)
+        self._gap = 8.0 * extent + 4.0 * self._response_radius + 1.0
+        self._shift = np.zeros((len(self._bodies), 3))
+        self._shift[:, 0] = self._gap * np.arange(len(self._bodies))
+        stacked = np.concatenate([b.p_FS + self._shift[i] for i, b in enumerate(self._bodies)])
+        self._tree = cKDTree(stacked)
+        self._R_FB = np.array([b.R_FB for b in self._bodies])
+        self._frames = [b.frame for b in self._bodies]
+
     # ------------------------------------------------------------ accessors
     def get_query_input_port(self):
         """The abstract input port for SceneGraph's QueryObject."""
@@ -311,7 +331,11 @@ class TactileSensor(LeafSystem):
         if not hits:
             return
         inspector = query.inspector()
-        stiffness = {}
+        version, stiffness = self._stiffness_memo
+        now = inspector.geometry_version()
+        if version is None or not now.IsSameAs(version, Role.kProximity):
+            stiffness = {}
+            self._stiffness_memo = (now, stiffness)
         for pair, _, _ in hits:
             for g in (pair.id_A, pair.id_B):
                 if g not in stiffness:
@@ -366,58 +390,63 @@ class TactileSensor(LeafSystem):
         return _Contacts(*(np.concatenate([p[i] for p in parts]) for i in range(5)))
 
     # ------------------------------------------------------------ response
-    def _weights(self, body: _Body, p_FC: np.ndarray):
+    def _weights(self, p_SC: np.ndarray):
         """(contact index (E,), sensor index (E,), weight (E,)): each
-        contact's weights over the body's sensors, summing to one."""
-        m = len(p_FC)
-        _, nearest = body.tree.query(p_FC)
+        contact's weights over its body's sensors, summing to one. p_SC
+        (K, 3): contact points in their body's frame, shifted into the
+        stacked tree's space."""
+        m = len(p_SC)
+        _, nearest = self._tree.query(p_SC)
         if self._response_function == "nearest":
             return np.arange(m), nearest, np.ones(m)
         r = self._response_radius
-        near = cKDTree(p_FC).sparse_distance_matrix(body.tree, r, output_type="ndarray")
+        near = cKDTree(p_SC).sparse_distance_matrix(self._tree, r, output_type="ndarray")
         ci, si = near["i"].astype(np.int64), near["j"].astype(np.int64)
         w = np.maximum(1.0 - near["v"] / r, 0.0)
         total = np.bincount(ci, weights=w, minlength=m)
+        positive = w > 0.0
+        ci, si, w = ci[positive], si[positive], w[positive]
         lonely = np.flatnonzero(total <= 0.0)        # no sensor strictly within r
-        keep = total[ci] > 0.0
-        ci = np.concatenate([ci[keep], lonely])
-        si = np.concatenate([si[keep], nearest[lonely]])
-        w = np.concatenate([w[keep] / total[ci[:keep.sum()]], np.ones(len(lonely))])
-        return ci, si, w
+        return (np.concatenate([ci, lonely]), np.concatenate([si, nearest[lonely]]),
+                np.concatenate([w / total[ci], np.ones(len(lonely))]))
+
+    def _frame_rows(self, world_poses) -> np.ndarray:
+        topology, rows = self._rows_memo
+        if topology is not world_poses.topology:
+            index = world_poses.topology.frame_index
+            rows = np.array([index[f] for f in self._frames], dtype=np.int64)
+            self._rows_memo = (world_poses.topology, rows)
+        return rows
 
     def _calc_touch(self, context, value) -> None:
         query = self._query_port.Eval(context)
         N, k = self._num_sensors, self._k
-        out = np.zeros((N, k))
         contacts = self._contacts(query)
-        if contacts is not None:
-            order = np.argsort(contacts.body, kind="stable")
-            bodies, starts = np.unique(contacts.body[order], return_index=True)
-            ends = np.append(starts[1:], len(order))
-            for b_index, lo, hi in zip(bodies.tolist(), starts.tolist(), ends.tolist()):
-                body = self._bodies[b_index]
-                rows = order[lo:hi]
-                X_WF = query.GetPoseInWorld(body.frame)
-                R_WF = X_WF.rotation().matrix()
-                p_FC = (contacts.p_WC[rows] - X_WF.translation()) @ R_WF
-                ci, si, w = self._weights(body, p_FC)
-                n_b = len(body.p_FS)
-                if self._touch_function == "normal_force":
-                    q = contacts.fn[rows][:, None]
-                elif self._touch_function == "force_vector_global":
-                    q = contacts.f_W[rows]
-                else:
-                    R_WB = R_WF @ body.R_FB
-                    src = (contacts.f_W[rows] if self._touch_function == "force_vector"
-                           else contacts.fn[rows][:, None] * contacts.nhat_W[rows])
-                    q = src @ R_WB
-                block = out[body.offset:body.offset + n_b]
-                for c in range(k):
-                    block[:, c] += np.bincount(si, weights=w * q[ci, c], minlength=n_b)
-            if self._touch_function == "normal":
-                norm = np.linalg.norm(out, axis=1)
-                hit = norm > 0.0
-                out[hit] /= norm[hit, None]
+        if contacts is None:
+            value.set_value(np.zeros(N * k))
+            return
+        world = query._poses()
+        rows = self._frame_rows(world)[contacts.body]
+        R_WF, p_WF = world.R_WF[rows], world.p_WF[rows]
+        p_FC = np.einsum("kji,kj->ki", R_WF, contacts.p_WC - p_WF)
+        ci, si, w = self._weights(p_FC + self._shift[contacts.body])
+        touch = self._touch_function
+        if touch == "normal_force":
+            q = contacts.fn[:, None]
+        elif touch == "force_vector_global":
+            q = contacts.f_W
+        else:
+            R_WB = R_WF @ self._R_FB[contacts.body]
+            src = (contacts.f_W if touch == "force_vector"
+                   else contacts.fn[:, None] * contacts.nhat_W)
+            q = np.einsum("kji,kj->ki", R_WB, src)
+        out = np.empty((N, k))
+        for c in range(k):
+            out[:, c] = np.bincount(si, weights=w * q[ci, c], minlength=N)
+        if touch == "normal":
+            norm = np.linalg.norm(out, axis=1)
+            hit = norm > 0.0
+            out[hit] /= norm[hit, None]
         value.set_value(out.reshape(-1))
 
     def _calc_touch_output(self, context, output) -> None:

@@ -102,14 +102,21 @@ class DiagramBuilder:
         self._system_by_name[name] = system
 
     def GetSystems(self) -> list:
+        """The systems added so far, in order (the mutable form is the same call)."""
         return list(self._systems)
 
     GetMutableSystems = GetSystems
 
     def HasSubsystemNamed(self, name: str) -> bool:
+        """True if a system added so far is named `name`."""
         return name in self._system_by_name
 
     def GetSubsystemByName(self, name: str):
+        """The system named `name` (the mutable form is the same call).
+
+        Raises:
+          RuntimeError: no system has that name (the message lists the names).
+        """
         system = self._system_by_name.get(name)
         if system is None:
             names = ", ".join(sorted(self._system_by_name)) or "none"
@@ -120,6 +127,7 @@ class DiagramBuilder:
     GetMutableSubsystemByName = GetSubsystemByName
 
     def already_built(self) -> bool:
+        """True once Build() or BuildInto() has run (the builder is then spent)."""
         return self._built
 
     def empty(self) -> bool:
@@ -183,13 +191,17 @@ class DiagramBuilder:
         return self._graph.copy()
 
     def connection_map(self) -> dict:
+        """{(destination system, input index): (source system, output index)} for every
+        connection made so far."""
         return {(i.get_system(), i.get_index()): (o.get_system(), o.get_index())
                 for i, o in self._connections.items()}
 
     def num_input_ports(self) -> int:
+        """The number of diagram inputs exported so far."""
         return len(self._exported_inputs)
 
     def num_output_ports(self) -> int:
+        """The number of diagram outputs exported so far."""
         return len(self._exported_outputs)
 
     # --- connections -------------------------------------------------------------
@@ -313,6 +325,7 @@ class DiagramBuilder:
         return OutputPortIndex(len(self._exported_outputs) - 1)
 
     def IsConnectedOrExported(self, port: InputPort) -> bool:
+        """True if input `port` is connected to an output or exported as a diagram input."""
         return port in self._connections or port in self._exported_input_index
 
     # --- build -------------------------------------------------------------------
@@ -324,6 +337,12 @@ class DiagramBuilder:
         return diagram
 
     def BuildInto(self, target: Diagram) -> None:
+        """Builds the diagram into `target`, a new Diagram (e.g. of a Diagram subclass).
+
+        Raises:
+          RuntimeError: the builder was already used, `target` is not a new Diagram,
+            two systems share a name, or the connections form an algebraic loop.
+        """
         self._throw_if_built()
         if not isinstance(target, Diagram) or target._built:
             raise RuntimeError("BuildInto(): the target must be a new, unbuilt Diagram")

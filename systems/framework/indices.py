@@ -24,42 +24,52 @@ class _Index(int):
         return f"{type(self).__name__}({int(self)})"
 
     def is_valid(self) -> bool:
+        """True if the index holds a value ≥ 0 (a default-constructed index does not)."""
         return int(self) >= 0
 
 
 class InputPortIndex(_Index):
+    """Index of an input port (an int; ``InputPortIndex()`` is invalid)."""
     __slots__ = ()
 
 
 class OutputPortIndex(_Index):
+    """Index of an output port (an int; ``OutputPortIndex()`` is invalid)."""
     __slots__ = ()
 
 
 class ContinuousStateIndex(_Index):
+    """Index of the continuous state (an int; ``ContinuousStateIndex()`` is invalid)."""
     __slots__ = ()
 
 
 class DiscreteStateIndex(_Index):
+    """Index of a discrete state group (an int; ``DiscreteStateIndex()`` is invalid)."""
     __slots__ = ()
 
 
 class AbstractStateIndex(_Index):
+    """Index of an abstract state (an int; ``AbstractStateIndex()`` is invalid)."""
     __slots__ = ()
 
 
 class NumericParameterIndex(_Index):
+    """Index of a numeric parameter group (an int; ``NumericParameterIndex()`` is invalid)."""
     __slots__ = ()
 
 
 class AbstractParameterIndex(_Index):
+    """Index of an abstract parameter (an int; ``AbstractParameterIndex()`` is invalid)."""
     __slots__ = ()
 
 
 class SubsystemIndex(_Index):
+    """Index of a subsystem of a Diagram (an int; ``SubsystemIndex()`` is invalid)."""
     __slots__ = ()
 
 
 class SystemConstraintIndex(_Index):
+    """Index of a system constraint (an int; ``SystemConstraintIndex()`` is invalid)."""
     __slots__ = ()
 
 

@@ -57,6 +57,7 @@ class RandomSource(LeafSystem):
         self.DeclareStateOutputPort("output", index)
 
     def get_distribution(self) -> RandomDistribution:
+        """The RandomDistribution of the samples."""
         return self._distribution
 
     def get_seed(self, context) -> int:
@@ -116,21 +117,27 @@ class LinearTransformDensity(LeafSystem):
         self.DeclareVectorOutputPort("w_out_density", 1, self._calc_density_output)
 
     def get_distribution(self) -> RandomDistribution:
+        """The RandomDistribution of the input w_in."""
         return self._distribution
 
     def get_input_port_w_in(self):
+        """The input port w_in (the random samples)."""
         return self.get_input_port(0)
 
     def get_input_port_A(self):
+        """The input port A, the (n_out, n_in) matrix flattened column-major."""
         return self.get_input_port(1)
 
     def get_input_port_b(self):
+        """The input port b (n_out,)."""
         return self.get_input_port(2)
 
     def get_output_port_w_out(self):
+        """The output port w_out = A·w_in + b."""
         return self.get_output_port(0)
 
     def get_output_port_w_out_density(self):
+        """The output port holding the probability density of w_out."""
         return self.get_output_port(1)
 
     def _A(self, context) -> np.ndarray:
@@ -142,6 +149,12 @@ class LinearTransformDensity(LeafSystem):
         return port.Eval(context) if port.HasValue(context) else np.zeros(self._n_out)
 
     def FixConstantA(self, context, A):
+        """Fixes input A in `context` to the (n_out, n_in) matrix `A`; returns the
+        FixedInputPortValue.
+
+        Raises:
+          ValueError: `A` has the wrong shape.
+        """
         A = np.asarray(A, dtype=float)
         if A.shape != (self._n_out, self._n_in):
             raise ValueError(f"FixConstantA: A must be {(self._n_out, self._n_in)}; got "
@@ -149,6 +162,8 @@ class LinearTransformDensity(LeafSystem):
         return self.get_input_port(1).FixValue(context, A.reshape(-1, order="F"))
 
     def FixConstantB(self, context, b):
+        """Fixes input b in `context` to the (n_out,) vector `b`; returns the
+        FixedInputPortValue."""
         return self.get_input_port(2).FixValue(context, as_vector(b, "b"))
 
     def _calc_output(self, context, output) -> None:
@@ -156,6 +171,12 @@ class LinearTransformDensity(LeafSystem):
         output.SetFromVector(self._A(context) @ w_in + self._b(context))
 
     def CalcDensity(self, context) -> float:
+        """The probability density of w_out in `context` (that of w_in divided by
+        |det A|).
+
+        Raises:
+          RuntimeError: A is not square and invertible.
+        """
         self.ValidateContext(context)
         A = self._A(context)
         if A.shape[0] != A.shape[1] or np.linalg.matrix_rank(A) < A.shape[0]:
