@@ -40,6 +40,7 @@ class GeometryProperties:
 
     @staticmethod
     def default_group_name() -> str:
+        """The name of the default group, "__default__"."""
         return _DEFAULT_GROUP
 
     def AddProperty(self, group_name: str, name: str, value) -> None:
@@ -69,16 +70,20 @@ class GeometryProperties:
         self._groups.setdefault(group_name, {})[name] = value
 
     def HasGroup(self, group_name: str) -> bool:
+        """True if the group `group_name` exists."""
         return group_name in self._groups
 
     def HasProperty(self, group_name: str, name: str) -> bool:
+        """True if property `name` exists in group `group_name`."""
         group = self._groups.get(group_name)
         return group is not None and name in group
 
     def num_groups(self) -> int:
+        """The number of groups (the default group included when it exists)."""
         return len(self._groups)
 
     def GetGroupNames(self) -> set:
+        """The set of group names."""
         return set(self._groups)
 
     def GetPropertiesInGroup(self, group_name: str) -> dict:
@@ -222,15 +227,19 @@ class Rgba:
         self._v = _checked_rgba((r, g, b, a))
 
     def r(self) -> float:
+        """The red channel in [0, 1]."""
         return float(self._v[0])
 
     def g(self) -> float:
+        """The green channel in [0, 1]."""
         return float(self._v[1])
 
     def b(self) -> float:
+        """The blue channel in [0, 1]."""
         return float(self._v[2])
 
     def a(self) -> float:
+        """The alpha (opacity) in [0, 1]."""
         return float(self._v[3])
 
     @property
@@ -264,6 +273,11 @@ class Rgba:
         self._v = _checked_rgba(tuple(v) + ((1.0,) if v.size == 3 else ()))
 
     def update(self, r=None, g=None, b=None, a=None) -> None:
+        """Changes the channels given (None keeps a channel).
+
+        Raises:
+          RuntimeError: a resulting channel is outside [0, 1]; nothing changes.
+        """
         v = [x if x is not None else old for x, old in zip((r, g, b, a), self._v)]
         self._v = _checked_rgba(v)
 

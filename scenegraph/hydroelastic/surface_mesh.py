@@ -110,6 +110,7 @@ class _SurfaceMeshAccessors:
         return self._p_MV[v]
 
     def vertices(self) -> list:
+        """The vertices p_MV, a list of (3,) positions [m] in the mesh frame M."""
         return list(self._p_MV)
 
     def area(self, f: int) -> float:
@@ -218,15 +219,19 @@ class TriangleSurfaceMesh(_SurfaceMeshAccessors):
 
     # --- sizes -------------------------------------------------------------
     def num_triangles(self) -> int:
+        """The number of triangles."""
         return int(self._tris.shape[0])
 
     def num_elements(self) -> int:
+        """The number of triangles (as num_triangles)."""
         return int(self._tris.shape[0])
 
     def num_faces(self) -> int:
+        """The number of triangles (as num_triangles)."""
         return int(self._tris.shape[0])
 
     def num_vertices(self) -> int:
+        """The number of vertices."""
         return int(self._p_MV.shape[0])
 
     # --- elements and vertices (views) ---------------------------------------
@@ -235,6 +240,8 @@ class TriangleSurfaceMesh(_SurfaceMeshAccessors):
         return SurfaceTriangle._from_view(self._tris[e])
 
     def triangles(self) -> list:
+        """The triangles, a list of SurfaceTriangle (three vertex indices each,
+        counter-clockwise about the outward normal)."""
         return [SurfaceTriangle._from_view(row) for row in self._tris]
 
     # --- per-face geometry: see _SurfaceMeshAccessors -------------------------
@@ -383,12 +390,15 @@ class PolygonSurfaceMesh(_SurfaceMeshAccessors):
         return mesh
 
     def num_faces(self) -> int:
+        """The number of polygons."""
         return int(self._counts.shape[0])
 
     def num_elements(self) -> int:
+        """The number of polygons (as num_faces)."""
         return int(self._counts.shape[0])
 
     def num_vertices(self) -> int:
+        """The number of vertices."""
         return int(self._p_MV.shape[0])
 
     def element(self, e: int) -> SurfacePolygon:
@@ -397,6 +407,8 @@ class PolygonSurfaceMesh(_SurfaceMeshAccessors):
         return SurfacePolygon(self._face_data[s:s + self._counts[e]])
 
     def face_data(self) -> list:
+        """Drake's flat face encoding: for each polygon, its vertex count followed by its
+        vertex indices (counter-clockwise about the face normal)."""
         return [int(x) for x in self._face_data]
 
     def Equal(self, mesh: "PolygonSurfaceMesh") -> bool:

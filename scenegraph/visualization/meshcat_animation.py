@@ -87,6 +87,7 @@ class MeshcatAnimation:
 
     # --- options --------------------------------------------------------------------
     def frames_per_second(self) -> float:
+        """The frame rate [1/s] that maps times to frame numbers."""
         return self._fps
 
     def frame(self, time_from_start: float) -> int:
@@ -104,6 +105,7 @@ class MeshcatAnimation:
         return int(math.floor((time - self._start_time) * self._fps + 1e-9))
 
     def start_time(self) -> float:
+        """The time [s] of frame 0."""
         return self._start_time
 
     def set_start_time(self, time: float) -> None:
@@ -111,29 +113,41 @@ class MeshcatAnimation:
         self._start_time = float(time)
 
     def autoplay(self) -> bool:
+        """True if the animation starts playing when it reaches a browser."""
         return self._autoplay
 
     def set_autoplay(self, play: bool) -> None:
+        """Whether the animation starts playing when it reaches a browser."""
         self._autoplay = bool(play)
 
     def loop_mode(self) -> _LoopMode:
+        """How playback repeats: kLoopOnce, kLoopRepeat or kLoopPingPong."""
         return self._loop_mode
 
     def set_loop_mode(self, mode) -> None:
+        """Sets how playback repeats (kLoopOnce, kLoopRepeat or kLoopPingPong)."""
         self._loop_mode = _LoopMode(mode)
 
     def repetitions(self) -> int:
+        """The number of plays for kLoopRepeat and kLoopPingPong."""
         return self._repetitions
 
     def set_repetitions(self, repetitions: int) -> None:
+        """Sets the number of plays for kLoopRepeat and kLoopPingPong.
+
+        Raises:
+          RuntimeError: `repetitions` is below 1.
+        """
         if int(repetitions) < 1:
             raise RuntimeError(f"MeshcatAnimation.set_repetitions(): must be >= 1; got {repetitions}")
         self._repetitions = int(repetitions)
 
     def clamp_when_finished(self) -> bool:
+        """True if the last frame stays shown when playback ends."""
         return self._clamp_when_finished
 
     def set_clamp_when_finished(self, clamp: bool) -> None:
+        """Whether the last frame stays shown when playback ends."""
         self._clamp_when_finished = bool(clamp)
 
     # --- key frames ---------------------------------------------------------------

@@ -47,11 +47,17 @@ class FixedInputPortValue:
         self._abstract = payload if isinstance(payload, AbstractValue) else None
 
     def get_value(self) -> AbstractValue:
+        """The fixed value as an AbstractValue (a Value[BasicVector] for vector ports)."""
         if self._abstract is None:
             self._abstract = Value[BasicVector](self._payload)
         return self._abstract
 
     def get_vector_value(self) -> BasicVector:
+        """The fixed value of a vector port, a BasicVector.
+
+        Raises:
+          RuntimeError: the port is abstract-valued.
+        """
         if not isinstance(self._payload, BasicVector):
             raise RuntimeError("FixedInputPortValue: this port is not vector-valued")
         return self._payload
@@ -62,6 +68,12 @@ class FixedInputPortValue:
         return self.get_value()
 
     def GetMutableVectorData(self) -> BasicVector:
+        """The fixed BasicVector, to be changed right away: dependents of the port go out
+        of date now.
+
+        Raises:
+          RuntimeError: the port is abstract-valued.
+        """
         self._context._note_input_change(self._index)
         return self.get_vector_value()
 
@@ -89,10 +101,12 @@ class InputPort(PortBase):
         return self._random_type
 
     def ticket(self):
+        """The DependencyTicket of this port's value."""
         from .tickets import DependencyTicket
         return DependencyTicket(self._ticket)
 
     def Allocate(self) -> AbstractValue:
+        """A new AbstractValue of the port's type (a Value[BasicVector] for vector ports)."""
         if self._is_vector:
             return Value[BasicVector](self._model.Clone())
         return self._model.Clone()
@@ -109,6 +123,12 @@ class InputPort(PortBase):
         return payload.get_value()
 
     def EvalAbstract(self, context) -> AbstractValue:
+        """The port's value in `context` as an AbstractValue.
+
+        Raises:
+          RuntimeError: the port is neither connected nor fixed, or `context` is not
+            the system's.
+        """
         if context._system is not self._system:
             self._system.ValidateContext(context)
         payload = context._eval_input(self._index)
@@ -117,6 +137,12 @@ class InputPort(PortBase):
         return payload
 
     def EvalBasicVector(self, context) -> BasicVector:
+        """The value of a vector port in `context` as a BasicVector.
+
+        Raises:
+          RuntimeError: the port is abstract-valued or neither connected nor fixed, or
+            `context` is not the system's.
+        """
         if not self._is_vector:
             raise RuntimeError(f"{self.GetFullDescription()} is abstract-valued; "
                                "it has no BasicVector value")
@@ -125,6 +151,7 @@ class InputPort(PortBase):
         return context._eval_input(self._index)
 
     def HasValue(self, context) -> bool:
+        """True if the port has a value in `context` (fixed, or connected to a source)."""
         self._system.ValidateContext(context)
         return context._input_has_value(self._index)
 

@@ -41,15 +41,23 @@ class AbstractValue:
         return Value(value)
 
     def get_value(self):  # pragma: no cover - overridden
+        """The held value."""
         raise NotImplementedError
 
     def get_mutable_value(self):  # pragma: no cover - overridden
+        """The held value, to be changed in place."""
         raise NotImplementedError
 
     def set_value(self, value) -> None:  # pragma: no cover - overridden
+        """Replaces the held value by `value`.
+
+        Raises:
+          TypeError: `value` is not of the held type.
+        """
         raise NotImplementedError
 
     def Clone(self) -> "AbstractValue":  # pragma: no cover - overridden
+        """A new AbstractValue holding a copy of the value."""
         raise NotImplementedError
 
     def SetFrom(self, other: "AbstractValue") -> None:
@@ -248,15 +256,24 @@ class Value(AbstractValue, metaclass=_ValueMeta):
         return cls._value_type
 
     def get_value(self):
+        """The held value."""
         return self._value
 
     def get_mutable_value(self):
+        """The held value, to be changed in place."""
         return self._value
 
     def set_value(self, value) -> None:
+        """Replaces the held value by `value`.
+
+        Raises:
+          TypeError: `value` is not of the held type T.
+        """
         self._value = self._check(value)
 
     def Clone(self) -> "Value":
+        """A new Value holding a copy of the value (its Clone() if it has one, else a
+        deep copy)."""
         clone = object.__new__(type(self))
         held = self._value
         clone._value = held.Clone() if _has_clone(held) else copy.deepcopy(held)
