@@ -168,6 +168,13 @@ class SceneGraph(LeafSystem):
 
     # --- ports ---------------------------------------------------------------------
     def get_source_pose_port(self, source_id):
+        """The abstract input port ("<source name>_pose") that takes the FramePoseVector
+        of source `source_id`.
+
+        Raises:
+          TypeError: `source_id` is not a SourceId.
+          RuntimeError: the source is not registered.
+        """
         port = self._pose_ports.get(source_id)
         if port is None:
             if not isinstance(source_id, SourceId):
@@ -185,17 +192,22 @@ class SceneGraph(LeafSystem):
         return port
 
     def get_query_output_port(self):
+        """The abstract output port holding the QueryObject bound to the context."""
         return self._query_port
 
     # --- model inspection ------------------------------------------------------------
     def model_inspector(self) -> SceneGraphInspector:
+        """The SceneGraphInspector of the model (the geometry registered so far, before any
+        context's changes)."""
         return self._model_inspector
 
     @staticmethod
     def world_frame_id():
+        """The FrameId of the world frame."""
         return world_frame_id()
 
     def SourceIsRegistered(self, source_id) -> bool:
+        """True if `source_id` is a registered source."""
         return self._model.SourceIsRegistered(source_id)
 
     # --- registration (model) ----------------------------------------------------------
@@ -249,6 +261,14 @@ class SceneGraph(LeafSystem):
                                    geometry).RegisterGeometry(source_id, frame_id, geometry)
 
     def RegisterAnchoredGeometry(self, source_id, geometry):
+        """Registers `geometry` (a GeometryInstance, its pose X_WG in the world frame) on
+        the world frame for `source_id`; returns its GeometryId.
+
+        Raises:
+          TypeError: `source_id` is not a SourceId.
+          RuntimeError: the source is not registered, the pose is not finite, or the
+            name is taken for one of the instance's roles; nothing changes.
+        """
         return self._model.RegisterAnchoredGeometry(source_id, geometry)
 
     @overloaded.typed(source_id=_not_context)
@@ -305,9 +325,19 @@ class SceneGraph(LeafSystem):
                                    role).RemoveRole(source_id, geometry_id, role)
 
     def RenameFrame(self, frame_id, name: str) -> None:
+        """Renames frame `frame_id` (names are unique per source).
+
+        Raises:
+          RuntimeError: the frame is not registered or the name is taken.
+        """
         self._model.RenameFrame(frame_id, name)
 
     def RenameGeometry(self, geometry_id, name: str) -> None:
+        """Renames geometry `geometry_id` (names are unique per frame per role).
+
+        Raises:
+          RuntimeError: the geometry is not registered or the name is taken.
+        """
         self._model.RenameGeometry(geometry_id, name)
 
     @overloaded.typed(source_id=_not_context)

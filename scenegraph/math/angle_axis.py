@@ -49,6 +49,7 @@ class AngleAxis:
 
     @staticmethod
     def Identity() -> "AngleAxis":
+        """The zero rotation (angle 0 about x)."""
         return AngleAxis()
 
     @staticmethod
@@ -61,6 +62,7 @@ class AngleAxis:
         return AngleAxis._make(2.0 * math.atan2(s, w), np.array([x, y, z]) / s)
 
     def angle(self) -> float:
+        """The angle [rad]."""
         return self._angle
 
     def axis(self) -> np.ndarray:
@@ -68,9 +70,11 @@ class AngleAxis:
         return self._axis.copy()
 
     def set_angle(self, angle: float) -> None:
+        """Sets the angle [rad]."""
         self._angle = float(angle)
 
     def set_axis(self, axis) -> None:
+        """Sets the axis (normalised)."""
         self._axis = _unit_axis(axis)
 
     def rotation(self) -> np.ndarray:
@@ -82,16 +86,20 @@ class AngleAxis:
         return np.concatenate(([math.cos(half)], math.sin(half) * self._axis))
 
     def quaternion(self) -> Quaternion:
+        """The same rotation as a unit Quaternion."""
         return Quaternion._make(self._wxyz())
 
     def set_rotation(self, rotation) -> None:
+        """Sets angle and axis from a (3, 3) rotation matrix."""
         other = AngleAxis._from_matrix(np.asarray(rotation, dtype=float).reshape(3, 3))
         self._angle, self._axis = other._angle, other._axis
 
     def set_quaternion(self, q: Quaternion) -> None:
+        """Sets angle and axis from a Quaternion."""
         self.set_rotation(q.rotation())
 
     def inverse(self) -> "AngleAxis":
+        """The inverse rotation (the angle negated, same axis)."""
         return AngleAxis._make(-self._angle, self._axis.copy())
 
     def multiply(self, other: "AngleAxis") -> Quaternion:

@@ -102,6 +102,7 @@ class RigidTransform:
 
     @staticmethod
     def Identity() -> "RigidTransform":
+        """The identity transform."""
         return RigidTransform._make(np.eye(3), np.zeros(3))
 
     @staticmethod
@@ -132,13 +133,21 @@ class RigidTransform:
         self._R = _rotation_array(given[0])
 
     def set_translation(self, p) -> None:
+        """Sets the translation p_AoBo_A (3,) [m].
+
+        Raises:
+          TypeError: `p` does not have 3 elements.
+        """
         self._p = _vec3(p, "p")
 
     def set(self, R, p) -> None:
+        """Sets the rotation R_AB (a RotationMatrix or a checked (3, 3) array) and the
+        translation p_AoBo_A (3,) [m]."""
         self._R = _rotation_array(R)
         self._p = _vec3(p, "p")
 
     def SetIdentity(self) -> "RigidTransform":
+        """Sets this transform to the identity; returns it."""
         self._R = np.eye(3)
         self._p = np.zeros(3)
         return self
@@ -210,12 +219,16 @@ class RigidTransform:
 
     # ---- tests -----------------------------------------------------------
     def IsExactlyIdentity(self) -> bool:
+        """True if the rotation is exactly I and the translation exactly 0."""
         return bool((self._R == np.eye(3)).all() and (self._p == 0.0).all())
 
     def IsNearlyIdentity(self, translation_tolerance: float) -> bool:
+        """True if the rotation matrix is within `translation_tolerance` of I entrywise
+        and the translation within `translation_tolerance` [m] of 0 per coordinate."""
         return self.IsNearlyEqualTo(RigidTransform(), translation_tolerance)
 
     def IsExactlyEqualTo(self, other: "RigidTransform") -> bool:
+        """True if rotation and translation are exactly equal to `other`'s."""
         return bool((self._R == other._R).all() and (self._p == other._p).all())
 
     def IsNearlyEqualTo(self, other: "RigidTransform", tolerance: float) -> bool:
@@ -225,6 +238,8 @@ class RigidTransform:
                     and np.abs(self._p - other._p).max() <= tolerance)
 
     def GetMaximumAbsoluteDifference(self, other: "RigidTransform") -> float:
+        """The largest absolute difference between corresponding entries of the two
+        rotation matrices and translations."""
         return float(max(np.abs(self._R - other._R).max(), np.abs(self._p - other._p).max()))
 
     def GetMaximumAbsoluteTranslationDifference(self, other: "RigidTransform") -> float:

@@ -47,10 +47,13 @@ class ImplicitIntegrator(IntegratorBase):
 
     # --- settings and statistics (Drake's names) ---------------------------------------
     def set_jacobian_computation_scheme(self, scheme) -> None:
+        """Sets how ∂f/∂x is computed (JacobianComputationScheme; kAutomatic means central
+        differences here); the Jacobian is recomputed at the next step."""
         self._jacobian_scheme = JacobianComputationScheme(scheme)
         self._jacobian = None
 
     def get_jacobian_computation_scheme(self):
+        """How ∂f/∂x is computed (a JacobianComputationScheme)."""
         return self._jacobian_scheme
 
     def set_reuse(self, reuse: bool) -> None:
@@ -58,6 +61,8 @@ class ImplicitIntegrator(IntegratorBase):
         self._reuse = bool(reuse)
 
     def get_reuse(self) -> bool:
+        """True if Jacobians and factorisations are reused across steps while Newton
+        converges."""
         return getattr(self, "_reuse", True)
 
     def ResetStatistics(self) -> None:
@@ -68,15 +73,19 @@ class ImplicitIntegrator(IntegratorBase):
         self._num_iteration_matrix_factorizations = 0
 
     def get_num_jacobian_evaluations(self) -> int:
+        """The number of Jacobian evaluations."""
         return self._num_jacobian_evaluations
 
     def get_num_derivative_evaluations_for_jacobian(self) -> int:
+        """The number of time-derivative evaluations spent on Jacobians."""
         return self._num_jacobian_function_evaluations
 
     def get_num_newton_raphson_iterations(self) -> int:
+        """The number of Newton–Raphson iterations."""
         return self._num_newton_raphson_iterations
 
     def get_num_iteration_matrix_factorizations(self) -> int:
+        """The number of iteration-matrix factorisations."""
         return self._num_iteration_matrix_factorizations
 
     def DoInitialize(self) -> None:

@@ -29,6 +29,11 @@ class OutputPort(PortBase):
         return payload.get_value()
 
     def EvalAbstract(self, context) -> AbstractValue:
+        """The port's value in `context` as an AbstractValue (cached).
+
+        Raises:
+          RuntimeError: `context` is not the system's.
+        """
         if context._system is not self._system:
             self._system.ValidateContext(context)
         payload = self._eval_payload(context)
@@ -37,6 +42,11 @@ class OutputPort(PortBase):
         return payload
 
     def EvalBasicVector(self, context) -> BasicVector:
+        """The value of a vector port in `context` as a BasicVector (cached).
+
+        Raises:
+          RuntimeError: the port is abstract-valued, or `context` is not the system's.
+        """
         if not self._is_vector:
             raise RuntimeError(f"{self.GetFullDescription()} is abstract-valued")
         if context._system is not self._system:
@@ -59,9 +69,11 @@ class LeafOutputPort(OutputPort):
         self._calc = cache_entry._calc
 
     def cache_entry(self):
+        """The CacheEntry that holds the port's value."""
         return self._cache_entry
 
     def ticket(self):
+        """The DependencyTicket of the port's value (its cache entry's)."""
         return self._cache_entry.ticket()
 
     def _eval_payload(self, context):
@@ -71,6 +83,7 @@ class LeafOutputPort(OutputPort):
         return cev.value
 
     def Allocate(self) -> AbstractValue:
+        """A new AbstractValue of the port's type (a Value[BasicVector] for vector ports)."""
         value = self._cache_entry._allocate()
         if isinstance(value, BasicVector):
             return Value[BasicVector](value)
@@ -106,8 +119,10 @@ class DiagramOutputPort(OutputPort):
         return port._eval_payload(leaf_context)
 
     def Allocate(self) -> AbstractValue:
+        """A new AbstractValue of the port's type (that of the exported port)."""
         return self._source_port.Allocate()
 
     def Calc(self, context, value: AbstractValue) -> None:
+        """Computes the exported port's value in `context` (the diagram's) into `value`."""
         self._system.ValidateContext(context)
         self._source_port.Calc(context._subcontexts[self._source_index], value)

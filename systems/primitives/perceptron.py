@@ -99,24 +99,38 @@ class MultilayerPerceptron(LeafSystem):
 
     # --- structure --------------------------------------------------------------------
     def num_parameters(self) -> int:
+        """The total number of weights and biases."""
         return self._num_parameters
 
     def layers(self) -> list:
+        """The layer sizes, input layer first."""
         return list(self._layers)
 
     def activation_type(self, layer: int) -> PerceptronActivationType:
+        """The PerceptronActivationType of layer `layer` (counting from the first hidden
+        layer)."""
         return self._kinds[layer]
 
     # --- parameters ---------------------------------------------------------------------
     def GetParameters(self, context) -> np.ndarray:
+        """All weights and biases in `context`, a read-only (num_parameters(),) array in
+        Drake's layout."""
         self.ValidateContext(context)
         return context.get_numeric_parameter(self._param_index).get_value()
 
     def GetMutableParameters(self, context) -> np.ndarray:
+        """All weights and biases in `context`, a writable (num_parameters(),) array;
+        dependents go out of date now."""
         self.ValidateContext(context)
         return context.get_mutable_numeric_parameter(self._param_index).get_mutable_value()
 
     def SetParameters(self, context, params) -> None:
+        """Sets all weights and biases in `context` from `params` (num_parameters()
+        values in Drake's layout).
+
+        Raises:
+          ValueError: `params` has the wrong size.
+        """
         params = np.asarray(params, dtype=float).reshape(-1)
         if params.size != self._num_parameters:
             raise ValueError(f"SetParameters: expected {self._num_parameters} values; got "
@@ -144,6 +158,7 @@ class MultilayerPerceptron(LeafSystem):
 
     @overloaded.typed(context=Context)
     def GetBiases(self, context, layer: int) -> np.ndarray:
+        """A copy of the biases of layer `layer` in `context`."""
         return self._biases_of(self.GetParameters(context), layer).copy()
 
     @GetBiases.overload
@@ -179,6 +194,7 @@ class MultilayerPerceptron(LeafSystem):
 
     @overloaded.typed(context=Context)
     def SetBiases(self, context, layer: int, b) -> None:
+        """Sets the biases of layer `layer` in `context` to `b`."""
         self._write_biases(self.GetMutableParameters(context), layer, b)
 
     @SetBiases.overload

@@ -89,26 +89,33 @@ class TrajectoryAffineSystem(LeafSystem):
         return np.zeros(0) if trajectory is None else trajectory.value(t)
 
     def A(self, arg0: float) -> np.ndarray:
+        """A(t), the (n, n) state matrix at time `arg0` [s]."""
         return self._A.value(arg0)
 
     def B(self, arg0: float) -> np.ndarray:
+        """B(t), the (n, m) input matrix at time `arg0` [s]."""
         return self._B.value(arg0)
 
     def f0(self, arg0: float) -> np.ndarray:
+        """f0(t), the (n,) state offset at time `arg0` [s] (zeros if not given)."""
         return self._f0.value(arg0)[:, 0] if self._f0 is not None else \
             np.zeros(self._A.rows())
 
     def C(self, arg0: float) -> np.ndarray:
+        """C(t), the (p, n) output matrix at time `arg0` [s]."""
         return self._C.value(arg0)
 
     def D(self, arg0: float) -> np.ndarray:
+        """D(t), the (p, m) feedthrough matrix at time `arg0` [s]."""
         return self._D.value(arg0)
 
     def y0(self, arg0: float) -> np.ndarray:
+        """y0(t), the (p,) output offset at time `arg0` [s] (zeros if not given)."""
         return self._y0.value(arg0)[:, 0] if self._y0 is not None else \
             np.zeros(self._C.rows())
 
     def time_period(self) -> float:
+        """The update period [s] (0 for continuous time)."""
         return self._period
 
     def configure_default_state(self, x0) -> None:
