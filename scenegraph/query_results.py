@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from scenegraph.identifiers import GeometryId
+
 __all__ = ["PenetrationAsPointPair", "SignedDistancePair", "SignedDistanceToPoint"]
 
 
@@ -49,8 +51,8 @@ class PenetrationAsPointPair:
 
     def __init__(self, id_A=None, id_B=None, p_WCa=(0.0, 0.0, 0.0), p_WCb=(0.0, 0.0, 0.0),
                  nhat_BA_W=(0.0, 0.0, 0.0), depth: float = -1.0):
-        self.id_A = id_A
-        self.id_B = id_B
+        self.id_A = GeometryId() if id_A is None else id_A
+        self.id_B = GeometryId() if id_B is None else id_B
         self.p_WCa = _vec3(p_WCa, "p_WCa")
         self.p_WCb = _vec3(p_WCb, "p_WCb")
         self.nhat_BA_W = _vec3(nhat_BA_W, "nhat_BA_W")
@@ -95,8 +97,8 @@ class SignedDistancePair:
     def __init__(self, id_A=None, id_B=None, p_ACa=(0.0, 0.0, 0.0), p_BCb=(0.0, 0.0, 0.0),
                  distance: float = 0.0, nhat_BA_W=(0.0, 0.0, 0.0),
                  is_nhat_BA_W_unique: bool = True):
-        self.id_A = id_A
-        self.id_B = id_B
+        self.id_A = GeometryId() if id_A is None else id_A
+        self.id_B = GeometryId() if id_B is None else id_B
         self.p_ACa = _vec3(p_ACa, "p_ACa")
         self.p_BCb = _vec3(p_BCb, "p_BCb")
         self.distance = float(distance)
@@ -147,7 +149,7 @@ class SignedDistanceToPoint:
 
     def __init__(self, id_G=None, p_GN=(0.0, 0.0, 0.0), distance: float = 0.0,
                  grad_W=(0.0, 0.0, 0.0), is_grad_W_unique: bool = True):
-        self.id_G = id_G
+        self.id_G = GeometryId() if id_G is None else id_G
         self.p_GN = _vec3(p_GN, "p_GN")
         self.distance = float(distance)
         self.grad_W = _vec3(grad_W, "grad_W")

@@ -94,6 +94,15 @@ class SceneGraphConfig:
             raise RuntimeError("SceneGraphConfig: broadphase_pairs must be given exactly "
                                "when broadphase is 'explicit'")
 
+    def __repr__(self) -> str:
+        """pydrake's repr; the extension fields are listed only when not at their
+        defaults."""
+        text = f"SceneGraphConfig(default_proximity_properties={self.default_proximity_properties!r}"
+        if self.broadphase != "auto" or self.broadphase_pairs is not None:
+            text += (f", broadphase={self.broadphase!r}, "
+                     f"broadphase_pairs={self.broadphase_pairs!r}")
+        return text + ")"
+
     def __deepcopy__(self, memo):
         return SceneGraphConfig(copy.deepcopy(self.default_proximity_properties),
                                 self.broadphase,

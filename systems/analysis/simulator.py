@@ -47,6 +47,10 @@ class InitializeParams:
     def __init__(self, suppress_initialization_events: bool = False):
         self.suppress_initialization_events = suppress_initialization_events
 
+    def __repr__(self) -> str:
+        return (f"InitializeParams(suppress_initialization_events="
+                f"{self.suppress_initialization_events!r})")
+
 
 class WitnessTriggeredEventData:
     """Attached to an event fired by a witness: which witness, over [t0, tf]."""

@@ -444,6 +444,12 @@ class Context(ContextBase):
                     _copy_cache_value(dst, src)
         return clone
 
+    def __str__(self) -> str:
+        """Drake's summary: pathname, time, states and parameters (see
+        context_text)."""
+        from .context_text import context_to_string
+        return context_to_string(self)
+
     def __copy__(self):
         return self.Clone()
 
