@@ -140,10 +140,12 @@ class GeometryState:
 
     # ---- small accessors used by SceneGraph and the inspector ----------------
     def self_source_id(self) -> SourceId:
+        """The SourceId of the state's own source (which owns the world frame)."""
         return self._self_source_id
 
     @staticmethod
     def world_frame_id() -> FrameId:
+        """The FrameId of the world frame."""
         return _WORLD_FRAME_ID
 
     def geometry_version(self) -> GeometryVersion:
@@ -151,12 +153,19 @@ class GeometryState:
         return GeometryVersion(self._version)
 
     def SourceIsRegistered(self, source_id: SourceId) -> bool:
+        """True if `source_id` is a registered source."""
         return source_id in self._sources
 
     def GetName(self, source_id: SourceId) -> str:
+        """The name of source `source_id`.
+
+        Raises:
+          RuntimeError: the source is not registered.
+        """
         return self._source(source_id).name
 
     def collision_filter_manager(self):
+        """A CollisionFilterManager that edits this state's collision filters."""
         from scenegraph.collision_filter_manager import CollisionFilterManager
         return CollisionFilterManager(self)
 

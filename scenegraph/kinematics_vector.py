@@ -29,6 +29,11 @@ class FramePoseVector:
                 self.set_value(k, v)
 
     def set_value(self, id: FrameId, value: RigidTransform) -> None:
+        """Sets X_PF, the pose of frame `id` in its parent frame P.
+
+        Raises:
+          TypeError: `id` is not a FrameId, or `value` is not a RigidTransform.
+        """
         if not isinstance(id, FrameId):
             raise id_type_error(id, FrameId, "FramePoseVector.set_value: id")
         if not isinstance(value, RigidTransform):
@@ -48,15 +53,19 @@ class FramePoseVector:
             raise RuntimeError(f"No such FrameId {id}.") from None
 
     def has_id(self, id: FrameId) -> bool:
+        """True if frame `id` has a pose."""
         return id in self._values
 
     def ids(self) -> list:
+        """The FrameIds with a pose."""
         return list(self._values)
 
     def size(self) -> int:
+        """The number of frames with a pose."""
         return len(self._values)
 
     def clear(self) -> None:
+        """Removes every pose."""
         self._values.clear()
 
     def items(self):

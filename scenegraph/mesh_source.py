@@ -52,12 +52,15 @@ class MemoryFile:
         return MemoryFile(data, os.path.splitext(path)[1].lower(), path)
 
     def contents(self) -> bytes:
+        """The file's bytes."""
         return self._contents
 
     def extension(self) -> str:
+        """The file's extension, lower case with the dot (e.g. ".obj")."""
         return self._extension
 
     def filename_hint(self) -> str:
+        """A name for messages (no file is read)."""
         return self._filename_hint
 
     def sha256(self) -> str:
@@ -126,9 +129,11 @@ class MeshSource:
         self._path, self._mesh = Path(path), None
 
     def is_path(self) -> bool:
+        """True if the mesh comes from a file path."""
         return self._path is not None
 
     def is_in_memory(self) -> bool:
+        """True if the mesh comes from an InMemoryMesh."""
         return self._mesh is not None
 
     def path(self) -> Path:
@@ -139,6 +144,11 @@ class MeshSource:
         return self._path
 
     def in_memory(self) -> InMemoryMesh:
+        """The InMemoryMesh.
+
+        Raises:
+          RuntimeError: the source is a path.
+        """
         if self._mesh is None:
             raise RuntimeError(f"MeshSource.in_memory(): this source is the path "
                                f"'{self._path}'")

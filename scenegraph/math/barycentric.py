@@ -33,18 +33,27 @@ class BarycentricMesh:
         self._num_interpolants = 1 + sum(len(c) > 1 for c in grid)
 
     def get_input_grid(self) -> list:
+        """The grid: one set of coordinates per input dimension."""
         return [set(c) for c in self._grid]
 
     def get_input_size(self) -> int:
+        """The number of input dimensions."""
         return len(self._grid)
 
     def get_num_mesh_points(self) -> int:
+        """The number of mesh points (the product of the grid sizes)."""
         return self._num_points
 
     def get_num_interpolants(self) -> int:
+        """The number of mesh points an evaluation interpolates (input size + 1)."""
         return self._num_interpolants
 
     def get_mesh_point(self, arg0: int) -> np.ndarray:
+        """The coordinates of mesh point `arg0`, an (input size,) array.
+
+        Raises:
+          IndexError: `arg0` is out of range.
+        """
         index = int(arg0)
         if not 0 <= index < self._num_points:
             raise IndexError(f"BarycentricMesh: mesh point {index} is out of range")
@@ -55,6 +64,7 @@ class BarycentricMesh:
         return point
 
     def get_all_mesh_points(self) -> np.ndarray:
+        """Every mesh point, an (input size, num mesh points) array."""
         return np.column_stack([self.get_mesh_point(k) for k in range(self._num_points)])
 
     def EvalBarycentricWeights(self, arg0):

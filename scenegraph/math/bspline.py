@@ -74,21 +74,27 @@ class BsplineBasis:
         self._order, self._knots = order, knots
 
     def order(self) -> int:
+        """The order k (degree + 1)."""
         return self._order
 
     def degree(self) -> int:
+        """The polynomial degree (order − 1)."""
         return self._order - 1
 
     def num_basis_functions(self) -> int:
+        """The number of basis functions (knots − order)."""
         return len(self._knots) - self._order
 
     def knots(self) -> list:
+        """The knot vector, as a list."""
         return list(self._knots)
 
     def initial_parameter_value(self) -> float:
+        """The start of the parameter range, knot[order − 1]."""
         return self._knots[self._order - 1]
 
     def final_parameter_value(self) -> float:
+        """The end of the parameter range, knot[num_basis_functions]."""
         return self._knots[self.num_basis_functions()]
 
     def _check(self, t: float) -> float:

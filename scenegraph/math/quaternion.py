@@ -119,18 +119,23 @@ class Quaternion:
 
     @staticmethod
     def Identity() -> "Quaternion":
+        """The identity quaternion (w = 1)."""
         return Quaternion()
 
     def w(self) -> float:
+        """The scalar part w."""
         return float(self._q[0])
 
     def x(self) -> float:
+        """The x component of the vector part."""
         return float(self._q[1])
 
     def y(self) -> float:
+        """The y component of the vector part."""
         return float(self._q[2])
 
     def z(self) -> float:
+        """The z component of the vector part."""
         return float(self._q[3])
 
     def wxyz(self) -> np.ndarray:
@@ -142,6 +147,11 @@ class Quaternion:
         return self._q[1:].copy()
 
     def set_wxyz(self, wxyz) -> None:
+        """Sets the components from (4,) [w, x, y, z].
+
+        Raises:
+          RuntimeError: the quaternion is not normalised.
+        """
         q = np.array(wxyz, dtype=float).reshape(4)
         _check_unit(q)
         self._q = q
@@ -155,6 +165,7 @@ class Quaternion:
         return self.conjugate()
 
     def conjugate(self) -> "Quaternion":
+        """The conjugate [w, −x, −y, −z] (the inverse rotation)."""
         q = self._q
         return Quaternion._make(np.array([q[0], -q[1], -q[2], -q[3]]))
 

@@ -134,6 +134,7 @@ class RotationMatrix:
 
     @staticmethod
     def Identity() -> "RotationMatrix":
+        """The identity rotation."""
         return RotationMatrix._make(np.eye(3))
 
     @staticmethod
@@ -214,6 +215,7 @@ class RotationMatrix:
         return RotationMatrix._make(self._R.T.copy())
 
     def transpose(self) -> "RotationMatrix":
+        """R_BA, the transpose (and inverse) of R_AB."""
         return RotationMatrix._make(self._R.T.copy())
 
     def InvertAndCompose(self, other: "RotationMatrix") -> "RotationMatrix":
@@ -243,9 +245,11 @@ class RotationMatrix:
         return _is_valid(R, tolerance)
 
     def IsExactlyIdentity(self) -> bool:
+        """True if the matrix is exactly I."""
         return bool((self._R == np.eye(3)).all())
 
     def IsNearlyIdentity(self, tolerance: float = _TOLERANCE) -> bool:
+        """True if every entry is within `tolerance` of I's (default 128·ε)."""
         return bool(np.abs(self._R - np.eye(3)).max() <= tolerance)
 
     def IsNearlyEqualTo(self, other: "RotationMatrix", tolerance: float) -> bool:
@@ -253,9 +257,11 @@ class RotationMatrix:
         return self.GetMaximumAbsoluteDifference(other) <= tolerance
 
     def IsExactlyEqualTo(self, other: "RotationMatrix") -> bool:
+        """True if the matrices are exactly equal."""
         return bool((self._R == other._R).all())
 
     def GetMaximumAbsoluteDifference(self, other: "RotationMatrix") -> float:
+        """The largest absolute difference between corresponding entries."""
         return float(np.abs(self._R - other._R).max())
 
     # ---- conversions -----------------------------------------------------
@@ -264,6 +270,7 @@ class RotationMatrix:
         return Quaternion._make(matrix_to_quaternion(self._R))
 
     def ToRollPitchYaw(self):
+        """The same rotation as RollPitchYaw angles [rad]."""
         from scenegraph.math.roll_pitch_yaw import RollPitchYaw
         return RollPitchYaw(self)
 

@@ -30,21 +30,27 @@ class PortBase:
         self._is_vector = data_type == PortDataType.kVectorValued
 
     def get_index(self):
+        """The port's index (an InputPortIndex or OutputPortIndex)."""
         return self._index_type(self._index)
 
     def get_name(self) -> str:
+        """The port's name."""
         return self._name
 
     def size(self) -> int:
+        """The number of elements of a vector port (0 for an abstract port)."""
         return self._size
 
     def get_system(self):
+        """The system the port belongs to."""
         return self._system
 
     def get_data_type(self) -> PortDataType:
+        """PortDataType.kVectorValued or kAbstractValued."""
         return self._data_type
 
     def GetFullDescription(self) -> str:
+        """"InputPort[i] (name) of System ::path (Class)", as used in messages."""
         return (f"{self._kind}[{self._index}] ({self._name}) of System "
                 f"{self._system.GetSystemPathname()} ({type(self._system).__name__})")
 

@@ -43,18 +43,31 @@ class ScalarConversionMixin:
     ToScalarTypeMaybe = ScalarTemplateMethod("ToScalarTypeMaybe", maybe=True)
 
     def ToAutoDiffXd(self):
+        """Not offered: this library computes in float only.
+
+        Raises:
+          RuntimeError: always (pydrake's message for a system without conversion).
+        """
         raise _not_offered(self, "drake::AutoDiffXd")
 
     def ToAutoDiffXdMaybe(self):
+        """None: conversion to AutoDiffXd is not offered."""
         return None
 
     def ToSymbolic(self):
+        """Not offered: this library computes in float only.
+
+        Raises:
+          RuntimeError: always (pydrake's message for a system without conversion).
+        """
         raise _not_offered(self, "drake::symbolic::Expression")
 
     def ToSymbolicMaybe(self):
+        """None: conversion to symbolic scalars is not offered."""
         return None
 
     def get_system_scalar_converter(self) -> SystemScalarConverter:
+        """A SystemScalarConverter that supports no conversions."""
         return SystemScalarConverter()
 
 

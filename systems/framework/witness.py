@@ -33,18 +33,27 @@ class WitnessFunction:
         self._event = event
 
     def description(self) -> str:
+        """The description given at creation."""
         return self._description
 
     def direction_type(self) -> WitnessFunctionDirection:
+        """The WitnessFunctionDirection of crossings that trigger the event."""
         return self._direction
 
     def get_system(self):
+        """The system the witness belongs to."""
         return self._system
 
     def get_event(self):
+        """The event handled at a triggering crossing, or None."""
         return self._event
 
     def CalcWitnessValue(self, context) -> float:
+        """The witness value in `context`, a float.
+
+        Raises:
+          RuntimeError: `context` is not the system's.
+        """
         self._system.ValidateContext(context)
         return float(self._calc(context))
 

@@ -155,6 +155,7 @@ class Multiplexer(LeafSystem):
             y[part] = evaluate(i)._data
 
     def get_input_sizes(self) -> list:
+        """The sizes of the input ports."""
         return list(self._input_sizes)
 
 
@@ -209,6 +210,7 @@ class Demultiplexer(LeafSystem):
         return calc
 
     def get_output_ports_sizes(self) -> list:
+        """The sizes of the output ports."""
         return list(self._output_ports_sizes)
 
 
@@ -302,12 +304,23 @@ class Saturation(LeafSystem):
         return self._min_port if which == "min" else self._max_port
 
     def get_min_value_port(self):
+        """The input port of the lower limit.
+
+        Raises:
+          RuntimeError: the limits are constant (there is no such port).
+        """
         return self._limit_port("min")
 
     def get_max_value_port(self):
+        """The input port of the upper limit.
+
+        Raises:
+          RuntimeError: the limits are constant (there is no such port).
+        """
         return self._limit_port("max")
 
     def get_size(self) -> int:
+        """The size of the saturated vector."""
         return self._size
 
 
