@@ -4,7 +4,8 @@ from scenegraph.visualization.meshcat import Meshcat, MeshcatParams, StartMeshca
 from scenegraph.visualization.meshcat_animation import MeshcatAnimation
 from scenegraph.visualization.meshcat_point_cloud_visualizer import MeshcatPointCloudVisualizer
 from scenegraph.visualization.meshcat_visualizer import MeshcatVisualizer, MeshcatVisualizerParams
+from scenegraph.visualization.tactile_visualizer import TactileVisualizer
 
 __all__ = ["ContactVisualizer", "ContactVisualizerParams", "Meshcat", "MeshcatAnimation",
            "MeshcatParams", "MeshcatPointCloudVisualizer", "MeshcatVisualizer",
-           "MeshcatVisualizerParams", "StartMeshcat"]
+           "MeshcatVisualizerParams", "StartMeshcat", "TactileVisualizer"]
