@@ -19,12 +19,15 @@ class GeometryFrame:
         self._frame_group = int(frame_group_id)
 
     def id(self) -> FrameId:
+        """The FrameId this frame will be registered with."""
         return self._id
 
     def name(self) -> str:
+        """The frame's name."""
         return self._name
 
     def frame_group(self) -> int:
+        """The frame group (an int, 0 by default)."""
         return self._frame_group
 
     def __repr__(self) -> str:

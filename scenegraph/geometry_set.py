@@ -90,9 +90,11 @@ class GeometrySet:
             raise TypeError(f"GeometrySet: expected {want}, got {type(x).__name__}")
 
     def num_geometries(self) -> int:
+        """The number of GeometryIds in the set (frames not expanded)."""
         return len(self._geometries)
 
     def num_frames(self) -> int:
+        """The number of FrameIds in the set."""
         return len(self._frames)
 
     def geometries(self) -> list:
@@ -104,6 +106,7 @@ class GeometrySet:
         return list(self._frames)
 
     def contains(self, id_) -> bool:
+        """True if `id_` (a GeometryId or FrameId) is in the set."""
         return id_ in self._geometries or id_ in self._frames
 
     def __repr__(self) -> str:

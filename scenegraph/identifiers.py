@@ -27,18 +27,29 @@ class _Identifier:
 
     @classmethod
     def get_new_id(cls):
+        """A new, valid id of this type, unique in the process.
+
+        Raises:
+          RuntimeError: 2**32 ids of this type were already made in this process.
+        """
         obj = object.__new__(cls)
         with _Identifier._lock:
             obj._value = next(cls._counter)
         return obj
 
     def get_value(self) -> int:
+        """The id's integer value.
+
+        Raises:
+          RuntimeError: the id is invalid (default-constructed).
+        """
         if self._value == 0:
             raise RuntimeError(f"{type(self).__name__}.get_value(): the id is invalid "
                                "(default-constructed)")
         return self._value
 
     def is_valid(self) -> bool:
+        """True unless the id was default-constructed."""
         return self._value != 0
 
     def __hash__(self):

@@ -101,6 +101,7 @@ class ContactSurface:
         return self._id_N
 
     def representation(self) -> HydroelasticContactRepresentation:
+        """The HydroelasticContactRepresentation of the mesh: kTriangle or kPolygon."""
         return self._rep
 
     def is_triangle(self) -> bool:
@@ -133,9 +134,11 @@ class ContactSurface:
         return self._e_MN
 
     def num_faces(self) -> int:
+        """The number of faces of the contact mesh."""
         return self._mesh_W.num_faces()
 
     def num_vertices(self) -> int:
+        """The number of vertices of the contact mesh."""
         return self._mesh_W.num_vertices()
 
     def area(self, face_index: int) -> float:

@@ -36,6 +36,7 @@ class VolumeElement:
         return e
 
     def num_vertices(self) -> int:
+        """4: a tetrahedron's vertex count."""
         return 4
 
     def vertex(self, i: int) -> int:
@@ -79,9 +80,11 @@ class VolumeMesh:
         self._volumes = None
 
     def num_elements(self) -> int:
+        """The number of tetrahedra."""
         return int(self._tets.shape[0])
 
     def num_vertices(self) -> int:
+        """The number of vertices."""
         return int(self._p_MV.shape[0])
 
     def element(self, e: int) -> VolumeElement:
@@ -89,6 +92,8 @@ class VolumeMesh:
         return VolumeElement._from_view(self._tets[e])
 
     def tetrahedra(self) -> list:
+        """The tetrahedra, a list of VolumeElement (four vertex indices each, positively
+        oriented)."""
         return [VolumeElement._from_view(row) for row in self._tets]
 
     def vertex(self, v: int) -> np.ndarray:
@@ -96,6 +101,7 @@ class VolumeMesh:
         return self._p_MV[v]
 
     def vertices(self) -> list:
+        """The vertices p_MV, a list of (3,) positions [m] in the mesh frame M."""
         return list(self._p_MV)
 
     def tetrahedron_volumes(self) -> np.ndarray:

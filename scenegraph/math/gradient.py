@@ -14,6 +14,8 @@ __all__ = ["NumericalGradientMethod", "NumericalGradientOption", "ComputeNumeric
 
 
 class NumericalGradientMethod(enum.IntEnum):
+    """Finite-difference scheme of ComputeNumericalGradient: kForward, kBackward or
+    kCentral."""
     kForward = 0
     kBackward = 1
     kCentral = 2
@@ -29,11 +31,13 @@ class NumericalGradientOption:
                        else np.sqrt(function_accuracy))
 
     def NumericalGradientMethod(self):
+        """The NumericalGradientMethod of these options."""
         return self._method
 
     method = NumericalGradientMethod
 
     def perturbation_size(self) -> float:
+        """The perturbation of each coordinate (from the method and the function accuracy)."""
         return float(self._delta)
 
     def __repr__(self) -> str:

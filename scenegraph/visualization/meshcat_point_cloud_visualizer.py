@@ -40,9 +40,11 @@ class MeshcatPointCloudVisualizer(LeafSystem):
             "X_ParentCloud", Value[RigidTransform](RigidTransform()))
 
     def set_point_size(self, point_size: float, /) -> None:
+        """Sets the drawn size of each point [m]."""
         self._point_size = float(point_size)
 
     def set_default_rgba(self, rgba: Rgba, /) -> None:
+        """Sets the colour of points when the cloud has no colours."""
         self._default_rgba = Rgba(rgba.r(), rgba.g(), rgba.b(), rgba.a())
 
     def Delete(self) -> None:
@@ -50,9 +52,12 @@ class MeshcatPointCloudVisualizer(LeafSystem):
         self._meshcat.Delete(self._path)
 
     def cloud_input_port(self):
+        """The input port of the PointCloud (positions in the cloud frame C)."""
         return self._cloud_port
 
     def pose_input_port(self):
+        """The input port of X_ParentCloud, the cloud frame's pose (identity when it has
+        no value)."""
         return self._pose_port
 
     def _update_meshcat(self, context) -> EventStatus:

@@ -132,15 +132,19 @@ class MeshcatVisualizer(QueryObjectVisualizer):
         return self._meshcat.get_mutable_recording()
 
     def StopRecording(self) -> None:
+        """Stops the Meshcat's recording (kept for PublishRecording)."""
         self._meshcat.StopRecording()
 
     def PublishRecording(self) -> None:
+        """Sends the Meshcat's recording to the browsers as an animation."""
         self._meshcat.PublishRecording()
 
     def DeleteRecording(self) -> None:
+        """Discards the Meshcat's recording."""
         self._meshcat.DeleteRecording()
 
     def get_mutable_recording(self):
+        """The Meshcat's recording, a MeshcatAnimation."""
         return self._meshcat.get_mutable_recording()
 
     # --- events ------------------------------------------------------------------------

@@ -22,9 +22,17 @@ class BusValue:
         self._values: dict[str, AbstractValue] = {}
 
     def Clear(self) -> None:
+        """Removes every named value."""
         self._values.clear()
 
     def Set(self, name: str, value: AbstractValue) -> None:
+        """Sets the value named `name` to a copy of `value` (an AbstractValue); a name
+        already present keeps its type.
+
+        Raises:
+          TypeError: `value` is not an AbstractValue.
+          RuntimeError: `value` is not of the type already held under that name.
+        """
         if not isinstance(value, AbstractValue):
             raise TypeError(f"BusValue.Set({name!r}): value must be an AbstractValue; got "
                             f"{type(value).__name__}")
@@ -39,6 +47,7 @@ class BusValue:
         held.SetFrom(value)
 
     def Find(self, name: str):
+        """The value held under `name`, or None."""
         held = self._values.get(name)
         return None if held is None else held.get_value()
 

@@ -76,7 +76,9 @@ class SystemVisitor:
     otherwise. Override both."""
 
     def VisitSystem(self, system) -> None:
+        """Called by Accept for a leaf system; override it."""
         raise NotImplementedError("SystemVisitor.VisitSystem() must be overridden")
 
     def VisitDiagram(self, diagram) -> None:
+        """Called by Accept for a Diagram; override it."""
         raise NotImplementedError("SystemVisitor.VisitDiagram() must be overridden")

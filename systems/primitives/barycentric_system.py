@@ -23,9 +23,11 @@ class BarycentricMeshSystem(VectorSystem):
         self._mesh, self._values = arg0, values
 
     def get_mesh(self):
+        """The BarycentricMesh the output is interpolated on."""
         return self._mesh
 
     def get_output_values(self) -> np.ndarray:
+        """A copy of the (outputs, mesh points) values at the mesh points."""
         return self._values.copy()
 
     def DoCalcVectorOutput(self, context, input, state, output) -> None:

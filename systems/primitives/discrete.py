@@ -109,9 +109,11 @@ class DiscreteDerivative(LeafSystem):
         self.DeclareForcedDiscreteUpdateEvent(self._update)
 
     def time_step(self) -> float:
+        """The update period h [s]."""
         return self._h
 
     def suppress_initial_transient(self) -> bool:
+        """True if the output is zero until two samples have been taken."""
         return self._suppress
 
     def set_input_history(self, state, u_n, u_n_minus_1) -> None:
@@ -158,6 +160,7 @@ class StateInterpolatorWithDiscreteDerivative(Diagram):
         builder.BuildInto(self)
 
     def suppress_initial_transient(self) -> bool:
+        """True if the velocity output is zero until two samples have been taken."""
         return self._derivative.suppress_initial_transient()
 
     def _derivative_state(self, context_or_state):
@@ -210,6 +213,7 @@ class DiscreteTimeIntegrator(LeafSystem):
         self.DeclareStateOutputPort("y", index)
 
     def time_step(self) -> float:
+        """The update period h [s]."""
         return self._h
 
     def set_integral_value(self, context, value) -> None:

@@ -168,15 +168,19 @@ class Sine(LeafSystem):
         return self._scalar(self._phase, "phase")
 
     def is_time_based(self) -> bool:
+        """True if the sine's argument is time (no input port); False if it is the input."""
         return self._is_time_based
 
     def amplitude_vector(self) -> np.ndarray:
+        """A copy of the amplitudes."""
         return self._amplitude.copy()
 
     def frequency_vector(self) -> np.ndarray:
+        """A copy of the angular frequencies [rad/s]."""
         return self._frequency.copy()
 
     def phase_vector(self) -> np.ndarray:
+        """A copy of the phases [rad]."""
         return self._phase.copy()
 
 

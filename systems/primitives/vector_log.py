@@ -171,6 +171,7 @@ class VectorLogSink(LeafSystem):
             context.get_time(), context._eval_input(0)._data)
 
     def publish_triggers(self) -> frozenset:
+        """The TriggerTypes on which the sink records a sample."""
         return self._publish_triggers
 
     def publish_period(self) -> float:
@@ -183,6 +184,7 @@ class VectorLogSink(LeafSystem):
         return context._cache[self._log_index].value.get_value()
 
     def GetMutableLog(self, context) -> VectorLog:
+        """The log held in this sink's `context`, to be changed (e.g. Clear())."""
         return self.GetLog(context)
 
     def FindLog(self, context) -> VectorLog:
@@ -190,6 +192,7 @@ class VectorLogSink(LeafSystem):
         return self.GetLog(self.GetMyContextFromRoot(context))
 
     def FindMutableLog(self, context) -> VectorLog:
+        """The log in this sink's subcontext of the root `context`, to be changed."""
         return self.FindLog(context)
 
 
