@@ -226,4 +226,5 @@ class ProximityView:
         return self._pairs
 
     def is_filtered(self, id_a: GeometryId, id_b: GeometryId) -> bool:
+        """True if the pair (id_a, id_b) of proximity geometries is filtered out."""
         return bool(self.filtered[self.index[id_a], self.index[id_b]])

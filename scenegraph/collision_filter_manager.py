@@ -125,10 +125,16 @@ class CollisionFilterManager:
         return removed
 
     def IsActive(self, filter_id: FilterId) -> bool:
+        """True if `filter_id` (from ApplyTransient) is still in the transient history.
+
+        Raises:
+          TypeError: `filter_id` is not a FilterId.
+        """
         _checked_filter_id(filter_id, "IsActive")
         return self._state._collision_filter.is_active(filter_id)
 
     def has_transient_history(self) -> bool:
+        """True if transient declarations are in force (Apply then raises)."""
         return self._state._collision_filter.has_transient_history()
 
     def flatten_transient_history(self) -> None:

@@ -55,6 +55,7 @@ class GeometryConfigurationVector:
         return self._values[id].copy()
 
     def __copy__(self):
+        """An independent copy (every array copied); also ``Clone()``."""
         clone = GeometryConfigurationVector()
         clone._values = {k: v.copy() for k, v in self._values.items()}
         return clone

@@ -30,6 +30,7 @@ class Plane:
         self._d = float(n @ p)
 
     def unit_normal(self) -> np.ndarray:
+        """A copy of the plane's unit normal n̂ (3,) in its frame."""
         return self._n.copy()
 
     def reference_point(self) -> np.ndarray:

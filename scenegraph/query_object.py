@@ -99,6 +99,7 @@ class QueryObject:
 
     # --- inspection ----------------------------------------------------------------
     def inspector(self) -> SceneGraphInspector:
+        """A SceneGraphInspector of the geometry state this query object reads."""
         return SceneGraphInspector(self._state())
 
     @signatures("(frame_id)", "(geometry_id)")

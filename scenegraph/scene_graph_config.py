@@ -86,6 +86,12 @@ class SceneGraphConfig:
     broadphase_pairs: Optional[list] = None
 
     def ValidateOrThrow(self) -> None:
+        """Checks the defaults and the broadphase settings.
+
+        Raises:
+          RuntimeError: an invalid default proximity property, an unknown broadphase
+            name, or broadphase_pairs given without "explicit" (or missing with it).
+        """
         self.default_proximity_properties.ValidateOrThrow()
         if self.broadphase not in BROADPHASE_METHODS:
             raise RuntimeError(f"SceneGraphConfig.broadphase must be one of "

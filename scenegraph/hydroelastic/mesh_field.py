@@ -41,6 +41,7 @@ class _MeshFieldLinear:
         self._degenerate = degenerate
 
     def mesh(self):
+        """The mesh the field is defined on."""
         return self._mesh
 
     def values(self) -> np.ndarray:

@@ -84,9 +84,11 @@ class CoulombFriction:
         self._dynamic = d
 
     def static_friction(self) -> float:
+        """The static friction coefficient μs (≥ 0)."""
         return self._static
 
     def dynamic_friction(self) -> float:
+        """The dynamic friction coefficient μd (0 ≤ μd ≤ μs)."""
         return self._dynamic
 
     def __eq__(self, other):

@@ -73,10 +73,12 @@ def pow(arg0, arg1):                  # noqa: A001 (pydrake's name)
 
 
 def max(arg0, arg1):                  # noqa: A001 (pydrake's name)
+    """The larger of two scalars, as a float (pydrake.math.max)."""
     return builtins.max(float(arg0), float(arg1))
 
 
 def min(arg0, arg1):                  # noqa: A001 (pydrake's name)
+    """The smaller of two scalars, as a float (pydrake.math.min)."""
     return builtins.min(float(arg0), float(arg1))
 
 

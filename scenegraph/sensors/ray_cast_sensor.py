@@ -94,9 +94,11 @@ class RayCastSensor(LeafSystem):
         return np.column_stack([np.cos(angles), np.sin(angles), np.zeros(n)])
 
     def num_rays(self) -> int:
+        """N, the number of rays."""
         return len(self._sensor_dhat_S)
 
     def get_query_input_port(self):
+        """The abstract input port taking SceneGraph's QueryObject."""
         return self._sensor_query_port
 
     def _calc_hits(self, context, value) -> None:

@@ -26,6 +26,7 @@ class QueryObjectVisualizer(LeafSystem):
             self.DeclareInitializationPublishEvent(self._on_initialization)
 
     def query_object_input_port(self):
+        """The abstract input port taking SceneGraph's QueryObject."""
         return self._query_port
 
     @staticmethod

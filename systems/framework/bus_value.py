@@ -66,6 +66,7 @@ class BusValue:
                     for k in self._values)
 
     def __copy__(self) -> "BusValue":
+        """An independent copy (every value cloned); also ``Clone()``."""
         clone = BusValue()
         clone._values = {k: v.Clone() for k, v in self._values.items()}
         return clone

@@ -26,6 +26,7 @@ class DiagramContext(Context):
     _is_leaf = False
 
     def num_subcontexts(self) -> int:
+        """The number of subcontexts (one per subsystem)."""
         return len(self._subcontexts)
 
     def _leaves(self) -> list:

@@ -10,6 +10,8 @@ __all__ = ["RandomDistribution", "draw"]
 
 
 class RandomDistribution(enum.IntEnum):
+    """The distribution of random samples: kUniform on [0, 1), kGaussian with mean 0
+    and variance 1, kExponential with rate 1."""
     kUniform = 0
     kGaussian = 1
     kExponential = 2

@@ -241,6 +241,7 @@ class SystemToolingMixin:
         return self.num_continuous_states()
 
     def AllocateImplicitTimeDerivativesResidual(self) -> np.ndarray:
+        """A zero array of the size of the implicit time-derivatives residual."""
         return np.zeros(self.implicit_time_derivatives_residual_size())
 
     def CalcImplicitTimeDerivativesResidual(self, context, proposed_derivatives,

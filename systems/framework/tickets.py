@@ -29,6 +29,7 @@ class DependencyTicket(int):
         return f"DependencyTicket({int(self)})"
 
     def is_valid(self) -> bool:
+        """True if the ticket holds a value ≥ 0 (a default-constructed one does not)."""
         return int(self) >= 0
 
 

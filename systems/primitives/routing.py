@@ -32,6 +32,7 @@ class PortSwitch(LeafSystem):
         self.DeclareVectorOutputPort("value", n, self._copy)
 
     def get_port_selector_input_port(self):
+        """The abstract input port holding the InputPortIndex of the input to pass on."""
         return self._selector
 
     def DeclareInputPort(self, name):
