@@ -33,9 +33,13 @@ def _compose(R_A, p_A, a, R_B, p_B, b, R_out, p_out, c):
 @njit
 def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, check,
                 R_PF, p_PF, R_WF, p_WF, R_WG, p_WG):
-    """Fills the world poses; returns 0 if every output is finite, 1 if
-    `check` found a non-finite input (outputs unfinished), 2 if the inputs
-    are finite but a product overflowed (an output entry is ±inf or NaN).
+    """Fills the world poses; returns 0 if every output is finite and every
+    geometry position is within about ±1.3e150 m of the origin, 1 if `check`
+    found a non-finite input (outputs unfinished), 2 if the inputs are
+    finite but a product overflowed (an output entry is ±inf or NaN) or a
+    geometry is farther than that (proximity arithmetic squares differences
+    of positions: beyond it, distances overflow; the engine refuses such
+    poses, see proximity/engine.py POSITION_LIMIT).
 
     Args:
       parent_index (nF,) int64: parent row of each frame (row 0 the world).
@@ -81,8 +85,11 @@ def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG
     for g in range(nG):
         _compose(R_WF, p_WF, geometry_frame_index[g], R_FG, p_FG, g, R_WG, p_WG, g)
         for i in range(3):
-            total += p_WG[g, i] * 0.0
+            # (x·1e4)² overflows to inf exactly when |x| > ~1.3e150 m.
+            scaled = p_WG[g, i] * 1e4
+            total += scaled * scaled * 0.0
             for j in range(3):
                 total += R_WG[g, i, j] * 0.0
-    # x·0 is 0 for every finite x and NaN for ±inf and NaN: one sum tells.
+    # x·0 is 0 for every finite x and NaN for ±inf and NaN: one sum tells
+    # (positions past ~1.3e150 m give inf·0 as well).
     return 0 if total == 0.0 else 2

@@ -147,8 +147,9 @@ class WorldPoses:
       R_PF (nF, 3, 3), p_PF (nF, 3): pose of each frame in its parent (world: identity).
       R_WF (nF, 3, 3), p_WF (nF, 3): pose of each frame in the world [m].
       R_WG (nG, 3, 3), p_WG (nG, 3): pose of each geometry in the world [m].
-      all_finite: True if every X_WG entry is known finite (the compiled
-        composition checks), None if unknown.
+      all_finite: True if every X_WG entry is known finite and every
+        geometry within ±1.3e150 m of the origin (the compiled composition
+        checks), None if unknown.
     """
 
     def __init__(self, topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG, all_finite=None):

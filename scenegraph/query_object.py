@@ -17,6 +17,11 @@ from scenegraph.identifiers import FrameId, GeometryId, id_type_error
 from systems.framework._overloads import signatures
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 
+# Query points farther than this from the world origin [m] are refused; the
+# same value as scenegraph.proximity.engine.POSITION_LIMIT (not imported here:
+# this module loads without the compiled kernels).
+POSITION_LIMIT = 1e150
+
 __all__ = ["QueryObject"]
 
 _FLOAT64 = np.dtype(np.float64)
@@ -163,6 +168,10 @@ class QueryObject:
         if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
             raise ValueError(f"ComputeSignedDistanceToPoint(): p_WQ must be finite; got "
                              f"{p_WQ.tolist()}")
+        if not (abs(x) <= POSITION_LIMIT and abs(y) <= POSITION_LIMIT
+                and abs(z) <= POSITION_LIMIT):
+            raise ValueError(f"ComputeSignedDistanceToPoint(): p_WQ must be within "
+                             f"±{POSITION_LIMIT:g} m of the world origin; got {p_WQ.tolist()}")
         if type(threshold) is not float or not threshold >= 0.0:
             threshold = _checked_nonnegative(threshold, "threshold")
         engine, poses = self._engine_and_poses()

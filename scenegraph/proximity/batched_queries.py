@@ -36,6 +36,7 @@ import numpy as np
 from scenegraph.proximity.compiled.narrow_phase import FARTHER
 from scenegraph.proximity.compiled.point_batch_kernel import signed_distances_to_points
 from scenegraph.proximity.dispatch import signed_distance_pairs_indexed
+from scenegraph.proximity.engine import POSITION_LIMIT
 from scenegraph.proximity.distance_jacobians import SignedDistanceJacobians, jacobian_rows
 from scenegraph.proximity.mesh_distance import (load_mesh_bvh, mesh_mesh_distance,
                                                 signed_distance_mesh_sphere,
@@ -295,6 +296,11 @@ def checked_points(p_WQ, query: str) -> np.ndarray:
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
         raise ValueError(f"{query}: query point {k} is not finite: {P[k].tolist()}")
+    far = np.abs(P).max(axis=1, initial=0.0) > POSITION_LIMIT
+    if far.any():
+        k = int(np.flatnonzero(far)[0])
+        raise ValueError(f"{query}: query point {k} is not within ±{POSITION_LIMIT:g} m of "
+                         f"the world origin: {P[k].tolist()}")
     return P
 
 

@@ -34,6 +34,11 @@ from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
 __all__ = ["ProximityEngine"]
 
+# Proximity queries refuse geometries (and query points) farther than this
+# from the world origin [m]: the narrow phase squares differences of
+# positions, which overflow past ~1.3e154 m and would give wrong answers.
+POSITION_LIMIT = 1e150
+
 
 def _aabb_params(shape, data):
     kind = type(shape).__name__
@@ -137,6 +142,16 @@ class ProximityEngine:
             bad = int(np.flatnonzero(~(np.isfinite(R).all(axis=(1, 2))
                                        & np.isfinite(p).all(axis=1)))[0])
             raise RuntimeError(f"Geometry {self._ids[bad]} has a non-finite pose")
+        if not getattr(world_poses, "all_finite", False):
+            # Finite but possibly out of range (the compiled composition flags
+            # positions past ~1.3e150 m; checked here, off the fast path).
+            far = np.abs(p).max(axis=1, initial=0.0) > POSITION_LIMIT
+            if far.any():
+                k = int(np.flatnonzero(far)[0])
+                raise RuntimeError(
+                    f"Geometry {self._ids[k]} is at p_WG = {p[k].tolist()} m: proximity "
+                    f"queries need every geometry within ±{POSITION_LIMIT:g} m of the world "
+                    f"origin (farther, distances overflow)")
         memo = {}
         self._state = (world_poses, R, p, memo)
         return R, p, memo

@@ -96,6 +96,28 @@ CASES = {
             sc.context, FramePoseVector({sc.g: RigidTransform([NAN, 0.0, 0.0])})),
             sc.query().ComputePointPairPenetration()),
         RuntimeError, r"non-finite pose for frame \d+ \('g'\)"),
+    # Finite but huge poses (issue 12 table: 1e300 m gave nhat_BA_W = 0 and a
+    # wrong distance): refused past the documented ±1e150 m.
+    "a frame pose 1e300 m from the origin reaches a pair query": (
+        lambda sc, tmp: (sc.sg.get_source_pose_port(sc.b).FixValue(
+            sc.context, FramePoseVector({sc.g: RigidTransform([1e300, 0.0, 0.0])})),
+            sc.query().ComputeSignedDistancePairClosestPoints(sc.ball, sc.box)),
+        RuntimeError, r"Geometry \d+ is at p_WG = \[1e\+300, 0\.0, 0\.0\] m: proximity "
+                      r"queries need every geometry within ±1e\+150 m of the world origin"),
+    "a frame pose 2e154 m from the origin reaches the point query": (
+        lambda sc, tmp: (sc.sg.get_source_pose_port(sc.b).FixValue(
+            sc.context, FramePoseVector({sc.g: RigidTransform([0.0, -2e154, 0.0])})),
+            sc.query().ComputeSignedDistanceToPoint([0.0, 0.0, 0.0])),
+        RuntimeError, r"is at p_WG = \[0\.0, -2e\+154, 0\.0\] m"),
+    "a query point 1e300 m from the origin": (
+        lambda sc, tmp: sc.query().ComputeSignedDistanceToPoint([1e300, 0.0, 0.0]),
+        ValueError, r"p_WQ must be within ±1e\+150 m of the world origin; got "
+                    r"\[1e\+300, 0\.0, 0\.0\]"),
+    "a batch of query points, one 1e200 m from the origin": (
+        lambda sc, tmp: sc.query().compute_signed_distance_to_points(
+            [[0.0, 0.0, 0.0], [0.0, 0.0, -1e200]]),
+        ValueError, r"query point 1 is not within ±1e\+150 m of the world origin: "
+                    r"\[0\.0, 0\.0, -1e\+200\]"),
     # --- meshes that cannot take part in proximity queries ---
     "AssignRole proximity to a one-triangle Mesh": (
         lambda sc, tmp: sc.sg.AssignRole(sc.a, sc.mesh, ProximityProperties()),
@@ -274,7 +296,7 @@ def test_bad_geometry_input_is_refused_by_name_and_changes_nothing(name, tmp_pat
     answers = finite_answers(scene)
     with pytest.raises(error_type, match=pattern):
         call(scene, tmp_path)
-    if name == "a non-finite frame pose reaches the query":
+    if "frame pose" in name and "reaches" in name:
         # The bad pose is the input itself: restore it; nothing else changed.
         scene.sg.get_source_pose_port(scene.b).FixValue(
             scene.context, FramePoseVector({scene.g: RigidTransform([0.3, 0.0, 0.1])}))
@@ -332,3 +354,54 @@ def test_filter_id_of_another_kind_is_refused_by_is_active():
     assert not manager.IsActive(FilterId.get_new_id())
     with pytest.raises(TypeError, match=r"filter_id must be a FilterId; got FrameId"):
         manager.IsActive(scene.f)
+
+
+def _two_balls(x_a, x_b):
+    """(query object, [id_a, id_b]): unit proximity spheres at (x_a, 0, 0)
+    and (x_b, 0, 0) on their own frames (every geometry a proximity one)."""
+    from scenegraph import SceneGraph
+    sg = SceneGraph()
+    source = sg.RegisterSource("far")
+    ids, poses = [], {}
+    for k, x in enumerate((x_a, x_b)):
+        frame = sg.RegisterFrame(source, GeometryFrame(f"f{k}"))
+        ids.append(sg.RegisterGeometry(source, frame, GeometryInstance(
+            RigidTransform(), Sphere(1.0), f"ball{k}")))
+        sg.AssignRole(source, ids[-1], ProximityProperties())
+        poses[frame] = RigidTransform([x, 0.0, 0.0])
+    context = sg.CreateDefaultContext()
+    sg.get_source_pose_port(source).FixValue(context, FramePoseVector(poses))
+    return sg.get_query_output_port().Eval(context), ids
+
+
+def test_poses_up_to_the_limit_answer_exactly():
+    """Unit spheres 1e150 m either side of the origin (the documented limit):
+    φ = 2e150 − 2 (= 2e150 in floating point), the normal along x."""
+    query, ids = _two_balls(1e150, -1e150)
+    result = query.ComputeSignedDistancePairClosestPoints(ids[0], ids[1])
+    assert result.distance == 2e150
+    np.testing.assert_array_equal(result.nhat_BA_W, [1.0, 0.0, 0.0])
+    assert [d.distance for d in query.ComputeSignedDistanceToPoint([1e150, 0.0, 0.0])] == [
+        -1.0, 2e150]
+    assert not query.HasCollisions()
+
+
+@pytest.mark.parametrize("x", [1e155, 1e300, -1.7e308])
+def test_poses_past_the_limit_are_refused_by_every_query(x):
+    """Before the limit was enforced, a pair more than ~1.3e154 m apart
+    returned φ = −1 and nhat_BA_W = 0, and the point query 0 m (silently
+    wrong)."""
+    query, ids = _two_balls(0.0, x)
+    pattern = rf"Geometry {ids[1]} is at p_WG = \[{x!r}, 0\.0, 0\.0\] m".replace("+", r"\+")
+    for call in (lambda: query.ComputeSignedDistancePairClosestPoints(ids[0], ids[1]),
+                 query.ComputeSignedDistancePairwiseClosestPoints,
+                 query.ComputePointPairPenetration, query.HasCollisions,
+                 lambda: query.ComputeSignedDistanceToPoint([0.0, 0.0, 0.0])):
+        with pytest.raises(RuntimeError, match=pattern):
+            call()
+
+
+def test_the_query_point_limit_is_the_engines():
+    from scenegraph import query_object
+    from scenegraph.proximity import engine
+    assert query_object.POSITION_LIMIT == engine.POSITION_LIMIT == 1e150
