@@ -36,6 +36,32 @@ def _fmt(v: np.ndarray) -> str:
     return "[" + ", ".join(f"{x:.6g}" for x in v) + "]"
 
 
+class _Vector3:
+    """A (3,) float attribute stored in slot `slot`. Results made by a query
+    hold a row of one (K, 9) block shared by the call's K results instead
+    (columns 3·column .. 3·column+2); the row's view is made at the first
+    read (making three views per result up front cost more than the rest of
+    a small query). Assignment stores a checked copy, as __init__ does."""
+
+    __slots__ = ("slot", "column", "name")
+
+    def __init__(self, slot: str, column: int, name: str):
+        self.slot, self.column, self.name = slot, column, name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        v = getattr(obj, self.slot)
+        if v is None:
+            c = 3 * self.column
+            v = obj._block[obj._row, c:c + 3]
+            setattr(obj, self.slot, v)
+        return v
+
+    def __set__(self, obj, value) -> None:
+        setattr(obj, self.slot, _vec3(value, self.name))
+
+
 class PenetrationAsPointPair:
     """A pair of penetrating geometries characterised by two points.
 
@@ -47,7 +73,11 @@ class PenetrationAsPointPair:
       depth: penetration depth [m] (≥ 0), depth = (p_WCb − p_WCa)·nhat_BA_W.
     """
 
-    __slots__ = ("id_A", "id_B", "p_WCa", "p_WCb", "nhat_BA_W", "depth")
+    __slots__ = ("id_A", "id_B", "_p_WCa", "_p_WCb", "_nhat_BA_W", "depth", "_block", "_row")
+
+    p_WCa = _Vector3("_p_WCa", 0, "p_WCa")
+    p_WCb = _Vector3("_p_WCb", 1, "p_WCb")
+    nhat_BA_W = _Vector3("_nhat_BA_W", 2, "nhat_BA_W")
 
     def __init__(self, id_A=None, id_B=None, p_WCa=(0.0, 0.0, 0.0), p_WCb=(0.0, 0.0, 0.0),
                  nhat_BA_W=(0.0, 0.0, 0.0), depth: float = -1.0):
@@ -63,15 +93,30 @@ class PenetrationAsPointPair:
         """Internal fast constructor: (3,) float arrays taken as given, no checks."""
         result = object.__new__(cls)
         result.id_A, result.id_B = id_A, id_B
-        result.p_WCa, result.p_WCb, result.nhat_BA_W = p_WCa, p_WCb, nhat_BA_W
+        result._p_WCa, result._p_WCb, result._nhat_BA_W = p_WCa, p_WCb, nhat_BA_W
         result.depth = depth
         return result
+
+    @classmethod
+    def _rows_of(cls, ids_A, ids_B, depths, block: np.ndarray) -> list:
+        """Internal: K results whose vectors are the rows of block (K, 9) =
+        [p_WCa | p_WCb | nhat_BA_W] (each result reads its own row; the
+        block must not be shared with anything else)."""
+        out = []
+        new = object.__new__
+        for k, (a, b, d) in enumerate(zip(ids_A, ids_B, depths)):
+            r = new(cls)
+            r.id_A, r.id_B, r.depth = a, b, d
+            r._p_WCa = r._p_WCb = r._nhat_BA_W = None
+            r._block, r._row = block, k
+            out.append(r)
+        return out
 
     def SwapAAndB(self) -> None:
         """Swaps the roles of A and B in place (Drake's C++ SwapAAndB)."""
         self.id_A, self.id_B = self.id_B, self.id_A
-        self.p_WCa, self.p_WCb = self.p_WCb, self.p_WCa
-        self.nhat_BA_W = -self.nhat_BA_W
+        self._p_WCa, self._p_WCb = self.p_WCb, self.p_WCa
+        self._nhat_BA_W = -self.nhat_BA_W
 
     def __repr__(self) -> str:
         return (f"PenetrationAsPointPair(id_A={self.id_A!r}, id_B={self.id_B!r}, "
@@ -91,8 +136,12 @@ class SignedDistancePair:
       is_nhat_BA_W_unique: whether the normal is unique (informational).
     """
 
-    __slots__ = ("id_A", "id_B", "p_ACa", "p_BCb", "distance", "nhat_BA_W",
-                 "is_nhat_BA_W_unique")
+    __slots__ = ("id_A", "id_B", "_p_ACa", "_p_BCb", "distance", "_nhat_BA_W",
+                 "is_nhat_BA_W_unique", "_block", "_row")
+
+    p_ACa = _Vector3("_p_ACa", 0, "p_ACa")
+    p_BCb = _Vector3("_p_BCb", 1, "p_BCb")
+    nhat_BA_W = _Vector3("_nhat_BA_W", 2, "nhat_BA_W")
 
     def __init__(self, id_A=None, id_B=None, p_ACa=(0.0, 0.0, 0.0), p_BCb=(0.0, 0.0, 0.0),
                  distance: float = 0.0, nhat_BA_W=(0.0, 0.0, 0.0),
@@ -110,16 +159,32 @@ class SignedDistancePair:
         """Internal fast constructor: (3,) float arrays taken as given, no checks."""
         result = object.__new__(cls)
         result.id_A, result.id_B = id_A, id_B
-        result.p_ACa, result.p_BCb = p_ACa, p_BCb
-        result.distance, result.nhat_BA_W = distance, nhat_BA_W
+        result._p_ACa, result._p_BCb = p_ACa, p_BCb
+        result.distance, result._nhat_BA_W = distance, nhat_BA_W
         result.is_nhat_BA_W_unique = True
         return result
+
+    @classmethod
+    def _rows_of(cls, ids_A, ids_B, distances, block: np.ndarray) -> list:
+        """Internal: K results whose vectors are the rows of block (K, 9) =
+        [p_ACa | p_BCb | nhat_BA_W] (each result reads its own row; the
+        block must not be shared with anything else)."""
+        out = []
+        new = object.__new__
+        for k, (a, b, d) in enumerate(zip(ids_A, ids_B, distances)):
+            r = new(cls)
+            r.id_A, r.id_B, r.distance = a, b, d
+            r._p_ACa = r._p_BCb = r._nhat_BA_W = None
+            r.is_nhat_BA_W_unique = True
+            r._block, r._row = block, k
+            out.append(r)
+        return out
 
     def SwapAAndB(self) -> None:
         """Swaps the roles of A and B in place (Drake's C++ SwapAAndB)."""
         self.id_A, self.id_B = self.id_B, self.id_A
-        self.p_ACa, self.p_BCb = self.p_BCb, self.p_ACa
-        self.nhat_BA_W = -self.nhat_BA_W
+        self._p_ACa, self._p_BCb = self.p_BCb, self.p_ACa
+        self._nhat_BA_W = -self.nhat_BA_W
 
     def __repr__(self) -> str:
         return (f"SignedDistancePair(id_A={self.id_A!r}, id_B={self.id_B!r}, "

@@ -66,6 +66,7 @@ class ShapeTable:
         self.kind_index = np.array([s.kind_index for s in self.shapes], dtype=np.int64)
         self.params = np.array([s.params for s in self.shapes], dtype=float).reshape(-1, 3)
         self.packed, self.hulls = pack_shapes(self.shapes)
+        self.num_halfspaces = int(np.count_nonzero(self.kind_index == _HALFSPACE))
         self._entries = {}
 
     def __len__(self) -> int:
@@ -86,7 +87,7 @@ class ShapeTable:
 def check_halfspace_pairs(table: ShapeTable, pairs: np.ndarray) -> None:
     """Drake's RuntimeError if any row pair (K, 2) of `table` is two half
     spaces (their penetration is meaningless)."""
-    if len(pairs):
+    if table.num_halfspaces > 1 and len(pairs):
         k = table.kind_index
         _check_halfspace_pairs(k[pairs[:, 0]], k[pairs[:, 1]])
 

@@ -264,10 +264,10 @@ class ProximityEngine:
     def ComputePointPairPenetration(self, world_poses) -> list:
         ia, ib, depth, p_WCa, p_WCb, nhat = self._penetration_arrays(world_poses)
         ids = self._ids
-        # One fresh block per call; each result holds its own rows of it.
-        return [PenetrationAsPointPair._make(ids[a], ids[b], ca, cb, n, d)
-                for a, b, d, ca, cb, n in zip(ia.tolist(), ib.tolist(), depth.tolist(),
-                                              p_WCa.copy(), p_WCb.copy(), nhat.copy())]
+        # One fresh block per call; each result reads its own row of it.
+        return PenetrationAsPointPair._rows_of(
+            [ids[a] for a in ia.tolist()], [ids[b] for b in ib.tolist()], depth.tolist(),
+            np.concatenate((p_WCa, p_WCb, nhat), axis=1))
 
     def HasCollisions(self, world_poses) -> bool:
         R, p, memo = self._pose_state(world_poses)
@@ -298,10 +298,10 @@ class ProximityEngine:
     def _distance_results(self, arrays) -> list:
         ia, ib, distance, p_ACa, p_BCb, nhat = arrays
         ids = self._ids
-        # One fresh block per call; each result holds its own rows of it.
-        return [SignedDistancePair._make(ids[a], ids[b], ca, cb, d, n)
-                for a, b, d, ca, cb, n in zip(ia.tolist(), ib.tolist(), distance.tolist(),
-                                              p_ACa.copy(), p_BCb.copy(), nhat.copy())]
+        # One fresh block per call; each result reads its own row of it.
+        return SignedDistancePair._rows_of(
+            [ids[a] for a in ia.tolist()], [ids[b] for b in ib.tolist()], distance.tolist(),
+            np.concatenate((p_ACa, p_BCb, nhat), axis=1))
 
     def ComputeSignedDistancePairwiseClosestPoints(self, world_poses,
                                                    max_distance: float) -> list:
