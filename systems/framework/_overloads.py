@@ -71,7 +71,21 @@ class overloaded:
         if self._name is None:
             self._name = func.__name__
             functools.update_wrapper(self, func)
+        else:
+            self.__doc__ = self._combined_doc()
         return self
+
+    def _combined_doc(self) -> str:
+        """The first implementation's docstring followed by every signature with the
+        first paragraph of its docstring (as pybind11 lists a pydrake overload set)."""
+        lines = [inspect.cleandoc(self._impls[0].func.__doc__ or ""), "",
+                 "pydrake's overloads, tried in order:", ""]
+        for i, impl in enumerate(self._impls, 1):
+            sig = _strip_first(impl.sig) if self._is_method else impl.sig
+            doc = inspect.cleandoc(impl.func.__doc__ or "").split("\n\n")[0]
+            doc = " ".join(doc.split())
+            lines.append(f"{i}. `{impl.func.__name__}{sig}`" + (f": {doc}" if doc else ""))
+        return "\n".join(lines).strip()
 
     @classmethod
     def typed(cls, **types):
