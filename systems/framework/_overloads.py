@@ -82,6 +82,9 @@ class overloaded:
                  "pydrake's overloads, tried in order:", ""]
         for i, impl in enumerate(self._impls, 1):
             sig = _strip_first(impl.sig) if self._is_method else impl.sig
+            sig = sig.replace(  # names and defaults only, as pydrake's docs show them
+                parameters=[p.replace(annotation=p.empty) for p in sig.parameters.values()],
+                return_annotation=sig.empty)
             doc = inspect.cleandoc(impl.func.__doc__ or "").split("\n\n")[0]
             doc = " ".join(doc.split())
             lines.append(f"{i}. `{impl.func.__name__}{sig}`" + (f": {doc}" if doc else ""))
