@@ -118,8 +118,10 @@ class TactileSensor(LeafSystem):
       response_radius: spread_linear radius [m] (default 2·scale).
       contact_model: "point" (default) or "hydroelastic".
     Raises:
-      ValueError / TypeError naming the offending value; RuntimeError for an
-      unknown id or a geometry without the proximity role.
+      ValueError: a bad name, scale or radius, no bodies, a frame without
+        proximity geometry (the message names the value).
+      TypeError: a body that is not a GeometryId or FrameId.
+      RuntimeError: an unknown id, or a geometry without the proximity role.
     """
 
     def __init__(self, scene_graph, bodies, scale: float, touch_function: str = "normal_force",
