@@ -68,24 +68,27 @@ class overloaded:
 
     def _add(self, func, types):
         self._impls.append(_Impl(func, types))
+        self.__dict__.setdefault("_docs", []).append(func.__doc__)
         if self._name is None:
             self._name = func.__name__
             functools.update_wrapper(self, func)
         else:
-            self.__doc__ = self._combined_doc()
+            # On the set and on the first implementation, which is what inspect.unwrap
+            # (and so the API reference) reads.
+            self.__doc__ = self._impls[0].func.__doc__ = self._combined_doc()
         return self
 
     def _combined_doc(self) -> str:
         """The first implementation's docstring followed by every signature with the
         first paragraph of its docstring (as pybind11 lists a pydrake overload set)."""
-        lines = [inspect.cleandoc(self._impls[0].func.__doc__ or ""), "",
+        lines = [inspect.cleandoc(self._docs[0] or ""), "",
                  "pydrake's overloads, tried in order:", ""]
         for i, impl in enumerate(self._impls, 1):
             sig = _strip_first(impl.sig) if self._is_method else impl.sig
             sig = sig.replace(  # names and defaults only, as pydrake's docs show them
                 parameters=[p.replace(annotation=p.empty) for p in sig.parameters.values()],
                 return_annotation=sig.empty)
-            doc = inspect.cleandoc(impl.func.__doc__ or "").split("\n\n")[0]
+            doc = inspect.cleandoc(self._docs[i - 1] or "").split("\n\n")[0]
             doc = " ".join(doc.split())
             lines.append(f"{i}. `{impl.func.__name__}{sig}`" + (f": {doc}" if doc else ""))
         return "\n".join(lines).strip()
