@@ -243,3 +243,26 @@ def test_hydroelastic_model_falls_back_to_point_contact_without_hydro_properties
     scene = Scene(hydro=False, contact_model="hydroelastic")
     _pressed(scene, 0.002)
     assert scene.touch().sum() == pytest.approx(K_EFF * 0.002, rel=1e-12)
+
+
+def test_merged_frame_force_vector_is_in_the_frame():
+    def add_capsule(scene):
+        gid = scene.sg.RegisterGeometry(scene.source, scene.frame, GeometryInstance(
+            RigidTransform([0.0, 0.0, 0.04]), Capsule(0.01, 0.05), "phalanx"))
+        scene.sg.AssignRole(scene.source, gid, ProximityProperties())
+
+    scene = Scene(bodies="frame", extra=add_capsule, touch_function="force_vector",
+                  response_function="spread_linear")
+    X_WF = _pressed(scene, 0.002, yaw=0.9)
+    f_F = scene.touch().sum(axis=0)
+    R_WF = X_WF.rotation().matrix()
+    np.testing.assert_allclose(f_F, R_WF.T @ [0, 0, K_EFF * 0.002], rtol=1e-12, atol=1e-12)
+
+
+def test_spread_linear_with_no_sensor_in_reach_falls_back_to_nearest():
+    scene = Scene(touch_function="normal_force", response_function="spread_linear",
+                  response_radius=1e-6)
+    _pressed(scene, 0.001)
+    T = scene.touch()[:, 0]
+    assert np.count_nonzero(T) == 1
+    assert T.sum() == pytest.approx(K_EFF * 0.001, rel=1e-12)
