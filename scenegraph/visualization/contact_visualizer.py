@@ -88,13 +88,21 @@ def _pressure_colors(p: np.ndarray, p_max: float) -> np.ndarray:
 
 def _frame_along(p_WO: np.ndarray, direction_W: np.ndarray) -> np.ndarray:
     """X_WP (4×4): origin p_WO, Pz along `direction_W` (any unit Px ⊥ Pz)."""
-    z = direction_W / np.linalg.norm(direction_W)
-    helper = np.array([1.0, 0.0, 0.0]) if abs(z[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    x = np.cross(helper, z)
-    x /= np.linalg.norm(x)
-    X = np.eye(4)
-    X[:3, 0], X[:3, 1], X[:3, 2], X[:3, 3] = x, np.cross(z, x), z, p_WO
-    return X
+    dx, dy, dz = (float(c) for c in direction_W)
+    n = math.sqrt(dx * dx + dy * dy + dz * dz)
+    zx, zy, zz = dx / n, dy / n, dz / n
+    # x = helper × z with helper = Wx (or Wy when z is near Wx), normalised.
+    if abs(zx) < 0.9:
+        xx, xy, xz = 0.0, -zz, zy
+    else:
+        xx, xy, xz = zz, 0.0, -zx
+    m = math.sqrt(xx * xx + xy * xy + xz * xz)
+    xx, xy, xz = xx / m, xy / m, xz / m
+    px, py, pz = (float(c) for c in p_WO)
+    return np.array([[xx, zy * xz - zz * xy, zx, px],
+                     [xy, zz * xx - zx * xz, zy, py],
+                     [xz, zx * xy - zy * xx, zz, pz],
+                     [0.0, 0.0, 0.0, 1.0]])
 
 
 def _surface_arrays(surface):
