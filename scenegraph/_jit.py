@@ -139,5 +139,7 @@ def entry_point(dispatcher, args):
     Unchecked: later calls must pass arguments of exactly these types (same
     dtype, ndim, layout, writability; the same named-tuple types), which the
     caller guarantees by construction (see the module docstring)."""
+    if not hasattr(dispatcher, "compile"):  # NUMBA_DISABLE_JIT=1: a plain function
+        return dispatcher
     signature = tuple(numba.typeof(a) for a in args)
     return dispatcher.compile(signature)
