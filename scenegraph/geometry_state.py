@@ -31,7 +31,7 @@ from scenegraph.kinematics_vector import (PoseTopology, calc_world_poses,
 from scenegraph.math.rigid_transform import RigidTransform
 from scenegraph.shapes import Shape
 
-_WORLD_FRAME_ID = FrameId.get_new_id()
+_WORLD_FRAME_ID = FrameId._reserved(1)  # the same in every process (pickling)
 _ROLE_OF = {ProximityProperties: Role.kProximity, IllustrationProperties: Role.kIllustration,
             PerceptionProperties: Role.kPerception}
 _REAL_ROLES = (Role.kProximity, Role.kIllustration, Role.kPerception)

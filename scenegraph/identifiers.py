@@ -1,14 +1,33 @@
 """Typed identifiers: SourceId, FrameId, GeometryId, FilterId.
 
 Each type draws values from its own process-wide counter, so ids are unique,
-hashable, and ordered by creation (a smaller id was created earlier). A
-default-constructed id is invalid. Ids of different types never compare equal,
-and ordering them raises TypeError.
+hashable, and ordered by creation within a process (a smaller id was created
+earlier). A default-constructed id is invalid. Ids of different types never compare
+equal, and ordering them raises TypeError.
+
+Ids stay unique across processes (an extension: pydrake's ids cannot be pickled).
+An id pickles as its value, and a value is ``tag * 2**32 + n``: ``n`` counts up per
+type in this process and ``tag`` is drawn at random (from the operating system,
+1 <= tag < 2**30) once per process and again in a child after ``fork``. So an id
+minted in a worker never equals one that arrived from another process by
+unpickling (up to a 2**-30 chance that two processes draw the same tag), and values
+fit in an int64. Ids from different processes have no meaningful order.
 """
 from __future__ import annotations
 
 import itertools
+import os
 import threading
+
+_TAG_BITS = 30
+_COUNT_BITS = 32
+
+
+def _new_process_tag() -> int:
+    return 1 + int.from_bytes(os.urandom(4), "little") % ((1 << _TAG_BITS) - 1)
+
+
+_process_tag = _new_process_tag()
 
 
 class _Identifier:
@@ -34,7 +53,21 @@ class _Identifier:
         """
         obj = object.__new__(cls)
         with _Identifier._lock:
-            obj._value = next(cls._counter)
+            n = next(cls._counter)
+        if n >= 1 << _COUNT_BITS:
+            raise RuntimeError(f"{cls.__name__}.get_new_id(): more than 2**32 ids of "
+                               "this type were made in this process")
+        obj._value = (_process_tag << _COUNT_BITS) | n
+        return obj
+
+    @classmethod
+    def _reserved(cls, n: int):
+        """The id numbered `n` (1 <= n < 2**32) with no process tag: the same value
+        in every process (e.g. the world frame), never equal to a minted id."""
+        if not 1 <= n < 1 << _COUNT_BITS:
+            raise ValueError(f"{cls.__name__}._reserved(): n must be in [1, 2**32)")
+        obj = object.__new__(cls)
+        obj._value = n
         return obj
 
     def get_value(self) -> int:
@@ -139,3 +172,13 @@ def _restore_id(type_name: str, value: int):
     obj = object.__new__(_TYPES[type_name])
     obj._value = value
     return obj
+
+
+def _reset_after_fork() -> None:
+    """A forked child draws its own tag (its parent keeps minting with the old one)."""
+    global _process_tag
+    _process_tag = _new_process_tag()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)

@@ -110,6 +110,14 @@ class PoseTopology:
       R_FG: (nG, 3, 3) and p_FG: (nG, 3) [m], pose of each geometry in its frame.
     """
 
+    def __getstate__(self):
+        # Memos (the gather plan, the compiled entry) hold local and compiled
+        # functions, which do not pickle; they are rebuilt on demand.
+        state = dict(self.__dict__)
+        state.pop("_source_plan", None)
+        state.pop("_world_poses_entry", None)
+        return state
+
     def __init__(self, frame_ids, frame_parent_ids, frame_sources, geometry_ids,
                  geometry_frame_ids, X_FGs):
         import numpy as np

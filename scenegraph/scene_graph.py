@@ -68,6 +68,16 @@ class _ContextFilterManager(CollisionFilterManager):
         self._touch()
 
 
+def _empty_value():
+    """A cache entry's initial Value(None) (a module function, so it pickles)."""
+    return Value(None)
+
+
+def _new_query_value():
+    """The query port's initial Value[QueryObject] (a module function, so it pickles)."""
+    return Value[QueryObject](QueryObject())
+
+
 class SceneGraph(LeafSystem):
     """Registry of geometry sources, frames and geometries, and the provider of
     QueryObjects (pydrake's ``SceneGraph``)."""
@@ -84,15 +94,15 @@ class SceneGraph(LeafSystem):
         self._state_index = self.DeclareAbstractParameter(Value[GeometryState](self._model))
         state_ticket = self.abstract_parameter_ticket(self._state_index)
         self._world_poses_entry = self.DeclareCacheEntry(
-            "world poses", ValueProducer(allocate=lambda: Value(None),
+            "world poses", ValueProducer(allocate=_empty_value,
                                          calc=self._calc_world_poses),
             {self.all_input_ports_ticket(), state_ticket})
         self._engine_entry = self.DeclareCacheEntry(
-            "proximity engine", ValueProducer(allocate=lambda: Value(None),
+            "proximity engine", ValueProducer(allocate=_empty_value,
                                               calc=self._calc_proximity_engine),
             {state_ticket})
         self._query_port = self.DeclareAbstractOutputPort(
-            "query", lambda: Value[QueryObject](QueryObject()), self._calc_query_object,
+            "query", _new_query_value, self._calc_query_object,
             {self.all_input_ports_ticket(), state_ticket})
         self._model_inspector = SceneGraphInspector(self._model)
 

@@ -114,6 +114,13 @@ class Meshcat:
             self.SetProperty(item.path, item.property, item.value)
         _log.info("Meshcat listening for connections at %s", self._web_url)
 
+    def __reduce_ex__(self, protocol):
+        raise TypeError(
+            f"Meshcat (the live viewer server at {self._web_url}) cannot be pickled or "
+            "deep-copied: it owns a listening socket and server threads. Build the "
+            "diagram in the worker (a factory), or leave the visualizer out of "
+            "diagrams sent to other processes")
+
     # --- server facts ---------------------------------------------------------------
     def web_url(self) -> str:
         """The http URL of the viewer page."""

@@ -361,6 +361,20 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
             if (self._qbar_weight < 0).any() or (self._z_weight < 0).any():
                 raise RuntimeError("Scaling coefficient is less than zero.")
             self._prepare_norm(context)
+        self._bind_context(context)
+        self.ResetStatistics()
+        self.DoInitialize()
+        self._initialized = True
+
+    def __setstate__(self, state) -> None:
+        """Unpickling: the fast paths point into the (new) Context again."""
+        self.__dict__.update(state)
+        if self._initialized and self._context is not None:
+            self._x = self._context.get_continuous_state().get_vector().get_mutable_value()
+            self._bind_context(self._context)
+
+    def _bind_context(self, context) -> None:
+        """The views into `context` the step loop writes through."""
         self._info = context._root_info
         self._invalidate_time_and_xc = context._dependents(frozenset((T.time, T.xc)))
         self._invalidate_xc = context._dependents(T.xc)
@@ -373,9 +387,6 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         else:
             xcdot_state = context._xcdot_state
         self._xcdot = xcdot_state.get_vector()._data
-        self.ResetStatistics()
-        self.DoInitialize()
-        self._initialized = True
 
     def _prepare_norm(self, context) -> None:
         """Index arrays of q, v and z within the flat state (all-z fast path)."""

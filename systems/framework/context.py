@@ -393,11 +393,18 @@ class Context(ContextBase):
                 and s._abstract.size() == 0)
 
     def _check_same_structure(self, source: "Context", method: str) -> None:
-        if source._system is not self._system:
+        """As in Drake, the source may belong to another System of the same structure
+        (e.g. an equal Diagram built again by a factory, or an unpickled copy)."""
+        if source._system is self._system:
+            return
+        from ._pickling import context_structure_mismatch
+        mismatch = context_structure_mismatch(self, source)
+        if mismatch is not None:
             raise RuntimeError(
                 f"{method}(): the source Context belongs to System "
                 f"{source._system.GetSystemPathname()} but this one belongs to "
-                f"{self._system.GetSystemPathname()}")
+                f"{self._system.GetSystemPathname()}, and their structures differ: "
+                f"{mismatch}")
 
     def SetTimeStateAndParametersFrom(self, source: "Context") -> None:
         """Copies time, accuracy, state and parameters from a Context of the
@@ -454,7 +461,13 @@ class Context(ContextBase):
         return self.Clone()
 
     def __deepcopy__(self, memo):
-        return self.Clone()
+        from ._pickling import deepcopy_context
+        return deepcopy_context(self, memo)
+
+    def __reduce__(self):
+        """Pickles the root System and the tree's values (see _pickling)."""
+        from ._pickling import reduce_context
+        return reduce_context(self)
 
 
 def _copy_cache_value(dst, src) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._overloads import overloaded
+from ._pickling import (CheckedAllocator, CopyAbstractState, CopyContinuousState,
+                        CopyDiscreteGroup)
 from .cache import CacheEntry, ValueProducer, update_cache_value
 from .context import LeafContext
 from .leaf_events import LeafEventsMixin, _throw_on_failure  # noqa: F401 (re-export)
@@ -443,15 +445,7 @@ class LeafSystem(LeafEventsMixin, System):
         if not callable(alloc) or not callable(calc):
             raise TypeError("DeclareAbstractOutputPort(name, alloc, calc, "
                             "prerequisites_of_calc=...)")
-        port_name = name
-
-        def allocate():
-            value = alloc()
-            if not isinstance(value, AbstractValue):
-                raise TypeError(f"The allocator of output port '{port_name}' must "
-                                f"return an AbstractValue; got {type(value).__name__}")
-            return value
-
+        allocate = CheckedAllocator(alloc, name)  # picklable, unlike a closure
         return self._declare_output(name, PortDataType.kAbstractValued, 0, allocate,
                                     calc, prerequisites_of_calc)
 
@@ -473,19 +467,14 @@ class LeafSystem(LeafEventsMixin, System):
         if isinstance(state_index, ContinuousStateIndex):
             n = self._xc_model.size()
             return self.DeclareVectorOutputPort(
-                name, n,
-                lambda context, output: output.SetFromVector(
-                    context._state._continuous._vector._data),
-                {T.xc})
+                name, n, CopyContinuousState(), {T.xc})
         if isinstance(state_index, DiscreteStateIndex):
             group = int(state_index)
             if not (0 <= group < len(self._discrete_models)):
                 raise IndexError(f"DeclareStateOutputPort(): no discrete group {group}")
             return self.DeclareVectorOutputPort(
                 name, self._discrete_models[group].size(),
-                lambda context, output: output.SetFromVector(
-                    context._state._discrete._groups[group]._data),
-                {self._discrete_tickets[group]})
+                CopyDiscreteGroup(group), {self._discrete_tickets[group]})
         if isinstance(state_index, AbstractStateIndex):
             item = int(state_index)
             if not (0 <= item < len(self._abstract_models)):
@@ -493,9 +482,7 @@ class LeafSystem(LeafEventsMixin, System):
             model = self._abstract_models[item]
             return self.DeclareAbstractOutputPort(
                 name, model.Clone,
-                lambda context, output: output.SetFrom(
-                    context._state._abstract._values[item]),
-                {self._abstract_tickets[item]})
+                CopyAbstractState(item), {self._abstract_tickets[item]})
         raise TypeError("DeclareStateOutputPort(): state_index must be a "
                         "ContinuousStateIndex, DiscreteStateIndex or AbstractStateIndex")
 

@@ -61,6 +61,10 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
 
     _is_diagram = False
 
+    def __deepcopy__(self, memo):
+        from ._pickling import deepcopy_system
+        return deepcopy_system(self, memo)
+
     def __init__(self):
         self._system_id = next_system_id()
         self._name = ""

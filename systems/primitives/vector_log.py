@@ -9,6 +9,8 @@ and on every forced publish.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from systems.framework import (PortDataType, TriggerType, Value, ValueProducer,
@@ -153,8 +155,7 @@ class VectorLogSink(LeafSystem):
         self._publish_triggers = triggers
         self._publish_period = period
         entry = self.DeclareCacheEntry(
-            "log", ValueProducer(lambda: Value[VectorLog](VectorLog(size)),
-                                 _no_calc),
+            "log", ValueProducer(functools.partial(_new_log_value, size), _no_calc),
             prerequisites_of_calc={self.nothing_ticket()})
         self._log_index = int(entry.cache_index())
         self.DeclareVectorInputPort("data", size)
@@ -198,6 +199,11 @@ class VectorLogSink(LeafSystem):
 
 def _no_calc(context, value) -> None:
     """The log is only ever changed by WriteToLog."""
+
+
+def _new_log_value(size: int):
+    """An empty log of `size`-vectors (a module function, so a sink pickles)."""
+    return Value[VectorLog](VectorLog(size))
 
 
 @overloaded_function(publish_triggers=_is_trigger_set)
