@@ -135,7 +135,14 @@ class LeafSystem(LeafEventsMixin, System):
     # --- continuous state --------------------------------------------------------
     @overloaded.typed(model_vector=BasicVector)
     def DeclareContinuousState(self, model_vector) -> ContinuousStateIndex:
-        """Declares continuous state (all z) initialised from `model_vector`."""
+        """Declares continuous state (all z) initialised from `model_vector`; returns
+        its ContinuousStateIndex. The other forms give the sizes of q, v and z.
+
+        Raises:
+          RuntimeError: continuous state was already declared (once per system).
+          ValueError: a size is negative, or num_q + num_v + num_z differs from the
+            model vector's size.
+        """
         return self._declare_xc(model_vector.Clone(), 0, 0, model_vector.size())
 
     @DeclareContinuousState.overload
@@ -230,7 +237,13 @@ class LeafSystem(LeafEventsMixin, System):
     # --- discrete and abstract state, parameters ------------------------------
     @overloaded.typed(model_vector=BasicVector)
     def DeclareDiscreteState(self, model_vector) -> DiscreteStateIndex:
-        """A new discrete group initialised from `model_vector` (cloned)."""
+        """A new discrete group initialised from `model_vector` (cloned); returns its
+        DiscreteStateIndex. The other forms take a size (zeros) or an array.
+
+        Raises:
+          ValueError: a negative size.
+          TypeError: the argument is none of a BasicVector, a size or an array.
+        """
         return self._declare_discrete(model_vector.Clone())
 
     @DeclareDiscreteState.overload(num_state_variables=_is_integer)
@@ -369,7 +382,18 @@ class LeafSystem(LeafEventsMixin, System):
 
     @overloaded.typed(model_vector=BasicVector)
     def DeclareVectorInputPort(self, name, model_vector, random_type=None) -> InputPort:
-        """Declares a vector input port whose values have `model_vector`'s type and size."""
+        """Declares a vector input port whose values have `model_vector`'s type and
+        size; returns the InputPort. The other form takes a size (a BasicVector).
+
+        Args:
+          name: the port name, or kUseDefaultName for "u<index>".
+          model_vector: a BasicVector (or subclass) giving the type and size.
+          random_type: a RandomDistribution for a random input, or None.
+
+        Raises:
+          RuntimeError: the name is taken.
+          ValueError: a negative size.
+        """
         return self._declare_vector_input(name, model_vector, random_type)
 
     @DeclareVectorInputPort.overload
@@ -419,8 +443,20 @@ class LeafSystem(LeafEventsMixin, System):
     def DeclareVectorOutputPort(self, name, model_value, calc,
                                 prerequisites_of_calc=None) -> LeafOutputPort:
         """Declares a vector output port holding clones of `model_value` (a BasicVector);
-        `calc(context, output)`. prerequisites_of_calc defaults to everything
-        (``all_sources_ticket``), as in Drake."""
+        returns the LeafOutputPort. The other form takes a size.
+
+        Args:
+          name: the port name, or kUseDefaultName for "y<index>".
+          model_value: a BasicVector giving the type and size of the value.
+          calc: calc(context, output) fills `output` (a BasicVector).
+          prerequisites_of_calc: a set of DependencyTickets; default everything
+            (``all_sources_ticket()``), as in Drake. Narrow it (e.g.
+            ``{self.xc_ticket()}``) for outputs that do not read the inputs.
+
+        Raises:
+          TypeError: `calc` is not callable.
+          RuntimeError: the name is taken.
+        """
         return self._declare_vector_output(name, model_value, calc, prerequisites_of_calc)
 
     @DeclareVectorOutputPort.overload
@@ -440,8 +476,19 @@ class LeafSystem(LeafEventsMixin, System):
 
     def DeclareAbstractOutputPort(self, name, alloc, calc,
                                   prerequisites_of_calc=None) -> LeafOutputPort:
-        """Declares an abstract output port; `alloc() -> AbstractValue`,
-        `calc(context, output: AbstractValue)`."""
+        """Declares an abstract output port; returns the LeafOutputPort.
+
+        Args:
+          name: the port name, or kUseDefaultName for "y<index>".
+          alloc: alloc() -> AbstractValue, a new value of the port's type.
+          calc: calc(context, output) fills `output` (an AbstractValue).
+          prerequisites_of_calc: a set of DependencyTickets; default everything.
+
+        Raises:
+          TypeError: `alloc` or `calc` is not callable, or `alloc` does not
+            return an AbstractValue.
+          RuntimeError: the name is taken.
+        """
         if not callable(alloc) or not callable(calc):
             raise TypeError("DeclareAbstractOutputPort(name, alloc, calc, "
                             "prerequisites_of_calc=...)")
@@ -462,8 +509,14 @@ class LeafSystem(LeafEventsMixin, System):
         return port
 
     def DeclareStateOutputPort(self, name, state_index) -> LeafOutputPort:
-        """An output port that copies one state: continuous, a discrete group or
-        an abstract state, depending on the index type."""
+        """An output port that copies one state: the continuous state, a discrete
+        group or an abstract state, depending on the type of `state_index` (as
+        returned by the Declare*State calls); it depends on that state only.
+
+        Raises:
+          IndexError: no discrete group or abstract state has that index.
+          TypeError: `state_index` is not a Continuous/Discrete/AbstractStateIndex.
+        """
         if isinstance(state_index, ContinuousStateIndex):
             n = self._xc_model.size()
             return self.DeclareVectorOutputPort(
@@ -488,8 +541,13 @@ class LeafSystem(LeafEventsMixin, System):
 
     def DeclareCacheEntry(self, description: str, value_producer: ValueProducer,
                           prerequisites_of_calc=None) -> CacheEntry:
-        """A cache entry computed by `value_producer` (default prerequisites:
-        everything)."""
+        """Declares a cache entry computed by `value_producer`; returns the CacheEntry.
+        Its value is computed at most once per change of its prerequisites
+        (`prerequisites_of_calc`, a set of DependencyTickets; default everything).
+
+        Raises:
+          TypeError: `value_producer` is not a ValueProducer.
+        """
         if not isinstance(value_producer, ValueProducer):
             raise TypeError("DeclareCacheEntry(): value_producer must be a ValueProducer")
         default = prerequisites_of_calc is None
