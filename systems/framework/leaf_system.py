@@ -485,8 +485,8 @@ class LeafSystem(LeafEventsMixin, System):
           prerequisites_of_calc: a set of DependencyTickets; default everything.
 
         Raises:
-          TypeError: `alloc` or `calc` is not callable, or `alloc` does not
-            return an AbstractValue.
+          TypeError: `alloc` or `calc` is not callable (and, when a value is
+            allocated, `alloc` did not return an AbstractValue).
           RuntimeError: the name is taken.
         """
         if not callable(alloc) or not callable(calc):
