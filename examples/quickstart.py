@@ -2,7 +2,7 @@
 fall onto a table and settle, with their contact forces drawn as arrows.
 
 A RigidBodies system (systems.rigid_bodies) steps the bodies' free motion
-every millisecond with penalty contact computed on their true shapes from
+every 2 ms with penalty contact computed on their true shapes from
 SceneGraph's ComputePointPairPenetration; its frame poses feed SceneGraph,
 whose QueryObject feeds it back. MeshcatVisualizer draws the scene and
 ContactVisualizer an arrow per contact, pointing out of the supporting
@@ -37,7 +37,7 @@ from systems.framework import DiagramBuilder  # noqa: E402
 from systems.rigid_bodies import (RigidBodies, add_table, box_body,  # noqa: E402
                                   capsule_body, convex_body, cylinder_body, sphere_body)
 
-TIME_STEP = 1e-3            # s
+TIME_STEP = 2e-3            # s
 STIFFNESS = 2.0e4           # N/m of penetration
 ARROW_NEWTONS_PER_METER = 20.0
 ARROW_COLOR = Rgba(1.0, 0.0, 1.0, 1.0)          # magenta: no body has this colour
@@ -69,13 +69,13 @@ def make_bodies():
     c = COLORS
     return [
         sphere_body("red_ball", 0.05, 0.5, RigidTransform([0.22, 0.12, 0.3]), c["red_ball"]),
-        sphere_body("green_ball", 0.04, 0.3, RigidTransform([-0.1, 0.05, 0.75]),
+        sphere_body("green_ball", 0.04, 0.3, RigidTransform([0.1, 0.06, 0.75]),
                     c["green_ball"]),
         box_body("blue_box", (0.16, 0.1, 0.08), 0.6,
                  RigidTransform(RollPitchYaw(0.3, 0.2, 0.5), [0.0, -0.1, 0.35]),
                  c["blue_box"]),
         box_body("yellow_box", (0.1, 0.1, 0.1), 0.5,
-                 RigidTransform(RollPitchYaw(0.0, 0.6, 0.0), [-0.22, 0.2, 0.5]),
+                 RigidTransform(RollPitchYaw(0.0, 0.6, 0.0), [-0.12, 0.2, 0.5]),
                  c["yellow_box"]),
         capsule_body("cyan_capsule", 0.03, 0.15, 0.3,
                      RigidTransform(RollPitchYaw(1.2, 0.0, 0.3), [0.25, -0.22, 0.45]),
