@@ -101,7 +101,17 @@ def _grouped(items):
 
 
 class Simulator:
-    """Advances a System through time (pydrake's ``Simulator``)."""
+    """Advances a System through time (pydrake's ``Simulator``).
+
+    ``Simulator(system, context=None)``: simulates `system` from `context` (a root
+    Context of `system`; by default a new default context, owned here). The
+    integrator is a RungeKutta3Integrator with Drake's defaults: accuracy 1e-4,
+    maximum step 0.1 s, first step 1e-4 s. Each step handles the events due (see
+    docs/systems.md); AdvanceTo initialises on first use.
+
+    Raises:
+      RuntimeError: `context` does not belong to `system` or is not a root context.
+    """
 
     def __init__(self, system, context=None):
         self._system = system
@@ -393,7 +403,13 @@ class Simulator:
 
     # --- initialize and advance -------------------------------------------------------
     def Initialize(self, params=None) -> SimulatorStatus:
-        """Runs initialization events and publishes due at the current time."""
+        """Runs the initialization events (unless `params` (InitializeParams) suppresses
+        them) and the publishes due at the current time; returns a SimulatorStatus.
+
+        Raises:
+          RuntimeError: there is no context, its time is not finite, or a handler
+            returned EventStatus.Failed (the state its updates changed is restored).
+        """
         context = self._context
         if context is None:
             raise RuntimeError("Initialize(): Context has not been set.")
@@ -462,10 +478,20 @@ class Simulator:
         return publish, discrete, unrestricted
 
     def AdvanceTo(self, boundary_time: float, interruptible: bool = True) -> SimulatorStatus:
-        """Advances to `boundary_time`, handling every event due before it.
+        """Advances the context's time to `boundary_time` [s], handling every event due
+        on the way; returns a SimulatorStatus (early, at the time a handler asked to
+        terminate).
 
         `interruptible` is accepted for pydrake compatibility: Ctrl-C always interrupts a
-        pure-Python simulation (KeyboardInterrupt), whatever its value."""
+        pure-Python simulation (KeyboardInterrupt), whatever its value.
+
+        Raises:
+          RuntimeError: a non-finite state or derivative, a handler that returned
+            EventStatus.Failed, or a step-size collapse; the context keeps the last
+            completed step and the Simulator can resume.
+          Exception: an exception from a user callback propagates with its type,
+            the failing system and the simulation time added to its message.
+        """
         if not self._initialization_done:
             status = self.Initialize()
             if not status.succeeded():
