@@ -486,7 +486,9 @@ class Simulator:
         pure-Python simulation (KeyboardInterrupt), whatever its value.
 
         Raises:
-          RuntimeError: a non-finite state or derivative, a handler that returned
+          ValueError: `boundary_time` is NaN.
+          RuntimeError: `boundary_time` is earlier than the current time; a non-finite
+            state or derivative, a handler that returned
             EventStatus.Failed, or a step-size collapse; the context keeps the last
             completed step and the Simulator can resume.
           Exception: an exception from a user callback propagates with its type,
