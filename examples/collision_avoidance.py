@@ -12,10 +12,11 @@ Diagram:
 Prints the minimum clearance reached and the final distance to the goal;
 exits with status 1 if the robot ever penetrates an obstacle or misses the goal.
 
-Run:  python examples/collision_avoidance.py
+Run:  python examples/collision_avoidance.py [--duration 12]
 """
 from __future__ import annotations
 
+import argparse
 import pathlib
 import sys
 
@@ -148,10 +149,18 @@ def build():
     return builder.Build(), robot, monitor
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()),
+        epilog="Prints the minimum clearance and the final distance to the goal.")
+    parser.add_argument("--duration", type=float, default=12.0,
+                        help="simulated time [s] (default 12)")
+    args = parser.parse_args(argv)
+    print(f"a point robot (r = {ROBOT_RADIUS * 1e3:.0f} mm) steers from "
+          f"{START.tolist()} to {GOAL.tolist()} around a box, a cylinder and a capsule")
     diagram, robot, monitor = build()
     simulator = Simulator(diagram)
-    simulator.AdvanceTo(12.0)
+    simulator.AdvanceTo(args.duration)
     context = simulator.get_context()
     p_WR = robot.GetOutputPort("position").Eval(diagram.GetSubsystemContext(robot, context))
     miss = float(np.linalg.norm(p_WR - GOAL))

@@ -5,15 +5,18 @@ Each body is pressed into its support by the depth at which the contact
 force carries its weight (found by bisection on the query itself). Prints,
 for each contact surface, its total area, centroid and the force N exerts
 on M, F = Σ p·A·n, next to the weight it carries. With --meshcat, starts a
-Meshcat viewer and shows the geometry and the surfaces coloured by pressure.
+Meshcat viewer and shows the geometry and the surfaces coloured by pressure,
+serving it until Ctrl-C when run in a terminal (with --no-wait, or when stdin
+is not a terminal, it exits at once).
 
-Run:  python examples/hydroelastic_contact.py [--meshcat]
+Run:  python examples/hydroelastic_contact.py [--meshcat [--no-wait]]
 """
 from __future__ import annotations
 
 import argparse
 import pathlib
 import sys
+import time
 
 import numpy as np
 
@@ -121,8 +124,12 @@ def equilibrium_depth(scene: Scene, body: str, weight: float) -> float:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()),
+        epilog="Prints each contact surface's area, centroid and force.")
     parser.add_argument("--meshcat", action="store_true", help="show in a Meshcat viewer")
+    parser.add_argument("--no-wait", action="store_true",
+                        help="with --meshcat, exit at once instead of serving until Ctrl-C")
     args = parser.parse_args(argv)
     scene = Scene()
     ball_weight, box_weight = Scene.BALL_MASS * G, Scene.BOX_MASS * G
@@ -137,20 +144,29 @@ def main(argv=None) -> int:
               f"{np.round(surface.centroid(), 5).tolist()} m, force on M "
               f"{np.round(F, 4).tolist()} N (carries {carried:.3f} N)")
     if args.meshcat:
-        show_in_meshcat(scene)
+        meshcat = show_in_meshcat(scene)
+        print(f"Meshcat viewer: {meshcat.web_url()} (the two stacks and their contact "
+              f"surfaces coloured by pressure)", flush=True)
+        if not args.no_wait and sys.stdin is not None and sys.stdin.isatty():
+            print("serving — press Ctrl-C to quit", flush=True)
+            try:
+                while True:
+                    time.sleep(1.0)
+            except KeyboardInterrupt:
+                pass
     return 0
 
 
-def show_in_meshcat(scene: Scene) -> None:
+def show_in_meshcat(scene: Scene, meshcat=None):
     """Shows the scene and its pressure-coloured contact surfaces in Meshcat
     (SceneGraph, MeshcatVisualizer and ContactVisualizer in a Diagram, with
-    the current poses fixed); waits for Enter."""
+    the current poses fixed); returns the Meshcat (a new one if None)."""
     from scenegraph import ContactVisualizer, MeshcatVisualizer, StartMeshcat
     from systems.analysis import Simulator
     from systems.framework import DiagramBuilder
     builder = DiagramBuilder()
     builder.AddSystem(scene.scene_graph)
-    meshcat = StartMeshcat()
+    meshcat = StartMeshcat() if meshcat is None else meshcat
     MeshcatVisualizer.AddToBuilder(builder, scene.scene_graph, meshcat)
     ContactVisualizer.AddToBuilder(builder, scene.scene_graph, meshcat)
     diagram = builder.Build()
@@ -158,7 +174,7 @@ def show_in_meshcat(scene: Scene) -> None:
     scene.scene_graph.get_source_pose_port(scene.source).FixValue(
         scene.scene_graph.GetMyContextFromRoot(context), scene.poses)
     Simulator(diagram, context).Initialize()
-    input(f"Meshcat: {meshcat.web_url()} — press Enter to quit ")
+    return meshcat
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from examples import collision_avoidance, pendulum_pd
 
 
 def test_collision_avoidance_reaches_the_goal_without_touching_an_obstacle(capsys):
-    assert collision_avoidance.main() == 0
+    assert collision_avoidance.main([]) == 0
     out = capsys.readouterr().out
     clearance_mm = float(out.split("minimum clearance: ")[1].split(" mm")[0])
     assert clearance_mm > 0.0
