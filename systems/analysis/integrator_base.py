@@ -366,6 +366,16 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         self.DoInitialize()
         self._initialized = True
 
+    _CONTEXT_VIEWS = ("_x", "_info", "_invalidate_time_and_xc", "_invalidate_xc",
+                      "_invalidate_time", "_xcdot_values", "_xcdot")
+
+    def __getstate__(self) -> dict:
+        """Pickling: the views into the Context are rebuilt on unpickling."""
+        state = dict(self.__dict__)
+        for name in self._CONTEXT_VIEWS:
+            state.pop(name, None)
+        return state
+
     def __setstate__(self, state) -> None:
         """Unpickling: the fast paths point into the (new) Context again."""
         self.__dict__.update(state)

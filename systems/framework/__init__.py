@@ -23,6 +23,7 @@ from .vectors import BasicVector, Subvector, Supervector, VectorBase
 from .witness import WitnessFunction, WitnessFunctionDirection
 from .bus_value import BusValue
 from .random_distribution import RandomDistribution
+from .random_generator import RandomGenerator
 from .context_base import ContextBase
 from .indices import InputPortSelection, OutputPortSelection, SystemConstraintIndex
 from .scalar_conversion import SystemScalarConverter
@@ -44,7 +45,7 @@ __all__ = [
     "System", "SystemOutput", "TriggerType", "UnrestrictedUpdateEvent",
     "UseDefaultName", "Value", "ValueProducer", "VectorBase", "WitnessFunction",
     "WitnessFunctionDirection", "kUseDefaultName",
-    "BusValue", "ContextBase", "RandomDistribution", "InputPortSelection", "OutputPortSelection",
+    "BusValue", "ContextBase", "RandomDistribution", "RandomGenerator", "InputPortSelection", "OutputPortSelection",
     "Subvector", "Supervector", "SystemBase", "SystemConstraintIndex",
     "SystemScalarConverter", "SystemVisitor", "VectorSystem",
 ] + list(_template_names)

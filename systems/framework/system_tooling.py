@@ -92,8 +92,16 @@ class SystemToolingMixin:
     GetMutableSubsystemContext = GetSubsystemContext
 
     def SetRandomContext(self, context, generator=None) -> None:
-        """Sets state and parameters to samples of their random distributions; none
-        are declared here, so this is SetDefaultContext (`generator` is unused)."""
+        """Sets state and parameters to samples of their random distributions. A
+        Diagram asks each subsystem in turn, so they draw from `generator` in
+        subsystem order (as Drake's Diagram does); a leaf that declares none gets
+        SetDefaultContext (`generator` unused)."""
+        if self._is_diagram:
+            self.ValidateContext(context)
+            for subsystem in self._systems:
+                subsystem.SetRandomContext(
+                    self.GetMutableSubsystemContext(subsystem, context), generator)
+            return
         self.SetDefaultContext(context)
 
     def FixInputPortsFrom(self, other_system, other_context, target_context) -> None:

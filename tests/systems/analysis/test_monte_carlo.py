@@ -1,0 +1,179 @@
+"""RandomGenerator, RandomSimulation and MonteCarloSimulation with pydrake 1.51's
+semantics, run here, on worker processes and on a Dask LocalCluster (extensions)."""
+import copy
+import pickle
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from systems.analysis import (MonteCarloSimulation, RandomSimulation,
+                              RandomSimulationResult, Simulator)
+from systems.framework import DiagramBuilder, RandomDistribution, RandomGenerator
+from systems.primitives import RandomSource
+from tests.systems.analysis.montecarlo_scenes import (make_pendulum_simulator,
+                                                      make_scene_simulator,
+                                                      pendulum_theta, scene_clearance,
+                                                      uniform)
+
+# pydrake 1.51.1: [RandomGenerator()() for 3 calls] and RandomGenerator(42).
+DRAKE_DEFAULT_SEED_OUTPUTS = [3499211612, 581869302, 3890346734]
+DRAKE_SEED_42_OUTPUTS = [1608637542, 3421126067]
+# pydrake 1.51.1: RandomGenerator(7) after MonteCarloSimulation of 3 samples of a
+# diagram holding one RandomSource (each SetRandomContext draws one seed).
+DRAKE_SEED_7_AFTER_THREE_SOURCES = 1369975286
+
+
+def test_random_generator_gives_drakes_mt19937_outputs():
+    generator = RandomGenerator()
+    assert [generator() for _ in range(3)] == DRAKE_DEFAULT_SEED_OUTPUTS
+    generator = RandomGenerator(42)
+    assert [generator() for _ in range(2)] == DRAKE_SEED_42_OUTPUTS
+    assert RandomGenerator.min() == 0 and RandomGenerator.max() == 2**32 - 1
+
+
+def test_random_generator_copies_continue_identically_and_independently():
+    generator = RandomGenerator(42)
+    generator()
+    copies = [copy.deepcopy(generator), pickle.loads(pickle.dumps(generator))]
+    expected = [generator() for _ in range(4)]
+    for other in copies:
+        assert isinstance(other, RandomGenerator)
+        assert [other() for _ in range(4)] == expected
+    assert generator.standard_normal(2).shape == (2,)   # numpy's distributions work
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32, 1.5, "7"])
+def test_random_generator_refuses_bad_seeds_by_value(seed):
+    with pytest.raises((TypeError, ValueError), match=repr(seed).strip("'")):
+        RandomGenerator(seed)
+
+
+def _make_random_source_simulator(generator):
+    builder = DiagramBuilder()
+    builder.AddNamedSystem("source", RandomSource(RandomDistribution.kUniform, 1, 0.1))
+    return Simulator(builder.Build())
+
+
+def _first_source_sample(system, context):
+    return context.get_discrete_state_vector().GetAtIndex(0)
+
+
+def test_generator_is_consumed_in_sample_order_as_in_drake():
+    # Each sample's SetRandomContext draws one seed from the parent generator.
+    generator = RandomGenerator(7)
+    MonteCarloSimulation(_make_random_source_simulator, _first_source_sample, 0.25, 3,
+                         generator)
+    assert generator() == DRAKE_SEED_7_AFTER_THREE_SOURCES
+
+
+def test_snapshots_replay_their_samples():
+    generator = RandomGenerator(11)
+    results = MonteCarloSimulation(make_pendulum_simulator, pendulum_theta, 1.0, 4,
+                                   generator)
+    assert all(isinstance(r, RandomSimulationResult) for r in results)
+    assert len({r.output for r in results}) == 4
+    for result in results:
+        replay = RandomSimulation(make_pendulum_simulator, pendulum_theta, 1.0,
+                                  copy.deepcopy(result.generator_snapshot))
+        assert replay == result.output
+    # Each snapshot is the generator before its sample: two draws per sample.
+    fresh = RandomGenerator(11)
+    for result in results:
+        assert copy.deepcopy(result.generator_snapshot)() == fresh()
+        fresh()
+
+
+def test_no_generator_means_a_fresh_default_one_each_call():
+    first = MonteCarloSimulation(make_pendulum_simulator, pendulum_theta, 0.5, 2)
+    second = MonteCarloSimulation(make_pendulum_simulator, pendulum_theta, 0.5, 2)
+    assert [r.output for r in first] == [r.output for r in second]
+    theta0 = uniform(RandomGenerator(), -1.0, 1.0)
+    assert first[0].generator_snapshot() == RandomGenerator()()
+    assert theta0 != 0.0
+
+
+def _outputs(**kwargs):
+    generator = RandomGenerator(5)
+    results = MonteCarloSimulation(make_pendulum_simulator, pendulum_theta, 2.0, 9,
+                                   generator, **kwargs)
+    return [r.output for r in results], generator(), [r.generator_snapshot() for r in
+                                                       results]
+
+
+def test_worker_processes_give_the_same_numbers_in_sample_order():
+    serial = _outputs()
+    assert _outputs(num_parallel_executions=2) == serial
+    assert _outputs(parallelism=True) == serial
+    assert _outputs(executor=ThreadPoolExecutor(2)) == serial
+
+
+def test_a_scene_graph_diagram_runs_on_workers_like_here():
+    kwargs = dict(make_simulator=make_scene_simulator, output=scene_clearance,
+                  final_time=0.4, num_samples=3)
+    serial = MonteCarloSimulation(generator=RandomGenerator(2), **kwargs)
+    parallel = MonteCarloSimulation(generator=RandomGenerator(2),
+                                    num_parallel_executions=2, **kwargs)
+    assert [r.output for r in parallel] == [r.output for r in serial]
+    assert len({r.output for r in serial}) == 3
+
+
+def test_a_lambda_output_travels_by_cloudpickle():
+    serial = MonteCarloSimulation(make_pendulum_simulator, lambda s, c: c.get_time(),
+                                  0.5, 3, RandomGenerator(1))
+    parallel = MonteCarloSimulation(make_pendulum_simulator, lambda s, c: c.get_time(),
+                                    0.5, 3, RandomGenerator(1), num_parallel_executions=2)
+    assert [r.output for r in parallel] == [r.output for r in serial] == [0.5] * 3
+
+
+def _failing_output(system, context):
+    raise ValueError("output failed on purpose")
+
+
+def test_a_failing_sample_raises_its_error_naming_the_sample():
+    with pytest.raises(ValueError, match="output failed on purpose") as info:
+        MonteCarloSimulation(make_pendulum_simulator, _failing_output, 0.1, 3,
+                             RandomGenerator(1), num_parallel_executions=2)
+    assert any("MonteCarloSimulation sample 0" in note
+               for note in getattr(info.value, "__notes__", []))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(num_samples=-1), "num_samples must be an int >= 0; got -1"),
+    (dict(num_samples=2.5), "num_samples must be an int >= 0; got 2.5"),
+    (dict(num_parallel_executions=0), "num_parallel_executions 0 is not valid"),
+    (dict(final_time=float("nan")), "final_time must be finite; got nan"),
+    (dict(executor="pool"), "executor must be a concurrent.futures.Executor; got str"),
+])
+def test_bad_arguments_are_refused_by_value_and_leave_the_generator(kwargs, match):
+    generator = RandomGenerator(3)
+    args = dict(make_simulator=make_pendulum_simulator, output=pendulum_theta,
+                final_time=0.5, num_samples=2, generator=generator)
+    args.update(kwargs)
+    with pytest.raises((ValueError, TypeError), match=match):
+        MonteCarloSimulation(**args)
+    assert generator() == RandomGenerator(3)()
+
+
+def test_make_simulator_must_return_a_simulator():
+    with pytest.raises(TypeError, match="make_simulator must return a Simulator; got int"):
+        RandomSimulation(lambda generator: 3, pendulum_theta, 1.0, RandomGenerator())
+
+
+def test_dask_local_cluster_of_processes_gives_the_same_numbers():
+    import distributed  # dask's (the `test` and `cluster` extras install it)
+    serial = _outputs()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        assert _outputs(executor=client.get_executor()) == serial
+
+
+def test_the_library_does_not_import_dask_until_asked():
+    import subprocess
+    import sys
+    code = ("import sys, systems.analysis, systems.framework; "
+            "print(sorted(m for m in ('dask', 'distributed', 'cloudpickle') "
+            "if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                            text=True, check=True)
+    assert result.stdout.strip() == "[]"
