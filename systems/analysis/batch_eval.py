@@ -5,8 +5,10 @@ Each column i of `times` (1, N), `states` (n, N) and `inputs` (m, N) is one
 evaluation in a private copy of `context` (discrete, abstract state and parameters
 as in `context`); the result is (n, N). `input_port_index` selects the vector input
 port the inputs are fixed on (InputPortSelection.kUseFirstInputIfItExists: the first
-one, if any; kNoInput: none). `parallelize` is accepted for pydrake compatibility;
-evaluations run one after another.
+one, if any; kNoInput: none, and `inputs` is ignored, as in Drake). Shapes that do not
+match, and num_time_steps < 1, are ValueErrors naming them (Drake aborts on them).
+`parallelize` is accepted for pydrake compatibility; evaluations run one after
+another.
 """
 from __future__ import annotations
 
@@ -17,33 +19,38 @@ from systems.framework import InputPortSelection
 __all__ = ["BatchEvalTimeDerivatives", "BatchEvalUniquePeriodicDiscreteUpdate"]
 
 
-def _columns(times, states, inputs, n_state: int, what: str):
-    times = np.asarray(times, dtype=float).reshape(1, -1)
-    states = np.asarray(states, dtype=float).reshape(n_state, -1) if n_state else \
-        np.zeros((0, times.shape[1]))
-    inputs = np.asarray(inputs, dtype=float)
-    inputs = inputs.reshape(-1, times.shape[1]) if inputs.size else \
-        np.zeros((0, times.shape[1]))
-    if states.shape[1] != times.shape[1] or inputs.shape[1] != times.shape[1]:
-        raise ValueError(f"{what}: times, states and inputs must have the same number of "
-                         f"columns; got {times.shape[1]}, {states.shape[1]}, "
-                         f"{inputs.shape[1]}")
-    return times[0], states, inputs
+def _matrix(value, rows: int, columns: int, name: str, what: str) -> np.ndarray:
+    """`value` as a (rows, columns) float array (a vector counts as one column or,
+    with one row, one row); ValueError naming the shapes otherwise."""
+    array = np.asarray(value, dtype=float)
+    if array.ndim == 1 and array.size == rows * columns and (columns == 1 or rows == 1):
+        array = array.reshape(rows, columns)
+    if array.ndim != 2 or array.shape != (rows, columns):
+        raise ValueError(f"{what}: {name} must be a {rows} x {columns} matrix (one column "
+                         f"per evaluation); got shape {np.shape(value)}")
+    return array
 
 
-def _input_port(system, input_port_index, inputs, what):
+def _columns(times, states, inputs, n_state: int, what: str, input_rows):
+    times = np.asarray(times, dtype=float)
+    if times.ndim > 2 or (times.ndim == 2 and times.shape[0] != 1):
+        raise ValueError(f"{what}: times must be a 1 x N matrix; got shape {times.shape}")
+    times = times.reshape(-1)
+    n = times.size
+    states = _matrix(states, n_state, n, "states", what)
+    inputs = None if input_rows is None else _matrix(inputs, input_rows, n, "inputs", what)
+    return times, states, inputs
+
+
+def _input_port(system, input_port_index):
+    """The selected vector input port, or None (kNoInput, or no ports: as in Drake,
+    `inputs` is then ignored)."""
     index = int(input_port_index)
     if index == int(InputPortSelection.kUseFirstInputIfItExists):
         index = 0 if system.num_input_ports() else -1
     if index == int(InputPortSelection.kNoInput) or index < 0:
-        if inputs.shape[0]:
-            raise ValueError(f"{what}: inputs were given but no input port is selected")
         return None
-    port = system.get_input_port(index)
-    if port.size() != inputs.shape[0]:
-        raise ValueError(f"{what}: the selected input port has size {port.size()} but "
-                         f"inputs has {inputs.shape[0]} rows")
-    return port
+    return system.get_input_port(index)
 
 
 def BatchEvalTimeDerivatives(system, context, times, states, inputs,
@@ -53,8 +60,9 @@ def BatchEvalTimeDerivatives(system, context, times, states, inputs,
     what = "BatchEvalTimeDerivatives"
     system.ValidateContext(context)
     n = system.num_continuous_states()
-    times, states, inputs = _columns(times, states, inputs, n, what)
-    port = _input_port(system, input_port_index, inputs, what)
+    port = _input_port(system, input_port_index)
+    times, states, inputs = _columns(times, states, inputs, n, what,
+                                     None if port is None else port.size())
     work = context.Clone()
     result = np.empty((n, times.size))
     for i, t in enumerate(times):
@@ -78,9 +86,14 @@ def BatchEvalUniquePeriodicDiscreteUpdate(
     if not is_difference:
         raise RuntimeError(f"{what}: {system.GetSystemPathname()} is not a difference "
                            "equation system (one discrete group updated periodically)")
+    if isinstance(num_time_steps, bool) or int(num_time_steps) != num_time_steps \
+            or num_time_steps < 1:
+        raise ValueError(f"{what}: num_time_steps must be an int >= 1; got "
+                         f"{num_time_steps!r}")
     n = context.get_discrete_state_vector().size()
-    times, states, inputs = _columns(times, states, inputs, n, what)
-    port = _input_port(system, input_port_index, inputs, what)
+    port = _input_port(system, input_port_index)
+    times, states, inputs = _columns(times, states, inputs, n, what,
+                                     None if port is None else port.size())
     work = context.Clone()
     result = np.empty((n, times.size))
     for i, t in enumerate(times):
