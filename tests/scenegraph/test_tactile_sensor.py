@@ -266,3 +266,21 @@ def test_spread_linear_with_no_sensor_in_reach_falls_back_to_nearest():
     T = scene.touch()[:, 0]
     assert np.count_nonzero(T) == 1
     assert T.sum() == pytest.approx(K_EFF * 0.001, rel=1e-12)
+
+
+def test_unknown_ids_and_geometry_without_proximity_are_refused_by_id():
+    from scenegraph import IllustrationProperties
+    from scenegraph.identifiers import GeometryId
+    scene = Scene()
+    unknown = GeometryId.get_new_id()
+    with pytest.raises(RuntimeError, match=str(unknown.get_value())):
+        TactileSensor(scene.sg, unknown, SCALE)
+    visual = scene.sg.RegisterGeometry(scene.source, scene.frame, GeometryInstance(
+        RigidTransform(), Sphere(0.01), "visual"))
+    scene.sg.AssignRole(scene.source, visual, IllustrationProperties())
+    with pytest.raises(RuntimeError, match=f"{visual}.*no proximity role"):
+        TactileSensor(scene.sg, visual, SCALE)
+    empty = scene.sg.RegisterFrame(scene.source, GeometryFrame("empty"))
+    with pytest.raises(ValueError, match=f"frame {empty} has no proximity geometry"):
+        TactileSensor(scene.sg, empty, SCALE)
+
