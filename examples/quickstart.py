@@ -8,8 +8,10 @@ whose QueryObject feeds it back. MeshcatVisualizer draws the scene and
 ContactVisualizer an arrow per contact, pointing out of the supporting
 surface (length proportional to the contact force: 1 m per 20 N).
 
-It prints the viewer's URL, simulates as fast as it can while recording,
-then prints a summary (simulated and wall-clock time, the real-time factor,
+It prints the viewer's URL, warms up (a short untimed run without the
+viewer, so that the library's kernels are compiled or loaded before the
+timed run), simulates as fast as it can while recording, then prints a
+summary (simulated and wall-clock time, the real-time factor,
 where each body came to rest, the deepest penetration), publishes the
 recording (it plays from the start when the page is opened) and writes
 quickstart.html, a page that replays the whole run with no server. It then
@@ -178,6 +180,12 @@ def main(argv=None) -> int:
     meshcat = StartMeshcat()
     print(f"Meshcat viewer: {meshcat.web_url()} (the recording plays when the page opens)",
           flush=True)
+    print("warming up: 0.5 s without the viewer, untimed (the first run on a machine also "
+          "compiles the library's numba kernels, 1-2 minutes once)", flush=True)
+    start = time.perf_counter()
+    run(0.5, None)
+    print(f"warmed up in {time.perf_counter() - start:.1f} s; simulating {args.duration:g} s "
+          f"with the viewer", flush=True)
     diagram, bodies, simulator, monitor, wall = run(args.duration, meshcat)
 
     x = bodies.state_vector(diagram.GetSubsystemContext(bodies, simulator.get_context()))

@@ -15,7 +15,9 @@ convex hull's facet) touches along a face or an edge, which one query point
 cannot hold still; against fixed geometry each such contact therefore uses
 the face's own corners, rim points or segment ends, found from the body's
 true shape and the query's normal and depth (rigid_body_kernels explains
-how). Two bodies touching each other use the query point.
+how). Two bodies touching each other use the query point. Geometry that is
+not one of the bodies (a table, or geometry another source moves) is treated
+as fixed: it pushes but is not pushed, and its velocity is taken as zero.
 
 Conventions: body B's frame has its origin at B's centre of mass; per body,
 q = [p_WB (3) [m], quaternion of R_WB (w, x, y, z)] and v = [v_WB (3) [m/s],
@@ -47,7 +49,7 @@ from systems.rigid_body_kernels import (SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX,
                                         rigid_bodies_step, rotations_of)
 
 __all__ = ["BodySpec", "RigidBodies", "add_table", "box_body", "capsule_body",
-           "convex_body", "cylinder_body", "sphere_body", "GRAVITY_W"]
+           "convex_body", "cylinder_body", "rotations", "sphere_body", "GRAVITY_W"]
 
 GRAVITY_W = np.array([0.0, 0.0, -9.81])
 """Gravity in the world frame [m/s²]."""
