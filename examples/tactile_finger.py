@@ -16,15 +16,18 @@ contact force is normal), and the number of active sensors. Exits with
 status 1 unless the final vertical force matches the applied force within
 2% and some sensors are active.
 
-Run:  python examples/tactile_finger.py [--duration 1.5] [--meshcat]
+Run:  python examples/tactile_finger.py [--duration 1.5] [--meshcat [--no-wait]]
 (--meshcat shows the scene and the skin lighting up, in real time, at the
-printed URL.)
+printed URL; in a terminal it waits for Enter before starting and serves
+the final scene until Ctrl-C afterwards; with --no-wait, or when stdin is
+not a terminal, it neither waits nor serves.)
 """
 from __future__ import annotations
 
 import argparse
 import pathlib
 import sys
+import time
 
 import numpy as np
 
@@ -137,7 +140,11 @@ def main(argv=None) -> int:
     parser.add_argument("--duration", type=float, default=1.5, help="simulated seconds")
     parser.add_argument("--meshcat", action="store_true",
                         help="show the scene and the skin in Meshcat, in real time")
+    parser.add_argument("--no-wait", action="store_true",
+                        help="with --meshcat, neither wait for Enter nor serve until Ctrl-C")
     args = parser.parse_args(argv)
+    interactive = (args.meshcat and not args.no_wait and sys.stdin is not None
+                   and sys.stdin.isatty())
     meshcat = None
     if args.meshcat:
         from scenegraph.visualization import StartMeshcat
@@ -146,6 +153,9 @@ def main(argv=None) -> int:
     simulator = Simulator(diagram)
     if meshcat is not None:
         simulator.set_target_realtime_rate(1.0)
+        diagram.ForcedPublish(simulator.get_context())
+        if interactive:
+            input("open the Meshcat URL above, then press Enter to start ")
     context = simulator.get_mutable_context()
     sensor_context = diagram.GetSubsystemContext(sensor, context)
     print(f"skin: {sensor.num_sensors()} sensors at {1e3 * SCALE:.1f} mm on the finger's "
@@ -164,7 +174,14 @@ def main(argv=None) -> int:
               f"{magnitude.sum():12.4f}{active:8d}")
     ok = active > 0 and abs(f_z - F) <= 0.02 * F
     print("balanced: the skin carries the applied force" if ok else
-          "NOT balanced: the skin's force differs from the applied force")
+          "NOT balanced: the skin's force differs from the applied force", flush=True)
+    if interactive:
+        print("serving — press Ctrl-C to quit", flush=True)
+        try:
+            while True:
+                time.sleep(1.0)
+        except KeyboardInterrupt:
+            pass
     return 0 if ok else 1
 
 
