@@ -15,8 +15,12 @@ Contact model (`contact_model`):
     f = k·depth·nhat_BA_W (on B, −f), k = k_A·k_B/(k_A + k_B) from the
     ("material", "point_contact_stiffness") proximity properties [N/m]
     (Drake's combination for point contact). The Hunt–Crossley factor
-    (1 + d·ẋ) needs the penetration rate, which a QueryObject does not
-    carry: the force is its elastic part (exact at rest).
+    (1 + d·ẋ)₊, d = (k_B·d_A + k_A·d_B)/(k_A + k_B) from the
+    ("material", "hunt_crossley_dissipation") properties [s/m], needs the
+    rate of penetration ẋ, which a QueryObject does not carry: it is applied
+    when the optional `frame_velocities` input ({FrameId: V_WF (6,)
+    [w_WF; v_WF] in W}) has a value, ẋ = (v_WBc − v_WAc)·nhat_BA_W at the
+    contact point; otherwise the force is its elastic part (exact at rest).
   "hydroelastic": ComputeContactSurfacesWithFallback; each face of a
     contact surface is a contact at its centroid with force p·A·n̂ on M
     (−p·A·n̂ on N), p the pressure at the centroid [Pa], A the face area,
@@ -40,7 +44,8 @@ Touch functions (`touch_function`), k values per sensor:
     the sensor received, in the sensing frame), 0 for a sensor with no
     contact.
 
-Output ports, both depending only on the `query` input:
+Output ports, both depending only on the `query` and `frame_velocities`
+inputs:
   touch            vector of N·k values: sensor-major (sensor i's k values
                    at [i·k, (i+1)·k)), bodies in the order of `bodies()`.
   touch_per_body   abstract dict {body id: (n_b, k) array}.
@@ -70,6 +75,7 @@ CONTACT_MODELS = ("point", "hydroelastic")
 
 _MATERIAL = "material"
 _STIFFNESS = "point_contact_stiffness"
+_DISSIPATION = "hunt_crossley_dissipation"
 
 
 class _Body:
@@ -164,14 +170,16 @@ class TactileSensor(LeafSystem):
         self._num_sensors = sum(len(b.p_FS) for b in self._bodies)
         self._body_of_geometry = {g: i for i, b in enumerate(self._bodies) for g in b.geometries}
         self._stack_bodies()
-        # (GeometryVersion, {GeometryId: stiffness}) of the last evaluation's
-        # point-contact stiffnesses: a pure function of the proximity version.
-        self._stiffness_memo = (None, {})
+        # (GeometryVersion, {GeometryId: (stiffness, dissipation, FrameId)}) read
+        # by the last evaluation: a pure function of the proximity version.
+        self._material_memo = (None, {})
         # (PoseTopology, (num_bodies,) frame rows): where each body's frame is
         # in SceneGraph's world-pose arrays.
         self._rows_memo = (None, None)
         self._query_port = self.DeclareAbstractInputPort("query", AbstractValue.Make(QueryObject()))
-        ticket = {self._query_port.ticket()}
+        self._velocity_port = self.DeclareAbstractInputPort("frame_velocities",
+                                                            AbstractValue.Make(dict()))
+        ticket = {self._query_port.ticket(), self._velocity_port.ticket()}
         size = self._num_sensors * self._k
         self._touch_cache = self.DeclareCacheEntry(
             "touch", ValueProducer(lambda: AbstractValue.Make(np.zeros(size)), self._calc_touch),
@@ -265,6 +273,13 @@ class TactileSensor(LeafSystem):
         """The abstract input port for SceneGraph's QueryObject."""
         return self._query_port
 
+    def get_frame_velocities_input_port(self):
+        """The optional abstract input {FrameId: V_WF (6,)}: each frame's
+        spatial velocity [w_WF; v_WF] in W (rad/s, m/s; v at F's origin).
+        Connected (or fixed), point contact gains Drake's Hunt–Crossley
+        factor (1 + d·ẋ); frames not listed are at rest."""
+        return self._velocity_port
+
     def get_touch_output_port(self):
         """The (num_sensors·touch_size,) vector output port."""
         return self._touch_port
@@ -325,37 +340,42 @@ class TactileSensor(LeafSystem):
         return {b.key: T[b.offset:b.offset + len(b.p_FS)] for b in self._bodies}
 
     # ------------------------------------------------------------ contacts
-    def _point_contacts(self, query, pairs, parts) -> None:
-        """Appends (body, p_WC, f_W, nhat_W, fn) arrays of penetration pairs."""
+    def _point_contacts(self, query, pairs, parts, velocities, world) -> None:
+        """Appends (body, p_WC, f_W, nhat_W, fn) arrays of penetration pairs;
+        with `velocities` ({FrameId: V_WF}) the Hunt–Crossley factor too."""
         index = self._body_of_geometry
         hits = [(pair, index.get(pair.id_A, -1), index.get(pair.id_B, -1)) for pair in pairs]
         hits = [h for h in hits if h[1] >= 0 or h[2] >= 0]
         if not hits:
             return
         inspector = query.inspector()
-        version, stiffness = self._stiffness_memo
+        version, material = self._material_memo
         now = inspector.geometry_version()
         if version is None or not now.IsSameAs(version, Role.kProximity):
-            stiffness = {}
-            self._stiffness_memo = (now, stiffness)
+            material = {}
+            self._material_memo = (now, material)
         for pair, _, _ in hits:
             for g in (pair.id_A, pair.id_B):
-                if g not in stiffness:
-                    props = inspector.GetProximityProperties(g)
-                    k = (None if props is None
-                         else props.GetPropertyOrDefault(_MATERIAL, _STIFFNESS, None))
-                    if k is None:
-                        raise RuntimeError(
-                            f"TactileSensor: geometry {g} ({inspector.GetName(g)!r}) has no "
-                            f"('{_MATERIAL}', '{_STIFFNESS}') property; point contact needs it")
-                    stiffness[g] = float(k)
-        kA = np.array([stiffness[p.id_A] for p, _, _ in hits])
-        kB = np.array([stiffness[p.id_B] for p, _, _ in hits])
+                if g not in material:
+                    material[g] = _material(inspector, g)
+        kA, dA, fA = (np.array(v) for v in zip(*(material[p.id_A] for p, _, _ in hits)))
+        kB, dB, fB = (np.array(v) for v in zip(*(material[p.id_B] for p, _, _ in hits)))
         depth = np.array([p.depth for p, _, _ in hits])
         nhat = np.array([p.nhat_BA_W for p, _, _ in hits])
         p_WC = 0.5 * (np.array([p.p_WCa for p, _, _ in hits]) +
                       np.array([p.p_WCb for p, _, _ in hits]))
-        fn = kA * kB / (kA + kB) * depth
+        # Drake's CombinePointContactParameters.
+        k = kA * kB / (kA + kB)
+        fn = k * depth
+        if velocities is not None:
+            d = (kB * dA + kA * dB) / (kA + kB)
+            frames = self._frame_rows_of(world, fA.tolist() + fB.tolist())
+            V = _spatial_velocities(velocities, world, frames)
+            m = len(hits)
+            v_WAc = V[:m, 3:] + np.cross(V[:m, :3], p_WC - world.p_WF[frames[:m]])
+            v_WBc = V[m:, 3:] + np.cross(V[m:, :3], p_WC - world.p_WF[frames[m:]])
+            vn = ((v_WBc - v_WAc) * nhat).sum(axis=1)       # > 0: approaching
+            fn = np.maximum(fn * (1.0 + d * vn), 0.0)
         body_A = np.array([h[1] for h in hits])
         body_B = np.array([h[2] for h in hits])
         for body, sign in ((body_A, 1.0), (body_B, -1.0)):
@@ -379,14 +399,15 @@ class TactileSensor(LeafSystem):
                     n = sign * nhat
                     parts.append((np.full(len(fn), body), c, fn[:, None] * n, n, fn))
 
-    def _contacts(self, query) -> _Contacts | None:
+    def _contacts(self, query, velocities, world) -> _Contacts | None:
         parts = []
         if self._contact_model == "point":
-            self._point_contacts(query, query.ComputePointPairPenetration(), parts)
+            self._point_contacts(query, query.ComputePointPairPenetration(), parts,
+                                 velocities, world)
         else:
             surfaces, pairs = query.ComputeContactSurfacesWithFallback()
             self._surface_contacts(surfaces, parts)
-            self._point_contacts(query, pairs, parts)
+            self._point_contacts(query, pairs, parts, velocities, world)
         if not parts:
             return None
         return _Contacts(*(np.concatenate([p[i] for p in parts]) for i in range(5)))
@@ -412,6 +433,11 @@ class TactileSensor(LeafSystem):
         return (np.concatenate([ci, lonely]), np.concatenate([si, nearest[lonely]]),
                 np.concatenate([w / total[ci], np.ones(len(lonely))]))
 
+    @staticmethod
+    def _frame_rows_of(world_poses, frame_ids) -> np.ndarray:
+        index = world_poses.topology.frame_index
+        return np.array([index[f] for f in frame_ids], dtype=np.int64)
+
     def _frame_rows(self, world_poses) -> np.ndarray:
         topology, rows = self._rows_memo
         if topology is not world_poses.topology:
@@ -423,11 +449,13 @@ class TactileSensor(LeafSystem):
     def _calc_touch(self, context, value) -> None:
         query = self._query_port.Eval(context)
         N, k = self._num_sensors, self._k
-        contacts = self._contacts(query)
+        velocities = (self._velocity_port.Eval(context)
+                      if self._velocity_port.HasValue(context) else None)
+        world = query._poses()
+        contacts = self._contacts(query, velocities, world)
         if contacts is None:
             value.set_value(np.zeros(N * k))
             return
-        world = query._poses()
         rows = self._frame_rows(world)[contacts.body]
         R_WF, p_WF = world.R_WF[rows], world.p_WF[rows]
         p_FC = np.einsum("kji,kj->ki", R_WF, contacts.p_WC - p_WF)
@@ -484,3 +512,34 @@ def _outside_others(inspector, geometries, p_FS, owner) -> np.ndarray:
         inside = rows.point_index[rows.distance < -tol]
         keep[others[inside]] = False
     return keep
+
+
+def _material(inspector, g):
+    """(stiffness [N/m], Hunt–Crossley dissipation [s/m], FrameId) of geometry g."""
+    props = inspector.GetProximityProperties(g)
+    k = None if props is None else props.GetPropertyOrDefault(_MATERIAL, _STIFFNESS, None)
+    if k is None:
+        raise RuntimeError(f"TactileSensor: geometry {g} ({inspector.GetName(g)!r}) has no "
+                           f"('{_MATERIAL}', '{_STIFFNESS}') property; point contact needs it")
+    d = props.GetPropertyOrDefault(_MATERIAL, _DISSIPATION, 0.0)
+    return float(k), float(d), inspector.GetFrameId(g)
+
+
+def _spatial_velocities(velocities, world, rows) -> np.ndarray:
+    """(len(rows), 6) V_WF of the frames at world-pose rows `rows` (zeros
+    for frames missing from `velocities`)."""
+    if not isinstance(velocities, dict):
+        raise TypeError(f"TactileSensor: frame_velocities must be a dict {{FrameId: (6,) "
+                        f"V_WF}}; got {type(velocities).__name__}")
+    frame_ids = world.topology.frame_ids
+    unique, inverse = np.unique(rows, return_inverse=True)
+    V_unique = np.zeros((len(unique), 6))
+    for j, r in enumerate(unique.tolist()):                 # one lookup per frame
+        V = velocities.get(frame_ids[r])
+        if V is not None:
+            V = np.asarray(V, dtype=float).reshape(-1)
+            if V.shape != (6,) or not np.isfinite(V).all():
+                raise ValueError(f"TactileSensor: frame_velocities[{frame_ids[r]}] must be 6 "
+                                 f"finite numbers [w_WF; v_WF]; got {V.tolist()}")
+            V_unique[j] = V
+    return V_unique[inverse.reshape(-1)]

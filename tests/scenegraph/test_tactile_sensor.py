@@ -35,13 +35,14 @@ class Scene:
     """A box (top face at z = 0) anchored in W and a sphere on frame F,
     sensing; poses set through the fixed pose input."""
 
-    def __init__(self, hydro=False, bodies="geometry", extra=None, **sensor_kwargs):
+    def __init__(self, hydro=False, bodies="geometry", extra=None, dissipation=(None, None),
+                 **sensor_kwargs):
         builder = DiagramBuilder()
         self.sg = builder.AddNamedSystem("scene_graph", SceneGraph())
         self.source = self.sg.RegisterSource("test")
         box_props, ball_props = ProximityProperties(), ProximityProperties()
-        AddContactMaterial(box_props, point_stiffness=K_BOX)
-        AddContactMaterial(ball_props, point_stiffness=K_SPHERE)
+        AddContactMaterial(box_props, point_stiffness=K_BOX, dissipation=dissipation[0])
+        AddContactMaterial(ball_props, point_stiffness=K_SPHERE, dissipation=dissipation[1])
         if hydro:
             AddRigidHydroelasticProperties(box_props)
             AddCompliantHydroelasticProperties(0.005, 1e5, ball_props)
@@ -284,3 +285,31 @@ def test_unknown_ids_and_geometry_without_proximity_are_refused_by_id():
     with pytest.raises(ValueError, match=f"frame {empty} has no proximity geometry"):
         TactileSensor(scene.sg, empty, SCALE)
 
+
+
+D_BOX, D_SPHERE = 2.0, 5.0       # s/m
+D_EFF = (K_SPHERE * D_BOX + K_BOX * D_SPHERE) / (K_BOX + K_SPHERE)   # Drake's combination
+
+
+def test_hunt_crossley_factor_with_frame_velocities():
+    scene = Scene(touch_function="normal_force", dissipation=(D_BOX, D_SPHERE))
+    _pressed(scene, 0.002)
+    port = scene.sensor.get_frame_velocities_input_port()
+    # Approaching at 0.1 m/s (spinning about a horizontal axis adds no normal speed).
+    port.FixValue(scene.sensor_context, {scene.frame: [0.3, 0.2, 0.0, 0.0, 0.0, -0.1]})
+    assert scene.touch().sum() == pytest.approx(K_EFF * 0.002 * (1 + D_EFF * 0.1), rel=1e-9)
+    # Separating faster than 1/d: no force at all (Drake keeps fn ≥ 0).
+    port.FixValue(scene.sensor_context, {scene.frame: [0, 0, 0, 0, 0, 1.0]})
+    assert not scene.touch().any()
+    # A frame not listed is at rest: the elastic force.
+    port.FixValue(scene.sensor_context, {})
+    assert scene.touch().sum() == pytest.approx(K_EFF * 0.002, rel=1e-12)
+
+
+def test_bad_frame_velocities_are_refused_by_frame():
+    scene = Scene(dissipation=(D_BOX, D_SPHERE))
+    _pressed(scene, 0.002)
+    port = scene.sensor.get_frame_velocities_input_port()
+    port.FixValue(scene.sensor_context, {scene.frame: [0.0, 0.0, -0.1]})
+    with pytest.raises(ValueError, match=f"frame_velocities\\[{scene.frame}\\]"):
+        scene.touch()
