@@ -32,7 +32,7 @@ from scenegraph.shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, Mesh, S
 
 __all__ = ["surface_points", "sphere_points", "box_points", "capsule_points",
            "cylinder_points", "ellipsoid_points", "mesh_points", "surface_area",
-           "points_count"]
+           "points_count", "checked_length"]
 
 # Area per point of a hexagonal lattice of unit spacing.
 _HEX_AREA = math.sqrt(3.0) / 2.0
@@ -50,14 +50,20 @@ _STEP = 0.15
 _SEED = 20261124
 
 
-def _checked_scale(scale) -> float:
+def checked_length(value, name: str, who: str) -> float:
+    """float(value) if it is a positive finite length [m]; TypeError or
+    ValueError naming `who`, `name` and the value otherwise."""
     try:
-        s = float(scale)
+        x = float(value)
     except (TypeError, ValueError):
-        raise TypeError(f"surface_points: scale must be a number [m]; got {scale!r}") from None
-    if not (math.isfinite(s) and s > 0.0):
-        raise ValueError(f"surface_points: scale must be positive and finite [m]; got {scale!r}")
-    return s
+        raise TypeError(f"{who}: {name} must be a number [m]; got {value!r}") from None
+    if not (math.isfinite(x) and x > 0.0):
+        raise ValueError(f"{who}: {name} must be positive and finite [m]; got {value!r}")
+    return x
+
+
+def _checked_scale(scale) -> float:
+    return checked_length(scale, "scale", "surface_points")
 
 
 def points_count(area: float, scale: float) -> int:
@@ -244,16 +250,20 @@ def _side_samples(r: float, L: float, h: float):
     return P, w
 
 
+def _round_samples(r: float, L: float, scale: float, cap_area: float):
+    """(n, h, side samples, side weights) of a capsule or cylinder of radius
+    r and half length L whose two ends have `cap_area` together [m²]."""
+    area = cap_area + 2.0 * math.pi * r * 2.0 * L
+    n = points_count(area, _checked_scale(scale))
+    h = math.sqrt(area / _samples(area, n))
+    return (n, h) + _side_samples(r, L, h)
+
+
 def capsule_points(radius: float, length: float, scale: float):
     """(p_GS, n_G) on a capsule of `radius` and cylinder `length` [m] along
     Gz, centred at G's origin."""
-    s = _checked_scale(scale)
     r, L = float(radius), float(length) / 2.0
-    area = 4.0 * math.pi * r * r + 2.0 * math.pi * r * 2.0 * L
-    n = points_count(area, s)
-    M = _samples(area, n)
-    h = math.sqrt(area / M)
-    side, w_side = _side_samples(r, L, h)
+    n, h, side, w_side = _round_samples(r, L, scale, 4.0 * math.pi * r * r)
     m_sph = max(8, int(round(4.0 * math.pi * r * r / (h * h))))
     u = _fibonacci_sphere(m_sph)
     caps = r * u
@@ -266,13 +276,8 @@ def capsule_points(radius: float, length: float, scale: float):
 def cylinder_points(radius: float, length: float, scale: float):
     """(p_GS, n_G) on a cylinder of `radius` and `length` [m] along Gz,
     centred at G's origin; side and both caps, rims shared."""
-    s = _checked_scale(scale)
     r, L = float(radius), float(length) / 2.0
-    area = 2.0 * math.pi * r * r + 2.0 * math.pi * r * 2.0 * L
-    n = points_count(area, s)
-    M = _samples(area, n)
-    h = math.sqrt(area / M)
-    side, w_side = _side_samples(r, L, h)
+    n, h, side, w_side = _round_samples(r, L, scale, 2.0 * math.pi * r * r)
     m_cap = max(8, int(round(math.pi * r * r / (h * h))))
     k = np.arange(m_cap) + 0.5
     rho = r * np.sqrt(k / m_cap)                     # Vogel's sunflower: equal areas

@@ -52,8 +52,6 @@ inputs:
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from scipy.spatial import cKDTree
 
@@ -64,7 +62,7 @@ from scenegraph.geometry_set import GeometrySet
 from scenegraph.identifiers import FrameId, GeometryId
 from scenegraph.math import RigidTransform
 from scenegraph.query_object import QueryObject
-from scenegraph.tactile_points import surface_points
+from scenegraph.tactile_points import checked_length, surface_points
 from systems.framework import AbstractValue, LeafSystem, ValueProducer
 
 __all__ = ["TactileSensor", "TOUCH_FUNCTIONS", "RESPONSE_FUNCTIONS", "CONTACT_MODELS"]
@@ -143,21 +141,9 @@ class TactileSensor(LeafSystem):
         if contact_model not in CONTACT_MODELS:
             raise ValueError(f"TactileSensor: contact_model {contact_model!r} is not one of "
                              f"{list(CONTACT_MODELS)}")
-        try:
-            scale = float(scale)
-        except (TypeError, ValueError):
-            raise TypeError(f"TactileSensor: scale must be a number [m]; got {scale!r}") from None
-        if not (math.isfinite(scale) and scale > 0.0):
-            raise ValueError(f"TactileSensor: scale must be positive and finite [m]; got {scale}")
-        radius = 2.0 * scale if response_radius is None else response_radius
-        try:
-            radius = float(radius)
-        except (TypeError, ValueError):
-            raise TypeError(f"TactileSensor: response_radius must be a number [m]; got "
-                            f"{response_radius!r}") from None
-        if not (math.isfinite(radius) and radius > 0.0):
-            raise ValueError(f"TactileSensor: response_radius must be positive and finite [m]; "
-                             f"got {response_radius}")
+        scale = checked_length(scale, "scale", "TactileSensor")
+        radius = (2.0 * scale if response_radius is None else
+                  checked_length(response_radius, "response_radius", "TactileSensor"))
         inspector = (scene_graph.model_inspector() if hasattr(scene_graph, "model_inspector")
                      else scene_graph)
         self._touch_function = touch_function

@@ -7,15 +7,13 @@ response functions conserve the total force (to rounding); 'nearest' puts
 it on the sensor closest to the contact point, 'spread_linear' on the
 sensors within the radius with weights 1 − d/r. Frame outputs are checked
 against rotations; merged frames drop points inside a sibling geometry;
-the output depends on the query input only; bad input is refused by value.
+Hunt–Crossley damping follows the frame velocities given; the output
+depends on its inputs only; bad input is refused by value.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
-from scipy.spatial import cKDTree
 
 from scenegraph import (AddCompliantHydroelasticProperties, AddContactMaterial,
                         AddRigidHydroelasticProperties, Box, Capsule, FramePoseVector,
@@ -209,7 +207,7 @@ def test_split_and_per_body_port_match_the_vector():
     np.testing.assert_array_equal(split[scene.ball], scene.touch())
 
 
-def test_output_depends_on_the_query_input_only():
+def test_output_depends_on_its_inputs_only():
     scene = Scene()
     _pressed(scene, 0.001)
     port = scene.sensor.get_touch_per_body_output_port()
