@@ -48,8 +48,8 @@ from systems.rigid_body_kernels import (SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX,
                                         SHAPE_CYLINDER, SHAPE_OTHER, SHAPE_SPHERE,
                                         rigid_bodies_step, rotations_of)
 
-__all__ = ["BodySpec", "RigidBodies", "add_table", "box_body", "capsule_body",
-           "convex_body", "cylinder_body", "rotations", "sphere_body", "GRAVITY_W"]
+__all__ = ["GRAVITY_W", "BodySpec", "RigidBodies", "add_table", "box_body", "capsule_body",
+           "convex_body", "cylinder_body", "rotations", "sphere_body"]
 
 GRAVITY_W = np.array([0.0, 0.0, -9.81])
 """Gravity in the world frame [m/s²]."""
