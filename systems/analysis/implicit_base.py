@@ -9,6 +9,12 @@ or central differences (O(ε^(2/3)), twice the evaluations) with
 The Jacobian is reused across Newton iterations and steps until a solve fails to
 converge; it is then recomputed once and the solve retried before the step is
 reported failed (the base class then halves the step).
+
+A NaN or inf met by Newton (in a residual or the Jacobian) fails the step like any
+divergence; once halving would go below the working minimum step size, the step is
+replayed with every derivative evaluation checked, and the error names the system,
+the state index, the value and the time (as the explicit integrators do) instead of
+Drake's generic minimum-step message.
 """
 from __future__ import annotations
 
@@ -102,7 +108,7 @@ class ImplicitIntegrator(IntegratorBase):
     def _f(self, t: float, x: np.ndarray) -> np.ndarray:
         """A copy of xcdot at (t, x); leaves the Context at (t, x)."""
         self._x[:] = x
-        self._set_time_and_note_xc_change(t)
+        self._set_time_and_note_xc_change(float(t))   # a stage time may be np.float64
         return self._eval_xcdot().copy()
 
     def _compute_jacobian(self, t: float, x: np.ndarray, f0: np.ndarray) -> np.ndarray:
@@ -142,7 +148,12 @@ class ImplicitIntegrator(IntegratorBase):
         """Solves residual(y) = 0 from y0 with the fixed iteration matrix (a callable
         giving the (m, m) matrix); returns y or None when it does not converge."""
         import scipy.linalg
-        lu = scipy.linalg.lu_factor(iteration_matrix())
+        self._newton_met_non_finite = False
+        matrix = iteration_matrix()
+        if not np.isfinite(matrix).all():   # a NaN/inf derivative reached the Jacobian
+            self._newton_met_non_finite = True
+            return None
+        lu = scipy.linalg.lu_factor(matrix, check_finite=False)
         self._num_iteration_matrix_factorizations += 1
         y = y0.copy()
         previous = math.inf
@@ -150,6 +161,7 @@ class ImplicitIntegrator(IntegratorBase):
             self._num_newton_raphson_iterations += 1
             g = residual(y)
             if not np.isfinite(g).all():
+                self._newton_met_non_finite = True
                 return None
             dy = scipy.linalg.lu_solve(lu, -g)
             y += dy
@@ -170,6 +182,21 @@ class ImplicitIntegrator(IntegratorBase):
             jacobian = self._compute_jacobian(t, x, f0)
             y = self._newton(residual, y0, lambda: make_matrix(jacobian), tolerance)
         return y
+
+    def _validate_smaller_step_size(self, current: float, new: float) -> None:
+        """As the base class, but when the step that just failed (of size
+        2·new, from the time and state the Context is back at) failed on a
+        NaN or inf and halving it again would go below the working minimum,
+        raises the error that names the system, state index, value and time
+        (the explicit integrators' diagnosis), whether or not minimum-step
+        violations are allowed: no smaller step can help."""
+        if (getattr(self, "_newton_met_non_finite", False)
+                and new < self.get_working_minimum_step_size()):
+            self._newton_met_non_finite = False
+            t0, x0 = self._info.time, self._x.copy()
+            self._check_start_of_step(t0, x0)
+            self._replay_checked(t0, x0, 2.0 * new)
+        super()._validate_smaller_step_size(current, new)
 
     def _newton_tolerance(self) -> float:
         accuracy = self._accuracy_in_use

@@ -12,8 +12,11 @@ import math
 import numpy as np
 import pytest
 
-from systems.analysis import (ExplicitEulerIntegrator, RungeKutta2Integrator,
-                              RungeKutta3Integrator, RungeKutta5Integrator, Simulator)
+from systems.analysis import (BogackiShampine3Integrator, ExplicitEulerIntegrator,
+                              ImplicitEulerIntegrator, Radau3Integrator,
+                              RungeKutta2Integrator, RungeKutta3Integrator,
+                              RungeKutta5Integrator, SemiExplicitEulerIntegrator, Simulator,
+                              VelocityImplicitEulerIntegrator)
 from systems.framework import DiagramBuilder, LeafSystem
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NaN/inf arithmetic
@@ -76,6 +79,14 @@ INTEGRATORS = {
     "RK3 fixed step": _error_controlled(RungeKutta3Integrator, fixed_step=True),
     "Euler": _fixed(ExplicitEulerIntegrator),
     "RK2": _fixed(RungeKutta2Integrator),
+    "semi-explicit Euler": _fixed(SemiExplicitEulerIntegrator),
+    "Bogacki-Shampine 3": _error_controlled(BogackiShampine3Integrator),
+    # The implicit integrators: Newton meets the NaN, the step is halved down to
+    # the minimum, then replayed with every evaluation checked.
+    "implicit Euler": _error_controlled(ImplicitEulerIntegrator),
+    "implicit Euler fixed step": _error_controlled(ImplicitEulerIntegrator, fixed_step=True),
+    "Radau3": _error_controlled(Radau3Integrator),
+    "velocity-implicit Euler": _error_controlled(VelocityImplicitEulerIntegrator),
 }
 
 
@@ -181,9 +192,10 @@ def test_step_size_collapse_ends_with_drakes_minimum_step_error_after_bounded_sh
     assert simulator.get_context().get_time() == 0.0
 
 
-def test_non_finite_error_raises_even_when_minimum_step_violations_are_allowed():
+@pytest.mark.parametrize("name", ["RK3 (default)", "implicit Euler", "Radau3"])
+def test_non_finite_error_raises_even_when_minimum_step_violations_are_allowed(name):
     plant = Budgeted()
-    simulator = _simulator(_diagram(plant))
+    simulator = _simulator(_diagram(plant), INTEGRATORS[name])
     simulator.get_mutable_integrator().set_throw_on_minimum_step_size_violation(False)
     with pytest.raises(RuntimeError, match=r"continuous state 1 of system "
                                            r"'::plant::sys0' .*is nan"):
