@@ -26,11 +26,11 @@ long profile (``pytest --fuzz-long tests/robustness/test_query_fuzz.py`` or
 in full (vertices and poses included), ready to paste into a reproduction.
 With ``FUZZ_SURVEY=<file>`` every example runs even after failures, and one
 JSON line per pair (examples run, examples the engine warned were not
-certified, wall seconds, failures per invariant (an example counts under its
-first failing invariant) -- keyed by the failing
-assert's source line, or by the exception type -- and the first failing
-example of each) is appended to <file>: failure rates instead of the first
-failure. The test still fails if any example failed.
+certified, wall seconds, failures per invariant -- an example counts under
+its first failing invariant, keyed by that assert's source line or by the
+exception type, prefixed "(uncertified)" when the engine warned -- and the
+first failing example of each) is appended to <file>: failure rates instead
+of the first failure. The test still fails if any example failed.
 """
 from __future__ import annotations
 
@@ -191,15 +191,19 @@ def describe(shape, X) -> dict:
     return record
 
 
-def _check(A, X_WA, B, X_WB, scale) -> bool:
-    """Checks every invariant of one example; returns whether the engine
-    certified its answers (no "not certified" warning)."""
+def _check(A, X_WA, B, X_WB, scale, status=None) -> None:
+    """Checks every invariant of one example; status["certified"] (if given)
+    says whether the engine certified its answers (no "not certified"
+    warning), also when an invariant fails."""
     note(f"A = {describe(A, X_WA)!r}")
     note(f"B = {describe(B, X_WB)!r}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        _check_answers(A, X_WA, B, X_WB, scale, caught)
-    return _certified(caught)
+        try:
+            _check_answers(A, X_WA, B, X_WB, scale, caught)
+        finally:
+            if status is not None:
+                status["certified"] = _certified(caught)
 
 
 def _certified(caught) -> bool:
@@ -258,19 +262,23 @@ def test_query_object_pair_invariants(kinds):
             _check(*case)
             return
         survey["examples"] += 1
+        status = {"certified": True}
         try:
-            if not _check(*case):
-                survey["uncertified"] += 1
+            _check(*case, status=status)
         except Exception as error:  # noqa: BLE001 -- the survey counts every failure
             if isinstance(error, AssertionError):
                 # The failing invariant: the source line of its assert.
                 key = traceback.extract_tb(error.__traceback__)[-1].line
             else:
                 key = f"{type(error).__name__} raised"
+            if not status["certified"]:
+                key = f"(uncertified) {key}"
             failures[key] += 1
             first.setdefault(key, {"error": str(error).split("\n")[0][:300],
                                    "A": describe(case[0], case[1]),
                                    "B": describe(case[2], case[3])})
+        finally:
+            survey["uncertified"] += not status["certified"]
 
     survey, failures, first = collections.Counter(), collections.Counter(), {}
     start = time.perf_counter()
