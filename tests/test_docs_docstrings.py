@@ -21,10 +21,28 @@ from pathlib import Path
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-# The packages that have an API reference page (docs/reference/).
-PACKAGES = ("systems.framework", "systems.analysis", "systems.primitives",
-            "systems.trajectories", "systems.drawing", "scenegraph", "scenegraph.math",
-            "scenegraph.visualization", "scenegraph.sensors")
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def _systems_modules():
+    """Every public module or package directly under systems/ that declares its exports
+    (``__all__``): each is a documented block (systems.framework, systems.drawing, ...)."""
+    out = []
+    for p in sorted((_ROOT / "systems").iterdir()):
+        source = p / "__init__.py" if p.is_dir() else p
+        if p.name.startswith(("_", ".")) or source.suffix != ".py" or not source.is_file():
+            continue
+        if "__all__" in source.read_text(encoding="utf-8"):
+            out.append(f"systems.{p.stem}")
+    return out
+
+
+# The packages that have an API reference page (docs/reference/<package>.md): every
+# public module under systems/, and scenegraph's public packages (its other subpackages,
+# proximity and hydroelastic, are implementation; their public names are re-exported
+# by scenegraph).
+PACKAGES = tuple(_systems_modules()) + (
+    "scenegraph", "scenegraph.math", "scenegraph.visualization", "scenegraph.sensors")
 _OURS = ("systems", "scenegraph")
 
 
