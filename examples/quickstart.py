@@ -140,11 +140,14 @@ class PenetrationMonitor:
             self.max_resting_depth = max(self.max_resting_depth, depth)
 
 
-def run(duration: float, meshcat):
-    """Simulates `duration` [s] as fast as possible, recording when a Meshcat is
-    given; returns (diagram, bodies, simulator, monitor, wall-clock seconds)."""
+def run(duration: float, meshcat, realtime: bool = False):
+    """Simulates `duration` [s] as fast as possible (or paced to real time),
+    recording when a Meshcat is given; returns (diagram, bodies, simulator,
+    monitor, wall-clock seconds)."""
     diagram, bodies, visualizer = build(meshcat)
     simulator = Simulator(diagram)
+    if realtime:
+        simulator.set_target_realtime_rate(1.0)
     monitor = PenetrationMonitor(diagram, bodies)
     simulator.set_monitor(monitor)
     if visualizer is not None:
@@ -173,6 +176,8 @@ def main(argv=None) -> int:
                         help="simulated time [s] (default 3)")
     parser.add_argument("--html", default="quickstart.html",
                         help="where to write the replay page (default quickstart.html)")
+    parser.add_argument("--realtime", action="store_true",
+                        help="pace the run to real time, to watch it live in the viewer")
     args = parser.parse_args(argv)
     if not args.duration > 0:
         parser.error(f"--duration must be positive; got {args.duration}")
@@ -186,12 +191,13 @@ def main(argv=None) -> int:
     run(0.5, None)
     print(f"warmed up in {time.perf_counter() - start:.1f} s; simulating {args.duration:g} s "
           f"with the viewer", flush=True)
-    diagram, bodies, simulator, monitor, wall = run(args.duration, meshcat)
+    diagram, bodies, simulator, monitor, wall = run(args.duration, meshcat, args.realtime)
 
     x = bodies.state_vector(diagram.GetSubsystemContext(bodies, simulator.get_context()))
     p_WB, _, v_WB, w_WB = bodies.split(x)
+    paced = " (paced with --realtime)" if args.realtime else ""
     print(f"simulated {args.duration:.2f} s in {wall:.2f} s of wall-clock time: "
-          f"real-time factor {args.duration / wall:.1f} "
+          f"real-time factor {args.duration / wall:.1f}{paced} "
           f"({round(args.duration / TIME_STEP)} steps of {TIME_STEP * 1e3:g} ms)")
     print("where the bodies came to rest (centre of mass; table top at z = 0):")
     for body, p, v, w in zip(bodies.bodies, p_WB, v_WB, w_WB):
