@@ -241,7 +241,13 @@ class SceneGraph(LeafSystem):
     @overloaded
     def RegisterFrame(self, source_id, frame):
         """Registers `frame` (a GeometryFrame) on the world frame for `source_id`;
-        returns its FrameId."""
+        returns its FrameId.
+
+        Raises:
+          TypeError: an id of the wrong type.
+          RuntimeError: the source is not registered, the parent frame belongs to
+            another source, or the source already has a frame of that name.
+        """
         return self._model.RegisterFrame(source_id, frame)
 
     @RegisterFrame.overload
@@ -261,7 +267,16 @@ class SceneGraph(LeafSystem):
     @overloaded.typed(source_id=_not_context)
     def RegisterGeometry(self, source_id, frame_id, geometry):
         """Registers `geometry` (a GeometryInstance) on frame `frame_id` of the model
-        (a GeometryId there hangs it on that geometry's frame, as Drake's C++ does)."""
+        (a GeometryId there hangs it on that geometry's frame, as Drake's C++ does);
+        returns its GeometryId. The pose is X_FG, of the geometry in its frame [m].
+
+        Raises:
+          TypeError: an id of the wrong type.
+          RuntimeError: the source or frame is not registered (or not the
+            source's), the pose is not finite, the name is taken on that frame for
+            one of the instance's roles, or the shape cannot take the proximity
+            role; nothing changes.
+        """
         return self._model.RegisterGeometry(source_id, frame_id, geometry)
 
     @RegisterGeometry.overload(context=Context)
@@ -283,7 +298,11 @@ class SceneGraph(LeafSystem):
 
     @overloaded.typed(source_id=_not_context)
     def RemoveGeometry(self, source_id, geometry_id) -> None:
-        """Removes the geometry (and any hung from it) from the model."""
+        """Removes the geometry (and any hung from it) from the model.
+
+        Raises:
+          RuntimeError: the geometry is not registered or not the source's.
+        """
         self._model.RemoveGeometry(source_id, geometry_id)
 
     @RemoveGeometry.overload(context=Context)
@@ -303,7 +322,15 @@ class SceneGraph(LeafSystem):
     @overloaded.typed(source_id=_not_context)
     def AssignRole(self, source_id, geometry_id, properties, assign=RoleAssign.kNew):
         """Assigns (kNew) or replaces (kReplace) the role given by the properties' type
-        (Proximity/Illustration/PerceptionProperties) in the model."""
+        (Proximity/Illustration/PerceptionProperties) in the model. Proximity
+        properties get SceneGraphConfig's defaults for what they lack.
+
+        Raises:
+          RuntimeError: kNew on a role the geometry has, kReplace on one it lacks,
+            an invalid hydroelastic property, or an unregistered geometry or source.
+          ValueError: a Mesh or Convex no proximity query could answer (flat, or
+            an open Mesh); nothing changes.
+        """
         self._model.AssignRole(source_id, geometry_id, self._filled(properties), assign)
 
     @AssignRole.overload(context=Context)

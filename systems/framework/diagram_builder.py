@@ -47,7 +47,13 @@ class DiagramBuilder:
                 "create a Diagram; this DiagramBuilder may no longer be used.")
 
     def AddSystem(self, system):
-        """Adds `system` (taking ownership) and returns it."""
+        """Adds `system` (taking ownership) and returns it.
+
+        Raises:
+          TypeError: `system` is not a System.
+          RuntimeError: it was already added (to this or another builder), or the
+            builder was already built.
+        """
         self._throw_if_built()
         if not isinstance(system, System):
             raise TypeError(f"AddSystem(): expected a System; got "
@@ -227,7 +233,13 @@ class DiagramBuilder:
 
     def Connect(self, src, dest) -> None:
         """``Connect(output_port, input_port)`` or ``Connect(system_a, system_b)``
-        (each with exactly one output and one input port respectively)."""
+        (each with exactly one output and one input port respectively).
+
+        Raises:
+          RuntimeError: a port's system was not added here, the sizes or types
+            differ, the input is already connected or exported, or the builder was
+            already built; nothing changes.
+        """
         self._throw_if_built()
         if isinstance(src, System) and isinstance(dest, System):
             self._check_owned(src, "Connect")
@@ -256,7 +268,12 @@ class DiagramBuilder:
                                  ports=[(src._index, dest._index)])
 
     def ExportInput(self, input, name=None) -> InputPortIndex:
-        """Makes `input` an input port of the Diagram; returns its index."""
+        """Makes `input` an input port of the Diagram; returns its index.
+
+        Raises:
+          RuntimeError: its system was not added here, the input is already
+            connected or exported, or the name is taken.
+        """
         self._throw_if_built()
         if not isinstance(input, InputPort):
             raise TypeError("ExportInput(): expected an InputPort")
@@ -311,7 +328,11 @@ class DiagramBuilder:
         self._exported_input_index[input] = index
 
     def ExportOutput(self, output, name=None) -> OutputPortIndex:
-        """Makes `output` an output port of the Diagram; returns its index."""
+        """Makes `output` an output port of the Diagram; returns its index.
+
+        Raises:
+          RuntimeError: its system was not added here, or the name is taken.
+        """
         self._throw_if_built()
         if not isinstance(output, OutputPort):
             raise TypeError("ExportOutput(): expected an OutputPort")

@@ -114,7 +114,12 @@ class InputPort(PortBase):
     # --- values --------------------------------------------------------------
     def Eval(self, context):
         """The port's value: a numpy array copy for vector ports, the held
-        object for abstract ports."""
+        object for abstract ports.
+
+        Raises:
+          RuntimeError: the port is neither connected nor fixed, or `context` is
+            not its system's.
+        """
         if context._system is not self._system:
             self._system.ValidateContext(context)
         payload = context._eval_input(self._index)
@@ -162,6 +167,11 @@ class InputPort(PortBase):
         Value holding a BasicVector; abstract ports take the held object or an
         AbstractValue of a compatible type. The size/type is checked first and
         nothing changes when it is wrong.
+
+        Raises:
+          RuntimeError: a vector of the wrong size, or an abstract value of the wrong
+            type (Drake's FixInputPortTypeCheck message).
+          TypeError: a vector port given something that is not numbers.
         """
         self._system.ValidateContext(context)
         payload = self._convert(value)

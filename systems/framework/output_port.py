@@ -19,8 +19,12 @@ class OutputPort(PortBase):
     _index_type = OutputPortIndex
 
     def Eval(self, context):
-        """The port's value: a numpy array copy for vector ports, the held
-        object for abstract ports."""
+        """The port's value (computed, or cached when up to date): a numpy array copy
+        for vector ports, the held object for abstract ports.
+
+        Raises:
+          RuntimeError: `context` is not its system's.
+        """
         if context._system is not self._system:
             self._system.ValidateContext(context)
         payload = self._eval_payload(context)
