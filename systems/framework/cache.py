@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
+from ._weak import WeakSystemRef, weak_method
 from .indices import _Index
 from .value import AbstractValue
 
@@ -37,8 +38,9 @@ class ValueProducer:
                  calc: Callable[..., None]):
         if not callable(allocate) or not callable(calc):
             raise TypeError("ValueProducer needs callable allocate and calc")
-        self._allocate = allocate
-        self._calc = calc
+        # A System's bound methods are held without the System (see _weak).
+        self._allocate = weak_method(allocate, arity=0)
+        self._calc = weak_method(calc, arity=2)
 
     def Allocate(self) -> AbstractValue:
         """A new AbstractValue from the producer's allocate function.
@@ -100,7 +102,7 @@ class CacheEntryValue:
         return self.value
 
 
-class CacheEntry:
+class CacheEntry(WeakSystemRef):
     """A System's declaration of a cached computation (pydrake's ``CacheEntry``).
 
     `allocate` returns the value object stored in each Context (an
@@ -108,18 +110,18 @@ class CacheEntry:
     a ContinuousState); `calc(context, value)` fills it in place.
     """
 
-    __slots__ = ("_system", "_index", "_ticket", "_description", "_allocate",
+    __slots__ = ("_system_ref", "_index", "_ticket", "_description", "_allocate",
                  "_calc", "_prerequisites", "_default_prerequisites")
 
     def __init__(self, system, index: int, ticket: int, description: str,
                  allocate: Callable, calc: Callable, prerequisites,
                  default_prerequisites: bool):
-        self._system = system
+        self._set_system(system)  # weakly: see _weak
         self._index = CacheIndex(index)
         self._ticket = ticket
         self._description = description
-        self._allocate = allocate
-        self._calc = calc
+        self._allocate = weak_method(allocate, arity=0)
+        self._calc = weak_method(calc, arity=2)
         self._prerequisites = frozenset(int(t) for t in prerequisites)
         self._default_prerequisites = default_prerequisites
 
@@ -176,7 +178,7 @@ class CacheEntry:
 
     def EvalAbstract(self, context):
         """The up-to-date value object (computing it if needed)."""
-        if context._system is not self._system:
+        if context._system_ref is not self._system_ref:
             self._system.ValidateContext(context)
         cev = context._cache[self._index]
         if not cev.valid:

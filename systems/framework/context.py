@@ -13,6 +13,7 @@ evaluating anything that depends on it.
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -41,12 +42,52 @@ class _RootInfo:
         self.memo = {}
 
 
-class Context(ContextBase):
-    """Behaviour common to LeafContext and DiagramContext (pydrake's ``Context``)."""
+def _no_system():
+    return None
 
-    __slots__ = ("_system", "_parent", "_root_info", "_fixed_inputs",
-                 "_input_sources", "_state", "_parameters", "_memo", "__weakref__")
+
+# The invalidation key of a change made after the System was deleted: nothing is
+# left to invalidate (no value can be evaluated without the System).
+_NO_DEPENDENTS = ("no system",)
+
+
+class Context(ContextBase):
+    """Behaviour common to LeafContext and DiagramContext (pydrake's ``Context``).
+
+    A Context references its System weakly, as in pydrake a Context does not keep
+    its System alive. The values stay readable and settable after the System is
+    deleted; evaluating anything needs the System and says so. The system's name
+    is recorded when the context is made (pydrake prints that name)."""
+
+    __slots__ = ("_system_ref", "_system_name", "_num_output_ports", "_owned_system",
+                 "_parent", "_root_info", "_fixed_inputs", "_input_sources", "_state",
+                 "_parameters", "_memo", "__weakref__")
     _is_leaf = False
+
+    @property
+    def _system(self):
+        system = self._system_ref()
+        if system is None:
+            raise RuntimeError(
+                f"The System of the Context of {self._context_pathname()} has been "
+                f"deleted; keep a reference to the System (or its Diagram) while "
+                f"evaluating with its Context")
+        return system
+
+    @_system.setter
+    def _system(self, system) -> None:
+        self._system_ref = _no_system if system is None else weakref.ref(system)
+        self._system_name = "_" if system is None else system.GetSystemName()
+        self._num_output_ports = 0 if system is None else len(system._output_ports)
+
+    def _context_pathname(self) -> str:
+        """"::root::...::name" from the names recorded when the contexts were made."""
+        parts = []
+        context = self
+        while context is not None:
+            parts.append(context._system_name)
+            context = context._parent
+        return "::" + "::".join(reversed(parts))
 
     # --- structure -----------------------------------------------------------
     def _leaves(self) -> list:  # pragma: no cover - overridden
@@ -71,7 +112,7 @@ class Context(ContextBase):
         if self._parent is not None:
             raise RuntimeError(
                 f"{method}(): this Context belongs to subsystem "
-                f"{self._system.GetSystemPathname()}; time and accuracy can only be "
+                f"{self._context_pathname()}; time and accuracy can only be "
                 f"set on the root Context")
 
     # --- invalidation --------------------------------------------------------
@@ -81,6 +122,8 @@ class Context(ContextBase):
         key: a built-in ticket (all leaves), ("u", i) this context's input i,
         or ("leaf", leaf_context, ticket).
         """
+        if key is _NO_DEPENDENTS:
+            return ()
         memo = self._memo
         found = memo.get(key)
         if found is None:
@@ -247,7 +290,7 @@ class Context(ContextBase):
         if discrete.num_groups() != 1:
             raise RuntimeError(
                 f"get_discrete_state_vector(): the Context of "
-                f"{self._system.GetSystemPathname()} has "
+                f"{self._context_pathname()} has "
                 f"{discrete.num_groups()} discrete state groups; exactly one is required")
         return discrete._groups[0]
 
@@ -435,7 +478,9 @@ class Context(ContextBase):
     def Clone(self) -> "Context":
         """A deep, independent copy (a new root), including fixed input values
         and cached results."""
-        clone = self._system._allocate_root_context()
+        root = self._root_info.root
+        clone = self._system._allocate_root_context(
+            keep_system=getattr(root, "_owned_system", None) is not None)
         clone._root_info.time = self._root_info.time
         clone._root_info.accuracy = self._root_info.accuracy
         for mine, theirs in zip(clone._all_contexts(), self._all_contexts()):
@@ -496,18 +541,24 @@ class LeafContext(Context):
     def _all_contexts(self):
         yield self
 
+    def _leaf_key(self, tickets: str, index: int):
+        system = self._system_ref()
+        if system is None:
+            return _NO_DEPENDENTS
+        return ("leaf", self, getattr(system, tickets)[index])
+
     def _discrete_key(self, index: int):
         self._state._discrete.get_vector(index)  # range check
-        return ("leaf", self, self._system._discrete_tickets[index])
+        return self._leaf_key("_discrete_tickets", index)
 
     def _abstract_key(self, index: int):
         self._state._abstract.get_value(index)
-        return ("leaf", self, self._system._abstract_tickets[index])
+        return self._leaf_key("_abstract_tickets", index)
 
     def _numeric_parameter_key(self, index: int):
         self._parameters.get_numeric_parameter(index)
-        return ("leaf", self, self._system._numeric_parameter_tickets[index])
+        return self._leaf_key("_numeric_parameter_tickets", index)
 
     def _abstract_parameter_key(self, index: int):
         self._parameters.get_abstract_parameter(index)
-        return ("leaf", self, self._system._abstract_parameter_tickets[index])
+        return self._leaf_key("_abstract_parameter_tickets", index)

@@ -12,8 +12,8 @@ class ContextBase:
 
     def num_input_ports(self) -> int:
         """How many input ports the context's System has."""
-        return len(self._system._input_ports)
+        return len(self._fixed_inputs)
 
     def num_output_ports(self) -> int:
         """How many output ports the context's System has."""
-        return len(self._system._output_ports)
+        return self._num_output_ports

@@ -1,6 +1,7 @@
 """The text of ``str(context)``: Drake's human-readable Context summary.
 
-Leaf contexts print the system's pathname, the time, then (when present) the
+Leaf contexts print the system's pathname (from the names the systems had when
+the context was made, as pydrake), the time, then (when present) the
 states — continuous, each discrete group, the number of abstract states — and
 the parameters; diagram contexts print totals, then each subcontext that has
 any state or parameter. Numbers are formatted as Drake prints them: the time as
@@ -37,7 +38,7 @@ def _has_content(context) -> bool:
 
 
 def _leaf_text(context) -> str:
-    path = context.GetSystemPathname()
+    path = context._context_pathname()
     lines = [f"{path} Context", "-" * (len(path) + 9),
              f"Time: {_format_time(context.get_time())}"]
     n_xc = context.num_continuous_states()
@@ -74,7 +75,7 @@ def _leaf_text(context) -> str:
 
 
 def _diagram_text(context) -> str:
-    path = context.GetSystemPathname()
+    path = context._context_pathname()
     lines = [f"{path} Context (of a Diagram)", "-" * (len(path) + 24)]
     if context.num_continuous_states():
         lines.append(f"{context.num_continuous_states()} total continuous states")

@@ -95,29 +95,34 @@ def global_closure(starts) -> list:
     tickets are expanded with ``source_tickets``) or ``("input", context,
     input_index)`` (an input port of a leaf or a diagram context, whose
     dependents are reached through its subscribers).
-    Returns each affected CacheEntryValue once.
+    Returns each affected CacheEntryValue once. A context whose System has been
+    deleted has no dependents (nothing can be evaluated without the System).
     """
     result = []
     seen = set()
     stack = []
     for kind, context, key in starts:
         if kind == "ticket":
-            stack.extend(("ticket", context, t)
-                         for t in source_tickets(context._system, key))
+            system = context._system_ref()
+            if system is not None:
+                stack.extend(("ticket", context, t) for t in source_tickets(system, key))
         else:
             stack.append((kind, context, key))
     while stack:
         kind, context, key = stack.pop()
+        system = context._system_ref()
+        if system is None:
+            continue
         if kind == "input":
             if context._is_leaf:
-                stack.append(("ticket", context, context._system._input_ticket(key)))
+                stack.append(("ticket", context, system._input_ticket(key)))
             else:
                 for sub_context, sub_index in context._input_subscribers[key]:
                     stack.append(("input", sub_context, sub_index))
             continue
         cache = context._cache
         output_subscribers = context._output_subscribers
-        for index in local_cache_closure(context._system, key):
+        for index in local_cache_closure(system, key):
             cev = cache[index]
             marker = id(cev)
             if marker in seen:

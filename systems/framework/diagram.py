@@ -224,7 +224,7 @@ class Diagram(System):
         Raises:
           RuntimeError: `context` is not this diagram's.
         """
-        if context._system is not self:
+        if context._system_ref() is not self:
             self.ValidateContext(context)
         # Each leaf's derivatives are a slice of the diagram's flat array.
         for leaf_context in context._xc_leaves:
@@ -249,7 +249,7 @@ class Diagram(System):
 
     def AllocateTimeDerivatives(self) -> ContinuousState:
         """A ContinuousState shaped like the diagram's, for derivatives."""
-        context = self._allocate_root_context()
+        context = self._allocate_root_context(keep_system=False)
         return context._xcdot_state.Clone()
 
     def AllocateDiscreteVariables(self) -> DiscreteValues:

@@ -39,19 +39,19 @@ class DiagramContext(Context):
 
     def _discrete_key(self, index: int):
         leaf, local = self._discrete_map[index]
-        return ("leaf", leaf, leaf._system._discrete_tickets[local])
+        return leaf._leaf_key("_discrete_tickets", local)
 
     def _abstract_key(self, index: int):
         leaf, local = self._abstract_map[index]
-        return ("leaf", leaf, leaf._system._abstract_tickets[local])
+        return leaf._leaf_key("_abstract_tickets", local)
 
     def _numeric_parameter_key(self, index: int):
         leaf, local = self._numeric_parameter_map[index]
-        return ("leaf", leaf, leaf._system._numeric_parameter_tickets[local])
+        return leaf._leaf_key("_numeric_parameter_tickets", local)
 
     def _abstract_parameter_key(self, index: int):
         leaf, local = self._abstract_parameter_map[index]
-        return ("leaf", leaf, leaf._system._abstract_parameter_tickets[local])
+        return leaf._leaf_key("_abstract_parameter_tickets", local)
 
 
 

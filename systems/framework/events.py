@@ -14,6 +14,7 @@ import math
 from enum import IntEnum
 
 from ._overloads import overloaded
+from ._weak import weak_method
 
 __all__ = ["EventStatus", "TriggerType", "Event", "PublishEvent",
            "DiscreteUpdateEvent", "UnrestrictedUpdateEvent", "PeriodicEventData",
@@ -210,7 +211,8 @@ class Event:
             raise TypeError(f"{type(self).__name__}: the callback must be callable; got "
                             f"{type(callback).__name__}")
         self._trigger_type = TriggerType(trigger_type)
-        self._callback = callback
+        # A System's bound method is held without the System (see _weak).
+        self._callback = weak_method(callback)
         self._short = short
         self._with_system = with_system
         self._event_data = None

@@ -120,7 +120,7 @@ class InputPort(PortBase):
           RuntimeError: the port is neither connected nor fixed, or `context` is
             not its system's.
         """
-        if context._system is not self._system:
+        if context._system_ref is not self._system_ref:
             self._system.ValidateContext(context)
         payload = context._eval_input(self._index)
         if self._is_vector:
@@ -134,7 +134,7 @@ class InputPort(PortBase):
           RuntimeError: the port is neither connected nor fixed, or `context` is not
             the system's.
         """
-        if context._system is not self._system:
+        if context._system_ref is not self._system_ref:
             self._system.ValidateContext(context)
         payload = context._eval_input(self._index)
         if self._is_vector:
@@ -151,7 +151,7 @@ class InputPort(PortBase):
         if not self._is_vector:
             raise RuntimeError(f"{self.GetFullDescription()} is abstract-valued; "
                                "it has no BasicVector value")
-        if context._system is not self._system:
+        if context._system_ref is not self._system_ref:
             self._system.ValidateContext(context)
         return context._eval_input(self._index)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._overloads import overloaded
+from ._weak import weak_method
 from ._pickling import (CheckedAllocator, CopyAbstractState, CopyContinuousState,
                         CopyDiscreteGroup)
 from .cache import CacheEntry, ValueProducer, update_cache_value
@@ -206,7 +207,7 @@ class LeafSystem(LeafEventsMixin, System):
         Raises:
           RuntimeError: `context` is not this system's.
         """
-        if context._system is not self:
+        if context._system_ref() is not self:
             self.ValidateContext(context)
         cev = context._cache[self._xcdot_cache_index]
         if not cev.valid:
@@ -492,6 +493,7 @@ class LeafSystem(LeafEventsMixin, System):
         if not callable(alloc) or not callable(calc):
             raise TypeError("DeclareAbstractOutputPort(name, alloc, calc, "
                             "prerequisites_of_calc=...)")
+        alloc = weak_method(alloc)  # self.MakeOutput holds the System weakly
         allocate = CheckedAllocator(alloc, name)  # picklable, unlike a closure
         return self._declare_output(name, PortDataType.kAbstractValued, 0, allocate,
                                     calc, prerequisites_of_calc)

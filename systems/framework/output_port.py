@@ -25,7 +25,7 @@ class OutputPort(PortBase):
         Raises:
           RuntimeError: `context` is not its system's.
         """
-        if context._system is not self._system:
+        if context._system_ref is not self._system_ref:
             self._system.ValidateContext(context)
         payload = self._eval_payload(context)
         if self._is_vector:
@@ -38,7 +38,7 @@ class OutputPort(PortBase):
         Raises:
           RuntimeError: `context` is not the system's.
         """
-        if context._system is not self._system:
+        if context._system_ref is not self._system_ref:
             self._system.ValidateContext(context)
         payload = self._eval_payload(context)
         if self._is_vector:
@@ -53,7 +53,7 @@ class OutputPort(PortBase):
         """
         if not self._is_vector:
             raise RuntimeError(f"{self.GetFullDescription()} is abstract-valued")
-        if context._system is not self._system:
+        if context._system_ref is not self._system_ref:
             self._system.ValidateContext(context)
         return self._eval_payload(context)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from ._weak import WeakSystemRef
+
 __all__ = ["PortDataType", "PortBase"]
 
 
@@ -14,15 +16,16 @@ class PortDataType(IntEnum):
     kAbstractValued = 1
 
 
-class PortBase:
-    """Identity and description of a port of a System."""
+class PortBase(WeakSystemRef):
+    """Identity and description of a port of a System (which it references weakly:
+    a System's ports do not keep it alive)."""
 
-    __slots__ = ("_system", "_index", "_name", "_data_type", "_size", "_is_vector")
+    __slots__ = ("_system_ref", "_index", "_name", "_data_type", "_size", "_is_vector")
     _kind = "Port"
     _index_type = int
 
     def __init__(self, system, index: int, name: str, data_type: PortDataType, size: int):
-        self._system = system
+        self._set_system(system)
         self._index = index
         self._name = name
         self._data_type = data_type

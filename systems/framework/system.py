@@ -381,24 +381,31 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
     def _make_context(self, parent):  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _allocate_root_context(self):
-        return finalize_root_context(self._make_context(None))
+    def _allocate_root_context(self, keep_system: bool = True):
+        """A new root context. keep_system: whether it holds this System strongly —
+        False for the contexts users get from CreateDefaultContext/AllocateContext (a
+        Context does not keep its System alive, as in pydrake); True for a context
+        that owns its System, e.g. one made by unpickling."""
+        root = finalize_root_context(self._make_context(None))
+        root._owned_system = self if keep_system else None
+        return root
 
     def AllocateContext(self):
         """A new root Context for this system with its state, parameters and cache
         allocated but not set to defaults (see CreateDefaultContext)."""
-        return self._allocate_root_context()
+        return self._allocate_root_context(keep_system=False)
 
     def CreateDefaultContext(self):
-        """A new root Context with time 0 and the default state and parameters."""
-        context = self._allocate_root_context()
+        """A new root Context with time 0 and the default state and parameters. It
+        does not keep this System alive (as in pydrake)."""
+        context = self._allocate_root_context(keep_system=False)
         self.SetDefaultContext(context)
         return context
 
     def SetDefaultContext(self, context) -> None:
         """Resets state and parameters in `context` to their default values."""
         self.ValidateContext(context)
-        fresh = self._allocate_root_context()
+        fresh = self._allocate_root_context(keep_system=False)
         context._copy_state_and_parameters(fresh)
         context._invalidate(frozenset((T.x, T.all_parameters)))
 
@@ -411,9 +418,14 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         from .context import Context
         if not isinstance(context, Context):
             raise TypeError(f"Expected a Context; got {type(context).__name__}")
-        if context._system is self:
+        if context._system_ref() is self:
             return
         kind = type(self).__name__
+        if context._system_ref() is None:
+            raise RuntimeError(
+                f"A function call on a {kind} system named '{self.get_name()}' was passed "
+                f"the Context of a system that has been deleted "
+                f"({context._context_pathname()})")
         if context._parent is None and context._system._is_diagram:
             raise RuntimeError(
                 f"A function call on a {kind} system named '{self.get_name()}' was "
@@ -532,7 +544,7 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
     def AllocateTimeDerivatives(self):
         """A ContinuousState shaped like this system's (q, v, z sizes), for derivatives."""
         from .state import ContinuousState
-        context = self._allocate_root_context()
+        context = self._allocate_root_context(keep_system=False)
         xc = context.get_continuous_state()
         return ContinuousState(BasicVector(xc.size()), xc.num_q(), xc.num_v(),
                                xc.num_z())
@@ -540,7 +552,7 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
     def AllocateDiscreteVariables(self):
         """A DiscreteValues shaped like this system's discrete state groups."""
         from .state import DiscreteValues
-        context = self._allocate_root_context()
+        context = self._allocate_root_context(keep_system=False)
         return DiscreteValues([g.Clone() for g in context.get_discrete_state()._groups])
 
     def _leaf_local_has_feedthrough(self, input_index: int, output_index: int) -> bool:

@@ -22,7 +22,44 @@ def next_system_id() -> int:
     return next(_system_ids)
 
 
-class SystemBase:
+class _SystemMeta(type):
+    """Checks, as pydrake does, that a subclass's ``__init__`` ran the framework's
+    (``super().__init__()``): otherwise the object has no ports, state or id, and
+    the first use would fail far from the cause."""
+
+    def __call__(cls, *args, **kwargs):
+        system = super().__call__(*args, **kwargs)
+        if "_system_id" not in system.__dict__:
+            raise TypeError(f"{_framework_base_name(cls)}.__init__() must be called when "
+                            f"overriding __init__")
+        return system
+
+    @property
+    def __signature__(cls):
+        """The signature of ``cls(...)``: that of ``__init__`` without ``self`` (so
+        inspect.signature does not report this metaclass's ``__call__``)."""
+        import inspect
+        try:
+            signature = inspect.signature(cls.__init__)
+        except (TypeError, ValueError):
+            return None
+        parameters = list(signature.parameters.values())[1:]
+        return signature.replace(parameters=parameters)
+
+
+def _framework_base_name(cls) -> str:
+    """``systems.framework.LeafSystem`` for a user class derived from LeafSystem: the
+    nearest library class in the MRO, under its package's public module name."""
+    for base in cls.__mro__:
+        module = base.__module__
+        if module.startswith(("systems.", "scenegraph.")):
+            public = ".".join(module.split(".")[:2]) if module.startswith("systems.") \
+                else "scenegraph"
+            return f"{public}.{base.__name__}"
+    return cls.__qualname__  # pragma: no cover - every System derives from SystemBase
+
+
+class SystemBase(metaclass=_SystemMeta):
     """Base of System (pydrake's ``SystemBase``): naming, ports, tickets and cache
     entries are implemented by System; this class holds the Graphviz API."""
 

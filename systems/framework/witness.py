@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from ._weak import WeakSystemRef, weak_method
+
 __all__ = ["WitnessFunctionDirection", "WitnessFunction"]
 
 
@@ -16,20 +18,20 @@ class WitnessFunctionDirection(IntEnum):
     kCrossesZero = 3
 
 
-class WitnessFunction:
+class WitnessFunction(WeakSystemRef):
     """A witness declared by a LeafSystem (see ``LeafSystem.MakeWitnessFunction``).
 
     calc: ``(context) -> float`` evaluated on the owning system's context.
     event: optional event handled when the witness triggers.
     """
 
-    __slots__ = ("_system", "_description", "_direction", "_calc", "_event")
+    __slots__ = ("_system_ref", "_description", "_direction", "_calc", "_event")
 
     def __init__(self, system, description: str, direction_type, calc, event=None):
-        self._system = system
+        self._set_system(system)  # weakly: a System's witnesses do not keep it alive
         self._description = description
         self._direction = WitnessFunctionDirection(direction_type)
-        self._calc = calc
+        self._calc = weak_method(calc)
         self._event = event
 
     def description(self) -> str:

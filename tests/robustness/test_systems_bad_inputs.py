@@ -88,6 +88,15 @@ def _declare(period, offset):
 
 
 # name -> (call(setup), error type, regex)
+_KEPT = []
+
+
+def _kept(system):
+    """`system`, kept alive: a port does not keep its System alive (issue 11)."""
+    _KEPT.append(system)
+    return system
+
+
 CASES = {
     # DiagramBuilder
     "Connect ports of different sizes": (
@@ -108,7 +117,7 @@ CASES = {
         lambda s: s.builder.AddSystem(s.plant),
         RuntimeError, r"System 'plant' has already been added"),
     "Connect a port of a system from another builder": (
-        lambda s: s.builder.Connect(Plant().y, s.controller.x),
+        lambda s: s.builder.Connect(_kept(Plant()).y, s.controller.x),
         RuntimeError, r"System '' \(Plant\) has not been added to this DiagramBuilder"),
     "an algebraic loop": (
         lambda s: _loop_builder().Build(),

@@ -65,7 +65,8 @@ def test_state_classification_helpers():
 
 
 def test_clone_is_deep_and_independent():
-    context = AllKinds().CreateDefaultContext()
+    system = AllKinds()  # held: a Context does not keep its System alive
+    context = system.CreateDefaultContext()
     context.SetTime(1.5)
     clone = context.Clone()
     clone.SetTime(2.0)
@@ -111,9 +112,10 @@ def test_set_time_state_and_parameters_from_copies_everything_and_invalidates():
 
 
 def test_set_time_state_and_parameters_from_rejects_another_system():
+    source, scaler = StateSource(), Scaler()  # held: contexts do not keep them alive
     with pytest.raises(RuntimeError, match="belongs to System"):
-        StateSource().CreateDefaultContext().SetTimeStateAndParametersFrom(
-            Scaler().CreateDefaultContext())
+        source.CreateDefaultContext().SetTimeStateAndParametersFrom(
+            scaler.CreateDefaultContext())
 
 
 def _two_system_diagram():

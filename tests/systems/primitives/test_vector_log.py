@@ -193,5 +193,6 @@ def test_log_vector_output_rejects_abstract_port():
 def test_log_vector_output_rejects_port_of_system_not_in_builder():
     builder = DiagramBuilder()
     with pytest.raises(RuntimeError, match="has not been added to this DiagramBuilder"):
-        LogVectorOutput(ConstantVectorSource([1.0]).get_output_port(), builder)
+        source = ConstantVectorSource([1.0])  # held: a port does not keep its System alive
+        LogVectorOutput(source.get_output_port(), builder)
     assert builder.GetSystems() == []
