@@ -32,11 +32,27 @@ def check_proximity_shape(shape) -> None:
     kind = type(shape).__name__
     if kind not in ("Mesh", "Convex"):
         return
+    if kind == "Mesh":
+        _check_size(shape)
     from scenegraph.proximity.shape_data import shape_data_from_shape
 
     shape_data_from_shape(shape)  # raises ValueError for a hull without volume
     if kind == "Mesh":
         _check_closed_surface(shape)
+
+
+def _check_size(mesh) -> None:
+    """Refuses a Mesh above the triangle tree's size limit before any work
+    (its convex hull alone would take minutes), naming the mesh."""
+    from scenegraph.proximity.mesh_bvh import MAX_TRIANGLES
+
+    faces = mesh.mesh_faces()
+    count = 0 if faces is None else len(faces)
+    if count > MAX_TRIANGLES:
+        raise ValueError(
+            f"Mesh {_label(mesh)} has {count} triangles; proximity queries support meshes "
+            f"of at most {MAX_TRIANGLES} (about 450 bytes per triangle for the point-query "
+            f"tree); simplify it, or use Convex for its convex hull")
 
 
 def _check_closed_surface(mesh) -> None:

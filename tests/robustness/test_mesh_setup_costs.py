@@ -2,6 +2,7 @@
 the engine built at the first query share one convex hull and one set of hull
 edge directions (a 1.3 M-triangle mesh spent ~2 s computing them twice)."""
 import numpy as np
+import pytest
 
 from scenegraph import Convex, GeometryInstance, Mesh, ProximityProperties, SceneGraph
 from scenegraph.math import RigidTransform
@@ -57,3 +58,20 @@ def test_parallel_hull_edges_give_one_direction_each():
         if not any(np.array_equal(d, f) for f in first):
             first.append(d)
     np.testing.assert_array_equal(data.edge_dirs, first)
+
+
+def test_a_mesh_above_the_size_limit_is_refused_at_assign_role_before_any_work(
+        tmp_path, monkeypatch):
+    from scenegraph.proximity import convex_hull, mesh_bvh
+
+    monkeypatch.setattr(mesh_bvh, "MAX_TRIANGLES", 19)   # the icosahedron has 20
+    monkeypatch.setattr(convex_hull, "compute_convex_hull", lambda *a, **k: pytest.fail(
+        "the hull was computed for a mesh that is refused"))
+    sg = SceneGraph()
+    source = sg.RegisterSource("s")
+    gid = sg.RegisterAnchoredGeometry(source, GeometryInstance(
+        RigidTransform(), Mesh(_icosahedron_obj(tmp_path)), "big"))
+    with pytest.raises(ValueError, match=r"Mesh '.*ico\.obj' has 20 triangles; proximity "
+                                         r"queries support meshes of at most 19"):
+        sg.AssignRole(source, gid, ProximityProperties())
+    assert sg.model_inspector().GetProximityProperties(gid) is None
