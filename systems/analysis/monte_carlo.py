@@ -28,12 +28,14 @@ are made and their random contexts set in this process, in sample order; only
   ``Client(...).get_executor()`` or Ray's — runs the samples instead.
 
 Samples travel as pickled Simulators (their System, Context and integrator state;
-see systems/framework/_pickling.py), in chunks of several samples per task.
-`output` travels too, so it must pickle: a module-level function does; a lambda or
-local function needs cloudpickle (installed with the ``cluster`` extra), which is
-used when the standard pickle refuses. Worker processes must be able to import the
-modules defining the systems (a script's own classes work with the default
-``fork`` start method on Linux).
+see systems/framework/_pickling.py), in chunks of several samples per task, with
+`output`. Worker processes start by ``fork`` when that is safe (POSIX, no other
+threads in this process), a fresh pool per call, so they see everything defined
+here; otherwise (e.g. in Jupyter, whose kernel runs threads) by forkserver/spawn, a
+pool kept for later calls. For those and for executors the payload is pickled with
+cloudpickle when it is installed (the ``cluster`` extra), so a script's or
+notebook's own classes and lambdas travel by value; else with pickle, and workers
+must be able to import the modules that define the systems and `output`.
 """
 from __future__ import annotations
 
@@ -150,10 +152,15 @@ def MonteCarloSimulation(make_simulator, output, final_time: float, num_samples:
         return results
     if executor is not None:
         return _run_parallel(executor, make_simulator, output, final_time, num_samples,
-                             generator, max(workers, 2))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_process_context()) as pool:
-        return _run_parallel(pool, make_simulator, output, final_time, num_samples,
-                             generator, workers)
+                             generator, max(workers, 2), by_value=True)
+    context = _process_context()
+    if context.get_start_method() == "fork":
+        # A fresh fork per call: the workers see everything defined here so far.
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            return _run_parallel(pool, make_simulator, output, final_time, num_samples,
+                                 generator, workers, by_value=False)
+    return _run_parallel(_shared_pool(workers, context), make_simulator, output,
+                         final_time, num_samples, generator, workers, by_value=True)
 
 
 def _process_context():
@@ -167,8 +174,33 @@ def _process_context():
     return multiprocessing.get_context("spawn")
 
 
-def _dumps(obj, first_sample: int) -> bytes:
-    """pickle, else cloudpickle (when installed) for lambdas and local functions."""
+_POOLS: dict = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _shared_pool(workers: int, context) -> ProcessPoolExecutor:
+    """A forkserver/spawn pool kept for later calls (its workers start, and import
+    the library, once: about a second each); replaced if a worker died."""
+    key = (workers, context.get_start_method())
+    with _POOLS_LOCK:
+        pool = _POOLS.get(key)
+        if pool is None or getattr(pool, "_broken", False):
+            pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            _POOLS[key] = pool
+        return pool
+
+
+def _dumps(obj, first_sample: int, by_value: bool) -> bytes:
+    """pickle, else cloudpickle (when installed) for lambdas and local functions.
+    by_value: workers that did not fork from this process cannot import this
+    script's own classes (``__main__``, a notebook): cloudpickle them by value."""
+    if by_value:
+        try:
+            import cloudpickle
+        except ImportError:
+            pass
+        else:
+            return cloudpickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     try:
         return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, AttributeError, TypeError) as exc:
@@ -201,7 +233,7 @@ def _run_chunk(payload: bytes, first_sample: int) -> list:
 
 
 def _run_parallel(executor, make_simulator, output, final_time, num_samples, generator,
-                  workers) -> list:
+                  workers, by_value: bool) -> list:
     """Drake's dispatch: prepare each sample here in order, run chunks elsewhere;
     at most 4 chunks per worker are in flight (bounded memory)."""
     what = "MonteCarloSimulation"
@@ -220,7 +252,7 @@ def _run_parallel(executor, make_simulator, output, final_time, num_samples, gen
             for _ in range(start, min(start + chunk, num_samples)):
                 snapshots.append(copy.deepcopy(generator))
                 simulators.append(_prepared(make_simulator, generator, what))
-            payload = _dumps((output, final_time, simulators), start)
+            payload = _dumps((output, final_time, simulators), start, by_value)
             pending.append((start, executor.submit(_run_chunk, payload, start)))
             while len(pending) > max_in_flight:
                 collect(pending.pop(0))

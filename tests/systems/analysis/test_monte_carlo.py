@@ -177,3 +177,25 @@ def test_the_library_does_not_import_dask_until_asked():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True,
                             text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_with_other_threads_running_workers_start_by_forkserver_once():
+    # As in Jupyter: fork is unsafe with threads, so a forkserver pool is kept.
+    import threading
+
+    from systems.analysis import monte_carlo
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait, daemon=True)
+    thread.start()
+    try:
+        serial = _outputs()
+        assert _outputs(num_parallel_executions=2) == serial
+        pool = monte_carlo._POOLS[(2, "forkserver")]
+        assert _outputs(num_parallel_executions=2) == serial
+        assert monte_carlo._POOLS[(2, "forkserver")] is pool
+    finally:
+        stop.set()
+        thread.join()
+        pool = monte_carlo._POOLS.pop((2, "forkserver"), None)
+        if pool is not None:
+            pool.shutdown()
