@@ -3,6 +3,7 @@ Drake's C++): PortSwitch, WrapToSystem, Selector/SelectorParams, BusCreator and
 BusSelector. Every output here depends on the inputs only (direct feedthrough)."""
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -153,14 +154,21 @@ class Selector(LeafSystem):
                 self._make_calc(route), {self.all_input_ports_ticket()})
 
     def _make_calc(self, route):
-        def calc(context, output) -> None:
-            values = {}
-            y = output.get_mutable_value()
-            for i, (n, j) in enumerate(route):
-                if n not in values:
-                    values[n] = self.get_input_port(n).Eval(context)
-                y[i] = values[n][j]
-        return calc
+        # A partial of a method (not a closure), so the system pickles.
+        return functools.partial(self._calc_route, tuple(route))
+
+    def _calc_route(self, route, context, output) -> None:
+        values = {}
+        y = output.get_mutable_value()
+        for i, (n, j) in enumerate(route):
+            if n not in values:
+                values[n] = self.get_input_port(n).Eval(context)
+            y[i] = values[n][j]
+
+
+def _new_bus_value():
+    """BusCreator's output allocator (a module function, so the system pickles)."""
+    return Value[BusValue](BusValue())
 
 
 class BusCreator(LeafSystem):
@@ -171,7 +179,7 @@ class BusCreator(LeafSystem):
 
     def __init__(self, output_port_name=kUseDefaultName):
         super().__init__()
-        self.DeclareAbstractOutputPort(output_port_name, lambda: Value[BusValue](BusValue()),
+        self.DeclareAbstractOutputPort(output_port_name, _new_bus_value,
                                        self._calc, {self.all_input_ports_ticket()})
 
     def DeclareVectorInputPort(self, name, size: int):

@@ -8,6 +8,8 @@ loops.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from systems.framework import (AbstractValue, BasicVector, LeafSystem,
@@ -18,6 +20,11 @@ from ._checks import as_period, as_size, as_vector, is_size
 
 __all__ = ["Adder", "PassThrough", "Multiplexer", "Demultiplexer", "Saturation",
            "ZeroOrderHold"]
+
+
+def _copy_slice(start: int, stop: int, context, output) -> None:
+    """Demultiplexer output calc: input 0's entries [start, stop)."""
+    output._data[:] = context._eval_input(0)._data[start:stop]
 
 
 class Adder(LeafSystem):
@@ -205,9 +212,8 @@ class Demultiplexer(LeafSystem):
 
     @staticmethod
     def _make_calc(start: int, stop: int):
-        def calc(context, output) -> None:
-            output._data[:] = context._eval_input(0)._data[start:stop]
-        return calc
+        # A partial of a module function (not a closure), so the system pickles.
+        return functools.partial(_copy_slice, start, stop)
 
     def get_output_ports_sizes(self) -> list:
         """The sizes of the output ports."""

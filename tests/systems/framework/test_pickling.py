@@ -270,3 +270,54 @@ def test_a_simulator_copied_mid_run_finishes_bitwise_alike(make, t_final, copier
          copied.get_context().get_continuous_state_vector().CopyToVector()),
         (simulator.get_context().get_time(),
          simulator.get_context().get_continuous_state_vector().CopyToVector()))
+
+
+def _primitives():
+    from systems import primitives as P
+    from systems.framework import AbstractValue, RandomDistribution
+    from systems.trajectories import PiecewisePolynomial
+    params = P.SelectorParams(
+        inputs=[P.SelectorParams.InputPortParams(size=2)],
+        outputs=[P.SelectorParams.OutputPortParams(selections=[
+            P.SelectorParams.OutputSelection(0, 1), P.SelectorParams.OutputSelection(0, 0)])])
+    return {
+        "Adder": lambda: P.Adder(2, 3), "Gain": lambda: P.Gain(2.0, 3),
+        "Integrator": lambda: P.Integrator(2),
+        "AffineSystem": lambda: P.AffineSystem(np.eye(2), np.ones((2, 1)), np.ones(2),
+                                               np.eye(2), np.zeros((2, 1)), np.ones(2)),
+        "ZeroOrderHold": lambda: P.ZeroOrderHold(0.1, 2),
+        "Saturation": lambda: P.Saturation([0.0], [1.0]),
+        "Multiplexer": lambda: P.Multiplexer([1, 2]),
+        "Demultiplexer": lambda: P.Demultiplexer(3, 1),
+        "Selector": lambda: P.Selector(params), "BusCreator": lambda: P.BusCreator(),
+        "BusSelector": lambda: P.BusSelector(),
+        "RandomSource": lambda: P.RandomSource(RandomDistribution.kGaussian, 2, 0.1),
+        "TrajectorySource": lambda: P.TrajectorySource(
+            PiecewisePolynomial.FirstOrderHold([0.0, 1.0], np.array([[0.0, 1.0]]))),
+        "DiscreteDerivative": lambda: P.DiscreteDerivative(2, 0.1),
+        "FirstOrderLowPassFilter": lambda: P.FirstOrderLowPassFilter(0.1, 2),
+        "MultilayerPerceptron": lambda: P.MultilayerPerceptron([2, 3, 1]),
+        "Sine": lambda: P.Sine([1.0], [2.0], [0.5]),
+        "ConstantValueSource": lambda: P.ConstantValueSource(AbstractValue.Make("x")),
+        "WrapToSystem": lambda: P.WrapToSystem(2),
+        "DiscreteTimeDelay": lambda: P.DiscreteTimeDelay(0.1, 2, 2),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_primitives()))
+@pytest.mark.parametrize("copier", [PICKLE, DEEPCOPY], ids=["pickle", "deepcopy"])
+def test_every_primitive_copies_with_its_context(name, copier):
+    system = _primitives()[name]()
+    context = system.CreateDefaultContext()
+    context.SetTime(0.3)
+    for port in (system.get_input_port(i) for i in range(system.num_input_ports())):
+        if port.get_data_type() == port.get_data_type().kVectorValued:
+            port.FixValue(context, np.linspace(0.1, 0.9, port.size()))
+    system2, context2 = copier((system, context))
+    assert context2.get_time() == 0.3
+    for i in range(system.num_output_ports()):
+        if system.get_output_port(i).get_data_type() != \
+                system.get_output_port(i).get_data_type().kVectorValued:
+            continue
+        expected = system.get_output_port(i).Eval(context)
+        np.testing.assert_array_equal(system2.get_output_port(i).Eval(context2), expected)
