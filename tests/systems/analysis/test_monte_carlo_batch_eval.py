@@ -39,10 +39,13 @@ def test_time_derivatives_match_pydrake():
          [22.458499999999997, 25.523875, 28.589249999999996]]),
 ])
 def test_discrete_updates_match_pydrake(steps, expected):
+    # Vectorised (A X + B U for all columns at once): equal to pydrake's column-by-
+    # column products up to rounding (one ulp here).
     system, context = _discrete()
-    np.testing.assert_array_equal(
+    np.testing.assert_allclose(
         BatchEvalUniquePeriodicDiscreteUpdate(system, context, TIMES, STATES, INPUTS,
-                                              num_time_steps=steps), expected)
+                                              num_time_steps=steps), expected,
+        rtol=4e-16, atol=0)
 
 
 def test_no_input_ignores_inputs_as_drake_does():
@@ -75,3 +78,34 @@ def test_num_time_steps_below_one_is_refused(steps):
     with pytest.raises(ValueError, match=f"num_time_steps must be an int >= 1; got {steps}"):
         BatchEvalUniquePeriodicDiscreteUpdate(system, context, TIMES, STATES, INPUTS,
                                               num_time_steps=steps)
+
+
+class _AffineEvaluatedColumnByColumn(LinearSystem):
+    """A subclass: not exactly a LinearSystem, so BatchEval takes the general path."""
+
+
+@pytest.mark.parametrize("period", [0.0, 0.05])
+def test_affine_systems_are_vectorised_with_the_same_values(period):
+    rng = np.random.default_rng(4)
+    A, B = rng.normal(size=(5, 5)) * 0.3, rng.normal(size=(5, 2))
+    C, D = np.eye(5), np.zeros((5, 2))
+    times = np.linspace(0.0, 1.0, 40).reshape(1, -1)
+    states, inputs = rng.normal(size=(5, 40)), rng.normal(size=(2, 40))
+    fast = LinearSystem(A, B, C, D, period)
+    slow = _AffineEvaluatedColumnByColumn(A, B, C, D, period)
+    if period:
+        got = BatchEvalUniquePeriodicDiscreteUpdate(
+            fast, fast.CreateDefaultContext(), times, states, inputs, num_time_steps=3)
+        expected = BatchEvalUniquePeriodicDiscreteUpdate(
+            slow, slow.CreateDefaultContext(), times, states, inputs, num_time_steps=3)
+        closed_form = states
+        for _ in range(3):
+            closed_form = A @ closed_form + B @ inputs
+    else:
+        got = BatchEvalTimeDerivatives(fast, fast.CreateDefaultContext(), times, states,
+                                       inputs)
+        expected = BatchEvalTimeDerivatives(slow, slow.CreateDefaultContext(), times,
+                                            states, inputs)
+        closed_form = A @ states + B @ inputs
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(got, closed_form, rtol=0, atol=1e-14)
