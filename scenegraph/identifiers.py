@@ -175,9 +175,11 @@ def _restore_id(type_name: str, value: int):
 
 
 def _reset_after_fork() -> None:
-    """A forked child draws its own tag (its parent keeps minting with the old one)."""
+    """A forked child draws its own tag (its parent keeps minting with the old one)
+    and a fresh lock (another thread of the parent may have held it at the fork)."""
     global _process_tag
     _process_tag = _new_process_tag()
+    _Identifier._lock = threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
