@@ -283,6 +283,24 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
             ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(
                 A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz,
                 _TAUS[attempt], _MODES[attempt], _FREEZE_A[attempt], work)
+            if not ok and attempt < 2 and math.isfinite(qx + qy + qz):
+                # Flat features tilted by less than the span test's 1e-6 (a box
+                # resting on a table) are solved as parallel: the direction comes
+                # out exact (normal to the face whose coordinates stay free), but
+                # the frozen witness sits anywhere on its face instead of at the
+                # vertex or rim point that the tilt makes the support. Re-seat both
+                # witnesses at the exact supports along that direction and select
+                # features again: as parallel (the frozen witness is now the
+                # support), then with no angular slack (a vertex or rim point).
+                rx, ry, rz = qx, qy, qz
+                for tau in (_TAUS[attempt], 1e-12):
+                    sx, sy, sz = support_W(A, -rx, -ry, -rz)
+                    tx, ty, tz = support_W(B, rx, ry, rz)
+                    ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(
+                        A, hull_A, size_A, B, hull_B, size_B, rx, ry, rz, sx, sy, sz, tx, ty,
+                        tz, tau, AT_ANGLE, _FREEZE_A[attempt], work)
+                    if ok and f >= coarse - 1e-12 * scale:
+                        break
             if ok and f >= coarse - 1e-12 * scale:
                 status = EXACT
                 phi, mx, my, mz = f, qx, qy, qz

@@ -193,3 +193,30 @@ def test_touching_and_nearly_touching_pairs_are_exact(pair):
         r = dispatch.signed_distance_pairs([dA] * n, RA, pA, [dB] * n, RB, pB)
         assert (r.status == 0).all(), f"uncertified at gap {gap}"
         assert np.abs(r.distance - gap).max() <= TOL
+
+
+@pytest.mark.parametrize("tilt", [1e-12, 1e-9, 1e-7, 1e-4])
+@pytest.mark.parametrize("kind", ["Box", "Cylinder"])
+def test_body_resting_on_a_table_with_a_tiny_tilt(kind, tilt):
+    """A box or a cylinder standing on a large box (a table), its base tilted
+    by `tilt` rad about x and sunk 0.3 mm: the nearly parallel faces have one
+    deepest point (a corner or a rim point), found exactly in either order.
+    Closed form: the body's lowest point is at z = z_c − (h cos θ + e sin θ),
+    h its half height, e its half depth (Box) or radius (Cylinder)."""
+    table = {"type": "Box", "width": 1.0, "depth": 1.0, "height": 0.1}
+    if kind == "Box":
+        body, h, e = {"type": "Box", "width": 0.1, "depth": 0.08, "height": 0.06}, 0.03, 0.04
+    else:
+        body, h, e = {"type": "Cylinder", "radius": 0.04, "length": 0.1}, 0.05, 0.04
+    c, s = np.cos(tilt), np.sin(tilt)
+    R_WB = np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        z_c = h * c + e * s - 3e-4
+        p_WB = np.array([rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3), z_c])
+        phi = z_c - (h * c + e * s)  # table top at z = 0
+        f, pa, pb, n = _solve(table, np.eye(3), np.array([0.0, 0.0, -0.05]), body, R_WB, p_WB)
+        assert abs(f - phi) <= TOL
+        np.testing.assert_allclose(n, [0.0, 0.0, -1.0], rtol=0, atol=TOL)
+        g, *_ = _solve(body, R_WB, p_WB, table, np.eye(3), np.array([0.0, 0.0, -0.05]))
+        assert abs(g - phi) <= TOL
