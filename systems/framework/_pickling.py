@@ -116,13 +116,13 @@ def _kept_cache(system, cache) -> list:
     return kept
 
 
-def _fixed_payload(fixed):
+def _fixed_payload(fixed, own):
     if fixed is None:
         return None
     payload = fixed._payload
     if isinstance(payload, BasicVector):
         return ("vector", np.array(payload._data, copy=True))
-    return ("abstract", payload)
+    return ("abstract", own(payload))
 
 
 class ContextValues:
@@ -145,12 +145,16 @@ class ContextValues:
                                 self.pathname))
 
 
-def context_snapshot(context) -> ContextValues:
-    """The values of `context`'s whole tree (from its root)."""
+def context_snapshot(context, copy_values: bool = True) -> ContextValues:
+    """The values of `context`'s whole tree (from its root), independent of it.
+
+    copy_values=False shares the abstract values and kept cache values with the
+    context (pickling, which serialises them right away, uses it)."""
     root = context._root_info.root
+    own = _clone if copy_values else _same
     fixed = []
     for c in root._all_contexts():
-        fixed.append([_fixed_payload(f) for f in c._fixed_inputs]
+        fixed.append([_fixed_payload(f, own) for f in c._fixed_inputs]
                      if any(f is not None for f in c._fixed_inputs) else None)
     leaves = []
     for leaf in root._leaves():
@@ -158,12 +162,37 @@ def context_snapshot(context) -> ContextValues:
         leaves.append((
             np.array(state._continuous._vector._data, copy=True),
             [np.array(g._data, copy=True) for g in state._discrete._groups],
-            list(state._abstract._values),
+            [own(v) for v in state._abstract._values],
             [np.array(p._data, copy=True) for p in params._numeric],
-            list(params._abstract),
-            _kept_cache(leaf._system, leaf._cache)))
+            [own(v) for v in params._abstract],
+            [(i, valid, serial, own(v)) for i, valid, serial, v
+             in _kept_cache(leaf._system, leaf._cache)]))
     return ContextValues(root._root_info.time, root._root_info.accuracy, fixed, leaves,
                          root._system.GetSystemPathname())
+
+
+def _clone(value):
+    if isinstance(value, AbstractValue):
+        return value.Clone()
+    if isinstance(value, BasicVector) or hasattr(value, "Clone"):
+        return value.Clone()
+    import copy
+    return copy.deepcopy(value)
+
+
+def _same(value):
+    return value
+
+
+def context_snapshot_copy(values: ContextValues) -> ContextValues:
+    """An independent copy of `values` (its abstract and cache values cloned)."""
+    leaves = [(xc, xd, [_clone(v) for v in xa], pn, [_clone(v) for v in pa],
+               [(i, valid, serial, _clone(v)) for i, valid, serial, v in cache])
+              for xc, xd, xa, pn, pa, cache in values.leaves]
+    fixed = [None if f is None else
+             [None if p is None else (p[0], _clone(p[1]) if p[0] == "abstract" else p[1])
+              for p in f] for f in values.fixed]
+    return ContextValues(values.time, values.accuracy, fixed, leaves, values.pathname)
 
 
 def _mismatch(context, values: ContextValues, what: str):
@@ -211,14 +240,17 @@ def _check_structure(context, values: ContextValues) -> None:
                             f"not exist here")
 
 
-def restore_context_values(context, values: ContextValues, parameters: bool = True) -> None:
+def restore_context_values(context, values: ContextValues, parameters: bool = True,
+                           copy_values: bool = True) -> None:
     """Writes `values` (from `context_snapshot`, possibly of an equal System built
     elsewhere) into the root context `context`; ValueError naming the first
     structural mismatch (and `context` unchanged) otherwise.
 
     parameters=False keeps `context`'s own numeric and abstract parameters: use it
     for a diagram built again by a factory in another process when a parameter
-    holds ids minted there (a SceneGraph's geometry is such a parameter)."""
+    holds ids minted there (a SceneGraph's geometry is such a parameter).
+    copy_values=False lets `context` take over the abstract values of `values`
+    instead of copies (unpickling, whose values are fresh, uses it)."""
     if not isinstance(values, ContextValues):
         raise TypeError(f"restore_context_values(): expected ContextValues; got "
                         f"{type(values).__name__}")
@@ -226,6 +258,8 @@ def restore_context_values(context, values: ContextValues, parameters: bool = Tr
         raise RuntimeError(f"restore_context_values(): the Context of "
                            f"{context._system.GetSystemPathname()} is not a root")
     _check_structure(context, values)
+    if copy_values:
+        values = context_snapshot_copy(values)
     from .input_port import FixedInputPortValue
     context._root_info.time = values.time
     context._root_info.accuracy = values.accuracy
@@ -275,7 +309,7 @@ def restore_context(system, values: ContextValues, path: list):
     """Unpickling: a fresh context tree of `system` holding `values`; returns the
     context at `path` (subcontext indices from the root)."""
     root = system._allocate_root_context()
-    restore_context_values(root, values)
+    restore_context_values(root, values, copy_values=False)
     context = root
     for index in path:
         context = context._subcontexts[index]
@@ -296,7 +330,8 @@ def reduce_context(context):
     root = context._root_info.root
     if root is not context:
         return (subcontext_at, (root, _context_path(context)))
-    return (restore_context, (root._system, context_snapshot(root), []))
+    return (restore_context, (root._system, context_snapshot(root, copy_values=False),
+                              []))
 
 
 # --- deep copies ------------------------------------------------------------------
@@ -315,7 +350,7 @@ def deepcopy_context(context, memo):
     system = root._system
     copied = memo.get(id(system))
     if copied is not None and copied is not system:
-        values = copy.deepcopy(context_snapshot(root), memo)
+        values = copy.deepcopy(context_snapshot(root, copy_values=False), memo)
         clone = restore_context(copied, values, [])
     else:
         clone = root.Clone()
@@ -342,9 +377,9 @@ def _rebind_root(clone, new_system, memo) -> None:
     `new_system`, keeping the object `clone` (the caller holds it)."""
     import copy
     import functools
-    values = copy.deepcopy(context_snapshot(clone), memo)
+    values = copy.deepcopy(context_snapshot(clone, copy_values=False), memo)
     fresh = new_system._allocate_root_context()
-    restore_context_values(fresh, values)
+    restore_context_values(fresh, values, copy_values=False)
     slots = set()
     for cls in type(fresh).__mro__:
         slots.update(s for s in getattr(cls, "__slots__", ()) if s != "__weakref__")

@@ -321,3 +321,21 @@ def test_every_primitive_copies_with_its_context(name, copier):
             continue
         expected = system.get_output_port(i).Eval(context)
         np.testing.assert_array_equal(system2.get_output_port(i).Eval(context2), expected)
+
+
+def test_a_snapshot_restored_twice_gives_independent_contexts():
+    builder = DiagramBuilder()
+    source = builder.AddSystem(ConstantVectorSource([2.0]))
+    logger = LogVectorOutput(source.get_output_port(), builder)
+    diagram = builder.Build()
+    simulator = Simulator(diagram)
+    simulator.AdvanceTo(0.2)
+    values = context_snapshot(simulator.get_context())
+    first, second = diagram.CreateDefaultContext(), diagram.CreateDefaultContext()
+    restore_context_values(first, values)
+    restore_context_values(second, values)
+    n = logger.FindLog(first).num_samples()
+    assert n == logger.FindLog(simulator.get_context()).num_samples() > 0
+    Simulator(diagram, first).AdvanceTo(0.5)          # appends to first's log only
+    assert logger.FindLog(second).num_samples() == n
+    assert logger.FindLog(simulator.get_context()).num_samples() == n
