@@ -198,6 +198,19 @@ def _shared_pool(workers: int, context) -> ProcessPoolExecutor:
 
 
 def _dumps(obj, first_sample: int, by_value: bool) -> bytes:
+    """The payload of the chunk starting at `first_sample`; a pickling error gets a
+    note naming the samples (see _pickle_payload)."""
+    try:
+        return _pickle_payload(obj, first_sample, by_value)
+    except Exception as exc:
+        if hasattr(exc, "add_note"):
+            exc.add_note(f"(while pickling MonteCarloSimulation samples {first_sample}.."
+                         f"{first_sample + len(obj[2]) - 1} for other processes; "
+                         f"num_parallel_executions=1 runs them here)")
+        raise
+
+
+def _pickle_payload(obj, first_sample: int, by_value: bool) -> bytes:
     """pickle, else cloudpickle (when installed) for lambdas and local functions.
     by_value: workers that did not fork from this process cannot import this
     script's own classes (``__main__``, a notebook): cloudpickle them by value."""

@@ -199,3 +199,27 @@ def test_with_other_threads_running_workers_start_by_forkserver_once():
         pool = monte_carlo._POOLS.pop((2, "forkserver"), None)
         if pool is not None:
             pool.shutdown()
+
+
+def _make_simulator_with_meshcat(generator):
+    from scenegraph import MeshcatVisualizer, SceneGraph
+    builder = DiagramBuilder()
+    scene_graph = builder.AddSystem(SceneGraph())
+    MeshcatVisualizer.AddToBuilder(builder, scene_graph, _MESHCAT[0])
+    return Simulator(builder.Build())
+
+
+_MESHCAT = []
+
+
+def test_a_sample_that_cannot_travel_names_what_and_which_samples():
+    from scenegraph import Meshcat
+    _MESHCAT.append(Meshcat())
+    try:
+        with pytest.raises(TypeError, match=r"Meshcat \(the live viewer server") as info:
+            MonteCarloSimulation(_make_simulator_with_meshcat, pendulum_theta, 0.1, 2,
+                                 RandomGenerator(1), num_parallel_executions=2)
+        assert any("while pickling MonteCarloSimulation samples 0..0" in note
+                   for note in info.value.__notes__)
+    finally:
+        _MESHCAT.clear()
