@@ -60,6 +60,8 @@ PAIRS = [(a, b) for a, b in itertools.combinations_with_replacement(KINDS, 2)
 LONG = os.environ.get("FUZZ_LONG", "") not in ("", "0")
 EXAMPLES = 2000 if LONG else int(os.environ.get("FUZZ_EXAMPLES", "12"))
 SURVEY = os.environ.get("FUZZ_SURVEY") or None
+with open(__file__, encoding="utf-8") as _f:
+    _SOURCE = _f.read().splitlines()
 
 # Tolerances relative to the pair's scale (largest extent): certified
 # answers are exact to rounding level (docs/proximity.md), these leave room
@@ -267,8 +269,10 @@ def test_query_object_pair_invariants(kinds):
             _check(*case, status=status)
         except Exception as error:  # noqa: BLE001 -- the survey counts every failure
             if isinstance(error, AssertionError):
-                # The failing invariant: the source line of its assert.
-                key = traceback.extract_tb(error.__traceback__)[-1].line
+                # The failing invariant: the source line of its assert, as this
+                # module was when imported (editing the file during a long
+                # run must not relabel the counts).
+                key = _SOURCE[traceback.extract_tb(error.__traceback__)[-1].lineno - 1].strip()
             else:
                 key = f"{type(error).__name__} raised"
             if not status["certified"]:
