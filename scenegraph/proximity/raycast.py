@@ -24,6 +24,7 @@ import numpy as np
 
 from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 from scenegraph.proximity.compiled.raycast_kernels import cast_rays_mesh, cast_rays_primitives
+from scenegraph.proximity.engine import POSITION_LIMIT
 
 __all__ = ["RayCastResults", "RayScene", "cast_rays", "checked_rays"]
 
@@ -108,6 +109,12 @@ class RayScene:
         if bad.any():
             raise RuntimeError(f"Geometry {self.ids[int(np.flatnonzero(bad)[0])]} has a "
                                f"non-finite pose")
+        far = np.abs(p).max(axis=1, initial=0.0) > POSITION_LIMIT
+        if far.any():
+            k = int(np.flatnonzero(far)[0])
+            raise RuntimeError(f"Geometry {self.ids[k]} is at p_WG = {p[k].tolist()} m: "
+                               f"ray casting needs every geometry within ±{POSITION_LIMIT:g} m "
+                               f"of the world origin (farther, distances overflow)")
         return R, p
 
 
@@ -131,6 +138,11 @@ def checked_rays(p_WO, dhat_W, max_distance, query: str):
         if bad.any():
             k = int(np.flatnonzero(bad)[0])
             raise ValueError(f"{query}: {name} row {k} is not finite: {X[k].tolist()}")
+    far = np.abs(O).max(axis=1, initial=0.0) > POSITION_LIMIT
+    if far.any():
+        k = int(np.flatnonzero(far)[0])
+        raise ValueError(f"{query}: p_WO row {k} is not within ±{POSITION_LIMIT:g} m of the "
+                         f"world origin: {O[k].tolist()}")
     norm = np.sqrt(np.einsum("ij,ij->i", D, D))
     bad = np.abs(norm - 1.0) > 1e-9
     if bad.any():

@@ -118,6 +118,11 @@ CASES = {
             [[0.0, 0.0, 0.0], [0.0, 0.0, -1e200]]),
         ValueError, r"query point 1 is not within ±1e\+150 m of the world origin: "
                     r"\[0\.0, 0\.0, -1e\+200\]"),
+    "a ray origin 1e160 m from the origin": (
+        lambda sc, tmp: sc.query().cast_rays(np.array([[0.0, 1e160, 0.0]]),
+                                             np.array([[0.0, -1.0, 0.0]])),
+        ValueError, r"cast_rays: p_WO row 0 is not within ±1e\+150 m of the world origin: "
+                    r"\[0\.0, 1e\+160, 0\.0\]"),
     # --- meshes that cannot take part in proximity queries ---
     "AssignRole proximity to a one-triangle Mesh": (
         lambda sc, tmp: sc.sg.AssignRole(sc.a, sc.mesh, ProximityProperties()),
@@ -389,14 +394,16 @@ def test_poses_up_to_the_limit_answer_exactly():
 @pytest.mark.parametrize("x", [1e155, 1e300, -1.7e308])
 def test_poses_past_the_limit_are_refused_by_every_query(x):
     """Before the limit was enforced, a pair more than ~1.3e154 m apart
-    returned φ = −1 and nhat_BA_W = 0, and the point query 0 m (silently
-    wrong)."""
+    returned φ = −1 and nhat_BA_W = 0, the point query 0 m and a ray no hit
+    (silently wrong)."""
     query, ids = _two_balls(0.0, x)
     pattern = rf"Geometry {ids[1]} is at p_WG = \[{x!r}, 0\.0, 0\.0\] m".replace("+", r"\+")
     for call in (lambda: query.ComputeSignedDistancePairClosestPoints(ids[0], ids[1]),
                  query.ComputeSignedDistancePairwiseClosestPoints,
                  query.ComputePointPairPenetration, query.HasCollisions,
-                 lambda: query.ComputeSignedDistanceToPoint([0.0, 0.0, 0.0])):
+                 lambda: query.ComputeSignedDistanceToPoint([0.0, 0.0, 0.0]),
+                 # (a ray towards a sphere 1e160 m away reported no hit)
+                 lambda: query.cast_rays(np.zeros((1, 3)), np.array([[1.0, 0.0, 0.0]]))):
         with pytest.raises(RuntimeError, match=pattern):
             call()
 
