@@ -256,11 +256,15 @@ def _witness(PV, PF, FI, f):
 
 
 @njit
-def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol):
+def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
     """Penetration of overlapping bodies A, B (supports.py tuples).
 
     S, n: GJK's final simplex (gjk.py layout) with the origin in or on it.
-    rel_tol: stop when the depth's bounds agree to rel_tol·scale.
+    rel_tol: stop when the depth's bounds agree to rel_tol·scale, or, with
+    polytopes (both bodies polytopes: C has finitely many vertices and EPA
+    ends exact), to rel_tol·depth (at least 1e-12·scale): a long thin pair
+    can have local optima of the depth closer together than rel_tol·scale,
+    and the refinement keeps whichever basin the coarse answer is in.
     Returns (ok, depth, nx, ny, nz, ax, ay, az, bx, by, bz):
       depth ≥ 0 the smallest support value of C seen (an upper bound of the
       penetration depth, reached by translating A along −n); n the unit
@@ -332,7 +336,7 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol):
         hw = nx * PV[w, 0] + ny * PV[w, 1] + nz * PV[w, 2]
         if hw < best_u:
             best_u, bnx, bny, bnz = hw, nx, ny, nz
-        if best_u - lower <= tol:
+        if best_u - lower <= (max(rel_tol * best_u, 1e-12 * scale) if polytopes else tol):
             break
         # Flood fill of the faces that see w, from f (2: visible, to remove).
         FI[f, 6] = 2

@@ -33,7 +33,8 @@ from scenegraph.proximity.compiled.epa import MAX_FACES, MAX_VERTICES, WORK_SIZE
 from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT, make_hull_ref
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
-from scenegraph.proximity.compiled.packed_shapes import (CAPSULE, CONVEX, HALFSPACE, SPHERE)
+from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, HALFSPACE,
+                                                          SPHERE)
 from scenegraph.proximity.compiled.point_kernels import convex_point, primitive_point
 from scenegraph.proximity.compiled.refinement import refine
 from scenegraph.proximity.compiled.supports import (from_G, make_body, rotate_from_G,
@@ -222,8 +223,9 @@ def _coarse(A, B, scale, stop_distance, S, PV, PF, FI, WORK, gjk_tol, epa_tol):
         vx, vy, vz = _unit(ax - bx, ay - by, az - bz)
         best, mx, my, mz = _lower_bound(A, B, vx, vy, vz), vx, vy, vz
     wx, wy, wz = mx, my, mz
+    polytopes = (A[0] == BOX or A[0] == CONVEX) and (B[0] == BOX or B[0] == CONVEX)
     ok, depth, nx, ny, nz, ex, ey, ez, fx, fy, fz = epa(A, B, scale, S, n, PV, PF, FI, WORK,
-                                                      epa_tol)
+                                                      epa_tol, polytopes)
     if ok:
         f = _lower_bound(A, B, -nx, -ny, -nz)
         if f > best:

@@ -62,10 +62,9 @@ _ATTAINED = 1e-14
 # each step; 200 covers every double).
 _ELLIPSOID_MAX_ITER = 200
 # Ellipsoid points with max(z_i / e_i) below _NEAR_CENTRE are solved scaled
-# by _UP (see _ellipsoid_nearest).
-_NEAR_CENTRE = 2.0 ** -900
-_UP = 2.0 ** 600
-_DOWN = 2.0 ** -600
+# up by a power of two to max(z_i / e_i) ≈ _SCALED_TO (see _ellipsoid_nearest).
+_NEAR_CENTRE = 2.0 ** -400
+_SCALED_TO = -60
 
 
 @njit
@@ -289,24 +288,27 @@ def _ell_x(active, e, z, u, d):
 def _ellipsoid_nearest(e0, e1, e2, z0, z1, z2):
     """Nearest point x ≥ 0 on the ellipsoid with semi-axes e to z ≥ 0.
 
-    Points within 2⁻⁹⁰⁰·e of the centre are solved scaled up by 2⁶⁰⁰ (an
-    exact power of two): near the centre the components on the smallest
-    axes depend only on z's direction and the others are linear in z, so
-    they are scaled back down. Unscaled, e_i·z_i would reach the subnormal
-    range, where the root finder loses its precision (the numpy reference
-    returns a NaN gradient at p = (5e-324, 0, 0) and −0.0495 instead of
-    −0.05 at (1e-320, 1e-320, 0) for semi-axes (0.05, 0.1, 0.15))."""
+    Points within 2⁻⁴⁰⁰·e of the centre are solved scaled up by an exact
+    power of two 2ᵏ (to max z_i/e_i ≈ 2⁻⁶⁰, still deep inside): near the
+    centre the components on the smallest axes depend only on z's direction
+    and the others are linear in z, so those are scaled back down by 2⁻ᵏ.
+    Unscaled, squares of z would underflow (|z|² = 0 for |z| < 1e-162: a
+    point 1e-200 m from a needle ellipsoid's centre gave −0.0127 for
+    semi-axes (1, 0.01, 0.01), not −0.01) and e_i·z_i would reach the
+    subnormal range, where the root finder loses its precision."""
     m = max(z0 / e0, max(z1 / e1, z2 / e2))
     if not (0.0 < m < _NEAR_CENTRE):
         return _ellipsoid_nearest_scaled(e0, e1, e2, z0, z1, z2)
-    x0, x1, x2 = _ellipsoid_nearest_scaled(e0, e1, e2, z0 * _UP, z1 * _UP, z2 * _UP)
+    k = _SCALED_TO - math.frexp(m)[1]
+    up, down = math.ldexp(1.0, k), math.ldexp(1.0, -k)
+    x0, x1, x2 = _ellipsoid_nearest_scaled(e0, e1, e2, z0 * up, z1 * up, z2 * up)
     e_min = min(e0, min(e1, e2))
     if e0 != e_min:
-        x0 *= _DOWN
+        x0 *= down
     if e1 != e_min:
-        x1 *= _DOWN
+        x1 *= down
     if e2 != e_min:
-        x2 *= _DOWN
+        x2 *= down
     return x0, x1, x2
 
 

@@ -220,3 +220,57 @@ def test_body_resting_on_a_table_with_a_tiny_tilt(kind, tilt):
         np.testing.assert_allclose(n, [0.0, 0.0, -1.0], rtol=0, atol=TOL)
         g, *_ = _solve(body, R_WB, p_WB, table, np.eye(3), np.array([0.0, 0.0, -0.05]))
         assert abs(g - phi) <= TOL
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e-300, 1e-200, 1e-160, 1e-100])
+def test_sphere_on_the_centre_of_a_needle_ellipsoid(offset):
+    """A Sphere(1) and an Ellipsoid(1, 0.01, 0.01) sharing their centre up to
+    `offset` m (found by the long fuzz run: squares of a 1e-200 offset
+    underflowed and the nearest point on the needle came out 0.0127 m away):
+    φ = −(1 + 0.01), the needle's thin half-width plus the radius."""
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        R = random_rotation(rng)
+        f, *_ = _solve({"type": "Sphere", "radius": 1.0}, R, np.zeros(3),
+                       {"type": "Ellipsoid", "a": 1.0, "b": 0.01, "c": 0.01}, R,
+                       np.array([0.0, 0.0, offset]))
+        assert abs(f - (-1.01)) <= TOL
+
+
+def test_concentric_convex_needles_have_one_answer_in_either_order():
+    """Two 10-vertex Convex needles (20 m long, ~5 mm thick) crossing at their
+    centres, from the long fuzz run: the two depths the refinement can
+    certify differ by 1.3e-4 m, below the coarse EPA's tolerance relative to
+    the pair's size; polytope pairs now run EPA to a tolerance relative to
+    the depth, so both orders find the smaller depth, Drake's answer
+    (pydrake 1.51.1: −0.0036643657785812 m)."""
+    y = [0.00107711815012199, 0.00080087031374598, 0.00147921901182396,
+         -0.00192988508117746, 0.00243579042203365, -0.00201440227382642,
+         -0.0005899241471806, 0.00104362397750956, -0.00294137809341507,
+         -0.00023342556060528]
+    xA = [0.00202128454220918, -0.0006684405116848, -0.00153342421566901,
+          -0.00075078478927898, 0.00063869264016736, -0.000254202820483, -0.0010218131779049,
+          -0.00138050831232255, -0.00039989229649053, 0.00190970597829322]
+    zA = [3.085204882630592, -6.601091249932297, -1.3246579632018587, 2.023882325212495,
+          -1.9239389189507274, 3.5438070121338088, 7.140202286027544, -9.550581902430775,
+          -2.7282278459498843, 5.8967676953549155]
+    xB = [0.00575735858313886, -0.00190396336433664, -0.00436775371567714,
+          -0.00213851002190967, 0.00181923053240005, -0.00072406272338398,
+          -0.00291049812499201, -0.00393219322419488, -0.0011390397034425,
+          0.00543954197234454]
+    zB = [0.00083868998363758, -0.00179445752324735, -0.00036009840764153,
+          0.00055017734600808, -0.00052300847491162, 0.00096335755908926,
+          0.00194101084571456, -0.00259625460356765, -0.00074164843325683,
+          0.00160299240733569]
+    A = {"type": "Convex", "vertices": [list(v) for v in zip(xA, y, zA)]}
+    B = {"type": "Convex", "vertices": [list(v) for v in zip(xB, y, zB)]}
+    R_A = np.array([[0.4254666990104616, -0.8902898635814558, -0.16236393330186877],
+                    [0.09100521170778608, 0.22059450344365927, -0.9711107642758708],
+                    [0.9003866610935337, 0.39839932712613574, 0.17487663271655207]])
+    R_B = np.array([[0.9812851857585594, -0.17203617172639088, 0.08650398735617504],
+                    [0.17203617172639088, 0.5814447314543073, -0.7951890214796457],
+                    [0.08650398735617504, 0.7951890214796457, 0.6001595456957479]])
+    f, *_ = _solve(A, R_A, np.zeros(3), B, R_B, np.zeros(3))
+    g, *_ = _solve(B, R_B, np.zeros(3), A, R_A, np.zeros(3))
+    assert abs(f - g) <= TOL
+    assert abs(f - (-0.0036643657785812)) <= 1e-12
