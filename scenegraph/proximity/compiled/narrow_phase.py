@@ -311,10 +311,32 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         if status == EXACT:
             break
     if status != EXACT:
-        # Coarse answer: a translation-realised signed distance along m.
-        ax, ay, az = support_W(A, -mx, -my, -mz)
-        bx, by, bz = support_W(B, mx, my, mz)
+        # Coarse answer: φ = f(m), a translation-realised signed distance along
+        # m. Witnesses: each body's support point along ∓m (exactly on its
+        # surface, but a face's corner can be a body's length away sideways)
+        # or the coarse stage's witness (on its surface to the coarse
+        # tolerance, usually; inside when GJK/EPA degenerated), whichever
+        # pair costs least: its distance from a − b = φ m (centring below moves
+        # each point by half of it) plus how far each point is behind its
+        # body's supporting plane ⊥ m (zero for a support point).
         phi = coarse
+        sax, say, saz = support_W(A, -mx, -my, -mz)
+        sbx, sby, sbz = support_W(B, mx, my, mz)
+        best_e = math.inf
+        pax, pay, paz, pbx, pby, pbz = ax, ay, az, bx, by, bz
+        for choice in range(4):
+            qax, qay, qaz = (sax, say, saz) if choice & 1 else (ax, ay, az)
+            qbx, qby, qbz = (sbx, sby, sbz) if choice & 2 else (bx, by, bz)
+            ex = qax - qbx - phi * mx
+            ey = qay - qby - phi * my
+            ez = qaz - qbz - phi * mz
+            gap_a = mx * (qax - sax) + my * (qay - say) + mz * (qaz - saz)
+            gap_b = mx * (sbx - qbx) + my * (sby - qby) + mz * (sbz - qbz)
+            e = math.sqrt(ex * ex + ey * ey + ez * ez) + abs(gap_a) + abs(gap_b)
+            if e < best_e:
+                best_e = e
+                pax, pay, paz, pbx, pby, pbz = qax, qay, qaz, qbx, qby, qbz
+        ax, ay, az, bx, by, bz = pax, pay, paz, pbx, pby, pbz
     # Centre the witnesses so that a − b = φ m exactly, then add the radii.
     hx, hy, hz = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
     ax, ay, az = hx + 0.5 * phi * mx, hy + 0.5 * phi * my, hz + 0.5 * phi * mz
