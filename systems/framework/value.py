@@ -250,10 +250,6 @@ class Value(AbstractValue, metaclass=_ValueMeta):
         # Value[T] classes are made on demand, so pickle the template argument.
         return (_rebuild_value, (self._value_type, self._value))
 
-    def __reduce__(self):
-        # Value[T] classes are made on demand, so pickle the template argument.
-        return (_rebuild_value, (self._value_type, self._value))
-
     @classmethod
     def value_type(cls):
         """The type ``T`` this holder accepts (``object`` when unspecialised)."""
@@ -290,11 +286,6 @@ class Value(AbstractValue, metaclass=_ValueMeta):
 def _has_clone(obj) -> bool:
     clone = getattr(type(obj), "Clone", None)
     return callable(clone)
-
-
-def _rebuild_value(value_type, value) -> Value:
-    """Unpickling of a Value: ``Value[value_type]`` holding `value` (checked)."""
-    return Value[value_type](value)
 
 
 def _rebuild_value(value_type, value) -> Value:
