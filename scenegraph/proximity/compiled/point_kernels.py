@@ -62,9 +62,9 @@ _ATTAINED = 1e-14
 # each step; 200 covers every double).
 _ELLIPSOID_MAX_ITER = 200
 # Ellipsoid points with max(z_i / e_i) below _NEAR_CENTRE are solved scaled
-# up by a power of two to max(z_i / e_i) ≈ _SCALED_TO (see _ellipsoid_nearest).
+# up by a power of two to max(z_i / e_i) ≈ 2^_SCALED_TO (see _ellipsoid_nearest).
 _NEAR_CENTRE = 2.0 ** -400
-_SCALED_TO = -60
+_SCALED_TO = -300
 
 
 @njit
@@ -289,9 +289,11 @@ def _ellipsoid_nearest(e0, e1, e2, z0, z1, z2):
     """Nearest point x ≥ 0 on the ellipsoid with semi-axes e to z ≥ 0.
 
     Points within 2⁻⁴⁰⁰·e of the centre are solved scaled up by an exact
-    power of two 2ᵏ (to max z_i/e_i ≈ 2⁻⁶⁰, still deep inside): near the
-    centre the components on the smallest axes depend only on z's direction
-    and the others are linear in z, so those are scaled back down by 2⁻ᵏ.
+    power of two 2ᵏ (to max z_i/e_i ≈ 2⁻³⁰⁰: squares stay far above the
+    underflow, and the point stays far closer to the centre than any two
+    distinct semi-axes differ, even by one ulp): there the components on the
+    smallest axes depend only on z's direction and the others are linear in
+    z, so those are scaled back down by 2⁻ᵏ.
     Unscaled, squares of z would underflow (|z|² = 0 for |z| < 1e-162: a
     point 1e-200 m from a needle ellipsoid's centre gave −0.0127 for
     semi-axes (1, 0.01, 0.01), not −0.01) and e_i·z_i would reach the

@@ -274,3 +274,18 @@ def test_concentric_convex_needles_have_one_answer_in_either_order():
     g, *_ = _solve(B, R_B, np.zeros(3), A, R_A, np.zeros(3))
     assert abs(f - g) <= TOL
     assert abs(f - (-0.0036643657785812)) <= 1e-12
+
+
+@pytest.mark.parametrize("offset", [1e-300, 3.4e-166, 1e-130])
+def test_sphere_on_the_centre_of_a_nearly_round_ellipsoid(offset):
+    """Semi-axes 1, 1.0233 and 1 + 4e-16 (one ulp above the smallest), the
+    sphere's centre `offset` m from the ellipsoid's (long fuzz run): the
+    near-centre scaling must keep the point far closer to the centre than
+    the two smallest semi-axes differ. φ = −(1 + 1)."""
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        R = random_rotation(rng)
+        f, *_ = _solve({"type": "Sphere", "radius": 1.0}, R, np.zeros(3),
+                       {"type": "Ellipsoid", "a": 1.0, "b": 1.023292992280754,
+                        "c": 1.0000000000000004}, R, R @ np.array([offset, 0.0, offset]))
+        assert abs(f - (-2.0)) <= TOL
