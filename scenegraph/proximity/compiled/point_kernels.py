@@ -329,7 +329,9 @@ def _ellipsoid_nearest_scaled(e0, e1, e2, z0, z1, z2):
     d1 = 0.0 if m1 else e1 * e1 - emin2
     d2 = 0.0 if m2 else e2 * e2 - emin2
     c0, c1, c2 = e0 * z0, e1 * z1, e2 * z2
-    a0, a1, a2 = z0 > 0.0, z1 > 0.0, z2 > 0.0
+    # A component is active when e_i·z_i is: one that underflows to 0 (z_i
+    # subnormal beside normal ones) counts as 0, as it is to rounding.
+    a0, a1, a2 = c0 > 0.0, c1 > 0.0, c2 > 0.0
     min_active = (m0 and a0) or (m1 and a1) or (m2 and a2)
     lo = max(0.0, max(c0 - d0, max(c1 - d1, c2 - d2)))
     norm_z = math.sqrt((z0 * z0 + z1 * z1) + z2 * z2)

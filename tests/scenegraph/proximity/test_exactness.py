@@ -289,3 +289,17 @@ def test_sphere_on_the_centre_of_a_nearly_round_ellipsoid(offset):
                        {"type": "Ellipsoid", "a": 1.0, "b": 1.023292992280754,
                         "c": 1.0000000000000004}, R, R @ np.array([offset, 0.0, offset]))
         assert abs(f - (-2.0)) <= TOL
+
+
+def test_point_on_a_flat_ellipsoid_rim_with_a_subnormal_coordinate():
+    """A point of the rim of a disc-like Ellipsoid(0.001125, 1, 1) whose
+    thin-axis coordinate is subnormal (long fuzz run: e·z underflowed to 0
+    while z > 0 counted the axis as active, and the root finder returned a
+    point 1.3e-6 m away): the distance is 0 to rounding, and the nearest
+    point is the point itself."""
+    from scenegraph.proximity.compiled.point_kernels import ellipsoid_point
+
+    for y, z in ((0.6, 0.8), (0.593820702, np.sqrt(1 - 0.593820702 ** 2))):
+        d, nx, ny, nz, *_ = ellipsoid_point(0.0011250455426163103, 1.0, 1.0, 5e-324, y, z)
+        assert abs(d) <= 1e-15
+        assert abs(ny - y) <= 1e-15 and abs(nz - z) <= 1e-15
