@@ -181,22 +181,28 @@ class ProximityEngine:
         bad = np.isnan(res.distance)
         if bad.any():
             k = int(np.flatnonzero(bad)[0])
-            raise RuntimeError(
-                f"{query}: geometries {self._ids[ia[k]]} and {self._ids[ib[k]]}: the signed "
-                f"distance could not be computed (non-finite arithmetic; are their poses "
-                f"within ±1e150 m?)")
+            self._raise_non_finite(query, ia[k], ib[k])
         loose = res.status == UNCERTIFIED
         if loose.any():
             rows = np.flatnonzero(loose)
             k = int(rows[0])
-            more = f" (and {len(rows) - 1} other pairs)" if len(rows) > 1 else ""
-            warnings.warn(
-                f"{query}: the answer for geometries {self._ids[ia[k]]} and "
-                f"{self._ids[ib[k]]}{more} is not certified exact; it is the coarse "
-                f"GJK/EPA estimate, a signed distance realised along its normal but "
-                f"possibly not the best one (please report the poses)",
-                RuntimeWarning, stacklevel=4)
+            self._warn_uncertified(query, ia[k], ib[k], len(rows))
         return res
+
+    def _raise_non_finite(self, query: str, a: int, b: int) -> None:
+        raise RuntimeError(
+            f"{query}: geometries {self._ids[a]} and {self._ids[b]}: the signed distance "
+            f"could not be computed (non-finite arithmetic; are their poses within "
+            f"±1e150 m?)")
+
+    def _warn_uncertified(self, query: str, a: int, b: int, count: int) -> None:
+        """The RuntimeWarning for `count` uncertified pairs, naming rows a, b's ids."""
+        more = f" (and {count - 1} other pairs)" if count > 1 else ""
+        warnings.warn(
+            f"{query}: the answer for geometries {self._ids[a]} and {self._ids[b]}{more} is "
+            f"not certified exact; it is the coarse GJK/EPA estimate, a signed distance "
+            f"realised along its normal but possibly not the best one (please report the "
+            f"poses)", RuntimeWarning, stacklevel=5)
 
     def _select(self, R, p, pairs, max_distance: float, in_frames: bool, query: str):
         """(rows A, rows B, distance, Ca, Cb, nhat_BA_W) of the candidate
@@ -216,19 +222,9 @@ class ProximityEngine:
             stats[:] = (0, 0, -1, -1)
         count, loose, first_loose, first_nan = stats.tolist()
         if first_nan >= 0:
-            a, b = pairs[first_nan].tolist()
-            raise RuntimeError(
-                f"{query}: geometries {self._ids[a]} and {self._ids[b]}: the signed "
-                f"distance could not be computed (non-finite arithmetic; are their poses "
-                f"within ±1e150 m?)")
+            self._raise_non_finite(query, *pairs[first_nan].tolist())
         if loose:
-            a, b = pairs[first_loose].tolist()
-            more = f" (and {loose - 1} other pairs)" if loose > 1 else ""
-            warnings.warn(
-                f"{query}: the answer for geometries {self._ids[a]} and {self._ids[b]}{more} "
-                f"is not certified exact; it is the coarse GJK/EPA estimate, a signed "
-                f"distance realised along its normal but possibly not the best one "
-                f"(please report the poses)", RuntimeWarning, stacklevel=4)
+            self._warn_uncertified(query, *pairs[first_loose].tolist(), loose)
         return tuple(x[:count] for x in out)
 
     def _unfiltered_pairs(self) -> np.ndarray:
