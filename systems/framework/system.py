@@ -399,7 +399,11 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         """A new root Context with time 0 and the default state and parameters. It
         does not keep this System alive (as in pydrake)."""
         context = self._allocate_root_context(keep_system=False)
-        self.SetDefaultContext(context)
+        if type(self).SetDefaultContext is not System.SetDefaultContext:
+            self.SetDefaultContext(context)
+        # Otherwise a freshly allocated context already holds the defaults (that is
+        # what SetDefaultContext copies from), so a second allocation and a copy of
+        # every state and parameter (a SceneGraph's whole GeometryState) are skipped.
         return context
 
     def SetDefaultContext(self, context) -> None:
