@@ -172,6 +172,16 @@ class CacheEntry(WeakSystemRef):
 
     get_mutable_cache_entry_value = get_cache_entry_value
 
+    def is_cache_entry_disabled(self, context) -> bool:
+        """Whether caching is disabled for this entry in `context`: always False here
+        (this library has no DisableCaching; every entry caches).
+
+        Raises:
+          RuntimeError: `context` is not the system's.
+        """
+        self._system.ValidateContext(context)
+        return False
+
     def is_out_of_date(self, context) -> bool:
         """True if the entry's value in `context` must be recomputed before use."""
         return not self.get_cache_entry_value(context).valid

@@ -2,6 +2,7 @@
 depends on; each change invalidates exactly its dependents. Calc calls are
 counted to prove it."""
 import numpy as np
+import pytest
 
 from systems.framework import (AbstractValue, BasicVector, DiagramBuilder,
                                LeafSystem, ValueProducer)
@@ -251,3 +252,15 @@ def test_exported_input_fixed_on_the_diagram_reaches_the_leaf():
     diagram.get_input_port(0).FixValue(context, [3.0, 3.0])
     np.testing.assert_array_equal(diagram.get_output_port(0).Eval(context), [6.0, 6.0])
     assert scaler.calls.n == 2
+
+
+def test_cache_entries_are_never_disabled_and_check_their_context():
+    system = CacheUser()
+    context = system.CreateDefaultContext()
+    assert system.entry.is_cache_entry_disabled(context) is False
+    system.entry.Eval(context)
+    system.entry.Eval(context)
+    assert system.cache_calls == 1  # cached, as "not disabled" says
+    other = CacheUser()
+    with pytest.raises(RuntimeError, match="was passed the Context of a system named"):
+        system.entry.is_cache_entry_disabled(other.CreateDefaultContext())
