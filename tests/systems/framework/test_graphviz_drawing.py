@@ -47,7 +47,7 @@ def _no_graphviz(monkeypatch):
 def test_render_gives_svg_of_every_system_or_names_the_missing_program():
     dot_text = _diagram().GetGraphvizString()
     if shutil.which("dot") is None:
-        with pytest.raises(RuntimeError, match="`dot` program.*apt-get install graphviz"):
+        with pytest.raises(RuntimeError, match="`dot` program.*apt.get install graphviz"):
             drawing.render_graphviz(dot_text)
         return
     svg = drawing.render_graphviz(dot_text).decode()
@@ -223,5 +223,5 @@ def test_repr_svg_is_the_rendered_graphviz_string(monkeypatch):
 def test_repr_svg_without_graphviz_warns_and_falls_back_to_the_text_repr(monkeypatch):
     _no_graphviz(monkeypatch)
     with pytest.warns(RuntimeWarning, match="no SVG picture of the system 'demo': .*"
-                                            "apt-get install graphviz"):
+                                            "apt.get install graphviz"):
         assert _diagram()._repr_svg_() is None
