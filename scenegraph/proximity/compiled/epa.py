@@ -18,6 +18,9 @@ Storage (allocated once per query by the caller, see new_epa_buffers):
       the face across each edge (v_k, v_k+1) in 3:6, alive flag in 6;
   WORK (WORK_SIZE,) int: flood-fill stack, visited faces, the faces' min-heap
       by distance, and the horizon maps.
+Inside, the four buffers are read and written through their addresses
+(raw_memory.py): handing the arrays to the helpers below would cost an
+atomic reference-count update per call, about 40 % of EPA's time.
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
+from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64, store_f64, store_i64
 from scenegraph.proximity.compiled.supports import support_W
 
 __all__ = ["epa", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES", "WORK_SIZE"]
@@ -43,83 +47,130 @@ def new_epa_buffers():
             np.zeros(WORK_SIZE, dtype=np.int64))
 
 
+# Row strides of the buffers (float64 / int64 elements) and WORK's parts.
+_PV, _PF, _FI = 9, 4, 7
+_STACK, _VISITED, _HEAP = 0, MAX_FACES, 2 * MAX_FACES
+_START_OF, _END_OF = 3 * MAX_FACES, 3 * MAX_FACES + MAX_VERTICES
+
+
 @njit
-def _add_vertex(PV, nv, A, B, ux, uy, uz):
+def _add_vertex(pv, nv, A, B, ux, uy, uz):
     """Appends C's support point along u; returns the new vertex count."""
     ax, ay, az = support_W(A, ux, uy, uz)
     bx, by, bz = support_W(B, -ux, -uy, -uz)
-    PV[nv, 0], PV[nv, 1], PV[nv, 2] = ax - bx, ay - by, az - bz
-    PV[nv, 3], PV[nv, 4], PV[nv, 5] = ax, ay, az
-    PV[nv, 6], PV[nv, 7], PV[nv, 8] = bx, by, bz
+    o = _PV * nv
+    store_f64(pv, o, ax - bx)
+    store_f64(pv, o + 1, ay - by)
+    store_f64(pv, o + 2, az - bz)
+    store_f64(pv, o + 3, ax)
+    store_f64(pv, o + 4, ay)
+    store_f64(pv, o + 5, az)
+    store_f64(pv, o + 6, bx)
+    store_f64(pv, o + 7, by)
+    store_f64(pv, o + 8, bz)
     return nv + 1
 
 
 @njit
-def _same(PV, i, j):
-    return PV[i, 0] == PV[j, 0] and PV[i, 1] == PV[j, 1] and PV[i, 2] == PV[j, 2]
+def _w(pv, i):
+    """w = a − b of vertex i."""
+    o = _PV * i
+    return load_f64(pv, o), load_f64(pv, o + 1), load_f64(pv, o + 2)
 
 
 @njit
-def _face_plane(PV, i, j, k):
+def _same(pv, i, j):
+    xi, yi, zi = _w(pv, i)
+    xj, yj, zj = _w(pv, j)
+    return xi == xj and yi == yj and zi == zj
+
+
+@njit
+def _copy_vertex(pv, src, dst):
+    for c in range(_PV):
+        store_f64(pv, _PV * dst + c, load_f64(pv, _PV * src + c))
+
+
+@njit
+def _swap_vertices(pv, i, j):
+    for c in range(_PV):
+        x = load_f64(pv, _PV * i + c)
+        store_f64(pv, _PV * i + c, load_f64(pv, _PV * j + c))
+        store_f64(pv, _PV * j + c, x)
+
+
+@njit
+def _face_plane(pv, i, j, k):
     """(nx, ny, nz, d, ok): unit normal of (i, j, k) by the right-hand rule and
     its offset n·w_i; ok False for a degenerate triangle."""
-    ux, uy, uz = PV[j, 0] - PV[i, 0], PV[j, 1] - PV[i, 1], PV[j, 2] - PV[i, 2]
-    vx, vy, vz = PV[k, 0] - PV[i, 0], PV[k, 1] - PV[i, 1], PV[k, 2] - PV[i, 2]
+    x0, y0, z0 = _w(pv, i)
+    x1, y1, z1 = _w(pv, j)
+    x2, y2, z2 = _w(pv, k)
+    ux, uy, uz = x1 - x0, y1 - y0, z1 - z0
+    vx, vy, vz = x2 - x0, y2 - y0, z2 - z0
     nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
     ln = math.sqrt(nx * nx + ny * ny + nz * nz)
     if not ln > 0.0:
         return 0.0, 0.0, 0.0, 0.0, False
     nx, ny, nz = nx / ln, ny / ln, nz / ln
-    return nx, ny, nz, nx * PV[i, 0] + ny * PV[i, 1] + nz * PV[i, 2], True
+    return nx, ny, nz, nx * x0 + ny * y0 + nz * z0, True
 
 
 @njit
-def _volume6(PV, i, j, k, m):
-    ux, uy, uz = PV[j, 0] - PV[i, 0], PV[j, 1] - PV[i, 1], PV[j, 2] - PV[i, 2]
-    vx, vy, vz = PV[k, 0] - PV[i, 0], PV[k, 1] - PV[i, 1], PV[k, 2] - PV[i, 2]
-    wx, wy, wz = PV[m, 0] - PV[i, 0], PV[m, 1] - PV[i, 1], PV[m, 2] - PV[i, 2]
+def _volume6(pv, i, j, k, m):
+    x0, y0, z0 = _w(pv, i)
+    x1, y1, z1 = _w(pv, j)
+    x2, y2, z2 = _w(pv, k)
+    x3, y3, z3 = _w(pv, m)
+    ux, uy, uz = x1 - x0, y1 - y0, z1 - z0
+    vx, vy, vz = x2 - x0, y2 - y0, z2 - z0
+    wx, wy, wz = x3 - x0, y3 - y0, z3 - z0
     return (ux * (vy * wz - vz * wy) - uy * (vx * wz - vz * wx)
             + uz * (vx * wy - vy * wx))
 
 
 @njit
-def _grow_to_tetrahedron(PV, nv, A, B, scale):
-    """Adds support points until PV[0..3] is a tetrahedron of positive volume
-    (GJK may stop on a point, segment or triangle when the origin lies on
-    it). Returns (4, 0, 0, 0), or (−1, n) when C is flat there: n is then a
+def _grow_to_tetrahedron(pv, nv, A, B, scale):
+    """Adds support points until vertices 0..3 form a tetrahedron of positive
+    volume (GJK may stop on a point, segment or triangle when the origin lies
+    on it). Returns (4, 0, 0, 0), or (−1, n) when C is flat there: n is then a
     unit direction along which C has no extent (its support values along
     ±n vanish), the contact normal of touching bodies."""
     flat = 1e-12 * scale * scale * scale
-    if nv == 4 and abs(_volume6(PV, 0, 1, 2, 3)) <= flat:
+    if nv == 4 and abs(_volume6(pv, 0, 1, 2, 3)) <= flat:
         # A flat tetrahedron: keep its largest face and grow from there.
         best, bf = -1.0, 0
         for f in range(4):
             i, j, k = (1, 2, 3) if f == 0 else ((0, 2, 3) if f == 1 else
                                                 ((0, 1, 3) if f == 2 else (0, 1, 2)))
-            ux, uy, uz = PV[j, 0] - PV[i, 0], PV[j, 1] - PV[i, 1], PV[j, 2] - PV[i, 2]
-            vx, vy, vz = PV[k, 0] - PV[i, 0], PV[k, 1] - PV[i, 1], PV[k, 2] - PV[i, 2]
+            x0, y0, z0 = _w(pv, i)
+            x1, y1, z1 = _w(pv, j)
+            x2, y2, z2 = _w(pv, k)
+            ux, uy, uz = x1 - x0, y1 - y0, z1 - z0
+            vx, vy, vz = x2 - x0, y2 - y0, z2 - z0
             area2 = ((uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2
                      + (ux * vy - uy * vx) ** 2)
             if area2 > best:
                 best, bf = area2, f
         if bf != 3:  # move the dropped vertex (bf) to the end
-            for c in range(9):
-                PV[bf, c], PV[3, c] = PV[3, c], PV[bf, c]
+            _swap_vertices(pv, bf, 3)
         nv = 3
     if nv == 3:
-        nx, ny, nz, d, ok = _face_plane(PV, 0, 1, 2)
+        nx, ny, nz, d, ok = _face_plane(pv, 0, 1, 2)
         if not ok:
             # Collinear: keep the two farthest apart and grow from the segment.
             best, bi, bj = -1.0, 0, 1
             for i in range(3):
                 for j in range(i + 1, 3):
-                    dd = ((PV[i, 0] - PV[j, 0]) ** 2 + (PV[i, 1] - PV[j, 1]) ** 2
-                          + (PV[i, 2] - PV[j, 2]) ** 2)
+                    xi, yi, zi = _w(pv, i)
+                    xj, yj, zj = _w(pv, j)
+                    dd = (xi - xj) ** 2 + (yi - yj) ** 2 + (zi - zj) ** 2
                     if dd > best:
                         best, bi, bj = dd, i, j
-            for c in range(9):
-                a_, b_ = PV[bi, c], PV[bj, c]
-                PV[0, c], PV[1, c] = a_, b_
+            for c in range(_PV):
+                a_, b_ = load_f64(pv, _PV * bi + c), load_f64(pv, _PV * bj + c)
+                store_f64(pv, c, a_)
+                store_f64(pv, _PV + c, b_)
             nv = 2
     if nv == 1:
         for axis in range(6):
@@ -127,14 +178,16 @@ def _grow_to_tetrahedron(PV, nv, A, B, scale):
             ux = u if axis // 2 == 0 else 0.0
             uy = u if axis // 2 == 1 else 0.0
             uz = u if axis // 2 == 2 else 0.0
-            nv = _add_vertex(PV, 1, A, B, ux, uy, uz)
-            if not _same(PV, 0, 1):
+            nv = _add_vertex(pv, 1, A, B, ux, uy, uz)
+            if not _same(pv, 0, 1):
                 break
-        if nv < 2 or _same(PV, 0, 1):
+        if nv < 2 or _same(pv, 0, 1):
             return -1, 1.0, 0.0, 0.0
     px = py = pz = 0.0
     if nv == 2:
-        dx, dy, dz = PV[1, 0] - PV[0, 0], PV[1, 1] - PV[0, 1], PV[1, 2] - PV[0, 2]
+        x0, y0, z0 = _w(pv, 0)
+        x1, y1, z1 = _w(pv, 1)
+        dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
         done = False
         for axis in range(3):
             ex = 1.0 if axis == 0 else 0.0
@@ -144,8 +197,9 @@ def _grow_to_tetrahedron(PV, nv, A, B, scale):
             if px * px + py * py + pz * pz == 0.0:
                 continue
             for sign in (1.0, -1.0):
-                _add_vertex(PV, 2, A, B, sign * px, sign * py, sign * pz)
-                ax, ay, az = PV[2, 0] - PV[0, 0], PV[2, 1] - PV[0, 1], PV[2, 2] - PV[0, 2]
+                _add_vertex(pv, 2, A, B, sign * px, sign * py, sign * pz)
+                x2, y2, z2 = _w(pv, 2)
+                ax, ay, az = x2 - x0, y2 - y0, z2 - z0
                 cx, cy, cz = ay * dz - az * dy, az * dx - ax * dz, ax * dy - ay * dx
                 if cx * cx + cy * cy + cz * cz > (1e-12 * scale * scale) ** 2:
                     done = True
@@ -158,79 +212,101 @@ def _grow_to_tetrahedron(PV, nv, A, B, scale):
                 return -1, 1.0, 0.0, 0.0
             return -1, px / ln, py / ln, pz / ln
         nv = 3
-    nx, ny, nz, d, ok = _face_plane(PV, 0, 1, 2)
+    nx, ny, nz, d, ok = _face_plane(pv, 0, 1, 2)
     if not ok:
         return -1, 1.0, 0.0, 0.0
     if nv == 3:
-        _add_vertex(PV, 3, A, B, nx, ny, nz)
-        if abs(_volume6(PV, 0, 1, 2, 3)) <= flat:
-            _add_vertex(PV, 3, A, B, -nx, -ny, -nz)
-            if abs(_volume6(PV, 0, 1, 2, 3)) <= flat:
+        _add_vertex(pv, 3, A, B, nx, ny, nz)
+        if abs(_volume6(pv, 0, 1, 2, 3)) <= flat:
+            _add_vertex(pv, 3, A, B, -nx, -ny, -nz)
+            if abs(_volume6(pv, 0, 1, 2, 3)) <= flat:
                 return -1, nx, ny, nz
     return 4, 0.0, 0.0, 0.0
 
 
 @njit
-def _set_face(PV, PF, FI, f, i, j, k):
-    nx, ny, nz, d, ok = _face_plane(PV, i, j, k)
-    FI[f, 0], FI[f, 1], FI[f, 2] = i, j, k
-    FI[f, 6] = 1
-    PF[f, 0], PF[f, 1], PF[f, 2], PF[f, 3] = nx, ny, nz, d
+def _set_face(pv, pf, fi, f, i, j, k):
+    nx, ny, nz, d, ok = _face_plane(pv, i, j, k)
+    store_i64(fi, _FI * f, i)
+    store_i64(fi, _FI * f + 1, j)
+    store_i64(fi, _FI * f + 2, k)
+    store_i64(fi, _FI * f + 6, 1)
+    store_f64(pf, _PF * f, nx)
+    store_f64(pf, _PF * f + 1, ny)
+    store_f64(pf, _PF * f + 2, nz)
+    store_f64(pf, _PF * f + 3, d)
     return ok
 
 
 @njit
-def _edge_slot(FI, f, a, b):
+def _edge_slot(fi, f, a, b):
     """Which edge k of face f runs from vertex a to vertex b (−1 if none)."""
     for k in range(3):
-        if FI[f, k] == a and FI[f, (k + 1) % 3] == b:
+        if (load_i64(fi, _FI * f + k) == a
+                and load_i64(fi, _FI * f + (k + 1) % 3) == b):
             return k
     return -1
 
 
 @njit
-def _heap_push(heap, n, PF, f):
-    """Pushes face f on the min-heap of faces keyed by distance PF[:, 3]."""
+def _dist(pf, f):
+    """Distance n·w0 of face f's plane from the origin."""
+    return load_f64(pf, _PF * f + 3)
+
+
+@njit
+def _heap_push(wk, n, pf, f):
+    """Pushes face f on the min-heap of faces (WORK[_HEAP:]) keyed by distance."""
     i = n
-    heap[i] = f
+    store_i64(wk, _HEAP + i, f)
     while i > 0:
         parent = (i - 1) // 2
-        if PF[heap[parent], 3] <= PF[heap[i], 3]:
+        hp, hi = load_i64(wk, _HEAP + parent), load_i64(wk, _HEAP + i)
+        if _dist(pf, hp) <= _dist(pf, hi):
             break
-        heap[parent], heap[i] = heap[i], heap[parent]
+        store_i64(wk, _HEAP + parent, hi)
+        store_i64(wk, _HEAP + i, hp)
         i = parent
     return n + 1
 
 
 @njit
-def _heap_pop(heap, n, PF):
+def _heap_pop(wk, n, pf):
     """Removes the heap's top; returns the new size."""
     n -= 1
-    heap[0] = heap[n]
+    store_i64(wk, _HEAP, load_i64(wk, _HEAP + n))
     i = 0
     while True:
         left = 2 * i + 1
         if left >= n:
             break
         c = left
-        if left + 1 < n and PF[heap[left + 1], 3] < PF[heap[left], 3]:
+        if left + 1 < n and (_dist(pf, load_i64(wk, _HEAP + left + 1))
+                             < _dist(pf, load_i64(wk, _HEAP + left))):
             c = left + 1
-        if PF[heap[i], 3] <= PF[heap[c], 3]:
+        hi, hc = load_i64(wk, _HEAP + i), load_i64(wk, _HEAP + c)
+        if _dist(pf, hi) <= _dist(pf, hc):
             break
-        heap[c], heap[i] = heap[i], heap[c]
+        store_i64(wk, _HEAP + c, hi)
+        store_i64(wk, _HEAP + i, hc)
         i = c
     return n
 
 
 @njit
-def _witness(PV, PF, FI, f):
+def _witness(pv, pf, fi, f):
     """Points (a, b) on A and B of the origin's projection on face f, as
-    barycentric combinations of the face's support points (clamped)."""
-    i, j, k = FI[f, 0], FI[f, 1], FI[f, 2]
-    qx, qy, qz = PF[f, 3] * PF[f, 0], PF[f, 3] * PF[f, 1], PF[f, 3] * PF[f, 2]
-    v0x, v0y, v0z = PV[j, 0] - PV[i, 0], PV[j, 1] - PV[i, 1], PV[j, 2] - PV[i, 2]
-    v1x, v1y, v1z = PV[k, 0] - PV[i, 0], PV[k, 1] - PV[i, 1], PV[k, 2] - PV[i, 2]
-    wx, wy, wz = qx - PV[i, 0], qy - PV[i, 1], qz - PV[i, 2]
+    barycentric combinations of the face's support points (clamped), and
+    the smallest barycentric coordinate (−1 for a degenerate face)."""
+    i, j, k = load_i64(fi, _FI * f), load_i64(fi, _FI * f + 1), load_i64(fi, _FI * f + 2)
+    d = _dist(pf, f)
+    qx, qy, qz = d * load_f64(pf, _PF * f), d * load_f64(pf, _PF * f + 1), d * load_f64(pf, _PF * f + 2)
+    x0, y0, z0 = _w(pv, i)
+    x1, y1, z1 = _w(pv, j)
+    x2, y2, z2 = _w(pv, k)
+    v0x, v0y, v0z = x1 - x0, y1 - y0, z1 - z0
+    v1x, v1y, v1z = x2 - x0, y2 - y0, z2 - z0
+    wx, wy, wz = qx - x0, qy - y0, qz - z0
     d00 = v0x * v0x + v0y * v0y + v0z * v0z
     d01 = v0x * v1x + v0y * v1y + v0z * v1z
     d11 = v1x * v1x + v1y * v1y + v1z * v1z
@@ -248,11 +324,26 @@ def _witness(PV, PF, FI, f):
         l0, l1, l2 = l0 / s, l1 / s, l2 / s
     else:
         l0 = 1.0
-    out = np.empty(6)
-    for c in range(3):
-        out[c] = l0 * PV[i, 3 + c] + l1 * PV[j, 3 + c] + l2 * PV[k, 3 + c]
-        out[3 + c] = l0 * PV[i, 6 + c] + l1 * PV[j, 6 + c] + l2 * PV[k, 6 + c]
-    return out, min(l0, l1, l2) if den > 0.0 else -1.0
+    oi, oj, ok = _PV * i, _PV * j, _PV * k
+    ax = l0 * load_f64(pv, oi + 3) + l1 * load_f64(pv, oj + 3) + l2 * load_f64(pv, ok + 3)
+    ay = l0 * load_f64(pv, oi + 4) + l1 * load_f64(pv, oj + 4) + l2 * load_f64(pv, ok + 4)
+    az = l0 * load_f64(pv, oi + 5) + l1 * load_f64(pv, oj + 5) + l2 * load_f64(pv, ok + 5)
+    bx = l0 * load_f64(pv, oi + 6) + l1 * load_f64(pv, oj + 6) + l2 * load_f64(pv, ok + 6)
+    by = l0 * load_f64(pv, oi + 7) + l1 * load_f64(pv, oj + 7) + l2 * load_f64(pv, ok + 7)
+    bz = l0 * load_f64(pv, oi + 8) + l1 * load_f64(pv, oj + 8) + l2 * load_f64(pv, ok + 8)
+    return ax, ay, az, bx, by, bz, (min(l0, l1, l2) if den > 0.0 else -1.0)
+
+
+@njit
+def _alive(fi, f):
+    """Face f's flag: 1 alive, 2 seen by the new vertex (being removed), 0 dead."""
+    return load_i64(fi, _FI * f + 6)
+
+
+@njit
+def _neighbour(fi, f, k):
+    """The face across edge k of face f."""
+    return load_i64(fi, _FI * f + 3 + k)
 
 
 @njit
@@ -260,6 +351,8 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
     """Penetration of overlapping bodies A, B (supports.py tuples).
 
     S, n: GJK's final simplex (gjk.py layout) with the origin in or on it.
+    PV, PF, FI, WORK: the scratch buffers (module docstring; their sizes are
+    checked here, then they are used through their addresses).
     rel_tol: stop when the depth's bounds agree to rel_tol·scale, or, with
     polytopes (both bodies polytopes: C has finitely many vertices and EPA
     ends exact), to rel_tol·depth (at least 1e-12·scale): a long thin pair
@@ -273,45 +366,46 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
       tetrahedron around the origin could be built: C is flat there (the
       bodies touch) and n is then the normal of that flat piece.
     """
+    if (PV.shape[0] < MAX_VERTICES or PV.shape[1] != _PV or PF.shape[0] < MAX_FACES
+            or PF.shape[1] != _PF or FI.shape[0] < MAX_FACES or FI.shape[1] != _FI
+            or WORK.shape[0] < WORK_SIZE):
+        raise ValueError("epa: scratch buffers of the wrong size (use new_epa_buffers)")
+    pv, pf, fi, wk = PV.ctypes.data, PF.ctypes.data, FI.ctypes.data, WORK.ctypes.data
     for s in range(n):
-        for c in range(9):
-            PV[s, c] = S[s, c]
-    nv, fx, fy, fz = _grow_to_tetrahedron(PV, n, A, B, scale)
+        for c in range(_PV):
+            store_f64(pv, _PV * s + c, S[s, c])
+    nv, fx, fy, fz = _grow_to_tetrahedron(pv, n, A, B, scale)
     if nv < 0:
         return False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     tol = rel_tol * scale
     eps_vis = 1e-14 * scale
     # Tetrahedron faces, oriented outward (away from the fourth vertex).
-    if _volume6(PV, 0, 1, 2, 3) > 0.0:
+    if _volume6(pv, 0, 1, 2, 3) > 0.0:
         # Vertex 3 is on the + side of (0, 1, 2): flip that orientation.
-        _set_face(PV, PF, FI, 0, 0, 2, 1)
-        _set_face(PV, PF, FI, 1, 0, 1, 3)
-        _set_face(PV, PF, FI, 2, 1, 2, 3)
-        _set_face(PV, PF, FI, 3, 2, 0, 3)
+        _set_face(pv, pf, fi, 0, 0, 2, 1)
+        _set_face(pv, pf, fi, 1, 0, 1, 3)
+        _set_face(pv, pf, fi, 2, 1, 2, 3)
+        _set_face(pv, pf, fi, 3, 2, 0, 3)
     else:
-        _set_face(PV, PF, FI, 0, 0, 1, 2)
-        _set_face(PV, PF, FI, 1, 0, 3, 1)
-        _set_face(PV, PF, FI, 2, 1, 3, 2)
-        _set_face(PV, PF, FI, 3, 2, 3, 0)
+        _set_face(pv, pf, fi, 0, 0, 1, 2)
+        _set_face(pv, pf, fi, 1, 0, 3, 1)
+        _set_face(pv, pf, fi, 2, 1, 3, 2)
+        _set_face(pv, pf, fi, 3, 2, 3, 0)
     nf = 4
     for f in range(4):
-        if PF[f, 3] < -eps_vis:
+        if _dist(pf, f) < -eps_vis:
             return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     # Adjacency of the tetrahedron: the face holding the reversed edge.
     for f in range(4):
         for k in range(3):
-            a, b = FI[f, k], FI[f, (k + 1) % 3]
+            a = load_i64(fi, _FI * f + k)
+            b = load_i64(fi, _FI * f + (k + 1) % 3)
             for g in range(4):
-                if g != f and _edge_slot(FI, g, b, a) >= 0:
-                    FI[f, 3 + k] = g
-    stack = WORK[:MAX_FACES]
-    visited = WORK[MAX_FACES:2 * MAX_FACES]
-    heap = WORK[2 * MAX_FACES:3 * MAX_FACES]
-    start_of = WORK[3 * MAX_FACES:3 * MAX_FACES + MAX_VERTICES]
-    end_of = WORK[3 * MAX_FACES + MAX_VERTICES:]
+                if g != f and _edge_slot(fi, g, b, a) >= 0:
+                    store_i64(fi, _FI * f + 3 + k, g)
     nheap = 0
     for g in range(4):
-        nheap = _heap_push(heap, nheap, PF, g)
+        nheap = _heap_push(wk, nheap, pf, g)
     best_u = math.inf
     bnx, bny, bnz = 0.0, 0.0, 1.0
     f = -1
@@ -319,109 +413,111 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
         # The closest live face (dead ones left in the heap are skipped).
         f = -1
         while nheap > 0:
-            g = heap[0]
-            nheap = _heap_pop(heap, nheap, PF)
-            if FI[g, 6] == 1:
+            g = load_i64(wk, _HEAP)
+            nheap = _heap_pop(wk, nheap, pf)
+            if _alive(fi, g) == 1:
                 f = g
                 break
         if f < 0:
             break
-        dmin = PF[f, 3]
-        nx, ny, nz = PF[f, 0], PF[f, 1], PF[f, 2]
+        dmin = _dist(pf, f)
+        nx, ny, nz = load_f64(pf, _PF * f), load_f64(pf, _PF * f + 1), load_f64(pf, _PF * f + 2)
         lower = max(dmin, 0.0)
         if nv >= MAX_VERTICES:
             break
-        _add_vertex(PV, nv, A, B, nx, ny, nz)
+        _add_vertex(pv, nv, A, B, nx, ny, nz)
         w = nv
-        hw = nx * PV[w, 0] + ny * PV[w, 1] + nz * PV[w, 2]
+        wx, wy, wz = _w(pv, w)
+        hw = nx * wx + ny * wy + nz * wz
         if hw < best_u:
             best_u, bnx, bny, bnz = hw, nx, ny, nz
         if best_u - lower <= (max(rel_tol * best_u, 1e-12 * scale) if polytopes else tol):
             break
         # Flood fill of the faces that see w, from f (2: visible, to remove).
-        FI[f, 6] = 2
+        store_i64(fi, _FI * f + 6, 2)
         top = 0
-        stack[top] = f
+        store_i64(wk, _STACK + top, f)
         top += 1
         nvis = 0
-        visited[nvis] = f
+        store_i64(wk, _VISITED + nvis, f)
         nvis += 1
         horizon_ok = True
         while top > 0:
             top -= 1
-            g = stack[top]
+            g = load_i64(wk, _STACK + top)
             for k in range(3):
-                h = FI[g, 3 + k]
-                if FI[h, 6] == 2:
+                h = _neighbour(fi, g, k)
+                if _alive(fi, h) == 2:
                     continue
-                hx = PV[w, 0] - PV[FI[h, 0], 0]
-                hy = PV[w, 1] - PV[FI[h, 0], 1]
-                hz = PV[w, 2] - PV[FI[h, 0], 2]
-                if PF[h, 0] * hx + PF[h, 1] * hy + PF[h, 2] * hz > eps_vis:
-                    FI[h, 6] = 2
-                    stack[top] = h
+                x0, y0, z0 = _w(pv, load_i64(fi, _FI * h))
+                o = _PF * h
+                if (load_f64(pf, o) * (wx - x0) + load_f64(pf, o + 1) * (wy - y0)
+                        + load_f64(pf, o + 2) * (wz - z0)) > eps_vis:
+                    store_i64(fi, _FI * h + 6, 2)
+                    store_i64(wk, _STACK + top, h)
                     top += 1
-                    visited[nvis] = h
+                    store_i64(wk, _VISITED + nvis, h)
                     nvis += 1
         # Horizon edges: edges of removed faces whose neighbour stays; a fan
         # of new faces to w closes the hole.
         nnew = 0
         first_new = nf
         for v in range(nvis):
-            g = visited[v]
+            g = load_i64(wk, _VISITED + v)
             for k in range(3):
-                h = FI[g, 3 + k]
-                if FI[h, 6] == 2:
+                h = _neighbour(fi, g, k)
+                if _alive(fi, h) == 2:
                     continue
-                i, j = FI[g, k], FI[g, (k + 1) % 3]
+                i = load_i64(fi, _FI * g + k)
+                j = load_i64(fi, _FI * g + (k + 1) % 3)
                 if nf + nnew >= MAX_FACES:
                     horizon_ok = False
                     break
                 q = nf + nnew
-                ok = _set_face(PV, PF, FI, q, i, j, w)
-                if not ok or PF[q, 3] < -eps_vis:
+                ok = _set_face(pv, pf, fi, q, i, j, w)
+                if not ok or _dist(pf, q) < -eps_vis:
                     horizon_ok = False
-                FI[q, 3] = h
-                slot = _edge_slot(FI, h, j, i)
+                store_i64(fi, _FI * q + 3, h)
+                slot = _edge_slot(fi, h, j, i)
                 if slot < 0:
                     horizon_ok = False
                     break
-                FI[h, 3 + slot] = q
-                start_of[i] = q
-                end_of[j] = q
+                store_i64(fi, _FI * h + 3 + slot, q)
+                store_i64(wk, _START_OF + i, q)
+                store_i64(wk, _END_OF + j, q)
                 nnew += 1
         if not horizon_ok or nnew < 3:
             # Degenerate expansion (rounding): undo and stop at face f.
             for v in range(nvis):
-                FI[visited[v], 6] = 1
+                store_i64(fi, _FI * load_i64(wk, _VISITED + v) + 6, 1)
             break
         for q in range(first_new, first_new + nnew):
-            i, j = FI[q, 0], FI[q, 1]
-            FI[q, 4] = start_of[j]  # edge (j, w) borders the face starting at j
-            FI[q, 5] = end_of[i]    # edge (w, i) borders the face ending at i
-            nheap = _heap_push(heap, nheap, PF, q)
+            i, j = load_i64(fi, _FI * q), load_i64(fi, _FI * q + 1)
+            # Edge (j, w) borders the face starting at j, edge (w, i) the one ending at i.
+            store_i64(fi, _FI * q + 4, load_i64(wk, _START_OF + j))
+            store_i64(fi, _FI * q + 5, load_i64(wk, _END_OF + i))
+            nheap = _heap_push(wk, nheap, pf, q)
         for v in range(nvis):
-            FI[visited[v], 6] = 0
+            store_i64(fi, _FI * load_i64(wk, _VISITED + v) + 6, 0)
         nf += nnew
         nv += 1
-    if f < 0 or FI[f, 6] != 1:
+    if f < 0 or _alive(fi, f) != 1:
         # Stopped after an expansion (iteration cap): the closest live face.
         f, dmin = -1, math.inf
         for g in range(nf):
-            if FI[g, 6] == 1 and PF[g, 3] < dmin:
-                f, dmin = g, PF[g, 3]
+            if _alive(fi, g) == 1 and _dist(pf, g) < dmin:
+                f, dmin = g, _dist(pf, g)
     if f < 0:
         return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     # Witnesses: among the faces as close as the closest (coplanar pieces of
     # a flat region of C), the one whose plane point lies most inside it.
-    dmin = PF[f, 3]
+    dmin = _dist(pf, f)
     best_score = -math.inf
-    wit = np.zeros(6)
+    wax = way = waz = wbx = wby = wbz = 0.0
     for g in range(nf):
-        if FI[g, 6] == 1 and PF[g, 3] <= dmin + max(tol, 1e-12 * scale):
-            out, score = _witness(PV, PF, FI, g)
+        if _alive(fi, g) == 1 and _dist(pf, g) <= dmin + max(tol, 1e-12 * scale):
+            ax, ay, az, bx, by, bz, score = _witness(pv, pf, fi, g)
             if score > best_score:
                 best_score = score
-                wit = out
-    return (True, max(best_u, 0.0), bnx, bny, bnz, wit[0], wit[1], wit[2], wit[3], wit[4],
-            wit[5])
+                wax, way, waz, wbx, wby, wbz = ax, ay, az, bx, by, bz
+    return True, max(best_u, 0.0), bnx, bny, bnz, wax, way, waz, wbx, wby, wbz
