@@ -233,13 +233,11 @@ def feature_point(body, feature, ux, uy, uz, a1, a2):
 
 
 @njit
-def smooth_jacobian(body, feature, ux, uy, uz, H):
-    """Writes dw/du (3, 3) in G at u into H (zero for non-smooth features)."""
-    for i in range(3):
-        for j in range(3):
-            H[i, j] = 0.0
+def smooth_jacobian(body, feature, ux, uy, uz):
+    """dw/du (3, 3) in G at u, row by row as 9 floats (zeros for non-smooth
+    features; a tuple, so that the refinement's loop handles no array)."""
     if not feature[0]:
-        return
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     a, b, c = body[6], body[7], body[8]
     if body[0] == ELLIPSOID:
         M0, M1, M2 = a * a, b * b, c * c
@@ -247,20 +245,14 @@ def smooth_jacobian(body, feature, ux, uy, uz, H):
         s2 = mx * ux + my * uy + mz * uz
         s = math.sqrt(s2)
         s3 = s2 * s
-        m = (mx, my, mz)
-        for i in range(3):
-            for j in range(3):
-                H[i, j] = -m[i] * m[j] / s3
-        H[0, 0] += M0 / s
-        H[1, 1] += M1 / s
-        H[2, 2] += M2 / s
-        return
+        return (M0 / s - mx * mx / s3, -mx * my / s3, -mx * mz / s3,
+                -my * mx / s3, M1 / s - my * my / s3, -my * mz / s3,
+                -mz * mx / s3, -mz * my / s3, M2 / s - mz * mz / s3)
     rho = math.hypot(ux, uy)
     hx, hy = ux / rho, uy / rho
     f = a / rho
-    H[0, 0] = f * (1.0 - hx * hx)
-    H[0, 1] = H[1, 0] = -f * hx * hy
-    H[1, 1] = f * (1.0 - hy * hy)
+    h01 = -f * hx * hy
+    return f * (1.0 - hx * hx), h01, 0.0, h01, f * (1.0 - hy * hy), 0.0, 0.0, 0.0, 0.0
 
 
 @njit

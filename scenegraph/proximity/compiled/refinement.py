@@ -33,6 +33,7 @@ from scenegraph._jit import njit
 from scenegraph.proximity.compiled.features import (feature_point, inside_body,
                                                      select_feature, smooth_jacobian,
                                                      support_gap)
+from scenegraph.proximity.compiled.raw_memory import load_f64, store_f64
 from scenegraph.proximity.compiled.supports import from_G, rotate_from_G, rotate_to_G, to_G
 
 __all__ = ["refine"]
@@ -78,11 +79,12 @@ def _in_span(vx, vy, vz, e1x, e1y, e1z, e2x, e2y, e2z, k):
 
 @njit
 def _apply_jacobian(body, H, tx, ty, tz):
-    """R_WG · H · R_WGᵀ · t: the world rate of a smooth witness along t."""
+    """R_WG · H · R_WGᵀ · t: the world rate of a smooth witness along t (H:
+    smooth_jacobian's 9 floats)."""
     gx, gy, gz = rotate_to_G(body, tx, ty, tz)
-    hx = H[0, 0] * gx + H[0, 1] * gy + H[0, 2] * gz
-    hy = H[1, 0] * gx + H[1, 1] * gy + H[1, 2] * gz
-    hz = H[2, 0] * gx + H[2, 1] * gy + H[2, 2] * gz
+    hx = H[0] * gx + H[1] * gy + H[2] * gz
+    hy = H[3] * gx + H[4] * gy + H[5] * gz
+    hz = H[6] * gx + H[7] * gy + H[8] * gz
     return rotate_from_G(body, hx, hy, hz)
 
 
@@ -125,45 +127,55 @@ def _residual_norm(A, fA, B, fB, mx, my, mz, a1, a2, b1, b2, kA, kB, EA1x, EA1y,
     return math.sqrt(total)
 
 
+# Offsets (float64 elements) in the refinement's (24, 8) scratch, used
+# through its address (raw_memory.py: no array is handed around in the
+# Newton loop, so no reference counting): J (6, 6) at rows 0..5, r (6,) row 6,
+# delta (6,) row 7, N (6, 7) rows 8..13; row stride 8.
+_J, _R, _DELTA, _N, _ROW = 0, 48, 56, 64, 8
+
+
 @njit
-def _solve_damped(J, r, n, delta, N):
+def _solve_damped(wk, n):
     """delta = −(JᵀJ + λ diag + μ I)⁻¹ Jᵀ r for the leading n×n block, by
-    Cholesky (N: (6, 7) scratch). Returns False if it breaks down."""
+    Cholesky (N: scratch), on the scratch at address wk (offsets above).
+    Returns False if it breaks down."""
     for i in range(n):
         g = 0.0
         for k in range(n):
-            g += J[k, i] * r[k]
-        N[i, 6] = -g
+            g += load_f64(wk, _J + _ROW * k + i) * load_f64(wk, _R + k)
+        store_f64(wk, _N + _ROW * i + 6, -g)
         for j in range(n):
             s = 0.0
             for k in range(n):
-                s += J[k, i] * J[k, j]
-            N[i, j] = s
+                s += load_f64(wk, _J + _ROW * k + i) * load_f64(wk, _J + _ROW * k + j)
+            store_f64(wk, _N + _ROW * i + j, s)
     for i in range(n):
-        N[i, i] += 1e-12 * N[i, i] + 1e-26
+        d = load_f64(wk, _N + _ROW * i + i)
+        store_f64(wk, _N + _ROW * i + i, d + 1e-12 * d + 1e-26)
     # Cholesky in place (lower triangle).
     for j in range(n):
-        s = N[j, j]
+        s = load_f64(wk, _N + _ROW * j + j)
         for k in range(j):
-            s -= N[j, k] * N[j, k]
+            s -= load_f64(wk, _N + _ROW * j + k) ** 2
         if not s > 0.0:
             return False
-        N[j, j] = math.sqrt(s)
+        djj = math.sqrt(s)
+        store_f64(wk, _N + _ROW * j + j, djj)
         for i in range(j + 1, n):
-            t = N[i, j]
+            t = load_f64(wk, _N + _ROW * i + j)
             for k in range(j):
-                t -= N[i, k] * N[j, k]
-            N[i, j] = t / N[j, j]
+                t -= load_f64(wk, _N + _ROW * i + k) * load_f64(wk, _N + _ROW * j + k)
+            store_f64(wk, _N + _ROW * i + j, t / djj)
     for i in range(n):
-        t = N[i, 6]
+        t = load_f64(wk, _N + _ROW * i + 6)
         for k in range(i):
-            t -= N[i, k] * delta[k]
-        delta[i] = t / N[i, i]
+            t -= load_f64(wk, _N + _ROW * i + k) * load_f64(wk, _DELTA + k)
+        store_f64(wk, _DELTA + i, t / load_f64(wk, _N + _ROW * i + i))
     for i in range(n - 1, -1, -1):
-        t = delta[i]
+        t = load_f64(wk, _DELTA + i)
         for k in range(i + 1, n):
-            t -= N[k, i] * delta[k]
-        delta[i] = t / N[i, i]
+            t -= load_f64(wk, _N + _ROW * k + i) * load_f64(wk, _DELTA + k)
+        store_f64(wk, _DELTA + i, t / load_f64(wk, _N + _ROW * i + i))
     return True
 
 
@@ -183,12 +195,9 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
     the refined unit m and witnesses on A and B (cores), in W.
     """
     scale = max(size_A, size_B)
-    J = work[0:6, 0:6]
-    r = work[6, 0:6]
-    delta = work[7, 0:6]
-    N = work[8:14, 0:7]
-    HA = work[14:17, 0:3]
-    HB = work[17:20, 0:3]
+    if work.shape[0] < 14 or work.shape[1] != _ROW:
+        raise ValueError("refine: work must be a (24, 8) float64 scratch")
+    wk = work.ctypes.data
     uAx, uAy, uAz = rotate_to_G(A, -mx, -my, -mz)
     uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
     wAx, wAy, wAz = to_G(A, ax, ay, az)
@@ -234,24 +243,24 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
                                                      a1 * scale, a2 * scale,
                                                      b1 * scale, b2 * scale)
         dx, dy, dz = ax - bx, ay - by, az - bz
-        r[0] = (t1x * dx + t1y * dy + t1z * dz) / scale
-        r[1] = (t2x * dx + t2y * dy + t2z * dz) / scale
+        store_f64(wk, _R + 0, (t1x * dx + t1y * dy + t1z * dz) / scale)
+        store_f64(wk, _R + 1, (t2x * dx + t2y * dy + t2z * dz) / scale)
         row = 2
         if kA >= 1:
-            r[row] = EA1x * mx + EA1y * my + EA1z * mz
+            store_f64(wk, _R + row, EA1x * mx + EA1y * my + EA1z * mz)
             row += 1
         if kA >= 2:
-            r[row] = EA2x * mx + EA2y * my + EA2z * mz
+            store_f64(wk, _R + row, EA2x * mx + EA2y * my + EA2z * mz)
             row += 1
         if kB >= 1:
-            r[row] = EB1x * mx + EB1y * my + EB1z * mz
+            store_f64(wk, _R + row, EB1x * mx + EB1y * my + EB1z * mz)
             row += 1
         if kB >= 2:
-            r[row] = EB2x * mx + EB2y * my + EB2z * mz
+            store_f64(wk, _R + row, EB2x * mx + EB2y * my + EB2z * mz)
             row += 1
         res = 0.0
         for i in range(n):
-            res += r[i] * r[i]
+            res += load_f64(wk, _R + i) ** 2
         res = math.sqrt(res)
         if res <= 1e-16:
             break
@@ -265,64 +274,65 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
             if stall >= 3:
                 break
         phi = mx * dx + my * dy + mz * dz
-        smooth_jacobian(A, fA, uAx, uAy, uAz, HA)
-        smooth_jacobian(B, fB, uBx, uBy, uBz, HB)
+        HA = smooth_jacobian(A, fA, uAx, uAy, uAz)
+        HB = smooth_jacobian(B, fB, uBx, uBy, uBz)
         for k in range(2):
             tx, ty, tz = (t1x, t1y, t1z) if k == 0 else (t2x, t2y, t2z)
             jax, jay, jaz = _apply_jacobian(A, HA, tx, ty, tz)
             jbx, jby, jbz = _apply_jacobian(B, HB, tx, ty, tz)
             # d(a − b)/dx_k = −J_A t_k − J_B t_k; dt_i/dx_k = −δ_ik m.
             sx, sy, sz = -jax - jbx, -jay - jby, -jaz - jbz
-            J[0, k] = ((t1x * sx + t1y * sy + t1z * sz) - (phi if k == 0 else 0.0)) / scale
-            J[1, k] = ((t2x * sx + t2y * sy + t2z * sz) - (phi if k == 1 else 0.0)) / scale
+            store_f64(wk, _J + _ROW * 0 + k, ((t1x * sx + t1y * sy + t1z * sz) - (phi if k == 0 else 0.0)) / scale)
+            store_f64(wk, _J + _ROW * 1 + k, ((t2x * sx + t2y * sy + t2z * sz) - (phi if k == 1 else 0.0)) / scale)
             row = 2
             if kA >= 1:
-                J[row, k] = EA1x * tx + EA1y * ty + EA1z * tz
+                store_f64(wk, _J + _ROW * row + k, EA1x * tx + EA1y * ty + EA1z * tz)
                 row += 1
             if kA >= 2:
-                J[row, k] = EA2x * tx + EA2y * ty + EA2z * tz
+                store_f64(wk, _J + _ROW * row + k, EA2x * tx + EA2y * ty + EA2z * tz)
                 row += 1
             if kB >= 1:
-                J[row, k] = EB1x * tx + EB1y * ty + EB1z * tz
+                store_f64(wk, _J + _ROW * row + k, EB1x * tx + EB1y * ty + EB1z * tz)
                 row += 1
             if kB >= 2:
-                J[row, k] = EB2x * tx + EB2y * ty + EB2z * tz
+                store_f64(wk, _J + _ROW * row + k, EB2x * tx + EB2y * ty + EB2z * tz)
                 row += 1
         for row in range(n):
             for col in range(2, n):
-                J[row, col] = 0.0
+                store_f64(wk, _J + _ROW * row + col, 0.0)
         col = 2
         if kA >= 1:
-            J[0, col] = t1x * EA1x + t1y * EA1y + t1z * EA1z
-            J[1, col] = t2x * EA1x + t2y * EA1y + t2z * EA1z
+            store_f64(wk, _J + _ROW * 0 + col, t1x * EA1x + t1y * EA1y + t1z * EA1z)
+            store_f64(wk, _J + _ROW * 1 + col, t2x * EA1x + t2y * EA1y + t2z * EA1z)
             col += 1
         if kA >= 2:
-            J[0, col] = t1x * EA2x + t1y * EA2y + t1z * EA2z
-            J[1, col] = t2x * EA2x + t2y * EA2y + t2z * EA2z
+            store_f64(wk, _J + _ROW * 0 + col, t1x * EA2x + t1y * EA2y + t1z * EA2z)
+            store_f64(wk, _J + _ROW * 1 + col, t2x * EA2x + t2y * EA2y + t2z * EA2z)
             col += 1
         if kB >= 1:
-            J[0, col] = -(t1x * EB1x + t1y * EB1y + t1z * EB1z)
-            J[1, col] = -(t2x * EB1x + t2y * EB1y + t2z * EB1z)
+            store_f64(wk, _J + _ROW * 0 + col, -(t1x * EB1x + t1y * EB1y + t1z * EB1z))
+            store_f64(wk, _J + _ROW * 1 + col, -(t2x * EB1x + t2y * EB1y + t2z * EB1z))
             col += 1
         if kB >= 2:
-            J[0, col] = -(t1x * EB2x + t1y * EB2y + t1z * EB2z)
-            J[1, col] = -(t2x * EB2x + t2y * EB2y + t2z * EB2z)
+            store_f64(wk, _J + _ROW * 0 + col, -(t1x * EB2x + t1y * EB2y + t1z * EB2z))
+            store_f64(wk, _J + _ROW * 1 + col, -(t2x * EB2x + t2y * EB2y + t2z * EB2z))
             col += 1
-        if not _solve_damped(J, r, n, delta, N):
+        if not _solve_damped(wk, n):
             break
         # Damped step: turn m by at most _MAX_TURN, then halve until the
         # residual decreases (a far stationary point is not jumped to).
-        da1 = delta[2] if kA >= 1 else 0.0
-        da2 = delta[3] if kA >= 2 else 0.0
-        db1 = delta[2 + kA] if kB >= 1 else 0.0
-        db2 = delta[3 + kA] if kB >= 2 else 0.0
-        turn = math.hypot(delta[0], delta[1])
+        d0, d1 = load_f64(wk, _DELTA), load_f64(wk, _DELTA + 1)
+        da1 = load_f64(wk, _DELTA + 2) if kA >= 1 else 0.0
+        da2 = load_f64(wk, _DELTA + 3) if kA >= 2 else 0.0
+        db1 = load_f64(wk, _DELTA + 2 + kA) if kB >= 1 else 0.0
+        db2 = load_f64(wk, _DELTA + 3 + kA) if kB >= 2 else 0.0
+        turn = math.hypot(d0, d1)
         step = min(1.0, _MAX_TURN / turn) if turn > 0.0 else 1.0
         accepted = False
         for _ in range(_MAX_HALVINGS):
-            qx = mx + step * (delta[0] * t1x + delta[1] * t2x)
-            qy = my + step * (delta[0] * t1y + delta[1] * t2y)
-            qz = mz + step * (delta[0] * t1z + delta[1] * t2z)
+            qx = mx + step * (d0 * t1x + d1 * t2x)
+            qy = my + step * (d0 * t1y + d1 * t2y)
+            qz = mz + step * (d0 * t1z + d1 * t2z)
             nq = math.sqrt(qx * qx + qy * qy + qz * qz)
             qx, qy, qz = qx / nq, qy / nq, qz / nq
             trial = _residual_norm(A, fA, B, fB, qx, qy, qz, (a1 + step * da1) * scale,
