@@ -145,11 +145,12 @@ def _unique_rows(P: np.ndarray) -> np.ndarray:
     return S[keep]
 
 
-def compute_convex_hull(points_G: np.ndarray, source: str = "<vertices>") -> ConvexHullData:
-    """Convex hull of points (V, 3) in G [m], with its facet topology (see the
-    module docstring). Raises ValueError if degenerate."""
-    from scipy.spatial import ConvexHull, QhullError
-
+def check_spans_volume(points_G: np.ndarray, source: str = "<vertices>") -> np.ndarray:
+    """The distinct rows (U, 3) of points (V, 3) in G [m], in lexicographic
+    order, after checking that they span a volume: the test compute_convex_hull
+    applies before Qhull (at least 4 distinct finite points, not coplanar or
+    collinear within _FLAT_TOLERANCE of their extent), without building the
+    hull (O(V log V)). Raises ValueError naming `source` otherwise."""
     P = np.asarray(points_G, dtype=float)
     if P.ndim != 2 or P.shape[1] != 3:
         raise ValueError(f"convex hull of {source}: expected an (N, 3) array of "
@@ -166,6 +167,15 @@ def compute_convex_hull(points_G: np.ndarray, source: str = "<vertices>") -> Con
     if extent == 0.0 or sv[2] <= _FLAT_TOLERANCE * extent * np.sqrt(len(U)):
         raise ValueError(f"convex hull of {source}: the points are coplanar (or "
                          "collinear); a convex hull needs volume")
+    return U
+
+
+def compute_convex_hull(points_G: np.ndarray, source: str = "<vertices>") -> ConvexHullData:
+    """Convex hull of points (V, 3) in G [m], with its facet topology (see the
+    module docstring). Raises ValueError if degenerate (check_spans_volume)."""
+    from scipy.spatial import ConvexHull, QhullError
+
+    U = check_spans_volume(points_G, source)
     try:
         hull = ConvexHull(U)
     except QhullError as exc:  # pragma: no cover - guarded by the SVD test
@@ -414,7 +424,27 @@ def convex_hull(source, scale=1.0) -> ConvexHullData:
         return _cache.setdefault(key, hull)
 
 
+# Keys (as convex_hull's) of point sets check_convex_hull_possible accepted.
+_spans_volume: set = set()
+
+
+def check_convex_hull_possible(points_G) -> None:
+    """Raises the ValueError convex_hull(points_G) would raise for a point set
+    (V, 3) in G [m] without volume, without building the hull (which a Mesh
+    needs only for pair queries; Qhull takes seconds on 10⁶ points). The
+    verdict is cached per point set (a key of 40 bytes)."""
+    pts = np.asarray(points_G, dtype=float)
+    key = ("points", _points_key(pts), (1.0, 1.0, 1.0))
+    with _cache_lock:
+        if key in _cache or key in _spans_volume:
+            return
+    check_spans_volume(pts, "<vertices>")
+    with _cache_lock:
+        _spans_volume.add(key)
+
+
 def clear_convex_hull_cache() -> None:
     """Drops every cached hull (for tests, or after files change in place)."""
     with _cache_lock:
         _cache.clear()
+        _spans_volume.clear()

@@ -13,6 +13,7 @@ registered before id_B, and results come out sorted by (id_A, id_B).
 from __future__ import annotations
 
 import math
+import threading
 import warnings
 
 import numpy as np
@@ -24,12 +25,13 @@ from scenegraph.proximity.broadphase import (
     PairFilter,
 )
 from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED
+from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 from scenegraph.proximity.compiled.pair_queries import select_pairs
 from scenegraph.proximity.dispatch import (ShapeTable, check_halfspace_pairs,
                                            first_penetrating_pair)
 from scenegraph.proximity.mesh_distance import load_mesh_bvh
 from scenegraph.proximity.point_query import PointQuery
-from scenegraph.proximity.shape_data import shape_data_from_shape
+from scenegraph.proximity.shape_data import box_shape_data, shape_data_from_shape
 from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
 __all__ = ["ProximityEngine"]
@@ -48,16 +50,21 @@ def _aabb_params(shape, data):
 
 
 class _Representation:
-    """What the engine keeps per shape object: narrow-phase ShapeData, the
-    broadphase entry and (for a Mesh) the exact triangle BVH, built lazily."""
+    """What the engine keeps per shape object: narrow-phase ShapeData (a
+    Mesh's convex hull built at the first pair query) and, for a Mesh, the
+    exact triangle BVH, built lazily."""
 
-    __slots__ = ("shape", "data", "aabb", "_bvh")
+    __slots__ = ("shape", "data", "_bvh")
 
     def __init__(self, shape):
         self.shape = shape
         self.data = shape_data_from_shape(shape)
-        self.aabb = _aabb_params(shape, self.data)
         self._bvh = None
+
+    @property
+    def aabb(self):
+        """(kind, params) of the broadphase entry (AabbModel)."""
+        return _aabb_params(self.shape, self.data)
 
     def bvh(self):
         if self._bvh is None:
@@ -73,8 +80,56 @@ class _Representation:
         return self._bvh
 
 
+class _DeferredPointQuery:
+    """The engine's PointQuery, built at the first point query. A Mesh row is
+    measured on its BVH, so it is packed by its vertex box
+    (box_shape_data), never by its convex hull."""
+
+    def __init__(self, ids, reps):
+        self._args = (ids, reps)
+        self._query = None
+        self._lock = threading.Lock()
+
+    def signed_distance_to_point(self, R, p, p_WQ, threshold: float) -> list:
+        query = self._query
+        if query is None:
+            with self._lock:
+                query = self._query
+                if query is None:
+                    ids, reps = self._args
+                    data = [box_shape_data(r.data) if type(r.shape).__name__ == "Mesh"
+                            else r.data for r in reps]
+                    query = self._query = PointQuery(ids, reps, packed=pack_shapes(data))
+        return query.signed_distance_to_point(R, p, p_WQ, threshold)
+
+
+class _BuiltOnce:
+    """An engine attribute built at its first read, under the engine's
+    _lazy_lock, then kept in the instance's __dict__ (read directly from
+    there afterwards: this descriptor defines no __set__)."""
+
+    def __init__(self, build):
+        self._build = build
+
+    def __set_name__(self, owner, name):
+        self._name = name
+
+    def __get__(self, engine, owner=None):
+        if engine is None:
+            return self
+        with engine._lazy_lock:
+            found = engine.__dict__
+            if self._name not in found:
+                found[self._name] = self._build(engine)
+            return found[self._name]
+
+
 class ProximityEngine:
-    """Proximity data of one GeometryState and the query drivers."""
+    """Proximity data of one GeometryState and the query drivers.
+
+    The narrow-phase table (_table) and the broadphase (_broadphase) are
+    built at their first use, so that a scene answering only point queries
+    never builds a Mesh's convex hull."""
 
     def __init__(self, state, previous: "ProximityEngine | None" = None,
                  method="auto", explicit_pairs=None):
@@ -97,8 +152,6 @@ class ProximityEngine:
         self._filtered = view.filtered
         # Packed once per geometry state; the broadphase reuses its bitsets.
         self._pair_filter = PairFilter(view.filtered) if len(view.filtered) else None
-        n = len(reps)
-        self._table = ShapeTable([r.data for r in reps])
         rows = None
         if explicit_pairs is not None:
             index = view.index
@@ -106,15 +159,27 @@ class ProximityEngine:
                                     for a, b in explicit_pairs
                                     if a in index and b in index and a != b}),
                             dtype=np.int64).reshape(-1, 2)
-        self._broadphase = Broadphase(AabbModel([r.aabb for r in reps]),
-                                      anchored=view.is_anchored,
-                                      method=BroadphaseMethod(method),
-                                      explicit_pairs=rows) if n else None
+        self._lazy_args = (view.is_anchored, BroadphaseMethod(method), rows)
+        self._lazy_lock = threading.Lock()
         self._properties = list(view.properties)
-        self._point_query = None
+        self._point_query = _DeferredPointQuery(self._ids, reps)
         self._contact = None
         self._state = (None, None, None, {})
         self._all_pairs = None
+
+    def _build_table(self) -> ShapeTable:
+        return ShapeTable([r.data for r in self._reps])
+
+    def _build_broadphase(self):
+        anchored, method, rows = self._lazy_args
+        reps = self._reps
+        return Broadphase(AabbModel([r.aabb for r in reps]), anchored=anchored, method=method,
+                          explicit_pairs=rows) if reps else None
+
+    # Built at first use (a Mesh's hull with them): the narrow-phase table
+    # and the Broadphase (None without geometries).
+    _table = _BuiltOnce(_build_table)
+    _broadphase = _BuiltOnce(_build_broadphase)
 
     # --- shared plumbing -----------------------------------------------------------
     def _pose_state(self, world_poses):

@@ -24,6 +24,9 @@ rtree is not used.
 """
 from __future__ import annotations
 
+import hashlib
+import threading
+
 import numpy as np
 
 from scenegraph.proximity import mesh_kernels as _k
@@ -220,6 +223,32 @@ def _lexmin_per_owner(owner, d2, tri):
     return eq[tri[eq] == tmin[owner[eq]]]
 
 
+# The latest edge_twins results, keyed by the faces' bytes: a Mesh's
+# closedness check at AssignRole, load_mesh_bvh's and the BVH build pair the
+# same edges (~1 s for 10⁶ triangles each time).
+_twins_memo: list = []
+_twins_lock = threading.Lock()
+_TWINS_MEMO_SIZE = 2
+
+
+def edge_twins(faces: np.ndarray, num_vertices: int) -> tuple[np.ndarray, bool]:
+    """mesh_kernels.edge_twins (twin (F, 3), closed) of contiguous int64
+    faces (F, 3), memoised for the last few face arrays (by content). The
+    twin table is shared: do not write to it."""
+    F = np.ascontiguousarray(faces, dtype=np.int64)
+    key = (hashlib.sha1(F.data).digest(), F.shape, int(num_vertices))
+    with _twins_lock:
+        for k, value in _twins_memo:
+            if k == key:
+                return value
+    value = _k.edge_twins(F, int(num_vertices))
+    value = (value[0], bool(value[1]))
+    with _twins_lock:
+        _twins_memo.insert(0, (key, value))
+        del _twins_memo[_TWINS_MEMO_SIZE:]
+    return value
+
+
 def _flip_twins(twin: np.ndarray) -> np.ndarray:
     """Twin table (mesh_kernels.edge_twins) after every triangle (a, b, c)
     became (a, c, b): its edges ab, bc, ca are the old ca, bc, ab reversed."""
@@ -274,7 +303,7 @@ class TriangleMeshBvh:
             raise ValueError("TriangleMeshBvh: vertices contain NaN or inf")
         if int(leaf_size) < 1:
             raise ValueError(f"TriangleMeshBvh: leaf_size must be at least 1, got {leaf_size}")
-        twin, closed = _k.edge_twins(Fc, len(V))
+        twin, closed = edge_twins(Fc, len(V))
         self.is_closed = bool(closed)
         A, B, C = V[Fc[:, 0]], V[Fc[:, 1]], V[Fc[:, 2]]
         if orient_outward and self.is_closed:
@@ -379,8 +408,8 @@ class TriangleMeshBvh:
     def _check_closed(F: np.ndarray, num_vertices: int) -> bool:
         """Every directed edge once, and its reverse present (hence every
         undirected edge in exactly two faces, oppositely oriented)."""
-        return bool(_k.edge_twins(np.ascontiguousarray(F, dtype=np.int64),
-                                  int(num_vertices))[1])
+        return bool(edge_twins(np.ascontiguousarray(F, dtype=np.int64),
+                               int(num_vertices))[1])
 
     # -------------------------------------------------------------- queries
     @property

@@ -11,7 +11,9 @@ frame G (SI units, m):
               Cylinder (r, hl, 0) with hl the half length of the cylindrical
               part (axis Gz); Ellipsoid (a, b, c) semi-axes; HalfSpace and
               Convex (0, 0, 0).
-  hull      Convex only: the ConvexHullData (vertices, triangles, facet planes).
+  hull      Convex only: the ConvexHullData (vertices, triangles, facet planes);
+            a Mesh's is built at its first access (pair queries), see
+            ShapeData.hull_is_built.
   edges     Convex only: (E, 2) hull edges between distinct facets.
   edge_dirs Convex only: (K, 3) unit edge directions, parallel ones merged.
   size      bounding radius about Go [m] (inf for a HalfSpace): a length scale
@@ -24,14 +26,15 @@ batched_support_G(kind, params, u_G) for N geometries of one primitive kind.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+import threading
 
 import numpy as np
 
-from scenegraph.proximity.convex_hull import ConvexHullData, convex_hull
+from scenegraph.proximity.convex_hull import (ConvexHullData, check_convex_hull_possible,
+                                              convex_hull)
 
 __all__ = [
-    "KINDS", "ShapeData", "shape_data_from_shape", "shape_data_from_reference",
+    "KINDS", "ShapeData", "shape_data_from_shape", "shape_data_from_reference", "box_shape_data",
     "support_points_G", "batched_support_G", "core_radius",
 ]
 
@@ -39,18 +42,65 @@ KINDS = ("Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Sphe
 _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 
 
-@dataclass(frozen=True, eq=False)
 class ShapeData:
-    """One geometry's narrow-phase data in its frame G (see module docstring)."""
+    """One geometry's narrow-phase data in its frame G (see module docstring).
 
-    kind: str
-    params: np.ndarray
-    hull: ConvexHullData | None = None
-    edges: np.ndarray | None = None
-    edge_dirs: np.ndarray | None = None
-    size: float = 0.0
-    type_name: str = ""
-    cache: dict = field(default_factory=dict, repr=False, compare=False)
+    Immutable. A Mesh's hull, edges and edge_dirs are built at first access
+    (hull_is_built says whether they are): ComputeSignedDistanceToPoint
+    measures a Mesh on its triangles, so only pair queries need the hull,
+    which takes seconds for 10⁶ vertices. Its size is the largest vertex
+    distance from Go, the hull's own size, known without the hull.
+    """
+
+    __slots__ = ("kind", "params", "size", "type_name", "cache", "_parts", "_build")
+
+    def __init__(self, kind: str, params: np.ndarray, hull: ConvexHullData | None = None,
+                 edges: np.ndarray | None = None, edge_dirs: np.ndarray | None = None,
+                 size: float = 0.0, type_name: str = "", cache: dict | None = None,
+                 build_hull=None):
+        init = object.__setattr__
+        init(self, "kind", kind)
+        init(self, "params", params)
+        init(self, "size", size)
+        init(self, "type_name", type_name)
+        init(self, "cache", {} if cache is None else cache)
+        # (hull, edges, edge_dirs), or None until build_hull() gives them.
+        init(self, "_parts", (hull, edges, edge_dirs) if build_hull is None else None)
+        init(self, "_build", build_hull)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"ShapeData is immutable (cannot set {name!r})")
+
+    def _hull_parts(self) -> tuple:
+        parts = self._parts
+        if parts is None:
+            with _BUILD_LOCK:           # one build, however many threads ask
+                parts = self._parts
+                if parts is None:
+                    parts = tuple(self._build())
+                    object.__setattr__(self, "_parts", parts)
+                    object.__setattr__(self, "_build", None)
+        return parts
+
+    @property
+    def hull(self) -> ConvexHullData | None:
+        """Convex only: the ConvexHullData (built now if it was deferred)."""
+        return self._hull_parts()[0]
+
+    @property
+    def edges(self) -> np.ndarray | None:
+        """Convex only: (E, 2) hull edges between distinct facets."""
+        return self._hull_parts()[1]
+
+    @property
+    def edge_dirs(self) -> np.ndarray | None:
+        """Convex only: (K, 3) unit edge directions, parallel ones merged."""
+        return self._hull_parts()[2]
+
+    @property
+    def hull_is_built(self) -> bool:
+        """False while a Mesh's hull is deferred (nothing has asked for it)."""
+        return self._parts is not None
 
     @property
     def kind_index(self) -> int:
@@ -59,8 +109,13 @@ class ShapeData:
 
     def __repr__(self) -> str:
         if self.kind == "Convex":
+            if not self.hull_is_built:
+                return f"ShapeData({self.type_name}, hull not built)"
             return f"ShapeData({self.type_name}, {len(self.hull.vertices)} hull vertices)"
         return f"ShapeData({self.kind}, params={self.params.tolist()})"
+
+
+_BUILD_LOCK = threading.Lock()
 
 
 def _frozen(a) -> np.ndarray:
@@ -132,25 +187,68 @@ def _hull_edges(hull: ConvexHullData) -> tuple[np.ndarray, np.ndarray]:
     return edges, np.ascontiguousarray(d[np.sort(first)]).reshape(-1, 3)
 
 
-def _make_convex(points_G, type_name: str, label: str = "") -> ShapeData:
-    pts = np.asarray(points_G, dtype=float)
+def _unavailable(type_name: str, label: str, exc: ValueError) -> ValueError:
+    name = f"{type_name} {label!r}" if label else f"{type_name} (in-memory vertices)"
+    reason = str(exc).replace("convex hull of <vertices>: ", "")
+    return ValueError(f"{name} cannot take part in proximity queries (they use its "
+                      f"convex hull): {reason}")
+
+
+def _convex_parts(pts: np.ndarray, type_name: str, label: str) -> tuple:
+    """(hull, edges, edge_dirs) of a point set (cached with the hull)."""
     try:
         hull = convex_hull(pts)
     except ValueError as exc:
-        name = f"{type_name} {label!r}" if label else f"{type_name} (in-memory vertices)"
-        reason = str(exc).replace("convex hull of <vertices>: ", "")
-        raise ValueError(f"{name} cannot take part in proximity queries (they use its "
-                         f"convex hull): {reason}") from None
-    # Kept on the (shared, cached) hull: AssignRole's check and the engine both
-    # build this ShapeData, and a hull of 10⁶ facets takes ~2 s.
+        raise _unavailable(type_name, label, exc) from None
+    # Kept on the (shared, cached) hull: every ShapeData of the same points
+    # shares them, and a hull of 10⁶ facets takes ~1 s.
     cached = hull.cache.get("hull_edges")
     if cached is None:
         edges, dirs = _hull_edges(hull)
         dirs.setflags(write=False)
         hull.cache["hull_edges"] = cached = (edges, dirs)
-    edges, dirs = cached
-    return ShapeData("Convex", _frozen([0.0, 0.0, 0.0]), hull=hull, edges=edges,
-                     edge_dirs=dirs, size=hull.size(), type_name=type_name)
+    return (hull, *cached)
+
+
+def _make_convex(points_G, type_name: str, label: str = "", defer: bool = False) -> ShapeData:
+    """Convex-kind ShapeData of a point set (V, 3) in G [m]. With `defer`, the
+    set is only checked for volume now (check_convex_hull_possible) and the
+    hull built at its first use."""
+    pts = np.asarray(points_G, dtype=float)
+    params = _frozen([0.0, 0.0, 0.0])
+    if defer:
+        try:
+            check_convex_hull_possible(pts)
+        except ValueError as exc:
+            raise _unavailable(type_name, label, exc) from None
+        size = float(np.sqrt((pts * pts).sum(axis=1).max()))
+        box = (_frozen(pts.min(axis=0)), _frozen(pts.max(axis=0)))
+        return ShapeData("Convex", params, size=size, type_name=type_name,
+                         cache={"vertex_box": box},
+                         build_hull=lambda: _convex_parts(pts, type_name, label))
+    hull, edges, dirs = _convex_parts(pts, type_name, label)
+    return ShapeData("Convex", params, hull=hull, edges=edges, edge_dirs=dirs,
+                     size=hull.size(), type_name=type_name)
+
+
+def box_shape_data(data: ShapeData) -> ShapeData:
+    """For packers that need only a Convex row's box in G and its size (rows
+    measured elsewhere, such as a Mesh in ComputeSignedDistanceToPoint): a
+    Convex ShapeData whose hull is the box (lo, hi) of the vertices, the same
+    box as the convex hull's, with data's size. `data` itself when its hull
+    is built (or it has no deferred hull); never builds that hull."""
+    box = data.cache.get("vertex_box")
+    if data.hull_is_built or box is None:
+        return data
+    lo, hi = box
+    corners = np.array([[(lo, hi)[i][0], (lo, hi)[j][1], (lo, hi)[k][2]]
+                        for i in (0, 1) for j in (0, 1) for k in (0, 1)])
+    try:
+        hull = convex_hull(corners)
+    except ValueError:  # pragma: no cover - a box of a set with volume has volume
+        return data
+    return ShapeData("Convex", data.params, hull=hull, edges=hull.edges,
+                     edge_dirs=np.zeros((0, 3)), size=data.size, type_name=data.type_name)
 
 
 def _call(obj, name):
@@ -163,7 +261,8 @@ def shape_data_from_shape(shape) -> ShapeData:
 
     Sphere.radius(); Box.width()/depth()/height(); Capsule and Cylinder
     radius()/length(); Ellipsoid a()/b()/c(); HalfSpace; Mesh and Convex
-    (their convex hull, scale applied, from mesh_vertices() or vertices).
+    (their convex hull, scale applied, from mesh_vertices() or vertices; a
+    Mesh's hull is built at its first use, its volume checked now).
 
     Raises:
       ValueError: unknown shape type, non-positive or non-finite parameters,
@@ -198,7 +297,8 @@ def shape_data_from_shape(shape) -> ShapeData:
                 label = shape.source().description()
             except Exception:  # pragma: no cover - label is cosmetic
                 label = ""
-        return _make_convex(pts, kind, label)
+        # A Mesh's hull is deferred (pair queries only); a Convex is its hull.
+        return _make_convex(pts, kind, label, defer=kind == "Mesh")
     raise ValueError(f"shape type {kind!r} is not supported by the proximity engine")
 
 
