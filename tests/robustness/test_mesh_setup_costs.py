@@ -1,6 +1,8 @@
-"""Large meshes are set up once: the proximity role's check at AssignRole and
-the engine built at the first query share one convex hull and one set of hull
-edge directions (a 1.3 M-triangle mesh spent ~2 s computing them twice)."""
+"""Large meshes are set up once: every ShapeData of one point set (the
+proximity role's check at AssignRole, the engine built at the first query, a
+Mesh and a Convex of one file) shares one convex hull and one set of hull edge
+directions (a 1.3 M-triangle mesh spent ~2 s computing them twice); a Mesh's
+hull is built only at its first pair query (test_mesh_hull_is_lazy.py)."""
 import numpy as np
 import pytest
 
@@ -35,12 +37,14 @@ def test_hull_edge_directions_are_computed_once_per_hull(tmp_path, monkeypatch):
         RigidTransform([3.0 * k, 0.0, 0.0]), shape, f"g{k}"))
         for k, shape in enumerate((Mesh(path), Convex(path)))]
     for gid in ids:
-        sg.AssignRole(source, gid, ProximityProperties())   # checks build the ShapeData
+        sg.AssignRole(source, gid, ProximityProperties())   # the Convex's hull is built
     context = sg.CreateDefaultContext()
     query = sg.get_query_output_port().Eval(context)
     distances = [d.distance for d in query.ComputeSignedDistanceToPoint([1.5, 0.0, 0.0])]
     assert len(distances) == 2 and all(np.isfinite(distances))
-    # One hull (the file's, cached) and its edges computed once, for both shapes.
+    # One hull (the file's, cached) and its edges computed once: for the Convex
+    # (the Mesh's point query does not need them); the Mesh's deferred hull is
+    # that same cached hull.
     assert len(calls) == 1
     a, b = shape_data_from_shape(Mesh(path)), shape_data_from_shape(Convex(path))
     assert a.edge_dirs is b.edge_dirs and len(calls) == 1
@@ -75,3 +79,28 @@ def test_a_mesh_above_the_size_limit_is_refused_at_assign_role_before_any_work(
                                          r"queries support meshes of at most 19"):
         sg.AssignRole(source, gid, ProximityProperties())
     assert sg.model_inspector().GetProximityProperties(gid) is None
+
+
+def test_edges_are_paired_once_for_the_closedness_check_and_the_mesh_tree(tmp_path,
+                                                                         monkeypatch):
+    """AssignRole's closedness check, load_mesh_bvh and the BVH build all pair
+    a Mesh's triangle edges (mesh_kernels.edge_twins, ~1 s for 10⁶
+    triangles): the pass runs once."""
+    from scenegraph.proximity import mesh_bvh, mesh_distance
+
+    calls = []
+    original = mesh_bvh._k.edge_twins
+    monkeypatch.setattr(mesh_bvh, "_twins_memo", [])
+    monkeypatch.setattr(mesh_distance, "_bvh_cache", {})
+    monkeypatch.setattr(mesh_bvh._k, "edge_twins",
+                        lambda F, n: calls.append(len(F)) or original(F, n))
+    sg = SceneGraph()
+    source = sg.RegisterSource("s")
+    gid = sg.RegisterAnchoredGeometry(source, GeometryInstance(
+        RigidTransform(), Mesh(_icosahedron_obj(tmp_path)), "ico"))
+    sg.AssignRole(source, gid, ProximityProperties())
+    query = sg.get_query_output_port().Eval(sg.CreateDefaultContext())
+    (result,) = query.ComputeSignedDistanceToPoint([0.0, 0.0, 0.0])
+    # The icosahedron's inradius is φ²/√3.
+    assert result.distance == pytest.approx(-((1 + 5 ** 0.5) / 2) ** 2 / 3 ** 0.5, abs=1e-12)
+    assert calls == [20]
