@@ -201,6 +201,9 @@ def _kernel():
     return _WORLD_POSES_KERNEL[0]
 
 
+_F64, _I64 = np.dtype(np.float64), np.dtype(np.int64)
+
+
 def _compose(topology: PoseTopology, R_in: np.ndarray, p_in: np.ndarray, rows: np.ndarray,
              check: bool):
     """(status, WorldPoses) from one compiled call (status as
@@ -209,9 +212,12 @@ def _compose(topology: PoseTopology, R_in: np.ndarray, p_in: np.ndarray, rows: n
     here, so the argument types never vary: the kernel's compiled entry is
     kept on the topology and called without numba's type resolution."""
     nF, nG = len(topology.parent_index), len(topology.R_FG)
-    R_in = np.ascontiguousarray(R_in, dtype=float).reshape(-1, 3)
-    p_in = np.ascontiguousarray(p_in, dtype=float).reshape(-1)
-    rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
+    if not (R_in.dtype == _F64 and R_in.ndim == 2 and R_in.flags.c_contiguous
+            and p_in.dtype == _F64 and p_in.ndim == 1 and p_in.flags.c_contiguous
+            and rows.dtype == _I64 and rows.ndim == 1 and rows.flags.c_contiguous):
+        R_in = np.ascontiguousarray(R_in, dtype=float).reshape(-1, 3)
+        p_in = np.ascontiguousarray(p_in, dtype=float).reshape(-1)
+        rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
     out = (np.empty((nF, 3, 3)), np.empty((nF, 3)), np.empty((nF, 3, 3)), np.empty((nF, 3)),
            np.empty((nG, 3, 3)), np.empty((nG, 3)))
     args = (topology.parent_index, R_in, p_in, rows, topology.geometry_frame_index,

@@ -135,11 +135,11 @@ def first_penetrating_pair(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray
     n = len(iA)
     if n == 0:
         return -1
-    out = PairBatchResult.uninitialized(n)  # rows are scratch here
+    rows3 = np.empty((n, 3))  # scratch: the rows' answers are not used
     R = np.ascontiguousarray(R_WG, dtype=float).reshape(-1, 3, 3)
     p = np.ascontiguousarray(p_WG, dtype=float).reshape(-1, 3)
     return int(table.call(solve_pairs, table.packed, table.hulls, R, p, iA, iB, 0.0,
-                          out.distance, out.p_WCa, out.p_WCb, out.nhat_BA_W, out.status, True))
+                          np.empty(n), rows3, rows3, rows3, np.empty(n, dtype=np.int64), True))
 
 
 def _stack_poses(R, p, n: int, name: str):

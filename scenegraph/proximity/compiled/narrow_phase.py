@@ -412,12 +412,14 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
             status[hit] = UNCERTIFIED  # not computed: only known to overlap
             distance[hit] = -math.inf
             return hit
-    # Scratch (every entry is written before it is read).
+    # Scratch (every entry is written before it is read), allocated at full
+    # size only when a pair without a closed form comes up (a HasCollisions
+    # query often ends at its first pair, and closed forms need none).
     S = np.empty((8, 10))
-    PV = np.empty((MAX_VERTICES, 9))
-    PF = np.empty((MAX_FACES, 4))
-    FI = np.empty((MAX_FACES, 7), dtype=np.int64)
-    WORK = np.empty(WORK_SIZE, dtype=np.int64)
+    PV = np.empty((0, 9))
+    PF = np.empty((0, 4))
+    FI = np.empty((0, 7), dtype=np.int64)
+    WORK = np.empty(0, dtype=np.int64)
     work = np.empty((24, 8))
     # Pairs of one kind pair in a row run twice as fast as interleaved kinds
     # (branch prediction): visit them grouped, write each at its own row.
@@ -453,6 +455,11 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
             res = _sphere_pair(shapes, R, p, o, s, ka == SPHERE, q[0], q[1], q[2], q[3], q[4],
                                q[5], q[6])
         else:
+            if PV.shape[0] == 0:
+                PV = np.empty((MAX_VERTICES, 9))
+                PF = np.empty((MAX_FACES, 4))
+                FI = np.empty((MAX_FACES, 7), dtype=np.int64)
+                WORK = np.empty(WORK_SIZE, dtype=np.int64)
             res = _near_general_pair(shapes, R, p, a, b, max_distance, S, PV, PF, FI, WORK,
                                      work)
         st, d, ax, ay, az, bx, by, bz, nx, ny, nz = res
