@@ -18,18 +18,23 @@ pydrake's semantics (Drake's systems/analysis/monte_carlo.cc):
 Parallel runs (pydrake 1.51's Python binding runs samples one after another; these
 are extensions, keyword-only): as in Drake's parallel implementation, the simulators
 are made and their random contexts set in this process, in sample order; only
-``AdvanceTo`` and ``output`` run elsewhere. A sample's simulation never draws from
-`generator`, so the outputs are the same numbers whatever the parallelism.
+``AdvanceTo`` and ``output`` may run elsewhere. A sample's simulation never draws
+from `generator`, so the outputs are the same numbers whatever the parallelism, and
+an error is that of the earliest failing sample, as serially.
 
 - ``num_parallel_executions`` (Drake's C++ spelling): 1 (kNoConcurrency) runs here;
-  n > 1 runs on n worker processes of this machine; kUseHardwareConcurrency (−1)
-  uses one per CPU. ``parallelism`` (an int, or True for all CPUs) is accepted too.
+  n > 1 runs n simulations at a time on this machine: n − 1 worker processes and
+  this process, which prepares every sample and, whenever the workers have enough
+  queued, simulates the next one itself (that sample is never pickled);
+  kUseHardwareConcurrency (−1) uses one per CPU. ``parallelism`` (an int, or True
+  for all CPUs) is accepted too.
 - ``executor``: any ``concurrent.futures.Executor`` — e.g. a Dask distributed
-  ``Client(...).get_executor()`` or Ray's — runs the samples instead.
+  ``Client(...).get_executor()`` or Ray's — runs all the simulations instead.
 
 Samples travel as pickled Simulators (their System, Context and integrator state;
-see systems/framework/_pickling.py), in chunks of several samples per task, with
-`output`. Worker processes start by ``fork`` when that is safe (POSIX, no other
+see systems/framework/_pickling.py) with `output`, in chunks: one sample for each
+worker's first, then doubling, but never more than a share of what is left (see
+_Dispatch). Worker processes start by ``fork`` when that is safe (POSIX, no other
 threads in this process), a fresh pool per call, so they see everything defined
 here; otherwise (e.g. in Jupyter, whose kernel runs threads) by forkserver/spawn, a
 pool kept for later calls. For those and for executors the payload is pickled with
@@ -151,9 +156,15 @@ def MonteCarloSimulation(make_simulator, output, final_time: float, num_samples:
             results.append(RandomSimulationResult(snapshot, _finish(simulator, output,
                                                                     final_time)))
         return results
+    args = (make_simulator, output, final_time, num_samples, generator)
     if executor is not None:
-        return _run_parallel(executor, make_simulator, output, final_time, num_samples,
-                             generator, max(workers, 2), by_value=True)
+        # All simulations on the executor (a cluster, say); this process prepares.
+        executions = max(workers, 2)
+        return _Dispatch(executor, *args, executions=executions, helpers=executions,
+                         max_chunk=32, max_busy=4 * executions, run_here=False,
+                         by_value=True).run()
+    # W executions on this machine: W − 1 worker processes and this process.
+    helpers = workers - 1
     context = _process_context()
     if context.get_start_method() == "fork":
         # A fresh fork per call: the workers see everything defined here so far.
@@ -161,13 +172,15 @@ def MonteCarloSimulation(make_simulator, output, final_time: float, num_samples:
         # (no copy-on-write of their pages, shorter collections), and here too.
         gc.freeze()
         try:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                return _run_parallel(pool, make_simulator, output, final_time,
-                                     num_samples, generator, workers, by_value=False)
+            with ProcessPoolExecutor(max_workers=helpers, mp_context=context) as pool:
+                return _Dispatch(pool, *args, executions=workers, helpers=helpers,
+                                 max_chunk=16, max_busy=2 * helpers, run_here=True,
+                                 by_value=False).run()
         finally:
             gc.unfreeze()
-    return _run_parallel(_shared_pool(workers, context), make_simulator, output,
-                         final_time, num_samples, generator, workers, by_value=True)
+    return _Dispatch(_shared_pool(helpers, context), *args, executions=workers,
+                     helpers=helpers, max_chunk=16, max_busy=2 * helpers, run_here=True,
+                     by_value=True).run()
 
 
 def _process_context():
@@ -241,6 +254,11 @@ def _pickle_payload(obj, first_sample: int, by_value: bool) -> bytes:
 def _run_chunk(payload: bytes, first_sample: int) -> list:
     """In a worker: advance each pickled simulator and evaluate `output`."""
     output, final_time, simulators = pickle.loads(payload)
+    return _finish_all(simulators, output, final_time, first_sample)
+
+
+def _finish_all(simulators, output, final_time: float, first_sample: int) -> list:
+    """_finish for each simulator; an error gets a note naming its sample."""
     values = []
     for k, simulator in enumerate(simulators):
         try:
@@ -252,34 +270,93 @@ def _run_chunk(payload: bytes, first_sample: int) -> list:
     return values
 
 
-def _run_parallel(executor, make_simulator, output, final_time, num_samples, generator,
-                  workers, by_value: bool) -> list:
-    """Drake's dispatch: prepare each sample here in order, run chunks elsewhere;
-    at most 4 chunks per worker are in flight (bounded memory)."""
-    what = "MonteCarloSimulation"
-    chunk = max(1, min(32, math.ceil(num_samples / (4 * workers))))
-    snapshots, pending, values = [], [], [None] * num_samples
-    max_in_flight = 4 * workers
+class _Dispatch:
+    """The parallel runs' bookkeeping: each sample is prepared here, in sample order
+    (Drake's order: make_simulator, then SetRandomContext, both from `generator`),
+    then either sent to `pool` — pickled, in chunks — or run here.
 
-    def collect(entry):
-        start, future = entry
-        for k, value in enumerate(future.result()):
-            values[start + k] = value
+    Chunks start at one sample (the pool's processes start at once instead of
+    waiting for whole chunks to be made here), double after each round of
+    `helpers` chunks up to `max_chunk`, and never exceed a share of the samples
+    left, ceil(left / (2 × executions)) (guided self-scheduling: the last chunks
+    are short, so everyone finishes together). At most `max_busy` chunks wait or run
+    in the pool; when that many do, the next sample runs here if `run_here` (no
+    pickling for it, and this process does a share of the simulations instead of
+    waiting), else this process waits for the oldest chunk.
 
-    try:
-        for start in range(0, num_samples, chunk):
-            simulators = []
-            for _ in range(start, min(start + chunk, num_samples)):
-                snapshots.append(copy.deepcopy(generator))
-                simulators.append(_prepared(make_simulator, generator, what))
-            payload = _dumps((output, final_time, simulators), start, by_value)
-            pending.append((start, executor.submit(_run_chunk, payload, start)))
-            while len(pending) > max_in_flight:
-                collect(pending.pop(0))
-        while pending:
-            collect(pending.pop(0))
-    except BaseException:
-        for _, future in pending:
-            future.cancel()
-        raise
-    return [RandomSimulationResult(s, v) for s, v in zip(snapshots, values)]
+    Errors: the one of the earliest failing sample is raised, as serially — a chunk
+    in the pool holds samples before any that is prepared or run here after it."""
+
+    def __init__(self, pool, make_simulator, output, final_time, num_samples,
+                 generator, *, executions, helpers, max_chunk, max_busy, run_here,
+                 by_value):
+        self.pool, self.make_simulator, self.output = pool, make_simulator, output
+        self.final_time, self.num_samples = final_time, num_samples
+        self.generator = generator
+        self.executions, self.helpers = executions, helpers
+        self.max_chunk, self.max_busy = max_chunk, max_busy
+        self.run_here, self.by_value = run_here, by_value
+        self.snapshots, self.values = [], [None] * num_samples
+        self.pending = []       # (first sample, future), in sample order
+
+    def _prepare(self):
+        self.snapshots.append(copy.deepcopy(self.generator))
+        return _prepared(self.make_simulator, self.generator, "MonteCarloSimulation")
+
+    def _collect(self, block: bool) -> None:
+        """Stores the outputs of finished chunks, oldest first (raises the first
+        failure); block: wait for the oldest."""
+        while self.pending and (block or self.pending[0][1].done()):
+            start, future = self.pending.pop(0)
+            block = False
+            for k, value in enumerate(future.result()):
+                self.values[start + k] = value
+
+    def _earlier_errors_first(self) -> None:
+        """Before raising an error of a sample prepared or run here: the samples in
+        the pool come before it, so their errors are raised first."""
+        for _, future in self.pending:
+            future.exception()          # waits
+        self._collect(block=False)
+
+    def run(self) -> list:
+        start, size, chunks = 0, 1, 0
+        try:
+            while start < self.num_samples:
+                self._collect(block=False)
+                busy = sum(1 for _, future in self.pending if not future.done())
+                if busy >= self.max_busy and not self.run_here:
+                    self._collect(block=True)
+                    continue
+                try:
+                    if busy < self.max_busy:
+                        left = self.num_samples - start
+                        count = min(size, self.max_chunk,
+                                    max(1, math.ceil(left / (2 * self.executions))))
+                        simulators = [self._prepare() for _ in range(count)]
+                        payload = _dumps((self.output, self.final_time, simulators),
+                                         start, self.by_value)
+                        del simulators
+                        self.pending.append(
+                            (start, self.pool.submit(_run_chunk, payload, start)))
+                        start, chunks = start + count, chunks + 1
+                        if chunks % self.helpers == 0:
+                            size *= 2
+                    else:
+                        simulator = self._prepare()
+                        self.values[start] = _finish_all(
+                            [simulator], self.output, self.final_time, start)[0]
+                        del simulator
+                        start += 1
+                except Exception:
+                    self._earlier_errors_first()
+                    raise
+            self._collect(block=False)
+            while self.pending:
+                self._collect(block=True)
+        except BaseException:
+            for _, future in self.pending:
+                future.cancel()
+            raise
+        return [RandomSimulationResult(snapshot, value)
+                for snapshot, value in zip(self.snapshots, self.values)]

@@ -107,6 +107,45 @@ def test_worker_processes_give_the_same_numbers_in_sample_order():
     assert _outputs(executor=ThreadPoolExecutor(2)) == serial
 
 
+@pytest.mark.parametrize("kwargs", [
+    dict(num_parallel_executions=2), dict(num_parallel_executions=3),
+    dict(executor=ThreadPoolExecutor(3))])
+def test_many_samples_keep_their_order_and_numbers_on_every_dispatch(kwargs):
+    # 40 samples: chunks of growing and shrinking size go to the workers while this
+    # process runs samples of its own; outputs, snapshots and the generator left
+    # behind are those of the serial run, sample by sample.
+    def run(**options):
+        generator = RandomGenerator(9)
+        results = MonteCarloSimulation(make_pendulum_simulator, pendulum_theta, 0.3, 40,
+                                       generator, **options)
+        return ([r.output for r in results], [r.generator_snapshot() for r in results],
+                generator())
+    serial = run()
+    assert len(set(serial[0])) == 40
+    assert run(**kwargs) == serial
+
+
+def _theta_above(system, context):
+    """θ [rad], refusing θ < −0.2 rad (to fail some samples on purpose)."""
+    theta = pendulum_theta(system, context)
+    if theta < -0.2:
+        raise ValueError(f"theta {theta} too small")
+    return theta
+
+
+@pytest.mark.parametrize("executions", [2, 3])
+def test_the_earliest_failing_sample_is_reported_whatever_the_parallelism(executions):
+    thetas = [r.output for r in MonteCarloSimulation(
+        make_pendulum_simulator, pendulum_theta, 0.1, 12, RandomGenerator(3))]
+    failing = [i for i, theta in enumerate(thetas) if theta < -0.2]
+    assert failing == [8, 10]     # the samples before 8 succeed; a later one fails too
+    with pytest.raises(ValueError, match="too small") as info:
+        MonteCarloSimulation(make_pendulum_simulator, _theta_above, 0.1, 12,
+                             RandomGenerator(3), num_parallel_executions=executions)
+    assert "(in MonteCarloSimulation sample 8)" in info.value.__notes__
+    assert str(info.value) == f"theta {thetas[8]} too small"
+
+
 def test_a_scene_graph_diagram_runs_on_workers_like_here():
     kwargs = dict(make_simulator=make_scene_simulator, output=scene_clearance,
                   final_time=0.4, num_samples=3)
@@ -190,13 +229,13 @@ def test_with_other_threads_running_workers_start_by_forkserver_once():
     try:
         serial = _outputs()
         assert _outputs(num_parallel_executions=2) == serial
-        pool = monte_carlo._POOLS[(2, "forkserver")]
+        pool = monte_carlo._POOLS[(1, "forkserver")]
         assert _outputs(num_parallel_executions=2) == serial
-        assert monte_carlo._POOLS[(2, "forkserver")] is pool
+        assert monte_carlo._POOLS[(1, "forkserver")] is pool
     finally:
         stop.set()
         thread.join()
-        pool = monte_carlo._POOLS.pop((2, "forkserver"), None)
+        pool = monte_carlo._POOLS.pop((1, "forkserver"), None)
         if pool is not None:
             pool.shutdown()
 
