@@ -51,6 +51,15 @@ TEXTS = {
     "lone carriage returns": (TETRA_V + TETRA_F).replace("\n", "\r"),
     "non-ASCII comment": "# café\n" + TETRA_V + TETRA_F,
     "no vertices": "# nothing\n",
+    # --- the block reader's layout, and near misses it leaves to the line reader ---
+    "trailing spaces": TETRA_V.replace("\n", " \n") + TETRA_F,
+    "a comment line inside the vertex block": TETRA_V[:16] + "# c\n" + TETRA_V[16:] + TETRA_F,
+    "a normal inside the vertex block": TETRA_V[:16] + "vn 0 0 1\n" + TETRA_V[16:] + TETRA_F,
+    "a group line inside the face block": TETRA_V + TETRA_F[:8] + "g two\n" + TETRA_F[8:],
+    "a 4-number and a 2-number vertex in one block": (
+        "v 0 0 0 0\nv 1 0\nv 0 1 0\nv 0 0 1\n" + TETRA_F),
+    "a face on the vertices' last line's heels": TETRA_V + "f 1 2 3\nf 1 2 4",
+    "double spaces in one vertex": TETRA_V.replace("v 1 0 0", "v 1  0 0") + TETRA_F,
 }
 
 
@@ -84,10 +93,28 @@ def test_fast_path_reads_exactly_what_the_general_reader_reads(name):
 def test_plain_files_take_the_fast_path_and_the_others_do_not():
     plain = {"plain", "no final newline", "CRLF", "slashed references", "negative references",
              "comments, groups, normals, texture coordinates", "tabs and repeated spaces",
-             "exact decimals", "vertices only"}
+             "exact decimals", "vertices only", "trailing spaces",
+             "a comment line inside the vertex block", "a normal inside the vertex block",
+             "a group line inside the face block", "a face on the vertices' last line's heels",
+             "double spaces in one vertex"}
     for name, text in TEXTS.items():
         taken = mesh_io._parse_plain_obj(text) is not None
         assert taken == (name in plain), name
+
+
+def test_the_block_reader_reads_its_layout_exactly_and_leaves_the_rest():
+    """_parse_block_obj (a block of v lines, then a block of plain f lines,
+    single spaces) gives the general reader's result bit for bit or None."""
+    blocks = {"plain", "no final newline", "negative references", "exact decimals",
+              "vertices only", "comments, groups, normals, texture coordinates",
+              "a face on the vertices' last line's heels"}
+    for name, text in TEXTS.items():
+        found = mesh_io._parse_block_obj(text) if mesh_io._plain_characters(text) else None
+        assert (found is not None) == (name in blocks), name
+        if found is not None:
+            V, F = found
+            assert V.dtype == np.float64 and F.dtype == np.int64
+            assert ("ok", V.tobytes(), F.tobytes()) == _outcome(_general, text.encode()), name
 
 
 def test_random_mesh_round_trips_bit_for_bit():
