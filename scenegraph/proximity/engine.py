@@ -270,14 +270,13 @@ class ProximityEngine:
             f"poses)", RuntimeWarning, stacklevel=5)
 
     def _select(self, R, p, pairs, max_distance: float, in_frames: bool, query: str):
-        """(rows A, rows B, distance, Ca, Cb, nhat_BA_W) of the candidate
-        pairs within max_distance, from one compiled call (narrow phase,
-        selection, witnesses in W or, with in_frames, in the geometries'
-        frames); non-finite answers raise and uncertified ones warn, naming
-        the pair (as _checked)."""
+        """[rows A, rows B, distance, block, False] of the candidate pairs
+        within max_distance, from one compiled call (narrow phase, selection,
+        witnesses in W or, with in_frames, in the geometries' frames); block
+        (K, 9) = [Ca | Cb | nhat_BA_W] (see _block_for). Non-finite answers
+        raise and uncertified ones warn, naming the pair (as _checked)."""
         K = len(pairs)
-        out = (np.empty(K, np.int64), np.empty(K, np.int64), np.empty(K), np.empty((K, 3)),
-               np.empty((K, 3)), np.empty((K, 3)))
+        out = (np.empty(K, np.int64), np.empty(K, np.int64), np.empty(K), np.empty((K, 9)))
         stats = np.empty(4, np.int64)
         if K:
             self._table.call(select_pairs, self._table.packed, self._table.hulls, R, p,
@@ -290,7 +289,23 @@ class ProximityEngine:
             self._raise_non_finite(query, *pairs[first_nan].tolist())
         if loose:
             self._warn_uncertified(query, *pairs[first_loose].tolist(), loose)
-        return tuple(x[:count] for x in out)
+        if count == K:
+            return [*out, False]
+        return [*(x[:count] for x in out), False]
+
+    @staticmethod
+    def _hand_out(memo: dict, key, compute):
+        """The memoised selection `key` (computed by compute() if absent),
+        for one call's results: they read their vectors as views of its
+        block's rows, so a block is handed out once; a later call with the
+        same poses computes a fresh one (a user writing into a result's
+        vector must not change another call's results)."""
+        found = memo.get(key)
+        if found is None or found[4]:
+            found = compute()
+            memo[key] = found
+        found[4] = True
+        return found
 
     def _unfiltered_pairs(self) -> np.ndarray:
         """(K, 2) every unfiltered row pair i < j, sorted (built once)."""
@@ -308,27 +323,21 @@ class ProximityEngine:
         return row
 
     # --- penetration -----------------------------------------------------------------
-    def _penetration_arrays(self, world_poses):
-        """(rows A, rows B, depth, p_WCa, p_WCb, nhat_BA_W) of the penetrating
-        pairs, memoised for the current world poses."""
-        R, p, memo = self._pose_state(world_poses)
-        found = memo.get("penetration")
-        if found is None:
-            pairs = self._candidates(R, p, 0.0)
-            check_halfspace_pairs(self._table, pairs)
-            ia, ib, distance, p_WCa, p_WCb, nhat = self._select(
-                R, p, pairs, 0.0, False, "ComputePointPairPenetration")
-            found = (ia, ib, -distance + 0.0, p_WCa, p_WCb, nhat)
-            memo["penetration"] = found
+    def _penetration_selection(self, R, p):
+        """_select's list for the penetrating pairs, distance negated to depth."""
+        pairs = self._candidates(R, p, 0.0)
+        check_halfspace_pairs(self._table, pairs)
+        found = self._select(R, p, pairs, 0.0, False, "ComputePointPairPenetration")
+        found[2] = -found[2] + 0.0
         return found
 
     def ComputePointPairPenetration(self, world_poses) -> list:
-        ia, ib, depth, p_WCa, p_WCb, nhat = self._penetration_arrays(world_poses)
+        R, p, memo = self._pose_state(world_poses)
+        found = self._hand_out(memo, "penetration", lambda: self._penetration_selection(R, p))
         ids = self._ids
-        # One fresh block per call; each result reads its own row of it.
         return PenetrationAsPointPair._rows_of(
-            [ids[a] for a in ia.tolist()], [ids[b] for b in ib.tolist()], depth.tolist(),
-            np.concatenate((p_WCa, p_WCb, nhat), axis=1))
+            [ids[a] for a in found[0].tolist()], [ids[b] for b in found[1].tolist()],
+            found[2].tolist(), found[3])
 
     def HasCollisions(self, world_poses) -> bool:
         R, p, memo = self._pose_state(world_poses)
@@ -356,28 +365,25 @@ class ProximityEngine:
         return [(ids[a], ids[b]) for a, b in pairs.tolist()]
 
     # --- signed distance ----------------------------------------------------------------
-    def _distance_results(self, arrays) -> list:
-        ia, ib, distance, p_ACa, p_BCb, nhat = arrays
+    def _distance_results(self, found) -> list:
         ids = self._ids
-        # One fresh block per call; each result reads its own row of it.
         return SignedDistancePair._rows_of(
-            [ids[a] for a in ia.tolist()], [ids[b] for b in ib.tolist()], distance.tolist(),
-            np.concatenate((p_ACa, p_BCb, nhat), axis=1))
+            [ids[a] for a in found[0].tolist()], [ids[b] for b in found[1].tolist()],
+            found[2].tolist(), found[3])
 
     def ComputeSignedDistancePairwiseClosestPoints(self, world_poses,
                                                    max_distance: float) -> list:
         R, p, memo = self._pose_state(world_poses)
-        key = ("pairwise", max_distance)
-        arrays = memo.get(key)
-        if arrays is None:
+
+        def compute():
             if math.isinf(max_distance):
                 pairs = self._unfiltered_pairs()
             else:
                 pairs = self._candidates(R, p, 0.5 * max_distance)
-            arrays = self._select(R, p, pairs, max_distance, True,
-                                  "ComputeSignedDistancePairwiseClosestPoints")
-            memo[key] = arrays
-        return self._distance_results(arrays)
+            return self._select(R, p, pairs, max_distance, True,
+                                "ComputeSignedDistancePairwiseClosestPoints")
+
+        return self._distance_results(self._hand_out(memo, ("pairwise", max_distance), compute))
 
     def ComputeSignedDistancePairClosestPoints(self, world_poses, geometry_id_A,
                                                geometry_id_B) -> SignedDistancePair:

@@ -3,13 +3,15 @@ pairs, the selection of the pairs within the query's distance, and the
 witnesses in the frame the query reports them in.
 
 select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames,
-             rows_A, rows_B, distance, p_Ca, p_Cb, nhat_BA_W, stats)
+             rows_A, rows_B, distance, block, stats)
 
 pairs (K, 2) int64 engine rows; max_distance [m]; outputs preallocated with
 K rows, of which the first stats[0] are written, in the pairs' order:
 rows_A, rows_B (·,) the pair's rows; distance (·,) signed distance [m];
-p_Ca, p_Cb (·, 3) witnesses Ca, Cb [m] — in W, or with in_geometry_frames in
-A's frame (p_ACa) and B's frame (p_BCb); nhat_BA_W (·, 3). stats (4,) int64:
+block (·, 9) = [p_Ca | p_Cb | nhat_BA_W]: witnesses Ca, Cb [m] — in W, or
+with in_geometry_frames in A's frame (p_ACa) and B's frame (p_BCb) — and
+the normal (the query results read their vectors as rows of this one
+block). stats (4,) int64:
 [count kept, pairs not certified, first such pair's position in `pairs` (−1),
 first pair with a non-finite answer (−1)].
 """
@@ -35,7 +37,7 @@ def _in_frame(R, p, g, x, y, z):
 
 @njit
 def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, rows_A, rows_B,
-                 distance, p_Ca, p_Cb, nhat_BA_W, stats):
+                 distance, block, stats):
     """See the module docstring."""
     K = pairs.shape[0]
     iA = np.empty(K, dtype=np.int64)
@@ -67,15 +69,15 @@ def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, r
         rows_A[count], rows_B[count] = i, j
         distance[count] = d[k]
         if in_geometry_frames:
-            p_Ca[count, 0], p_Ca[count, 1], p_Ca[count, 2] = _in_frame(R, p, i, a[k, 0], a[k, 1],
-                                                                       a[k, 2])
-            p_Cb[count, 0], p_Cb[count, 1], p_Cb[count, 2] = _in_frame(R, p, j, b[k, 0], b[k, 1],
-                                                                       b[k, 2])
+            block[count, 0], block[count, 1], block[count, 2] = _in_frame(R, p, i, a[k, 0],
+                                                                          a[k, 1], a[k, 2])
+            block[count, 3], block[count, 4], block[count, 5] = _in_frame(R, p, j, b[k, 0],
+                                                                          b[k, 1], b[k, 2])
         else:
             for c in range(3):
-                p_Ca[count, c] = a[k, c]
-                p_Cb[count, c] = b[k, c]
+                block[count, c] = a[k, c]
+                block[count, 3 + c] = b[k, c]
         for c in range(3):
-            nhat_BA_W[count, c] = n[k, c]
+            block[count, 6 + c] = n[k, c]
         count += 1
     stats[0], stats[1], stats[2], stats[3] = count, loose, first_loose, first_nan
