@@ -88,12 +88,11 @@ class _DeferredPointQuery:
     def __init__(self, ids, reps):
         self._args = (ids, reps)
         self._query = None
-        self._lock = threading.Lock()
 
     def signed_distance_to_point(self, R, p, p_WQ, threshold: float) -> list:
         query = self._query
         if query is None:
-            with self._lock:
+            with _LAZY_LOCK:
                 query = self._query
                 if query is None:
                     ids, reps = self._args
@@ -103,10 +102,15 @@ class _DeferredPointQuery:
         return query.signed_distance_to_point(R, p, p_WQ, threshold)
 
 
+# Guards the engines' first builds of their lazy parts (a module lock, so that
+# engines stay copyable and picklable as cache values).
+_LAZY_LOCK = threading.RLock()
+
+
 class _BuiltOnce:
-    """An engine attribute built at its first read, under the engine's
-    _lazy_lock, then kept in the instance's __dict__ (read directly from
-    there afterwards: this descriptor defines no __set__)."""
+    """An engine attribute built at its first read, under _LAZY_LOCK, then
+    kept in the instance's __dict__ (read directly from there afterwards:
+    this descriptor defines no __set__)."""
 
     def __init__(self, build):
         self._build = build
@@ -117,7 +121,7 @@ class _BuiltOnce:
     def __get__(self, engine, owner=None):
         if engine is None:
             return self
-        with engine._lazy_lock:
+        with _LAZY_LOCK:
             found = engine.__dict__
             if self._name not in found:
                 found[self._name] = self._build(engine)
@@ -160,7 +164,6 @@ class ProximityEngine:
                                     if a in index and b in index and a != b}),
                             dtype=np.int64).reshape(-1, 2)
         self._lazy_args = (view.is_anchored, BroadphaseMethod(method), rows)
-        self._lazy_lock = threading.Lock()
         self._properties = list(view.properties)
         self._point_query = _DeferredPointQuery(self._ids, reps)
         self._contact = None

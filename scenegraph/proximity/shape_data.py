@@ -64,12 +64,23 @@ class ShapeData:
         init(self, "size", size)
         init(self, "type_name", type_name)
         init(self, "cache", {} if cache is None else cache)
-        # (hull, edges, edge_dirs), or None until build_hull() gives them.
+        # (hull, edges, edge_dirs), or None until _convex_parts(*build_hull)
+        # gives them (build_hull: (points (V, 3), type_name, label)).
         init(self, "_parts", (hull, edges, edge_dirs) if build_hull is None else None)
         init(self, "_build", build_hull)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"ShapeData is immutable (cannot set {name!r})")
+
+    def __copy__(self) -> "ShapeData":
+        return self                     # immutable: copies share it
+
+    def __deepcopy__(self, memo) -> "ShapeData":
+        return self
+
+    def __reduce__(self):
+        return (_restore, (self.kind, self.params, self._parts, self.size, self.type_name,
+                           self.cache, self._build))
 
     def _hull_parts(self) -> tuple:
         parts = self._parts
@@ -77,7 +88,7 @@ class ShapeData:
             with _BUILD_LOCK:           # one build, however many threads ask
                 parts = self._parts
                 if parts is None:
-                    parts = tuple(self._build())
+                    parts = _convex_parts(*self._build)
                     object.__setattr__(self, "_parts", parts)
                     object.__setattr__(self, "_build", None)
         return parts
@@ -116,6 +127,14 @@ class ShapeData:
 
 
 _BUILD_LOCK = threading.Lock()
+
+
+def _restore(kind, params, parts, size, type_name, cache, build) -> ShapeData:
+    """ShapeData.__reduce__'s constructor (pickling keeps a hull deferred)."""
+    if parts is None:
+        return ShapeData(kind, params, size=size, type_name=type_name, cache=cache,
+                         build_hull=build)
+    return ShapeData(kind, params, *parts, size=size, type_name=type_name, cache=cache)
 
 
 def _frozen(a) -> np.ndarray:
@@ -224,8 +243,7 @@ def _make_convex(points_G, type_name: str, label: str = "", defer: bool = False)
         size = float(np.sqrt((pts * pts).sum(axis=1).max()))
         box = (_frozen(pts.min(axis=0)), _frozen(pts.max(axis=0)))
         return ShapeData("Convex", params, size=size, type_name=type_name,
-                         cache={"vertex_box": box},
-                         build_hull=lambda: _convex_parts(pts, type_name, label))
+                         cache={"vertex_box": box}, build_hull=(pts, type_name, label))
     hull, edges, dirs = _convex_parts(pts, type_name, label)
     return ShapeData("Convex", params, hull=hull, edges=edges, edge_dirs=dirs,
                      size=hull.size(), type_name=type_name)

@@ -128,3 +128,17 @@ def test_a_flat_mesh_is_still_refused_at_assign_role_naming_it(tmp_path, hull_si
         sg.AssignRole(source, gid, ProximityProperties())
     assert sg.model_inspector().GetProximityProperties(gid) is None
     assert hull_sizes == []
+
+
+def test_a_context_whose_mesh_hull_is_deferred_clones_and_pickles(tmp_path, hull_sizes):
+    import pickle
+
+    sg, context, mesh_id = _scene(tmp_path, sphere_radius=0.25, gap=0.125)
+    query = sg.get_query_output_port().Eval(context)
+    query.ComputeSignedDistanceToPoint(2.0 * U_FACE)      # the engine is cached now
+    clone = context.Clone()
+    pickle.dumps(context)
+    assert hull_sizes.count(12) == 0
+    (pair,) = sg.get_query_output_port().Eval(clone).ComputeSignedDistancePairwiseClosestPoints()
+    assert pair.distance == pytest.approx(0.125, abs=1e-12)
+    assert hull_sizes.count(12) == 1
