@@ -231,16 +231,22 @@ _twins_lock = threading.Lock()
 _TWINS_MEMO_SIZE = 2
 
 
-def edge_twins(faces: np.ndarray, num_vertices: int) -> tuple[np.ndarray, bool]:
+def edge_twins(faces: np.ndarray, num_vertices: int,
+               last_use: bool = False) -> tuple[np.ndarray, bool]:
     """mesh_kernels.edge_twins (twin (F, 3), closed) of contiguous int64
-    faces (F, 3), memoised for the last few face arrays (by content). The
+    faces (F, 3), memoised for the last few face arrays (by content); with
+    last_use the memo forgets them (the tree build, their last reader). The
     twin table is shared: do not write to it."""
     F = np.ascontiguousarray(faces, dtype=np.int64)
     key = (hashlib.sha1(F.data).digest(), F.shape, int(num_vertices))
     with _twins_lock:
-        for k, value in _twins_memo:
+        for i, (k, value) in enumerate(_twins_memo):
             if k == key:
+                if last_use:
+                    del _twins_memo[i]
                 return value
+    if last_use:
+        return _k.edge_twins(F, int(num_vertices))
     value = _k.edge_twins(F, int(num_vertices))
     value = (value[0], bool(value[1]))
     with _twins_lock:
@@ -303,7 +309,7 @@ class TriangleMeshBvh:
             raise ValueError("TriangleMeshBvh: vertices contain NaN or inf")
         if int(leaf_size) < 1:
             raise ValueError(f"TriangleMeshBvh: leaf_size must be at least 1, got {leaf_size}")
-        twin, closed = edge_twins(Fc, len(V))
+        twin, closed = edge_twins(Fc, len(V), last_use=True)
         self.is_closed = bool(closed)
         A, B, C = V[Fc[:, 0]], V[Fc[:, 1]], V[Fc[:, 2]]
         if orient_outward and self.is_closed:
