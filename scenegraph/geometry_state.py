@@ -296,8 +296,13 @@ class GeometryState:
             source, an already-registered geometry id, or a name clash in a
             role the instance carries.
         """
+        return self._register(source_id, parent_id, geometry, "RegisterGeometry")
+
+    def _register(self, source_id: SourceId, parent_id, geometry: GeometryInstance,
+                  api: str) -> GeometryId:
+        """RegisterGeometry's work; `api` names the public call in errors."""
         if not isinstance(geometry, GeometryInstance):
-            raise TypeError(f"RegisterGeometry: expected a GeometryInstance, got "
+            raise TypeError(f"{api}: expected a GeometryInstance, got "
                             f"{type(geometry).__name__}")
         if isinstance(parent_id, GeometryId):
             parent = self._owned_geometry(source_id, parent_id)
@@ -307,14 +312,14 @@ class GeometryState:
             self._owned_frame(source_id, parent_id)
             frame_id, X_FG, parent_geometry_id = parent_id, geometry._X_PG, None
         else:
-            raise TypeError(f"RegisterGeometry: parent must be a FrameId or GeometryId, got "
+            raise TypeError(f"{api}: parent must be a FrameId or GeometryId, got "
                             f"{type(parent_id).__name__}")
         gid = geometry.id()
         if gid in self._geometries:
             raise RuntimeError(f"Registering geometry '{geometry.name()}' with an id that has "
                                f"already been registered: {gid}")
-        _check_pose("RegisterGeometry", gid, geometry.name(), geometry._X_PG, "X_PG")
-        _check_pose("RegisterGeometry", gid, geometry.name(), X_FG, "X_FG")
+        _check_pose(api, gid, geometry.name(), geometry._X_PG, "X_PG")
+        _check_pose(api, gid, geometry.name(), X_FG, "X_FG")
         roles = {}
         for props in (geometry._proximity, geometry._illustration, geometry._perception):
             if props is not None:
@@ -339,7 +344,7 @@ class GeometryState:
     def RegisterAnchoredGeometry(self, source_id: SourceId, geometry: GeometryInstance
                                  ) -> GeometryId:
         """Registers ``geometry`` on the world frame (X_WG = geometry.pose())."""
-        return self.RegisterGeometry(source_id, _WORLD_FRAME_ID, geometry)
+        return self._register(source_id, _WORLD_FRAME_ID, geometry, "RegisterAnchoredGeometry")
 
     def RemoveGeometry(self, source_id: SourceId, geometry_id: GeometryId) -> None:
         """Removes the geometry and every geometry hung from it; bumps the

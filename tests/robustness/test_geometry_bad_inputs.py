@@ -74,7 +74,8 @@ CASES = {
     "RegisterAnchoredGeometry with an inf pose": (
         lambda sc, tmp: sc.sg.RegisterAnchoredGeometry(sc.a, _new(
             sc, Sphere(0.1), RigidTransform([0.0, INF, 0.0]), "far")),
-        RuntimeError, r"geometry \d+ \('far'\) .*non-finite pose X_PG: translation "
+        RuntimeError, r"RegisterAnchoredGeometry: geometry \d+ \('far'\) .*non-finite pose "
+                      r"X_PG: translation "
                       r"\[0\.0, inf, 0\.0\]"),
     "RegisterGeometry on a geometry with a NaN pose": (
         lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.ball, _new(
