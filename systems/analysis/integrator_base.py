@@ -20,6 +20,14 @@ Failures are bounded and leave the Context usable:
 * A step-size collapse ends with Drake's "minimum step size" error; every
   shrink divides the step by at least 1/0.9, so the number of shrinks is
   bounded (about 300 from 0.1 s to 1e-14 s).
+* A finite-time escape to infinity (x' = x² + 1) is not a shrink loop but a
+  crawl: error control accepts ~10^6 ever-smaller steps (steps ~ |x|^(-3/2)
+  for implicit Euler) before one would fall below the working minimum. It is
+  recognised from the state's growth (see _note_growth: eight successive
+  doublings of max|x|, each faster than the one before, extrapolating to a
+  singularity before the boundary time) and ends with the same error after a
+  few thousand steps at most. Disabled, with the minimum-step error itself,
+  by set_throw_on_minimum_step_size_violation(False).
 * If anything raises during a step (a user's derivative or output calc, or
   the checks above), time and continuous state are restored to the start of
   the step before the error propagates, with the system and the time of the
@@ -42,6 +50,21 @@ __all__ = ["IntegratorBase", "StepResult"]
 
 _NAN = float("nan")
 _dot = np.dot
+
+
+# Drake's explanation appended to its minimum-step error.
+_MIN_STEP_HINT = ("This is typically an indication that some part of your system *with "
+                  "continuous state* is going unstable and/or is producing excessively "
+                  "large derivatives.")
+
+# Finite-time escape (see IntegratorBase._note_growth): how many successive
+# doublings of max|x| (above 1) must each take at most _ESCAPE_RATIO of the time
+# of the one before.
+_ESCAPE_DOUBLINGS = 8
+_ESCAPE_RATIO = 0.8
+# ... and the last ratio may exceed the smallest by at most 2% (growth that is
+# levelling off shows rising ratios first).
+_ESCAPE_STEADY = 1.02
 
 
 def _error(message: str) -> RuntimeError:
@@ -363,6 +386,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
             self._prepare_norm(context)
         self._bind_context(context)
         self.ResetStatistics()
+        self._growth = None
         self.DoInitialize()
         self._initialized = True
 
@@ -475,7 +499,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
                 and self._throw_on_min_step):
             raise RuntimeError(
                 f"Error control wants to select step smaller than minimum allowed "
-                f"({self.get_working_minimum_step_size()})")
+                f"({self.get_working_minimum_step_size()}). {_MIN_STEP_HINT}")
 
     def CalcAdjustedStepSize(self, err: float, step_taken: float,
                              at_minimum_step_size: list) -> tuple:
@@ -518,6 +542,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         if not self._supports_error_estimation:
             raise RuntimeError("StepOnceErrorControlledAtMost() requires error "
                                "estimation.")
+        self._boundary_time = self._info.time + h_max
         return self._step_error_controlled(h_max, self._x.copy())
 
     def _step_error_controlled(self, h_max: float, x0: np.ndarray) -> bool:
@@ -569,6 +594,74 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
             info.time = current_time
             x[:] = x0
             self._set_time_and_note_xc_change(current_time)
+            if self._throw_on_min_step:
+                self._note_growth(current_time, x0)
+
+    # --- finite-time escape --------------------------------------------------------
+    def _note_growth(self, t: float, x: np.ndarray) -> None:
+        """Records max|x| of the accepted state x at time t (sampled at each
+        error-control rejection, so free on runs that rarely shrink) and raises
+        the minimum-step error once the state is escaping to infinity in finite
+        time before the boundary time of the current step.
+
+        The evidence is the times T_k at which m = max|x| first exceeds 2^k
+        (k ≥ 1, interpolated in log2 m between samples). For a solution growing
+        like (t* − t)^−α the durations D_k = T_(k+1) − T_k shrink by the
+        constant ratio 2^(−1/α) (0.5 for x' = x², 0.79 for α = 3), while
+        exponential growth keeps them equal and polynomial growth lengthens
+        them. When _ESCAPE_DOUBLINGS successive durations each shrank to at
+        most _ESCAPE_RATIO of the one before, the geometric series gives the
+        singularity t* ≤ T_last + D_last·r/(1 − r), r the largest ratio seen.
+        If t* is before the boundary time, error control would have to select
+        steps below the working minimum before getting there (steps shrink to
+        zero at t*), which Drake reports only after up to ~10^6 ever-smaller
+        accepted steps; this reports it now. The record follows the running
+        maximum of m over the run: growth that pauses or levels off lengthens
+        the durations (and rising ratios are refused, see _ESCAPE_STEADY), so
+        only an unbroken run of shrinking doublings counts."""
+        m = float(np.max(np.abs(x))) if x.shape[0] else 0.0
+        if not (m > 1.0) or math.isinf(m):
+            return
+        level = math.log2(m)
+        growth = self._growth
+        if growth is None:
+            self._growth = [t, level, math.floor(level), []]
+            return
+        t_prev, level_prev, k_last, crossings = growth
+        if level <= level_prev or t <= t_prev:
+            return   # the running maximum did not grow
+        k = k_last + 1
+        while k <= level:
+            crossings.append(t_prev + (k - level_prev) / (level - level_prev)
+                             * (t - t_prev))
+            k += 1
+        growth[0], growth[1], growth[2] = t, level, k - 1
+        n = _ESCAPE_DOUBLINGS
+        if k - 1 == k_last or len(crossings) < n + 1:
+            return   # no new octave, or too few yet
+        del crossings[:-(n + 1)]
+        durations = [b - a for a, b in zip(crossings, crossings[1:])]
+        if min(durations) <= 0.0:
+            return
+        ratios = [b / a for a, b in zip(durations, durations[1:])]
+        ratio = max(ratios)
+        if ratio > _ESCAPE_RATIO or ratios[-1] > _ESCAPE_STEADY * min(ratios):
+            return   # not shrinking fast enough, or decelerating (saturation)
+        t_star = crossings[-1] + durations[-1] * ratio / (1.0 - ratio)
+        if t_star >= self._boundary_time:
+            return
+        i = int(np.argmax(np.abs(x)))
+        self._growth = None
+        raise _error(
+            f"Error control wants to select step smaller than minimum allowed "
+            f"({self.get_working_minimum_step_size()}) before t = "
+            f"{self._boundary_time!r}: {type(self).__name__}: "
+            f"{describe_state_index(self._context, i)} is {format_value(x[i])} at "
+            f"t = {t!r} and escapes to infinity in finite time (its magnitude "
+            f"doubled {n} times in succession, each doubling taking at most "
+            f"{ratio:.2f} of the time of the one before: a singularity near "
+            f"t = {t_star:.6g}), where the steps needed to follow it shrink to "
+            f"zero. {_MIN_STEP_HINT}")
 
     def DoStep(self, h: float) -> bool:  # pragma: no cover - overridden
         """Subclass hook: advances the context's state by `h` [s]; returns False if the
@@ -718,6 +811,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         if h < 0.0:
             raise RuntimeError("Negative h.")
         x0 = self._x.copy()
+        self._boundary_time = boundary_time
         try:
             if self._fixed_step_mode:
                 full_step = self._fixed_step(h, t0, x0)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from systems.analysis import (BogackiShampine3Integrator, ExplicitEulerIntegrator,
-                              ImplicitEulerIntegrator, Radau3Integrator,
+                              ImplicitEulerIntegrator, Radau1Integrator, Radau3Integrator,
                               RungeKutta2Integrator, RungeKutta3Integrator,
                               RungeKutta5Integrator, SemiExplicitEulerIntegrator, Simulator,
                               VelocityImplicitEulerIntegrator)
@@ -190,6 +190,108 @@ def test_step_size_collapse_ends_with_drakes_minimum_step_error_after_bounded_sh
     # most log(1e-3)/log(0.9) ≈ 66 shrinks.
     assert integrator.get_num_step_shrinkages_from_error_control() < 70
     assert simulator.get_context().get_time() == 0.0
+
+
+class TanBlowup(LeafSystem):
+    """x' = x² + 1, x(0) = 0: x = tan(t) escapes to infinity at t = π/2."""
+
+    def __init__(self, saturation=math.inf):
+        super().__init__()
+        self.saturation, self.evaluations = saturation, 0
+        self.DeclareContinuousState(1)
+
+    def DoCalcTimeDerivatives(self, context, derivatives):
+        self.evaluations += 1
+        if self.evaluations > BUDGET:
+            raise AssertionError("derivative evaluation budget exceeded: the "
+                                 "integrator is crawling toward the singularity")
+        x = context.get_continuous_state_vector().GetAtIndex(0)
+        derivatives.get_mutable_vector().SetAtIndex(
+            0, (x * x + 1.0) * (1.0 - x / self.saturation))
+
+
+def _simulator_defaults(cls):
+    """`cls` with the Simulator's maximum step (0.1 s) and its own default accuracy."""
+    def make(system, context):
+        integrator = cls(system, context)
+        integrator.set_maximum_step_size(0.1)
+        return integrator
+    return make
+
+
+# The run stops once |x| has doubled eight times in succession above 2, i.e.
+# passed 2⁹ = 512, which tan(t) does at π/2 − atan(1/512) = π/2 − 1.95e-3.
+# What moves the stop further from π/2 is the integrator's global error, seen
+# as a shift of the numerical solution's escape time: third-order RK3 (accuracy
+# 1e-4) and Radau3 (1e-3) stop 1.9e-3 before π/2 (measured), hence 3e-3; the
+# first-order implicit Euler methods (accuracy 1e-3) run ahead of tan(t) and
+# stop 0.019 (velocity-implicit) to 0.027 (implicit Euler, Radau1) before π/2
+# (pydrake 1.51's implicit Euler at accuracy 1e-3 likewise escapes 0.017 early),
+# hence 0.03.
+ESCAPES = {
+    "RK3 (default)": (None, 3e-3),
+    "implicit Euler": (_simulator_defaults(ImplicitEulerIntegrator), 0.03),
+    "Radau1": (_simulator_defaults(Radau1Integrator), 0.03),
+    "Radau3": (_simulator_defaults(Radau3Integrator), 3e-3),
+    "velocity-implicit Euler": (_simulator_defaults(VelocityImplicitEulerIntegrator), 0.03),
+}
+
+
+@pytest.mark.parametrize("name", list(ESCAPES))
+def test_finite_time_escape_ends_with_the_minimum_step_error_just_before_it(name):
+    """x' = x² + 1 toward t = 2: Drake's rule alone (steps below max(1e-14,
+    1e-14·t)) takes ~6.5·10⁵ ever-smaller accepted steps with implicit Euler
+    (pydrake: 16 s); the escape is recognised after a few thousand at most."""
+    make, tolerance = ESCAPES[name]
+    plant = TanBlowup()
+    simulator = _simulator(_diagram(plant), make)
+    steps = []
+    simulator.set_monitor(lambda context: steps.append(
+        (context.get_time(), context.get_continuous_state_vector().GetAtIndex(0))))
+    with pytest.raises(RuntimeError, match=r"Error control wants to select step smaller "
+                                           r"than minimum allowed \(.*\) before t = 2\.0: "
+                                           r".*continuous state 0 of system "
+                                           r"'::plant::sys0' .*escapes to infinity"):
+        simulator.AdvanceTo(2.0)
+    context = simulator.get_context()
+    t, x = context.get_time(), context.get_continuous_state_vector().GetAtIndex(0)
+    assert math.pi / 2 - tolerance < t < math.pi / 2
+    assert 512.0 <= x < 1e4
+    assert (t, x) == steps[-1]          # the last completed step, untouched
+    assert plant.evaluations < BUDGET
+
+
+@pytest.mark.parametrize("name", ["RK3 (default)", "Radau3"])
+def test_growth_that_levels_off_is_not_taken_for_an_escape(name):
+    """x' = (x² + 1)(1 − x/1000) grows like tan(t) up to a few hundred, then
+    settles at 1000: the doublings slow down before the eighth, so it runs to
+    the end."""
+    plant = TanBlowup(saturation=1000.0)
+    simulator = _simulator(_diagram(plant), ESCAPES[name][0])
+    simulator.AdvanceTo(2.0)
+    x = simulator.get_context().get_continuous_state_vector().GetAtIndex(0)
+    assert x == pytest.approx(1000.0, rel=1e-6)
+
+
+class Flame(LeafSystem):
+    """Shampine's flame model x' = x² − x³, x(0) = δ: x ≈ 1/(1/δ − t) grows
+    toward an apparent singularity at 1/δ, then levels off at 1."""
+
+    def __init__(self):
+        super().__init__()
+        self.DeclareContinuousState(1)
+
+    def DoCalcTimeDerivatives(self, context, derivatives):
+        x = context.get_continuous_state_vector().GetAtIndex(0)
+        derivatives.get_mutable_vector().SetAtIndex(0, x * x - x ** 3)
+
+
+def test_flame_ignition_runs_to_the_end_with_implicit_euler():
+    simulator = _simulator(_diagram(Flame()), ESCAPES["implicit Euler"][0])
+    simulator.get_mutable_context().SetContinuousState([0.01])
+    simulator.AdvanceTo(200.0)
+    x = simulator.get_context().get_continuous_state_vector().GetAtIndex(0)
+    assert x == pytest.approx(1.0, abs=1e-3)
 
 
 @pytest.mark.parametrize("name", ["RK3 (default)", "implicit Euler", "Radau3"])
