@@ -280,7 +280,8 @@ class _Dispatch:
     `helpers` chunks up to `max_chunk`, and never exceed a share of the samples
     left, ceil(left / (2 × executions)) (guided self-scheduling: the last chunks
     are short, so everyone finishes together). At most `max_busy` chunks wait or run
-    in the pool; when that many do, the next sample runs here if `run_here` (no
+    in the pool (with `run_here`, one per helper once no more samples are left than
+    executions); when that many do, the next sample runs here if `run_here` (no
     pickling for it, and this process does a share of the simulations instead of
     waiting), else this process waits for the oldest chunk.
 
@@ -325,12 +326,15 @@ class _Dispatch:
             while start < self.num_samples:
                 self._collect(block=False)
                 busy = sum(1 for _, future in self.pending if not future.done())
-                if busy >= self.max_busy and not self.run_here:
+                left = self.num_samples - start
+                max_busy = self.max_busy
+                if self.run_here and left <= self.executions:
+                    max_busy = self.helpers     # the last few: one chunk per helper
+                if busy >= max_busy and not self.run_here:
                     self._collect(block=True)
                     continue
                 try:
-                    if busy < self.max_busy:
-                        left = self.num_samples - start
+                    if busy < max_busy:
                         count = min(size, self.max_chunk,
                                     max(1, math.ceil(left / (2 * self.executions))))
                         simulators = [self._prepare() for _ in range(count)]
