@@ -37,8 +37,9 @@ from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, H
                                                           SPHERE)
 from scenegraph.proximity.compiled.point_kernels import convex_point, primitive_point
 from scenegraph.proximity.compiled.refinement import refine
+from scenegraph.proximity.compiled.raw_memory import load_f64
 from scenegraph.proximity.compiled.supports import (from_G, make_body, rotate_from_G,
-                                                     support_W)
+                                                     support_W, to_G)
 
 __all__ = ["solve_pairs", "EXACT", "UNCERTIFIED", "FARTHER"]
 
@@ -264,6 +265,58 @@ def _coarse(A, B, scale, stop_distance, S, PV, PF, FI, WORK, gjk_tol, epa_tol):
 
 
 @njit
+def _axis(body, k):
+    """Axis k (0, 1, 2) of the body's frame G, in W."""
+    if k == 0:
+        return body[9], body[12], body[15]
+    if k == 1:
+        return body[10], body[13], body[16]
+    return body[11], body[14], body[17]
+
+
+@njit
+def _surface_point(body, hull, x, y, z):
+    """(ok, qx, qy, qz): the point of the body's boundary nearest to
+    (x, y, z) (same frame as the body's position; a core's: its centre or
+    axis segment). ok False where it is not computed here: a Convex and a
+    point outside it (inside, the nearest boundary point is the projection
+    on the nearest facet plane)."""
+    gx, gy, gz = to_G(body, x, y, z)
+    kind = body[0]
+    if body[5]:
+        hz = min(max(gz, -body[7]), body[7]) if kind == CAPSULE else 0.0
+        qx, qy, qz = from_G(body, 0.0, 0.0, hz)
+        return True, qx, qy, qz
+    if kind == CONVEX:
+        naddr, oaddr, nf = hull[0], hull[1], hull[2]
+        best, bf = -math.inf, -1
+        for f in range(nf):
+            d = (load_f64(naddr, 3 * f) * gx + load_f64(naddr, 3 * f + 1) * gy
+                 + load_f64(naddr, 3 * f + 2) * gz - load_f64(oaddr, f))
+            if d > best:
+                best, bf = d, f
+        if bf < 0 or best > 0.0:
+            return False, x, y, z
+        qx, qy, qz = from_G(body, gx - best * load_f64(naddr, 3 * bf),
+                            gy - best * load_f64(naddr, 3 * bf + 1),
+                            gz - best * load_f64(naddr, 3 * bf + 2))
+        return True, qx, qy, qz
+    res = primitive_point(kind, body[6], body[7], body[8], gx, gy, gz)
+    qx, qy, qz = from_G(body, res[1], res[2], res[3])
+    return math.isfinite(qx + qy + qz), qx, qy, qz
+
+
+@njit
+def _off_surface(body, hull, x, y, z):
+    """Distance from (x, y, z) to the body's boundary (0 where _surface_point
+    does not compute it)."""
+    ok, qx, qy, qz = _surface_point(body, hull, x, y, z)
+    if not ok:
+        return 0.0
+    return math.sqrt((x - qx) ** 2 + (y - qy) ** 2 + (z - qz) ** 2)
+
+
+@njit
 def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S, PV, PF, FI,
                   WORK, work):
     """Bodies without a closed form (supports.py tuples, cores for Capsules,
@@ -311,31 +364,98 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         if status == EXACT:
             break
     if status != EXACT:
+        # Symmetric arrangements (coincident boxes, concentric cylinders) leave
+        # GJK/EPA's direction arbitrary in a continuum of equally good ones:
+        # retry from the best of the bodies' own axes, if it bounds better.
+        best_f, dx, dy, dz = -math.inf, 0.0, 0.0, 1.0
+        for k in range(12):
+            ax_x, ax_y, ax_z = _axis(A if k < 6 else B, k % 3)
+            sign = 1.0 if (k // 3) % 2 == 0 else -1.0
+            ux, uy, uz = sign * ax_x, sign * ax_y, sign * ax_z
+            f = _lower_bound(A, B, ux, uy, uz)
+            if f > best_f:
+                best_f, dx, dy, dz = f, ux, uy, uz
+        if best_f > coarse:
+            sx, sy, sz = support_W(A, -dx, -dy, -dz)
+            tx, ty, tz = support_W(B, dx, dy, dz)
+            for attempt in range(_ATTEMPTS[1]):
+                ok, f, qx, qy, qz, px, py, pz, rx, ry, rz = refine(
+                    A, hull_A, size_A, B, hull_B, size_B, dx, dy, dz, sx, sy, sz, tx, ty, tz,
+                    _TAUS[attempt], _MODES[attempt], _FREEZE_A[attempt], work)
+                if ok and f >= best_f - 1e-12 * scale:
+                    status = EXACT
+                    phi, mx, my, mz = f, qx, qy, qz
+                    ax, ay, az, bx, by, bz = px, py, pz, rx, ry, rz
+                    break
+            if status != EXACT:
+                coarse, mx, my, mz = best_f, dx, dy, dz
+                ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
+    if status != EXACT:
         # Coarse answer: φ = f(m), a translation-realised signed distance along
-        # m. Witnesses: each body's support point along ∓m (exactly on its
-        # surface, but a face's corner can be a body's length away sideways)
-        # or the coarse stage's witness (on its surface to the coarse
-        # tolerance, usually; inside when GJK/EPA degenerated), whichever
-        # pair costs least: its distance from a − b = φ m (centring below moves
-        # each point by half of it) plus how far each point is behind its
-        # body's supporting plane ⊥ m (zero for a support point).
+        # m. Witnesses, whichever pair costs least (below): each body's
+        # support point along ∓m (exactly on its surface, but a face's corner
+        # can be a body's length away sideways), the coarse stage's witness
+        # (on its surface to the coarse tolerance, usually; inside when
+        # GJK/EPA degenerated), or one body's support point with the other
+        # body's boundary point nearest to it shifted by φ m (a continuum of
+        # equally deep pairs, e.g. concentric cylinders, is met there). The
+        # cost: the distance from a − b = φ m (centring below moves each point
+        # by half of it), how far each point is behind its body's supporting
+        # plane ⊥ m (zero for a support point) and off its body's boundary.
         phi = coarse
         sax, say, saz = support_W(A, -mx, -my, -mz)
         sbx, sby, sbz = support_W(B, mx, my, mz)
         best_e = math.inf
         pax, pay, paz, pbx, pby, pbz = ax, ay, az, bx, by, bz
-        for choice in range(4):
-            qax, qay, qaz = (sax, say, saz) if choice & 1 else (ax, ay, az)
-            qbx, qby, qbz = (sbx, sby, sbz) if choice & 2 else (bx, by, bz)
+        for choice in range(6):
+            if choice < 4:
+                qax, qay, qaz = (sax, say, saz) if choice & 1 else (ax, ay, az)
+                qbx, qby, qbz = (sbx, sby, sbz) if choice & 2 else (bx, by, bz)
+            elif choice == 4:
+                qax, qay, qaz = sax, say, saz
+                ok, qbx, qby, qbz = _surface_point(B, hull_B, sax - phi * mx, say - phi * my,
+                                                   saz - phi * mz)
+                if not ok:
+                    continue
+            else:
+                qbx, qby, qbz = sbx, sby, sbz
+                ok, qax, qay, qaz = _surface_point(A, hull_A, sbx + phi * mx, sby + phi * my,
+                                                   sbz + phi * mz)
+                if not ok:
+                    continue
             ex = qax - qbx - phi * mx
             ey = qay - qby - phi * my
             ez = qaz - qbz - phi * mz
             gap_a = mx * (qax - sax) + my * (qay - say) + mz * (qaz - saz)
             gap_b = mx * (sbx - qbx) + my * (sby - qby) + mz * (sbz - qbz)
-            e = math.sqrt(ex * ex + ey * ey + ez * ez) + abs(gap_a) + abs(gap_b)
+            e = (math.sqrt(ex * ex + ey * ey + ez * ez) + abs(gap_a) + abs(gap_b)
+                 + _off_surface(A, hull_A, qax, qay, qaz)
+                 + _off_surface(B, hull_B, qbx, qby, qbz))
             if e < best_e:
                 best_e = e
                 pax, pay, paz, pbx, pby, pbz = qax, qay, qaz, qbx, qby, qbz
+        # Alternating projections shrink what is left of a − b − φ m: each
+        # point moves to its body's boundary point nearest to the other one
+        # shifted by ±φ m (kept while the mismatch decreases).
+        ex, ey, ez = pax - pbx - phi * mx, pay - pby - phi * my, paz - pbz - phi * mz
+        miss = math.sqrt(ex * ex + ey * ey + ez * ez)
+        for _ in range(8):
+            if not miss > 0.0:
+                break
+            ok_a, qax, qay, qaz = _surface_point(A, hull_A, pbx + phi * mx, pby + phi * my,
+                                                 pbz + phi * mz)
+            if not ok_a:
+                break
+            ok_b, qbx, qby, qbz = _surface_point(B, hull_B, qax - phi * mx, qay - phi * my,
+                                                 qaz - phi * mz)
+            if not ok_b:
+                break
+            ex, ey, ez = qax - qbx - phi * mx, qay - qby - phi * my, qaz - qbz - phi * mz
+            trial = math.sqrt(ex * ex + ey * ey + ez * ez)
+            if not trial < miss:
+                break
+            miss = trial
+            pax, pay, paz, pbx, pby, pbz = qax, qay, qaz, qbx, qby, qbz
         ax, ay, az, bx, by, bz = pax, pay, paz, pbx, pby, pbz
     # Centre the witnesses so that a − b = φ m exactly, then add the radii.
     hx, hy, hz = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
