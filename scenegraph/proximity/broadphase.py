@@ -537,6 +537,7 @@ class Broadphase:
         self._kernel = sweep_and_prune.boxes_and_pairs
         self._boxes_only = sweep_and_prune.BOXES_ONLY
         self._entry = None
+        self._hit_entry = None
         self.model = model
         n = model.num_geometries
         self.anchored = (np.zeros(n, dtype=bool) if anchored is None
@@ -565,8 +566,9 @@ class Broadphase:
             R, p = R.reshape(n, 3, 3), p.reshape(n, 3)
         return R, p
 
-    def _run(self, R_WG, p_WG, margin: float, allowed, method: int):
-        """(pairs, lo, hi) from one compiled call."""
+    def _args(self, R_WG, p_WG, margin: float, allowed, method: int) -> tuple:
+        """The broadphase kernel's arguments for these poses (anchored rows'
+        boxes computed at the first call), new lo/hi (N, 3) last."""
         if not margin >= 0.0:
             raise ValueError(f"broadphase margin must be non-negative, got {margin}")
         R, p = self._poses(R_WG, p_WG)
@@ -581,10 +583,13 @@ class Broadphase:
                 self._raise_bad(bad)
                 self._base_lo, self._base_hi = base_lo, base_hi
             self._anchored_ready = True
-        lo = np.empty((n, 3))
-        hi = np.empty((n, 3))
-        args = (*self._dynamic_plan, params, vertex_start, vertices, R, p, self._base_lo,
-                self._base_hi, float(margin), allowed, int(method), lo, hi)
+        return (*self._dynamic_plan, params, vertex_start, vertices, R, p, self._base_lo,
+                self._base_hi, float(margin), allowed, int(method), np.empty((n, 3)),
+                np.empty((n, 3)))
+
+    def _run(self, R_WG, p_WG, margin: float, allowed, method: int):
+        """(pairs, lo, hi) from one compiled call."""
+        args = self._args(R_WG, p_WG, margin, allowed, method)
         # Every argument's type is fixed by construction (the model's packed arrays,
         # contiguous float64 poses of this model's shape, int64 (·, ·) filter words, new
         # lo/hi), so the kernel's compiled entry is called directly (_jit.entry_point).
@@ -593,7 +598,27 @@ class Broadphase:
             self._entry = entry_point(self._kernel, args)
         pairs, bad = self._entry(*args)
         self._raise_bad(bad)
-        return pairs, lo, hi
+        return pairs, args[-2], args[-1]
+
+    def first_colliding_pair(self, R_WG, p_WG, filtered, table):
+        """(row A, row B) of a candidate pair (boxes touching, not filtered)
+        whose geometries penetrate or touch, or None if no pair does; boxes,
+        candidates and the narrow phase of `table` (dispatch.ShapeTable over
+        the same rows) in one compiled call that stops at the first hit
+        (HasCollisions). NotImplemented for the EXPLICIT method (its pairs
+        are chosen in numpy: use candidate_pairs)."""
+        if self._method_code == self._boxes_only:
+            return NotImplemented
+        args = self._args(R_WG, p_WG, 0.0, self._allowed_words(filtered),
+                          self._method_code) + (table.packed, table.hulls)
+        entry = self._hit_entry
+        if entry is None:
+            from scenegraph._jit import entry_point
+            from scenegraph.proximity.compiled.pair_queries import first_colliding_pair
+            entry = self._hit_entry = entry_point(first_colliding_pair, args)
+        a, b, bad = entry(*args)
+        self._raise_bad(bad)
+        return None if a < 0 else (int(a), int(b))
 
     @staticmethod
     def _raise_bad(bad: int) -> None:

@@ -358,8 +358,13 @@ class ProximityEngine:
         """True at the first penetrating candidate pair: the compiled narrow
         phase looks for overlapping inner balls first, then stops as soon as
         one pair collides."""
-        pairs = self._candidates(R, p, 0.0)
-        return first_penetrating_pair(self._table, R, p, pairs[:, 0], pairs[:, 1]) >= 0
+        if self._broadphase is None:
+            return False
+        hit = self._broadphase.first_colliding_pair(R, p, self._pair_filter, self._table)
+        if hit is NotImplemented:  # EXPLICIT broadphase: candidates from numpy
+            pairs = self._candidates(R, p, 0.0)
+            return first_penetrating_pair(self._table, R, p, pairs[:, 0], pairs[:, 1]) >= 0
+        return hit is not None
 
     def FindCollisionCandidates(self, world_poses) -> list:
         R, p = self._poses(world_poses)

@@ -23,8 +23,9 @@ import numpy as np
 
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED, solve_pairs
+from scenegraph.proximity.compiled.sweep_and_prune import boxes_and_pairs
 
-__all__ = ["select_pairs"]
+__all__ = ["select_pairs", "first_colliding_pair"]
 
 
 @njit
@@ -81,3 +82,31 @@ def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, r
             block[count, 6 + c] = n[k, c]
         count += 1
     stats[0], stats[1], stats[2], stats[3] = count, loose, first_loose, first_nan
+
+
+@njit
+def first_colliding_pair(rows, kind_start, params, vertex_start, vertices, R, p, base_lo,
+                         base_hi, margin, allowed, method, lo, hi, shapes, hulls):
+    """HasCollisions in one call: the broadphase (sweep_and_prune.boxes_and_pairs,
+    its arguments first) on poses R (G, 3, 3), p (G, 3), then the narrow phase
+    of its candidate pairs (shapes, hulls over the same G rows), stopping at
+    the first pair that penetrates or touches (overlapping inner balls are
+    tried before any narrow phase). Returns (row A, row B) of that pair, or
+    (−1, −1), and the broadphase's bad row (≥ 0: a non-finite pose; no pair
+    is then tested)."""
+    pairs, bad = boxes_and_pairs(rows, kind_start, params, vertex_start, vertices, R, p,
+                                 base_lo, base_hi, margin, allowed, method, lo, hi)
+    K = pairs.shape[0]
+    if bad >= 0 or K == 0:
+        return -1, -1, bad
+    iA = np.empty(K, dtype=np.int64)
+    iB = np.empty(K, dtype=np.int64)
+    for k in range(K):
+        iA[k], iB[k] = pairs[k, 0], pairs[k, 1]
+    d = np.empty(K)
+    w = np.empty((K, 3))
+    status = np.empty(K, dtype=np.int64)
+    k = solve_pairs(shapes, hulls, R, p, iA, iB, 0.0, d, w, w, w, status, True)
+    if k < 0:
+        return -1, -1, -1
+    return iA[k], iB[k], -1
