@@ -538,6 +538,7 @@ class Broadphase:
         self._boxes_only = sweep_and_prune.BOXES_ONLY
         self._entry = None
         self._hit_entry = None
+        self._select_entry = None
         self.model = model
         n = model.num_geometries
         self.anchored = (np.zeros(n, dtype=bool) if anchored is None
@@ -599,6 +600,28 @@ class Broadphase:
         pairs, bad = self._entry(*args)
         self._raise_bad(bad)
         return pairs, args[-2], args[-1]
+
+    def select(self, R_WG, p_WG, filtered, margin: float, table, max_distance: float,
+               in_frames: bool, refuse_halfspace_pairs: bool):
+        """A pair query's candidates and narrow phase in one compiled call
+        (pair_queries.select_candidates over `table`, a dispatch.ShapeTable of
+        the same rows): (rows_A, rows_B, distance, block, pairs, stats) as
+        that kernel returns them. NotImplemented for the EXPLICIT method."""
+        if self._method_code == self._boxes_only:
+            return NotImplemented
+        stats = np.empty(6, dtype=np.int64)
+        args = self._args(R_WG, p_WG, margin, self._allowed_words(filtered),
+                          self._method_code) + (table.packed, table.hulls, float(max_distance),
+                                                bool(in_frames), bool(refuse_halfspace_pairs),
+                                                stats)
+        entry = self._select_entry
+        if entry is None:
+            from scenegraph._jit import entry_point
+            from scenegraph.proximity.compiled.pair_queries import select_candidates
+            entry = self._select_entry = entry_point(select_candidates, args)
+        out = entry(*args)
+        self._raise_bad(int(stats[4]))
+        return (*out, stats)
 
     def first_colliding_pair(self, R_WG, p_WG, filtered, table):
         """(row A, row B) of a candidate pair (boxes touching, not filtered)

@@ -272,6 +272,34 @@ class ProximityEngine:
             f"realised along its normal but possibly not the best one (please report the "
             f"poses)", RuntimeWarning, stacklevel=5)
 
+    def _select_candidates(self, R, p, margin: float, max_distance: float, in_frames: bool,
+                           query: str, penetration: bool = False):
+        """_select on the broadphase's candidate pairs (boxes inflated by
+        margin [m]), both in one compiled call when the broadphase allows
+        (Broadphase.select); with `penetration`, two half spaces among the
+        candidates raise Drake's error."""
+        bp = self._broadphase
+        refuse = penetration and self._table.num_halfspaces > 1
+        found = NotImplemented if bp is None else bp.select(
+            R, p, self._pair_filter, margin, self._table, max_distance, in_frames, refuse)
+        if found is NotImplemented:
+            pairs = self._candidates(R, p, margin)
+            if refuse:
+                check_halfspace_pairs(self._table, pairs)
+            return self._select(R, p, pairs, max_distance, in_frames, query)
+        rows_A, rows_B, distance, block, pairs, stats = found
+        count, loose, first_loose, first_nan, _, halfspaces = stats.tolist()
+        if halfspaces >= 0:
+            check_halfspace_pairs(self._table, pairs[halfspaces:halfspaces + 1])
+        if first_nan >= 0:
+            self._raise_non_finite(query, *pairs[first_nan].tolist())
+        if loose:
+            self._warn_uncertified(query, *pairs[first_loose].tolist(), loose)
+        out = (rows_A, rows_B, distance, block)
+        if count == len(pairs):
+            return [*out, False]
+        return [*(x[:count] for x in out), False]
+
     def _select(self, R, p, pairs, max_distance: float, in_frames: bool, query: str):
         """[rows A, rows B, distance, block, False] of the candidate pairs
         within max_distance, from one compiled call (narrow phase, selection,
@@ -328,9 +356,8 @@ class ProximityEngine:
     # --- penetration -----------------------------------------------------------------
     def _penetration_selection(self, R, p):
         """_select's list for the penetrating pairs, distance negated to depth."""
-        pairs = self._candidates(R, p, 0.0)
-        check_halfspace_pairs(self._table, pairs)
-        found = self._select(R, p, pairs, 0.0, False, "ComputePointPairPenetration")
+        found = self._select_candidates(R, p, 0.0, 0.0, False, "ComputePointPairPenetration",
+                                        penetration=True)
         found[2] = -found[2] + 0.0
         return found
 
@@ -384,12 +411,10 @@ class ProximityEngine:
         R, p, memo = self._pose_state(world_poses)
 
         def compute():
+            query = "ComputeSignedDistancePairwiseClosestPoints"
             if math.isinf(max_distance):
-                pairs = self._unfiltered_pairs()
-            else:
-                pairs = self._candidates(R, p, 0.5 * max_distance)
-            return self._select(R, p, pairs, max_distance, True,
-                                "ComputeSignedDistancePairwiseClosestPoints")
+                return self._select(R, p, self._unfiltered_pairs(), max_distance, True, query)
+            return self._select_candidates(R, p, 0.5 * max_distance, max_distance, True, query)
 
         return self._distance_results(self._hand_out(memo, ("pairwise", max_distance), compute))
 

@@ -23,9 +23,10 @@ import numpy as np
 
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED, solve_pairs
+from scenegraph.proximity.compiled.packed_shapes import HALFSPACE
 from scenegraph.proximity.compiled.sweep_and_prune import boxes_and_pairs
 
-__all__ = ["select_pairs", "first_colliding_pair"]
+__all__ = ["select_pairs", "first_colliding_pair", "select_candidates"]
 
 
 @njit
@@ -110,3 +111,40 @@ def first_colliding_pair(rows, kind_start, params, vertex_start, vertices, R, p,
     if k < 0:
         return -1, -1, -1
     return iA[k], iB[k], -1
+
+
+@njit
+def select_candidates(rows, kind_start, params, vertex_start, vertices, R, p, base_lo,
+                      base_hi, margin, allowed, method, lo, hi, shapes, hulls, max_distance,
+                      in_geometry_frames, refuse_halfspace_pairs, stats):
+    """A pair query in one call: the broadphase (sweep_and_prune.boxes_and_pairs,
+    its arguments first; margin [m] inflates the boxes) on poses R (G, 3, 3),
+    p (G, 3), then select_pairs on its candidate pairs (shapes, hulls over
+    the same G rows).
+
+    Returns (rows_A, rows_B, distance, block, pairs): select_pairs' outputs
+    (K rows, the first stats[0] written) and the candidate pairs (K, 2).
+    stats (6,) int64: select_pairs' four, then the broadphase's bad row
+    (≥ 0: a non-finite pose; nothing else computed) and, with
+    refuse_halfspace_pairs, the position of a candidate pair of two half
+    spaces (≥ 0: nothing else computed), else −1."""
+    pairs, bad = boxes_and_pairs(rows, kind_start, params, vertex_start, vertices, R, p,
+                                 base_lo, base_hi, margin, allowed, method, lo, hi)
+    K = pairs.shape[0]
+    rows_A = np.empty(K, dtype=np.int64)
+    rows_B = np.empty(K, dtype=np.int64)
+    distance = np.empty(K)
+    block = np.empty((K, 9))
+    stats[0], stats[1], stats[2], stats[3], stats[4], stats[5] = 0, 0, -1, -1, bad, -1
+    if bad >= 0:
+        return rows_A, rows_B, distance, block, pairs
+    if refuse_halfspace_pairs:
+        kind = shapes.kind
+        for k in range(K):
+            if kind[pairs[k, 0]] == HALFSPACE and kind[pairs[k, 1]] == HALFSPACE:
+                stats[5] = k
+                return rows_A, rows_B, distance, block, pairs
+    if K:
+        select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, rows_A,
+                     rows_B, distance, block, stats)
+    return rows_A, rows_B, distance, block, pairs
