@@ -259,6 +259,13 @@ def _ellipsoid_nearest(e: np.ndarray, z: np.ndarray, max_iter: int = 200):
     d[e == e_min[:, None]] = 0.0
     c = e * z  # numerators
     active = z > 0.0
+    # A component on a smallest axis below 1e-18 of the smallest positive gap
+    # d_i counts as 0: the exact root u is then of its size, far below what
+    # the other terms resolve, and the root finder cannot reach it near the
+    # underflow (compiled/point_kernels.py does the same).
+    d_pos = np.where(d > 0.0, d, np.inf).min(axis=1)
+    negligible = np.where(np.isfinite(d_pos), 1e-18 * d_pos, 0.0)  # a sphere: none
+    active &= ~((e == e_min[:, None]) & (c < negligible[:, None]))
 
     def F(u, rows=slice(None)):
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -332,6 +332,23 @@ def _ellipsoid_nearest_scaled(e0, e1, e2, z0, z1, z2):
     # A component is active when e_i·z_i is: one that underflows to 0 (z_i
     # subnormal beside normal ones) counts as 0, as it is to rounding.
     a0, a1, a2 = c0 > 0.0, c1 > 0.0, c2 > 0.0
+    # A component on a smallest axis below 1e-18 of the smallest positive
+    # gap d_i counts as 0 too: the exact root u is then of its size, far
+    # below what the other terms resolve (the answer differs from the flat
+    # case's by ~u/d_i relative), and the root finder cannot reach it near
+    # the underflow (z = (1e-300, 0, 0.084) in a (0.0013, 0.0093, 0.1)
+    # needle gave a point 1.4e-5 m inside instead of the one 6.9e-4 m away).
+    d_pos = math.inf
+    for d_i in (d0, d1, d2):
+        if d_i > 0.0:
+            d_pos = min(d_pos, d_i)
+    negligible = 1e-18 * d_pos if d_pos < math.inf else 0.0  # a sphere: none
+    if m0 and c0 < negligible:
+        a0 = False
+    if m1 and c1 < negligible:
+        a1 = False
+    if m2 and c2 < negligible:
+        a2 = False
     min_active = (m0 and a0) or (m1 and a1) or (m2 and a2)
     lo = max(0.0, max(c0 - d0, max(c1 - d1, c2 - d2)))
     norm_z = math.sqrt((z0 * z0 + z1 * z1) + z2 * z2)

@@ -303,3 +303,28 @@ def test_point_on_a_flat_ellipsoid_rim_with_a_subnormal_coordinate():
         d, nx, ny, nz, *_ = ellipsoid_point(0.0011250455426163103, 1.0, 1.0, 5e-324, y, z)
         assert abs(d) <= 1e-15
         assert abs(ny - y) <= 1e-15 and abs(nz - z) <= 1e-15
+
+
+@pytest.mark.parametrize("x", [1e-300, 1.26e-263, 1e-200, 1e-100, 1e-30, 0.0])
+def test_point_inside_a_needle_ellipsoid_beside_its_long_axis(x):
+    """A point x m off the long axis of Ellipsoid(0.0013, 0.0093, 0.1), at
+    z = 0.0839 (long fuzz run: a sphere's centre there, x = 1.3e-263 from
+    rotations of 1e-262, gave a certified depth 1.4e-5 m too small). Inside
+    the evolute the nearest surface point leaves the axis towards the
+    thinnest semi-axis: N = (a·√(1 − (z/ĉ)²) ..., z·c²/(c² − a²)), the same
+    for every x this small, and N is on the surface."""
+    from scenegraph.proximity.compiled.point_kernels import ellipsoid_point
+    from scenegraph.proximity.point_distance import signed_distance_to_ellipsoid
+
+    a, b, c = 0.001275759358017896, 0.009303400978942625, 0.10000230261160267
+    z = 0.08388662252826862
+    # 2-D nearest point from (0, z) to x²/a² + z²/c² = 1 inside the evolute:
+    # N_z = z·c²/(c² − a²), N_x = a·√(1 − N_z²/c²).
+    n_z = z * c * c / (c * c - a * a)
+    n_x = a * np.sqrt(1.0 - (n_z / c) ** 2)
+    expected = -np.hypot(n_x - x, n_z - z)
+    d, nx, ny, nz, *_ = ellipsoid_point(a, b, c, x, 0.0, z)
+    assert abs(d - expected) <= 1e-15
+    assert abs(nx - n_x) <= 1e-15 and abs(nz - n_z) <= 1e-15
+    reference, _, _ = signed_distance_to_ellipsoid(np.array([a, b, c]), np.array([[x, 0.0, z]]))
+    assert abs(reference[0] - expected) <= 1e-15
