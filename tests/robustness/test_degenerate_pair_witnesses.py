@@ -110,3 +110,26 @@ def test_flat_box_at_the_centre_of_a_sphere_is_certified():
     assert -phi == pytest.approx(1.0 + 0.5 * 0.0020050749419419666, abs=1e-12)
     assert abs(_own_surface_distance(scene, "a", p_a)) <= 1e-12
     assert abs(_own_surface_distance(scene, "b", p_b)) <= 1e-12
+
+
+def test_small_capsule_across_a_large_cylinders_axis_is_certified():
+    """From the same run: a small Capsule at the centre of a Cylinder(1, 10),
+    its axis almost perpendicular to the cylinder's. The deepest escape is
+    radial, along the normal of both axes (tried after GJK/EPA's arbitrary
+    direction fails): depth = cylinder radius + capsule radius, certified."""
+    A = Capsule(0.004700534040280512, 0.003494475282800137)
+    X_WA = _pose([[0.004932201013763571, -2.51700261426511e-21, 0.9999878366226059],
+                  [-2.51700261426511e-21, -0.9999999999999998, -2.504618716042058e-21],
+                  [0.9999878366226059, -2.504618716042058e-21, -0.004932201013763349]],
+                 [0.0015818860372936714, 4.4387602534403765, -1.0])
+    X_WB = _pose([[0.47084272766189295, -0.37664816900909026, -0.7977739545698445],
+                  [0.37664816897447373, 0.9035492778820927, -0.2042911139695631],
+                  [0.7977739545861878, -0.2042911139057412, 0.5672934497798001]],
+                 [0.0015818860372936714, 4.4387602534403765, -1.0])
+    scene = _Pair(A, X_WA, Cylinder(1.0, 9.999999999999998), X_WB)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        phi, p_a, p_b, nhat = scene.pair("a", "b")
+    assert -phi == pytest.approx(1.0 + 0.004700534040280512, abs=1e-12)
+    assert abs(_own_surface_distance(scene, "a", p_a)) <= 1e-12
+    assert abs(_own_surface_distance(scene, "b", p_b)) <= 1e-12

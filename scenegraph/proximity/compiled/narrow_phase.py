@@ -383,11 +383,23 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
     if status != EXACT:
         # Symmetric arrangements (coincident boxes, concentric cylinders) leave
         # GJK/EPA's direction arbitrary in a continuum of equally good ones:
-        # retry from the best of the bodies' own axes, if it bounds better.
+        # retry from the best of the bodies' own axes and the normal of both
+        # z axes, if it bounds better.
         best_f, dx, dy, dz = -math.inf, 0.0, 0.0, 1.0
-        for k in range(12):
-            ax_x, ax_y, ax_z = _axis(A if k < 6 else B, k % 3)
-            sign = 1.0 if (k // 3) % 2 == 0 else -1.0
+        zAx, zAy, zAz = _axis(A, 2)
+        zBx, zBy, zBz = _axis(B, 2)
+        cx, cy, cz = zAy * zBz - zAz * zBy, zAz * zBx - zAx * zBz, zAx * zBy - zAy * zBx
+        cn = math.sqrt(cx * cx + cy * cy + cz * cz)
+        for k in range(14):
+            if k < 12:
+                ax_x, ax_y, ax_z = _axis(A if k < 6 else B, k % 3)
+                sign = 1.0 if (k // 3) % 2 == 0 else -1.0
+            elif cn > 1e-9:
+                # Perpendicular to both z axes (cylinders', capsules' axes).
+                ax_x, ax_y, ax_z = cx / cn, cy / cn, cz / cn
+                sign = 1.0 if k == 12 else -1.0
+            else:
+                continue
             ux, uy, uz = sign * ax_x, sign * ax_y, sign * ax_z
             f = _lower_bound(A, B, ux, uy, uz)
             if f > best_f:
