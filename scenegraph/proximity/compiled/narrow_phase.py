@@ -331,6 +331,39 @@ def _off_surface(body, hull, x, y, z):
 
 
 @njit
+def _refine_attempts(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz,
+                     coarse, scale, attempts, work):
+    """The refinement from a coarse answer (m, witnesses a, b; coarse = f(m)),
+    with the first `attempts` feature choices: (certified, φ, m, a, b) of
+    the first one certified and not worse than coarse (to 1e-12·scale)."""
+    for attempt in range(attempts):
+        ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(
+            A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz,
+            _TAUS[attempt], _MODES[attempt], _FREEZE_A[attempt], work)
+        if not ok and attempt < 2 and math.isfinite(qx + qy + qz):
+            # Flat features tilted by less than the span test's 1e-6 (a box
+            # resting on a table) are solved as parallel: the direction comes
+            # out exact (normal to the face whose coordinates stay free), but
+            # the frozen witness sits anywhere on its face instead of at the
+            # vertex or rim point that the tilt makes the support. Re-seat both
+            # witnesses at the exact supports along that direction and select
+            # features again: as parallel (the frozen witness is now the
+            # support), then with no angular slack (a vertex or rim point).
+            rx, ry, rz = qx, qy, qz
+            for tau in (_TAUS[attempt], 1e-12):
+                sx, sy, sz = support_W(A, -rx, -ry, -rz)
+                tx, ty, tz = support_W(B, rx, ry, rz)
+                ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(
+                    A, hull_A, size_A, B, hull_B, size_B, rx, ry, rz, sx, sy, sz, tx, ty,
+                    tz, tau, AT_ANGLE, _FREEZE_A[attempt], work)
+                if ok and f >= coarse - 1e-12 * scale:
+                    break
+        if ok and f >= coarse - 1e-12 * scale:
+            return True, f, qx, qy, qz, sx, sy, sz, tx, ty, tz
+    return False, coarse, mx, my, mz, ax, ay, az, bx, by, bz
+
+
+@njit
 def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S, PV, PF, FI,
                   WORK, work):
     """Bodies without a closed form (supports.py tuples, cores for Capsules,
@@ -351,33 +384,13 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
             return FARTHER, d - rA - rB, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
         coarse = _lower_bound(A, B, mx, my, mz)
         phi = coarse
-        for attempt in range(_ATTEMPTS[level]):
-            ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(
-                A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz,
-                _TAUS[attempt], _MODES[attempt], _FREEZE_A[attempt], work)
-            if not ok and attempt < 2 and math.isfinite(qx + qy + qz):
-                # Flat features tilted by less than the span test's 1e-6 (a box
-                # resting on a table) are solved as parallel: the direction comes
-                # out exact (normal to the face whose coordinates stay free), but
-                # the frozen witness sits anywhere on its face instead of at the
-                # vertex or rim point that the tilt makes the support. Re-seat both
-                # witnesses at the exact supports along that direction and select
-                # features again: as parallel (the frozen witness is now the
-                # support), then with no angular slack (a vertex or rim point).
-                rx, ry, rz = qx, qy, qz
-                for tau in (_TAUS[attempt], 1e-12):
-                    sx, sy, sz = support_W(A, -rx, -ry, -rz)
-                    tx, ty, tz = support_W(B, rx, ry, rz)
-                    ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(
-                        A, hull_A, size_A, B, hull_B, size_B, rx, ry, rz, sx, sy, sz, tx, ty,
-                        tz, tau, AT_ANGLE, _FREEZE_A[attempt], work)
-                    if ok and f >= coarse - 1e-12 * scale:
-                        break
-            if ok and f >= coarse - 1e-12 * scale:
-                status = EXACT
-                phi, mx, my, mz = f, qx, qy, qz
-                ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
-                break
+        ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = _refine_attempts(
+            A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz, coarse,
+            scale, _ATTEMPTS[level], work)
+        if ok:
+            status = EXACT
+            phi, mx, my, mz = f, qx, qy, qz
+            ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
         if status == EXACT:
             break
     if status != EXACT:
@@ -407,15 +420,13 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         if best_f > coarse:
             sx, sy, sz = support_W(A, -dx, -dy, -dz)
             tx, ty, tz = support_W(B, dx, dy, dz)
-            for attempt in range(_ATTEMPTS[1]):
-                ok, f, qx, qy, qz, px, py, pz, rx, ry, rz = refine(
-                    A, hull_A, size_A, B, hull_B, size_B, dx, dy, dz, sx, sy, sz, tx, ty, tz,
-                    _TAUS[attempt], _MODES[attempt], _FREEZE_A[attempt], work)
-                if ok and f >= best_f - 1e-12 * scale:
-                    status = EXACT
-                    phi, mx, my, mz = f, qx, qy, qz
-                    ax, ay, az, bx, by, bz = px, py, pz, rx, ry, rz
-                    break
+            ok, f, qx, qy, qz, px, py, pz, rx, ry, rz = _refine_attempts(
+                A, hull_A, size_A, B, hull_B, size_B, dx, dy, dz, sx, sy, sz, tx, ty, tz,
+                best_f, scale, _ATTEMPTS[1], work)
+            if ok:
+                status = EXACT
+                phi, mx, my, mz = f, qx, qy, qz
+                ax, ay, az, bx, by, bz = px, py, pz, rx, ry, rz
             if status != EXACT:
                 coarse, mx, my, mz = best_f, dx, dy, dz
                 ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
