@@ -7,8 +7,9 @@ simulated for 2 s with random initial conditions from a RandomGenerator:
             SceneGraph's signed distances at every evaluation, plus a per-step
             monitor (a SceneGraph diagram with per-step queries).
 
-For each: serial (num_parallel_executions=1) against `--workers` processes
-(num_parallel_executions=W; the pool is started inside the timed call, as a user
+For each: serial (num_parallel_executions=1) against num_parallel_executions=W
+(`--workers`: W − 1 worker processes plus this process, which prepares every sample
+and simulates some itself; the pool is started inside the timed call, as a user
 gets it), then — once Dask's threads exist, which would make the processes start by
 forkserver instead of fork — serial against a W-worker Dask LocalCluster of
 processes (client.get_executor(); the cluster is started and warmed up once,
@@ -25,7 +26,7 @@ shrink; the "projected" speed-up is what the measured CPU times give on W idle
 cores: serial CPU / max(parent CPU, (parent + workers CPU) / W).
 
 Run:  .venv/bin/python benchmarks/bench_montecarlo.py [--samples 200]
-      [--scene-samples 200] [--rounds 3] [--workers 2] [--no-dask]
+      [--scene-samples 200] [--rounds 3] [--scene-rounds 3] [--workers 2] [--no-dask]
 """
 from __future__ import annotations
 
@@ -96,7 +97,7 @@ def _interleaved(name, make, output, samples, rounds, modes, reference):
 def bench_processes(name, make, output, samples, rounds, workers):
     """Serial vs worker processes (fork: this process has no other threads yet)."""
     print(f"\n{name}: {samples} samples x {FINAL_TIME} s   ({_load()})")
-    modes = {"serial": {}, f"{workers} processes": {"num_parallel_executions": workers}}
+    modes = {"serial": {}, f"{workers} executions": {"num_parallel_executions": workers}}
     walls, reference = _interleaved(name, make, output, samples, rounds, modes, None)
     _table(walls, samples, workers)
     # CPU accounting: fork workers are reaped by the pool, so RUSAGE_CHILDREN has them.
@@ -107,7 +108,7 @@ def bench_processes(name, make, output, samples, rounds, workers):
     _, zero_s, _, _ = _run(make, output, 0.0, n)
     _, zero_p, zero_w, _ = _run(make, output, 0.0, n, num_parallel_executions=workers)
     overhead = (zero_p + zero_w - zero_s) / n
-    print(f"  CPU per sample: serial {1e3 * cpu_s / n:.2f} ms; {workers} processes: "
+    print(f"  CPU per sample: serial {1e3 * cpu_s / n:.2f} ms; {workers} executions: "
           f"this process {1e3 * cpu_p / n:.2f} ms + workers {1e3 * cpu_w / n:.2f} ms")
     print(f"  overhead per sample (pickle + dispatch + unpickle + pool start, CPU, "
           f"final_time 0): {1e3 * overhead:.2f} ms; of which in this process "
@@ -133,6 +134,8 @@ def main(argv=None) -> int:
     parser.add_argument("--samples", type=int, default=200, help="pendulum samples")
     parser.add_argument("--scene-samples", type=int, default=200, help="scene samples")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds")
+    parser.add_argument("--scene-rounds", type=int, default=3,
+                        help="interleaved rounds of the scene")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask cluster")
     args = parser.parse_args(argv)
@@ -143,7 +146,7 @@ def main(argv=None) -> int:
                           args.samples, args.rounds))
     if args.scene_samples:
         workloads.append(("scene (SceneGraph, per-step queries)", make_scene_simulator,
-                          scene_clearance, args.scene_samples, max(1, args.rounds // 3)))
+                          scene_clearance, args.scene_samples, args.scene_rounds))
     for _, make, output, _, _ in workloads:   # numba kernels loaded before the forks
         MonteCarloSimulation(make, output, FINAL_TIME, 3, RandomGenerator(3))
     references = [bench_processes(name, make, output, n, rounds, args.workers)
