@@ -12,7 +12,12 @@ answers pairs (A_k, B_k) of engine rows for all shape kinds at once:
 * every other pair: GJK on the bodies' cores (Capsule: its segment), EPA
   when the cores overlap, then the certified Newton refinement
   (refinement.py), tried with three feature tolerances. A pair that no
-  attempt certifies keeps the coarse answer and is flagged UNCERTIFIED.
+  attempt certifies is retried from the best of the bodies' axes, the
+  normal of their z axes and (hulls) their facet normals, then, if it
+  clearly penetrates, from the shortest of a few realised escapes
+  (_escape_pair); still uncertified, it keeps a realised answer (that
+  escape, or the coarse one with witnesses moved onto the surfaces) and
+  is flagged UNCERTIFIED.
 
 Each pair is computed in the canonical order of its kinds (packed_shapes
 codes, as dispatch.py) and swapped back, so answers do not depend on which
@@ -32,6 +37,7 @@ from scenegraph._jit import njit
 from scenegraph.proximity.compiled.epa import MAX_FACES, MAX_VERTICES, WORK_SIZE, epa
 from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT, make_hull_ref
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
+from scenegraph.proximity.compiled.gjk import INTERSECTING as GJK_INTERSECTING
 from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
 from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, ELLIPSOID,
                                                           HALFSPACE,
@@ -63,6 +69,13 @@ _EPA_TOL_SMOOTH = 1e-3
 _ATTEMPTS = (3, 7)
 _MODES = (AT_ANGLE, AT_ANGLE, AT_POINT, AT_ANGLE, AT_ANGLE, AT_ANGLE, BY_EXTENT)
 _FREEZE_A = (False, True, False, False, False, False, False)
+# Hulls with at most this many facets offer their facet normals as
+# directions to an uncertified pair's retry.
+_MAX_FACET_STARTS = 512
+# Escapes tried by an uncertified penetration (_escape_pair), at most.
+_ESCAPES = 24
+# Internal status of _general_pair: uncertified, answered by an escape.
+ESCAPED = 3
 
 
 @njit
@@ -203,6 +216,26 @@ def _separated_start(A, B, scale, S, gjk_tol, wx, wy, wz):
             break
         wx, wy, wz = mx, my, mz
     return ok, mx, my, mz, ax, ay, az, bx, by, bz
+
+
+@njit
+def _escape_pair(A, B, scale, S, mx, my, mz):
+    """Witnesses of a realised escape of two overlapping bodies, from a unit
+    direction m (nhat_BA): B is moved by (f(m) − ε)·m (f the lower bound,
+    ε = 1e-6·scale), after which it is at least ε away from A, and GJK gives
+    the closest pair (a on A, b' on the moved B). With b = b' moved back,
+    u = a − b is a translation of B after which the bodies touch (at a), so
+    |u| bounds the penetration depth from above, and a, b lie on the
+    surfaces (to GJK's tolerance: exactly on polytopes). At the deepest
+    direction m*, u = φ* m*. Returns (ok, a, b)."""
+    t = _lower_bound(A, B, mx, my, mz) - 1e-6 * scale
+    Bs = _shifted(B, t * mx, t * my, t * mz)
+    st, d, n = gjk(A, Bs, scale, math.inf, S, _GJK_TOL[1])
+    if st != SEPARATED:
+        return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    ax, ay, az = simplex_point(S, n, 3)
+    bx, by, bz = simplex_point(S, n, 6)
+    return True, ax, ay, az, bx - t * mx, by - t * my, bz - t * mz
 
 
 @njit
@@ -417,6 +450,22 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
             f = _lower_bound(A, B, ux, uy, uz)
             if f > best_f:
                 best_f, dx, dy, dz = f, ux, uy, uz
+        # A deepest escape through a face of a hull (e.g. an ellipsoid
+        # across a thin needle, where f varies by the needle's width only)
+        # is along that facet's normal: B's outward normals, A's inward ones.
+        for side in range(2):
+            body, hull = (A, hull_A) if side == 0 else (B, hull_B)
+            if body[0] != CONVEX or hull[2] > _MAX_FACET_STARTS:
+                continue
+            naddr = hull[0]
+            sign = -1.0 if side == 0 else 1.0
+            for k in range(hull[2]):
+                ux, uy, uz = rotate_from_G(body, sign * load_f64(naddr, 3 * k),
+                                           sign * load_f64(naddr, 3 * k + 1),
+                                           sign * load_f64(naddr, 3 * k + 2))
+                f = _lower_bound(A, B, ux, uy, uz)
+                if f > best_f:
+                    best_f, dx, dy, dz = f, ux, uy, uz
         if best_f > coarse:
             sx, sy, sz = support_W(A, -dx, -dy, -dz)
             tx, ty, tz = support_W(B, dx, dy, dz)
@@ -430,7 +479,46 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
             if status != EXACT:
                 coarse, mx, my, mz = best_f, dx, dy, dz
                 ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
-    if status != EXACT:
+    if status != EXACT and st == GJK_INTERSECTING and coarse < -1e-6 * scale:
+        # Penetration (GJK found the origin in C; near contact the coarse
+        # stage's own candidates serve better): escapes along m, each next m
+        # the direction of the last escape (a fixed point at the deepest
+        # direction); the shortest escape is a realised answer with witnesses
+        # on both surfaces. From there the refinement is tried once more.
+        best_u, ux, uy, uz = math.inf, mx, my, mz
+        ex_ax = ex_ay = ex_az = ex_bx = ex_by = ex_bz = 0.0
+        for _ in range(_ESCAPES):
+            good, qax, qay, qaz, qbx, qby, qbz = _escape_pair(A, B, scale, S, ux, uy, uz)
+            if not good:
+                break
+            vx, vy, vz = qax - qbx, qay - qby, qaz - qbz
+            lu = math.sqrt(vx * vx + vy * vy + vz * vz)
+            if not (lu > 0.0 and lu < best_u):
+                break
+            progress = best_u - lu
+            best_u = lu
+            ex_ax, ex_ay, ex_az, ex_bx, ex_by, ex_bz = qax, qay, qaz, qbx, qby, qbz
+            ux, uy, uz = -vx / lu, -vy / lu, -vz / lu
+            if progress <= 1e-13 * scale:
+                break
+        if best_u < math.inf:
+            rx, ry, rz = _unit(ex_bx - ex_ax, ex_by - ex_ay, ex_bz - ex_az)
+            f = _lower_bound(A, B, rx, ry, rz)
+            ok, f, qx, qy, qz, px, py, pz, sx, sy, sz = _refine_attempts(
+                A, hull_A, size_A, B, hull_B, size_B, rx, ry, rz, ex_ax, ex_ay, ex_az, ex_bx,
+                ex_by, ex_bz, max(f, coarse), scale, _ATTEMPTS[1], work)
+            if ok:
+                status = EXACT
+                phi, mx, my, mz = f, qx, qy, qz
+                ax, ay, az, bx, by, bz = px, py, pz, sx, sy, sz
+            elif -best_u >= coarse - 1e-9 * scale:
+                # Uncertified, but realised: φ = −|u| along m = −u/|u|.
+                status = ESCAPED
+                phi, mx, my, mz = -best_u, rx, ry, rz
+                ax, ay, az, bx, by, bz = ex_ax, ex_ay, ex_az, ex_bx, ex_by, ex_bz
+    if status == ESCAPED:
+        status = UNCERTIFIED
+    elif status != EXACT:
         # Coarse answer: φ = f(m), a translation-realised signed distance along
         # m. Witnesses, whichever pair costs least (below): each body's
         # support point along ∓m (exactly on its surface, but a face's corner
