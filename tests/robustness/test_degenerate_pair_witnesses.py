@@ -144,6 +144,34 @@ def test_small_capsule_across_a_large_cylinders_axis_is_certified():
 
 
 
+@pytest.mark.parametrize("reverse", [False, True], ids=["needle first", "needle second"])
+def test_needle_along_a_cylinders_axis_takes_the_shallower_axial_escape(reverse):
+    """From the session-4 long run: a needle Cylinder(1e-4, 1) along the axis of
+    a Cylinder(1, 1), same centre. Two basins: out through a cap (depth
+    0.5 + 0.5 = 1) and out through the side (1 + 1e-4). EPA's tolerance
+    could not tell them apart, so the certified answer was 1.0001 in one
+    registration order and 1 in the other; the cylinders' own axes bound
+    the signed distance better than a radial answer, so the axial basin is
+    refined too and the global one is kept, in both orders."""
+    X_WA = _pose([[-0.9997805859779096, 0.020947073821126736, 0.0],
+                  [0.020947073821126736, 0.9997805859779096, 0.0],
+                  [0.0, 0.0, -1.0]],
+                 [0.0001, -1.3888771496054613, 1.852877565219779e-58])
+    X_WB = _pose([[0.6390484588405683, 0.7691664756432736, 4.9945074717668826e-185],
+                  [0.7691664756432736, -0.6390484588405687, -1.0643001266300449e-184],
+                  [-4.9945074717668826e-185, 1.0643001266300449e-184, -1.0000000000000004]],
+                 [0.0001, -1.3888771496054613, 1.852877565219779e-58])
+    scene = _Pair(Cylinder(0.0001, 1.0), X_WA, Cylinder(1.0, 1.0), X_WB, reverse=reverse)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        phi, p_a, p_b, nhat = scene.pair("a", "b")
+    assert -phi == pytest.approx(1.0, abs=1e-12)
+    assert abs(abs(nhat[2]) - 1.0) <= 1e-12       # along the common (world z) axis
+    assert np.linalg.norm(p_a - p_b) == pytest.approx(-phi, abs=1e-12)
+    assert abs(_own_surface_distance(scene, "a", p_a)) <= 1e-12
+    assert abs(_own_surface_distance(scene, "b", p_b)) <= 1e-12
+
+
 # Support functions h(U) (U (N, 3) unit directions in W) about each body's
 # origin, and the overlap along m = nhat_BA: how far A must move along m to
 # clear B, h_B(m) + h_A(−m) − m·(p_WA − p_WB). The penetration depth is the

@@ -39,9 +39,8 @@ from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import INTERSECTING as GJK_INTERSECTING
 from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
-from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, ELLIPSOID,
-                                                          HALFSPACE,
-                                                          SPHERE)
+from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
+                                                          ELLIPSOID, HALFSPACE, SPHERE)
 from scenegraph.proximity.compiled.point_kernels import convex_point, primitive_point
 from scenegraph.proximity.compiled.refinement import refine
 from scenegraph.proximity.compiled.raw_memory import load_f64
@@ -397,6 +396,50 @@ def _refine_attempts(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, a
 
 
 @njit
+def _axial(kind):
+    """A kind whose frame's z axis is its own axis (Cylinder, Capsule)."""
+    return kind == CYLINDER or kind == CAPSULE
+
+
+@njit
+def _best_axis_bound(A, B, own_axes_only):
+    """(f, u): the best lower bound f(u) of the signed distance over the
+    bodies' axes (±x, ±y, ±z of A and of B) and ±(z_A × z_B), the
+    directions symmetric arrangements (coincident boxes, concentric or
+    crossing cylinders) leave open. own_axes_only: only the axes that are
+    the shape's own (a Box's and an Ellipsoid's three, a Cylinder's and a
+    Capsule's z; none of a Convex's frame or a Sphere's), and the cross
+    product only between two such z axes."""
+    best_f, dx, dy, dz = -math.inf, 0.0, 0.0, 1.0
+    zAx, zAy, zAz = _axis(A, 2)
+    zBx, zBy, zBz = _axis(B, 2)
+    cx, cy, cz = zAy * zBz - zAz * zBy, zAz * zBx - zAx * zBz, zAx * zBy - zAy * zBx
+    cn = math.sqrt(cx * cx + cy * cy + cz * cz)
+    if own_axes_only and not (_axial(A[0]) and _axial(B[0])):
+        cn = 0.0
+    for k in range(14):
+        if k < 12:
+            body = A if k < 6 else B
+            if own_axes_only:
+                kind = body[0]
+                if not (kind == BOX or kind == ELLIPSOID or (_axial(kind) and k % 3 == 2)):
+                    continue
+            ax_x, ax_y, ax_z = _axis(body, k % 3)
+            sign = 1.0 if (k // 3) % 2 == 0 else -1.0
+        elif cn > 1e-9:
+            # Perpendicular to both z axes (cylinders', capsules' axes).
+            ax_x, ax_y, ax_z = cx / cn, cy / cn, cz / cn
+            sign = 1.0 if k == 12 else -1.0
+        else:
+            continue
+        ux, uy, uz = sign * ax_x, sign * ax_y, sign * ax_z
+        f = _lower_bound(A, B, ux, uy, uz)
+        if f > best_f:
+            best_f, dx, dy, dz = f, ux, uy, uz
+    return best_f, dx, dy, dz
+
+
+@njit
 def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S, PV, PF, FI,
                   WORK, work):
     """Bodies without a closed form (supports.py tuples, cores for Capsules,
@@ -426,30 +469,35 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
             ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
         if status == EXACT:
             break
+    if status == EXACT and phi < 0.0:
+        # The certificate proves the optimum of the basin EPA chose; two
+        # nearly equally deep basins (a needle along a cylinder's axis: its
+        # cap or its side) are told apart by EPA's tolerance only, which can
+        # then depend on the registration order. Any axis bounding the
+        # signed distance better proves another basin deeper-reaching: refine
+        # from it and keep the better certified answer.
+        best_f, dx, dy, dz = _best_axis_bound(A, B, True)
+        if best_f > phi + 1e-12 * scale:
+            sx, sy, sz = support_W(A, -dx, -dy, -dz)
+            tx, ty, tz = support_W(B, dx, dy, dz)
+            ok, f, qx, qy, qz, px, py, pz, rx, ry, rz = _refine_attempts(
+                A, hull_A, size_A, B, hull_B, size_B, dx, dy, dz, sx, sy, sz, tx, ty, tz,
+                best_f, scale, _ATTEMPTS[1], work)
+            if ok and f > phi:
+                phi, mx, my, mz = f, qx, qy, qz
+                ax, ay, az, bx, by, bz = px, py, pz, rx, ry, rz
+            else:
+                # Proven not the best, and the better basin did not certify:
+                # the uncertified path below, from the axis.
+                status = UNCERTIFIED
+                coarse, mx, my, mz = best_f, dx, dy, dz
+                ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
     if status != EXACT:
         # Symmetric arrangements (coincident boxes, concentric cylinders) leave
         # GJK/EPA's direction arbitrary in a continuum of equally good ones:
         # retry from the best of the bodies' own axes and the normal of both
         # z axes, if it bounds better.
-        best_f, dx, dy, dz = -math.inf, 0.0, 0.0, 1.0
-        zAx, zAy, zAz = _axis(A, 2)
-        zBx, zBy, zBz = _axis(B, 2)
-        cx, cy, cz = zAy * zBz - zAz * zBy, zAz * zBx - zAx * zBz, zAx * zBy - zAy * zBx
-        cn = math.sqrt(cx * cx + cy * cy + cz * cz)
-        for k in range(14):
-            if k < 12:
-                ax_x, ax_y, ax_z = _axis(A if k < 6 else B, k % 3)
-                sign = 1.0 if (k // 3) % 2 == 0 else -1.0
-            elif cn > 1e-9:
-                # Perpendicular to both z axes (cylinders', capsules' axes).
-                ax_x, ax_y, ax_z = cx / cn, cy / cn, cz / cn
-                sign = 1.0 if k == 12 else -1.0
-            else:
-                continue
-            ux, uy, uz = sign * ax_x, sign * ax_y, sign * ax_z
-            f = _lower_bound(A, B, ux, uy, uz)
-            if f > best_f:
-                best_f, dx, dy, dz = f, ux, uy, uz
+        best_f, dx, dy, dz = _best_axis_bound(A, B, False)
         # A deepest escape through a face of a hull (e.g. an ellipsoid
         # across a thin needle, where f varies by the needle's width only)
         # is along that facet's normal: B's outward normals, A's inward ones.
