@@ -44,6 +44,7 @@ must be able to import the modules that define the systems and `output`.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import gc
 import math
@@ -197,6 +198,27 @@ def _process_context():
 
 _POOLS: dict = {}
 _SWITCH_INTERVAL_S = 2e-4   # while this process both dispatches and simulates
+_SWITCH_LOCK = threading.Lock()
+_SWITCH_STATE = {"users": 0, "saved": None}
+
+
+@contextlib.contextmanager
+def _short_switch_interval():
+    """Python's thread switch interval at most _SWITCH_INTERVAL_S while inside;
+    the interval found by the first of concurrent callers (threads running
+    MonteCarloSimulation at once) is restored when the last one leaves."""
+    with _SWITCH_LOCK:
+        if _SWITCH_STATE["users"] == 0:
+            _SWITCH_STATE["saved"] = sys.getswitchinterval()
+            sys.setswitchinterval(min(_SWITCH_STATE["saved"], _SWITCH_INTERVAL_S))
+        _SWITCH_STATE["users"] += 1
+    try:
+        yield
+    finally:
+        with _SWITCH_LOCK:
+            _SWITCH_STATE["users"] -= 1
+            if _SWITCH_STATE["users"] == 0:
+                sys.setswitchinterval(_SWITCH_STATE["saved"])
 _POOLS_LOCK = threading.Lock()
 
 
@@ -331,12 +353,8 @@ class _Dispatch:
         # chunk was seen up to 0.3 s late and this process ended up running 80 % of
         # the samples (pendulum: 2 executions slower than 1). A short interval
         # while dispatching keeps that latency to a few ms.
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(interval, _SWITCH_INTERVAL_S))
-        try:
+        with _short_switch_interval():
             return self._run()
-        finally:
-            sys.setswitchinterval(interval)
 
     def _run(self) -> list:
         start, size, chunks = 0, 1, 0

@@ -262,3 +262,40 @@ def test_a_sample_that_cannot_travel_names_what_and_which_samples():
                    for note in info.value.__notes__)
     finally:
         _MESHCAT.clear()
+
+
+def test_the_thread_switch_interval_is_restored_after_parallel_runs_and_failures():
+    """While this process both dispatches and simulates, the switch interval is
+    0.2 ms (results from the pool arrive on time); afterwards it is the user's
+    again, also when a sample failed."""
+    import sys
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.004)
+    try:
+        MonteCarloSimulation(make_pendulum_simulator, pendulum_theta, 0.1, 6,
+                             RandomGenerator(3), num_parallel_executions=2)
+        assert sys.getswitchinterval() == pytest.approx(0.004)
+        with pytest.raises(ValueError, match="too small"):
+            MonteCarloSimulation(make_pendulum_simulator, _theta_above, 0.1, 12,
+                                 RandomGenerator(3), num_parallel_executions=2)
+        assert sys.getswitchinterval() == pytest.approx(0.004)
+    finally:
+        sys.setswitchinterval(before)
+
+
+def test_the_switch_interval_is_short_while_dispatching_and_shared_by_concurrent_calls():
+    """Nested (or concurrent) users of the short interval: the first one's
+    interval comes back only when the last one leaves."""
+    import sys
+    from systems.analysis import monte_carlo
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.004)
+    try:
+        with monte_carlo._short_switch_interval():
+            assert sys.getswitchinterval() == pytest.approx(2e-4)
+            with monte_carlo._short_switch_interval():
+                assert sys.getswitchinterval() == pytest.approx(2e-4)
+            assert sys.getswitchinterval() == pytest.approx(2e-4)
+        assert sys.getswitchinterval() == pytest.approx(0.004)
+    finally:
+        sys.setswitchinterval(before)
