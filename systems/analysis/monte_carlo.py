@@ -197,6 +197,7 @@ def _process_context():
 
 
 _POOLS: dict = {}
+_POOLS_LOCK = threading.Lock()
 _SWITCH_INTERVAL_S = 2e-4   # while this process both dispatches and simulates
 _SWITCH_LOCK = threading.Lock()
 _SWITCH_STATE = {"users": 0, "saved": None}
@@ -219,7 +220,6 @@ def _short_switch_interval():
             _SWITCH_STATE["users"] -= 1
             if _SWITCH_STATE["users"] == 0:
                 sys.setswitchinterval(_SWITCH_STATE["saved"])
-_POOLS_LOCK = threading.Lock()
 
 
 def _shared_pool(workers: int, context) -> ProcessPoolExecutor:
