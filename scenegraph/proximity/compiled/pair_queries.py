@@ -37,15 +37,23 @@ def _in_frame(R, p, g, x, y, z):
             R[g, 0, 2] * dx + R[g, 1, 2] * dy + R[g, 2, 2] * dz)
 
 
-@njit
-def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, rows_A, rows_B,
-                 distance, block, stats):
-    """See the module docstring."""
+@njit(inline="always")
+def _columns(pairs):
+    """(rows A, rows B): the two columns of pairs (K, 2) as contiguous arrays."""
     K = pairs.shape[0]
     iA = np.empty(K, dtype=np.int64)
     iB = np.empty(K, dtype=np.int64)
     for k in range(K):
         iA[k], iB[k] = pairs[k, 0], pairs[k, 1]
+    return iA, iB
+
+
+@njit
+def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, rows_A, rows_B,
+                 distance, block, stats):
+    """See the module docstring."""
+    K = pairs.shape[0]
+    iA, iB = _columns(pairs)
     d = np.empty(K)
     a = np.empty((K, 3))
     b = np.empty((K, 3))
@@ -100,10 +108,7 @@ def first_colliding_pair(rows, kind_start, params, vertex_start, vertices, R, p,
     K = pairs.shape[0]
     if bad >= 0 or K == 0:
         return -1, -1, bad
-    iA = np.empty(K, dtype=np.int64)
-    iB = np.empty(K, dtype=np.int64)
-    for k in range(K):
-        iA[k], iB[k] = pairs[k, 0], pairs[k, 1]
+    iA, iB = _columns(pairs)
     d = np.empty(K)
     w = np.empty((K, 3))
     status = np.empty(K, dtype=np.int64)
