@@ -160,6 +160,9 @@ class WorldPoses:
         checks), None if unknown.
     """
 
+    __slots__ = ("topology", "R_PF", "p_PF", "R_WF", "p_WF", "R_WG", "p_WG", "all_finite",
+                 "__weakref__")
+
     def __init__(self, topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG, all_finite=None):
         self.topology = topology
         self.R_PF, self.p_PF = R_PF, p_PF
@@ -202,6 +205,7 @@ def _kernel():
 
 
 _F64, _I64 = np.dtype(np.float64), np.dtype(np.int64)
+_STRIDES_33, _STRIDES_3 = (24, 8), (8,)
 
 
 def _compose(topology: PoseTopology, R_in: np.ndarray, p_in: np.ndarray, rows: np.ndarray,
@@ -212,9 +216,9 @@ def _compose(topology: PoseTopology, R_in: np.ndarray, p_in: np.ndarray, rows: n
     here, so the argument types never vary: the kernel's compiled entry is
     kept on the topology and called without numba's type resolution."""
     nF, nG = len(topology.parent_index), len(topology.R_FG)
-    if not (R_in.dtype == _F64 and R_in.ndim == 2 and R_in.flags.c_contiguous
-            and p_in.dtype == _F64 and p_in.ndim == 1 and p_in.flags.c_contiguous
-            and rows.dtype == _I64 and rows.ndim == 1 and rows.flags.c_contiguous):
+    # Strides pin down dimensions and C order in one comparison each.
+    if not (R_in.dtype == _F64 and R_in.strides == _STRIDES_33 and p_in.dtype == _F64
+            and p_in.strides == _STRIDES_3 and rows.dtype == _I64 and rows.strides == _STRIDES_3):
         R_in = np.ascontiguousarray(R_in, dtype=float).reshape(-1, 3)
         p_in = np.ascontiguousarray(p_in, dtype=float).reshape(-1)
         rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
@@ -228,7 +232,7 @@ def _compose(topology: PoseTopology, R_in: np.ndarray, p_in: np.ndarray, rows: n
         entry = entry_point(_kernel(), args)
         topology._world_poses_entry = entry
     status = entry(*args)
-    return status, WorldPoses(topology, *out, all_finite=status == 0)
+    return status, WorldPoses(topology, *out, status == 0)
 
 
 def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
@@ -281,6 +285,21 @@ def gather_frame_poses(topology: PoseTopology, pose_vectors: dict):
     per-frame validation and report the exact problem. Values are not
     checked here (compose_world_poses checks that they are finite)."""
     entries, rows = _source_plan(topology)
+    if len(entries) == 1:
+        # One source (the common case): no lists to merge, and a single frame's
+        # arrays are used as they are (the composition reads, never writes them).
+        sid, count, getter = entries[0]
+        poses = pose_vectors.get(sid)
+        values = poses._values if type(poses) is FramePoseVector else None
+        if values is None or len(values) != count:
+            return None
+        try:
+            Xs = getter(values)
+        except KeyError:
+            return None
+        if count == 1:
+            return Xs[0]._R, Xs[0]._p, rows
+        return np.concatenate([X._R for X in Xs]), np.concatenate([X._p for X in Xs]), rows
     Rs, ps = [], []
     for sid, count, getter in entries:
         poses = pose_vectors.get(sid)
