@@ -552,6 +552,9 @@ class Broadphase:
         self._kernel = sweep_and_prune.boxes_and_pairs
         self._boxes_only = sweep_and_prune.BOXES_ONLY
         self._entries = {}
+        self._hit_entry = self._select_entry = None
+        self._shape_R = (model.num_geometries, 3, 3)
+        self._shape_p = (model.num_geometries, 3)
         self._plain_state = self._table_state = None
         self.model = model
         n = model.num_geometries
@@ -566,19 +569,17 @@ class Broadphase:
         self._dynamic_plan = _rows_by_kind(model, self._dynamic_rows)
         self._anchored_ready = False
         self._base_lo = self._base_hi = np.zeros((n, 3))
-        self._filter = None
-        self._allowed = _NO_FILTER
+        self._filter_words = (None, _NO_FILTER)
 
     def invalidate_anchored(self) -> None:
         """Recompute the anchored rows' boxes at the next call."""
         self._anchored_ready = False
 
     def _poses(self, R_WG, p_WG):
-        n = self.model.num_geometries
         R = np.ascontiguousarray(R_WG, dtype=float)
         p = np.ascontiguousarray(p_WG, dtype=float)
-        if R.shape != (n, 3, 3) or p.shape != (n, 3):
-            R, p = R.reshape(n, 3, 3), p.reshape(n, 3)
+        if R.shape != self._shape_R or p.shape != self._shape_p:
+            R, p = R.reshape(self._shape_R), p.reshape(self._shape_p)
         return R, p
 
     def _ready_base_boxes(self, R, p) -> None:
@@ -638,7 +639,11 @@ class Broadphase:
         if not margin >= 0.0:
             raise ValueError(f"broadphase margin must be non-negative, got {margin}")
         R, p = self._poses(R_WG, p_WG)
-        self._ready_base_boxes(R, p)
+        if not self._anchored_ready:
+            self._ready_base_boxes(R, p)
+        slot = self._table_state if table is not None else self._plain_state
+        if slot is not None and slot[0] is table and slot[1] is self._base_lo:
+            return slot[2], R, p
         return self._state(table), R, p
 
     def _run(self, R_WG, p_WG, margin: float, allowed, method: int, boxes: bool = False):
@@ -665,10 +670,16 @@ class Broadphase:
             return NotImplemented
         state, R, p = self._prepared(R_WG, p_WG, margin, table)
         stats = np.empty(6, dtype=np.int64)
-        args = (state, R, p, float(margin), self._allowed_words(filtered), self._method_code,
-                float(max_distance), bool(in_frames), bool(refuse_halfspace_pairs), stats)
-        out = self._entry_of(self._kernels.select_candidates, args)(*args)
-        self._raise_bad(int(stats[4]))
+        cached = self._filter_words
+        allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
+        args = (state, R, p, float(margin), allowed, self._method_code, float(max_distance),
+                bool(in_frames), bool(refuse_halfspace_pairs), stats)
+        entry = self._select_entry
+        if entry is None:
+            entry = self._select_entry = self._entry_of(self._kernels.select_candidates, args)
+        out = entry(*args)
+        if stats[4] >= 0:
+            self._raise_bad(int(stats[4]))
         return (*out, stats)
 
     def first_colliding_pair(self, R_WG, p_WG, filtered, table):
@@ -681,10 +692,16 @@ class Broadphase:
         if self._method_code == self._boxes_only:
             return NotImplemented
         state, R, p = self._prepared(R_WG, p_WG, 0.0, table)
-        args = (state, R, p, self._allowed_words(filtered), self._method_code)
-        a, b, bad = self._entry_of(self._kernels.first_colliding_pair, args)(*args)
-        self._raise_bad(bad)
-        return None if a < 0 else (int(a), int(b))
+        cached = self._filter_words
+        allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
+        entry = self._hit_entry
+        if entry is None:
+            entry = self._hit_entry = self._entry_of(
+                self._kernels.first_colliding_pair, (state, R, p, allowed, self._method_code))
+        a, b, bad = entry(state, R, p, allowed, self._method_code)
+        if bad >= 0:
+            self._raise_bad(bad)
+        return None if a < 0 else (a, b)
 
     @staticmethod
     def _raise_bad(bad: int) -> None:
@@ -701,8 +718,9 @@ class Broadphase:
         last PairFilter: its matrix never changes)."""
         if filtered is None:
             return _NO_FILTER
-        if filtered is self._filter:
-            return self._allowed
+        cached = self._filter_words
+        if filtered is cached[0]:
+            return cached[1]
         n = self.model.num_geometries
         if not isinstance(filtered, PairFilter):
             words = _pack_rows(np.triu(~as_filter_matrix(filtered, n), 1))
@@ -710,9 +728,9 @@ class Broadphase:
         if filtered.matrix.shape != (n, n):
             raise ValueError(f"filter matrix has shape {filtered.matrix.shape}, "
                              f"expected {(n, n)}")
-        self._allowed = np.ascontiguousarray(filtered.allowed_upper_words()).view(np.int64)
-        self._filter = filtered
-        return self._allowed
+        words = np.ascontiguousarray(filtered.allowed_upper_words()).view(np.int64)
+        self._filter_words = (filtered, words)  # one tuple: threads never see a mix
+        return words
 
     def candidate_pairs(self, R_WG, p_WG, filtered=None, margin: float = 0.0) -> np.ndarray:
         """Sorted (K, 2) int64 unfiltered row pairs i < j whose (inflated)
