@@ -101,10 +101,14 @@ def test_moving_scene_keeps_exact_pairs_across_calls():
         np.testing.assert_array_equal(sap_bp.candidate_pairs(R, p), expected, err_msg=str(step))
 
 
-@pytest.mark.parametrize("n", [300, 700])   # the sweep sorts by comparisons, then by radix
+# n = 100: all pairs tested row by row (buffers grown: the n coincident boxes
+# make n(n-1)/2 pairs); 300: the branch-free scan, the sweep sorting by
+# comparisons; 700: the sweep's radix sort.
+@pytest.mark.parametrize("n", [100, 300, 700])
 @pytest.mark.parametrize("method", [sap.NXN, sap.SWEEP, sap.GRID])
 def test_kernel_on_degenerate_and_unbounded_boxes(method, n):
-    assert (n <= sap.SMALL_SORT_MAX) == (n == 300)
+    assert (n < sap.AUTO_SWEEP_MIN_GEOMETRIES) == (n == 100)
+    assert (n <= sap.SMALL_SORT_MAX) == (n < 700)
     rng = np.random.default_rng(4)
     cases = []
     lo = rng.uniform(-1, 1, (n, 3))
@@ -184,3 +188,28 @@ def test_grid_columns_are_used_and_abandoned_when_boxes_span_too_many():
     for method in (sap.GRID, sap.SWEEP):
         np.testing.assert_array_equal(sap.candidate_pairs_kernel(lo, hi, NO_FILTER, method),
                                       expected)
+
+
+def test_pair_queries_follow_recomputed_anchored_boxes():
+    """first_colliding_pair and select read the anchored boxes of their
+    compiled query state: cached at the first call (a later anchored pose is
+    ignored by the broadphase), replaced after invalidate_anchored."""
+    from scenegraph.proximity.dispatch import ShapeTable
+    from scenegraph.proximity.shape_data import _make_primitive
+
+    spheres = [_make_primitive("Sphere", radius=0.5)] * 2
+    table = ShapeTable(spheres)
+    bp = Broadphase(AabbModel([("Sphere", {"radius": 0.5})] * 2), anchored=[True, False])
+    R = np.stack([np.eye(3)] * 2)
+    far = np.array([[0.0, 0.0, 0.0], [3.0, 0.0, 0.0]])
+    assert bp.first_colliding_pair(R, far, None, table) is None
+    moved = np.array([[2.6, 0.0, 0.0], [3.0, 0.0, 0.0]])   # anchored row "moves" onto row 1
+    assert bp.first_colliding_pair(R, moved, None, table) is None
+    assert len(bp.select(R, moved, None, 0.0, table, 0.0, False, False)[4]) == 0
+    bp.invalidate_anchored()
+    assert bp.first_colliding_pair(R, moved, None, table) == (0, 1)
+    rows_A, rows_B, distance, block, pairs, stats = bp.select(R, moved, None, 0.0, table, 0.0,
+                                                              False, False)
+    np.testing.assert_array_equal(pairs, [[0, 1]])
+    assert stats[0] == 1 and distance[0] == pytest.approx(-0.6, abs=1e-15)
+    np.testing.assert_array_equal(bp.candidate_pairs(R, moved), [[0, 1]])
