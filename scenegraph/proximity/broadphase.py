@@ -537,7 +537,7 @@ class Broadphase:
       anchored: (N,) bool; anchored rows' boxes are computed at the first call
         and reused until invalidate_anchored() (their poses never change).
       method: BroadphaseMethod. NXN tests all pairs, SAP sweeps along one
-        axis, AUTO tests all pairs below 128 geometries and
+        axis, AUTO tests all pairs below 64 geometries, sweeps below 128 and
         sweeps inside grid columns above (sweep_and_prune.AUTO_*); EXPLICIT
         tests explicit_pairs (numpy, boxes compiled).
       explicit_pairs: (K, 2) rows for EXPLICIT.

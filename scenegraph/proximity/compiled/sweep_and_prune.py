@@ -42,14 +42,10 @@ SPHERE, BOX, CAPSULE, CYLINDER, ELLIPSOID, HALFSPACE, CONVEX, MESH = range(8)
 #: Pair methods: test all pairs, sweep and prune, sweep within grid columns,
 #: choose by N, or boxes only.
 NXN, SWEEP, GRID, AUTO, BOXES_ONLY = range(5)
-#: AUTO tests all pairs below this many geometries (measured crossover of
-#: _fill_all_pairs and the sweep: 80 boxes 4.1 vs 5.7 µs, 128: 10.2 vs 10.7,
-#: 160: 15.0 vs 14.1, random boxes at the mixed scenes' density) ...
-AUTO_SWEEP_MIN_GEOMETRIES = 128
+#: AUTO tests all pairs below this many geometries (measured crossover) ...
+AUTO_SWEEP_MIN_GEOMETRIES = 64
 #: ... and sweeps inside grid columns from this many on.
 AUTO_GRID_MIN_GEOMETRIES = 128
-#: The sweep sorts up to this many boxes by comparisons, more by radix.
-SMALL_SORT_MAX = 512
 
 
 @njit(inline="always")
@@ -185,19 +181,14 @@ def _radix_argsort(keys, order):
 
 @njit
 def _sweep_order(lo, hi):
-    """(axis, order): the sweep axis and the rows sorted by lo along it:
-    numba's quicksort up to SMALL_SORT_MAX rows (measured 1.2 vs 2.7 µs at
-    80 rows: the radix sort's fixed passes dominate there), the radix sort
-    above. Any exact sort gives the same pairs (they are put in (i, j)
-    order afterwards). (Reusing the previous call's order was measured: with
-    the benchmark's small motion its insertion repair costs more.)"""
+    """(axis, order): the sweep axis and the rows sorted by lo along it.
+    (Reusing the previous call's order was measured: with the benchmark's
+    small motion its insertion repair costs more than this radix sort.)"""
     n = lo.shape[0]
     ax = _sweep_axis(lo, hi)
     keys = np.empty(n)
     for g in range(n):
         keys[g] = lo[g, ax]
-    if n <= SMALL_SORT_MAX:
-        return ax, np.argsort(keys)
     order = np.empty(n, dtype=np.int64)
     _radix_argsort(keys, order)
     return ax, order
@@ -404,67 +395,18 @@ def _sorted_by_rows(first, second, k, n):
     return pairs
 
 
-@njit
-def _fill_all_pairs(lo, hi, allowed, i0, first, second, k0):
-    """Appends every overlapping allowed pair (i, j), i < j, of rows i0, i0+1,
-    ... to first/second from position k0, in (i, j) order, while a whole row
-    fits. Returns (row to resume from, count); row == N when done.
-
-    One test and one (well predicted) branch per pair: twice as fast as the
-    branch-free scan of _fill while few boxes overlap (small scenes)."""
-    n = lo.shape[0]
-    cap = first.shape[0]
-    use_filter = allowed.shape[0] > 0
-    k = k0
-    for i in range(i0, n):
-        if k + (n - i - 1) > cap:
-            return i, k
-        l0, l1, l2, h0, h1, h2 = lo[i, 0], lo[i, 1], lo[i, 2], hi[i, 0], hi[i, 1], hi[i, 2]
-        for j in range(i + 1, n):
-            if ((lo[j, 0] <= h0) & (l0 <= hi[j, 0]) & (lo[j, 1] <= h1) & (l1 <= hi[j, 1])
-                    & (lo[j, 2] <= h2) & (l2 <= hi[j, 2])):
-                if use_filter and ((allowed[i, j >> 6] >> (j & 63)) & 1) == 0:
-                    continue
-                first[k] = i
-                second[k] = j
-                k += 1
-    return n, k
-
-
-@njit(inline="always")
-def _all_pairs(lo, hi, allowed):
-    """(K, 2) every overlapping allowed pair i < j in (i, j) order, by
-    _fill_all_pairs (buffers of 4N + 64 pairs, grown as needed)."""
-    n = lo.shape[0]
-    first = np.empty(4 * n + 64, dtype=np.int64)
-    second = np.empty(4 * n + 64, dtype=np.int64)
-    i, k = _fill_all_pairs(lo, hi, allowed, 0, first, second, 0)
-    while i < n:  # buffers full: grow and carry on
-        first = _grown(first, k, n)
-        second = _grown(second, k, n)
-        i, k = _fill_all_pairs(lo, hi, allowed, i, first, second, k)
-    pairs = np.empty((k, 2), dtype=np.int64)
-    for t in range(k):
-        pairs[t, 0] = first[t]
-        pairs[t, 1] = second[t]
-    return pairs
-
-
 @njit(inline="always")
 def _pairs(lo, hi, allowed, mode):
     """Every overlapping allowed pair i < j, sorted by (i, j).
 
-    mode NXN: all pairs in row order (already sorted; below
-    AUTO_SWEEP_MIN_GEOMETRIES rows by _all_pairs, else by _fill). SWEEP:
-    boxes sorted along _sweep_axis, each row tested against the rows its interval
+    mode NXN: all pairs in row order (already sorted). SWEEP: boxes sorted
+    along _sweep_axis, each row tested against the rows its interval
     reaches. GRID: the same sweep inside grid columns over the two other
     axes (fewer candidates in large scenes; the plain sweep when boxes span
     too many columns). Unsorted finds are ordered by counting sorts.
     """
     n = lo.shape[0]
     ax = 0
-    if mode == NXN and n < AUTO_SWEEP_MIN_GEOMETRIES:
-        return _all_pairs(lo, hi, allowed)
     if mode == NXN:
         order = np.arange(n)
     else:
