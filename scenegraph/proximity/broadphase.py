@@ -546,16 +546,13 @@ class Broadphase:
     def __init__(self, model: AabbModel, anchored=None,
                  method: BroadphaseMethod | str = BroadphaseMethod.AUTO,
                  explicit_pairs=None):
-        from scenegraph.proximity.compiled import pair_queries, sweep_and_prune
+        from scenegraph.proximity.compiled import sweep_and_prune
 
-        self._kernels = pair_queries
         self._kernel = sweep_and_prune.boxes_and_pairs
         self._boxes_only = sweep_and_prune.BOXES_ONLY
-        self._entries = {}
-        self._hit_entry = self._select_entry = None
+        self._init_compiled()
         self._shape_R = (model.num_geometries, 3, 3)
         self._shape_p = (model.num_geometries, 3)
-        self._plain_state = self._table_state = None
         self.model = model
         n = model.num_geometries
         self.anchored = (np.zeros(n, dtype=bool) if anchored is None
@@ -570,6 +567,26 @@ class Broadphase:
         self._anchored_ready = False
         self._base_lo = self._base_hi = np.zeros((n, 3))
         self._filter_words = (None, _NO_FILTER)
+
+    #: Compiled objects (query states, kernel entries): rebuilt on demand, so
+    #: copies and pickles of a Broadphase leave them out.
+    _COMPILED = ("_kernels", "_entries", "_hit_entry", "_select_entry", "_plain_state",
+                 "_table_state")
+
+    def _init_compiled(self) -> None:
+        from scenegraph.proximity.compiled import pair_queries
+
+        self._kernels = pair_queries
+        self._entries = {}
+        self._hit_entry = self._select_entry = None
+        self._plain_state = self._table_state = None
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k not in self._COMPILED}
+
+    def __setstate__(self, state) -> None:
+        self.__dict__.update(state)
+        self._init_compiled()
 
     def invalidate_anchored(self) -> None:
         """Recompute the anchored rows' boxes at the next call."""
