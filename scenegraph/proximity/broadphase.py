@@ -501,6 +501,8 @@ def _compiled_method(method: BroadphaseMethod) -> int:
 
 
 _NO_FILTER = np.zeros((0, 0), dtype=np.int64)
+#: lo/hi of pair_queries.candidates when the caller does not want the boxes.
+_NO_BOXES = np.zeros((0, 3))
 
 
 def _rows_by_kind(model: AabbModel, rows: np.ndarray) -> tuple:
@@ -510,6 +512,18 @@ def _rows_by_kind(model: AabbModel, rows: np.ndarray) -> tuple:
     start = np.zeros(9, dtype=np.int64)
     np.cumsum(np.bincount(kind, minlength=8), out=start[1:])
     return np.ascontiguousarray(rows[order], dtype=np.int64), start
+
+
+_EMPTY_SHAPE_TABLE = []
+
+
+def _empty_shape_table():
+    """(PackedShapes, PackedHulls) of no geometry: the narrow-phase part of
+    the query state of broadphase-only calls (same types as a real table's)."""
+    if not _EMPTY_SHAPE_TABLE:
+        from scenegraph.proximity.compiled.packed_shapes import pack_shapes
+        _EMPTY_SHAPE_TABLE.append(pack_shapes([]))
+    return _EMPTY_SHAPE_TABLE[0]
 
 
 class Broadphase:
@@ -536,9 +550,9 @@ class Broadphase:
 
         self._kernel = sweep_and_prune.boxes_and_pairs
         self._boxes_only = sweep_and_prune.BOXES_ONLY
-        self._entry = None
-        self._hit_entry = None
-        self._select_entry = None
+        self._init_compiled()
+        self._shape_R = (model.num_geometries, 3, 3)
+        self._shape_p = (model.num_geometries, 3)
         self.model = model
         n = model.num_geometries
         self.anchored = (np.zeros(n, dtype=bool) if anchored is None
@@ -552,54 +566,116 @@ class Broadphase:
         self._dynamic_plan = _rows_by_kind(model, self._dynamic_rows)
         self._anchored_ready = False
         self._base_lo = self._base_hi = np.zeros((n, 3))
-        self._filter = None
-        self._allowed = _NO_FILTER
+        self._filter_words = (None, _NO_FILTER)
+
+    #: Compiled objects (query states, kernel entries): rebuilt on demand, so
+    #: copies and pickles of a Broadphase leave them out.
+    _COMPILED = ("_kernels", "_entries", "_hit_entry", "_select_entry", "_plain_state",
+                 "_table_state")
+
+    def _init_compiled(self) -> None:
+        from scenegraph.proximity.compiled import pair_queries
+
+        self._kernels = pair_queries
+        self._entries = {}
+        self._hit_entry = self._select_entry = None
+        self._plain_state = self._table_state = None
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k not in self._COMPILED}
+
+    def __setstate__(self, state) -> None:
+        self.__dict__.update(state)
+        self._init_compiled()
 
     def invalidate_anchored(self) -> None:
         """Recompute the anchored rows' boxes at the next call."""
         self._anchored_ready = False
 
     def _poses(self, R_WG, p_WG):
-        n = self.model.num_geometries
         R = np.ascontiguousarray(R_WG, dtype=float)
         p = np.ascontiguousarray(p_WG, dtype=float)
-        if R.shape != (n, 3, 3) or p.shape != (n, 3):
-            R, p = R.reshape(n, 3, 3), p.reshape(n, 3)
+        if R.shape != self._shape_R or p.shape != self._shape_p:
+            R, p = R.reshape(self._shape_R), p.reshape(self._shape_p)
         return R, p
 
-    def _args(self, R_WG, p_WG, margin: float, allowed, method: int) -> tuple:
-        """The broadphase kernel's arguments for these poses (anchored rows'
-        boxes computed at the first call), new lo/hi (N, 3) last."""
+    def _ready_base_boxes(self, R, p) -> None:
+        """Computes the anchored rows' boxes (margin-free) if not done yet."""
+        if self._anchored_ready:
+            return
+        n = self.model.num_geometries
+        if len(self._anchored_rows):
+            _, params, vertex_start, vertices = self.model.packed
+            base_lo, base_hi = np.zeros((n, 3)), np.zeros((n, 3))
+            _, bad = self._kernel(*self._anchored_plan, params, vertex_start, vertices, R, p,
+                                  base_lo, base_hi, 0.0, _NO_FILTER, self._boxes_only, base_lo,
+                                  base_hi)
+            self._raise_bad(bad)
+            self._base_lo, self._base_hi = base_lo, base_hi
+        self._anchored_ready = True
+
+    def _state(self, table):
+        """The compiled query state (query_state.QueryState) of this
+        broadphase's data and the current anchored boxes, with the narrow
+        phase data of `table` (a dispatch.ShapeTable; None: none, for the
+        broadphase-only calls). Kept (one with a table, one without) until
+        the anchored boxes are recomputed."""
+        slot = self._table_state if table is not None else self._plain_state
+        if slot is not None and slot[0] is table and slot[1] is self._base_lo:
+            return slot[2]
+        from scenegraph.proximity.compiled.query_state import new_query_state
+        if table is None:
+            packed, hulls = _empty_shape_table()
+        else:
+            packed, hulls = table.packed, table.hulls
+        _, params, vertex_start, vertices = self.model.packed
+        state = new_query_state(*self._dynamic_plan, params, vertex_start, vertices,
+                                self._base_lo, self._base_hi, packed, hulls)
+        slot = (table, self._base_lo, state)
+        if table is None:
+            self._plain_state = slot
+        else:
+            self._table_state = slot
+        return state
+
+    def _entry_of(self, kernel, args):
+        """kernel's compiled entry (_jit.entry_point) for these argument types,
+        kept per kernel. Every call site passes fixed types by construction:
+        the QueryState (one type per model), contiguous float64 poses of
+        this model's shape (_poses), int64 (·, ·) filter words, Python
+        floats, ints and bools, and an int64 (6,) stats array."""
+        entry = self._entries.get(kernel)
+        if entry is None:
+            from scenegraph._jit import entry_point
+            entry = self._entries[kernel] = entry_point(kernel, args)
+        return entry
+
+    def _prepared(self, R_WG, p_WG, margin: float, table):
+        """(state, R, p) for one compiled call: poses checked and made
+        contiguous, anchored boxes ready."""
         if not margin >= 0.0:
             raise ValueError(f"broadphase margin must be non-negative, got {margin}")
         R, p = self._poses(R_WG, p_WG)
-        _, params, vertex_start, vertices = self.model.packed
-        n = self.model.num_geometries
         if not self._anchored_ready:
-            if len(self._anchored_rows):
-                base_lo, base_hi = np.zeros((n, 3)), np.zeros((n, 3))
-                pairs, bad = self._kernel(*self._anchored_plan, params, vertex_start,
-                                          vertices, R, p, base_lo, base_hi, 0.0, _NO_FILTER,
-                                          self._boxes_only, base_lo, base_hi)
-                self._raise_bad(bad)
-                self._base_lo, self._base_hi = base_lo, base_hi
-            self._anchored_ready = True
-        return (*self._dynamic_plan, params, vertex_start, vertices, R, p, self._base_lo,
-                self._base_hi, float(margin), allowed, int(method), np.empty((n, 3)),
-                np.empty((n, 3)))
+            self._ready_base_boxes(R, p)
+        slot = self._table_state if table is not None else self._plain_state
+        if slot is not None and slot[0] is table and slot[1] is self._base_lo:
+            return slot[2], R, p
+        return self._state(table), R, p
 
-    def _run(self, R_WG, p_WG, margin: float, allowed, method: int):
-        """(pairs, lo, hi) from one compiled call."""
-        args = self._args(R_WG, p_WG, margin, allowed, method)
-        # Every argument's type is fixed by construction (the model's packed arrays,
-        # contiguous float64 poses of this model's shape, int64 (·, ·) filter words, new
-        # lo/hi), so the kernel's compiled entry is called directly (_jit.entry_point).
-        if self._entry is None:
-            from scenegraph._jit import entry_point
-            self._entry = entry_point(self._kernel, args)
-        pairs, bad = self._entry(*args)
+    def _run(self, R_WG, p_WG, margin: float, allowed, method: int, boxes: bool = False):
+        """(pairs, lo, hi) from one compiled call (pair_queries.candidates);
+        lo, hi (N, 3) only with `boxes` (else None)."""
+        state, R, p = self._prepared(R_WG, p_WG, margin, None)
+        if boxes:
+            n = self.model.num_geometries
+            lo, hi = np.empty((n, 3)), np.empty((n, 3))
+        else:
+            lo = hi = _NO_BOXES
+        args = (state, R, p, float(margin), allowed, int(method), lo, hi)
+        pairs, bad = self._entry_of(self._kernels.candidates, args)(*args)
         self._raise_bad(bad)
-        return pairs, args[-2], args[-1]
+        return (pairs, lo, hi) if boxes else (pairs, None, None)
 
     def select(self, R_WG, p_WG, filtered, margin: float, table, max_distance: float,
                in_frames: bool, refuse_halfspace_pairs: bool):
@@ -609,18 +685,18 @@ class Broadphase:
         that kernel returns them. NotImplemented for the EXPLICIT method."""
         if self._method_code == self._boxes_only:
             return NotImplemented
+        state, R, p = self._prepared(R_WG, p_WG, margin, table)
         stats = np.empty(6, dtype=np.int64)
-        args = self._args(R_WG, p_WG, margin, self._allowed_words(filtered),
-                          self._method_code) + (table.packed, table.hulls, float(max_distance),
-                                                bool(in_frames), bool(refuse_halfspace_pairs),
-                                                stats)
+        cached = self._filter_words
+        allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
+        args = (state, R, p, float(margin), allowed, self._method_code, float(max_distance),
+                bool(in_frames), bool(refuse_halfspace_pairs), stats)
         entry = self._select_entry
         if entry is None:
-            from scenegraph._jit import entry_point
-            from scenegraph.proximity.compiled.pair_queries import select_candidates
-            entry = self._select_entry = entry_point(select_candidates, args)
+            entry = self._select_entry = self._entry_of(self._kernels.select_candidates, args)
         out = entry(*args)
-        self._raise_bad(int(stats[4]))
+        if stats[4] >= 0:
+            self._raise_bad(int(stats[4]))
         return (*out, stats)
 
     def first_colliding_pair(self, R_WG, p_WG, filtered, table):
@@ -632,16 +708,17 @@ class Broadphase:
         are chosen in numpy: use candidate_pairs)."""
         if self._method_code == self._boxes_only:
             return NotImplemented
-        args = self._args(R_WG, p_WG, 0.0, self._allowed_words(filtered),
-                          self._method_code) + (table.packed, table.hulls)
+        state, R, p = self._prepared(R_WG, p_WG, 0.0, table)
+        cached = self._filter_words
+        allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
         entry = self._hit_entry
         if entry is None:
-            from scenegraph._jit import entry_point
-            from scenegraph.proximity.compiled.pair_queries import first_colliding_pair
-            entry = self._hit_entry = entry_point(first_colliding_pair, args)
-        a, b, bad = entry(*args)
-        self._raise_bad(bad)
-        return None if a < 0 else (int(a), int(b))
+            entry = self._hit_entry = self._entry_of(
+                self._kernels.first_colliding_pair, (state, R, p, allowed, self._method_code))
+        a, b, bad = entry(state, R, p, allowed, self._method_code)
+        if bad >= 0:
+            self._raise_bad(bad)
+        return None if a < 0 else (a, b)
 
     @staticmethod
     def _raise_bad(bad: int) -> None:
@@ -650,7 +727,7 @@ class Broadphase:
 
     def world_aabbs(self, R_WG, p_WG, margin: float = 0.0):
         """(lo, hi), each (N, 3) [m]; anchored rows come from the cache."""
-        _, lo, hi = self._run(R_WG, p_WG, margin, _NO_FILTER, self._boxes_only)
+        _, lo, hi = self._run(R_WG, p_WG, margin, _NO_FILTER, self._boxes_only, True)
         return lo, hi
 
     def _allowed_words(self, filtered) -> np.ndarray:
@@ -658,8 +735,9 @@ class Broadphase:
         last PairFilter: its matrix never changes)."""
         if filtered is None:
             return _NO_FILTER
-        if filtered is self._filter:
-            return self._allowed
+        cached = self._filter_words
+        if filtered is cached[0]:
+            return cached[1]
         n = self.model.num_geometries
         if not isinstance(filtered, PairFilter):
             words = _pack_rows(np.triu(~as_filter_matrix(filtered, n), 1))
@@ -667,16 +745,16 @@ class Broadphase:
         if filtered.matrix.shape != (n, n):
             raise ValueError(f"filter matrix has shape {filtered.matrix.shape}, "
                              f"expected {(n, n)}")
-        self._allowed = np.ascontiguousarray(filtered.allowed_upper_words()).view(np.int64)
-        self._filter = filtered
-        return self._allowed
+        words = np.ascontiguousarray(filtered.allowed_upper_words()).view(np.int64)
+        self._filter_words = (filtered, words)  # one tuple: threads never see a mix
+        return words
 
     def candidate_pairs(self, R_WG, p_WG, filtered=None, margin: float = 0.0) -> np.ndarray:
         """Sorted (K, 2) int64 unfiltered row pairs i < j whose (inflated)
         boxes overlap. filtered: None, a PairFilter (fastest), an (N, N) bool
         matrix (True = filtered) or an iterable of index pairs."""
         if self._method_code == self._boxes_only:  # EXPLICIT
-            _, lo, hi = self._run(R_WG, p_WG, margin, _NO_FILTER, self._boxes_only)
+            _, lo, hi = self._run(R_WG, p_WG, margin, _NO_FILTER, self._boxes_only, True)
             return candidate_pairs(lo, hi, filtered, self.method, self.explicit_pairs)
         pairs, _, _ = self._run(R_WG, p_WG, margin, self._allowed_words(filtered),
                                 self._method_code)

@@ -183,3 +183,51 @@ def test_grid_columns_are_used_and_abandoned_when_boxes_span_too_many():
     for method in (sap.GRID, sap.SWEEP):
         np.testing.assert_array_equal(sap.candidate_pairs_kernel(lo, hi, NO_FILTER, method),
                                       expected)
+
+
+def test_pair_queries_follow_recomputed_anchored_boxes():
+    """first_colliding_pair and select read the anchored boxes of their
+    compiled query state: cached at the first call (a later anchored pose is
+    ignored by the broadphase), replaced after invalidate_anchored."""
+    from scenegraph.proximity.dispatch import ShapeTable
+    from scenegraph.proximity.shape_data import _make_primitive
+
+    spheres = [_make_primitive("Sphere", radius=0.5)] * 2
+    table = ShapeTable(spheres)
+    bp = Broadphase(AabbModel([("Sphere", {"radius": 0.5})] * 2), anchored=[True, False])
+    R = np.stack([np.eye(3)] * 2)
+    far = np.array([[0.0, 0.0, 0.0], [3.0, 0.0, 0.0]])
+    assert bp.first_colliding_pair(R, far, None, table) is None
+    moved = np.array([[2.6, 0.0, 0.0], [3.0, 0.0, 0.0]])   # anchored row "moves" onto row 1
+    assert bp.first_colliding_pair(R, moved, None, table) is None
+    assert len(bp.select(R, moved, None, 0.0, table, 0.0, False, False)[4]) == 0
+    bp.invalidate_anchored()
+    assert bp.first_colliding_pair(R, moved, None, table) == (0, 1)
+    rows_A, rows_B, distance, block, pairs, stats = bp.select(R, moved, None, 0.0, table, 0.0,
+                                                              False, False)
+    np.testing.assert_array_equal(pairs, [[0, 1]])
+    assert stats[0] == 1 and distance[0] == pytest.approx(-0.6, abs=1e-15)
+    np.testing.assert_array_equal(bp.candidate_pairs(R, moved), [[0, 1]])
+
+
+def test_copies_and_pickles_after_queries_answer_alike():
+    """A Broadphase that has run its compiled queries (it then holds compiled
+    state objects) deep-copies and pickles (Context.Clone copies the engine)
+    and its copies answer the same."""
+    import copy
+    import pickle
+
+    from scenegraph.proximity.dispatch import ShapeTable
+    from scenegraph.proximity.shape_data import _make_primitive
+
+    table = ShapeTable([_make_primitive("Sphere", radius=0.5)] * 3)
+    bp = Broadphase(AabbModel([("Sphere", {"radius": 0.5})] * 3), anchored=[True, False, False])
+    R = np.stack([np.eye(3)] * 3)
+    p = np.array([[0.0, 0.0, 0.0], [0.9, 0.0, 0.0], [5.0, 0.0, 0.0]])
+    assert bp.first_colliding_pair(R, p, None, table) == (0, 1)
+    expected = bp.candidate_pairs(R, p)
+    for other in (copy.deepcopy(bp), pickle.loads(pickle.dumps(bp))):
+        assert other.first_colliding_pair(R, p, None, table) == (0, 1)
+        np.testing.assert_array_equal(other.candidate_pairs(R, p), expected)
+        np.testing.assert_array_equal(other.select(R, p, None, 0.0, table, 0.0, False, False)[4],
+                                      [[0, 1]])
