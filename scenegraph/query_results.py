@@ -38,10 +38,11 @@ def _fmt(v: np.ndarray) -> str:
 
 class _Vector3:
     """A (3,) float attribute stored in slot `slot`. Results made by a query
-    hold a row of one (K, 9) block shared by the call's K results instead
-    (columns 3·column .. 3·column+2); the row's view is made at the first
-    read (making three views per result up front cost more than the rest of
-    a small query). Assignment stores a checked copy, as __init__ does."""
+    hold a row of one (K, 10) block shared by the call's K results instead
+    ([φ | three vectors]: columns 1+3·column .. 3+3·column); the row's view
+    is made at the first read (making three views per result up front cost
+    more than the rest of a small query). Assignment stores a checked copy,
+    as __init__ does."""
 
     __slots__ = ("slot", "column", "name")
 
@@ -53,7 +54,7 @@ class _Vector3:
             return self
         v = getattr(obj, self.slot)
         if v is None:
-            c = 3 * self.column
+            c = 1 + 3 * self.column
             v = obj._block[obj._row, c:c + 3]
             setattr(obj, self.slot, v)
         return v
@@ -98,15 +99,16 @@ class PenetrationAsPointPair:
         return result
 
     @classmethod
-    def _rows_of(cls, ids_A, ids_B, depths, block: np.ndarray) -> list:
-        """Internal: K results whose vectors are the rows of block (K, 9) =
-        [p_WCa | p_WCb | nhat_BA_W] (each result reads its own row; the
+    def _rows_of(cls, ids: list, rows: np.ndarray, block: np.ndarray) -> list:
+        """Internal: K results, result k for the geometries ids[rows[k, 0]],
+        ids[rows[k, 1]] (rows (K, 2) int64), its depth and vectors read from
+        row k of block (K, 10) = [depth | p_WCa | p_WCb | nhat_BA_W] (the
         block must not be shared with anything else)."""
         out = []
         new = object.__new__
-        for k, (a, b, d) in enumerate(zip(ids_A, ids_B, depths)):
+        for k, ((a, b), d) in enumerate(zip(rows.tolist(), block[:, 0].tolist())):
             r = new(cls)
-            r.id_A, r.id_B, r.depth = a, b, d
+            r.id_A, r.id_B, r.depth = ids[a], ids[b], d
             r._p_WCa = r._p_WCb = r._nhat_BA_W = None
             r._block, r._row = block, k
             out.append(r)
@@ -165,15 +167,16 @@ class SignedDistancePair:
         return result
 
     @classmethod
-    def _rows_of(cls, ids_A, ids_B, distances, block: np.ndarray) -> list:
-        """Internal: K results whose vectors are the rows of block (K, 9) =
-        [p_ACa | p_BCb | nhat_BA_W] (each result reads its own row; the
-        block must not be shared with anything else)."""
+    def _rows_of(cls, ids: list, rows: np.ndarray, block: np.ndarray) -> list:
+        """Internal: K results, result k for the geometries ids[rows[k, 0]],
+        ids[rows[k, 1]] (rows (K, 2) int64), its distance and vectors read
+        from row k of block (K, 10) = [distance | p_ACa | p_BCb | nhat_BA_W]
+        (the block must not be shared with anything else)."""
         out = []
         new = object.__new__
-        for k, (a, b, d) in enumerate(zip(ids_A, ids_B, distances)):
+        for k, ((a, b), d) in enumerate(zip(rows.tolist(), block[:, 0].tolist())):
             r = new(cls)
-            r.id_A, r.id_B, r.distance = a, b, d
+            r.id_A, r.id_B, r.distance = ids[a], ids[b], d
             r._p_ACa = r._p_BCb = r._nhat_BA_W = None
             r.is_nhat_BA_W_unique = True
             r._block, r._row = block, k

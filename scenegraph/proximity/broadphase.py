@@ -678,26 +678,26 @@ class Broadphase:
         return (pairs, lo, hi) if boxes else (pairs, None, None)
 
     def select(self, R_WG, p_WG, filtered, margin: float, table, max_distance: float,
-               in_frames: bool, refuse_halfspace_pairs: bool):
+               in_frames: bool, refuse_halfspace_pairs: bool, negate: bool = False):
         """A pair query's candidates and narrow phase in one compiled call
         (pair_queries.select_candidates over `table`, a dispatch.ShapeTable of
-        the same rows): (rows_A, rows_B, distance, block, pairs, stats) as
-        that kernel returns them. NotImplemented for the EXPLICIT method."""
+        the same rows): (rows, values, stats) as that kernel returns them.
+        NotImplemented for the EXPLICIT method."""
         if self._method_code == self._boxes_only:
             return NotImplemented
         state, R, p = self._prepared(R_WG, p_WG, margin, table)
-        stats = np.empty(6, dtype=np.int64)
+        stats = np.empty(8, dtype=np.int64)
         cached = self._filter_words
         allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
         args = (state, R, p, float(margin), allowed, self._method_code, float(max_distance),
-                bool(in_frames), bool(refuse_halfspace_pairs), stats)
+                bool(in_frames), bool(refuse_halfspace_pairs), bool(negate), stats)
         entry = self._select_entry
         if entry is None:
             entry = self._select_entry = self._entry_of(self._kernels.select_candidates, args)
-        out = entry(*args)
-        if stats[4] >= 0:
-            self._raise_bad(int(stats[4]))
-        return (*out, stats)
+        rows, values = entry(*args)
+        if stats[6] >= 0:
+            self._raise_bad(int(stats[6]))
+        return rows, values, stats
 
     def first_colliding_pair(self, R_WG, p_WG, filtered, table):
         """(row A, row B) of a candidate pair (boxes touching, not filtered)

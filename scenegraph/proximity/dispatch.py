@@ -94,11 +94,16 @@ def check_halfspace_pairs(table: ShapeTable, pairs: np.ndarray) -> None:
 
 def _check_halfspace_pairs(kA: np.ndarray, kB: np.ndarray) -> None:
     if np.any((kA == _HALFSPACE) & (kB == _HALFSPACE)):
-        raise RuntimeError(
-            "Penetration queries between shapes 'Halfspace' and 'Halfspace' are not "
-            "supported for scalar type double. See the documentation for "
-            "QueryObject::ComputePointPairPenetration() for the full status of supported "
-            "geometries.")
+        raise_halfspace_pair()
+
+
+def raise_halfspace_pair() -> None:
+    """Drake's RuntimeError for a penetration query on two half spaces."""
+    raise RuntimeError(
+        "Penetration queries between shapes 'Halfspace' and 'Halfspace' are not "
+        "supported for scalar type double. See the documentation for "
+        "QueryObject::ComputePointPairPenetration() for the full status of supported "
+        "geometries.")
 
 
 def compute_pairs_indexed(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray,

@@ -28,7 +28,7 @@ from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED
 from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 from scenegraph.proximity.compiled.pair_queries import select_pairs
 from scenegraph.proximity.dispatch import (ShapeTable, check_halfspace_pairs,
-                                           first_penetrating_pair)
+                                           first_penetrating_pair, raise_halfspace_pair)
 from scenegraph.proximity.mesh_distance import load_mesh_bvh
 from scenegraph.proximity.point_query import PointQuery
 from scenegraph.proximity.shape_data import box_shape_data, shape_data_from_shape
@@ -277,52 +277,55 @@ class ProximityEngine:
         """_select on the broadphase's candidate pairs (boxes inflated by
         margin [m]), both in one compiled call when the broadphase allows
         (Broadphase.select); with `penetration`, two half spaces among the
-        candidates raise Drake's error."""
+        candidates raise Drake's error and distances come negated (depths)."""
         bp = self._broadphase
         refuse = penetration and self._table.num_halfspaces > 1
         found = NotImplemented if bp is None else bp.select(
-            R, p, self._pair_filter, margin, self._table, max_distance, in_frames, refuse)
+            R, p, self._pair_filter, margin, self._table, max_distance, in_frames, refuse,
+            penetration)
         if found is NotImplemented:
             pairs = self._candidates(R, p, margin)
             if refuse:
                 check_halfspace_pairs(self._table, pairs)
-            return self._select(R, p, pairs, max_distance, in_frames, query)
-        rows_A, rows_B, distance, block, pairs, stats = found
-        count, loose, first_loose, first_nan, _, halfspaces = stats.tolist()
-        if halfspaces >= 0:
-            check_halfspace_pairs(self._table, pairs[halfspaces:halfspaces + 1])
-        if first_nan >= 0:
-            self._raise_non_finite(query, *pairs[first_nan].tolist())
-        if loose:
-            self._warn_uncertified(query, *pairs[first_loose].tolist(), loose)
-        out = (rows_A, rows_B, distance, block)
-        if count == len(pairs):
-            return [*out, False]
-        return [*(x[:count] for x in out), False]
+            return self._select(R, p, pairs, max_distance, in_frames, query, penetration)
+        rows, values, stats = found
+        if stats[7]:
+            raise_halfspace_pair()
+        self._check_stats(stats, query)
+        return [rows, values, False]
 
-    def _select(self, R, p, pairs, max_distance: float, in_frames: bool, query: str):
-        """[rows A, rows B, distance, block, False] of the candidate pairs
-        within max_distance, from one compiled call (narrow phase, selection,
-        witnesses in W or, with in_frames, in the geometries' frames); block
-        (K, 9) = [Ca | Cb | nhat_BA_W] (see _block_for). Non-finite answers
-        raise and uncertified ones warn, naming the pair (as _checked)."""
+    def _check_stats(self, stats, query: str) -> None:
+        """A non-finite answer raises and uncertified ones warn, naming the
+        pair, from select_pairs' stats."""
+        count, loose, loose_A, loose_B, nan_A, nan_B = stats[:6].tolist()
+        if nan_A >= 0:
+            self._raise_non_finite(query, nan_A, nan_B)
+        if loose:
+            self._warn_uncertified(query, loose_A, loose_B, loose)
+
+    def _select(self, R, p, pairs, max_distance: float, in_frames: bool, query: str,
+                negate: bool = False):
+        """[rows (k, 2), values (k, 10), False] of the candidate pairs within
+        max_distance, from one compiled call (narrow phase, selection,
+        witnesses in W or, with in_frames, in the geometries' frames; see
+        compiled/pair_queries.py: values = [φ | Ca | Cb | nhat_BA_W], φ
+        negated with `negate`). Non-finite answers raise and uncertified ones
+        warn, naming the pair (as _checked)."""
         K = len(pairs)
-        out = (np.empty(K, np.int64), np.empty(K, np.int64), np.empty(K), np.empty((K, 9)))
-        stats = np.empty(4, np.int64)
+        rows, values = np.empty((K, 2), np.int64), np.empty((K, 10))
+        stats = np.empty(6, np.int64)
         if K:
             self._table.call(select_pairs, self._table.packed, self._table.hulls, R, p,
                              np.ascontiguousarray(pairs, dtype=np.int64).reshape(-1, 2),
-                             float(max_distance), bool(in_frames), *out, stats)
+                             float(max_distance), bool(in_frames), bool(negate), rows, values,
+                             stats)
         else:
-            stats[:] = (0, 0, -1, -1)
-        count, loose, first_loose, first_nan = stats.tolist()
-        if first_nan >= 0:
-            self._raise_non_finite(query, *pairs[first_nan].tolist())
-        if loose:
-            self._warn_uncertified(query, *pairs[first_loose].tolist(), loose)
+            stats[:] = (0, 0, -1, -1, -1, -1)
+        self._check_stats(stats, query)
+        count = int(stats[0])
         if count == K:
-            return [*out, False]
-        return [*(x[:count] for x in out), False]
+            return [rows, values, False]
+        return [rows[:count], values[:count], False]
 
     @staticmethod
     def _hand_out(memo: dict, key, compute):
@@ -332,10 +335,10 @@ class ProximityEngine:
         same poses computes a fresh one (a user writing into a result's
         vector must not change another call's results)."""
         found = memo.get(key)
-        if found is None or found[4]:
+        if found is None or found[2]:
             found = compute()
             memo[key] = found
-        found[4] = True
+        found[2] = True
         return found
 
     def _unfiltered_pairs(self) -> np.ndarray:
@@ -356,18 +359,13 @@ class ProximityEngine:
     # --- penetration -----------------------------------------------------------------
     def _penetration_selection(self, R, p):
         """_select's list for the penetrating pairs, distance negated to depth."""
-        found = self._select_candidates(R, p, 0.0, 0.0, False, "ComputePointPairPenetration",
-                                        penetration=True)
-        found[2] = -found[2] + 0.0
-        return found
+        return self._select_candidates(R, p, 0.0, 0.0, False, "ComputePointPairPenetration",
+                                       penetration=True)
 
     def ComputePointPairPenetration(self, world_poses) -> list:
         R, p, memo = self._pose_state(world_poses)
         found = self._hand_out(memo, "penetration", lambda: self._penetration_selection(R, p))
-        ids = self._ids
-        return PenetrationAsPointPair._rows_of(
-            [ids[a] for a in found[0].tolist()], [ids[b] for b in found[1].tolist()],
-            found[2].tolist(), found[3])
+        return PenetrationAsPointPair._rows_of(self._ids, found[0], found[1])
 
     def HasCollisions(self, world_poses) -> bool:
         R, p, memo = self._pose_state(world_poses)
@@ -401,10 +399,7 @@ class ProximityEngine:
 
     # --- signed distance ----------------------------------------------------------------
     def _distance_results(self, found) -> list:
-        ids = self._ids
-        return SignedDistancePair._rows_of(
-            [ids[a] for a in found[0].tolist()], [ids[b] for b in found[1].tolist()],
-            found[2].tolist(), found[3])
+        return SignedDistancePair._rows_of(self._ids, found[0], found[1])
 
     def ComputeSignedDistancePairwiseClosestPoints(self, world_poses,
                                                    max_distance: float) -> list:

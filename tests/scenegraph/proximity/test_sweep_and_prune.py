@@ -200,13 +200,12 @@ def test_pair_queries_follow_recomputed_anchored_boxes():
     assert bp.first_colliding_pair(R, far, None, table) is None
     moved = np.array([[2.6, 0.0, 0.0], [3.0, 0.0, 0.0]])   # anchored row "moves" onto row 1
     assert bp.first_colliding_pair(R, moved, None, table) is None
-    assert len(bp.select(R, moved, None, 0.0, table, 0.0, False, False)[4]) == 0
+    assert len(bp.select(R, moved, None, 0.0, table, 0.0, False, False)[0]) == 0
     bp.invalidate_anchored()
     assert bp.first_colliding_pair(R, moved, None, table) == (0, 1)
-    rows_A, rows_B, distance, block, pairs, stats = bp.select(R, moved, None, 0.0, table, 0.0,
-                                                              False, False)
-    np.testing.assert_array_equal(pairs, [[0, 1]])
-    assert stats[0] == 1 and distance[0] == pytest.approx(-0.6, abs=1e-15)
+    rows, values, stats = bp.select(R, moved, None, 0.0, table, 0.0, False, False)
+    np.testing.assert_array_equal(rows, [[0, 1]])
+    assert stats[0] == 1 and values[0, 0] == pytest.approx(-0.6, abs=1e-15)
     np.testing.assert_array_equal(bp.candidate_pairs(R, moved), [[0, 1]])
 
 
@@ -229,5 +228,5 @@ def test_copies_and_pickles_after_queries_answer_alike():
     for other in (copy.deepcopy(bp), pickle.loads(pickle.dumps(bp))):
         assert other.first_colliding_pair(R, p, None, table) == (0, 1)
         np.testing.assert_array_equal(other.candidate_pairs(R, p), expected)
-        np.testing.assert_array_equal(other.select(R, p, None, 0.0, table, 0.0, False, False)[4],
+        np.testing.assert_array_equal(other.select(R, p, None, 0.0, table, 0.0, False, False)[0],
                                       [[0, 1]])
