@@ -25,7 +25,8 @@ import numpy as np
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED, solve_pairs
 from scenegraph.proximity.compiled.packed_shapes import HALFSPACE
-from scenegraph.proximity.compiled.sweep_and_prune import boxes_and_pairs
+from scenegraph.proximity.compiled.sweep_and_prune import (boxes_and_pairs,
+                                                            boxes_and_unordered_pairs)
 
 __all__ = ["select_pairs", "candidates", "first_colliding_pair", "select_candidates"]
 
@@ -117,20 +118,21 @@ def candidates(state, R, p, margin, allowed, method, lo, hi):
 
 @njit
 def first_colliding_pair(state, R, p, allowed, method):
-    """HasCollisions in one call: the broadphase (sweep_and_prune.boxes_and_pairs
-    over `state`, a query_state.QueryState) on poses R (G, 3, 3), p (G, 3),
-    then the narrow phase of its candidate pairs (the state's shapes, hulls),
-    stopping at the first pair that penetrates or touches (overlapping inner
-    balls are tried before any narrow phase). Returns (row A, row B) of that
-    pair, or (−1, −1), and the broadphase's bad row (≥ 0: a non-finite pose;
-    no pair is then tested)."""
+    """HasCollisions in one call: the broadphase
+    (sweep_and_prune.boxes_and_unordered_pairs over `state`, a
+    query_state.QueryState) on poses R (G, 3, 3), p (G, 3), then the narrow
+    phase of its candidate pairs (the state's shapes, hulls) in the order
+    the broadphase found them, stopping at the first pair that penetrates or
+    touches (overlapping inner balls are tried before any narrow phase).
+    Returns (row A, row B) of that pair (A < B), or (−1, −1), and the
+    broadphase's bad row (≥ 0: a non-finite pose; no pair is then tested)."""
     n = state.base_lo.shape[0]
-    pairs, bad = _broadphase(state, R, p, 0.0, allowed, method, np.empty((n, 3)),
-                             np.empty((n, 3)))
-    K = pairs.shape[0]
+    first, second, K, bad = boxes_and_unordered_pairs(
+        state.rows, state.kind_start, state.params, state.vertex_start, state.vertices, R, p,
+        state.base_lo, state.base_hi, 0.0, allowed, method, np.empty((n, 3)), np.empty((n, 3)))
     if bad >= 0 or K == 0:
         return -1, -1, bad
-    iA, iB = _columns(pairs)
+    iA, iB = first[:K], second[:K]
     d = np.empty(K)
     w = np.empty((K, 3))
     status = np.empty(K, dtype=np.int64)

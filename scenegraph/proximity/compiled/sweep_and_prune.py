@@ -36,7 +36,7 @@ from scenegraph._jit import njit
 
 __all__ = ["SPHERE", "BOX", "CAPSULE", "CYLINDER", "ELLIPSOID", "HALFSPACE", "CONVEX",
            "MESH", "NXN", "SWEEP", "GRID", "AUTO", "BOXES_ONLY", "candidate_pairs_kernel",
-           "boxes_and_pairs"]
+           "boxes_and_pairs", "boxes_and_unordered_pairs"]
 
 SPHERE, BOX, CAPSULE, CYLINDER, ELLIPSOID, HALFSPACE, CONVEX, MESH = range(8)
 #: Pair methods: test all pairs, sweep and prune, sweep within grid columns,
@@ -396,15 +396,10 @@ def _sorted_by_rows(first, second, k, n):
 
 
 @njit(inline="always")
-def _pairs(lo, hi, allowed, mode):
-    """Every overlapping allowed pair i < j, sorted by (i, j).
-
-    mode NXN: all pairs in row order (already sorted). SWEEP: boxes sorted
-    along _sweep_axis, each row tested against the rows its interval
-    reaches. GRID: the same sweep inside grid columns over the two other
-    axes (fewer candidates in large scenes; the plain sweep when boxes span
-    too many columns). Unsorted finds are ordered by counting sorts.
-    """
+def _found_pairs(lo, hi, allowed, mode):
+    """(first, second, k): every overlapping allowed pair i < j as
+    (first[t], second[t]), t < k, in the order found (mode NXN, SWEEP or
+    GRID, see _pairs)."""
     n = lo.shape[0]
     ax = 0
     if mode == NXN:
@@ -425,7 +420,21 @@ def _pairs(lo, hi, allowed, mode):
         for t in range(3):
             B[2 * t, a] = lo[g, (ax + t) % 3]
             B[2 * t + 1, a] = hi[g, (ax + t) % 3]
-    first, second, k = _collect(B, ids, seg_start, mode != NXN, grid, allowed, n)
+    return _collect(B, ids, seg_start, mode != NXN, grid, allowed, n)
+
+
+@njit(inline="always")
+def _pairs(lo, hi, allowed, mode):
+    """Every overlapping allowed pair i < j, sorted by (i, j).
+
+    mode NXN: all pairs in row order (already sorted). SWEEP: boxes sorted
+    along _sweep_axis, each row tested against the rows its interval
+    reaches. GRID: the same sweep inside grid columns over the two other
+    axes (fewer candidates in large scenes; the plain sweep when boxes span
+    too many columns). Unsorted finds are ordered by counting sorts.
+    """
+    n = lo.shape[0]
+    first, second, k = _found_pairs(lo, hi, allowed, mode)
     if mode != NXN:
         return _sorted_by_rows(first, second, k, n)
     pairs = np.empty((k, 2), dtype=np.int64)  # rows in order: already sorted
@@ -436,16 +445,33 @@ def _pairs(lo, hi, allowed, mode):
 
 
 @njit(inline="always")
+def _mode(method, n):
+    """method, AUTO resolved for n boxes: all pairs below
+    AUTO_SWEEP_MIN_GEOMETRIES, the sweep below AUTO_GRID_MIN_GEOMETRIES,
+    else the grid."""
+    if method == AUTO:
+        return (NXN if n < AUTO_SWEEP_MIN_GEOMETRIES else
+                SWEEP if n < AUTO_GRID_MIN_GEOMETRIES else GRID)
+    return method
+
+
+@njit(inline="always")
 def candidate_pairs_kernel(lo, hi, allowed, method):
     """Overlapping allowed pairs of boxes lo, hi (N, 3) [m]: (K, 2) int64,
-    i < j, sorted by (i, j). method: NXN, SWEEP, GRID or AUTO (all pairs
-    below AUTO_SWEEP_MIN_GEOMETRIES, the sweep below AUTO_GRID_MIN_GEOMETRIES,
-    else the grid)."""
+    i < j, sorted by (i, j). method: NXN, SWEEP, GRID or AUTO (see _mode)."""
+    return _pairs(lo, hi, allowed, _mode(method, lo.shape[0]))
+
+
+@njit(inline="always")
+def _fill_boxes(rows, kind_start, params, vertex_start, vertices, R, p, base_lo, base_hi,
+                margin, lo, hi):
+    """lo, hi (N, 3): the world boxes (see boxes_and_pairs); the bad row or −1."""
     n = lo.shape[0]
-    if method == AUTO:
-        method = (NXN if n < AUTO_SWEEP_MIN_GEOMETRIES else
-                  SWEEP if n < AUTO_GRID_MIN_GEOMETRIES else GRID)
-    return _pairs(lo, hi, allowed, method)
+    for g in range(n):
+        for a in range(3):
+            lo[g, a] = base_lo[g, a] - margin
+            hi[g, a] = base_hi[g, a] + margin
+    return _boxes(rows, kind_start, params, vertex_start, vertices, R, p, margin, lo, hi)
 
 
 @njit
@@ -457,12 +483,23 @@ def boxes_and_pairs(rows, kind_start, params, vertex_start, vertices, R, p, base
     returns (pairs (K, 2), bad row): bad row ≥ 0 names a row with a
     non-finite pose (pairs then empty). method BOXES_ONLY fills the boxes
     and returns no pairs."""
-    n = lo.shape[0]
-    for g in range(n):
-        for a in range(3):
-            lo[g, a] = base_lo[g, a] - margin
-            hi[g, a] = base_hi[g, a] + margin
-    bad = _boxes(rows, kind_start, params, vertex_start, vertices, R, p, margin, lo, hi)
+    bad = _fill_boxes(rows, kind_start, params, vertex_start, vertices, R, p, base_lo, base_hi,
+                      margin, lo, hi)
     if bad >= 0 or method == BOXES_ONLY:
         return np.empty((0, 2), dtype=np.int64), bad
     return candidate_pairs_kernel(lo, hi, allowed, method), -1
+
+
+@njit
+def boxes_and_unordered_pairs(rows, kind_start, params, vertex_start, vertices, R, p, base_lo,
+                              base_hi, margin, allowed, method, lo, hi):
+    """boxes_and_pairs without putting the pairs in (i, j) order (a query
+    that only asks whether some pair collides): (first, second, count, bad
+    row), pair t < count being (first[t], second[t]), first[t] < second[t]."""
+    bad = _fill_boxes(rows, kind_start, params, vertex_start, vertices, R, p, base_lo, base_hi,
+                      margin, lo, hi)
+    if bad >= 0 or method == BOXES_ONLY:
+        none = np.empty(0, dtype=np.int64)
+        return none, none, 0, bad
+    first, second, k = _found_pairs(lo, hi, allowed, _mode(method, lo.shape[0]))
+    return first, second, k, -1

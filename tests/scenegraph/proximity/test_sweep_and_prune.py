@@ -230,3 +230,27 @@ def test_copies_and_pickles_after_queries_answer_alike():
         np.testing.assert_array_equal(other.candidate_pairs(R, p), expected)
         np.testing.assert_array_equal(other.select(R, p, None, 0.0, table, 0.0, False, False)[0],
                                       [[0, 1]])
+
+
+@pytest.mark.parametrize("n", [0, 2, 63, 100, 400])
+def test_unordered_pairs_are_the_same_pairs_each_once(n):
+    """boxes_and_unordered_pairs (HasCollisions' broadphase) finds the pairs
+    boxes_and_pairs finds, each once with A < B, only not in (i, j) order:
+    for every method, with anchored rows, a filter and a margin."""
+    rng = np.random.default_rng(77 + n)
+    shapes, R, p = scene(rng, n, spread=0.12 * max(n, 1) ** (1 / 3))
+    bp = Broadphase(AabbModel(shapes), rng.random(n) < 0.15, "auto")
+    lo, hi = bp.world_aabbs(R, p)  # computes the anchored rows' boxes
+    allowed = bp._allowed_words(PairFilter(rng.random((n, n)) < 0.25))
+    args = (*bp._dynamic_plan, bp.model.packed[1], bp.model.packed[2], bp.model.packed[3],
+            np.ascontiguousarray(R, dtype=float), np.ascontiguousarray(p, dtype=float),
+            bp._base_lo, bp._base_hi, 0.01, allowed)
+    for method in (sap.NXN, sap.SWEEP, sap.GRID, sap.AUTO):
+        pairs, bad = sap.boxes_and_pairs(*args, method, np.empty((n, 3)), np.empty((n, 3)))
+        first, second, k, bad_unordered = sap.boxes_and_unordered_pairs(
+            *args, method, np.empty((n, 3)), np.empty((n, 3)))
+        assert bad == bad_unordered == -1
+        found = np.stack([first[:k], second[:k]], axis=1).reshape(-1, 2)
+        assert (found[:, 0] < found[:, 1]).all() and (n < 63 or len(found) > 0)
+        order = np.lexsort((found[:, 1], found[:, 0]))
+        np.testing.assert_array_equal(found[order], pairs)
