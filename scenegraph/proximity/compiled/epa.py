@@ -365,6 +365,11 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
       the closest face (within the tolerance of ∂A and ∂B). ok False when no
       tetrahedron around the origin could be built: C is flat there (the
       bodies touch) and n is then the normal of that flat piece.
+    Then (lower, gx, gy, gz): the closest live face's distance (a lower
+    bound of the depth: the polytope lies in C) and the unit outward normal
+    of the face the witnesses come from (a, b: its plane point's
+    barycentric combination), from which narrow_phase certifies a polytope
+    pair without refinement when that face lies on ∂C.
     """
     if (PV.shape[0] < MAX_VERTICES or PV.shape[1] != _PV or PF.shape[0] < MAX_FACES
             or PF.shape[1] != _PF or FI.shape[0] < MAX_FACES or FI.shape[1] != _FI
@@ -376,7 +381,7 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
             store_f64(pv, _PV * s + c, S[s, c])
     nv, fx, fy, fz = _grow_to_tetrahedron(pv, n, A, B, scale)
     if nv < 0:
-        return False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        return (False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, fx, fy, fz)
     tol = rel_tol * scale
     eps_vis = 1e-14 * scale
     # Tetrahedron faces, oriented outward (away from the fourth vertex).
@@ -394,7 +399,8 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
     nf = 4
     for f in range(4):
         if _dist(pf, f) < -eps_vis:
-            return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+            return (False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                    1.0)
     # Adjacency of the tetrahedron: the face holding the reversed edge.
     for f in range(4):
         for k in range(3):
@@ -508,16 +514,20 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
             if _alive(fi, g) == 1 and _dist(pf, g) < dmin:
                 f, dmin = g, _dist(pf, g)
     if f < 0:
-        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        return (False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
     # Witnesses: among the faces as close as the closest (coplanar pieces of
     # a flat region of C), the one whose plane point lies most inside it.
     dmin = _dist(pf, f)
     best_score = -math.inf
     wax = way = waz = wbx = wby = wbz = 0.0
+    wf = f
     for g in range(nf):
         if _alive(fi, g) == 1 and _dist(pf, g) <= dmin + max(tol, 1e-12 * scale):
             ax, ay, az, bx, by, bz, score = _witness(pv, pf, fi, g)
             if score > best_score:
                 best_score = score
+                wf = g
                 wax, way, waz, wbx, wby, wbz = ax, ay, az, bx, by, bz
-    return True, max(best_u, 0.0), bnx, bny, bnz, wax, way, waz, wbx, wby, wbz
+    o = _PF * wf
+    return (True, max(best_u, 0.0), bnx, bny, bnz, wax, way, waz, wbx, wby, wbz, dmin,
+            load_f64(pf, o), load_f64(pf, o + 1), load_f64(pf, o + 2))

@@ -42,7 +42,7 @@ from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
 from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
                                                           ELLIPSOID, HALFSPACE, SPHERE)
 from scenegraph.proximity.compiled.point_kernels import convex_point, primitive_point
-from scenegraph.proximity.compiled.refinement import refine
+from scenegraph.proximity.compiled.refinement import certified, refine
 from scenegraph.proximity.compiled.raw_memory import load_f64
 from scenegraph.proximity.compiled.supports import (from_G, make_body, rotate_from_G,
                                                      support_W, to_G)
@@ -238,10 +238,17 @@ def _escape_pair(A, B, scale, S, mx, my, mz):
 
 
 @njit
-def _coarse(A, B, scale, stop_distance, S, PV, PF, FI, WORK, gjk_tol, epa_tol):
+def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, PF, FI, WORK,
+            gjk_tol, epa_tol):
     """GJK, then EPA if the bodies overlap: (status, distance, m = nhat_BA,
-    witness a on A, witness b on B), status SEPARATED, INTERSECTING or
-    FARTHER (distance then a lower bound > stop_distance).
+    witness a on A, witness b on B, proven), status SEPARATED, INTERSECTING
+    or FARTHER (distance then a lower bound > stop_distance).
+
+    proven: two polytopes (Box, Convex) whose EPA ended on a face of C
+    (their witnesses pass refinement.certified along the face's normal) at
+    the distance of EPA's closest face (a lower bound of the depth, to
+    1e-12·scale): the answer is then the exact global optimum and needs no
+    refinement nor axis check.
 
     When GJK ends within 1e-7·scale of contact, or EPA finds at most
     1e-8·scale of depth, the bodies (nearly) touch: C is (nearly) flat at the
@@ -250,12 +257,12 @@ def _coarse(A, B, scale, stop_distance, S, PV, PF, FI, WORK, gjk_tol, epa_tol):
     a GJK run on slightly separated bodies (_separated_start) is taken."""
     st, d, n = gjk(A, B, scale, stop_distance, S, gjk_tol)
     if st == GJK_FARTHER:
-        return st, d, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        return st, d, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
     ax, ay, az = simplex_point(S, n, 3)
     bx, by, bz = simplex_point(S, n, 6)
     if st == SEPARATED:
         mx, my, mz = _unit(ax - bx, ay - by, az - bz)
-        return st, d, mx, my, mz, ax, ay, az, bx, by, bz
+        return st, d, mx, my, mz, ax, ay, az, bx, by, bz, False
     # Candidates (best lower bound first): GJK's own direction if it has one.
     best = -math.inf
     mx, my, mz = 0.0, 0.0, 1.0
@@ -264,8 +271,13 @@ def _coarse(A, B, scale, stop_distance, S, PV, PF, FI, WORK, gjk_tol, epa_tol):
         best, mx, my, mz = _lower_bound(A, B, vx, vy, vz), vx, vy, vz
     wx, wy, wz = mx, my, mz
     polytopes = (A[0] == BOX or A[0] == CONVEX) and (B[0] == BOX or B[0] == CONVEX)
-    ok, depth, nx, ny, nz, ex, ey, ez, fx, fy, fz = epa(A, B, scale, S, n, PV, PF, FI, WORK,
-                                                      epa_tol, polytopes)
+    (ok, depth, nx, ny, nz, ex, ey, ez, fx, fy, fz, lower, gx, gy,
+     gz) = epa(A, B, scale, S, n, PV, PF, FI, WORK, epa_tol, polytopes)
+    if ok and polytopes and d <= 0.0 and depth > 1e-8 * scale:
+        good, phi = certified(A, hull_A, size_A, B, hull_B, size_B, -gx, -gy, -gz, ex, ey, ez,
+                              fx, fy, fz)
+        if good and -phi <= lower + 1e-12 * scale:
+            return st, phi, -gx, -gy, -gz, ex, ey, ez, fx, fy, fz, True
     if ok:
         f = _lower_bound(A, B, -nx, -ny, -nz)
         if f > best:
@@ -274,7 +286,7 @@ def _coarse(A, B, scale, stop_distance, S, PV, PF, FI, WORK, gjk_tol, epa_tol):
         if d <= 0.0:
             wx, wy, wz = -nx, -ny, -nz
         if depth > 1e-8 * scale and d <= 0.0:
-            return st, -depth, mx, my, mz, ax, ay, az, bx, by, bz
+            return st, -depth, mx, my, mz, ax, ay, az, bx, by, bz, False
     else:
         # C is flat at the origin and n its normal: of ±n the better one.
         if _lower_bound(A, B, -nx, -ny, -nz) > _lower_bound(A, B, nx, ny, nz):
@@ -300,7 +312,7 @@ def _coarse(A, B, scale, stop_distance, S, PV, PF, FI, WORK, gjk_tol, epa_tol):
             if f > best:
                 best, mx, my, mz = f, qx, qy, qz
                 ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
-    return st, best, mx, my, mz, ax, ay, az, bx, by, bz
+    return st, best, mx, my, mz, ax, ay, az, bx, by, bz, False
 
 
 @njit
@@ -447,17 +459,21 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
     returned relative to A's origin."""
     scale = max(size_A, size_B)
     status = UNCERTIFIED
+    proven = False
     for level in range(2):
         # A loose coarse stage first (the refinement makes it exact); if no
         # feature choice certifies, a tight one (a better basin) and all choices.
         epa_tol = _EPA_TOL[level]
         if level == 0 and _smooth(A[0]) and _smooth(B[0]):
             epa_tol = _EPA_TOL_SMOOTH
-        st, d, mx, my, mz, ax, ay, az, bx, by, bz = _coarse(
-            A, B, scale, max_distance + rA + rB, S, PV, PF, FI, WORK, _GJK_TOL[level],
-            epa_tol)
+        st, d, mx, my, mz, ax, ay, az, bx, by, bz, proven = _coarse(
+            A, B, hull_A, hull_B, size_A, size_B, scale, max_distance + rA + rB, S, PV, PF,
+            FI, WORK, _GJK_TOL[level], epa_tol)
         if st == GJK_FARTHER:
             return FARTHER, d - rA - rB, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
+        if proven:
+            status, phi = EXACT, d
+            break
         coarse = _lower_bound(A, B, mx, my, mz)
         phi = coarse
         ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = _refine_attempts(
@@ -469,7 +485,7 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
             ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
         if status == EXACT:
             break
-    if status == EXACT and phi < 0.0:
+    if status == EXACT and phi < 0.0 and not proven:
         # The certificate proves the optimum of the basin EPA chose; two
         # nearly equally deep basins (a needle along a cylinder's axis: its
         # cap or its side) are told apart by EPA's tolerance only, which can

@@ -36,7 +36,7 @@ from scenegraph.proximity.compiled.features import (feature_point, inside_body,
 from scenegraph.proximity.compiled.raw_memory import load_f64, store_f64
 from scenegraph.proximity.compiled.supports import from_G, rotate_from_G, rotate_to_G, to_G
 
-__all__ = ["refine"]
+__all__ = ["refine", "certified"]
 
 _MAX_ITERATIONS = 24
 # A Newton step turns the direction by at most this [rad]; steps that do not
@@ -363,3 +363,26 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
           and support_gap(A, uAx, uAy, uAz, pax, pay, paz) <= 1e-12 * size_A
           and support_gap(B, uBx, uBy, uBz, pbx, pby, pbz) <= 1e-12 * size_B)
     return ok, phi, mx, my, mz, ax, ay, az, bx, by, bz
+
+
+@njit
+def certified(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz):
+    """refine()'s certificate for a given answer (unit m = nhat_BA, witnesses
+    a on A and b on B, in W): each witness in its body and a support point
+    of it along ∓m (to 1e-12·size), tangential part of a − b ≤ 1e-12·scale.
+    Returns (ok, φ = m·(a − b))."""
+    scale = max(size_A, size_B)
+    dx, dy, dz = ax - bx, ay - by, az - bz
+    phi = mx * dx + my * dy + mz * dz
+    ex, ey, ez = dx - phi * mx, dy - phi * my, dz - phi * mz
+    if not ex * ex + ey * ey + ez * ez <= (1e-12 * scale) ** 2:
+        return False, phi
+    uAx, uAy, uAz = rotate_to_G(A, -mx, -my, -mz)
+    uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
+    pax, pay, paz = to_G(A, ax, ay, az)
+    pbx, pby, pbz = to_G(B, bx, by, bz)
+    ok = (inside_body(A, hull_A, pax, pay, paz, 1e-12 * size_A)
+          and inside_body(B, hull_B, pbx, pby, pbz, 1e-12 * size_B)
+          and support_gap(A, uAx, uAy, uAz, pax, pay, paz) <= 1e-12 * size_A
+          and support_gap(B, uBx, uBy, uBz, pbx, pby, pbz) <= 1e-12 * size_B)
+    return ok, phi
