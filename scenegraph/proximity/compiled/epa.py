@@ -17,7 +17,8 @@ Storage (allocated once per query by the caller, see new_epa_buffers):
   FI (MAX_FACES, 7) int: vertices 0:3 (counter-clockwise seen from outside),
       the face across each edge (v_k, v_k+1) in 3:6, alive flag in 6;
   WORK (WORK_SIZE,) int: flood-fill stack, visited faces, the faces' min-heap
-      by distance, and the horizon maps.
+      by distance, the horizon maps, and the heap's keys (the faces'
+      distances, float64 bits: sifting reads no face rows).
 Inside, the four buffers are read and written through their addresses
 (raw_memory.py): handing the arrays to the helpers below would cost an
 atomic reference-count update per call, about 40 % of EPA's time.
@@ -36,7 +37,7 @@ __all__ = ["epa", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES", "WORK_SIZE"]
 
 MAX_VERTICES = 160
 MAX_FACES = 1024
-WORK_SIZE = 3 * MAX_FACES + 2 * MAX_VERTICES
+WORK_SIZE = 4 * MAX_FACES + 2 * MAX_VERTICES
 _MAX_ITERATIONS = 140
 
 
@@ -51,6 +52,7 @@ def new_epa_buffers():
 _PV, _PF, _FI = 9, 4, 7
 _STACK, _VISITED, _HEAP = 0, MAX_FACES, 2 * MAX_FACES
 _START_OF, _END_OF = 3 * MAX_FACES, 3 * MAX_FACES + MAX_VERTICES
+_KEY = 3 * MAX_FACES + 2 * MAX_VERTICES
 
 
 @njit
@@ -256,17 +258,20 @@ def _dist(pf, f):
 
 @njit
 def _heap_push(wk, n, pf, f):
-    """Pushes face f on the min-heap of faces (WORK[_HEAP:]) keyed by distance."""
+    """Pushes face f on the min-heap of faces (WORK[_HEAP:], each with its
+    distance as key in WORK[_KEY:], stored as float64)."""
+    key = _dist(pf, f)
     i = n
-    store_i64(wk, _HEAP + i, f)
     while i > 0:
         parent = (i - 1) // 2
-        hp, hi = load_i64(wk, _HEAP + parent), load_i64(wk, _HEAP + i)
-        if _dist(pf, hp) <= _dist(pf, hi):
+        kp = load_f64(wk, _KEY + parent)
+        if kp <= key:
             break
-        store_i64(wk, _HEAP + parent, hi)
-        store_i64(wk, _HEAP + i, hp)
+        store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + parent))
+        store_f64(wk, _KEY + i, kp)
         i = parent
+    store_i64(wk, _HEAP + i, f)
+    store_f64(wk, _KEY + i, key)
     return n + 1
 
 
@@ -274,22 +279,26 @@ def _heap_push(wk, n, pf, f):
 def _heap_pop(wk, n, pf):
     """Removes the heap's top; returns the new size."""
     n -= 1
-    store_i64(wk, _HEAP, load_i64(wk, _HEAP + n))
+    last = load_i64(wk, _HEAP + n)
+    key = load_f64(wk, _KEY + n)
     i = 0
     while True:
         left = 2 * i + 1
         if left >= n:
             break
         c = left
-        if left + 1 < n and (_dist(pf, load_i64(wk, _HEAP + left + 1))
-                             < _dist(pf, load_i64(wk, _HEAP + left))):
-            c = left + 1
-        hi, hc = load_i64(wk, _HEAP + i), load_i64(wk, _HEAP + c)
-        if _dist(pf, hi) <= _dist(pf, hc):
+        kc = load_f64(wk, _KEY + left)
+        if left + 1 < n:
+            kr = load_f64(wk, _KEY + left + 1)
+            if kr < kc:
+                c, kc = left + 1, kr
+        if key <= kc:
             break
-        store_i64(wk, _HEAP + c, hi)
-        store_i64(wk, _HEAP + i, hc)
+        store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + c))
+        store_f64(wk, _KEY + i, kc)
         i = c
+    store_i64(wk, _HEAP + i, last)
+    store_f64(wk, _KEY + i, key)
     return n
 
 
