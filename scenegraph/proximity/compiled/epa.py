@@ -33,11 +33,11 @@ from scenegraph._jit import njit
 from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64, store_f64, store_i64
 from scenegraph.proximity.compiled.supports import support_W
 
-__all__ = ["epa", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES", "WORK_SIZE"]
+__all__ = ["epa", "can_resume", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES", "WORK_SIZE"]
 
 MAX_VERTICES = 160
 MAX_FACES = 1024
-WORK_SIZE = 4 * MAX_FACES + 2 * MAX_VERTICES
+WORK_SIZE = 4 * MAX_FACES + 2 * MAX_VERTICES + 8
 _MAX_ITERATIONS = 140
 
 
@@ -53,6 +53,9 @@ _PV, _PF, _FI = 9, 4, 7
 _STACK, _VISITED, _HEAP = 0, MAX_FACES, 2 * MAX_FACES
 _START_OF, _END_OF = 3 * MAX_FACES, 3 * MAX_FACES + MAX_VERTICES
 _KEY = 3 * MAX_FACES + 2 * MAX_VERTICES
+# The expansion's state at return (for resume): vertex, face and heap
+# counts, the last closest face, the best upper bound and its direction.
+_STATE = 4 * MAX_FACES + 2 * MAX_VERTICES
 
 
 @njit
@@ -356,7 +359,14 @@ def _neighbour(fi, f, k):
 
 
 @njit
-def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
+def can_resume(WORK):
+    """Whether the last epa() call on these buffers can be resumed (it
+    returned ok and did not stop at a degenerate expansion)."""
+    return load_i64(WORK.ctypes.data, _STATE) >= 0
+
+
+@njit
+def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
     """Penetration of overlapping bodies A, B (supports.py tuples).
 
     S, n: GJK's final simplex (gjk.py layout) with the origin in or on it.
@@ -379,51 +389,65 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
     of the face the witnesses come from (a, b: its plane point's
     barycentric combination), from which narrow_phase certifies a polytope
     pair without refinement when that face lies on ∂C.
+    resume: continue the expansion of the last call on the same buffers and
+    bodies, which returned ok (S and n are then not read), to the new
+    rel_tol: a tighter answer without rebuilding the polytope.
     """
     if (PV.shape[0] < MAX_VERTICES or PV.shape[1] != _PV or PF.shape[0] < MAX_FACES
             or PF.shape[1] != _PF or FI.shape[0] < MAX_FACES or FI.shape[1] != _FI
             or WORK.shape[0] < WORK_SIZE):
         raise ValueError("epa: scratch buffers of the wrong size (use new_epa_buffers)")
     pv, pf, fi, wk = PV.ctypes.data, PF.ctypes.data, FI.ctypes.data, WORK.ctypes.data
-    for s in range(n):
-        for c in range(_PV):
-            store_f64(pv, _PV * s + c, S[s, c])
-    nv, fx, fy, fz = _grow_to_tetrahedron(pv, n, A, B, scale)
-    if nv < 0:
-        return (False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, fx, fy, fz)
     tol = rel_tol * scale
     eps_vis = 1e-14 * scale
-    # Tetrahedron faces, oriented outward (away from the fourth vertex).
-    if _volume6(pv, 0, 1, 2, 3) > 0.0:
-        # Vertex 3 is on the + side of (0, 1, 2): flip that orientation.
-        _set_face(pv, pf, fi, 0, 0, 2, 1)
-        _set_face(pv, pf, fi, 1, 0, 1, 3)
-        _set_face(pv, pf, fi, 2, 1, 2, 3)
-        _set_face(pv, pf, fi, 3, 2, 0, 3)
+    if resume:
+        nv, nf, nheap = load_i64(wk, _STATE), load_i64(wk, _STATE + 1), load_i64(wk, _STATE + 2)
+        f = load_i64(wk, _STATE + 3)
+        best_u = load_f64(wk, _STATE + 4)
+        bnx, bny, bnz = load_f64(wk, _STATE + 5), load_f64(wk, _STATE + 6), load_f64(wk, _STATE + 7)
+        if f >= 0 and _alive(fi, f) == 1:
+            # The last closest face was popped, not expanded: back on the heap.
+            nheap = _heap_push(wk, nheap, pf, f)
     else:
-        _set_face(pv, pf, fi, 0, 0, 1, 2)
-        _set_face(pv, pf, fi, 1, 0, 3, 1)
-        _set_face(pv, pf, fi, 2, 1, 3, 2)
-        _set_face(pv, pf, fi, 3, 2, 3, 0)
-    nf = 4
-    for f in range(4):
-        if _dist(pf, f) < -eps_vis:
-            return (False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                    1.0)
-    # Adjacency of the tetrahedron: the face holding the reversed edge.
-    for f in range(4):
-        for k in range(3):
-            a = load_i64(fi, _FI * f + k)
-            b = load_i64(fi, _FI * f + (k + 1) % 3)
-            for g in range(4):
-                if g != f and _edge_slot(fi, g, b, a) >= 0:
-                    store_i64(fi, _FI * f + 3 + k, g)
-    nheap = 0
-    for g in range(4):
-        nheap = _heap_push(wk, nheap, pf, g)
-    best_u = math.inf
-    bnx, bny, bnz = 0.0, 0.0, 1.0
-    f = -1
+        store_i64(wk, _STATE, -1)
+        for s in range(n):
+            for c in range(_PV):
+                store_f64(pv, _PV * s + c, S[s, c])
+        nv, fx, fy, fz = _grow_to_tetrahedron(pv, n, A, B, scale)
+        if nv < 0:
+            return (False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, fx, fy, fz)
+        # Tetrahedron faces, oriented outward (away from the fourth vertex).
+        if _volume6(pv, 0, 1, 2, 3) > 0.0:
+            # Vertex 3 is on the + side of (0, 1, 2): flip that orientation.
+            _set_face(pv, pf, fi, 0, 0, 2, 1)
+            _set_face(pv, pf, fi, 1, 0, 1, 3)
+            _set_face(pv, pf, fi, 2, 1, 2, 3)
+            _set_face(pv, pf, fi, 3, 2, 0, 3)
+        else:
+            _set_face(pv, pf, fi, 0, 0, 1, 2)
+            _set_face(pv, pf, fi, 1, 0, 3, 1)
+            _set_face(pv, pf, fi, 2, 1, 3, 2)
+            _set_face(pv, pf, fi, 3, 2, 3, 0)
+        nf = 4
+        for f in range(4):
+            if _dist(pf, f) < -eps_vis:
+                return (False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                        1.0)
+        # Adjacency of the tetrahedron: the face holding the reversed edge.
+        for f in range(4):
+            for k in range(3):
+                a = load_i64(fi, _FI * f + k)
+                b = load_i64(fi, _FI * f + (k + 1) % 3)
+                for g in range(4):
+                    if g != f and _edge_slot(fi, g, b, a) >= 0:
+                        store_i64(fi, _FI * f + 3 + k, g)
+        nheap = 0
+        for g in range(4):
+            nheap = _heap_push(wk, nheap, pf, g)
+        best_u = math.inf
+        bnx, bny, bnz = 0.0, 0.0, 1.0
+        f = -1
+    degenerate = False
     for _ in range(_MAX_ITERATIONS):
         # The closest live face (dead ones left in the heap are skipped).
         f = -1
@@ -502,9 +526,11 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
                 store_i64(wk, _END_OF + j, q)
                 nnew += 1
         if not horizon_ok or nnew < 3:
-            # Degenerate expansion (rounding): undo and stop at face f.
+            # Degenerate expansion (rounding): undo and stop at face f (the
+            # horizon's adjacency may point at unfinished faces: no resume).
             for v in range(nvis):
                 store_i64(fi, _FI * load_i64(wk, _VISITED + v) + 6, 1)
+            degenerate = True
             break
         for q in range(first_new, first_new + nnew):
             i, j = load_i64(fi, _FI * q), load_i64(fi, _FI * q + 1)
@@ -516,6 +542,14 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
             store_i64(fi, _FI * load_i64(wk, _VISITED + v) + 6, 0)
         nf += nnew
         nv += 1
+    store_i64(wk, _STATE, -1 if degenerate else nv)
+    store_i64(wk, _STATE + 1, nf)
+    store_i64(wk, _STATE + 2, nheap)
+    store_i64(wk, _STATE + 3, f)
+    store_f64(wk, _STATE + 4, best_u)
+    store_f64(wk, _STATE + 5, bnx)
+    store_f64(wk, _STATE + 6, bny)
+    store_f64(wk, _STATE + 7, bnz)
     if f < 0 or _alive(fi, f) != 1:
         # Stopped after an expansion (iteration cap): the closest live face.
         f, dmin = -1, math.inf

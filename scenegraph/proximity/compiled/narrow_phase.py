@@ -34,7 +34,8 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
-from scenegraph.proximity.compiled.epa import MAX_FACES, MAX_VERTICES, WORK_SIZE, epa
+from scenegraph.proximity.compiled.epa import (MAX_FACES, MAX_VERTICES, WORK_SIZE, can_resume,
+                                               epa)
 from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT, make_hull_ref
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import INTERSECTING as GJK_INTERSECTING
@@ -239,10 +240,14 @@ def _escape_pair(A, B, scale, S, mx, my, mz):
 
 @njit
 def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, PF, FI, WORK,
-            gjk_tol, epa_tol):
+            gjk_tol, epa_tol, resume):
     """GJK, then EPA if the bodies overlap: (status, distance, m = nhat_BA,
-    witness a on A, witness b on B, proven), status SEPARATED, INTERSECTING
-    or FARTHER (distance then a lower bound > stop_distance).
+    witness a on A, witness b on B, proven, deep), status SEPARATED,
+    INTERSECTING or FARTHER (distance then a lower bound > stop_distance).
+
+    deep: the answer is EPA's on clearly overlapping bodies; a later call
+    with resume (and a tighter epa_tol) then continues that EPA (epa.py)
+    instead of running GJK and EPA again.
 
     proven: two polytopes (Box, Convex) whose EPA ended on a face of C
     (their witnesses pass refinement.certified along the face's normal) at
@@ -255,14 +260,18 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
     origin, GJK's direction is rounding noise and EPA's polytope degenerate.
     Then the direction with the best lower bound f(m) among GJK's, EPA's and
     a GJK run on slightly separated bodies (_separated_start) is taken."""
-    st, d, n = gjk(A, B, scale, stop_distance, S, gjk_tol)
-    if st == GJK_FARTHER:
-        return st, d, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
-    ax, ay, az = simplex_point(S, n, 3)
-    bx, by, bz = simplex_point(S, n, 6)
-    if st == SEPARATED:
-        mx, my, mz = _unit(ax - bx, ay - by, az - bz)
-        return st, d, mx, my, mz, ax, ay, az, bx, by, bz, False
+    if resume:
+        st, d, n = GJK_INTERSECTING, 0.0, 0
+        ax = ay = az = bx = by = bz = 0.0
+    else:
+        st, d, n = gjk(A, B, scale, stop_distance, S, gjk_tol)
+        if st == GJK_FARTHER:
+            return st, d, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, False
+        ax, ay, az = simplex_point(S, n, 3)
+        bx, by, bz = simplex_point(S, n, 6)
+        if st == SEPARATED:
+            mx, my, mz = _unit(ax - bx, ay - by, az - bz)
+            return st, d, mx, my, mz, ax, ay, az, bx, by, bz, False, False
     # Candidates (best lower bound first): GJK's own direction if it has one.
     best = -math.inf
     mx, my, mz = 0.0, 0.0, 1.0
@@ -272,12 +281,12 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
     wx, wy, wz = mx, my, mz
     polytopes = (A[0] == BOX or A[0] == CONVEX) and (B[0] == BOX or B[0] == CONVEX)
     (ok, depth, nx, ny, nz, ex, ey, ez, fx, fy, fz, lower, gx, gy,
-     gz) = epa(A, B, scale, S, n, PV, PF, FI, WORK, epa_tol, polytopes)
+     gz) = epa(A, B, scale, S, n, PV, PF, FI, WORK, epa_tol, polytopes, resume)
     if ok and polytopes and d <= 0.0 and depth > 1e-8 * scale:
         good, phi = certified(A, hull_A, size_A, B, hull_B, size_B, -gx, -gy, -gz, ex, ey, ez,
                               fx, fy, fz)
         if good and -phi <= lower + 1e-12 * scale:
-            return st, phi, -gx, -gy, -gz, ex, ey, ez, fx, fy, fz, True
+            return st, phi, -gx, -gy, -gz, ex, ey, ez, fx, fy, fz, True, False
     if ok:
         f = _lower_bound(A, B, -nx, -ny, -nz)
         if f > best:
@@ -286,7 +295,7 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
         if d <= 0.0:
             wx, wy, wz = -nx, -ny, -nz
         if depth > 1e-8 * scale and d <= 0.0:
-            return st, -depth, mx, my, mz, ax, ay, az, bx, by, bz, False
+            return st, -depth, mx, my, mz, ax, ay, az, bx, by, bz, False, True
     else:
         # C is flat at the origin and n its normal: of ±n the better one.
         if _lower_bound(A, B, -nx, -ny, -nz) > _lower_bound(A, B, nx, ny, nz):
@@ -312,7 +321,7 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
             if f > best:
                 best, mx, my, mz = f, qx, qy, qz
                 ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
-    return st, best, mx, my, mz, ax, ay, az, bx, by, bz, False
+    return st, best, mx, my, mz, ax, ay, az, bx, by, bz, False, False
 
 
 @njit
@@ -460,15 +469,19 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
     scale = max(size_A, size_B)
     status = UNCERTIFIED
     proven = False
+    deep = False
     for level in range(2):
         # A loose coarse stage first (the refinement makes it exact); if no
         # feature choice certifies, a tight one (a better basin) and all choices.
         epa_tol = _EPA_TOL[level]
         if level == 0 and _smooth(A[0]) and _smooth(B[0]):
             epa_tol = _EPA_TOL_SMOOTH
-        st, d, mx, my, mz, ax, ay, az, bx, by, bz, proven = _coarse(
+        # The tight level continues the loose level's EPA when it can (the
+        # same polytope, expanded further) instead of starting over.
+        resume = deep and can_resume(WORK)
+        st, d, mx, my, mz, ax, ay, az, bx, by, bz, proven, deep = _coarse(
             A, B, hull_A, hull_B, size_A, size_B, scale, max_distance + rA + rB, S, PV, PF,
-            FI, WORK, _GJK_TOL[level], epa_tol)
+            FI, WORK, _GJK_TOL[level], epa_tol, resume)
         if st == GJK_FARTHER:
             return FARTHER, d - rA - rB, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN
         if proven:
