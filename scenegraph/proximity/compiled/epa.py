@@ -17,7 +17,8 @@ Storage (allocated once per query by the caller, see new_epa_buffers):
   FI (MAX_FACES, 7) int: vertices 0:3 (counter-clockwise seen from outside),
       the face across each edge (v_k, v_k+1) in 3:6, alive flag in 6;
   WORK (WORK_SIZE,) int: flood-fill stack, visited faces, the faces' min-heap
-      by distance, and the horizon maps.
+      by distance, the horizon maps, and the heap's keys (the faces'
+      distances, float64 bits: sifting reads no face rows).
 Inside, the four buffers are read and written through their addresses
 (raw_memory.py): handing the arrays to the helpers below would cost an
 atomic reference-count update per call, about 40 % of EPA's time.
@@ -32,11 +33,11 @@ from scenegraph._jit import njit
 from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64, store_f64, store_i64
 from scenegraph.proximity.compiled.supports import support_W
 
-__all__ = ["epa", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES", "WORK_SIZE"]
+__all__ = ["epa", "can_resume", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES", "WORK_SIZE"]
 
 MAX_VERTICES = 160
 MAX_FACES = 1024
-WORK_SIZE = 3 * MAX_FACES + 2 * MAX_VERTICES
+WORK_SIZE = 4 * MAX_FACES + 2 * MAX_VERTICES + 8
 _MAX_ITERATIONS = 140
 
 
@@ -51,6 +52,10 @@ def new_epa_buffers():
 _PV, _PF, _FI = 9, 4, 7
 _STACK, _VISITED, _HEAP = 0, MAX_FACES, 2 * MAX_FACES
 _START_OF, _END_OF = 3 * MAX_FACES, 3 * MAX_FACES + MAX_VERTICES
+_KEY = 3 * MAX_FACES + 2 * MAX_VERTICES
+# The expansion's state at return (for resume): vertex, face and heap
+# counts, the last closest face, the best upper bound and its direction.
+_STATE = 4 * MAX_FACES + 2 * MAX_VERTICES
 
 
 @njit
@@ -256,17 +261,20 @@ def _dist(pf, f):
 
 @njit
 def _heap_push(wk, n, pf, f):
-    """Pushes face f on the min-heap of faces (WORK[_HEAP:]) keyed by distance."""
+    """Pushes face f on the min-heap of faces (WORK[_HEAP:], each with its
+    distance as key in WORK[_KEY:], stored as float64)."""
+    key = _dist(pf, f)
     i = n
-    store_i64(wk, _HEAP + i, f)
     while i > 0:
         parent = (i - 1) // 2
-        hp, hi = load_i64(wk, _HEAP + parent), load_i64(wk, _HEAP + i)
-        if _dist(pf, hp) <= _dist(pf, hi):
+        kp = load_f64(wk, _KEY + parent)
+        if kp <= key:
             break
-        store_i64(wk, _HEAP + parent, hi)
-        store_i64(wk, _HEAP + i, hp)
+        store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + parent))
+        store_f64(wk, _KEY + i, kp)
         i = parent
+    store_i64(wk, _HEAP + i, f)
+    store_f64(wk, _KEY + i, key)
     return n + 1
 
 
@@ -274,22 +282,26 @@ def _heap_push(wk, n, pf, f):
 def _heap_pop(wk, n, pf):
     """Removes the heap's top; returns the new size."""
     n -= 1
-    store_i64(wk, _HEAP, load_i64(wk, _HEAP + n))
+    last = load_i64(wk, _HEAP + n)
+    key = load_f64(wk, _KEY + n)
     i = 0
     while True:
         left = 2 * i + 1
         if left >= n:
             break
         c = left
-        if left + 1 < n and (_dist(pf, load_i64(wk, _HEAP + left + 1))
-                             < _dist(pf, load_i64(wk, _HEAP + left))):
-            c = left + 1
-        hi, hc = load_i64(wk, _HEAP + i), load_i64(wk, _HEAP + c)
-        if _dist(pf, hi) <= _dist(pf, hc):
+        kc = load_f64(wk, _KEY + left)
+        if left + 1 < n:
+            kr = load_f64(wk, _KEY + left + 1)
+            if kr < kc:
+                c, kc = left + 1, kr
+        if key <= kc:
             break
-        store_i64(wk, _HEAP + c, hi)
-        store_i64(wk, _HEAP + i, hc)
+        store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + c))
+        store_f64(wk, _KEY + i, kc)
         i = c
+    store_i64(wk, _HEAP + i, last)
+    store_f64(wk, _KEY + i, key)
     return n
 
 
@@ -347,7 +359,14 @@ def _neighbour(fi, f, k):
 
 
 @njit
-def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
+def can_resume(WORK):
+    """Whether the last epa() call on these buffers can be resumed (it
+    returned ok and did not stop at a degenerate expansion)."""
+    return load_i64(WORK.ctypes.data, _STATE) >= 0
+
+
+@njit
+def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
     """Penetration of overlapping bodies A, B (supports.py tuples).
 
     S, n: GJK's final simplex (gjk.py layout) with the origin in or on it.
@@ -365,50 +384,70 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
       the closest face (within the tolerance of ∂A and ∂B). ok False when no
       tetrahedron around the origin could be built: C is flat there (the
       bodies touch) and n is then the normal of that flat piece.
+    Then (lower, gx, gy, gz): the closest live face's distance (a lower
+    bound of the depth: the polytope lies in C) and the unit outward normal
+    of the face the witnesses come from (a, b: its plane point's
+    barycentric combination), from which narrow_phase certifies a polytope
+    pair without refinement when that face lies on ∂C.
+    resume: continue the expansion of the last call on the same buffers and
+    bodies, which returned ok (S and n are then not read), to the new
+    rel_tol: a tighter answer without rebuilding the polytope.
     """
     if (PV.shape[0] < MAX_VERTICES or PV.shape[1] != _PV or PF.shape[0] < MAX_FACES
             or PF.shape[1] != _PF or FI.shape[0] < MAX_FACES or FI.shape[1] != _FI
             or WORK.shape[0] < WORK_SIZE):
         raise ValueError("epa: scratch buffers of the wrong size (use new_epa_buffers)")
     pv, pf, fi, wk = PV.ctypes.data, PF.ctypes.data, FI.ctypes.data, WORK.ctypes.data
-    for s in range(n):
-        for c in range(_PV):
-            store_f64(pv, _PV * s + c, S[s, c])
-    nv, fx, fy, fz = _grow_to_tetrahedron(pv, n, A, B, scale)
-    if nv < 0:
-        return False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     tol = rel_tol * scale
     eps_vis = 1e-14 * scale
-    # Tetrahedron faces, oriented outward (away from the fourth vertex).
-    if _volume6(pv, 0, 1, 2, 3) > 0.0:
-        # Vertex 3 is on the + side of (0, 1, 2): flip that orientation.
-        _set_face(pv, pf, fi, 0, 0, 2, 1)
-        _set_face(pv, pf, fi, 1, 0, 1, 3)
-        _set_face(pv, pf, fi, 2, 1, 2, 3)
-        _set_face(pv, pf, fi, 3, 2, 0, 3)
+    if resume:
+        nv, nf, nheap = load_i64(wk, _STATE), load_i64(wk, _STATE + 1), load_i64(wk, _STATE + 2)
+        f = load_i64(wk, _STATE + 3)
+        best_u = load_f64(wk, _STATE + 4)
+        bnx, bny, bnz = load_f64(wk, _STATE + 5), load_f64(wk, _STATE + 6), load_f64(wk, _STATE + 7)
+        if f >= 0 and _alive(fi, f) == 1:
+            # The last closest face was popped, not expanded: back on the heap.
+            nheap = _heap_push(wk, nheap, pf, f)
     else:
-        _set_face(pv, pf, fi, 0, 0, 1, 2)
-        _set_face(pv, pf, fi, 1, 0, 3, 1)
-        _set_face(pv, pf, fi, 2, 1, 3, 2)
-        _set_face(pv, pf, fi, 3, 2, 3, 0)
-    nf = 4
-    for f in range(4):
-        if _dist(pf, f) < -eps_vis:
-            return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    # Adjacency of the tetrahedron: the face holding the reversed edge.
-    for f in range(4):
-        for k in range(3):
-            a = load_i64(fi, _FI * f + k)
-            b = load_i64(fi, _FI * f + (k + 1) % 3)
-            for g in range(4):
-                if g != f and _edge_slot(fi, g, b, a) >= 0:
-                    store_i64(fi, _FI * f + 3 + k, g)
-    nheap = 0
-    for g in range(4):
-        nheap = _heap_push(wk, nheap, pf, g)
-    best_u = math.inf
-    bnx, bny, bnz = 0.0, 0.0, 1.0
-    f = -1
+        store_i64(wk, _STATE, -1)
+        for s in range(n):
+            for c in range(_PV):
+                store_f64(pv, _PV * s + c, S[s, c])
+        nv, fx, fy, fz = _grow_to_tetrahedron(pv, n, A, B, scale)
+        if nv < 0:
+            return (False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, fx, fy, fz)
+        # Tetrahedron faces, oriented outward (away from the fourth vertex).
+        if _volume6(pv, 0, 1, 2, 3) > 0.0:
+            # Vertex 3 is on the + side of (0, 1, 2): flip that orientation.
+            _set_face(pv, pf, fi, 0, 0, 2, 1)
+            _set_face(pv, pf, fi, 1, 0, 1, 3)
+            _set_face(pv, pf, fi, 2, 1, 2, 3)
+            _set_face(pv, pf, fi, 3, 2, 0, 3)
+        else:
+            _set_face(pv, pf, fi, 0, 0, 1, 2)
+            _set_face(pv, pf, fi, 1, 0, 3, 1)
+            _set_face(pv, pf, fi, 2, 1, 3, 2)
+            _set_face(pv, pf, fi, 3, 2, 3, 0)
+        nf = 4
+        for f in range(4):
+            if _dist(pf, f) < -eps_vis:
+                return (False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                        1.0)
+        # Adjacency of the tetrahedron: the face holding the reversed edge.
+        for f in range(4):
+            for k in range(3):
+                a = load_i64(fi, _FI * f + k)
+                b = load_i64(fi, _FI * f + (k + 1) % 3)
+                for g in range(4):
+                    if g != f and _edge_slot(fi, g, b, a) >= 0:
+                        store_i64(fi, _FI * f + 3 + k, g)
+        nheap = 0
+        for g in range(4):
+            nheap = _heap_push(wk, nheap, pf, g)
+        best_u = math.inf
+        bnx, bny, bnz = 0.0, 0.0, 1.0
+        f = -1
+    degenerate = False
     for _ in range(_MAX_ITERATIONS):
         # The closest live face (dead ones left in the heap are skipped).
         f = -1
@@ -487,9 +526,11 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
                 store_i64(wk, _END_OF + j, q)
                 nnew += 1
         if not horizon_ok or nnew < 3:
-            # Degenerate expansion (rounding): undo and stop at face f.
+            # Degenerate expansion (rounding): undo and stop at face f (the
+            # horizon's adjacency may point at unfinished faces: no resume).
             for v in range(nvis):
                 store_i64(fi, _FI * load_i64(wk, _VISITED + v) + 6, 1)
+            degenerate = True
             break
         for q in range(first_new, first_new + nnew):
             i, j = load_i64(fi, _FI * q), load_i64(fi, _FI * q + 1)
@@ -501,6 +542,14 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
             store_i64(fi, _FI * load_i64(wk, _VISITED + v) + 6, 0)
         nf += nnew
         nv += 1
+    store_i64(wk, _STATE, -1 if degenerate else nv)
+    store_i64(wk, _STATE + 1, nf)
+    store_i64(wk, _STATE + 2, nheap)
+    store_i64(wk, _STATE + 3, f)
+    store_f64(wk, _STATE + 4, best_u)
+    store_f64(wk, _STATE + 5, bnx)
+    store_f64(wk, _STATE + 6, bny)
+    store_f64(wk, _STATE + 7, bnz)
     if f < 0 or _alive(fi, f) != 1:
         # Stopped after an expansion (iteration cap): the closest live face.
         f, dmin = -1, math.inf
@@ -508,16 +557,20 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes):
             if _alive(fi, g) == 1 and _dist(pf, g) < dmin:
                 f, dmin = g, _dist(pf, g)
     if f < 0:
-        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        return (False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
     # Witnesses: among the faces as close as the closest (coplanar pieces of
     # a flat region of C), the one whose plane point lies most inside it.
     dmin = _dist(pf, f)
     best_score = -math.inf
     wax = way = waz = wbx = wby = wbz = 0.0
+    wf = f
     for g in range(nf):
         if _alive(fi, g) == 1 and _dist(pf, g) <= dmin + max(tol, 1e-12 * scale):
             ax, ay, az, bx, by, bz, score = _witness(pv, pf, fi, g)
             if score > best_score:
                 best_score = score
+                wf = g
                 wax, way, waz, wbx, wby, wbz = ax, ay, az, bx, by, bz
-    return True, max(best_u, 0.0), bnx, bny, bnz, wax, way, waz, wbx, wby, wbz
+    o = _PF * wf
+    return (True, max(best_u, 0.0), bnx, bny, bnz, wax, way, waz, wbx, wby, wbz, dmin,
+            load_f64(pf, o), load_f64(pf, o + 1), load_f64(pf, o + 2))

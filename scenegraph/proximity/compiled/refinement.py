@@ -36,7 +36,7 @@ from scenegraph.proximity.compiled.features import (feature_point, inside_body,
 from scenegraph.proximity.compiled.raw_memory import load_f64, store_f64
 from scenegraph.proximity.compiled.supports import from_G, rotate_from_G, rotate_to_G, to_G
 
-__all__ = ["refine"]
+__all__ = ["refine", "certified"]
 
 _MAX_ITERATIONS = 24
 # A Newton step turns the direction by at most this [rad]; steps that do not
@@ -108,8 +108,9 @@ def _state(A, fA, B, fB, mx, my, mz, a1, a2, b1, b2):
 @njit
 def _residual_norm(A, fA, B, fB, mx, my, mz, a1, a2, b1, b2, kA, kB, EA1x, EA1y, EA1z, EA2x,
                    EA2y, EA2z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, scale):
-    """|r| of the refinement's system at direction m and free coordinates
-    (a1, a2, b1, b2) [m] (the rows refine() builds)."""
+    """(|r|, state): the norm of the refinement's system at direction m and
+    free coordinates (a1, a2, b1, b2) [m] (the rows refine() builds), and
+    _state there (reused by refine() when the step is taken)."""
     st = _state(A, fA, B, fB, mx, my, mz, a1, a2, b1, b2)
     t1x, t1y, t1z, t2x, t2y, t2z = st[0], st[1], st[2], st[3], st[4], st[5]
     dx, dy, dz = st[18] - st[21], st[19] - st[22], st[20] - st[23]
@@ -124,7 +125,7 @@ def _residual_norm(A, fA, B, fB, mx, my, mz, a1, a2, b1, b2, kA, kB, EA1x, EA1y,
         total += (EB1x * mx + EB1y * my + EB1z * mz) ** 2
     if kB >= 2:
         total += (EB2x * mx + EB2y * my + EB2z * mz) ** 2
-    return math.sqrt(total)
+    return math.sqrt(total), st
 
 
 # Offsets (float64 elements) in the refinement's (24, 8) scratch, used
@@ -237,11 +238,12 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
     mx, my, mz = mx / n0, my / n0, mz / n0
     best = math.inf
     stall = 0
+    # The state at the current (m, α); a taken step's trial state becomes the
+    # next one (the same arithmetic on the same numbers).
+    state = _state(A, fA, B, fB, mx, my, mz, a1 * scale, a2 * scale, b1 * scale, b2 * scale)
     for _ in range(_MAX_ITERATIONS):
         (t1x, t1y, t1z, t2x, t2y, t2z, uAx, uAy, uAz, uBx, uBy, uBz, pax, pay, paz,
-         pbx, pby, pbz, ax, ay, az, bx, by, bz) = _state(A, fA, B, fB, mx, my, mz,
-                                                     a1 * scale, a2 * scale,
-                                                     b1 * scale, b2 * scale)
+         pbx, pby, pbz, ax, ay, az, bx, by, bz) = state
         dx, dy, dz = ax - bx, ay - by, az - bz
         store_f64(wk, _R + 0, (t1x * dx + t1y * dy + t1z * dz) / scale)
         store_f64(wk, _R + 1, (t2x * dx + t2y * dy + t2z * dz) / scale)
@@ -329,16 +331,17 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
         turn = math.hypot(d0, d1)
         step = min(1.0, _MAX_TURN / turn) if turn > 0.0 else 1.0
         accepted = False
+        trial_state = state
         for _ in range(_MAX_HALVINGS):
             qx = mx + step * (d0 * t1x + d1 * t2x)
             qy = my + step * (d0 * t1y + d1 * t2y)
             qz = mz + step * (d0 * t1z + d1 * t2z)
             nq = math.sqrt(qx * qx + qy * qy + qz * qz)
             qx, qy, qz = qx / nq, qy / nq, qz / nq
-            trial = _residual_norm(A, fA, B, fB, qx, qy, qz, (a1 + step * da1) * scale,
-                                   (a2 + step * da2) * scale, (b1 + step * db1) * scale,
-                                   (b2 + step * db2) * scale, kA, kB, EA1x, EA1y, EA1z, EA2x,
-                                   EA2y, EA2z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, scale)
+            trial, trial_state = _residual_norm(
+                A, fA, B, fB, qx, qy, qz, (a1 + step * da1) * scale, (a2 + step * da2) * scale,
+                (b1 + step * db1) * scale, (b2 + step * db2) * scale, kA, kB, EA1x, EA1y,
+                EA1z, EA2x, EA2y, EA2z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, scale)
             if trial < res:
                 accepted = True
                 break
@@ -350,10 +353,10 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
         a2 += step * da2
         b1 += step * db1
         b2 += step * db2
+        state = trial_state
     # Final witnesses at the last m and the certificate.
     (t1x, t1y, t1z, t2x, t2y, t2z, uAx, uAy, uAz, uBx, uBy, uBz, pax, pay, paz,
-     pbx, pby, pbz, ax, ay, az, bx, by, bz) = _state(A, fA, B, fB, mx, my, mz, a1 * scale,
-                                                 a2 * scale, b1 * scale, b2 * scale)
+     pbx, pby, pbz, ax, ay, az, bx, by, bz) = state
     dx, dy, dz = ax - bx, ay - by, az - bz
     phi = mx * dx + my * dy + mz * dz
     tangential = math.hypot(t1x * dx + t1y * dy + t1z * dz, t2x * dx + t2y * dy + t2z * dz)
@@ -363,3 +366,26 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
           and support_gap(A, uAx, uAy, uAz, pax, pay, paz) <= 1e-12 * size_A
           and support_gap(B, uBx, uBy, uBz, pbx, pby, pbz) <= 1e-12 * size_B)
     return ok, phi, mx, my, mz, ax, ay, az, bx, by, bz
+
+
+@njit
+def certified(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz):
+    """refine()'s certificate for a given answer (unit m = nhat_BA, witnesses
+    a on A and b on B, in W): each witness in its body and a support point
+    of it along ∓m (to 1e-12·size), tangential part of a − b ≤ 1e-12·scale.
+    Returns (ok, φ = m·(a − b))."""
+    scale = max(size_A, size_B)
+    dx, dy, dz = ax - bx, ay - by, az - bz
+    phi = mx * dx + my * dy + mz * dz
+    ex, ey, ez = dx - phi * mx, dy - phi * my, dz - phi * mz
+    if not ex * ex + ey * ey + ez * ez <= (1e-12 * scale) ** 2:
+        return False, phi
+    uAx, uAy, uAz = rotate_to_G(A, -mx, -my, -mz)
+    uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
+    pax, pay, paz = to_G(A, ax, ay, az)
+    pbx, pby, pbz = to_G(B, bx, by, bz)
+    ok = (inside_body(A, hull_A, pax, pay, paz, 1e-12 * size_A)
+          and inside_body(B, hull_B, pbx, pby, pbz, 1e-12 * size_B)
+          and support_gap(A, uAx, uAy, uAz, pax, pay, paz) <= 1e-12 * size_A
+          and support_gap(B, uBx, uBy, uBz, pbx, pby, pbz) <= 1e-12 * size_B)
+    return ok, phi

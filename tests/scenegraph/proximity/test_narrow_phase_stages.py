@@ -1,0 +1,111 @@
+"""Stages of the compiled narrow phase: EPA resumed to a tighter tolerance,
+and the refinement's certificate applied to a given answer (the one that
+lets a polytope pair skip the refinement).
+
+Bodies are built here as supports.py tuples (kind, hull addresses, nv, core,
+half sizes / semi-axes, R_WG row by row, p_WG) for primitives, which need no
+hull data.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scenegraph.proximity.compiled.epa import can_resume, epa, new_epa_buffers
+from scenegraph.proximity.compiled.gjk import INTERSECTING, gjk
+from scenegraph.proximity.compiled.packed_shapes import BOX, ELLIPSOID
+from scenegraph.proximity.compiled.refinement import certified
+
+_NO_HULL = (0, 0, 0, 0, 0, 0)
+
+
+def _body(kind, a, b, c, R, p):
+    """A supports.py body tuple of a primitive with pose (R, p)."""
+    R = np.asarray(R, dtype=float)
+    return (kind, 0, 0, 0, 0, False, float(a), float(b), float(c),
+            *(float(x) for x in R.reshape(9)), *(float(x) for x in p))
+
+
+def _sphere(r, p):
+    """A sphere as an Ellipsoid body (its support is not a point core)."""
+    return _body(ELLIPSOID, r, r, r, np.eye(3), p)
+
+
+def _overlapping_simplex(A, B, scale):
+    S = np.zeros((8, 10))
+    st, d, n = gjk(A, B, scale, 1.0, S, 1e-8)
+    assert st == INTERSECTING
+    return S, n
+
+
+def test_resumed_epa_tightens_the_same_expansion():
+    # Spheres of radii 0.1 and 0.15 whose centres are 0.2 apart: depth 0.05
+    # along the centres' line.
+    A = _sphere(0.1, (0.0, 0.0, 0.0))
+    B = _sphere(0.15, (0.2, 0.0, 0.0))
+    S, n = _overlapping_simplex(A, B, 0.15)
+    bufs = new_epa_buffers()
+    loose = epa(A, B, 0.15, S, n, *bufs, 1e-3, False, False)
+    assert loose[0] and can_resume(bufs[3])
+    resumed = epa(A, B, 0.15, S, 0, *bufs, 1e-9, False, True)
+    fresh = epa(A, B, 0.15, S, n, *new_epa_buffers(), 1e-9, False, False)
+    assert resumed[0] and fresh[0]
+    # EPA's depth is an upper bound that only shrinks as the polytope grows.
+    assert 0.05 <= resumed[1] < loose[1]
+    assert loose[1] - 0.05 <= 1e-3 * 0.15
+    assert abs(resumed[1] - 0.05) <= 1e-9 and abs(fresh[1] - 0.05) <= 1e-9
+    # Its direction n: C's outward normal along the centres' line, +x
+    # (nhat_BA = −n points from B into A).
+    assert resumed[2] > 1.0 - 1e-6
+    # The lower bound (closest face) stays below the depth.
+    assert resumed[11] <= 0.05 + 1e-15
+
+
+def test_epa_that_cannot_start_is_not_resumable():
+    # Coincident boxes of zero thickness along z: C is flat at the origin,
+    # no tetrahedron around it exists.
+    A = _body(BOX, 0.1, 0.1, 0.0, np.eye(3), (0.0, 0.0, 0.0))
+    B = _body(BOX, 0.1, 0.1, 0.0, np.eye(3), (0.0, 0.0, 0.0))
+    S = np.zeros((8, 10))
+    st, d, n = gjk(A, B, 0.1, 1.0, S, 1e-8)
+    bufs = new_epa_buffers()
+    out = epa(A, B, 0.1, S, n, *bufs, 1e-4, True, False)
+    assert not out[0]
+    assert not can_resume(bufs[3])
+
+
+def _box_stack():
+    """Box A (half sizes 0.1, 0.2, 0.3) at the origin; box B (0.05, 0.05,
+    0.05) sinking 0.01 into A's top face, sideways inside it. The exact
+    answer: φ = −0.01, nhat_BA = −z, witnesses on A's top face and B's
+    bottom face above each other."""
+    A = _body(BOX, 0.1, 0.2, 0.3, np.eye(3), (0.0, 0.0, 0.0))
+    B = _body(BOX, 0.05, 0.05, 0.05, np.eye(3), (0.02, -0.03, 0.34))
+    return A, B
+
+
+def test_certificate_accepts_an_exact_face_contact():
+    A, B = _box_stack()
+    a = (0.03, -0.01, 0.3)     # on A's top face
+    b = (0.03, -0.01, 0.29)    # on B's bottom face, 0.01 below a
+    ok, phi = certified(A, _NO_HULL, 0.3, B, _NO_HULL, 0.05, 0.0, 0.0, -1.0, *a, *b)
+    assert ok
+    assert abs(phi - (-0.01)) <= 1e-15
+
+
+def test_certificate_rejects_inexact_answers():
+    A, B = _box_stack()
+    a = (0.03, -0.01, 0.3)
+    # b moved sideways off the normal line: tangential residual.
+    ok, _ = certified(A, _NO_HULL, 0.3, B, _NO_HULL, 0.05, 0.0, 0.0, -1.0, *a,
+                      0.03 + 1e-9, -0.01, 0.29)
+    assert not ok
+    # A direction tilted by 1e-6 rad, a − b along it: the faces no longer
+    # support along it at interior points (gaps ≈ 1e-6 × 0.1 m ≫ 1e-12 × size).
+    t = 1e-6
+    ok, _ = certified(A, _NO_HULL, 0.3, B, _NO_HULL, 0.05, np.sin(t), 0.0, -np.cos(t), *a,
+                      0.03 + 0.01 * np.tan(t), -0.01, 0.29)
+    assert not ok
+    # b outside body B (B's bottom face is at z = 0.29, x ∈ [−0.03, 0.07]).
+    ok, _ = certified(A, _NO_HULL, 0.3, B, _NO_HULL, 0.05, 0.0, 0.0, -1.0, 0.08, -0.01, 0.3,
+                      0.08, -0.01, 0.29)
+    assert not ok
