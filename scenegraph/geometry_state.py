@@ -25,9 +25,8 @@ from scenegraph.geometry_properties import (GeometryProperties, IllustrationProp
 from scenegraph.geometry_roles import Role, RoleAssign, role_name
 from scenegraph.geometry_version import GeometryVersion
 from scenegraph.identifiers import FrameId, GeometryId, SourceId, id_type_error
-from scenegraph.kinematics_vector import (PoseTopology, calc_world_poses,
-                                          compose_world_poses, frame_poses_valid,
-                                          gather_frame_poses)
+from scenegraph.kinematics_vector import (PoseTopology, calc_world_poses, frame_poses_valid,
+                                          gather_and_compose)
 from scenegraph.math.rigid_transform import RigidTransform
 from scenegraph.shapes import Shape
 
@@ -664,11 +663,9 @@ class GeometryState:
         if validate:
             # One batched pass; any problem falls through to the per-frame
             # checks below, which name the source and frame.
-            gathered = gather_frame_poses(topology, pose_vectors)
-            if gathered is not None:
-                world_poses = compose_world_poses(topology, *gathered)
-                if world_poses is not None:
-                    return world_poses
+            world_poses = gather_and_compose(topology, pose_vectors)
+            if world_poses is not None:
+                return world_poses
         X_PFs = {}
         for sid, frame_ids in topology.source_frames.items():
             poses = pose_vectors.get(sid)

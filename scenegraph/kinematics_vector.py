@@ -317,6 +317,18 @@ def gather_frame_poses(topology: PoseTopology, pose_vectors: dict):
     return np.concatenate(Rs, dtype=float), np.concatenate(ps, dtype=float), rows
 
 
+def gather_and_compose(topology: PoseTopology, pose_vectors: dict):
+    """compose_world_poses(topology, *gather_frame_poses(topology,
+    pose_vectors)) in one call (the path of every pose change), or None
+    when either returns None (a vector missing, with a missing or extra
+    frame, or a non-finite pose: the caller then checks frame by frame)."""
+    gathered = gather_frame_poses(topology, pose_vectors)
+    if gathered is None:
+        return None
+    status, world_poses = _compose(topology, *gathered, True)
+    return None if status == 1 else world_poses
+
+
 def frame_poses_valid(frame_ids: list, poses) -> bool:
     """True if `poses` (a FramePoseVector) holds exactly the frames
     `frame_ids` with finite values (one batched check); False means "look

@@ -364,7 +364,12 @@ class ProximityEngine:
 
     def ComputePointPairPenetration(self, world_poses) -> list:
         R, p, memo = self._pose_state(world_poses)
-        found = self._hand_out(memo, "penetration", lambda: self._penetration_selection(R, p))
+        # _hand_out, inlined (this is the hottest query of small scenes).
+        found = memo.get("penetration")
+        if found is None or found[2]:
+            found = memo["penetration"] = self._select_candidates(
+                R, p, 0.0, 0.0, False, "ComputePointPairPenetration", penetration=True)
+        found[2] = True
         return PenetrationAsPointPair._rows_of(self._ids, found[0], found[1])
 
     def HasCollisions(self, world_poses) -> bool:
