@@ -288,33 +288,36 @@ def gather_frame_poses(topology: PoseTopology, pose_vectors: dict):
     if len(entries) == 1:
         # One source (the common case): no lists to merge, and a single frame's
         # arrays are used as they are (the composition reads, never writes them).
-        sid, count, getter = entries[0]
-        poses = pose_vectors.get(sid)
-        values = poses._values if type(poses) is FramePoseVector else None
-        if values is None or len(values) != count:
+        Xs = _source_poses(pose_vectors, *entries[0])
+        if Xs is None:
             return None
-        try:
-            Xs = getter(values)
-        except KeyError:
-            return None
-        if count == 1:
+        if len(Xs) == 1:
             return Xs[0]._R, Xs[0]._p, rows
         return np.concatenate([X._R for X in Xs]), np.concatenate([X._p for X in Xs]), rows
     Rs, ps = [], []
-    for sid, count, getter in entries:
-        poses = pose_vectors.get(sid)
-        values = poses._values if type(poses) is FramePoseVector else None
-        if values is None or len(values) != count:
-            return None
-        try:
-            Xs = getter(values)
-        except KeyError:
+    for entry in entries:
+        Xs = _source_poses(pose_vectors, *entry)
+        if Xs is None:
             return None
         Rs.extend([X._R for X in Xs])
         ps.extend([X._p for X in Xs])
     if not Rs:
         return np.zeros((0, 3)), np.zeros(0), rows
     return np.concatenate(Rs, dtype=float), np.concatenate(ps, dtype=float), rows
+
+
+def _source_poses(pose_vectors: dict, sid, count: int, getter):
+    """The RigidTransforms of source `sid`'s `count` frames (a _source_plan
+    entry) from its FramePoseVector, or None if it has none or holds other
+    frames."""
+    poses = pose_vectors.get(sid)
+    values = poses._values if type(poses) is FramePoseVector else None
+    if values is None or len(values) != count:
+        return None
+    try:
+        return getter(values)
+    except KeyError:
+        return None
 
 
 def gather_and_compose(topology: PoseTopology, pose_vectors: dict):
