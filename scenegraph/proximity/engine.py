@@ -357,11 +357,6 @@ class ProximityEngine:
         return row
 
     # --- penetration -----------------------------------------------------------------
-    def _penetration_selection(self, R, p):
-        """_select's list for the penetrating pairs, distance negated to depth."""
-        return self._select_candidates(R, p, 0.0, 0.0, False, "ComputePointPairPenetration",
-                                       penetration=True)
-
     def ComputePointPairPenetration(self, world_poses) -> list:
         R, p, memo = self._pose_state(world_poses)
         # _hand_out, inlined (this is the hottest query of small scenes).
