@@ -614,15 +614,12 @@ class Broadphase:
             self._base_lo, self._base_hi = base_lo, base_hi
         self._anchored_ready = True
 
-    def _state(self, table):
-        """The compiled query state (query_state.QueryState) of this
+    def _new_state(self, table):
+        """A new compiled query state (query_state.QueryState) of this
         broadphase's data and the current anchored boxes, with the narrow
         phase data of `table` (a dispatch.ShapeTable; None: none, for the
-        broadphase-only calls). Kept (one with a table, one without) until
-        the anchored boxes are recomputed."""
-        slot = self._table_state if table is not None else self._plain_state
-        if slot is not None and slot[0] is table and slot[1] is self._base_lo:
-            return slot[2]
+        broadphase-only calls), kept (one with a table, one without: see
+        _prepared) until the anchored boxes are recomputed."""
         from scenegraph.proximity.compiled.query_state import new_query_state
         if table is None:
             packed, hulls = _empty_shape_table()
@@ -643,7 +640,7 @@ class Broadphase:
         kept per kernel. Every call site passes fixed types by construction:
         the QueryState (one type per model), contiguous float64 poses of
         this model's shape (_poses), int64 (·, ·) filter words, Python
-        floats, ints and bools, and an int64 (6,) stats array."""
+        floats, ints and bools, and an int64 (8,) stats array."""
         entry = self._entries.get(kernel)
         if entry is None:
             from scenegraph._jit import entry_point
@@ -661,7 +658,7 @@ class Broadphase:
         slot = self._table_state if table is not None else self._plain_state
         if slot is not None and slot[0] is table and slot[1] is self._base_lo:
             return slot[2], R, p
-        return self._state(table), R, p
+        return self._new_state(table), R, p
 
     def _run(self, R_WG, p_WG, margin: float, allowed, method: int, boxes: bool = False):
         """(pairs, lo, hi) from one compiled call (pair_queries.candidates);
