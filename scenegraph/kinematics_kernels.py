@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from scenegraph._jit import njit
 
 __all__ = ["world_poses"]
@@ -32,7 +30,7 @@ def _compose(R_A, p_A, a, R_B, p_B, b, R_out, p_out, c):
 
 @njit
 def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, check,
-                R_PF, p_PF, R_WF, p_WF, R_WG, p_WG):
+                R_WF, p_WF, R_WG, p_WG):
     """Fills the world poses; returns 0 if every output is finite and every
     geometry position is within about ±1.3e150 m of the origin, 1 if `check`
     found a non-finite input (outputs unfinished), 2 if the inputs are
@@ -49,16 +47,17 @@ def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG
       geometry_frame_index (nG,) int64; R_FG (nG, 3, 3), p_FG (nG, 3) [m]:
         each geometry's frame row and pose in that frame.
       check: bool, stop at the first non-finite input entry.
-      R_PF (nF, 3, 3), p_PF (nF, 3): out, each frame's pose in its parent
-        (the world's identity in row 0); R_WF, p_WF: out, X_WF; R_WG
-        (nG, 3, 3), p_WG (nG, 3): out, X_WG [m]. Outputs are written, not
-        allocated, so that no array is boxed on return.
+      R_WF (nF, 3, 3), p_WF (nF, 3): out, X_WF (the world's identity in
+        row 0); R_WG (nG, 3, 3), p_WG (nG, 3): out, X_WG [m]. Outputs are
+        written, not allocated, so that no array is boxed on return.
     """
     nF = parent_index.shape[0]
     for i in range(3):
-        p_PF[0, i] = 0.0
+        p_WF[0, i] = 0.0
         for j in range(3):
-            R_PF[0, i, j] = 1.0 if i == j else 0.0
+            R_WF[0, i, j] = 1.0 if i == j else 0.0
+    # X_PF into the X_WF rows first; frames are in registration order, so a
+    # parent's X_WF is final before its children's products read it.
     for k in range(rows.shape[0]):
         f = rows[k]
         for i in range(3):
@@ -66,20 +65,25 @@ def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG
                 x = R_in[3 * k + i, j]
                 if check and not math.isfinite(x):
                     return 1
-                R_PF[f, i, j] = x
+                R_WF[f, i, j] = x
             x = p_in[3 * k + i]
             if check and not math.isfinite(x):
                 return 1
-            p_PF[f, i] = x
-    for f in range(nF):
-        for i in range(3):
-            p_WF[f, i] = p_PF[f, i]
-            for j in range(3):
-                R_WF[f, i, j] = R_PF[f, i, j]
+            p_WF[f, i] = x
     for f in range(1, nF):
         par = parent_index[f]
         if par > 0:  # children of the world keep X_WF = X_PF
-            _compose(R_WF, p_WF, par, R_PF, p_PF, f, R_WF, p_WF, f)
+            # X_PF of f, read out before its row is overwritten with X_WF.
+            a00, a01, a02 = R_WF[f, 0, 0], R_WF[f, 0, 1], R_WF[f, 0, 2]
+            a10, a11, a12 = R_WF[f, 1, 0], R_WF[f, 1, 1], R_WF[f, 1, 2]
+            a20, a21, a22 = R_WF[f, 2, 0], R_WF[f, 2, 1], R_WF[f, 2, 2]
+            t0, t1, t2 = p_WF[f, 0], p_WF[f, 1], p_WF[f, 2]
+            for i in range(3):
+                r0, r1, r2 = R_WF[par, i, 0], R_WF[par, i, 1], R_WF[par, i, 2]
+                R_WF[f, i, 0] = r0 * a00 + r1 * a10 + r2 * a20
+                R_WF[f, i, 1] = r0 * a01 + r1 * a11 + r2 * a21
+                R_WF[f, i, 2] = r0 * a02 + r1 * a12 + r2 * a22
+                p_WF[f, i] = (r0 * t0 + r1 * t1 + r2 * t2) + p_WF[par, i]
     nG = R_FG.shape[0]
     total = 0.0
     for g in range(nG):

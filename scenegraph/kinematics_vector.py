@@ -152,24 +152,50 @@ class WorldPoses:
 
     Attributes:
       topology: the PoseTopology the arrays are indexed by.
-      R_PF (nF, 3, 3), p_PF (nF, 3): pose of each frame in its parent (world: identity).
       R_WF (nF, 3, 3), p_WF (nF, 3): pose of each frame in the world [m].
       R_WG (nG, 3, 3), p_WG (nG, 3): pose of each geometry in the world [m].
+      R_PF (nF, 3, 3), p_PF (nF, 3): pose of each frame in its parent (world:
+        identity), unpacked from the inputs at the first read.
       all_finite: True if every X_WG entry is known finite and every
         geometry within ±1.3e150 m of the origin (the compiled composition
         checks), None if unknown.
     """
 
-    __slots__ = ("topology", "R_PF", "p_PF", "R_WF", "p_WF", "R_WG", "p_WG", "all_finite",
-                 "__weakref__")
+    __slots__ = ("topology", "R_WF", "p_WF", "R_WG", "p_WG", "all_finite", "_inputs",
+                 "_in_parents", "__weakref__")
 
-    def __init__(self, topology, R_PF, p_PF, R_WF, p_WF, R_WG, p_WG, all_finite=None):
+    def __init__(self, topology, inputs, R_WF, p_WF, R_WG, p_WG, all_finite=None):
+        """inputs: (R_in (3M, 3), p_in (3M,), rows (M,)), the frames' poses in
+        their parents as compose_world_poses takes them (kept, never written)."""
         self.topology = topology
-        self.R_PF, self.p_PF = R_PF, p_PF
+        self._inputs = inputs
+        self._in_parents = None
         self.R_WF, self.p_WF = R_WF, p_WF
         self.R_WG, self.p_WG = R_WG, p_WG
         #: True when every entry of R_WG and p_WG is known finite, None when unknown.
         self.all_finite = all_finite
+
+    def _poses_in_parents(self) -> tuple:
+        """(R_PF (nF, 3, 3), p_PF (nF, 3)), built once from the inputs."""
+        if self._in_parents is None:
+            R_in, p_in, rows = self._inputs
+            nF = len(self.topology.parent_index)
+            R_PF, p_PF = np.zeros((nF, 3, 3)), np.zeros((nF, 3))
+            R_PF[0] = np.eye(3)
+            R_PF[rows] = np.asarray(R_in, dtype=float).reshape(-1, 3, 3)
+            p_PF[rows] = np.asarray(p_in, dtype=float).reshape(-1, 3)
+            self._in_parents = (R_PF, p_PF)
+        return self._in_parents
+
+    @property
+    def R_PF(self) -> np.ndarray:
+        """(nF, 3, 3) R_PF of each frame (world: identity)."""
+        return self._poses_in_parents()[0]
+
+    @property
+    def p_PF(self) -> np.ndarray:
+        """(nF, 3) p_PF [m] of each frame (world: zero)."""
+        return self._poses_in_parents()[1]
 
     def X_WF(self, frame_id) -> RigidTransform:
         """X_WF of frame ``frame_id`` (a new RigidTransform)."""
@@ -179,7 +205,8 @@ class WorldPoses:
     def X_PF(self, frame_id) -> RigidTransform:
         """X_PF of frame ``frame_id`` in its parent frame."""
         i = self.topology.frame_index[frame_id]
-        return RigidTransform._make(self.R_PF[i].copy(), self.p_PF[i].copy())
+        R_PF, p_PF = self._poses_in_parents()
+        return RigidTransform._make(R_PF[i].copy(), p_PF[i].copy())
 
     def X_WG(self, geometry_id) -> RigidTransform:
         """X_WG of geometry ``geometry_id`` (a new RigidTransform)."""
@@ -215,24 +242,33 @@ def _compose(topology: PoseTopology, R_in: np.ndarray, p_in: np.ndarray, rows: n
     made contiguous float64 here, rows int64, and the outputs are allocated
     here, so the argument types never vary: the kernel's compiled entry is
     kept on the topology and called without numba's type resolution."""
-    nF, nG = len(topology.parent_index), len(topology.R_FG)
     # Strides pin down dimensions and C order in one comparison each.
     if not (R_in.dtype == _F64 and R_in.strides == _STRIDES_33 and p_in.dtype == _F64
             and p_in.strides == _STRIDES_3 and rows.dtype == _I64 and rows.strides == _STRIDES_3):
         R_in = np.ascontiguousarray(R_in, dtype=float).reshape(-1, 3)
         p_in = np.ascontiguousarray(p_in, dtype=float).reshape(-1)
         rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
-    out = (np.empty((nF, 3, 3)), np.empty((nF, 3)), np.empty((nF, 3, 3)), np.empty((nF, 3)),
-           np.empty((nG, 3, 3)), np.empty((nG, 3)))
-    args = (topology.parent_index, R_in, p_in, rows, topology.geometry_frame_index,
-            topology.R_FG, topology.p_FG, bool(check)) + out
+    nF, nG = len(topology.parent_index), len(topology.R_FG)
+    R_WF, p_WF = np.empty((nF, 3, 3)), np.empty((nF, 3))
+    R_WG, p_WG = np.empty((nG, 3, 3)), np.empty((nG, 3))
     entry = topology.__dict__.get("_world_poses_entry")
     if entry is None:
-        from scenegraph._jit import entry_point
-        entry = entry_point(_kernel(), args)
-        topology._world_poses_entry = entry
-    status = entry(*args)
-    return status, WorldPoses(topology, *out, status == 0)
+        entry = _entry(topology, (topology.parent_index, R_in, p_in, rows,
+                                  topology.geometry_frame_index, topology.R_FG, topology.p_FG,
+                                  bool(check), R_WF, p_WF, R_WG, p_WG))
+    status = entry(topology.parent_index, R_in, p_in, rows, topology.geometry_frame_index,
+                   topology.R_FG, topology.p_FG, check, R_WF, p_WF, R_WG, p_WG)
+    return status, WorldPoses(topology, (R_in, p_in, rows), R_WF, p_WF, R_WG, p_WG,
+                              status == 0)
+
+
+def _entry(topology: PoseTopology, args: tuple):
+    """The composition kernel's compiled entry for these argument types,
+    kept on the topology."""
+    from scenegraph._jit import entry_point
+    entry = entry_point(_kernel(), args)
+    topology._world_poses_entry = entry
+    return entry
 
 
 def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
@@ -285,15 +321,6 @@ def gather_frame_poses(topology: PoseTopology, pose_vectors: dict):
     per-frame validation and report the exact problem. Values are not
     checked here (compose_world_poses checks that they are finite)."""
     entries, rows = _source_plan(topology)
-    if len(entries) == 1:
-        # One source (the common case): no lists to merge, and a single frame's
-        # arrays are used as they are (the composition reads, never writes them).
-        Xs = _source_poses(pose_vectors, *entries[0])
-        if Xs is None:
-            return None
-        if len(Xs) == 1:
-            return Xs[0]._R, Xs[0]._p, rows
-        return np.concatenate([X._R for X in Xs]), np.concatenate([X._p for X in Xs]), rows
     Rs, ps = [], []
     for entry in entries:
         Xs = _source_poses(pose_vectors, *entry)
@@ -325,10 +352,33 @@ def gather_and_compose(topology: PoseTopology, pose_vectors: dict):
     pose_vectors)) in one call (the path of every pose change), or None
     when either returns None (a vector missing, with a missing or extra
     frame, or a non-finite pose: the caller then checks frame by frame)."""
-    gathered = gather_frame_poses(topology, pose_vectors)
-    if gathered is None:
-        return None
-    status, world_poses = _compose(topology, *gathered, True)
+    plan = topology.__dict__.get("_source_plan")
+    entries, rows = _source_plan(topology) if plan is None else plan
+    if len(entries) == 1:
+        # One source (the common case), gathered here: no lists to merge, and
+        # a single frame's arrays are used as they are (never written to).
+        sid, count, getter = entries[0]
+        poses = pose_vectors.get(sid)
+        if type(poses) is not FramePoseVector:
+            return None
+        values = poses._values
+        if len(values) != count:
+            return None
+        try:
+            Xs = getter(values)
+        except KeyError:
+            return None
+        if count == 1:
+            R_in, p_in = Xs[0]._R, Xs[0]._p
+        else:
+            R_in = np.concatenate([X._R for X in Xs])
+            p_in = np.concatenate([X._p for X in Xs])
+    else:
+        gathered = gather_frame_poses(topology, pose_vectors)
+        if gathered is None:
+            return None
+        R_in, p_in, rows = gathered
+    status, world_poses = _compose(topology, R_in, p_in, rows, True)
     return None if status == 1 else world_poses
 
 

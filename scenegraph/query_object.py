@@ -72,9 +72,14 @@ class QueryObject:
             cache = context._cache
             scene_graph = self._scene_graph
             engine = cache[scene_graph._engine_entry._index]
-            poses = cache[scene_graph._world_poses_entry._index]
-            if engine.valid and poses.valid:
-                return engine.value._value, poses.value._value
+            if engine.valid:
+                entry = scene_graph._world_poses_entry
+                poses = cache[entry._index]
+                if poses.valid:
+                    return engine.value._value, poses.value._value
+                # New poses (the common case of a controller's step): only
+                # they are computed.
+                return engine.value._value, entry.EvalAbstract(context)._value
         return self._engine(), self._poses()
 
     def _engine(self):
@@ -135,14 +140,15 @@ class QueryObject:
     def ComputePointPairPenetration(self) -> list:
         """PenetrationAsPointPair for every unfiltered penetrating pair,
         sorted by (id_A, id_B)."""
-        return self._engine().ComputePointPairPenetration(self._poses())
+        engine, poses = self._engine_and_poses()
+        return engine.ComputePointPairPenetration(poses)
 
     def ComputeSignedDistancePairwiseClosestPoints(self, max_distance: float = math.inf):
         """SignedDistancePair for every unfiltered pair no farther apart than
         `max_distance` [m], sorted by (id_A, id_B)."""
         max_distance = _checked_nonnegative(max_distance, "max_distance")
-        return self._engine().ComputeSignedDistancePairwiseClosestPoints(
-            self._poses(), max_distance)
+        engine, poses = self._engine_and_poses()
+        return engine.ComputeSignedDistancePairwiseClosestPoints(poses, max_distance)
 
     def ComputeSignedDistancePairClosestPoints(self, geometry_id_A, geometry_id_B):
         """SignedDistancePair of two geometries (filters ignored); id_A is the
@@ -152,8 +158,8 @@ class QueryObject:
                                 ("geometry_id_B", geometry_id_B)):
                 if not isinstance(value, GeometryId):
                     raise id_type_error(value, GeometryId, name)
-        return self._engine().ComputeSignedDistancePairClosestPoints(
-            self._poses(), geometry_id_A, geometry_id_B)
+        engine, poses = self._engine_and_poses()
+        return engine.ComputeSignedDistancePairClosestPoints(poses, geometry_id_A, geometry_id_B)
 
     def ComputeSignedDistanceToPoint(self, p_WQ, threshold: float = math.inf):
         """SignedDistanceToPoint of every proximity geometry within `threshold`
@@ -179,7 +185,8 @@ class QueryObject:
 
     def FindCollisionCandidates(self) -> list:
         """SortedPair-like (id_A, id_B) tuples whose bounding volumes overlap."""
-        return self._engine().FindCollisionCandidates(self._poses())
+        engine, poses = self._engine_and_poses()
+        return engine.FindCollisionCandidates(poses)
 
     def HasCollisions(self) -> bool:
         """True if any unfiltered pair of proximity geometries overlaps."""

@@ -20,7 +20,7 @@ from systems.framework import Context, LeafSystem, Value, ValueProducer
 from scenegraph.collision_filter_manager import CollisionFilterManager
 from scenegraph.geometry_state import GeometryState, world_frame_id
 from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
-from scenegraph.kinematics_vector import FramePoseVector
+from scenegraph.kinematics_vector import FramePoseVector, gather_and_compose
 from scenegraph.query_object import QueryObject
 from scenegraph.geometry_properties import ProximityProperties
 from scenegraph.geometry_roles import RoleAssign
@@ -126,11 +126,12 @@ class SceneGraph(LeafSystem):
     def _calc_world_poses(self, context, value) -> None:
         self.num_world_pose_calcs += 1
         state = context._parameters._abstract[self._state_index]._value
+        topology = state._topology or state.pose_topology()
         pose_vectors = {}
         # `context` is this system's own (the cache entry checked it), so each
         # port's payload is read from it directly (InputPort.Eval's checks, per
         # port and per pose change, were a fifth of a small query's cost).
-        for source_id in state.pose_topology().source_frames:
+        for source_id in topology.source_frames:
             port = self._pose_ports.get(source_id)
             if port is None or not context._input_has_value(port._index):
                 raise RuntimeError(
@@ -138,7 +139,11 @@ class SceneGraph(LeafSystem):
                     f"registered frames but its input port "
                     f"'{state.GetName(source_id)}_pose' is neither connected nor fixed")
             pose_vectors[source_id] = context._eval_input(port._index).get_value()
-        value.set_value(state.CalcWorldPoses(pose_vectors))
+        # The batched path first; anything it cannot take (a frame missing or
+        # extra, a non-finite pose) goes to CalcWorldPoses, which names it.
+        world_poses = gather_and_compose(topology, pose_vectors)
+        value.set_value(world_poses if world_poses is not None
+                        else state.CalcWorldPoses(pose_vectors))
 
     def _eval_world_poses(self, context):
         return self._world_poses_entry.Eval(context)

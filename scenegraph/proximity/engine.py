@@ -151,8 +151,10 @@ class ProximityEngine:
             reps.append(rep)
         self._reps = reps
         self._pose_index = view.pose_index
-        self._index_is_identity = bool(np.array_equal(
-            view.pose_index, np.arange(len(view.pose_index))))
+        # The geometry count of poses whose arrays serve as they are (every
+        # geometry has the proximity role, in the topology's order), else −1.
+        identity = np.array_equal(view.pose_index, np.arange(len(view.pose_index)))
+        self._identity_count = len(view.pose_index) if identity else -1
         self._filtered = view.filtered
         # Packed once per geometry state; the broadphase reuses its bitsets.
         self._pair_filter = PairFilter(view.filtered) if len(view.filtered) else None
@@ -194,16 +196,16 @@ class ProximityEngine:
         state = self._state
         if state[0] is world_poses:
             return state[1], state[2], state[3]
-        index = self._pose_index
-        if (self._index_is_identity and getattr(world_poses, "all_finite", None)
-                and len(index) == len(world_poses.R_WG)):
+        R = world_poses.R_WG
+        if len(R) == self._identity_count and world_poses.all_finite:
             # Every geometry has the proximity role, in the topology's order, and the
             # compiled composition saw every entry finite: use its arrays as they are
             # (never written to: they belong to this pose set).
-            R, p = world_poses.R_WG, world_poses.p_WG
+            p = world_poses.p_WG
             memo = {}
             self._state = (world_poses, R, p, memo)
             return R, p, memo
+        index = self._pose_index
         R = world_poses.R_WG[index]
         p = world_poses.p_WG[index]
         if not (np.isfinite(R).all() and np.isfinite(p).all()):
