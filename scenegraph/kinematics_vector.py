@@ -322,8 +322,8 @@ def gather_frame_poses(topology: PoseTopology, pose_vectors: dict):
     checked here (compose_world_poses checks that they are finite)."""
     entries, rows = _source_plan(topology)
     Rs, ps = [], []
-    for entry in entries:
-        Xs = _source_poses(pose_vectors, *entry)
+    for sid, count, getter in entries:
+        Xs = _source_poses(pose_vectors.get(sid), count, getter)
         if Xs is None:
             return None
         Rs.extend([X._R for X in Xs])
@@ -333,11 +333,10 @@ def gather_frame_poses(topology: PoseTopology, pose_vectors: dict):
     return np.concatenate(Rs, dtype=float), np.concatenate(ps, dtype=float), rows
 
 
-def _source_poses(pose_vectors: dict, sid, count: int, getter):
-    """The RigidTransforms of source `sid`'s `count` frames (a _source_plan
-    entry) from its FramePoseVector, or None if it has none or holds other
-    frames."""
-    poses = pose_vectors.get(sid)
+def _source_poses(poses, count: int, getter):
+    """The RigidTransforms of a source's `count` frames (a _source_plan
+    entry) from its FramePoseVector `poses`, or None if that is not one or
+    holds other frames."""
     values = poses._values if type(poses) is FramePoseVector else None
     if values is None or len(values) != count:
         return None
@@ -349,19 +348,27 @@ def _source_poses(pose_vectors: dict, sid, count: int, getter):
 
 def gather_and_compose(topology: PoseTopology, pose_vectors: dict):
     """compose_world_poses(topology, *gather_frame_poses(topology,
-    pose_vectors)) in one call (the path of every pose change), or None
-    when either returns None (a vector missing, with a missing or extra
-    frame, or a non-finite pose: the caller then checks frame by frame)."""
+    pose_vectors)) in one call, or None when either returns None (a vector
+    missing, with a missing or extra frame, or a non-finite pose: the caller
+    then checks frame by frame)."""
+    return compose_source_poses(topology, [pose_vectors.get(sid)
+                                           for sid in topology.source_frames])
+
+
+def compose_source_poses(topology: PoseTopology, vectors: list):
+    """gather_and_compose with the sources' FramePoseVectors (None for a
+    missing one) listed in the order of topology.source_frames: the path of
+    every pose change (SceneGraph's world-pose cache entry)."""
     plan = topology.__dict__.get("_source_plan")
     entries, rows = _source_plan(topology) if plan is None else plan
     if len(entries) == 1:
         # One source (the common case), gathered here: no lists to merge, and
         # a single frame's arrays are used as they are (never written to).
-        sid, count, getter = entries[0]
-        poses = pose_vectors.get(sid)
+        poses = vectors[0]
         if type(poses) is not FramePoseVector:
             return None
         values = poses._values
+        count, getter = entries[0][1], entries[0][2]
         if len(values) != count:
             return None
         try:
@@ -374,10 +381,17 @@ def gather_and_compose(topology: PoseTopology, pose_vectors: dict):
             R_in = np.concatenate([X._R for X in Xs])
             p_in = np.concatenate([X._p for X in Xs])
     else:
-        gathered = gather_frame_poses(topology, pose_vectors)
-        if gathered is None:
-            return None
-        R_in, p_in, rows = gathered
+        Rs, ps = [], []
+        for (sid, count, getter), poses in zip(entries, vectors):
+            Xs = _source_poses(poses, count, getter)
+            if Xs is None:
+                return None
+            Rs.extend([X._R for X in Xs])
+            ps.extend([X._p for X in Xs])
+        if Rs:
+            R_in, p_in = np.concatenate(Rs, dtype=float), np.concatenate(ps, dtype=float)
+        else:
+            R_in, p_in = np.zeros((0, 3)), np.zeros(0)
     status, world_poses = _compose(topology, R_in, p_in, rows, True)
     return None if status == 1 else world_poses
 

@@ -20,7 +20,7 @@ from systems.framework import Context, LeafSystem, Value, ValueProducer
 from scenegraph.collision_filter_manager import CollisionFilterManager
 from scenegraph.geometry_state import GeometryState, world_frame_id
 from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
-from scenegraph.kinematics_vector import FramePoseVector, gather_and_compose
+from scenegraph.kinematics_vector import FramePoseVector, compose_source_poses
 from scenegraph.query_object import QueryObject
 from scenegraph.geometry_properties import ProximityProperties
 from scenegraph.geometry_roles import RoleAssign
@@ -88,6 +88,8 @@ class SceneGraph(LeafSystem):
         self._config = SceneGraphConfig() if config is None else config
         self._config.ValidateOrThrow()
         self._pose_ports = {}          # SourceId -> InputPort
+        # (topology, [(SourceId, pose port index or -1)] in its source order).
+        self._pose_inputs = (None, [])
         self._configuration_ports = {}  # SourceId -> InputPort
         self._context_allocated = False
         self.num_world_pose_calcs = 0  # how often world poses were computed
@@ -127,23 +129,34 @@ class SceneGraph(LeafSystem):
         self.num_world_pose_calcs += 1
         state = context._parameters._abstract[self._state_index]._value
         topology = state._topology or state.pose_topology()
-        pose_vectors = {}
+        inputs = self._pose_inputs
+        if inputs[0] is not topology:
+            inputs = self._pose_inputs = (topology, [
+                (sid, self._pose_ports[sid]._index if sid in self._pose_ports else -1)
+                for sid in topology.source_frames])
         # `context` is this system's own (the cache entry checked it), so each
         # port's payload is read from it directly (InputPort.Eval's checks, per
         # port and per pose change, were a fifth of a small query's cost).
-        for source_id in topology.source_frames:
-            port = self._pose_ports.get(source_id)
-            if port is None or not context._input_has_value(port._index):
+        fixed_inputs = context._fixed_inputs
+        vectors = []
+        for source_id, index in inputs[1]:
+            fixed = fixed_inputs[index] if index >= 0 else None
+            if fixed is not None:
+                vectors.append(fixed._payload.get_value())
+                continue
+            if index < 0 or not context._input_has_value(index):
                 raise RuntimeError(
                     f"SceneGraph: source {source_id} ('{state.GetName(source_id)}') has "
                     f"registered frames but its input port "
                     f"'{state.GetName(source_id)}_pose' is neither connected nor fixed")
-            pose_vectors[source_id] = context._eval_input(port._index).get_value()
+            vectors.append(context._eval_input(index).get_value())
         # The batched path first; anything it cannot take (a frame missing or
         # extra, a non-finite pose) goes to CalcWorldPoses, which names it.
-        world_poses = gather_and_compose(topology, pose_vectors)
-        value.set_value(world_poses if world_poses is not None
-                        else state.CalcWorldPoses(pose_vectors))
+        world_poses = compose_source_poses(topology, vectors)
+        if world_poses is None:
+            world_poses = state.CalcWorldPoses(
+                {sid: vector for (sid, _), vector in zip(inputs[1], vectors)})
+        value._value = world_poses  # the entry's own Value[object] (_empty_value)
 
     def _eval_world_poses(self, context):
         return self._world_poses_entry.Eval(context)
