@@ -39,6 +39,8 @@ to that hull, e.g. triangles hold vertex numbers 0..V_h−1):
                                                    feature edges (between two facets)
   neighbor_start (V+1,), neighbors (·,)           vertex adjacency, CSR indexed by the
                                                    *global* vertex row; entries local
+                                                   (vertex 0 of a large hull also lists
+                                                   shortcuts: _with_shortcuts)
   Hulls shared by several geometries (same ConvexHullData object) are packed once.
 """
 from __future__ import annotations
@@ -50,9 +52,12 @@ import numpy as np
 from scenegraph.proximity.shape_data import KINDS, ShapeData
 
 __all__ = ["PackedShapes", "PackedHulls", "pack_shapes", "BOX", "CAPSULE", "CONVEX",
-           "CYLINDER", "ELLIPSOID", "HALFSPACE", "SPHERE"]
+           "CYLINDER", "ELLIPSOID", "HALFSPACE", "SPHERE", "CLIMB_MIN_VERTICES"]
 
 BOX, CAPSULE, CONVEX, CYLINDER, ELLIPSOID, HALFSPACE, SPHERE = range(7)
+# Hulls with at least this many vertices find support points by climbing their
+# vertex graph (supports.convex_support_vertex) instead of scanning.
+CLIMB_MIN_VERTICES = 48
 assert KINDS == ("Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Sphere")
 
 
@@ -129,6 +134,34 @@ def _neighbors_of(hull):
     return _starts(counts), e[:, 1].copy()
 
 
+def _with_shortcuts(counts: np.ndarray, nbrs: np.ndarray, vertices: np.ndarray) -> tuple:
+    """(counts, neighbours) of the climbing graph of a hull that the compiled
+    support search climbs (supports.convex_support_vertex, from vertex 0, at
+    CLIMB_MIN_VERTICES vertices or more): the hull's vertex adjacency plus,
+    for vertex 0, edges to the support vertices of about 2√V directions spread
+    over the sphere. The first step then lands near the answer instead of
+    walking across the hull (1000 vertices: ~60 dot products per support
+    instead of ~150). Still exact: a vertex no neighbour improves on is a
+    local maximum on the hull's own edge graph too, hence the global one."""
+    V = len(vertices)
+    if V < CLIMB_MIN_VERTICES:
+        return counts, nbrs
+    k = int(min(64, max(12, round(2 * np.sqrt(V)))))
+    # Fibonacci sphere directions.
+    t = np.arange(k) + 0.5
+    z = 1.0 - 2.0 * t / k
+    r = np.sqrt(1.0 - z * z)
+    phi = np.pi * (3.0 - np.sqrt(5.0)) * t
+    u = np.stack([r * np.cos(phi), r * np.sin(phi), z], axis=1)
+    own = nbrs[:counts[0]]
+    shortcuts = np.setdiff1d(np.unique((vertices @ u.T).argmax(axis=0)), np.append(own, 0))
+    if not len(shortcuts):
+        return counts, nbrs
+    counts = counts.copy()
+    counts[0] += len(shortcuts)
+    return counts, np.concatenate([own, shortcuts, nbrs[counts[0] - len(shortcuts):]])
+
+
 def _inner_ball(s: ShapeData) -> tuple:
     """(cx, cy, cz, r): a ball inside the shape, in G (r = 0: none)."""
     P = s.params
@@ -174,7 +207,8 @@ def pack_shapes(shapes: Sequence[ShapeData]) -> tuple[PackedShapes, PackedHulls]
         E.append(edges)
         EF.append(edge_facets)
         offsets, nbrs = _neighbors_of(h)
-        NS.append(np.diff(offsets))
+        counts, nbrs = _with_shortcuts(np.diff(offsets), nbrs, np.asarray(h.vertices, float))
+        NS.append(counts)
         NB.append(nbrs)
         nv.append(len(h.vertices))
         nf.append(len(h.plane_normals))

@@ -25,15 +25,12 @@ import math
 
 
 from scenegraph._jit import njit
-from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
-                                                          ELLIPSOID, SPHERE)
+from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CLIMB_MIN_VERTICES,
+                                                          CONVEX, CYLINDER, ELLIPSOID, SPHERE)
 from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64
 
 __all__ = ["make_body", "support_G", "support_W", "convex_support_vertex", "vertex", "to_G",
            "from_G", "rotate_to_G", "rotate_from_G"]
-
-# Hulls with more vertices than this climb the vertex graph instead of scanning.
-_CLIMB_MIN_VERTICES = 48
 
 
 # Positions in the body tuple (numba needs literal indices into tuples, so
@@ -74,7 +71,7 @@ def convex_support_vertex(body, ux, uy, uz, start):
     local vertex to climb from (large hulls). Ties keep the first vertex of a
     scan (small hulls) or the climb's current vertex (a maximiser either way)."""
     a, nv = body[1], body[2]
-    if nv < _CLIMB_MIN_VERTICES:
+    if nv < CLIMB_MIN_VERTICES:
         best = 0
         bv = load_f64(a, 0) * ux + load_f64(a, 1) * uy + load_f64(a, 2) * uz
         for i in range(1, nv):
@@ -85,6 +82,8 @@ def convex_support_vertex(body, ux, uy, uz, start):
         return best
     # Hill climbing on the vertex graph: exact on a convex hull (a local
     # maximum of a linear function over a polytope's vertex graph is global).
+    # Vertex 0's list also holds shortcuts to spread-out vertices
+    # (packed_shapes._with_shortcuts), so the climb starts near the answer.
     ns, nb = body[3], body[4]
     cur = start if 0 <= start < nv else 0
     bv = load_f64(a, 3 * cur) * ux + load_f64(a, 3 * cur + 1) * uy + load_f64(a, 3 * cur + 2) * uz
