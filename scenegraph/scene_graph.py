@@ -142,7 +142,7 @@ class SceneGraph(LeafSystem):
         for source_id, index in inputs[1]:
             fixed = fixed_inputs[index] if index >= 0 else None
             if fixed is not None:
-                vectors.append(fixed._payload.get_value())
+                vectors.append(fixed._payload._value)  # a Value: get_value(), inlined
                 continue
             if index < 0 or not context._input_has_value(index):
                 raise RuntimeError(
@@ -178,7 +178,10 @@ class SceneGraph(LeafSystem):
         return self._engine_entry.Eval(context)
 
     def _calc_query_object(self, context, value) -> None:
-        value.get_mutable_value()._bind(self, context)
+        query_object = value.get_mutable_value()
+        # Recomputed at every pose change: usually bound here already.
+        if query_object._context is not context or query_object._scene_graph is not self:
+            query_object._bind(self, context)
 
     # --- configuration -------------------------------------------------------------
     def get_config(self, context=None, /) -> SceneGraphConfig:

@@ -592,13 +592,6 @@ class Broadphase:
         """Recompute the anchored rows' boxes at the next call."""
         self._anchored_ready = False
 
-    def _poses(self, R_WG, p_WG):
-        R = np.ascontiguousarray(R_WG, dtype=float)
-        p = np.ascontiguousarray(p_WG, dtype=float)
-        if R.shape != self._shape_R or p.shape != self._shape_p:
-            R, p = R.reshape(self._shape_R), p.reshape(self._shape_p)
-        return R, p
-
     def _ready_base_boxes(self, R, p) -> None:
         """Computes the anchored rows' boxes (margin-free) if not done yet."""
         if self._anchored_ready:
@@ -639,7 +632,7 @@ class Broadphase:
         """kernel's compiled entry (_jit.entry_point) for these argument types,
         kept per kernel. Every call site passes fixed types by construction:
         the QueryState (one type per model), contiguous float64 poses of
-        this model's shape (_poses), int64 (·, ·) filter words, Python
+        this model's shape (_prepared), int64 (·, ·) filter words, Python
         floats, ints and bools, and an int64 (8,) stats array."""
         entry = self._entries.get(kernel)
         if entry is None:
@@ -652,7 +645,11 @@ class Broadphase:
         contiguous, anchored boxes ready."""
         if not margin >= 0.0:
             raise ValueError(f"broadphase margin must be non-negative, got {margin}")
-        R, p = self._poses(R_WG, p_WG)
+        # _poses, inlined (every query passes here).
+        R = np.ascontiguousarray(R_WG, dtype=float)
+        p = np.ascontiguousarray(p_WG, dtype=float)
+        if R.shape != self._shape_R or p.shape != self._shape_p:
+            R, p = R.reshape(self._shape_R), p.reshape(self._shape_p)
         if not self._anchored_ready:
             self._ready_base_boxes(R, p)
         slot = self._table_state if table is not None else self._plain_state

@@ -376,22 +376,21 @@ class ProximityEngine:
             penetration = memo.get("penetration")
             if penetration is not None:
                 cached = bool(len(penetration[0]))
+            elif self._broadphase is None:
+                cached = False
             else:
-                cached = self._any_penetration(R, p)
+                # The compiled narrow phase looks for overlapping inner balls
+                # first, then stops at the first pair that collides.
+                hit = self._broadphase.first_colliding_pair(R, p, self._pair_filter,
+                                                            self._table)
+                if hit is NotImplemented:  # EXPLICIT broadphase: candidates from numpy
+                    pairs = self._candidates(R, p, 0.0)
+                    cached = first_penetrating_pair(self._table, R, p, pairs[:, 0],
+                                                    pairs[:, 1]) >= 0
+                else:
+                    cached = hit is not None
             memo["has_collisions"] = cached
         return cached
-
-    def _any_penetration(self, R, p) -> bool:
-        """True at the first penetrating candidate pair: the compiled narrow
-        phase looks for overlapping inner balls first, then stops as soon as
-        one pair collides."""
-        if self._broadphase is None:
-            return False
-        hit = self._broadphase.first_colliding_pair(R, p, self._pair_filter, self._table)
-        if hit is NotImplemented:  # EXPLICIT broadphase: candidates from numpy
-            pairs = self._candidates(R, p, 0.0)
-            return first_penetrating_pair(self._table, R, p, pairs[:, 0], pairs[:, 1]) >= 0
-        return hit is not None
 
     def FindCollisionCandidates(self, world_poses) -> list:
         R, p = self._poses(world_poses)
