@@ -25,7 +25,8 @@ import numpy as np
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED, solve_pairs
 from scenegraph.proximity.compiled.packed_shapes import HALFSPACE
-from scenegraph.proximity.compiled.sweep_and_prune import (boxes_and_pairs,
+from scenegraph.proximity.compiled.sweep_and_prune import (NXN, SWEEP, _fill_boxes, _mode,
+                                                            _sweep_order, boxes_and_pairs,
                                                             boxes_and_unordered_pairs)
 
 __all__ = ["select_pairs", "candidates", "first_colliding_pair", "select_candidates"]
@@ -124,15 +125,102 @@ def first_colliding_pair(state, R, p, allowed, method):
     phase of its candidate pairs (the state's shapes, hulls) in the order
     the broadphase found them, stopping at the first pair that penetrates or
     touches (overlapping inner balls are tried before any narrow phase).
+    Where the broadphase tests all pairs (sweep_and_prune's NXN, small
+    scenes) the inner balls are tried while the pairs are found
+    (_all_pairs_hit), so a scene in contact usually stops before its
+    broadphase ends.
     Returns (row A, row B) of that pair (A < B), or (−1, −1), and the
     broadphase's bad row (≥ 0: a non-finite pose; no pair is then tested)."""
     n = state.base_lo.shape[0]
+    lo, hi = np.empty((n, 3)), np.empty((n, 3))
+    mode = _mode(method, n)
+    if mode == NXN or mode == SWEEP:
+        bad = _fill_boxes(state.rows, state.kind_start, state.params, state.vertex_start,
+                          state.vertices, R, p, state.base_lo, state.base_hi, 0.0, lo, hi)
+        if bad >= 0:
+            return -1, -1, bad
+        if mode == NXN:
+            ax, order = 0, np.arange(n)
+        else:
+            ax, order = _sweep_order(lo, hi)
+        a, b, first, second, K = _pairs_hit(state.shapes.inner, R, p, lo, hi, allowed, ax,
+                                            order, mode == SWEEP)
+        if a >= 0:
+            return a, b, -1
+        return _first_narrow_hit(state, R, p, first[:K], second[:K])
     first, second, K, bad = boxes_and_unordered_pairs(
         state.rows, state.kind_start, state.params, state.vertex_start, state.vertices, R, p,
-        state.base_lo, state.base_hi, 0.0, allowed, method, np.empty((n, 3)), np.empty((n, 3)))
+        state.base_lo, state.base_hi, 0.0, allowed, method, lo, hi)
     if bad >= 0 or K == 0:
         return -1, -1, bad
-    iA, iB = first[:K], second[:K]
+    return _first_narrow_hit(state, R, p, first[:K], second[:K])
+
+
+@njit(inline="always")
+def _pairs_hit(inner, R, p, lo, hi, allowed, ax, order, swept):
+    """Every pair i < j of boxes lo, hi (N, 3) that overlap and are allowed
+    (filter words, as sweep_and_prune), stopping at the first whose inner
+    balls (PackedShapes.inner, posed by R, p) overlap: (i, j) of that pair
+    or (−1, −1), and the pairs found before it (first, second, count).
+    Rows are visited in `order`; with `swept` it sorts them by lo along
+    axis ax, and a row's partners end where lo passes its hi."""
+    n = lo.shape[0]
+    use_filter = allowed.shape[0] > 0
+    # Inner-ball centres in W (radius 0: a geometry keeps none).
+    c = np.empty((n, 3))
+    for g in range(n):
+        for a in range(3):
+            c[g, a] = (p[g, a] + R[g, a, 0] * inner[g, 0] + R[g, a, 1] * inner[g, 1]
+                       + R[g, a, 2] * inner[g, 2])
+    cap = 4 * n + 64
+    first = np.empty(cap, dtype=np.int64)
+    second = np.empty(cap, dtype=np.int64)
+    K = 0
+    for s in range(n):
+        i = order[s]
+        l0, l1, l2, h0, h1, h2 = lo[i, 0], lo[i, 1], lo[i, 2], hi[i, 0], hi[i, 1], hi[i, 2]
+        end = hi[i, ax]
+        ri = inner[i, 3]
+        for t in range(s + 1, n):
+            j = order[t]
+            if swept and lo[j, ax] > end:
+                break
+            if not (lo[j, 0] <= h0 and l0 <= hi[j, 0] and lo[j, 1] <= h1 and l1 <= hi[j, 1]
+                    and lo[j, 2] <= h2 and l2 <= hi[j, 2]):
+                continue
+            a, b = (i, j) if i < j else (j, i)
+            if use_filter and ((allowed[a, b >> 6] >> (b & 63)) & 1) == 0:
+                continue
+            rj = inner[j, 3]
+            if ri > 0.0 and rj > 0.0:
+                dx, dy, dz = c[i, 0] - c[j, 0], c[i, 1] - c[j, 1], c[i, 2] - c[j, 2]
+                if dx * dx + dy * dy + dz * dz < (ri + rj) * (ri + rj):
+                    return a, b, first, second, K
+            if K == cap:
+                first, second = _doubled(first, K), _doubled(second, K)
+                cap = first.shape[0]
+            first[K] = a
+            second[K] = b
+            K += 1
+    return -1, -1, first, second, K
+
+
+@njit(inline="always")
+def _doubled(buffer, k):
+    """A copy of buffer with its first k entries and twice the room."""
+    out = np.empty(2 * buffer.shape[0], dtype=np.int64)
+    out[:k] = buffer[:k]
+    return out
+
+
+@njit(inline="always")
+def _first_narrow_hit(state, R, p, iA, iB):
+    """(row A, row B, −1) of the first pair (iA[k], iB[k]) that penetrates or
+    touches (solve_pairs tries the pairs' inner balls first), or
+    (−1, −1, −1)."""
+    K = iA.shape[0]
+    if K == 0:
+        return -1, -1, -1
     d = np.empty(K)
     w = np.empty((K, 3))
     status = np.empty(K, dtype=np.int64)

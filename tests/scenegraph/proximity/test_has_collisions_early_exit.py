@@ -1,0 +1,74 @@
+"""HasCollisions stops at the first colliding pair, testing inner balls while
+the broadphase finds pairs (all pairs below 64 geometries, the sweep below
+128, the grid beyond). Whatever the method, its answer is whether
+ComputePointPairPenetration finds any pair, filters included."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scenegraph import (Box, Capsule, CollisionFilterDeclaration, Cylinder, Ellipsoid,
+                        FramePoseVector, GeometryFrame, GeometryInstance, GeometrySet,
+                        ProximityProperties, SceneGraph, Sphere)
+from scenegraph.math import RigidTransform, RotationMatrix
+
+from .random_poses import random_rotation
+
+
+def _scene(n: int, seed: int, spread: float):
+    """n primitives (sizes 0.03–0.08 m), each on its own frame (anchored
+    geometries never collide with each other), at random poses in a cube
+    of side spread·n^(1/3) [m]: denser or sparser by `spread`."""
+    rng = np.random.default_rng([seed, n])
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("early_exit")
+    side = spread * n ** (1 / 3)
+    ids, poses = [], FramePoseVector()
+    for k in range(n):
+        size = rng.uniform(0.03, 0.08, 3)
+        shape = (Sphere(size[0]), Box(*(2 * size)), Capsule(size[0], 2 * size[1]),
+                 Cylinder(size[0], 2 * size[1]), Ellipsoid(*size))[k % 5]
+        frame = scene_graph.RegisterFrame(source, GeometryFrame(f"f{k}"))
+        X_WF = RigidTransform(RotationMatrix(random_rotation(rng)), rng.uniform(0, side, 3))
+        poses.set_value(frame, X_WF)
+        gid = scene_graph.RegisterGeometry(source, frame,
+                                           GeometryInstance(RigidTransform(), shape, f"g{k}"))
+        scene_graph.AssignRole(source, gid, ProximityProperties())
+        ids.append(gid)
+    context = scene_graph.CreateDefaultContext()
+    scene_graph.get_source_pose_port(source).FixValue(context, poses)
+    return scene_graph, context, ids
+
+
+def _query(scene_graph, context):
+    return scene_graph.get_query_output_port().Eval(context)
+
+
+@pytest.mark.parametrize("n", [20, 90, 200])
+@pytest.mark.parametrize("spread", [0.12, 0.4, 0.8])
+def test_has_collisions_is_whether_any_pair_penetrates(n, spread):
+    answers = []
+    for seed in range(4):
+        scene_graph, context, _ = _scene(n, seed, spread)
+        query = _query(scene_graph, context)
+        answers.append(query.HasCollisions())
+        assert answers[-1] == bool(query.ComputePointPairPenetration()), (n, seed)
+    if spread == 0.12:
+        assert all(answers)  # dense: every scene collides
+    if spread == 0.8 and n == 20:
+        assert not any(answers)  # sparse and small: none does (n = 200: 1 or 2 pairs)
+
+
+@pytest.mark.parametrize("n", [20, 90])
+def test_filtered_pairs_do_not_count(n):
+    scene_graph, context, ids = _scene(n, 1, 0.12)
+    pairs = _query(scene_graph, context).ComputePointPairPenetration()
+    assert pairs
+    # Filter every penetrating pair: no collision is left.
+    declaration = CollisionFilterDeclaration()
+    for pair in pairs:
+        declaration.ExcludeWithin(GeometrySet([pair.id_A, pair.id_B]))
+    scene_graph.collision_filter_manager(context).Apply(declaration)
+    query = _query(scene_graph, context)
+    assert not query.ComputePointPairPenetration()
+    assert not query.HasCollisions()
