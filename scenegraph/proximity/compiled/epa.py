@@ -35,7 +35,8 @@ from scenegraph._jit import njit
 from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64, store_f64, store_i64
 from scenegraph.proximity.compiled.supports import support_W
 
-__all__ = ["epa", "can_resume", "epa_steps", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES", "WORK_SIZE"]
+__all__ = ["epa", "can_resume", "epa_steps", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES",
+           "WORK_SIZE"]
 
 MAX_VERTICES = 160
 MAX_FACES = 1024
@@ -63,7 +64,7 @@ _STATE = 4 * MAX_FACES + 2 * MAX_VERTICES
 _STEPS = _STATE + 8
 
 
-@njit
+@njit(inline="always")
 def _add_vertex(pv, nv, A, B, ux, uy, uz):
     """Appends C's support point along u; returns the new vertex count."""
     ax, ay, az = support_W(A, ux, uy, uz)
@@ -81,7 +82,7 @@ def _add_vertex(pv, nv, A, B, ux, uy, uz):
     return nv + 1
 
 
-@njit
+@njit(inline="always")
 def _w(pv, i):
     """w = a − b of vertex i."""
     o = _PV * i
@@ -109,7 +110,7 @@ def _swap_vertices(pv, i, j):
         store_f64(pv, _PV * j + c, x)
 
 
-@njit
+@njit(inline="always")
 def _face_plane(pv, i, j, k):
     """(nx, ny, nz, d, ok): unit normal of (i, j, k) by the right-hand rule and
     its offset n·w_i; ok False for a degenerate triangle."""
@@ -235,7 +236,7 @@ def _grow_to_tetrahedron(pv, nv, A, B, scale):
     return 4, 0.0, 0.0, 0.0
 
 
-@njit
+@njit(inline="always")
 def _set_face(pv, pf, fi, f, i, j, k):
     nx, ny, nz, d, ok = _face_plane(pv, i, j, k)
     store_i64(fi, _FI * f, i)
@@ -249,7 +250,7 @@ def _set_face(pv, pf, fi, f, i, j, k):
     return ok
 
 
-@njit
+@njit(inline="always")
 def _edge_slot(fi, f, a, b):
     """Which edge k of face f runs from vertex a to vertex b (−1 if none)."""
     for k in range(3):
@@ -259,13 +260,13 @@ def _edge_slot(fi, f, a, b):
     return -1
 
 
-@njit
+@njit(inline="always")
 def _dist(pf, f):
     """Distance n·w0 of face f's plane from the origin."""
     return load_f64(pf, _PF * f + 3)
 
 
-@njit
+@njit(inline="always")
 def _heap_push(wk, n, pf, f):
     """Pushes face f on the min-heap of faces (WORK[_HEAP:], each with its
     distance as key in WORK[_KEY:], stored as float64)."""
@@ -284,7 +285,7 @@ def _heap_push(wk, n, pf, f):
     return n + 1
 
 
-@njit
+@njit(inline="always")
 def _heap_pop(wk, n, pf):
     """Removes the heap's top; returns the new size."""
     n -= 1
@@ -352,13 +353,13 @@ def _witness(pv, pf, fi, f):
     return ax, ay, az, bx, by, bz, (min(l0, l1, l2) if den > 0.0 else -1.0)
 
 
-@njit
+@njit(inline="always")
 def _alive(fi, f):
     """Face f's flag: 1 alive, 2 seen by the new vertex (being removed), 0 dead."""
     return load_i64(fi, _FI * f + 6)
 
 
-@njit
+@njit(inline="always")
 def _neighbour(fi, f, k):
     """The face across edge k of face f."""
     return load_i64(fi, _FI * f + 3 + k)
