@@ -118,7 +118,7 @@ def support_G(body, ux, uy, uz):
             return r * ux, r * uy, z + r * uz
         return 0.0, 0.0, z
     if kind == CYLINDER:
-        rxy = math.sqrt(ux * ux + uy * uy)
+        rxy = math.hypot(ux, uy)
         n = math.sqrt(ux * ux + uy * uy + uz * uz)
         z = b * _plus(uz)
         # u_xy/|u_xy| first (no overflow); a radial part at rounding level of
