@@ -11,9 +11,10 @@ answers pairs (A_k, B_k) of engine rows for all shape kinds at once:
   shape (point_kernels.py, Drake's conventions at ties) minus the radius;
 * every other pair: GJK on the bodies' cores (Capsule: its segment), EPA
   when the cores overlap, then the certified Newton refinement
-  (refinement.py), tried with one feature choice (then, uncertified, from
-  a tighter EPA with seven). A pair that no
-  attempt certifies is retried from the best of the bodies' axes, the
+  (refinement.py), tried with one feature choice, or two when the first
+  certifies nothing (then, uncertified, from a tighter EPA with seven). A
+  pair that no attempt certifies is retried from the best of the bodies'
+  axes, the
   normal of their z axes and (hulls) their facet normals, then, if it
   clearly penetrates, from the shortest of a few realised escapes
   (_escape_pair); still uncertified, it keeps a realised answer (that
