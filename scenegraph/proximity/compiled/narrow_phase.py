@@ -14,9 +14,8 @@ answers pairs (A_k, B_k) of engine rows for all shape kinds at once:
   (refinement.py), tried with one feature choice, or two when the first
   certifies nothing (then, uncertified, from a tighter EPA with seven). A
   pair that no attempt certifies is retried from the best of the bodies'
-  axes, the
-  normal of their z axes and (hulls) their facet normals, then, if it
-  clearly penetrates, from the shortest of a few realised escapes
+  axes, the normal of their z axes and (hulls) their facet normals, then,
+  if it clearly penetrates, from the shortest of a few realised escapes
   (_escape_pair); still uncertified, it keeps a realised answer (that
   escape, or the coarse one with witnesses moved onto the surfaces) and
   is flagged UNCERTIFIED.
