@@ -17,8 +17,10 @@ Storage (allocated once per query by the caller, see new_epa_buffers):
   FI (MAX_FACES, 7) int: vertices 0:3 (counter-clockwise seen from outside),
       the face across each edge (v_k, v_k+1) in 3:6, alive flag in 6;
   WORK (WORK_SIZE,) int: flood-fill stack, visited faces, the faces' min-heap
-      by distance, the horizon maps, and the heap's keys (the faces'
-      distances, float64 bits: sifting reads no face rows).
+      by distance, the horizon maps, the heap's keys (the faces' distances,
+      float64 bits: sifting reads no face rows), the state for resume and a
+      step count. A face at least as far as the best upper bound is never
+      expanded (the stop comes first) and is not put on the heap.
 Inside, the four buffers are read and written through their addresses
 (raw_memory.py): handing the arrays to the helpers below would cost an
 atomic reference-count update per call, about 40 % of EPA's time.
@@ -33,11 +35,12 @@ from scenegraph._jit import njit
 from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64, store_f64, store_i64
 from scenegraph.proximity.compiled.supports import support_W
 
-__all__ = ["epa", "can_resume", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES", "WORK_SIZE"]
+__all__ = ["epa", "can_resume", "epa_steps", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES",
+           "WORK_SIZE"]
 
 MAX_VERTICES = 160
 MAX_FACES = 1024
-WORK_SIZE = 4 * MAX_FACES + 2 * MAX_VERTICES + 8
+WORK_SIZE = 4 * MAX_FACES + 2 * MAX_VERTICES + 9
 _MAX_ITERATIONS = 140
 
 
@@ -54,11 +57,14 @@ _STACK, _VISITED, _HEAP = 0, MAX_FACES, 2 * MAX_FACES
 _START_OF, _END_OF = 3 * MAX_FACES, 3 * MAX_FACES + MAX_VERTICES
 _KEY = 3 * MAX_FACES + 2 * MAX_VERTICES
 # The expansion's state at return (for resume): vertex, face and heap
-# counts, the last closest face, the best upper bound and its direction.
+# counts, the last closest face, the best upper bound and its direction;
+# then a count of expansion steps (support points added) that every call
+# on these buffers adds to (zeroed by new_epa_buffers; for measurements).
 _STATE = 4 * MAX_FACES + 2 * MAX_VERTICES
+_STEPS = _STATE + 8
 
 
-@njit
+@njit(inline="always")
 def _add_vertex(pv, nv, A, B, ux, uy, uz):
     """Appends C's support point along u; returns the new vertex count."""
     ax, ay, az = support_W(A, ux, uy, uz)
@@ -76,7 +82,7 @@ def _add_vertex(pv, nv, A, B, ux, uy, uz):
     return nv + 1
 
 
-@njit
+@njit(inline="always")
 def _w(pv, i):
     """w = a − b of vertex i."""
     o = _PV * i
@@ -104,7 +110,7 @@ def _swap_vertices(pv, i, j):
         store_f64(pv, _PV * j + c, x)
 
 
-@njit
+@njit(inline="always")
 def _face_plane(pv, i, j, k):
     """(nx, ny, nz, d, ok): unit normal of (i, j, k) by the right-hand rule and
     its offset n·w_i; ok False for a degenerate triangle."""
@@ -117,7 +123,8 @@ def _face_plane(pv, i, j, k):
     ln = math.sqrt(nx * nx + ny * ny + nz * nz)
     if not ln > 0.0:
         return 0.0, 0.0, 0.0, 0.0, False
-    nx, ny, nz = nx / ln, ny / ln, nz / ln
+    r = 1.0 / ln
+    nx, ny, nz = nx * r, ny * r, nz * r
     return nx, ny, nz, nx * x0 + ny * y0 + nz * z0, True
 
 
@@ -229,7 +236,7 @@ def _grow_to_tetrahedron(pv, nv, A, B, scale):
     return 4, 0.0, 0.0, 0.0
 
 
-@njit
+@njit(inline="always")
 def _set_face(pv, pf, fi, f, i, j, k):
     nx, ny, nz, d, ok = _face_plane(pv, i, j, k)
     store_i64(fi, _FI * f, i)
@@ -243,7 +250,7 @@ def _set_face(pv, pf, fi, f, i, j, k):
     return ok
 
 
-@njit
+@njit(inline="always")
 def _edge_slot(fi, f, a, b):
     """Which edge k of face f runs from vertex a to vertex b (−1 if none)."""
     for k in range(3):
@@ -253,13 +260,13 @@ def _edge_slot(fi, f, a, b):
     return -1
 
 
-@njit
+@njit(inline="always")
 def _dist(pf, f):
     """Distance n·w0 of face f's plane from the origin."""
     return load_f64(pf, _PF * f + 3)
 
 
-@njit
+@njit(inline="always")
 def _heap_push(wk, n, pf, f):
     """Pushes face f on the min-heap of faces (WORK[_HEAP:], each with its
     distance as key in WORK[_KEY:], stored as float64)."""
@@ -278,7 +285,7 @@ def _heap_push(wk, n, pf, f):
     return n + 1
 
 
-@njit
+@njit(inline="always")
 def _heap_pop(wk, n, pf):
     """Removes the heap's top; returns the new size."""
     n -= 1
@@ -346,13 +353,13 @@ def _witness(pv, pf, fi, f):
     return ax, ay, az, bx, by, bz, (min(l0, l1, l2) if den > 0.0 else -1.0)
 
 
-@njit
+@njit(inline="always")
 def _alive(fi, f):
     """Face f's flag: 1 alive, 2 seen by the new vertex (being removed), 0 dead."""
     return load_i64(fi, _FI * f + 6)
 
 
-@njit
+@njit(inline="always")
 def _neighbour(fi, f, k):
     """The face across edge k of face f."""
     return load_i64(fi, _FI * f + 3 + k)
@@ -363,6 +370,13 @@ def can_resume(WORK):
     """Whether the last epa() call on these buffers can be resumed (it
     returned ok and did not stop at a degenerate expansion)."""
     return load_i64(WORK.ctypes.data, _STATE) >= 0
+
+
+@njit
+def epa_steps(WORK):
+    """How many expansion steps (support points) the epa() calls on these
+    buffers took since they were made by new_epa_buffers."""
+    return load_i64(WORK.ctypes.data, _STEPS)
 
 
 @njit
@@ -400,6 +414,7 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
     pv, pf, fi, wk = PV.ctypes.data, PF.ctypes.data, FI.ctypes.data, WORK.ctypes.data
     tol = rel_tol * scale
     eps_vis = 1e-14 * scale
+    steps = load_i64(wk, _STEPS)
     if resume:
         nv, nf, nheap = load_i64(wk, _STATE), load_i64(wk, _STATE + 1), load_i64(wk, _STATE + 2)
         f = load_i64(wk, _STATE + 3)
@@ -464,6 +479,7 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
         lower = max(dmin, 0.0)
         if nv >= MAX_VERTICES:
             break
+        steps += 1
         _add_vertex(pv, nv, A, B, nx, ny, nz)
         w = nv
         wx, wy, wz = _w(pv, w)
@@ -488,10 +504,9 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
                 h = _neighbour(fi, g, k)
                 if _alive(fi, h) == 2:
                     continue
-                x0, y0, z0 = _w(pv, load_i64(fi, _FI * h))
                 o = _PF * h
-                if (load_f64(pf, o) * (wx - x0) + load_f64(pf, o + 1) * (wy - y0)
-                        + load_f64(pf, o + 2) * (wz - z0)) > eps_vis:
+                if (load_f64(pf, o) * wx + load_f64(pf, o + 1) * wy + load_f64(pf, o + 2) * wz
+                        - load_f64(pf, o + 3)) > eps_vis:
                     store_i64(fi, _FI * h + 6, 2)
                     store_i64(wk, _STACK + top, h)
                     top += 1
@@ -537,7 +552,10 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
             # Edge (j, w) borders the face starting at j, edge (w, i) the one ending at i.
             store_i64(fi, _FI * q + 4, load_i64(wk, _START_OF + j))
             store_i64(fi, _FI * q + 5, load_i64(wk, _END_OF + i))
-            nheap = _heap_push(wk, nheap, pf, q)
+            if _dist(pf, q) < best_u:
+                # A face at least as far as the best upper bound is never
+                # expanded (the stop comes first): it stays off the heap.
+                nheap = _heap_push(wk, nheap, pf, q)
         for v in range(nvis):
             store_i64(fi, _FI * load_i64(wk, _VISITED + v) + 6, 0)
         nf += nnew
@@ -550,8 +568,10 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
     store_f64(wk, _STATE + 5, bnx)
     store_f64(wk, _STATE + 6, bny)
     store_f64(wk, _STATE + 7, bnz)
+    store_i64(wk, _STEPS, steps)
     if f < 0 or _alive(fi, f) != 1:
-        # Stopped after an expansion (iteration cap): the closest live face.
+        # Stopped after an expansion (iteration cap) or with no face left on
+        # the heap (all at least as far as best_u): the closest live face.
         f, dmin = -1, math.inf
         for g in range(nf):
             if _alive(fi, g) == 1 and _dist(pf, g) < dmin:

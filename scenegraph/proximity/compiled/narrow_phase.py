@@ -11,11 +11,11 @@ answers pairs (A_k, B_k) of engine rows for all shape kinds at once:
   shape (point_kernels.py, Drake's conventions at ties) minus the radius;
 * every other pair: GJK on the bodies' cores (Capsule: its segment), EPA
   when the cores overlap, then the certified Newton refinement
-  (refinement.py), tried with one feature choice (then, uncertified, from
-  a tighter EPA with seven). A pair that no
-  attempt certifies is retried from the best of the bodies' axes, the
-  normal of their z axes and (hulls) their facet normals, then, if it
-  clearly penetrates, from the shortest of a few realised escapes
+  (refinement.py), tried with one feature choice, or two when the first
+  certifies nothing (then, uncertified, from a tighter EPA with seven). A
+  pair that no attempt certifies is retried from the best of the bodies'
+  axes, the normal of their z axes and (hulls) their facet normals, then,
+  if it clearly penetrates, from the shortest of a few realised escapes
   (_escape_pair); still uncertified, it keeps a realised answer (that
   escape, or the coarse one with witnesses moved onto the surfaces) and
   is flagged UNCERTIFIED.
@@ -67,13 +67,20 @@ _EPA_TOL = (1e-4, 1e-9)
 # while Ellipsoid–Ellipsoid EPA runs ~30 % fewer iterations (a cylinder or
 # polytope needs 1e-4: its refinement then fails more often and costs more).
 _EPA_TOL_SMOOTH = 1e-3
-# The loose level tries the first choice only (with its re-seating): over
-# 3,000 penetrating bench pairs of curved types the other two level-0
-# choices certified 8 pairs, which the tight level then certifies with the
-# same depth (none of the 3,000 moves by 1e-13 m; over the 71,919 bench
-# penetrations at most 2e-17 m), while every pair that goes on to the tight
-# level paid 4 more refinements (refine calls per pair 1.2–1.8 -> 1.1–1.3).
-_ATTEMPTS = (1, 7)
+# Which choices each level tries, in order: _CHOICES[_FIRST[level]:][:_COUNT[level]].
+# The loose level tries the first choice (with its re-seating), then, if
+# that certified nothing, the wide one (1e-2), which certifies from the
+# same coarse answer nearly every bench pair of curved types whose first
+# choice fails there, sparing them the tight level (EPA resumed to 1e-9 and
+# up to seven refinements). When the first choice certifies an optimum
+# worse than EPA's answer, another basin is near and the tight level
+# decides (with the wide choice there too, the bench scenes had one more
+# pair in a basin up to 3e-7 m shallower than the global one). Choices 1
+# and 2 at the loose level certified 8 of 3,000 such pairs (session 5) and
+# are left to the tight level.
+_CHOICES = (0, 5, 0, 1, 2, 3, 4, 5, 6)
+_FIRST = (0, 2)
+_COUNT = (2, 7)
 _MODES = (AT_ANGLE, AT_ANGLE, AT_POINT, AT_ANGLE, AT_ANGLE, AT_ANGLE, BY_EXTENT)
 _FREEZE_A = (False, True, False, False, False, False, False)
 # Hulls with at most this many facets offer their facet normals as
@@ -392,11 +399,12 @@ def _off_surface(body, hull, x, y, z):
 
 @njit
 def _refine_attempts(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz,
-                     coarse, scale, attempts, work):
+                     coarse, scale, level, work):
     """The refinement from a coarse answer (m, witnesses a, b; coarse = f(m)),
-    with the first `attempts` feature choices: (certified, φ, m, a, b) of
-    the first one certified and not worse than coarse (to 1e-12·scale)."""
-    for attempt in range(attempts):
+    with the feature choices of a level (_CHOICES): (certified, φ, m, a, b)
+    of the first one certified and not worse than coarse (to 1e-12·scale)."""
+    for i in range(_COUNT[level]):
+        attempt = _CHOICES[_FIRST[level] + i]
         ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = refine(
             A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz,
             _TAUS[attempt], _MODES[attempt], _FREEZE_A[attempt], work)
@@ -420,6 +428,11 @@ def _refine_attempts(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, a
                     break
         if ok and f >= coarse - 1e-12 * scale:
             return True, f, qx, qy, qz, sx, sy, sz, tx, ty, tz
+        if ok and level == 0:
+            # A certified optimum worse than EPA's answer: another basin is
+            # near, which the loose level's EPA cannot tell apart: the
+            # tight level's EPA decides.
+            break
     return False, coarse, mx, my, mz, ax, ay, az, bx, by, bz
 
 
@@ -498,7 +511,7 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         phi = coarse
         ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = _refine_attempts(
             A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz, coarse,
-            scale, _ATTEMPTS[level], work)
+            scale, level, work)
         if ok:
             status = EXACT
             phi, mx, my, mz = f, qx, qy, qz
@@ -518,7 +531,7 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
             tx, ty, tz = support_W(B, dx, dy, dz)
             ok, f, qx, qy, qz, px, py, pz, rx, ry, rz = _refine_attempts(
                 A, hull_A, size_A, B, hull_B, size_B, dx, dy, dz, sx, sy, sz, tx, ty, tz,
-                best_f, scale, _ATTEMPTS[1], work)
+                best_f, scale, 1, work)
             if ok and f > phi:
                 phi, mx, my, mz = f, qx, qy, qz
                 ax, ay, az, bx, by, bz = px, py, pz, rx, ry, rz
@@ -555,7 +568,7 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
             tx, ty, tz = support_W(B, dx, dy, dz)
             ok, f, qx, qy, qz, px, py, pz, rx, ry, rz = _refine_attempts(
                 A, hull_A, size_A, B, hull_B, size_B, dx, dy, dz, sx, sy, sz, tx, ty, tz,
-                best_f, scale, _ATTEMPTS[1], work)
+                best_f, scale, 1, work)
             if ok:
                 status = EXACT
                 phi, mx, my, mz = f, qx, qy, qz
@@ -590,7 +603,7 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
             f = _lower_bound(A, B, rx, ry, rz)
             ok, f, qx, qy, qz, px, py, pz, sx, sy, sz = _refine_attempts(
                 A, hull_A, size_A, B, hull_B, size_B, rx, ry, rz, ex_ax, ex_ay, ex_az, ex_bx,
-                ex_by, ex_bz, max(f, coarse), scale, _ATTEMPTS[1], work)
+                ex_by, ex_bz, max(f, coarse), scale, 1, work)
             if ok:
                 status = EXACT
                 phi, mx, my, mz = f, qx, qy, qz

@@ -1,6 +1,6 @@
 """Stages of the compiled narrow phase: EPA resumed to a tighter tolerance,
-and the refinement's certificate applied to a given answer (the one that
-lets a polytope pair skip the refinement).
+the refinement's certificate applied to a given answer (the one that lets a
+polytope pair skip the refinement), and the loose level's feature choices.
 
 Bodies are built here as supports.py tuples (kind, hull addresses, nv, core,
 half sizes / semi-axes, R_WG row by row, p_WG) for primitives, which need no
@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from scenegraph.proximity.compiled.epa import can_resume, epa, new_epa_buffers
+from scenegraph.proximity.compiled.epa import can_resume, epa, epa_steps, new_epa_buffers
 from scenegraph.proximity.compiled.gjk import INTERSECTING, gjk
-from scenegraph.proximity.compiled.packed_shapes import BOX, ELLIPSOID
-from scenegraph.proximity.compiled.refinement import certified
+from scenegraph.proximity.compiled.narrow_phase import (EXACT, _coarse, _general_pair,
+                                                        _lower_bound, _refine_attempts)
+from scenegraph.proximity.compiled.packed_shapes import BOX, CYLINDER, ELLIPSOID
+from scenegraph.proximity.compiled.refinement import certified, refine
 
 _NO_HULL = (0, 0, 0, 0, 0, 0)
 
@@ -109,3 +111,57 @@ def test_certificate_rejects_inexact_answers():
     ok, _ = certified(A, _NO_HULL, 0.3, B, _NO_HULL, 0.05, 0.0, 0.0, -1.0, 0.08, -0.01, 0.3,
                       0.08, -0.01, 0.29)
     assert not ok
+
+
+def _box_cylinder_pair():
+    """A Box (half sizes ≈ 0.044, 0.080, 0.057 m) and a Cylinder (radius
+    0.039 m, half length 0.025 m) of the Box–Cylinder bench scene (pose 8),
+    overlapping ≈ 0.021 m, positions relative to the box's origin; with
+    their sizes [m]."""
+    R_A = [[0.1271752234370317, 0.8045921763898602, 0.5800499049529869],
+           [-0.9242570539393999, -0.11610204137296405, 0.3636883476718659],
+           [0.3599657772441744, -0.5823673631662908, 0.7288846915196803]]
+    R_B = [[-0.8227464514725379, -0.18468096213519625, 0.5375697339082298],
+           [0.5265640509943476, -0.6037896890582554, 0.5984716464356163],
+           [0.21405274300921462, 0.7754553201905013, 0.5940121796718298]]
+    p_A = np.array([0.3002488429387861, 0.8999326024330317, -0.8997647915804481])
+    p_B = np.array([0.4223302211698515, 0.8759295839510398, -0.8886740215155442])
+    A = _body(BOX, 0.043611656263705466, 0.0796231321337442, 0.057149739097441546, R_A,
+              (0.0, 0.0, 0.0))
+    B = _body(CYLINDER, 0.039444078482780316, 0.02507076568230622, 0.0, R_B, p_B - p_A)
+    return A, B, 0.10727493841413718, 0.04673733645869046
+
+
+def test_loose_level_certifies_with_the_wide_feature_choice():
+    # From the loose EPA's answer (1e-4) the first feature choice certifies
+    # nothing; the wide one (1e-2) certifies from the same answer, so the
+    # pair is exact without the tight level: no EPA step beyond the loose
+    # EPA's, and the depth of the tight level's answer (EPA to 1e-9, all
+    # seven choices), the global optimum to 1e-9 of the pair's size.
+    A, B, size_A, size_B = _box_cylinder_pair()
+    scale = max(size_A, size_B)
+    S = np.zeros((8, 10))
+    work = np.zeros((24, 8))
+    loose = new_epa_buffers()
+    st, d, mx, my, mz, ax, ay, az, bx, by, bz, proven, deep = _coarse(
+        A, B, _NO_HULL, _NO_HULL, size_A, size_B, scale, 0.0, S, *loose, 1e-8, 1e-4, False)
+    assert deep and not proven
+    first = refine(A, _NO_HULL, size_A, B, _NO_HULL, size_B, mx, my, mz, ax, ay, az, bx, by,
+                   bz, 1e-4, 0, False, work)
+    assert not first[0]
+    tight = new_epa_buffers()
+    coarse = _coarse(A, B, _NO_HULL, _NO_HULL, size_A, size_B, scale, 0.0, S, *tight, 1e-11,
+                     1e-9, False)
+    ref = _refine_attempts(A, _NO_HULL, size_A, B, _NO_HULL, size_B, *coarse[2:11],
+                           _lower_bound(A, B, *coarse[2:5]), scale, 1, work)
+    assert ref[0]
+    bufs = new_epa_buffers()
+    out = _general_pair(A, B, _NO_HULL, _NO_HULL, size_A, size_B, 0.0, 0.0, 0.0, S, *bufs,
+                        work)
+    assert out[0] == EXACT
+    assert abs(out[1] - ref[1]) <= 1e-15
+    assert abs(out[1] - (-0.020621139727066)) <= 1e-14
+    assert epa_steps(bufs[3]) == epa_steps(loose[3])
+    # Witnesses a − b = φ·nhat_BA.
+    assert np.allclose(np.subtract(out[2:5], out[5:8]), out[1] * np.asarray(out[8:11]),
+                       rtol=0.0, atol=1e-15)
