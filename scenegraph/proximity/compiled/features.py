@@ -196,8 +196,12 @@ def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, mode):
             if al <= best:
                 best, be = al, e
                 dx, dy, dz = tx, ty, tz
-        if be >= 0:
+        if be >= 0 and not (at_point and (wx - px) ** 2 + (wy - py) ** 2 + (wz - pz) ** 2
+                            <= edge * edge):
             return (False, 1, px, py, pz, dx, dy, dz, 0.0, 0.0, 0.0)
+        # No edge, or (AT_POINT) the witness at the edge's end, the support
+        # vertex: the vertex (an edge's coordinate would run past its end,
+        # e.g. a hull's corner against a Cylinder's side).
         return (False, 0, px, py, pz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     # Sphere core (a point at G's origin).
     return (False, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
