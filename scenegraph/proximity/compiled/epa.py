@@ -35,7 +35,7 @@ from scenegraph._jit import njit
 from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64, store_f64, store_i64
 from scenegraph.proximity.compiled.supports import support_W
 
-__all__ = ["epa", "can_resume", "epa_steps", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES",
+__all__ = ["epa", "can_resume", "epa_steps", "other_basin", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES",
            "WORK_SIZE"]
 
 MAX_VERTICES = 160
@@ -377,6 +377,33 @@ def epa_steps(WORK):
     """How many expansion steps (support points) the epa() calls on these
     buffers took since they were made by new_epa_buffers."""
     return load_i64(WORK.ctypes.data, _STEPS)
+
+
+@njit
+def other_basin(PF, FI, WORK, nx, ny, nz, below, max_cos):
+    """After epa() on these buffers: the live face of the polytope closest
+    to the origin among those nearer than `below` [m] whose outward normal
+    makes more than arccos(max_cos) with the unit n (C's outward normal of
+    an answer). Every point of ∂C beyond a face is at least that face's
+    distance from the origin, so such a face marks where a shallower
+    penetration than `below` may lie in another basin than n's, which the
+    expansion's tolerance left undecided. Returns (found, nx, ny, nz,
+    distance) of that face. Only faces on the heap can be nearer than the
+    last expansion's best upper bound, so only those are read."""
+    wk, pf, fi = WORK.ctypes.data, PF.ctypes.data, FI.ctypes.data
+    nheap = load_i64(wk, _STATE + 2)
+    best, bf = below, -1
+    for i in range(nheap):
+        f = load_i64(wk, _HEAP + i)
+        d = _dist(pf, f)
+        if d < best and _alive(fi, f) == 1:
+            o = _PF * f
+            if load_f64(pf, o) * nx + load_f64(pf, o + 1) * ny + load_f64(pf, o + 2) * nz < max_cos:
+                best, bf = d, f
+    if bf < 0:
+        return False, 0.0, 0.0, 1.0, 0.0
+    o = _PF * bf
+    return True, load_f64(pf, o), load_f64(pf, o + 1), load_f64(pf, o + 2), best
 
 
 @njit

@@ -36,7 +36,7 @@ import numpy as np
 
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.epa import (MAX_FACES, MAX_VERTICES, WORK_SIZE, can_resume,
-                                               epa)
+                                               epa, other_basin)
 from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT, make_hull_ref
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import INTERSECTING as GJK_INTERSECTING
@@ -86,6 +86,11 @@ _FREEZE_A = (False, True, False, False, False, False, False)
 # Hulls with at most this many facets offer their facet normals as
 # directions to an uncertified pair's retry.
 _MAX_FACET_STARTS = 512
+# A certified penetration looks for a shallower basin behind EPA's faces
+# (epa.other_basin) this many times at most, among the faces whose normals
+# are more than 0.3 rad from the answer's (nearer ones are its own basin).
+_OTHER_BASINS = 2
+_BASIN_COS = math.cos(0.3)
 # Escapes tried by an uncertified penetration (_escape_pair), at most.
 _ESCAPES = 24
 # Internal status of _general_pair: uncertified, answered by an escape.
@@ -541,6 +546,28 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
                 status = UNCERTIFIED
                 coarse, mx, my, mz = best_f, dx, dy, dz
                 ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
+    if status == EXACT and phi < 0.0 and not proven and deep:
+        # EPA stopped once its bounds agreed to its tolerance, so a basin
+        # shallower than the certified one by less than that can hide behind
+        # a face it did not expand (a Convex's other side against a
+        # Cylinder: 1.2e-6 m on the bench's Cylinder–Convex scene). Such a
+        # face is nearer than the answer's depth and faces away from its
+        # normal: refine from it and keep a certified shallower answer.
+        for _ in range(_OTHER_BASINS):
+            found, nx, ny, nz, _ = other_basin(PF, FI, WORK, -mx, -my, -mz,
+                                               -phi - 1e-12 * scale, _BASIN_COS)
+            if not found:
+                break
+            dx, dy, dz = -nx, -ny, -nz
+            sx, sy, sz = support_W(A, nx, ny, nz)
+            tx, ty, tz = support_W(B, dx, dy, dz)
+            ok, f, qx, qy, qz, px, py, pz, rx, ry, rz = _refine_attempts(
+                A, hull_A, size_A, B, hull_B, size_B, dx, dy, dz, sx, sy, sz, tx, ty, tz,
+                _lower_bound(A, B, dx, dy, dz), scale, 1, work)
+            if not (ok and f > phi + 1e-12 * scale):
+                break
+            phi, mx, my, mz = f, qx, qy, qz
+            ax, ay, az, bx, by, bz = px, py, pz, rx, ry, rz
     if status != EXACT:
         # Symmetric arrangements (coincident boxes, concentric cylinders) leave
         # GJK/EPA's direction arbitrary in a continuum of equally good ones:
