@@ -324,6 +324,25 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
             best, mx, my, mz = f, nx, ny, nz
         if d <= 0.0:
             wx, wy, wz = nx, ny, nz
+        if st == GJK_INTERSECTING and not resume:
+            # Or GJK's simplex only passes through the origin: two coincident
+            # copies of one body make C centrally symmetric, GJK ends on a
+            # segment between opposite tips and EPA's first tetrahedron has
+            # the origin on an edge. GJK and EPA on B moved by 1e-9·scale
+            # (any answer only seeds the refinement) give another candidate
+            # when they find the bodies clearly overlapping.
+            ux, uy, uz = 0.6 * 1e-9 * scale, 0.48 * 1e-9 * scale, 0.64 * 1e-9 * scale
+            Bs = _shifted(B, ux, uy, uz)
+            st2, d2, n2 = gjk(A, Bs, scale, math.inf, S, gjk_tol)
+            if st2 == GJK_INTERSECTING:
+                (ok2, depth2, qx, qy, qz, ex, ey, ez, fx, fy, fz, _, _, _,
+                 _) = epa(A, Bs, scale, S, n2, PV, PF, FI, WORK, epa_tol, polytopes, False)
+                # Only a clear overlap (touching bodies are the path below's).
+                clear = ok2 and depth2 > 1e-6 * scale
+                f = _lower_bound(A, B, -qx, -qy, -qz) if clear else -math.inf
+                if f > best:
+                    best, mx, my, mz = f, -qx, -qy, -qz
+                    ax, ay, az, bx, by, bz = ex, ey, ez, fx - ux, fy - uy, fz - uz
     # Nearly touching: GJK on the bodies moved slightly apart, along the
     # best direction so far and along the centres' direction.
     for trial in range(2):

@@ -102,3 +102,67 @@ def test_penetration_is_the_shallowest_basin():
     # Two basins: 8.1609e-3 m (global) and 8.1621e-3 m (reported before).
     assert max(minima) - min(minima) > 1e-6
     assert abs(-result.distance - min(minima)) <= 1e-12
+
+
+# Two copies of one needle-like hull (from the long fuzz), 3e-13 m apart.
+NEEDLE = np.array([
+    [-0.0019324150489879147, 0.028255385822573715, 14.100738952911893],
+    [-0.029476781843342674, -0.02953648815562617, 10.235572850039334],
+    [-0.030807094294522004, 0.0070813191833595055, 10.427544447641585],
+    [-0.05143738353957815, 0.010605707597868467, -0.9973810648306294],
+    [-0.02584277916372109, -0.003024821420532059, -16.173538587623156],
+    [-0.061393340986513625, -0.04708163697853812, -2.686407784969318],
+    [0.03518025685568352, -0.03777910964689306, 11.641839677679673],
+    [-0.005382634794170147, -0.0036296287263756534, 13.992590697498775],
+    [0.05235500420785041, 0.09251830618526642, 6.527071543660496],
+    [0.03383190110166925, -0.048885476544546044, 4.077921819716359],
+    [0.008527716022359152, -0.03470408497399878, -12.150374361600045]])
+R_WN = np.array([
+    [-0.09058419759562275, -0.9358835142708224, 0.3404651977251894],
+    [0.1695063015948381, -0.3513712872000747, -0.9207637222713557],
+    [0.9813572829839279, -0.0256956464689575, 0.19046683933678699]])
+p_WN1 = np.array([-9.865419873738563, -9.321172445421784, 8.044231532406027])
+p_WN2 = np.array([-9.86541987373824, -9.321172445421784, 8.044231532406023])
+
+
+def _min_width(V: np.ndarray) -> float:
+    """The hull's minimum width, min over u of max u·v − min u·v: attained
+    along a facet normal or the normal of two edges (numpy, scipy's hull)."""
+    from scipy.spatial import ConvexHull
+    hull = ConvexHull(V)
+    normals = [n for n in hull.equations[:, :3]]
+    edges = {tuple(sorted((s[i], s[(i + 1) % 3]))) for s in hull.simplices for i in range(3)}
+    D = np.array([V[b] - V[a] for a, b in edges])
+    for i in range(len(D)):
+        for j in range(i + 1, len(D)):
+            n = np.cross(D[i], D[j])
+            if np.linalg.norm(n) > 1e-12:
+                normals.append(n / np.linalg.norm(n))
+    N = np.array(normals)
+    return float(((V @ N.T).max(axis=0) - (V @ N.T).min(axis=0)).min())
+
+
+def _needles(reverse: bool):
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("needles")
+    ids = []
+    order = [("one", p_WN1), ("two", p_WN2)]
+    for name, p in (order[::-1] if reverse else order):
+        instance = GeometryInstance(RigidTransform(RotationMatrix(R_WN), p),
+                                    Convex(NEEDLE.T.copy(), name), name)
+        gid = scene_graph.RegisterAnchoredGeometry(source, instance)
+        scene_graph.AssignRole(source, gid, ProximityProperties())
+        ids.append(gid)
+    if reverse:
+        ids.reverse()
+    query_object = scene_graph.get_query_output_port().Eval(scene_graph.CreateDefaultContext())
+    return query_object.ComputeSignedDistancePairClosestPoints(*ids).distance
+
+
+def test_coincident_copies_penetrate_by_the_minimum_width_in_either_order():
+    """Coincident copies make C = A − B centrally symmetric: GJK ended on a
+    segment through the origin, EPA could not start, and the depth came
+    from the near-contact fallback: 0.0946 m one way, 0.0835 m the other."""
+    width = _min_width(NEEDLE)
+    for reverse in (False, True):
+        assert abs(-_needles(reverse) - width) <= 1e-12 * 16
