@@ -144,8 +144,9 @@ def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, mode):
     if kind == ELLIPSOID:
         return (True, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     if kind == CYLINDER:
-        rho = math.hypot(vx, vy)
-        if (rho <= tau or rho * a <= ext) and not (at_point and math.hypot(wx, wy) >= a - edge):
+        rho = math.sqrt(vx * vx + vy * vy)  # v is a unit vector
+        on_rim = at_point and math.hypot(wx, wy) >= a - edge
+        if (rho <= tau or rho * a <= ext) and not on_rim:
             return (False, 2, 0.0, 0.0, b * _sign(uz), 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
         if abs(vz) <= tau or abs(vz) * b <= ext:
             if not (at_point and abs(wz) >= b - edge):
@@ -239,7 +240,7 @@ def _smooth_point(body, ux, uy, uz):
         mx, my, mz = a * a * ux, b * b * uy, c * c * uz
         s = math.sqrt(mx * ux + my * uy + mz * uz)
         return mx / s, my / s, mz / s
-    rho = math.hypot(ux, uy)
+    rho = math.sqrt(ux * ux + uy * uy)
     return a * ux / rho, a * uy / rho, 0.0
 
 
@@ -271,7 +272,7 @@ def smooth_jacobian(body, feature, ux, uy, uz):
         return (M0 / s - mx * mx / s3, -mx * my / s3, -mx * mz / s3,
                 -my * mx / s3, M1 / s - my * my / s3, -my * mz / s3,
                 -mz * mx / s3, -mz * my / s3, M2 / s - mz * mz / s3)
-    rho = math.hypot(ux, uy)
+    rho = math.sqrt(ux * ux + uy * uy)
     hx, hy = ux / rho, uy / rho
     f = a / rho
     h01 = -f * hx * hy
