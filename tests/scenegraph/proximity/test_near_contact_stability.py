@@ -125,3 +125,38 @@ def test_box_edge_sliding_through_contact_with_a_cylinder_rim():
     r = _solve_many(EDGE_BOX, R_EDGE, P_EDGE, RIM_CYL, [R_RIM] * len(pB), pB)
     assert (r.status == 0).all()
     np.testing.assert_allclose(r.distance, PHI_EDGE + lam, rtol=0, atol=TOL)
+
+
+# A Cylinder(0.07, 0.15)'s top rim 1e-7 m from an edge of a 20-vertex Convex
+# (the rock of test_distance_jacobians): the engine's world poses of its
+# Cylinder–Convex "touching" scene. Reference as above (mpmath, 50 digits:
+# rim circle against the hull edge between vertices 14 and 19, the edge
+# point the hull's support point along n to 1e-46, the rim point the
+# cylinder's along −n).
+ROCK = np.random.default_rng(3).normal(size=(20, 3)) * [0.09, 0.07, 0.06]
+R_RIM2 = np.array([[0.06700444220849369, -0.7624474007103434, -0.6435715701259414],
+                   [-0.7650874936268129, -0.45328438221808187, 0.4573558744927334],
+                   [-0.6404307392842491, 0.4617436842959658, -0.6137110380240994]])
+P_RIM2 = np.array([-0.0015836376087439961, 0.11245124187225602, 0.015747372804382334])
+R_ROCK = np.array([[0.1512322489046261, -0.8697011972469785, -0.4698389451699607],
+                   [-0.33235788899571106, 0.40289709354541164, -0.852767357275696],
+                   [0.9309495370392338, 0.2851206052179179, -0.22812102044003824]])
+P_ROCK = np.array([-0.09800546926292295, 0.1816533516117516, 0.11662739988053628])
+PHI_ROCK = 1.0000000000111332186e-7
+N_ROCK = np.array([0.38429575521034134261, -0.55400319899259609219, -0.73851014077890858779])
+
+
+def test_cylinder_rim_sliding_through_contact_with_a_hull_edge():
+    """As the Box case: the rock translated by −λ·n, φ(λ) = φ0 + λ exactly,
+    from 3e-7 m apart to 3e-7 m deep, every pose certified; at λ = 0 and a
+    few ulps away, nhat_BA is the reference normal."""
+    rock = {"type": "Convex", "vertices": ROCK.tolist()}
+    lam = np.concatenate([np.linspace(-4e-7, 2e-7, 161), [0.0]])
+    pB = np.vstack([P_ROCK[None] - lam[:, None] * N_ROCK[None], _ulp_perturbations(P_ROCK)])
+    lam = np.concatenate([lam, np.zeros(len(pB) - len(lam))])
+    r = _solve_many(RIM_CYL, R_RIM2, P_RIM2, rock, [R_ROCK] * len(pB), pB)
+    assert (r.status == 0).all()
+    np.testing.assert_allclose(r.distance, PHI_ROCK + lam, rtol=0, atol=TOL)
+    at_zero = np.abs(lam) == 0.0
+    np.testing.assert_allclose(r.nhat_BA_W[at_zero], np.repeat(N_ROCK[None], at_zero.sum(), 0),
+                               rtol=0, atol=TOL)
