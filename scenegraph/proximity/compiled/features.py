@@ -108,16 +108,24 @@ def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, mode):
         free_x = abs(vx) <= tau or abs(vx) * a <= ext
         free_y = abs(vy) <= tau or abs(vy) * b <= ext
         free_z = abs(vz) <= tau or abs(vz) * c <= ext
+        # The side of a locked coordinate: the direction's sign, or, where the
+        # direction is (nearly) perpendicular to it and the coordinate is
+        # locked because the witness sits on a boundary (AT_POINT), the
+        # witness's side (the direction's sign is then rounding noise).
+        sx, sy, sz = _sign(ux), _sign(uy), _sign(uz)
         if at_point:
-            free_x = free_x and abs(wx) < a - edge
-            free_y = free_y and abs(wy) < b - edge
-            free_z = free_z and abs(wz) < c - edge
+            if free_x and abs(wx) >= a - edge:
+                free_x, sx = False, _sign(wx)
+            if free_y and abs(wy) >= b - edge:
+                free_y, sy = False, _sign(wy)
+            if free_z and abs(wz) >= c - edge:
+                free_z, sz = False, _sign(wz)
         k = int(free_x) + int(free_y) + int(free_z)
         if k == 3:
             free_x, free_y, free_z, k = False, True, True, 2
-        cx = 0.0 if free_x else a * _sign(ux)
-        cy = 0.0 if free_y else b * _sign(uy)
-        cz = 0.0 if free_z else c * _sign(uz)
+        cx = 0.0 if free_x else a * sx
+        cy = 0.0 if free_y else b * sy
+        cz = 0.0 if free_z else c * sz
         e = np.zeros(6)
         j = 0
         for axis in range(3):
@@ -127,17 +135,24 @@ def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, mode):
                 j += 1
         return (False, k, cx, cy, cz, e[0], e[1], e[2], e[3], e[4], e[5])
     if kind == CAPSULE:
-        if (abs(vz) <= tau or abs(vz) * b <= ext) and not (at_point and abs(wz) >= b - edge):
-            return (False, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+        if abs(vz) <= tau or abs(vz) * b <= ext:
+            if not (at_point and abs(wz) >= b - edge):
+                return (False, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+            # Locked at the witness's end (the direction's side is noise).
+            return (False, 0, 0.0, 0.0, b * _sign(wz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         return (False, 0, 0.0, 0.0, b * _sign(uz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     if kind == ELLIPSOID:
         return (True, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     if kind == CYLINDER:
-        rho = math.hypot(vx, vy)
-        if (rho <= tau or rho * a <= ext) and not (at_point and math.hypot(wx, wy) >= a - edge):
+        rho = math.sqrt(vx * vx + vy * vy)  # v is a unit vector
+        on_rim = at_point and math.hypot(wx, wy) >= a - edge
+        if (rho <= tau or rho * a <= ext) and not on_rim:
             return (False, 2, 0.0, 0.0, b * _sign(uz), 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
-        if (abs(vz) <= tau or abs(vz) * b <= ext) and not (at_point and abs(wz) >= b - edge):
-            return (True, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+        if abs(vz) <= tau or abs(vz) * b <= ext:
+            if not (at_point and abs(wz) >= b - edge):
+                return (True, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+            # The rim at the witness's end (the direction's side is noise).
+            return (True, 0, 0.0, 0.0, b * _sign(wz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         if at_point and abs(vz) <= _SIDE_SLACK and abs(wz) < b - edge:
             # The witness between the caps: the side, even when the direction
             # leans towards a rim by more than tau (GJK's direction is only
@@ -229,7 +244,7 @@ def _smooth_point(body, ux, uy, uz):
         mx, my, mz = a * a * ux, b * b * uy, c * c * uz
         s = math.sqrt(mx * ux + my * uy + mz * uz)
         return mx / s, my / s, mz / s
-    rho = math.hypot(ux, uy)
+    rho = math.sqrt(ux * ux + uy * uy)
     return a * ux / rho, a * uy / rho, 0.0
 
 
@@ -261,7 +276,7 @@ def smooth_jacobian(body, feature, ux, uy, uz):
         return (M0 / s - mx * mx / s3, -mx * my / s3, -mx * mz / s3,
                 -my * mx / s3, M1 / s - my * my / s3, -my * mz / s3,
                 -mz * mx / s3, -mz * my / s3, M2 / s - mz * mz / s3)
-    rho = math.hypot(ux, uy)
+    rho = math.sqrt(ux * ux + uy * uy)
     hx, hy = ux / rho, uy / rho
     f = a / rho
     h01 = -f * hx * hy

@@ -93,6 +93,10 @@ _OTHER_BASINS = 2
 _BASIN_COS = math.cos(0.3)
 # Escapes tried by an uncertified penetration (_escape_pair), at most.
 _ESCAPES = 24
+# A separated pair closer than this (relative to its size) whose GJK
+# direction bounds the distance worse than GJK's own criterion promises
+# (GJK stalled on rounding) takes the nearly-touching path of _coarse.
+_NEAR_GAP = 1e-4
 # Internal status of _general_pair: uncertified, answered by an escape.
 ESCAPED = 3
 
@@ -274,8 +278,10 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
     1e-12·scale): the answer is then the exact global optimum and needs no
     refinement nor axis check.
 
-    When GJK ends within 1e-7·scale of contact, or EPA finds at most
-    1e-8·scale of depth, the bodies (nearly) touch: C is (nearly) flat at the
+    When GJK ends within 1e-7·scale of contact, or stalls on rounding within
+    _NEAR_GAP·scale with a direction whose lower bound misses its distance
+    by more than 1e-6 of it, or EPA finds at most 1e-8·scale of depth, the
+    bodies (nearly) touch: C is (nearly) flat at the
     origin, GJK's direction is rounding noise and EPA's polytope degenerate.
     Then the direction with the best lower bound f(m) among GJK's, EPA's and
     a GJK run on slightly separated bodies (_separated_start) is taken."""
@@ -290,7 +296,14 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
         bx, by, bz = simplex_point(S, n, 6)
         if st == SEPARATED:
             mx, my, mz = _unit(ax - bx, ay - by, az - bz)
-            return st, d, mx, my, mz, ax, ay, az, bx, by, bz, False, False
+            # GJK also stops when rounding stalls it (no progress, a repeated
+            # point). Near contact that can happen far from its duality-gap
+            # criterion, with a direction off by up to ~1e-2 rad (a box's edge
+            # 2e-7 m from a cylinder's rim). Its direction is then no start
+            # for the refinement: such a pair is treated as nearly touching.
+            if not (d <= _NEAR_GAP * scale
+                    and d - _lower_bound(A, B, mx, my, mz) > 1e-6 * d + 1e-12 * scale):
+                return st, d, mx, my, mz, ax, ay, az, bx, by, bz, False, False
     # Candidates (best lower bound first): GJK's own direction if it has one.
     best = -math.inf
     mx, my, mz = 0.0, 0.0, 1.0

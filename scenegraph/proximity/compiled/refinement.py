@@ -328,7 +328,7 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
         da2 = load_f64(wk, _DELTA + 3) if kA >= 2 else 0.0
         db1 = load_f64(wk, _DELTA + 2 + kA) if kB >= 1 else 0.0
         db2 = load_f64(wk, _DELTA + 3 + kA) if kB >= 2 else 0.0
-        turn = math.hypot(d0, d1)
+        turn = math.sqrt(d0 * d0 + d1 * d1)
         step = min(1.0, _MAX_TURN / turn) if turn > 0.0 else 1.0
         accepted = False
         trial_state = state

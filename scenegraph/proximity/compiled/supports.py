@@ -117,9 +117,18 @@ def support_G(body, ux, uy, uz):
             return r * ux, r * uy, z + r * uz
         return 0.0, 0.0, z
     if kind == CYLINDER:
-        rxy = math.hypot(ux, uy)
-        n = math.sqrt(ux * ux + uy * uy + uz * uz)
         z = b * _plus(uz)
+        s2 = ux * ux + uy * uy
+        if 1e-290 < s2 < 1e290:
+            # |u_xy| by a plain square root (libm's hypot costs as much as
+            # the rest of this support): in this range its squares neither
+            # underflow nor overflow, and it is within an ulp of hypot.
+            rxy = math.sqrt(s2)
+            if rxy > 1e-280 * abs(uz):
+                return a * (ux / rxy), a * (uy / rxy), z
+            return 0.0, 0.0, z
+        rxy = math.hypot(ux, uy)
+        n = math.hypot(rxy, uz)
         # u_xy/|u_xy| first (no overflow); a radial part at rounding level of
         # |u| (denormals) gives the cap centre, a valid support point.
         if rxy > 1e-280 * max(n, 1e-300):
