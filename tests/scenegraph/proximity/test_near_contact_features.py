@@ -14,9 +14,9 @@ import warnings
 
 import numpy as np
 
-from scenegraph import (Box, Convex, Cylinder, GeometryInstance, ProximityProperties,
-                        SceneGraph)
-from scenegraph.math import RigidTransform, RotationMatrix
+from scenegraph import Box, Convex, Cylinder
+
+from .anchored_scene import anchored_query
 
 R_WA = np.array([[-0.28390438363066495, -0.1280210991303879, 0.9502678039020057],
                  [-0.7024597897989981, 0.7023301853312452, -0.11524996524132469],
@@ -40,17 +40,8 @@ def _corner_to_side_distance() -> tuple[float, np.ndarray]:
 
 
 def _query():
-    scene_graph = SceneGraph()
-    source = scene_graph.RegisterSource("near_contact")
-    ids = []
-    for name, shape, R, p in (("box", Box(*BOX_SIZE), R_WA, p_WA),
-                              ("cylinder", Cylinder(RADIUS, LENGTH), R_WB, p_WB)):
-        instance = GeometryInstance(RigidTransform(RotationMatrix(R), p), shape, name)
-        gid = scene_graph.RegisterAnchoredGeometry(source, instance)
-        scene_graph.AssignRole(source, gid, ProximityProperties())
-        ids.append(gid)
-    context = scene_graph.CreateDefaultContext()
-    return scene_graph.get_query_output_port().Eval(context), ids
+    return anchored_query(("box", Box(*BOX_SIZE), R_WA, p_WA),
+                          ("cylinder", Cylinder(RADIUS, LENGTH), R_WB, p_WB))
 
 
 def test_box_corner_against_cylinder_side_is_certified_exact():
@@ -112,17 +103,8 @@ VERTICES_H = np.array([
 def _cylinder_and_hull():
     """The Cylinder (A) and the 24-vertex Convex (B) of the bench's
     Cylinder–Convex scene, pair 0 at pose 102, as two anchored geometries."""
-    scene_graph = SceneGraph()
-    source = scene_graph.RegisterSource("corner_at_side")
-    ids = []
-    for name, shape, R, p in (("cylinder", Cylinder(RADIUS_2, LENGTH_2), R_WC, p_WC),
-                              ("hull", Convex(VERTICES_H.T.copy(), "hull"), R_WH, p_WH)):
-        instance = GeometryInstance(RigidTransform(RotationMatrix(R), p), shape, name)
-        gid = scene_graph.RegisterAnchoredGeometry(source, instance)
-        scene_graph.AssignRole(source, gid, ProximityProperties())
-        ids.append(gid)
-    context = scene_graph.CreateDefaultContext()
-    return scene_graph.get_query_output_port().Eval(context), ids
+    return anchored_query(("cylinder", Cylinder(RADIUS_2, LENGTH_2), R_WC, p_WC),
+                          ("hull", Convex(VERTICES_H.T.copy(), "hull"), R_WH, p_WH))
 
 
 def test_hull_corner_inside_cylinder_side_is_certified_at_that_corner():

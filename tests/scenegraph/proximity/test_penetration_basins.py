@@ -13,8 +13,9 @@ import warnings
 import numpy as np
 from scipy.optimize import minimize
 
-from scenegraph import Convex, Cylinder, GeometryInstance, ProximityProperties, SceneGraph
-from scenegraph.math import RigidTransform, RotationMatrix
+from scenegraph import Convex, Cylinder
+
+from .anchored_scene import anchored_query
 
 RADIUS, LENGTH = 0.03828760880287964, 0.09575606514558746
 R_WC = np.array([
@@ -85,16 +86,9 @@ def _local_minima(starts: int = 8) -> list:
 
 
 def test_penetration_is_the_shallowest_basin():
-    scene_graph = SceneGraph()
-    source = scene_graph.RegisterSource("basins")
-    ids = []
-    for name, shape, R, p in (("cylinder", Cylinder(RADIUS, LENGTH), R_WC, p_WC),
-                              ("hull", Convex(VERTICES_H.T.copy(), "hull"), R_WH, p_WH)):
-        instance = GeometryInstance(RigidTransform(RotationMatrix(R), p), shape, name)
-        gid = scene_graph.RegisterAnchoredGeometry(source, instance)
-        scene_graph.AssignRole(source, gid, ProximityProperties())
-        ids.append(gid)
-    query_object = scene_graph.get_query_output_port().Eval(scene_graph.CreateDefaultContext())
+    query_object, ids = anchored_query(
+        ("cylinder", Cylinder(RADIUS, LENGTH), R_WC, p_WC),
+        ("hull", Convex(VERTICES_H.T.copy(), "hull"), R_WH, p_WH))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # an uncertified answer warns
         result = query_object.ComputeSignedDistancePairClosestPoints(*ids)
@@ -143,20 +137,12 @@ def _min_width(V: np.ndarray) -> float:
 
 
 def _needles(reverse: bool):
-    scene_graph = SceneGraph()
-    source = scene_graph.RegisterSource("needles")
-    ids = []
-    order = [("one", p_WN1), ("two", p_WN2)]
-    for name, p in (order[::-1] if reverse else order):
-        instance = GeometryInstance(RigidTransform(RotationMatrix(R_WN), p),
-                                    Convex(NEEDLE.T.copy(), name), name)
-        gid = scene_graph.RegisterAnchoredGeometry(source, instance)
-        scene_graph.AssignRole(source, gid, ProximityProperties())
-        ids.append(gid)
-    if reverse:
-        ids.reverse()
-    query_object = scene_graph.get_query_output_port().Eval(scene_graph.CreateDefaultContext())
-    return query_object.ComputeSignedDistancePairClosestPoints(*ids).distance
+    """φ of the two needles, registered in the given or the reverse order."""
+    one = ("one", Convex(NEEDLE.T.copy(), "one"), R_WN, p_WN1)
+    two = ("two", Convex(NEEDLE.T.copy(), "two"), R_WN, p_WN2)
+    query_object, ids = anchored_query(*((two, one) if reverse else (one, two)))
+    first, second = (ids[1], ids[0]) if reverse else (ids[0], ids[1])
+    return query_object.ComputeSignedDistancePairClosestPoints(first, second).distance
 
 
 def test_coincident_copies_penetrate_by_the_minimum_width_in_either_order():
