@@ -9,13 +9,13 @@ import pytest
 
 from scenegraph import (Box, Capsule, CollisionFilterDeclaration, Cylinder, Ellipsoid,
                         FramePoseVector, GeometryFrame, GeometryInstance, GeometrySet,
-                        ProximityProperties, SceneGraph, Sphere)
+                        HalfSpace, ProximityProperties, SceneGraph, Sphere)
 from scenegraph.math import RigidTransform, RotationMatrix
 
 from .random_poses import random_rotation
 
 
-def _scene(n: int, seed: int, spread: float):
+def _scene(n: int, seed: int, spread: float, ground_z=None):
     """n primitives (sizes 0.03–0.08 m), each on its own frame (anchored
     geometries never collide with each other), at random poses in a cube
     of side spread·n^(1/3) [m]: denser or sparser by `spread`."""
@@ -33,6 +33,13 @@ def _scene(n: int, seed: int, spread: float):
         poses.set_value(frame, X_WF)
         gid = scene_graph.RegisterGeometry(source, frame,
                                            GeometryInstance(RigidTransform(), shape, f"g{k}"))
+        scene_graph.AssignRole(source, gid, ProximityProperties())
+        ids.append(gid)
+    if ground_z is not None:
+        # A half space below z = ground_z (its box is infinite: a candidate
+        # of every geometry, with no inner ball).
+        gid = scene_graph.RegisterAnchoredGeometry(source, GeometryInstance(
+            RigidTransform([0.0, 0.0, ground_z]), HalfSpace(), "ground"))
         scene_graph.AssignRole(source, gid, ProximityProperties())
         ids.append(gid)
     context = scene_graph.CreateDefaultContext()
@@ -72,3 +79,16 @@ def test_filtered_pairs_do_not_count(n):
     query = _query(scene_graph, context)
     assert not query.ComputePointPairPenetration()
     assert not query.HasCollisions()
+
+
+@pytest.mark.parametrize("n", [20, 90, 200])
+def test_a_half_space_counts_only_where_it_is_reached(n):
+    """A half space under every geometry (z < −1; they lie in z ≥ −0.08)
+    touches none; one at mid height cuts through many."""
+    side = 0.8 * n ** (1 / 3)
+    for ground_z, reached in ((-1.0, False), (0.5 * side, True)):
+        scene_graph, context, ids = _scene(n, 0, 0.8, ground_z)
+        query = _query(scene_graph, context)
+        pairs = query.ComputePointPairPenetration()
+        assert query.HasCollisions() == bool(pairs)
+        assert any(ids[-1] in (p.id_A, p.id_B) for p in pairs) == reached
