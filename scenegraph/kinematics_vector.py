@@ -166,7 +166,7 @@ class WorldPoses:
 
     def __init__(self, topology, inputs, R_WF, p_WF, R_WG, p_WG, all_finite=None):
         """inputs: (R_in (3M, 3), p_in (3M,), rows (M,)), the frames' poses in
-        their parents as compose_world_poses takes them (kept, never written)."""
+        their parents as compose_source_poses gathers them (kept, never written)."""
         self.topology = topology
         self._inputs = inputs
         self._in_parents = None
@@ -280,7 +280,7 @@ def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
         (validated by the caller).
     Returns:
       WorldPoses with X_WF = X_WP·X_PF down each chain and X_WG = X_WF·X_FG
-      (see compose_world_poses).
+      (see compose_source_poses).
     """
     Xs = [X_PFs[f] for f in topology.frame_ids[1:]]
     rows = np.arange(1, len(topology.frame_ids), dtype=np.int64)
@@ -312,27 +312,6 @@ def _source_plan(topology: PoseTopology) -> tuple:
     return plan
 
 
-def gather_frame_poses(topology: PoseTopology, pose_vectors: dict):
-    """(R_PF (3M, 3), p_PF (3M,), rows (M,) int64): the pose of each of the
-    M = nF−1 non-world frames in its parent, rotations stacked and positions
-    concatenated, source after source, and each one's frame row. None when a
-    source has no FramePoseVector or its vector misses a frame or holds an
-    extra one (or is of another type), so that the caller can run its
-    per-frame validation and report the exact problem. Values are not
-    checked here (compose_world_poses checks that they are finite)."""
-    entries, rows = _source_plan(topology)
-    Rs, ps = [], []
-    for sid, count, getter in entries:
-        Xs = _source_poses(pose_vectors.get(sid), count, getter)
-        if Xs is None:
-            return None
-        Rs.extend([X._R for X in Xs])
-        ps.extend([X._p for X in Xs])
-    if not Rs:
-        return np.zeros((0, 3)), np.zeros(0), rows
-    return np.concatenate(Rs, dtype=float), np.concatenate(ps, dtype=float), rows
-
-
 def _source_poses(poses, count: int, getter):
     """The RigidTransforms of a source's `count` frames (a _source_plan
     entry) from its FramePoseVector `poses`, or None if that is not one or
@@ -347,18 +326,27 @@ def _source_poses(poses, count: int, getter):
 
 
 def gather_and_compose(topology: PoseTopology, pose_vectors: dict):
-    """compose_world_poses(topology, *gather_frame_poses(topology,
-    pose_vectors)) in one call, or None when either returns None (a vector
-    missing, with a missing or extra frame, or a non-finite pose: the caller
-    then checks frame by frame)."""
+    """compose_source_poses with the sources' FramePoseVectors given as a
+    dict SourceId -> FramePoseVector, or None (see there)."""
     return compose_source_poses(topology, [pose_vectors.get(sid)
                                            for sid in topology.source_frames])
 
 
 def compose_source_poses(topology: PoseTopology, vectors: list):
-    """gather_and_compose with the sources' FramePoseVectors (None for a
-    missing one) listed in the order of topology.source_frames: the path of
-    every pose change (SceneGraph's world-pose cache entry)."""
+    """World poses from the sources' frame poses, in one compiled call (the
+    path of every pose change: SceneGraph's world-pose cache entry).
+
+    Args:
+      topology: from GeometryState.pose_topology().
+      vectors: the FramePoseVector of each source in the order of
+        topology.source_frames (None for a missing one).
+    Returns:
+      WorldPoses with X_WF = X_WP·X_PF down each chain and X_WG = X_WF·X_FG
+      (kinematics_kernels.py; numba is imported at the first call), or None
+      when a vector is missing, is of another type, misses a frame or holds
+      an extra one, or a pose is not finite: the caller then checks frame by
+      frame and reports the exact problem.
+    """
     plan = topology.__dict__.get("_source_plan")
     entries, rows = _source_plan(topology) if plan is None else plan
     if len(entries) == 1:
@@ -413,23 +401,3 @@ def frame_poses_valid(frame_ids: list, poses) -> bool:
     # overflowing sum only sends the caller to its per-frame check.
     return (math.isfinite(np.concatenate([X._R for X in Xs]).sum())
             and math.isfinite(np.concatenate([X._p for X in Xs]).sum()))
-
-
-def compose_world_poses(topology: PoseTopology, R_PF: np.ndarray, p_PF: np.ndarray,
-                        rows: np.ndarray):
-    """World poses from the frames' poses in their parents, or None if one
-    of those is not finite.
-
-    Args:
-      topology: from GeometryState.pose_topology().
-      R_PF (3M, 3), p_PF (3M,) [m]: the poses of M non-world frames in their
-        parents, rotations stacked and positions concatenated (as
-        gather_frame_poses returns them).
-      rows (M,) int64: the frame row of each (a permutation of 1..nF−1).
-    Returns:
-      WorldPoses with X_WF = X_WP·X_PF down each chain and X_WG = X_WF·X_FG,
-      from one compiled call (kinematics_kernels.py; numba is imported at the
-      first call), or None.
-    """
-    status, world_poses = _compose(topology, R_PF, p_PF, rows, True)
-    return None if status == 1 else world_poses
