@@ -25,8 +25,9 @@ import numpy as np
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED, solve_pairs
 from scenegraph.proximity.compiled.packed_shapes import HALFSPACE
-from scenegraph.proximity.compiled.sweep_and_prune import (NXN, SWEEP, _fill_boxes, _mode,
-                                                            _sweep_order, boxes_and_pairs,
+from scenegraph.proximity.compiled.sweep_and_prune import (NXN, SWEEP, _fill_boxes, _grown,
+                                                            _mode, _sweep_order,
+                                                            boxes_and_pairs,
                                                             boxes_and_unordered_pairs)
 
 __all__ = ["select_pairs", "candidates", "first_colliding_pair", "select_candidates"]
@@ -125,10 +126,9 @@ def first_colliding_pair(state, R, p, allowed, method):
     phase of its candidate pairs (the state's shapes, hulls) in the order
     the broadphase found them, stopping at the first pair that penetrates or
     touches (overlapping inner balls are tried before any narrow phase).
-    Where the broadphase tests all pairs (sweep_and_prune's NXN, small
-    scenes) the inner balls are tried while the pairs are found
-    (_all_pairs_hit), so a scene in contact usually stops before its
-    broadphase ends.
+    Below the grid's size (sweep_and_prune's all pairs or sweep) the inner
+    balls are tried while the pairs are found (_pairs_hit), so a scene in
+    contact usually stops before its broadphase ends.
     Returns (row A, row B) of that pair (A < B), or (−1, −1), and the
     broadphase's bad row (≥ 0: a non-finite pose; no pair is then tested)."""
     n = state.base_lo.shape[0]
@@ -197,20 +197,12 @@ def _pairs_hit(inner, R, p, lo, hi, allowed, ax, order, swept):
                 if dx * dx + dy * dy + dz * dz < (ri + rj) * (ri + rj):
                     return a, b, first, second, K
             if K == cap:
-                first, second = _doubled(first, K), _doubled(second, K)
+                first, second = _grown(first, K, 0), _grown(second, K, 0)
                 cap = first.shape[0]
             first[K] = a
             second[K] = b
             K += 1
     return -1, -1, first, second, K
-
-
-@njit(inline="always")
-def _doubled(buffer, k):
-    """A copy of buffer with its first k entries and twice the room."""
-    out = np.empty(2 * buffer.shape[0], dtype=np.int64)
-    out[:k] = buffer[:k]
-    return out
 
 
 @njit(inline="always")

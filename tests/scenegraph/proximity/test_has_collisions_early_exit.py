@@ -92,3 +92,49 @@ def test_a_half_space_counts_only_where_it_is_reached(n):
         pairs = query.ComputePointPairPenetration()
         assert query.HasCollisions() == bool(pairs)
         assert any(ids[-1] in (p.id_A, p.id_B) for p in pairs) == reached
+
+
+def _rods(count: int, crossing: bool):
+    """count parallel thin rods (Cylinder r = 1 mm, 2 m long, axis along
+    (1, 0.05, 0.05)) 4.2 mm apart: the boxes of rods up to 34 apart overlap
+    (more pairs than the first pair buffer, 4·count + 64, holds), no pair
+    touches; with `crossing`, one more rod cuts across all of them."""
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("rods")
+    axis = np.array([1.0, 0.05, 0.05]) / np.linalg.norm([1.0, 0.05, 0.05])
+    z = np.array([0.0, 0.0, 1.0])
+    # R_WG takes the Cylinder's z axis to `axis`.
+    v = np.cross(z, axis)
+    K = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+    R_axis = np.eye(3) + K + K @ K / (1.0 + z @ axis)
+    poses = [(R_axis, np.array([0.0, 0.003 * k, 0.003 * k])) for k in range(count)]
+    if crossing:
+        across = np.array([0.0, 1.0, -1.0]) / np.sqrt(2.0)
+        v = np.cross(z, across)
+        K = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+        poses.append((np.eye(3) + K + K @ K / (1.0 + z @ across),
+                      np.array([0.0, 0.0015 * count, 0.0015 * count])))
+    frames, vector = [], FramePoseVector()
+    for k, (R, p) in enumerate(poses):
+        frame = scene_graph.RegisterFrame(source, GeometryFrame(f"rod{k}"))
+        vector.set_value(frame, RigidTransform(RotationMatrix(R), p))
+        gid = scene_graph.RegisterGeometry(source, frame, GeometryInstance(
+            RigidTransform(), Cylinder(0.001, 2.0), f"rod{k}"))
+        scene_graph.AssignRole(source, gid, ProximityProperties())
+    context = scene_graph.CreateDefaultContext()
+    scene_graph.get_source_pose_port(source).FixValue(context, vector)
+    return _query(scene_graph, context)
+
+
+@pytest.mark.parametrize("count", [40, 100])
+def test_many_overlapping_boxes_without_contact(count):
+    """Most pairs' boxes overlap (40 rods: 759 candidate pairs, tested as
+    all pairs; 100: 2739, the sweep), so the pair buffers grow; none
+    touches until a crossing rod is added."""
+    query = _rods(count, crossing=False)
+    assert len(query.FindCollisionCandidates()) > 3 * (4 * count + 64)
+    assert not query.ComputePointPairPenetration()
+    assert not query.HasCollisions()
+    query = _rods(count, crossing=True)
+    assert query.ComputePointPairPenetration()
+    assert query.HasCollisions()
