@@ -53,6 +53,10 @@ def merge_rounds(round_rows: list) -> dict:
             values = [r[field] for r in timed if field in r]
             if values:
                 out[field] = statistics.median(values)
+        warm = [r["warm_s"] for r in timed if "warm_s" in r]
+        if warm:
+            out["warm_s"] = {label: statistics.median(w[label] for w in warm if label in w)
+                             for label in warm[0]}
         for field in ("median_s", "build_s"):
             if field in timed[0]:
                 out["rounds_" + field] = [r[field] for r in timed]
