@@ -192,8 +192,10 @@ def _topology_block(num_vertices: int, num_facets: int, faces: np.ndarray,
     E, V, P = len(edges), num_vertices, num_facets
     ef = np.asarray(edge_facets, np.int64).reshape(E, 2)
     F = np.asarray(faces, np.int64).reshape(-1, 3)
-    vf = np.unique(np.stack([F.ravel(), np.repeat(np.asarray(face_plane, np.int64), 3)], axis=1),
-                   axis=0).reshape(-1, 2)
+    # (vertex, facet) pairs of the triangles' corners, unique and sorted, as
+    # one int64 key each (a 1-D unique is ~10x faster than np.unique(axis=0)).
+    key = np.unique(F.ravel() * max(P, 1) + np.repeat(np.asarray(face_plane, np.int64), 3))
+    vf_v, vf_f = key // max(P, 1), key % max(P, 1)
     e_ids = np.arange(E, dtype=np.int64)
     ends = np.asarray(edges, np.int64).reshape(E, 2)
     ve_v, ve_e = np.concatenate([ends[:, 0], ends[:, 1]]), np.concatenate([e_ids, e_ids])
@@ -204,7 +206,7 @@ def _topology_block(num_vertices: int, num_facets: int, faces: np.ndarray,
     fe_f, fe_e = fe_f[order], fe_e[order]
     parts = [ef.ravel()]
     at = 2 * E
-    for keys, values, count in ((vf[:, 0], vf[:, 1], V), (ve_v, ve_e, V), (fe_f, fe_e, P)):
+    for keys, values, count in ((vf_v, vf_f, V), (ve_v, ve_e, V), (fe_f, fe_e, P)):
         starts = _starts(np.bincount(keys, minlength=count)[:count]) + at + count + 1
         parts += [starts, values]
         at += count + 1 + len(values)

@@ -204,3 +204,23 @@ def test_warm_started_support_matches_the_cold_one():
                 x, y, z, i = support_W_from(H.body, *u, int(start))
                 np.testing.assert_allclose((x, y, z), cold, rtol=0, atol=1e-16)
                 assert np.allclose(H.V[i], (x, y, z), rtol=0, atol=1e-16)
+
+
+def test_topology_block_lists_each_vertexs_facets_and_edges_and_each_facets_edges():
+    for H in _hulls():
+        h = 0
+        block = H.hulls.topology[H.hulls.topology_start[h]:H.hulls.topology_start[h + 1]]
+        E, V, P = len(H.E), len(H.V), len(H.N)
+        np.testing.assert_array_equal(block[:2 * E].reshape(E, 2), H.EF)
+        VF = 2 * E
+        VE = block[VF + V]
+        FE = block[VE + V]
+        assert block[FE + P] == len(block)
+        for v in range(V):
+            facets = sorted(set(H.FP[(H.F == v).any(axis=1)].tolist()))
+            assert block[block[VF + v]:block[VF + v + 1]].tolist() == facets
+            edges = [e for e in range(E) if v in H.E[e]]
+            assert block[block[VE + v]:block[VE + v + 1]].tolist() == edges
+        for f in range(P):
+            edges = [e for e in range(E) if f in H.EF[e]]
+            assert block[block[FE + f]:block[FE + f + 1]].tolist() == edges
