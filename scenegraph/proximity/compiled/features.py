@@ -12,9 +12,13 @@ Near a direction u the support point of a body moves on one *feature*:
   side    a Cylinder's side: s = w(u) + α1 Gz, u ⟂ Gz.
 
 A feature is the scalar tuple (smooth, k, cx, cy, cz, e1x, e1y, e1z, e2x,
-e2y, e2z) in the body's frame G; `smooth` says whether w(u) applies (its form
-comes from the body's kind: Ellipsoid w = M u / √(uᵀMu), M = diag(a², b², c²);
-Cylinder w = r (ux, uy, 0)/|u_xy|).
+e2y, e2z, i, j) in the body's frame G; `smooth` says whether w(u) applies (its
+form comes from the body's kind: Ellipsoid w = M u / √(uᵀMu), M = diag(a², b²,
+c²); Cylinder w = r (ux, uy, 0)/|u_xy|). i, j name a Convex feature in its
+hull (−1 otherwise): i a hull vertex on it (c is that vertex); j the facet of
+a face, the other end of an edge, −1 for a vertex. inside_feature and
+support_gap read them, so that a Convex witness is certified from its
+feature's neighbourhood in the hull, not from a scan of the whole hull.
 
 select_feature picks the feature from a direction: a free coordinate is kept
 where the direction is within `tau` of perpendicular to it. The refinement
@@ -34,8 +38,10 @@ edge-on, whose direction the coarse stage cannot resolve).
 Hull data beyond the vertices is passed as a *hull reference* tuple of raw
 addresses (raw_memory.py):
   (facet normals address, facet offsets address, number of facets,
-   edges address, number of edges, edge facets address) — all zero for
-  non-Convex bodies.
+   edges address, number of edges, topology block address) — all zero for
+  non-Convex bodies. The topology block (packed_shapes._topology_block)
+  starts with the edges' facet pairs, then lists the facets and feature
+  edges at each vertex and the feature edges of each facet.
 """
 from __future__ import annotations
 
@@ -51,7 +57,7 @@ from scenegraph.proximity.compiled.supports import (convex_support_vertex, suppo
                                                      vertex)
 
 __all__ = ["AT_ANGLE", "AT_POINT", "BY_EXTENT", "make_hull_ref", "select_feature", "feature_point", "smooth_jacobian",
-           "inside_body", "support_gap"]
+           "inside_body", "inside_feature", "support_gap"]
 
 
 @njit(inline="always")
@@ -133,106 +139,141 @@ def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, mode):
             if free:
                 e[3 * j + axis] = 1.0
                 j += 1
-        return (False, k, cx, cy, cz, e[0], e[1], e[2], e[3], e[4], e[5])
+        return (False, k, cx, cy, cz, e[0], e[1], e[2], e[3], e[4], e[5], -1, -1)
     if kind == CAPSULE:
         if abs(vz) <= tau or abs(vz) * b <= ext:
             if not (at_point and abs(wz) >= b - edge):
-                return (False, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+                return (False, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1, -1)
             # Locked at the witness's end (the direction's side is noise).
-            return (False, 0, 0.0, 0.0, b * _sign(wz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-        return (False, 0, 0.0, 0.0, b * _sign(uz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            return (False, 0, 0.0, 0.0, b * _sign(wz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1, -1)
+        return (False, 0, 0.0, 0.0, b * _sign(uz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1, -1)
     if kind == ELLIPSOID:
-        return (True, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        return (True, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1, -1)
     if kind == CYLINDER:
         rho = math.sqrt(vx * vx + vy * vy)  # v is a unit vector
         on_rim = at_point and math.hypot(wx, wy) >= a - edge
         if (rho <= tau or rho * a <= ext) and not on_rim:
-            return (False, 2, 0.0, 0.0, b * _sign(uz), 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+            return (False, 2, 0.0, 0.0, b * _sign(uz), 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, -1, -1)
         if abs(vz) <= tau or abs(vz) * b <= ext:
             if not (at_point and abs(wz) >= b - edge):
-                return (True, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+                return (True, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1, -1)
             # The rim at the witness's end (the direction's side is noise).
-            return (True, 0, 0.0, 0.0, b * _sign(wz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            return (True, 0, 0.0, 0.0, b * _sign(wz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1, -1)
         if at_point and abs(vz) <= _SIDE_SLACK and abs(wz) < b - edge:
             # The witness between the caps: the side, even when the direction
             # leans towards a rim by more than tau (GJK's direction is only
             # as good as its witnesses over the distance: ~1e-4 rad off when
             # the bodies are ~1e-4 m apart, a box's corner at a side).
-            return (True, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
-        return (True, 0, 0.0, 0.0, b * _sign(uz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            return (True, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1, -1)
+        return (True, 0, 0.0, 0.0, b * _sign(uz), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1, -1)
     if kind == CONVEX:
-        i = convex_support_vertex(body, ux, uy, uz, 0)
-        px, py, pz = vertex(body, i)
-        naddr, oaddr, nf, eaddr, ne, efaddr = hull
-        # Facets through the support vertex, aligned with u within tau.
-        best, bf = 1.0 - 0.5 * tau * tau, -1
-        for f in range(nf):
-            nx, ny, nz = load_f64(naddr, 3 * f), load_f64(naddr, 3 * f + 1), load_f64(naddr, 3 * f + 2)
-            al = nx * vx + ny * vy + nz * vz
-            if al >= best and abs(nx * px + ny * py + nz * pz - load_f64(oaddr, f)) <= 1e-9 * size:
-                best, bf = al, f
-        if bf >= 0 and at_point:
-            # The witness on another facet's plane too: the edge between them
-            # (or a vertex, on two others).
-            other, count = -1, 0
-            for f in range(nf):
-                if f != bf and abs(load_f64(naddr, 3 * f) * wx + load_f64(naddr, 3 * f + 1) * wy
-                                   + load_f64(naddr, 3 * f + 2) * wz
-                                   - load_f64(oaddr, f)) <= edge:
-                    other = f
-                    count += 1
-            if count >= 2:
-                return _nearest_vertex_feature(body, wx, wy, wz)
-            if count == 1:
-                for e in range(ne):
-                    f0, f1 = load_i64(efaddr, 2 * e), load_i64(efaddr, 2 * e + 1)
-                    if (f0 == bf and f1 == other) or (f0 == other and f1 == bf):
-                        i0, i1 = load_i64(eaddr, 2 * e), load_i64(eaddr, 2 * e + 1)
-                        px, py, pz = vertex(body, i0)
-                        qx, qy, qz = vertex(body, i1)
-                        tx, ty, tz = _unit(qx - px, qy - py, qz - pz)
-                        return (False, 1, px, py, pz, tx, ty, tz, 0.0, 0.0, 0.0)
-        if bf >= 0:
-            nx, ny, nz = load_f64(naddr, 3 * bf), load_f64(naddr, 3 * bf + 1), load_f64(naddr, 3 * bf + 2)
-            e1x, e1y, e1z = _perpendicular(nx, ny, nz)
-            e2x, e2y, e2z = ny * e1z - nz * e1y, nz * e1x - nx * e1z, nx * e1y - ny * e1x
-            return (False, 2, px, py, pz, e1x, e1y, e1z, e2x, e2y, e2z)
-        # Edges at the support vertex, perpendicular to u within tau.
-        best, be = tau, -1
-        dx = dy = dz = 0.0
-        for e in range(ne):
-            i0, i1 = load_i64(eaddr, 2 * e), load_i64(eaddr, 2 * e + 1)
-            if i0 != i and i1 != i:
-                continue
-            j = i1 if i0 == i else i0
-            qx, qy, qz = vertex(body, j)
-            tx, ty, tz = _unit(qx - px, qy - py, qz - pz)
-            al = abs(tx * vx + ty * vy + tz * vz)
-            if al <= best:
-                best, be = al, e
-                dx, dy, dz = tx, ty, tz
-        if be >= 0 and not (at_point and (wx - px) ** 2 + (wy - py) ** 2 + (wz - pz) ** 2
-                            <= edge * edge):
-            return (False, 1, px, py, pz, dx, dy, dz, 0.0, 0.0, 0.0)
-        # No edge, or (AT_POINT) the witness at the edge's end, the support
-        # vertex: the vertex (an edge's coordinate would run past its end,
-        # e.g. a hull's corner against a Cylinder's side).
-        return (False, 0, px, py, pz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        return _convex_feature(body, hull, ux, uy, uz, vx, vy, vz, tau, size, wx, wy, wz,
+                               at_point, edge)
     # Sphere core (a point at G's origin).
-    return (False, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    return (False, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1, -1)
+
+
+@njit(inline="always")
+def _lists(hull, nv):
+    """Positions of the CSR starts in a hull's topology block
+    (packed_shapes._topology_block): (VF, VE, FE)."""
+    topo = hull[5]
+    vf = 2 * hull[4]
+    ve = load_i64(topo, vf + nv)
+    return vf, ve, load_i64(topo, ve + nv)
 
 
 @njit
-def _nearest_vertex_feature(body, wx, wy, wz):
-    """The point feature of the hull vertex nearest to w (G)."""
-    best, bi = math.inf, 0
-    for i in range(body[2]):
-        x, y, z = vertex(body, i)
-        d = (x - wx) ** 2 + (y - wy) ** 2 + (z - wz) ** 2
-        if d < best:
-            best, bi = d, i
-    x, y, z = vertex(body, bi)
-    return (False, 0, x, y, z, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+def _plane_gap(hull, f, x, y, z):
+    """n_f·x − b_f of facet f for a point (G)."""
+    naddr = hull[0]
+    return (load_f64(naddr, 3 * f) * x + load_f64(naddr, 3 * f + 1) * y
+            + load_f64(naddr, 3 * f + 2) * z - load_f64(hull[1], f))
+
+
+@njit
+def _convex_feature(body, hull, ux, uy, uz, vx, vy, vz, tau, size, wx, wy, wz, at_point, edge):
+    """select_feature of a Convex (v = u/|u|; edge: AT_POINT's boundary
+    tolerance [m]). Only the neighbourhood of the support vertex i is read
+    (its facets and feature edges, and the edges of the chosen facet, from
+    the hull's topology block), never the whole hull. The feature's two
+    trailing entries: i (or, for an edge chosen at the witness, the edge's
+    first end) and, for a face, its facet; for an edge, its other end; for
+    a vertex, −1 (inside_feature reads them)."""
+    i = convex_support_vertex(body, ux, uy, uz, 0)
+    px, py, pz = vertex(body, i)
+    naddr, eaddr, topo = hull[0], hull[3], hull[5]
+    VF, VE, FE = _lists(hull, body[2])
+    # Facets at the support vertex, aligned with u within tau (and through
+    # the vertex to 1e-9·size: a vertex of a merged facet may sit below its
+    # plane by the merging tolerance).
+    best, bf = 1.0 - 0.5 * tau * tau, -1
+    for t in range(load_i64(topo, VF + i), load_i64(topo, VF + i + 1)):
+        f = load_i64(topo, t)
+        al = load_f64(naddr, 3 * f) * vx + load_f64(naddr, 3 * f + 1) * vy + load_f64(naddr, 3 * f + 2) * vz
+        if al >= best and abs(_plane_gap(hull, f, px, py, pz)) <= 1e-9 * size:
+            best, bf = al, f
+    if bf >= 0 and at_point:
+        # The witness on a neighbouring facet's plane too: the edge between
+        # them; on two: the vertex of the facet nearest to it (a facet's
+        # corner lies on the planes of the facets across its two edges).
+        other, count = -1, 0
+        for t in range(load_i64(topo, FE + bf), load_i64(topo, FE + bf + 1)):
+            e = load_i64(topo, t)
+            f0, f1 = load_i64(topo, 2 * e), load_i64(topo, 2 * e + 1)
+            f = f1 if f0 == bf else f0
+            if f != other and abs(_plane_gap(hull, f, wx, wy, wz)) <= edge:
+                count += 1
+                other = f
+                if count >= 2:
+                    break
+        if count >= 2:
+            near, bi = math.inf, 0
+            for t in range(load_i64(topo, FE + bf), load_i64(topo, FE + bf + 1)):
+                e = load_i64(topo, t)
+                for end in range(2):
+                    j = load_i64(eaddr, 2 * e + end)
+                    x, y, z = vertex(body, j)
+                    d = (x - wx) ** 2 + (y - wy) ** 2 + (z - wz) ** 2
+                    if d < near or (d == near and j < bi):
+                        near, bi = d, j
+            x, y, z = vertex(body, bi)
+            return (False, 0, x, y, z, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, bi, -1)
+        if count == 1:
+            for t in range(load_i64(topo, FE + bf), load_i64(topo, FE + bf + 1)):
+                e = load_i64(topo, t)
+                f0, f1 = load_i64(topo, 2 * e), load_i64(topo, 2 * e + 1)
+                if (f0 == bf and f1 == other) or (f0 == other and f1 == bf):
+                    i0, i1 = load_i64(eaddr, 2 * e), load_i64(eaddr, 2 * e + 1)
+                    px, py, pz = vertex(body, i0)
+                    qx, qy, qz = vertex(body, i1)
+                    tx, ty, tz = _unit(qx - px, qy - py, qz - pz)
+                    return (False, 1, px, py, pz, tx, ty, tz, 0.0, 0.0, 0.0, i0, i1)
+    if bf >= 0:
+        nx, ny, nz = load_f64(naddr, 3 * bf), load_f64(naddr, 3 * bf + 1), load_f64(naddr, 3 * bf + 2)
+        e1x, e1y, e1z = _perpendicular(nx, ny, nz)
+        e2x, e2y, e2z = ny * e1z - nz * e1y, nz * e1x - nx * e1z, nx * e1y - ny * e1x
+        return (False, 2, px, py, pz, e1x, e1y, e1z, e2x, e2y, e2z, i, bf)
+    # Feature edges at the support vertex, perpendicular to u within tau.
+    best, bj = tau, -1
+    dx = dy = dz = 0.0
+    for t in range(load_i64(topo, VE + i), load_i64(topo, VE + i + 1)):
+        e = load_i64(topo, t)
+        i0, i1 = load_i64(eaddr, 2 * e), load_i64(eaddr, 2 * e + 1)
+        j = i1 if i0 == i else i0
+        qx, qy, qz = vertex(body, j)
+        tx, ty, tz = _unit(qx - px, qy - py, qz - pz)
+        al = abs(tx * vx + ty * vy + tz * vz)
+        if al <= best:
+            best, bj = al, j
+            dx, dy, dz = tx, ty, tz
+    if bj >= 0 and not (at_point and (wx - px) ** 2 + (wy - py) ** 2 + (wz - pz) ** 2
+                        <= edge * edge):
+        return (False, 1, px, py, pz, dx, dy, dz, 0.0, 0.0, 0.0, i, bj)
+    # No edge, or (AT_POINT) the witness at the edge's end, the support
+    # vertex: the vertex (an edge's coordinate would run past its end,
+    # e.g. a hull's corner against a Cylinder's side).
+    return (False, 0, px, py, pz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, i, -1)
 
 
 @njit
@@ -309,8 +350,52 @@ def inside_body(body, hull, x, y, z, tol):
 
 
 @njit
-def support_gap(body, ux, uy, uz, x, y, z):
+def inside_feature(body, hull, feature, x, y, z, tol):
+    """Whether the point p (G), a point of the feature's affine hull (as
+    feature_point makes it), lies in the body to tol [m]: inside_body,
+    except for a Convex, whose feature bounds the test:
+
+      vertex  p is the hull vertex itself (feature_point adds nothing to c);
+      edge    p within tol of the segment between its two ends;
+      face    p within tol of the facet's plane and of the planes of the
+              facets across its feature edges: for a point of the facet's
+              plane the hull's other constraints are implied (the facet is
+              the polygon those neighbours' planes cut from its plane).
+    """
+    if body[0] != CONVEX:
+        return inside_body(body, hull, x, y, z, tol)
+    k, i, j = feature[1], feature[11], feature[12]
+    if k == 0:
+        return x == feature[2] and y == feature[3] and z == feature[4]
+    if k == 1:
+        px, py, pz = vertex(body, i)
+        qx, qy, qz = vertex(body, j)
+        ex, ey, ez = qx - px, qy - py, qz - pz
+        ee = ex * ex + ey * ey + ez * ez
+        s = 0.0
+        if ee > 0.0:
+            s = min(max(((x - px) * ex + (y - py) * ey + (z - pz) * ez) / ee, 0.0), 1.0)
+        dx, dy, dz = x - (px + s * ex), y - (py + s * ey), z - (pz + s * ez)
+        return dx * dx + dy * dy + dz * dz <= tol * tol
+    if not _plane_gap(hull, j, x, y, z) <= tol:
+        return False
+    topo = hull[5]
+    FE = _lists(hull, body[2])[2]
+    for t in range(load_i64(topo, FE + j), load_i64(topo, FE + j + 1)):
+        e = load_i64(topo, t)
+        f0, f1 = load_i64(topo, 2 * e), load_i64(topo, 2 * e + 1)
+        if not _plane_gap(hull, f1 if f0 == j else f0, x, y, z) <= tol:
+            return False
+    return True
+
+
+@njit
+def support_gap(body, ux, uy, uz, x, y, z, start=0):
     """h(u) − u·p ≥ 0 for a point p (G) of the body: 0 iff p is a support
-    point along u (in G)."""
-    sx, sy, sz = support_G(body, ux, uy, uz)
+    point along u (in G). start: a Convex's vertex to climb from
+    (supports.convex_support_vertex; any start gives the exact support)."""
+    if body[0] == CONVEX:
+        sx, sy, sz = vertex(body, convex_support_vertex(body, ux, uy, uz, start))
+    else:
+        sx, sy, sz = support_G(body, ux, uy, uz)
     return (sx - x) * ux + (sy - y) * uy + (sz - z) * uz

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from scenegraph._jit import njit
-from scenegraph.proximity.compiled.supports import support_W
+from scenegraph.proximity.compiled.supports import support_W_from
 
 __all__ = ["gjk", "SEPARATED", "INTERSECTING", "FARTHER"]
 
@@ -253,8 +253,10 @@ def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
     dx, dy, dz = A[18] - B[18], A[19] - B[19], A[20] - B[20]  # p_WA − p_WB
     if dx == 0.0 and dy == 0.0 and dz == 0.0:
         dx = 1.0
-    ax, ay, az = support_W(A, -dx, -dy, -dz)
-    bx, by, bz = support_W(B, dx, dy, dz)
+    # Each body's support search starts from its last support vertex (a
+    # Convex: the climb then takes a few steps once the direction settles).
+    ax, ay, az, ia = support_W_from(A, -dx, -dy, -dz, -1)
+    bx, by, bz, ib = support_W_from(B, dx, dy, dz, -1)
     _set_row(S, 0, ax - bx, ay - by, az - bz, ax, ay, az, bx, by, bz)
     S[0, 9] = 1.0
     n = 1
@@ -264,8 +266,8 @@ def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
         nv = math.sqrt(vv)
         if nv <= eps:
             return INTERSECTING, nv, n
-        ax, ay, az = support_W(A, -vx, -vy, -vz)
-        bx, by, bz = support_W(B, vx, vy, vz)
+        ax, ay, az, ia = support_W_from(A, -vx, -vy, -vz, ia)
+        bx, by, bz, ib = support_W_from(B, vx, vy, vz, ib)
         wx, wy, wz = ax - bx, ay - by, az - bz
         vw = vx * wx + vy * wy + vz * wz
         if vw > stop_distance * nv:

@@ -19,8 +19,8 @@ PackedShapes (G geometries, by engine row):
                        geometry's hull (zeros if none): first vertex row,
                        vertex count, its neighbor_start entries, neighbors,
                        first facet normal, first facet offset, facet count,
-                       first edge, edge count, first edge-facet pair. The
-                       compiled kernels read hull data through them
+                       first edge, edge count, the hull's topology block
+                       (below). The compiled kernels read hull data through them
                        (raw_memory.py) without touching the PackedHulls tuple
                        per pair (numba reference-counts every array of a named
                        tuple handed to a function: ~250 ns per call).
@@ -41,6 +41,15 @@ to that hull, e.g. triangles hold vertex numbers 0..V_h−1):
                                                    *global* vertex row; entries local
                                                    (vertex 0 of a large hull also lists
                                                    shortcuts: _with_shortcuts)
+  topology_start (H+1,), topology (·,) int64      one block per hull (_topology_block):
+                                                   its edge_facets rows, then the facets
+                                                   at each vertex, the feature edges at
+                                                   each vertex and the feature edges of
+                                                   each facet (CSR, local indices), so that
+                                                   the compiled feature search
+                                                   (features.py) reads a vertex's or a
+                                                   facet's neighbourhood instead of
+                                                   scanning the hull
   Hulls shared by several geometries (same ConvexHullData object) are packed once.
 """
 from __future__ import annotations
@@ -89,6 +98,8 @@ class PackedHulls(NamedTuple):
     edge_facets: np.ndarray
     neighbor_start: np.ndarray
     neighbors: np.ndarray
+    topology_start: np.ndarray
+    topology: np.ndarray
 
 
 def _starts(counts) -> np.ndarray:
@@ -162,6 +173,46 @@ def _with_shortcuts(counts: np.ndarray, nbrs: np.ndarray, vertices: np.ndarray) 
     return counts, np.concatenate([own, shortcuts, nbrs[counts[0] - len(shortcuts):]])
 
 
+def _topology_block(num_vertices: int, num_facets: int, faces: np.ndarray,
+                    face_plane: np.ndarray, edges: np.ndarray, edge_facets: np.ndarray) -> np.ndarray:
+    """One hull's int64 topology block (local vertex, facet and edge numbers),
+    read by features.py through its address:
+
+      [0, 2E)            edge_facets, row by row (E feature edges);
+      VF = 2E            V+1 entries: the facets at vertex v are
+                         block[block[VF+v]:block[VF+v+1]] (every facet one of
+                         whose triangles has v as a corner), ascending;
+      VE = block[VF+V]   V+1 entries: the feature edges with an end at v are
+                         block[block[VE+v]:block[VE+v+1]], ascending;
+      FE = block[VE+V]   P+1 entries: the feature edges bounding facet f are
+                         block[block[FE+f]:block[FE+f+1]], ascending.
+
+    Start entries are positions in the block itself, so one load finds a
+    list."""
+    E, V, P = len(edges), num_vertices, num_facets
+    ef = np.asarray(edge_facets, np.int64).reshape(E, 2)
+    F = np.asarray(faces, np.int64).reshape(-1, 3)
+    # (vertex, facet) pairs of the triangles' corners, unique and sorted, as
+    # one int64 key each (a 1-D unique is ~10x faster than np.unique(axis=0)).
+    key = np.unique(F.ravel() * max(P, 1) + np.repeat(np.asarray(face_plane, np.int64), 3))
+    vf_v, vf_f = key // max(P, 1), key % max(P, 1)
+    e_ids = np.arange(E, dtype=np.int64)
+    ends = np.asarray(edges, np.int64).reshape(E, 2)
+    ve_v, ve_e = np.concatenate([ends[:, 0], ends[:, 1]]), np.concatenate([e_ids, e_ids])
+    order = np.lexsort((ve_e, ve_v))
+    ve_v, ve_e = ve_v[order], ve_e[order]
+    fe_f, fe_e = np.concatenate([ef[:, 0], ef[:, 1]]), np.concatenate([e_ids, e_ids])
+    order = np.lexsort((fe_e, fe_f))
+    fe_f, fe_e = fe_f[order], fe_e[order]
+    parts = [ef.ravel()]
+    at = 2 * E
+    for keys, values, count in ((vf_v, vf_f, V), (ve_v, ve_e, V), (fe_f, fe_e, P)):
+        starts = _starts(np.bincount(keys, minlength=count)[:count]) + at + count + 1
+        parts += [starts, values]
+        at += count + 1 + len(values)
+    return np.concatenate(parts).astype(np.int64)
+
+
 def _inner_ball(s: ShapeData) -> tuple:
     """(cx, cy, cz, r): a ball inside the shape, in G (r = 0: none)."""
     P = s.params
@@ -194,7 +245,7 @@ def pack_shapes(shapes: Sequence[ShapeData]) -> tuple[PackedShapes, PackedHulls]
                 index[key] = len(hulls)
                 hulls.append(s)
             hull_row[g] = index[key]
-    V, N, B, T, TF, E, EF, NS, NB = ([] for _ in range(9))
+    V, N, B, T, TF, E, EF, NS, NB, TB = ([] for _ in range(10))
     nv, nf, nt, ne = [], [], [], []
     for s in hulls:
         h = s.hull
@@ -210,6 +261,8 @@ def pack_shapes(shapes: Sequence[ShapeData]) -> tuple[PackedShapes, PackedHulls]
         counts, nbrs = _with_shortcuts(np.diff(offsets), nbrs, np.asarray(h.vertices, float))
         NS.append(counts)
         NB.append(nbrs)
+        TB.append(_topology_block(len(h.vertices), len(h.plane_normals), h.faces, h.face_plane,
+                                  edges, edge_facets))
         nv.append(len(h.vertices))
         nf.append(len(h.plane_normals))
         nt.append(len(h.faces))
@@ -223,7 +276,8 @@ def pack_shapes(shapes: Sequence[ShapeData]) -> tuple[PackedShapes, PackedHulls]
         edge_start=_starts(ne), edges=_concat(E, (2,), np.int64),
         edge_facets=_concat(EF, (2,), np.int64),
         neighbor_start=_starts(np.concatenate(NS) if NS else np.zeros(0, np.int64)),
-        neighbors=_concat(NB, (), np.int64))
+        neighbors=_concat(NB, (), np.int64),
+        topology_start=_starts([len(b) for b in TB]), topology=_concat(TB, (), np.int64))
     inner = np.array([_inner_ball(s) for s in shapes], dtype=float).reshape(G, 4)
     refs = _hull_refs(hull_row, hull_arrays)
     base = np.array([hull_arrays.vertices.ctypes.data], dtype=np.int64)
@@ -238,9 +292,10 @@ def _hull_refs(hull_row: np.ndarray, H: PackedHulls) -> np.ndarray:
         if h < 0:
             continue
         v0, f0, e0 = H.vertex_start[h], H.facet_start[h], H.edge_start[h]
+        t0 = H.topology_start[h]
         refs[g] = (H.vertices.ctypes.data + 24 * v0, H.vertex_start[h + 1] - v0,
                    H.neighbor_start.ctypes.data + 8 * v0, H.neighbors.ctypes.data,
                    H.facet_normals.ctypes.data + 24 * f0, H.facet_offsets.ctypes.data + 8 * f0,
                    H.facet_start[h + 1] - f0, H.edges.ctypes.data + 16 * e0,
-                   H.edge_start[h + 1] - e0, H.edge_facets.ctypes.data + 16 * e0)
+                   H.edge_start[h + 1] - e0, H.topology.ctypes.data + 8 * t0)
     return refs

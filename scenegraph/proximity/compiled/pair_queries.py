@@ -41,28 +41,22 @@ def _in_frame(R, p, g, x, y, z):
             R[g, 0, 2] * dx + R[g, 1, 2] * dy + R[g, 2, 2] * dz)
 
 
-@njit(inline="always")
-def _columns(pairs):
-    """(rows A, rows B): the two columns of pairs (K, 2) as contiguous arrays."""
-    K = pairs.shape[0]
-    iA = np.empty(K, dtype=np.int64)
-    iB = np.empty(K, dtype=np.int64)
-    for k in range(K):
-        iA[k], iB[k] = pairs[k, 0], pairs[k, 1]
-    return iA, iB
-
-
 @njit
 def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, negate, rows,
                  values, stats):
     """See the module docstring."""
     K = pairs.shape[0]
-    iA, iB = _columns(pairs)
-    d = np.empty(K)
-    a = np.empty((K, 3))
-    b = np.empty((K, 3))
-    n = np.empty((K, 3))
-    status = np.empty(K, dtype=np.int64)
+    # Two allocations, not seven (each costs ~0.1 µs on a one-pair query):
+    # the narrow phase's inputs and outputs are contiguous pieces of them.
+    ints = np.empty(3 * K, dtype=np.int64)
+    iA, iB, status = ints[:K], ints[K:2 * K], ints[2 * K:]
+    for k in range(K):
+        iA[k], iB[k] = pairs[k, 0], pairs[k, 1]
+    floats = np.empty(10 * K)
+    d = floats[:K]
+    a = floats[K:4 * K].reshape(K, 3)
+    b = floats[4 * K:7 * K].reshape(K, 3)
+    n = floats[7 * K:].reshape(K, 3)
     solve_pairs(shapes, hulls, R, p, iA, iB, max_distance, d, a, b, n, status, False)
     count = 0
     loose = 0

@@ -17,8 +17,11 @@ converges in 2–4 steps from a coarse answer; its Jacobian uses the analytic
 support Hessians (zero on flats).
 
 Certificate (all must hold, else the caller retries another feature guess
-or falls back): each witness lies in its body (to 1e-12·size) and is a
-support point of the *whole* body along ±m (support gap ≤ 1e-12·size), and
+or falls back): each witness lies in its body (to 1e-12·size; a Convex's
+witness: in its feature, features.inside_feature, which reads the feature's
+neighbourhood in the hull only) and is a support point of the *whole* body
+along ±m (support gap ≤ 1e-12·size; a Convex's support climbs its vertex
+graph from the feature's vertex, exact from any start), and
 the tangential residual is ≤ 1e-12·scale. Then f(m) = m·(a − b) and
 |a − b| = |f(m)|: for φ > 0 this proves φ is the distance (a lower and an
 upper bound agree); for φ < 0 it is a stationary depth realised by a
@@ -31,8 +34,8 @@ import math
 
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.features import (feature_point, inside_body,
-                                                     select_feature, smooth_jacobian,
-                                                     support_gap)
+                                                     inside_feature, select_feature,
+                                                     smooth_jacobian, support_gap)
 from scenegraph.proximity.compiled.raw_memory import load_f64, store_f64
 from scenegraph.proximity.compiled.supports import from_G, rotate_from_G, rotate_to_G, to_G
 
@@ -360,11 +363,14 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
     dx, dy, dz = ax - bx, ay - by, az - bz
     phi = mx * dx + my * dy + mz * dz
     tangential = math.hypot(t1x * dx + t1y * dy + t1z * dz, t2x * dx + t2y * dy + t2z * dz)
+    # Each witness is a point of its feature's affine hull, so its feature
+    # bounds the containment test; a Convex's support climbs from the
+    # feature's vertex.
     ok = (tangential <= 1e-12 * scale
-          and inside_body(A, hull_A, pax, pay, paz, 1e-12 * size_A)
-          and inside_body(B, hull_B, pbx, pby, pbz, 1e-12 * size_B)
-          and support_gap(A, uAx, uAy, uAz, pax, pay, paz) <= 1e-12 * size_A
-          and support_gap(B, uBx, uBy, uBz, pbx, pby, pbz) <= 1e-12 * size_B)
+          and inside_feature(A, hull_A, fA, pax, pay, paz, 1e-12 * size_A)
+          and inside_feature(B, hull_B, fB, pbx, pby, pbz, 1e-12 * size_B)
+          and support_gap(A, uAx, uAy, uAz, pax, pay, paz, max(fA[11], 0)) <= 1e-12 * size_A
+          and support_gap(B, uBx, uBy, uBz, pbx, pby, pbz, max(fB[11], 0)) <= 1e-12 * size_B)
     return ok, phi, mx, my, mz, ax, ay, az, bx, by, bz
 
 

@@ -29,8 +29,8 @@ from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CLIMB_MIN
                                                           CONVEX, CYLINDER, ELLIPSOID, SPHERE)
 from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64
 
-__all__ = ["make_body", "support_G", "support_W", "convex_support_vertex", "vertex", "to_G",
-           "from_G", "rotate_to_G", "rotate_from_G"]
+__all__ = ["make_body", "support_G", "support_W", "support_W_from", "convex_support_vertex",
+           "vertex", "to_G", "from_G", "rotate_to_G", "rotate_from_G"]
 
 
 # Positions in the body tuple (numba needs literal indices into tuples, so
@@ -180,3 +180,20 @@ def support_W(body, ux, uy, uz):
     gx, gy, gz = rotate_to_G(body, ux, uy, uz)
     sx, sy, sz = support_G(body, gx, gy, gz)
     return from_G(body, sx, sy, sz)
+
+
+@njit
+def support_W_from(body, ux, uy, uz, start):
+    """support_W with a warm start: (x, y, z, i), i the local support vertex
+    of a Convex found by climbing from vertex `start` (the support vertex of
+    a nearby direction, e.g. the last GJK iteration's: a few steps instead
+    of a climb from vertex 0; −1: vertex 0), −1 for other kinds. Exact from
+    any start (convex_support_vertex)."""
+    if body[0] == CONVEX:
+        gx, gy, gz = rotate_to_G(body, ux, uy, uz)
+        i = convex_support_vertex(body, gx, gy, gz, start)
+        vx, vy, vz = vertex(body, i)
+        x, y, z = from_G(body, vx, vy, vz)
+        return x, y, z, i
+    x, y, z = support_W(body, ux, uy, uz)
+    return x, y, z, -1

@@ -1,0 +1,226 @@
+"""The compiled feature search of a Convex reads only the neighbourhood of
+its support vertex (packed_shapes._topology_block), and the refinement's
+certificate tests a Convex witness against its feature, not the whole hull.
+Both must agree with full scans of the hull: the feature chosen for a
+direction (and, AT_POINT, a witness) is the one a scan of every facet and
+edge chooses; a point of a feature is inside the hull exactly when the scan
+of every facet plane says so; the support value from any starting vertex is
+the scan's maximum. GJK's warm-started support search (the climb from the
+last support vertex) returns the point a climb from vertex 0 returns.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scenegraph import Convex
+from scenegraph.proximity.compiled.features import (AT_ANGLE, AT_POINT, inside_body,
+                                                     inside_feature, make_hull_ref,
+                                                     select_feature, support_gap)
+from scenegraph.proximity.compiled.packed_shapes import pack_shapes
+from scenegraph.proximity.compiled.supports import (convex_support_vertex, make_body,
+                                                     support_W, support_W_from)
+from scenegraph.proximity.shape_data import shape_data_from_shape
+
+_TAU = 1e-4
+
+
+def _sphere_points(n: int, seed: int) -> np.ndarray:
+    x = np.random.default_rng(seed).normal(size=(n, 3))
+    return 0.1 * x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def _prism(n: int) -> np.ndarray:
+    """A regular n-gon prism: two caps that are single merged facets of
+    n vertices, n rectangular sides of two triangles each."""
+    t = 2 * np.pi * np.arange(n) / n
+    ring = np.stack([0.05 * np.cos(t), 0.05 * np.sin(t)], axis=1)
+    return np.concatenate([np.c_[ring, np.full(n, -0.02)], np.c_[ring, np.full(n, 0.03)]])
+
+
+class _Hull:
+    """A packed Convex at the identity pose: its body and hull tuples and,
+    for the reference scans, its arrays."""
+
+    def __init__(self, points: np.ndarray):
+        data = shape_data_from_shape(Convex(points.T.copy(), "hull"))
+        self.shapes, self.hulls = pack_shapes([data])
+        R, p = np.eye(3).reshape(1, 3, 3), np.zeros((1, 3))
+        self.body = make_body.py_func(self.shapes, 0, R, p, False)
+        self.hull = tuple(int(x) for x in make_hull_ref.py_func(self.shapes, 0))
+        self.size = float(self.shapes.size[0])
+        h = data.hull
+        self.V = np.asarray(h.vertices)
+        self.N = np.asarray(h.plane_normals)
+        self.b = np.asarray(h.plane_offsets)
+        self.E = np.asarray(self.hulls.edges)
+        self.EF = np.asarray(self.hulls.edge_facets)
+        self.F = np.asarray(h.faces)
+        self.FP = np.asarray(h.face_plane)
+
+    def support_vertex(self, u) -> int:
+        return int(convex_support_vertex(self.body, *map(float, u), 0))
+
+
+def _unit(v):
+    return v / np.linalg.norm(v)
+
+
+def _scan_feature(H: _Hull, u, w, mode) -> tuple:
+    """The Convex feature choice by scans of all facets, edges and vertices
+    (the selection's rules, see features.select_feature): (k, c, E1, E2)
+    with E1, E2 as (k, vectors) are compared through k, c and span."""
+    v = _unit(np.asarray(u, float))
+    i = H.support_vertex(u)
+    p = H.V[i]
+    edge = 1e-9 * H.size
+    best, bf = 1.0 - 0.5 * _TAU * _TAU, -1
+    for f in range(len(H.N)):
+        al = H.N[f] @ v
+        if al >= best and abs(H.N[f] @ p - H.b[f]) <= 1e-9 * H.size:
+            best, bf = al, f
+    if bf >= 0 and mode == AT_POINT:
+        on = [f for f in range(len(H.N)) if f != bf and abs(H.N[f] @ w - H.b[f]) <= edge]
+        if len(on) >= 2:
+            j = int(np.argmin(((H.V - w) ** 2).sum(axis=1)))
+            return 0, tuple(H.V[j]), None
+        if len(on) == 1:
+            for e in range(len(H.E)):
+                if set(H.EF[e]) == {bf, on[0]}:
+                    a, c = H.V[H.E[e, 0]], H.V[H.E[e, 1]]
+                    return 1, tuple(a), _unit(c - a)
+    if bf >= 0:
+        return 2, tuple(p), H.N[bf]
+    best, dirn = _TAU, None
+    for e in range(len(H.E)):
+        if i not in H.E[e]:
+            continue
+        j = H.E[e, 1] if H.E[e, 0] == i else H.E[e, 0]
+        t = _unit(H.V[j] - p)
+        if abs(t @ v) <= best:
+            best, dirn = abs(t @ v), t
+    if dirn is not None and not (mode == AT_POINT and ((w - p) ** 2).sum() <= edge * edge):
+        return 1, tuple(p), dirn
+    return 0, tuple(p), None
+
+
+def _check_same(H: _Hull, u, w, mode):
+    got = select_feature(H.body, H.hull, *map(float, u), _TAU, H.size, *map(float, w), mode)
+    k, c, d = _scan_feature(H, np.asarray(u), np.asarray(w, float), mode)
+    assert got[1] == k
+    assert got[2:5] == c
+    if k == 1:
+        np.testing.assert_allclose(np.asarray(got[5:8]), d, rtol=0, atol=1e-15)
+    if k == 2:
+        # Free directions span the facet's plane: both ⟂ its normal.
+        assert abs(np.dot(got[5:8], d)) <= 1e-15 and abs(np.dot(got[8:11], d)) <= 1e-15
+    return got
+
+
+def _hulls():
+    return [_Hull(_sphere_points(40, 3)), _Hull(_sphere_points(300, 4)), _Hull(_prism(24))]
+
+
+def test_feature_of_every_facet_edge_and_random_direction_matches_the_scan():
+    rng = np.random.default_rng(7)
+    for H in _hulls():
+        dirs = [rng.normal(size=3) for _ in range(200)]
+        # Within the angle tolerance of a facet's normal: that face.
+        dirs += [H.N[f] + 3e-5 * _unit(rng.normal(size=3)) for f in range(len(H.N))]
+        # Between the normals of an edge's two facets: that edge.
+        dirs += [H.N[a] + H.N[b] + 1e-6 * rng.normal(size=3) for a, b in H.EF]
+        kinds = set()
+        for u in dirs:
+            kinds.add(_check_same(H, u, np.zeros(3), AT_ANGLE)[1])
+        assert kinds == {0, 1, 2}
+
+
+def test_feature_at_the_witness_matches_the_scan():
+    rng = np.random.default_rng(8)
+    for H in _hulls():
+        kinds = set()
+        for f in rng.choice(len(H.N), size=min(len(H.N), 40), replace=False):
+            u = H.N[f]
+            corners = np.unique(H.F[H.FP == f].ravel())
+            centre = H.V[corners].mean(axis=0)
+            edges = [e for e in range(len(H.E)) if f in H.EF[e]]
+            e = edges[rng.integers(len(edges))]
+            middle = 0.5 * (H.V[H.E[e, 0]] + H.V[H.E[e, 1]])
+            for w in (centre, middle, H.V[corners[0]]):
+                kinds.add(_check_same(H, u, w, AT_POINT)[1])
+        assert kinds == {0, 1, 2}
+
+
+def test_witness_inside_its_feature_agrees_with_the_scan_of_every_facet():
+    for H in _hulls():
+        tol = 1e-12 * H.size
+        seen = {True: 0, False: 0}
+        for f in range(len(H.N)):
+            u = H.N[f]
+            feature = select_feature(H.body, H.hull, *map(float, u), _TAU, H.size, 0.0, 0.0,
+                                     0.0, AT_ANGLE)
+            assert feature[1] == 2
+            corners = H.V[np.unique(H.F[H.FP == f].ravel())]
+            centre = corners.mean(axis=0)
+            for s in (0.5, 0.999, 1.001, 1.5):
+                for q in corners[:4]:
+                    x = centre + s * (q - centre)
+                    want = bool(inside_body(H.body, H.hull, *map(float, x), tol))
+                    assert inside_feature(H.body, H.hull, feature, *map(float, x), tol) == want
+                    seen[want] += 1
+        for a, b in H.EF[:60]:
+            u = H.N[a] + H.N[b]
+            feature = select_feature(H.body, H.hull, *map(float, u), _TAU, H.size, 0.0, 0.0,
+                                     0.0, AT_ANGLE)
+            assert feature[1] == 1
+            p, t = np.asarray(feature[2:5]), np.asarray(feature[5:8])
+            length = np.linalg.norm(H.V[feature[12]] - p)
+            for s in (-0.01, 0.0, 0.5, 1.0, 1.01):
+                x = p + s * length * t
+                want = bool(inside_body(H.body, H.hull, *map(float, x), tol))
+                assert inside_feature(H.body, H.hull, feature, *map(float, x), tol) == want
+                seen[want] += 1
+        assert seen[True] and seen[False]
+
+
+def test_support_gap_from_any_start_is_the_scans_maximum():
+    rng = np.random.default_rng(9)
+    for H in _hulls():
+        for _ in range(100):
+            u = rng.normal(size=3)
+            x = H.V[rng.integers(len(H.V))]
+            want = float((H.V @ u).max() - u @ x)
+            for start in rng.integers(len(H.V), size=5):
+                got = support_gap(H.body, *map(float, u), *map(float, x), int(start))
+                assert abs(got - want) <= 1e-15
+
+
+def test_warm_started_support_matches_the_cold_one():
+    rng = np.random.default_rng(10)
+    for H in _hulls():
+        for _ in range(100):
+            u = tuple(map(float, rng.normal(size=3)))
+            cold = support_W(H.body, *u)
+            for start in (-1, *rng.integers(len(H.V), size=5)):
+                x, y, z, i = support_W_from(H.body, *u, int(start))
+                np.testing.assert_allclose((x, y, z), cold, rtol=0, atol=1e-16)
+                assert np.allclose(H.V[i], (x, y, z), rtol=0, atol=1e-16)
+
+
+def test_topology_block_lists_each_vertexs_facets_and_edges_and_each_facets_edges():
+    for H in _hulls():
+        h = 0
+        block = H.hulls.topology[H.hulls.topology_start[h]:H.hulls.topology_start[h + 1]]
+        E, V, P = len(H.E), len(H.V), len(H.N)
+        np.testing.assert_array_equal(block[:2 * E].reshape(E, 2), H.EF)
+        VF = 2 * E
+        VE = block[VF + V]
+        FE = block[VE + V]
+        assert block[FE + P] == len(block)
+        for v in range(V):
+            facets = sorted(set(H.FP[(H.F == v).any(axis=1)].tolist()))
+            assert block[block[VF + v]:block[VF + v + 1]].tolist() == facets
+            edges = [e for e in range(E) if v in H.E[e]]
+            assert block[block[VE + v]:block[VE + v + 1]].tolist() == edges
+        for f in range(P):
+            edges = [e for e in range(E) if f in H.EF[e]]
+            assert block[block[FE + f]:block[FE + f + 1]].tolist() == edges
