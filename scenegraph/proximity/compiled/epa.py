@@ -299,26 +299,36 @@ def _heap_push(wk, n, pf, f):
 
 @njit(inline="always")
 def _heap_pop(wk, n, pf):
-    """Removes the heap's top; returns the new size."""
+    """Removes the heap's top; returns the new size. Bottom-up, without
+    comparisons that branch: the hole at the top moves down along the
+    smaller children to a leaf (the child picked by arithmetic: branches on
+    the keys' order were mispredicted half the time, ~10 % of EPA's time),
+    then the last entry, usually among the largest, is sifted up from there.
+    An infinite key after the last entry makes every parent's right child
+    exist and lose."""
     n -= 1
     last = load_i64(wk, _HEAP + n)
     key = load_f64(wk, _KEY + n)
+    store_f64(wk, _KEY + n, math.inf)
     i = 0
     while True:
-        left = 2 * i + 1
-        if left >= n:
+        c = 2 * i + 1
+        if c >= n:
             break
-        c = left
-        kc = load_f64(wk, _KEY + left)
-        if left + 1 < n:
-            kr = load_f64(wk, _KEY + left + 1)
-            if kr < kc:
-                c, kc = left + 1, kr
-        if key <= kc:
-            break
+        kl = load_f64(wk, _KEY + c)
+        kr = load_f64(wk, _KEY + c + 1)
+        c += kr < kl
         store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + c))
-        store_f64(wk, _KEY + i, kc)
+        store_f64(wk, _KEY + i, min(kl, kr))
         i = c
+    while i > 0:
+        parent = (i - 1) >> 1
+        kp = load_f64(wk, _KEY + parent)
+        if kp <= key:
+            break
+        store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + parent))
+        store_f64(wk, _KEY + i, kp)
+        i = parent
     store_i64(wk, _HEAP + i, last)
     store_f64(wk, _KEY + i, key)
     return n
