@@ -19,7 +19,8 @@ Storage (allocated once per query by the caller, see new_epa_buffers):
       across each edge (v_k, v_k+1) in 3:6 the face h holding it reversed
       and that edge's slot s in h, as 4·h + s (the twin: a new face links
       to its neighbours without searching their edges), alive flag in 6;
-  WORK (WORK_SIZE,) int: flood-fill stack, visited faces, the faces' min-heap
+  WORK (WORK_SIZE,) int: flood-fill stack (at the end: the witness
+      candidates), visited faces, the faces' min-heap
       by distance, the horizon maps, the heap's keys (the faces' distances,
       float64 bits: sifting reads no face rows), the state for resume and a
       step count. A face at least as far as the best upper bound is never
@@ -628,13 +629,21 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
     best_score = -math.inf
     wax = way = waz = wbx = wby = wbz = 0.0
     wf = f
+    # The candidates are gathered first, in increasing order, without a
+    # branch per face (about half the faces are removed ones, in no order a
+    # branch predictor could follow: that cost ~7 % of EPA's time).
+    near = dmin + max(tol, 1e-12 * scale)
+    count = 0
     for g in range(nf):
-        if _alive(fi, g) == 1 and _dist(pf, g) <= dmin + max(tol, 1e-12 * scale):
-            ax, ay, az, bx, by, bz, score = _witness(pv, pf, fi, g)
-            if score > best_score:
-                best_score = score
-                wf = g
-                wax, way, waz, wbx, wby, wbz = ax, ay, az, bx, by, bz
+        store_i64(wk, _STACK + count, g)
+        count += (_alive(fi, g) == 1) & (_dist(pf, g) <= near)
+    for c in range(count):
+        g = load_i64(wk, _STACK + c)
+        ax, ay, az, bx, by, bz, score = _witness(pv, pf, fi, g)
+        if score > best_score:
+            best_score = score
+            wf = g
+            wax, way, waz, wbx, wby, wbz = ax, ay, az, bx, by, bz
     o = _PF * wf
     return (True, max(best_u, 0.0), bnx, bny, bnz, wax, way, waz, wbx, wby, wbz, dmin,
             load_f64(pf, o), load_f64(pf, o + 1), load_f64(pf, o + 2))
