@@ -66,6 +66,10 @@ _KEY = 3 * MAX_FACES + 2 * MAX_VERTICES
 # on these buffers adds to (zeroed by new_epa_buffers; for measurements).
 _STATE = 4 * MAX_FACES + 2 * MAX_VERTICES
 _STEPS = _STATE + 8
+# The first tetrahedron's adjacency (FI columns 3:6 of faces 0..3, row by
+# row) for its two orientations in epa().
+_TETRA_FLIPPED = (12, 8, 4, 2, 10, 13, 1, 14, 5, 0, 6, 9)
+_TETRA = (6, 10, 14, 13, 8, 0, 5, 12, 1, 9, 4, 2)
 
 
 @njit(inline="always")
@@ -261,16 +265,6 @@ def _set_face(pv, pf, fi, f, i, j, k):
     store_f64(pf, _PF * f + 2, nz)
     store_f64(pf, _PF * f + 3, d)
     return ok
-
-
-@njit(inline="always")
-def _edge_slot(fi, f, a, b):
-    """Which edge k of face f runs from vertex a to vertex b (−1 if none)."""
-    for k in range(3):
-        if (load_i64(fi, _FI * f + k) == a
-                and load_i64(fi, _FI * f + (k + 1) % 3) == b):
-            return k
-    return -1
 
 
 @njit(inline="always")
@@ -485,7 +479,8 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
         if nv < 0:
             return (False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, fx, fy, fz)
         # Tetrahedron faces, oriented outward (away from the fourth vertex).
-        if _volume6(pv, 0, 1, 2, 3) > 0.0:
+        flipped = _volume6(pv, 0, 1, 2, 3) > 0.0
+        if flipped:
             # Vertex 3 is on the + side of (0, 1, 2): flip that orientation.
             _set_face(pv, pf, fi, 0, 0, 2, 1)
             _set_face(pv, pf, fi, 1, 0, 1, 3)
@@ -501,15 +496,12 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
             if _dist(pf, f) < -eps_vis:
                 return (False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                         1.0)
-        # Adjacency of the tetrahedron: the face holding the reversed edge.
+        # Adjacency of the tetrahedron: the face holding the reversed edge
+        # (a table for each of the two orientations above).
+        table = _TETRA_FLIPPED if flipped else _TETRA
         for f in range(4):
             for k in range(3):
-                a = load_i64(fi, _FI * f + k)
-                b = load_i64(fi, _FI * f + (k + 1) % 3)
-                for g in range(4):
-                    slot = _edge_slot(fi, g, b, a) if g != f else -1
-                    if slot >= 0:
-                        store_i64(fi, _FI * f + 3 + k, 4 * g + slot)
+                store_i64(fi, _FI * f + 3 + k, table[3 * f + k])
         nheap = 0
         for g in range(4):
             nheap = _heap_push(wk, nheap, pf, g)
