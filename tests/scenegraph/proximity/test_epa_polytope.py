@@ -86,11 +86,18 @@ def test_polytope_is_a_closed_convex_surface_with_twinned_edges(pair, rel_tol):
         assert np.max(PV[sorted(vertices), :3] @ n - d) <= 1e-12 * scale
     # Every live face nearer than the best upper bound (EPA's depth) is on
     # the heap, which is all that other_basin and a resumed call read.
-    heap = {int(WORK[epa_module._HEAP + i]) for i in range(int(WORK[epa_module._STATE + 2]))}
+    nheap = int(WORK[epa_module._STATE + 2])
+    heap = [int(WORK[epa_module._HEAP + i]) for i in range(nheap)]
     last = int(WORK[epa_module._STATE + 3])
     for f in live:
         if PF[f, 3] < out[1] and f != last:
             assert f in heap
+    # The heap: each entry's key is its face's distance (float64 bits in the
+    # int64 buffer), no parent's key above its children's.
+    keys = WORK[epa_module._KEY:epa_module._KEY + nheap].view(np.float64)
+    assert np.array_equal(keys, PF[heap, 3])
+    for i in range(1, nheap):
+        assert keys[(i - 1) // 2] <= keys[i]
 
 
 def test_depth_of_a_sphere_in_a_tilted_box_face():
