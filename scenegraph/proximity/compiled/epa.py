@@ -44,7 +44,7 @@ __all__ = ["epa", "can_resume", "epa_steps", "other_basin", "new_epa_buffers", "
 
 MAX_VERTICES = 160
 MAX_FACES = 1024
-WORK_SIZE = 4 * MAX_FACES + 2 * MAX_VERTICES + 9
+WORK_SIZE = 4 * MAX_FACES + 2 * MAX_VERTICES + 12
 _MAX_ITERATIONS = 140
 
 
@@ -59,12 +59,12 @@ def new_epa_buffers():
 _PV, _PF, _FI = 9, 4, 7
 _STACK, _VISITED, _HEAP = 0, MAX_FACES, 2 * MAX_FACES
 _START_OF, _END_OF = 3 * MAX_FACES, 3 * MAX_FACES + MAX_VERTICES
-_KEY = 3 * MAX_FACES + 2 * MAX_VERTICES
+_KEY = 3 * MAX_FACES + 2 * MAX_VERTICES  # MAX_FACES + 3 keys (see _heap_pop)
 # The expansion's state at return (for resume): vertex, face and heap
 # counts, the last closest face, the best upper bound and its direction;
 # then a count of expansion steps (support points added) that every call
 # on these buffers adds to (zeroed by new_epa_buffers; for measurements).
-_STATE = 4 * MAX_FACES + 2 * MAX_VERTICES
+_STATE = 4 * MAX_FACES + 2 * MAX_VERTICES + 3
 _STEPS = _STATE + 8
 # The first tetrahedron's adjacency (FI columns 3:6 of faces 0..3, row by
 # row) for its two orientations in epa().
@@ -276,11 +276,12 @@ def _dist(pf, f):
 @njit(inline="always")
 def _heap_push(wk, n, pf, f):
     """Pushes face f on the min-heap of faces (WORK[_HEAP:], each with its
-    distance as key in WORK[_KEY:], stored as float64)."""
+    distance as key in WORK[_KEY:], stored as float64). The heap is 4-ary
+    (entry i's children are 4i + 1 … 4i + 4): half as deep as a binary one."""
     key = _dist(pf, f)
     i = n
     while i > 0:
-        parent = (i - 1) // 2
+        parent = (i - 1) >> 2
         kp = load_f64(wk, _KEY + parent)
         if kp <= key:
             break
@@ -296,28 +297,36 @@ def _heap_push(wk, n, pf, f):
 def _heap_pop(wk, n, pf):
     """Removes the heap's top; returns the new size. Bottom-up, without
     comparisons that branch: the hole at the top moves down along the
-    smaller children to a leaf (the child picked by arithmetic: branches on
-    the keys' order were mispredicted half the time, ~10 % of EPA's time),
-    then the last entry, usually among the largest, is sifted up from there.
-    An infinite key after the last entry makes every parent's right child
-    exist and lose."""
+    smallest children to a leaf (the child picked by arithmetic: branches on
+    the keys' order were mispredicted half the time), then the last entry,
+    usually among the largest, is sifted up from there. Infinite keys in the
+    three slots after the last entry make every parent's four children
+    exist, those lose."""
     n -= 1
     last = load_i64(wk, _HEAP + n)
     key = load_f64(wk, _KEY + n)
     store_f64(wk, _KEY + n, math.inf)
+    store_f64(wk, _KEY + n + 1, math.inf)
+    store_f64(wk, _KEY + n + 2, math.inf)
     i = 0
     while True:
-        c = 2 * i + 1
+        c = 4 * i + 1
         if c >= n:
             break
-        kl = load_f64(wk, _KEY + c)
-        kr = load_f64(wk, _KEY + c + 1)
-        c += kr < kl
-        store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + c))
-        store_f64(wk, _KEY + i, min(kl, kr))
-        i = c
+        k0 = load_f64(wk, _KEY + c)
+        k1 = load_f64(wk, _KEY + c + 1)
+        k2 = load_f64(wk, _KEY + c + 2)
+        k3 = load_f64(wk, _KEY + c + 3)
+        a = c + (k1 < k0)
+        ka = min(k0, k1)
+        b = c + 2 + (k3 < k2)
+        kb = min(k2, k3)
+        m = b if kb < ka else a
+        store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + m))
+        store_f64(wk, _KEY + i, min(ka, kb))
+        i = m
     while i > 0:
-        parent = (i - 1) >> 1
+        parent = (i - 1) >> 2
         kp = load_f64(wk, _KEY + parent)
         if kp <= key:
             break

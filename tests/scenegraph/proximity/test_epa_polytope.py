@@ -92,12 +92,12 @@ def test_polytope_is_a_closed_convex_surface_with_twinned_edges(pair, rel_tol):
     for f in live:
         if PF[f, 3] < out[1] and f != last:
             assert f in heap
-    # The heap: each entry's key is its face's distance (float64 bits in the
-    # int64 buffer), no parent's key above its children's.
+    # The heap (4-ary): each entry's key is its face's distance (float64
+    # bits in the int64 buffer), no parent's key above its children's.
     keys = WORK[epa_module._KEY:epa_module._KEY + nheap].view(np.float64)
     assert np.array_equal(keys, PF[heap, 3])
     for i in range(1, nheap):
-        assert keys[(i - 1) // 2] <= keys[i]
+        assert keys[(i - 1) // 4] <= keys[i]
 
 
 def test_depth_of_a_sphere_in_a_tilted_box_face():
