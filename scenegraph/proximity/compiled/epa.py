@@ -6,7 +6,8 @@ The origin is inside C = A − B (cores). Starting from GJK's final simplex,
 grown to a tetrahedron around the origin if GJK stopped on a lower simplex,
 the polytope is expanded towards ∂C: each step takes the face closest to the
 origin, adds C's support point along its normal, removes the faces that see
-it (a flood fill over face adjacency) and closes the hole with a fan. The
+it (a flood fill over face adjacency, which makes the fan's face on each
+horizon edge as it meets it) and closes the hole with that fan. The
 closest face's distance is a lower bound of the depth, the support value
 along its normal an upper bound; it stops when they agree to the tolerance,
 or at an iteration or capacity cap (the refinement then polishes).
@@ -15,8 +16,11 @@ Storage (allocated once per query by the caller, see new_epa_buffers):
   PV (MAX_VERTICES, 9) float: w = a − b in 0:3, a in 3:6, b in 6:9;
   PF (MAX_FACES, 4) float: unit outward normal n in 0:3, distance n·w0 in 3;
   FI (MAX_FACES, 7) int: vertices 0:3 (counter-clockwise seen from outside),
-      the face across each edge (v_k, v_k+1) in 3:6, alive flag in 6;
-  WORK (WORK_SIZE,) int: flood-fill stack, visited faces, the faces' min-heap
+      across each edge (v_k, v_k+1) in 3:6 the face h holding it reversed
+      and that edge's slot s in h, as 4·h + s (the twin: a new face links
+      to its neighbours without searching their edges), alive flag in 6;
+  WORK (WORK_SIZE,) int: flood-fill stack (at the end: the witness
+      candidates), visited faces, the faces' min-heap
       by distance, the horizon maps, the heap's keys (the faces' distances,
       float64 bits: sifting reads no face rows), the state for resume and a
       step count. A face at least as far as the best upper bound is never
@@ -33,14 +37,14 @@ import numpy as np
 
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64, store_f64, store_i64
-from scenegraph.proximity.compiled.supports import support_W
+from scenegraph.proximity.compiled.supports import from_G, rotate_to_G, support_G
 
 __all__ = ["epa", "can_resume", "epa_steps", "other_basin", "new_epa_buffers", "MAX_VERTICES", "MAX_FACES",
            "WORK_SIZE"]
 
 MAX_VERTICES = 160
 MAX_FACES = 1024
-WORK_SIZE = 4 * MAX_FACES + 2 * MAX_VERTICES + 9
+WORK_SIZE = 4 * MAX_FACES + 2 * MAX_VERTICES + 12
 _MAX_ITERATIONS = 140
 
 
@@ -55,20 +59,33 @@ def new_epa_buffers():
 _PV, _PF, _FI = 9, 4, 7
 _STACK, _VISITED, _HEAP = 0, MAX_FACES, 2 * MAX_FACES
 _START_OF, _END_OF = 3 * MAX_FACES, 3 * MAX_FACES + MAX_VERTICES
-_KEY = 3 * MAX_FACES + 2 * MAX_VERTICES
+_KEY = 3 * MAX_FACES + 2 * MAX_VERTICES  # MAX_FACES + 3 keys (see _heap_pop)
 # The expansion's state at return (for resume): vertex, face and heap
 # counts, the last closest face, the best upper bound and its direction;
 # then a count of expansion steps (support points added) that every call
 # on these buffers adds to (zeroed by new_epa_buffers; for measurements).
-_STATE = 4 * MAX_FACES + 2 * MAX_VERTICES
+_STATE = 4 * MAX_FACES + 2 * MAX_VERTICES + 3
 _STEPS = _STATE + 8
+# The first tetrahedron's adjacency (FI columns 3:6 of faces 0..3, row by
+# row) for its two orientations in epa().
+_TETRA_FLIPPED = (12, 8, 4, 2, 10, 13, 1, 14, 5, 0, 6, 9)
+_TETRA = (6, 10, 14, 13, 8, 0, 5, 12, 1, 9, 4, 2)
+
+
+@njit(inline="always")
+def _support_W(body, ux, uy, uz):
+    """supports.support_W, inlined here (a call per support point costs
+    ~3 % of EPA's time)."""
+    gx, gy, gz = rotate_to_G(body, ux, uy, uz)
+    sx, sy, sz = support_G(body, gx, gy, gz)
+    return from_G(body, sx, sy, sz)
 
 
 @njit(inline="always")
 def _add_vertex(pv, nv, A, B, ux, uy, uz):
     """Appends C's support point along u; returns the new vertex count."""
-    ax, ay, az = support_W(A, ux, uy, uz)
-    bx, by, bz = support_W(B, -ux, -uy, -uz)
+    ax, ay, az = _support_W(A, ux, uy, uz)
+    bx, by, bz = _support_W(B, -ux, -uy, -uz)
     o = _PV * nv
     store_f64(pv, o, ax - bx)
     store_f64(pv, o + 1, ay - by)
@@ -251,16 +268,6 @@ def _set_face(pv, pf, fi, f, i, j, k):
 
 
 @njit(inline="always")
-def _edge_slot(fi, f, a, b):
-    """Which edge k of face f runs from vertex a to vertex b (−1 if none)."""
-    for k in range(3):
-        if (load_i64(fi, _FI * f + k) == a
-                and load_i64(fi, _FI * f + (k + 1) % 3) == b):
-            return k
-    return -1
-
-
-@njit(inline="always")
 def _dist(pf, f):
     """Distance n·w0 of face f's plane from the origin."""
     return load_f64(pf, _PF * f + 3)
@@ -269,11 +276,12 @@ def _dist(pf, f):
 @njit(inline="always")
 def _heap_push(wk, n, pf, f):
     """Pushes face f on the min-heap of faces (WORK[_HEAP:], each with its
-    distance as key in WORK[_KEY:], stored as float64)."""
+    distance as key in WORK[_KEY:], stored as float64). The heap is 4-ary
+    (entry i's children are 4i + 1 … 4i + 4): half as deep as a binary one."""
     key = _dist(pf, f)
     i = n
     while i > 0:
-        parent = (i - 1) // 2
+        parent = (i - 1) >> 2
         kp = load_f64(wk, _KEY + parent)
         if kp <= key:
             break
@@ -287,26 +295,44 @@ def _heap_push(wk, n, pf, f):
 
 @njit(inline="always")
 def _heap_pop(wk, n, pf):
-    """Removes the heap's top; returns the new size."""
+    """Removes the heap's top; returns the new size. Bottom-up, without
+    comparisons that branch: the hole at the top moves down along the
+    smallest children to a leaf (the child picked by arithmetic: branches on
+    the keys' order were mispredicted half the time), then the last entry,
+    usually among the largest, is sifted up from there. Infinite keys in the
+    three slots after the last entry make every parent's four children
+    exist, those lose."""
     n -= 1
     last = load_i64(wk, _HEAP + n)
     key = load_f64(wk, _KEY + n)
+    store_f64(wk, _KEY + n, math.inf)
+    store_f64(wk, _KEY + n + 1, math.inf)
+    store_f64(wk, _KEY + n + 2, math.inf)
     i = 0
     while True:
-        left = 2 * i + 1
-        if left >= n:
+        c = 4 * i + 1
+        if c >= n:
             break
-        c = left
-        kc = load_f64(wk, _KEY + left)
-        if left + 1 < n:
-            kr = load_f64(wk, _KEY + left + 1)
-            if kr < kc:
-                c, kc = left + 1, kr
-        if key <= kc:
+        k0 = load_f64(wk, _KEY + c)
+        k1 = load_f64(wk, _KEY + c + 1)
+        k2 = load_f64(wk, _KEY + c + 2)
+        k3 = load_f64(wk, _KEY + c + 3)
+        a = c + (k1 < k0)
+        ka = min(k0, k1)
+        b = c + 2 + (k3 < k2)
+        kb = min(k2, k3)
+        m = b if kb < ka else a
+        store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + m))
+        store_f64(wk, _KEY + i, min(ka, kb))
+        i = m
+    while i > 0:
+        parent = (i - 1) >> 2
+        kp = load_f64(wk, _KEY + parent)
+        if kp <= key:
             break
-        store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + c))
-        store_f64(wk, _KEY + i, kc)
-        i = c
+        store_i64(wk, _HEAP + i, load_i64(wk, _HEAP + parent))
+        store_f64(wk, _KEY + i, kp)
+        i = parent
     store_i64(wk, _HEAP + i, last)
     store_f64(wk, _KEY + i, key)
     return n
@@ -355,14 +381,17 @@ def _witness(pv, pf, fi, f):
 
 @njit(inline="always")
 def _alive(fi, f):
-    """Face f's flag: 1 alive, 2 seen by the new vertex (being removed), 0 dead."""
+    """Face f's flag: 1 alive, 2 removed (seen by a vertex added after it;
+    no live face has a removed neighbour), 0 never made."""
     return load_i64(fi, _FI * f + 6)
 
 
 @njit(inline="always")
-def _neighbour(fi, f, k):
-    """The face across edge k of face f."""
-    return load_i64(fi, _FI * f + 3 + k)
+def _across(fi, f, k):
+    """(h, s): the face h across edge k of face f and the slot s of that
+    edge (reversed) in h."""
+    e = load_i64(fi, _FI * f + 3 + k)
+    return e >> 2, e & 3
 
 
 @njit
@@ -459,7 +488,8 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
         if nv < 0:
             return (False, 0.0, fx, fy, fz, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, fx, fy, fz)
         # Tetrahedron faces, oriented outward (away from the fourth vertex).
-        if _volume6(pv, 0, 1, 2, 3) > 0.0:
+        flipped = _volume6(pv, 0, 1, 2, 3) > 0.0
+        if flipped:
             # Vertex 3 is on the + side of (0, 1, 2): flip that orientation.
             _set_face(pv, pf, fi, 0, 0, 2, 1)
             _set_face(pv, pf, fi, 1, 0, 1, 3)
@@ -475,14 +505,12 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
             if _dist(pf, f) < -eps_vis:
                 return (False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                         1.0)
-        # Adjacency of the tetrahedron: the face holding the reversed edge.
+        # Adjacency of the tetrahedron: the face holding the reversed edge
+        # (a table for each of the two orientations above).
+        table = _TETRA_FLIPPED if flipped else _TETRA
         for f in range(4):
             for k in range(3):
-                a = load_i64(fi, _FI * f + k)
-                b = load_i64(fi, _FI * f + (k + 1) % 3)
-                for g in range(4):
-                    if g != f and _edge_slot(fi, g, b, a) >= 0:
-                        store_i64(fi, _FI * f + 3 + k, g)
+                store_i64(fi, _FI * f + 3 + k, table[3 * f + k])
         nheap = 0
         for g in range(4):
             nheap = _heap_push(wk, nheap, pf, g)
@@ -515,7 +543,9 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
             best_u, bnx, bny, bnz = hw, nx, ny, nz
         if best_u - lower <= (max(rel_tol * best_u, 1e-12 * scale) if polytopes else tol):
             break
-        # Flood fill of the faces that see w, from f (2: visible, to remove).
+        # Flood fill of the faces that see w, from f (2: visible, to remove);
+        # each edge of a visible face whose neighbour stays is on the horizon
+        # and gets its face of the fan to w that closes the hole.
         store_i64(fi, _FI * f + 6, 2)
         top = 0
         store_i64(wk, _STACK + top, f)
@@ -524,11 +554,13 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
         store_i64(wk, _VISITED + nvis, f)
         nvis += 1
         horizon_ok = True
+        nnew = 0
+        first_new = nf
         while top > 0:
             top -= 1
             g = load_i64(wk, _STACK + top)
             for k in range(3):
-                h = _neighbour(fi, g, k)
+                h, slot = _across(fi, g, k)
                 if _alive(fi, h) == 2:
                     continue
                 o = _PF * h
@@ -539,31 +571,18 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
                     top += 1
                     store_i64(wk, _VISITED + nvis, h)
                     nvis += 1
-        # Horizon edges: edges of removed faces whose neighbour stays; a fan
-        # of new faces to w closes the hole.
-        nnew = 0
-        first_new = nf
-        for v in range(nvis):
-            g = load_i64(wk, _VISITED + v)
-            for k in range(3):
-                h = _neighbour(fi, g, k)
-                if _alive(fi, h) == 2:
+                    continue
+                q = nf + nnew
+                if q >= MAX_FACES:
+                    horizon_ok = False
                     continue
                 i = load_i64(fi, _FI * g + k)
                 j = load_i64(fi, _FI * g + (k + 1) % 3)
-                if nf + nnew >= MAX_FACES:
-                    horizon_ok = False
-                    break
-                q = nf + nnew
                 ok = _set_face(pv, pf, fi, q, i, j, w)
                 if not ok or _dist(pf, q) < -eps_vis:
                     horizon_ok = False
-                store_i64(fi, _FI * q + 3, h)
-                slot = _edge_slot(fi, h, j, i)
-                if slot < 0:
-                    horizon_ok = False
-                    break
-                store_i64(fi, _FI * h + 3 + slot, q)
+                store_i64(fi, _FI * q + 3, 4 * h + slot)
+                store_i64(fi, _FI * h + 3 + slot, 4 * q)
                 store_i64(wk, _START_OF + i, q)
                 store_i64(wk, _END_OF + j, q)
                 nnew += 1
@@ -576,15 +595,15 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
             break
         for q in range(first_new, first_new + nnew):
             i, j = load_i64(fi, _FI * q), load_i64(fi, _FI * q + 1)
-            # Edge (j, w) borders the face starting at j, edge (w, i) the one ending at i.
-            store_i64(fi, _FI * q + 4, load_i64(wk, _START_OF + j))
-            store_i64(fi, _FI * q + 5, load_i64(wk, _END_OF + i))
+            # Edge (j, w) borders the fan's face starting at j (its edge 2,
+            # (w, j)), edge (w, i) the one ending at i (its edge 1, (i, w)).
+            store_i64(fi, _FI * q + 4, 4 * load_i64(wk, _START_OF + j) + 2)
+            store_i64(fi, _FI * q + 5, 4 * load_i64(wk, _END_OF + i) + 1)
             if _dist(pf, q) < best_u:
                 # A face at least as far as the best upper bound is never
                 # expanded (the stop comes first): it stays off the heap.
                 nheap = _heap_push(wk, nheap, pf, q)
-        for v in range(nvis):
-            store_i64(fi, _FI * load_i64(wk, _VISITED + v) + 6, 0)
+        # The removed faces keep flag 2: no live face's neighbour is one.
         nf += nnew
         nv += 1
     store_i64(wk, _STATE, -1 if degenerate else nv)
@@ -611,13 +630,21 @@ def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
     best_score = -math.inf
     wax = way = waz = wbx = wby = wbz = 0.0
     wf = f
+    # The candidates are gathered first, in increasing order, without a
+    # branch per face (about half the faces are removed ones, in no order a
+    # branch predictor could follow: that cost ~7 % of EPA's time).
+    near = dmin + max(tol, 1e-12 * scale)
+    count = 0
     for g in range(nf):
-        if _alive(fi, g) == 1 and _dist(pf, g) <= dmin + max(tol, 1e-12 * scale):
-            ax, ay, az, bx, by, bz, score = _witness(pv, pf, fi, g)
-            if score > best_score:
-                best_score = score
-                wf = g
-                wax, way, waz, wbx, wby, wbz = ax, ay, az, bx, by, bz
+        store_i64(wk, _STACK + count, g)
+        count += (_alive(fi, g) == 1) & (_dist(pf, g) <= near)
+    for c in range(count):
+        g = load_i64(wk, _STACK + c)
+        ax, ay, az, bx, by, bz, score = _witness(pv, pf, fi, g)
+        if score > best_score:
+            best_score = score
+            wf = g
+            wax, way, waz, wbx, wby, wbz = ax, ay, az, bx, by, bz
     o = _PF * wf
     return (True, max(best_u, 0.0), bnx, bny, bnz, wax, way, waz, wbx, wby, wbz, dmin,
             load_f64(pf, o), load_f64(pf, o + 1), load_f64(pf, o + 2))

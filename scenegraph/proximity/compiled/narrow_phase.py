@@ -488,16 +488,40 @@ def _axial(kind):
     return kind == CYLINDER or kind == CAPSULE
 
 
+@njit(inline="always")
+def _inner_radius(body):
+    """Radius of a ball about the body's frame origin inside the body (a
+    core's: 0); −∞ for a Convex (its frame origin may lie outside)."""
+    kind = body[0]
+    if kind == CONVEX:
+        return -math.inf
+    if body[5]:
+        return 0.0
+    if kind == BOX or kind == ELLIPSOID:
+        return min(body[6], body[7], body[8])
+    if kind == CYLINDER:
+        return min(body[6], body[7])
+    return body[6]  # Sphere
+
+
 @njit
-def _best_axis_bound(A, B, own_axes_only):
+def _best_axis_bound(A, B, own_axes_only, below=-math.inf):
     """(f, u): the best lower bound f(u) of the signed distance over the
     bodies' axes (±x, ±y, ±z of A and of B) and ±(z_A × z_B), the
     directions symmetric arrangements (coincident boxes, concentric or
     crossing cylinders) leave open. own_axes_only: only the axes that are
     the shape's own (a Box's and an Ellipsoid's three, a Cylinder's and a
     Capsule's z; none of a Convex's frame or a Sphere's), and the cross
-    product only between two such z axes."""
+    product only between two such z axes.
+
+    below: a direction u whose f(u) provably stays below it is skipped
+    (f(u) ≤ u·(p_A − p_B) − r_A − r_B for balls of radii r about the
+    frame origins p inside the bodies: each support value is at least its
+    ball's); f is then only the best of the others, and (−∞, z) if none
+    is left. A caller asking whether some axis beats a value passes it."""
     best_f, dx, dy, dz = -math.inf, 0.0, 0.0, 1.0
+    r_AB = _inner_radius(A) + _inner_radius(B)
+    pdx, pdy, pdz = A[18] - B[18], A[19] - B[19], A[20] - B[20]
     zAx, zAy, zAz = _axis(A, 2)
     zBx, zBy, zBz = _axis(B, 2)
     cx, cy, cz = zAy * zBz - zAz * zBy, zAz * zBx - zAx * zBz, zAx * zBy - zAy * zBx
@@ -520,6 +544,8 @@ def _best_axis_bound(A, B, own_axes_only):
         else:
             continue
         ux, uy, uz = sign * ax_x, sign * ax_y, sign * ax_z
+        if ux * pdx + uy * pdy + uz * pdz - r_AB < below:
+            continue
         f = _lower_bound(A, B, ux, uy, uz)
         if f > best_f:
             best_f, dx, dy, dz = f, ux, uy, uz
@@ -570,8 +596,9 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         # cap or its side) are told apart by EPA's tolerance only, which can
         # then depend on the registration order. Any axis bounding the
         # signed distance better proves another basin deeper-reaching: refine
-        # from it and keep the better certified answer.
-        best_f, dx, dy, dz = _best_axis_bound(A, B, True)
+        # from it and keep the better certified answer. (Axes whose inner-ball
+        # bound is below φ cannot be better and are not evaluated.)
+        best_f, dx, dy, dz = _best_axis_bound(A, B, True, phi)
         if best_f > phi + 1e-12 * scale:
             sx, sy, sz = support_W(A, -dx, -dy, -dz)
             tx, ty, tz = support_W(B, dx, dy, dz)
