@@ -274,8 +274,11 @@ def _escape_pair(A, B, scale, S, mx, my, mz):
 def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, PF, FI, WORK,
             gjk_tol, epa_tol, resume):
     """GJK, then EPA if the bodies overlap: (status, distance, m = nhat_BA,
-    witness a on A, witness b on B, proven, deep), status SEPARATED,
-    INTERSECTING or FARTHER (distance then a lower bound > stop_distance).
+    witness a on A, witness b on B, proven, deep, f(m)), status SEPARATED,
+    INTERSECTING or FARTHER (distance then a lower bound > stop_distance);
+    f(m) the lower bound along the returned m where it was computed here
+    (NaN otherwise: a separated pair, a FARTHER one), so that the caller
+    does not evaluate it again.
 
     deep: the answer is EPA's on clearly overlapping bodies; a later call
     with resume (and a tighter epa_tol) then continues that EPA (epa.py)
@@ -300,7 +303,7 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
     else:
         st, d, n = gjk(A, B, scale, stop_distance, S, gjk_tol)
         if st == GJK_FARTHER:
-            return st, d, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, False
+            return st, d, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, False, _NAN
         ax, ay, az = simplex_point(S, n, 3)
         bx, by, bz = simplex_point(S, n, 6)
         if st == SEPARATED:
@@ -312,7 +315,7 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
             # for the refinement: such a pair is treated as nearly touching.
             if not (d <= _NEAR_GAP * scale
                     and d - _lower_bound(A, B, mx, my, mz) > 1e-6 * d + 1e-12 * scale):
-                return st, d, mx, my, mz, ax, ay, az, bx, by, bz, False, False
+                return st, d, mx, my, mz, ax, ay, az, bx, by, bz, False, False, _NAN
     # Candidates (best lower bound first): GJK's own direction if it has one.
     best = -math.inf
     mx, my, mz = 0.0, 0.0, 1.0
@@ -327,7 +330,7 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
         good, phi = certified(A, hull_A, size_A, B, hull_B, size_B, -gx, -gy, -gz, ex, ey, ez,
                               fx, fy, fz)
         if good and -phi <= lower + 1e-12 * scale:
-            return st, phi, -gx, -gy, -gz, ex, ey, ez, fx, fy, fz, True, False
+            return st, phi, -gx, -gy, -gz, ex, ey, ez, fx, fy, fz, True, False, phi
     if ok:
         f = _lower_bound(A, B, -nx, -ny, -nz)
         if f > best:
@@ -336,7 +339,8 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
         if d <= 0.0:
             wx, wy, wz = -nx, -ny, -nz
         if depth > 1e-8 * scale and d <= 0.0:
-            return st, -depth, mx, my, mz, ax, ay, az, bx, by, bz, False, True
+            f_m = best if best > -math.inf else _NAN   # best is f(m) once set
+            return st, -depth, mx, my, mz, ax, ay, az, bx, by, bz, False, True, f_m
     else:
         # C is flat at the origin and n its normal: of ±n the better one.
         if _lower_bound(A, B, -nx, -ny, -nz) > _lower_bound(A, B, nx, ny, nz):
@@ -381,7 +385,8 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
             if f > best:
                 best, mx, my, mz = f, qx, qy, qz
                 ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
-    return st, best, mx, my, mz, ax, ay, az, bx, by, bz, False, False
+    f_m = best if best > -math.inf else _NAN
+    return st, best, mx, my, mz, ax, ay, az, bx, by, bz, False, False, f_m
 
 
 @njit
@@ -571,7 +576,7 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         # The tight level continues the loose level's EPA when it can (the
         # same polytope, expanded further) instead of starting over.
         resume = deep and can_resume(WORK)
-        st, d, mx, my, mz, ax, ay, az, bx, by, bz, proven, deep = _coarse(
+        st, d, mx, my, mz, ax, ay, az, bx, by, bz, proven, deep, f_m = _coarse(
             A, B, hull_A, hull_B, size_A, size_B, scale, max_distance + rA + rB, S, PV, PF,
             FI, WORK, _GJK_TOL[level], epa_tol, resume)
         if st == GJK_FARTHER:
@@ -579,7 +584,7 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         if proven:
             status, phi = EXACT, d
             break
-        coarse = _lower_bound(A, B, mx, my, mz)
+        coarse = f_m if f_m == f_m else _lower_bound(A, B, mx, my, mz)
         phi = coarse
         ok, f, qx, qy, qz, sx, sy, sz, tx, ty, tz = _refine_attempts(
             A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz, coarse,

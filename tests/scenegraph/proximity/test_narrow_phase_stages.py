@@ -143,7 +143,7 @@ def test_loose_level_certifies_with_the_wide_feature_choice():
     S = np.zeros((8, 10))
     work = np.zeros((24, 8))
     loose = new_epa_buffers()
-    st, d, mx, my, mz, ax, ay, az, bx, by, bz, proven, deep = _coarse(
+    st, d, mx, my, mz, ax, ay, az, bx, by, bz, proven, deep, f_m = _coarse(
         A, B, _NO_HULL, _NO_HULL, size_A, size_B, scale, 0.0, S, *loose, 1e-8, 1e-4, False)
     assert deep and not proven
     first = refine(A, _NO_HULL, size_A, B, _NO_HULL, size_B, mx, my, mz, ax, ay, az, bx, by,
