@@ -54,12 +54,10 @@ as "> cap s" (its scene is rebuilt for the next row).
 
 Drake's figures (pydrake 1.51.1): benchmarks/drake_proximity_times.json, per
 row the median over 3 rounds run alternately with this benchmark on the same
-machine (2 cores), written by
+machine (2 cores), last written (every section, 2026-11-25) by
 
     .venv/bin/python tools/proximity_side_by_side.py --rounds 3 \
-        --only mixed drake50 pairs --budget 10 --cap 120 --write
-    .venv/bin/python tools/proximity_side_by_side.py --rounds 3 \
-        --only convex mesh --budget 10 --cap 120 --write
+        --budget 5 --cap 60 --write
 
 Each round runs ``/work/drake-venv/bin/python tools/drake_bench_proximity.py``
 and this script with ``--json`` (see tools/proximity_side_by_side.py); every
