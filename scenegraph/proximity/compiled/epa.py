@@ -114,12 +114,6 @@ def _same(pv, i, j):
 
 
 @njit
-def _copy_vertex(pv, src, dst):
-    for c in range(_PV):
-        store_f64(pv, _PV * dst + c, load_f64(pv, _PV * src + c))
-
-
-@njit
 def _swap_vertices(pv, i, j):
     for c in range(_PV):
         x = load_f64(pv, _PV * i + c)
