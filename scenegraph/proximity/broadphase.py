@@ -640,16 +640,20 @@ class Broadphase:
             entry = self._entries[kernel] = entry_point(kernel, args)
         return entry
 
-    def _prepared(self, R_WG, p_WG, margin: float, table):
+    def _prepared(self, R_WG, p_WG, margin: float, table, poses_ready: bool = False):
         """(state, R, p) for one compiled call: poses checked and made
-        contiguous, anchored boxes ready."""
+        contiguous (unless poses_ready: see first_colliding_pair), anchored
+        boxes ready."""
         if not margin >= 0.0:
             raise ValueError(f"broadphase margin must be non-negative, got {margin}")
-        # _poses, inlined (every query passes here).
-        R = np.ascontiguousarray(R_WG, dtype=float)
-        p = np.ascontiguousarray(p_WG, dtype=float)
-        if R.shape != self._shape_R or p.shape != self._shape_p:
-            R, p = R.reshape(self._shape_R), p.reshape(self._shape_p)
+        if poses_ready:
+            R, p = R_WG, p_WG
+        else:
+            # _poses, inlined (every query passes here).
+            R = np.ascontiguousarray(R_WG, dtype=float)
+            p = np.ascontiguousarray(p_WG, dtype=float)
+            if R.shape != self._shape_R or p.shape != self._shape_p:
+                R, p = R.reshape(self._shape_R), p.reshape(self._shape_p)
         if not self._anchored_ready:
             self._ready_base_boxes(R, p)
         slot = self._table_state if table is not None else self._plain_state
@@ -672,14 +676,16 @@ class Broadphase:
         return (pairs, lo, hi) if boxes else (pairs, None, None)
 
     def select(self, R_WG, p_WG, filtered, margin: float, table, max_distance: float,
-               in_frames: bool, refuse_halfspace_pairs: bool, negate: bool = False):
+               in_frames: bool, refuse_halfspace_pairs: bool, negate: bool = False,
+               poses_ready: bool = False):
         """A pair query's candidates and narrow phase in one compiled call
         (pair_queries.select_candidates over `table`, a dispatch.ShapeTable of
         the same rows): (rows, values, stats) as that kernel returns them.
-        NotImplemented for the EXPLICIT method."""
+        NotImplemented for the EXPLICIT method. poses_ready: as in
+        first_colliding_pair."""
         if self._method_code == self._boxes_only:
             return NotImplemented
-        state, R, p = self._prepared(R_WG, p_WG, margin, table)
+        state, R, p = self._prepared(R_WG, p_WG, margin, table, poses_ready)
         stats = np.empty(8, dtype=np.int64)
         cached = self._filter_words
         allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
@@ -693,16 +699,21 @@ class Broadphase:
             self._raise_bad(int(stats[6]))
         return rows, values, stats
 
-    def first_colliding_pair(self, R_WG, p_WG, filtered, table):
+    def first_colliding_pair(self, R_WG, p_WG, filtered, table, poses_ready: bool = False):
         """(row A, row B) of a candidate pair (boxes touching, not filtered)
         whose geometries penetrate or touch, or None if no pair does; boxes,
         candidates and the narrow phase of `table` (dispatch.ShapeTable over
         the same rows) in one compiled call that stops at the first hit
         (HasCollisions). NotImplemented for the EXPLICIT method (its pairs
-        are chosen in numpy: use candidate_pairs)."""
+        are chosen in numpy: use candidate_pairs).
+
+        poses_ready: R_WG, p_WG are already C-contiguous float64 arrays of
+        this model's shape, (N, 3, 3) and (N, 3) (the engine's pose state:
+        world-pose arrays or row gathers of them), so they are passed to the
+        compiled call as they are (its entry checks no argument)."""
         if self._method_code == self._boxes_only:
             return NotImplemented
-        state, R, p = self._prepared(R_WG, p_WG, 0.0, table)
+        state, R, p = self._prepared(R_WG, p_WG, 0.0, table, poses_ready)
         cached = self._filter_words
         allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
         entry = self._hit_entry

@@ -279,12 +279,14 @@ class ProximityEngine:
         """_select on the broadphase's candidate pairs (boxes inflated by
         margin [m]), both in one compiled call when the broadphase allows
         (Broadphase.select); with `penetration`, two half spaces among the
-        candidates raise Drake's error and distances come negated (depths)."""
+        candidates raise Drake's error and distances come negated (depths).
+        R, p: _pose_state's arrays (C-contiguous float64 of the engine's
+        rows), handed to the compiled call unconverted."""
         bp = self._broadphase
         refuse = penetration and self._table.num_halfspaces > 1
         found = NotImplemented if bp is None else bp.select(
             R, p, self._pair_filter, margin, self._table, max_distance, in_frames, refuse,
-            penetration)
+            penetration, True)
         if found is NotImplemented:
             pairs = self._candidates(R, p, margin)
             if refuse:
@@ -382,7 +384,7 @@ class ProximityEngine:
                 # The compiled narrow phase looks for overlapping inner balls
                 # first, then stops at the first pair that collides.
                 hit = self._broadphase.first_colliding_pair(R, p, self._pair_filter,
-                                                            self._table)
+                                                            self._table, True)
                 if hit is NotImplemented:  # EXPLICIT broadphase: candidates from numpy
                     pairs = self._candidates(R, p, 0.0)
                     cached = first_penetrating_pair(self._table, R, p, pairs[:, 0],
