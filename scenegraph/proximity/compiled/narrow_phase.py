@@ -252,11 +252,13 @@ def _escape_pair(A, B, scale, S, mx, my, mz):
     surfaces (to GJK's tolerance: exactly on polytopes). At the deepest
     direction m*, u = φ* m*. Returns (ok, a, b).
 
-    The touching holds to GJK's duality gap (its distance minus the lower
-    bound along its own direction): after the translation u the bodies
-    overlap by at most that. GJK stalled by rounding (two needle-thin hulls
-    1e4 times longer than wide: a gap of 2e-4 m at 23 m) gives no escape:
-    ok False when the gap exceeds 1e-9·scale."""
+    The touching holds to GJK's duality gap g (its distance minus the lower
+    bound along its own direction w): after the translation u the bodies
+    overlap by at most g, and moving B on by g along −w clears them. So b
+    is returned moved by g along w (u becomes a realised escape, b up to g
+    off B's surface). GJK stalled by rounding (two needle-thin hulls 1e4
+    times longer than wide: gaps up to 2e-4 m at 23 m) gives no escape: ok
+    False when g exceeds 1e-6·scale."""
     t = _lower_bound(A, B, mx, my, mz) - 1e-6 * scale
     Bs = _shifted(B, t * mx, t * my, t * mz)
     st, d, n = gjk(A, Bs, scale, math.inf, S, _GJK_TOL[1])
@@ -264,10 +266,12 @@ def _escape_pair(A, B, scale, S, mx, my, mz):
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     ax, ay, az = simplex_point(S, n, 3)
     bx, by, bz = simplex_point(S, n, 6)
-    ux, uy, uz = _unit(ax - bx, ay - by, az - bz)
-    if d - _lower_bound(A, Bs, ux, uy, uz) > 1e-9 * scale:
+    wx, wy, wz = _unit(ax - bx, ay - by, az - bz)
+    g = max(d - _lower_bound(A, Bs, wx, wy, wz), 0.0)
+    if not g <= 1e-6 * scale:
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    return True, ax, ay, az, bx - t * mx, by - t * my, bz - t * mz
+    return (True, ax, ay, az, bx - t * mx + g * wx, by - t * my + g * wy,
+            bz - t * mz + g * wz)
 
 
 @njit
