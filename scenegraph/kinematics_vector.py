@@ -124,11 +124,10 @@ class PoseTopology:
     """
 
     def __getstate__(self):
-        # Memos (the gather plan, the compiled entry) hold local and compiled
-        # functions, which do not pickle; they are rebuilt on demand.
+        # The PoseComposer memo holds local and compiled functions, which do
+        # not pickle; it is rebuilt on demand.
         state = dict(self.__dict__)
-        state.pop("_source_plan", None)
-        state.pop("_world_poses_entry", None)
+        state.pop("_composer", None)
         return state
 
     def __init__(self, frame_ids, frame_parent_ids, frame_sources, geometry_ids,
@@ -244,44 +243,169 @@ def _kernel():
     return _WORLD_POSES_KERNEL[0]
 
 
-_F64, _I64 = np.dtype(np.float64), np.dtype(np.int64)
+_F64 = np.dtype(np.float64)
 _STRIDES_33, _STRIDES_3 = (24, 8), (8,)
 
 
-def _compose(topology: PoseTopology, R_in: np.ndarray, p_in: np.ndarray, rows: np.ndarray,
-             check: bool):
-    """(status, WorldPoses) from one compiled call (status as
-    kinematics_kernels.world_poses returns it). R_in (3M, 3), p_in (3M,) are
-    made contiguous float64 here, rows int64, and the outputs are allocated
-    here, so the argument types never vary: the kernel's compiled entry is
-    kept on the topology and called without numba's type resolution."""
-    # Strides pin down dimensions and C order in one comparison each.
-    if not (R_in.dtype == _F64 and R_in.strides == _STRIDES_33 and p_in.dtype == _F64
-            and p_in.strides == _STRIDES_3 and rows.dtype == _I64 and rows.strides == _STRIDES_3):
-        R_in = np.ascontiguousarray(R_in, dtype=float).reshape(-1, 3)
-        p_in = np.ascontiguousarray(p_in, dtype=float).reshape(-1)
-        rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1)
-    nF, nG = len(topology.parent_index), len(topology.R_FG)
-    R_WF, p_WF = np.empty((nF, 3, 3)), np.empty((nF, 3))
-    R_WG, p_WG = np.empty((nG, 3, 3)), np.empty((nG, 3))
-    entry = topology.__dict__.get("_world_poses_entry")
-    if entry is None:
-        entry = _entry(topology, (topology.parent_index, R_in, p_in, rows,
-                                  topology.geometry_frame_index, topology.R_FG, topology.p_FG,
-                                  bool(check), R_WF, p_WF, R_WG, p_WG))
-    status = entry(topology.parent_index, R_in, p_in, rows, topology.geometry_frame_index,
-                   topology.R_FG, topology.p_FG, check, R_WF, p_WF, R_WG, p_WG)
-    return status, WorldPoses(topology, (R_in, p_in, rows), R_WF, p_WF, R_WG, p_WG,
-                              status == 0)
+class PoseComposer:
+    """World-pose composition of one PoseTopology, with everything a pose
+    change needs prepared once (SceneGraph's world-pose cache entry calls it
+    at every pose change): each source's frame count and a getter of its
+    RigidTransforms from FramePoseVector._values, the frames' rows, the
+    topology's arrays, and the compiled kernel's entry (_jit.entry_point,
+    taken at the first composition). Built by `composer_of` and kept on the
+    topology (immutable once built).
+
+    Attributes:
+      topology: the PoseTopology.
+      sources: [(source_id, number of frames, getter)] in the order of
+        topology.source_frames; getter(d) returns (d[f._value] for each
+        frame f of the source) as a tuple (FramePoseVector._values is keyed
+        by the frames' id values).
+      rows: (nF−1,) int64, the frames' rows, source after source.
+    """
+
+    __slots__ = ("topology", "sources", "rows", "_count", "_getter", "_entry", "_nF", "_nG",
+                 "_arrays")
+
+    def __init__(self, topology: PoseTopology):
+        self.topology = topology
+        sources, rows = [], []
+        for sid, frame_ids in topology.source_frames.items():
+            rows.extend(topology.frame_index[f] for f in frame_ids)
+            if len(frame_ids) == 1:
+                only = frame_ids[0]._value
+
+                def getter(d, only=only):
+                    return (d[only],)
+            else:
+                getter = operator.itemgetter(*[f._value for f in frame_ids])
+            sources.append((sid, len(frame_ids), getter))
+        self.sources = sources
+        self.rows = np.array(rows, dtype=np.int64)
+        # One source (the common case): compose_one's count and getter.
+        self._count, self._getter = (sources[0][1], sources[0][2]) if len(sources) == 1 \
+            else (-1, None)
+        self._entry = None
+        self._nF, self._nG = len(topology.parent_index), len(topology.R_FG)
+        self._arrays = (topology.parent_index, topology.geometry_frame_index, topology.R_FG,
+                        topology.p_FG)
+
+    def __reduce__(self):
+        # Its getters are local functions and its entry compiled code: a
+        # pickle or copy holds the topology and rebuilds the rest from it.
+        return composer_of, (self.topology,)
+
+    def compose_one(self, poses):
+        """compose() of a topology with exactly one source, `poses` its
+        FramePoseVector: the path of every pose change of a one-source scene
+        (gathered here, and a single frame's arrays used as they are: they
+        are never written to)."""
+        if type(poses) is not FramePoseVector:
+            return None
+        values = poses._values
+        count = self._count
+        if len(values) != count:
+            return None
+        try:
+            Xs = self._getter(values)
+        except KeyError:
+            return None
+        entry = self._entry
+        if count == 1 or entry is None:
+            R_in, p_in = Xs[0]._R, Xs[0]._p
+            if count > 1:
+                R_in = np.concatenate([X._R for X in Xs])
+                p_in = np.concatenate([X._p for X in Xs])
+            return self.compose_frames(R_in, p_in, self.rows, True)
+        R_in = np.concatenate([X._R for X in Xs])
+        p_in = np.concatenate([X._p for X in Xs])
+        # A concatenation is C-contiguous: its dtype and number of dimensions
+        # are all the compiled entry needs checked (RigidTransform holds (3, 3)
+        # and (3,) float64 arrays; anything else takes compose_frames' way).
+        if not (R_in.dtype is _F64 and R_in.ndim == 2 and p_in.dtype is _F64
+                and p_in.ndim == 1):
+            return self.compose_frames(R_in, p_in, self.rows, True)
+        # compose_frames, written out (one Python call less per pose change).
+        nF, nG = self._nF, self._nG
+        R_WF, p_WF = np.empty((nF, 3, 3)), np.empty((nF, 3))
+        R_WG, p_WG = np.empty((nG, 3, 3)), np.empty((nG, 3))
+        parent_index, geometry_frame_index, R_FG, p_FG = self._arrays
+        rows = self.rows
+        status = entry(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, True,
+                       R_WF, p_WF, R_WG, p_WG)
+        if status == 1:
+            return None
+        return WorldPoses(self.topology, (R_in, p_in, rows), R_WF, p_WF, R_WG, p_WG,
+                          status == 0)
+
+    def compose(self, vectors: list):
+        """World poses from the sources' FramePoseVectors, in one compiled
+        call.
+
+        Args:
+          vectors: the FramePoseVector of each source in the order of
+            `sources` (None for a missing one).
+        Returns:
+          WorldPoses with X_WF = X_WP·X_PF down each chain and X_WG =
+          X_WF·X_FG (kinematics_kernels.py; numba is imported at the first
+          call), or None when a vector is missing, is of another type,
+          misses a frame or holds an extra one, or a pose is not finite: the
+          caller then checks frame by frame and reports the exact problem.
+        """
+        if self._count >= 0:
+            return self.compose_one(vectors[0])
+        Rs, ps = [], []
+        for (sid, count, getter), poses in zip(self.sources, vectors):
+            Xs = _source_poses(poses, count, getter)
+            if Xs is None:
+                return None
+            Rs.extend([X._R for X in Xs])
+            ps.extend([X._p for X in Xs])
+        if Rs:
+            R_in, p_in = np.concatenate(Rs, dtype=float), np.concatenate(ps, dtype=float)
+        else:
+            R_in, p_in = np.zeros((0, 3)), np.zeros(0)
+        return self.compose_frames(R_in, p_in, self.rows, True)
+
+    def compose_frames(self, R_in: np.ndarray, p_in: np.ndarray, rows: np.ndarray,
+                       check: bool):
+        """WorldPoses from one compiled call (kinematics_kernels.world_poses)
+        on the frames rows (M,) int64 posed in their parents by R_in (3M, 3),
+        p_in (3M,) [m]; None if `check` found a non-finite input. The inputs
+        are made contiguous float64 here and the outputs allocated here, so
+        the argument types never vary (the kernel's entry is called without
+        numba's type resolution)."""
+        # Strides pin down dimensions and C order in one comparison each; the
+        # dtype is float64's own descriptor (any other goes the slow way).
+        if not (R_in.dtype is _F64 and R_in.strides == _STRIDES_33 and p_in.dtype is _F64
+                and p_in.strides == _STRIDES_3):
+            R_in = np.ascontiguousarray(R_in, dtype=float).reshape(-1, 3)
+            p_in = np.ascontiguousarray(p_in, dtype=float).reshape(-1)
+        nF, nG = self._nF, self._nG
+        R_WF, p_WF = np.empty((nF, 3, 3)), np.empty((nF, 3))
+        R_WG, p_WG = np.empty((nG, 3, 3)), np.empty((nG, 3))
+        parent_index, geometry_frame_index, R_FG, p_FG = self._arrays
+        entry = self._entry
+        if entry is None:
+            from scenegraph._jit import entry_point
+            entry = self._entry = entry_point(_kernel(), (
+                parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, True, R_WF,
+                p_WF, R_WG, p_WG))
+        status = entry(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG,
+                       check, R_WF, p_WF, R_WG, p_WG)
+        if status == 1:
+            return None
+        return WorldPoses(self.topology, (R_in, p_in, rows), R_WF, p_WF, R_WG, p_WG,
+                          status == 0)
 
 
-def _entry(topology: PoseTopology, args: tuple):
-    """The composition kernel's compiled entry for these argument types,
-    kept on the topology."""
-    from scenegraph._jit import entry_point
-    entry = entry_point(_kernel(), args)
-    topology._world_poses_entry = entry
-    return entry
+def composer_of(topology: PoseTopology) -> PoseComposer:
+    """The topology's PoseComposer (built at the first call, kept on it)."""
+    composer = topology.__dict__.get("_composer")
+    if composer is None:
+        composer = topology._composer = PoseComposer(topology)
+    return composer
 
 
 def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
@@ -293,43 +417,18 @@ def calc_world_poses(topology: PoseTopology, X_PFs: dict) -> WorldPoses:
         (validated by the caller).
     Returns:
       WorldPoses with X_WF = X_WP·X_PF down each chain and X_WG = X_WF·X_FG
-      (see compose_source_poses).
+      (see PoseComposer.compose).
     """
     Xs = [X_PFs[f] for f in topology.frame_ids[1:]]
     rows = np.arange(1, len(topology.frame_ids), dtype=np.int64)
     R = np.concatenate([X._R for X in Xs], dtype=float) if Xs else np.zeros((0, 3))
     p = np.concatenate([X._p for X in Xs], dtype=float) if Xs else np.zeros(0)
-    return _compose(topology, R, p, rows, False)[1]
-
-
-def _source_plan(topology: PoseTopology) -> tuple:
-    """([(source_id, number of frames, getter)], rows (nF−1,) int64), in the
-    order of topology.source_frames: getter(d) returns (d[f._value] for each
-    frame f of the source: FramePoseVector._values is keyed by id value) as a
-    tuple and rows lists the frames' rows, source after source. Cached on the
-    topology (immutable once built)."""
-    plan = topology.__dict__.get("_source_plan")
-    if plan is None:
-        entries, rows = [], []
-        for sid, frame_ids in topology.source_frames.items():
-            rows.extend(topology.frame_index[f] for f in frame_ids)
-            # FramePoseVector keys its poses by the frames' id values.
-            if len(frame_ids) == 1:
-                only = frame_ids[0]._value
-
-                def getter(d, only=only):
-                    return (d[only],)
-            else:
-                getter = operator.itemgetter(*[f._value for f in frame_ids])
-            entries.append((sid, len(frame_ids), getter))
-        plan = (entries, np.array(rows, dtype=np.int64))
-        topology._source_plan = plan
-    return plan
+    return composer_of(topology).compose_frames(R, p, rows, False)
 
 
 def _source_poses(poses, count: int, getter):
-    """The RigidTransforms of a source's `count` frames (a _source_plan
-    entry) from its FramePoseVector `poses`, or None if that is not one or
+    """The RigidTransforms of a source's `count` frames (a PoseComposer
+    source) from its FramePoseVector `poses`, or None if that is not one or
     holds other frames."""
     values = poses._values if type(poses) is FramePoseVector else None
     if values is None or len(values) != count:
@@ -341,62 +440,15 @@ def _source_poses(poses, count: int, getter):
 
 
 def gather_and_compose(topology: PoseTopology, pose_vectors: dict):
-    """compose_source_poses with the sources' FramePoseVectors given as a
+    """PoseComposer.compose with the sources' FramePoseVectors given as a
     dict SourceId -> FramePoseVector, or None (see there)."""
-    return compose_source_poses(topology, [pose_vectors.get(sid)
-                                           for sid in topology.source_frames])
+    return composer_of(topology).compose([pose_vectors.get(sid)
+                                          for sid in topology.source_frames])
 
 
 def compose_source_poses(topology: PoseTopology, vectors: list):
-    """World poses from the sources' frame poses, in one compiled call (the
-    path of every pose change: SceneGraph's world-pose cache entry).
-
-    Args:
-      topology: from GeometryState.pose_topology().
-      vectors: the FramePoseVector of each source in the order of
-        topology.source_frames (None for a missing one).
-    Returns:
-      WorldPoses with X_WF = X_WP·X_PF down each chain and X_WG = X_WF·X_FG
-      (kinematics_kernels.py; numba is imported at the first call), or None
-      when a vector is missing, is of another type, misses a frame or holds
-      an extra one, or a pose is not finite: the caller then checks frame by
-      frame and reports the exact problem.
-    """
-    plan = topology.__dict__.get("_source_plan")
-    entries, rows = _source_plan(topology) if plan is None else plan
-    if len(entries) == 1:
-        # One source (the common case), gathered here: no lists to merge, and
-        # a single frame's arrays are used as they are (never written to).
-        poses = vectors[0]
-        if type(poses) is not FramePoseVector:
-            return None
-        values = poses._values
-        count, getter = entries[0][1], entries[0][2]
-        if len(values) != count:
-            return None
-        try:
-            Xs = getter(values)
-        except KeyError:
-            return None
-        if count == 1:
-            R_in, p_in = Xs[0]._R, Xs[0]._p
-        else:
-            R_in = np.concatenate([X._R for X in Xs])
-            p_in = np.concatenate([X._p for X in Xs])
-    else:
-        Rs, ps = [], []
-        for (sid, count, getter), poses in zip(entries, vectors):
-            Xs = _source_poses(poses, count, getter)
-            if Xs is None:
-                return None
-            Rs.extend([X._R for X in Xs])
-            ps.extend([X._p for X in Xs])
-        if Rs:
-            R_in, p_in = np.concatenate(Rs, dtype=float), np.concatenate(ps, dtype=float)
-        else:
-            R_in, p_in = np.zeros((0, 3)), np.zeros(0)
-    status, world_poses = _compose(topology, R_in, p_in, rows, True)
-    return None if status == 1 else world_poses
+    """World poses from the sources' frame poses (PoseComposer.compose)."""
+    return composer_of(topology).compose(vectors)
 
 
 def frame_poses_valid(frame_ids: list, poses) -> bool:

@@ -73,13 +73,12 @@ class QueryObject:
             scene_graph = self._scene_graph
             engine = cache[scene_graph._engine_entry._index]
             if engine.valid:
-                entry = scene_graph._world_poses_entry
-                poses = cache[entry._index]
+                poses = cache[scene_graph._world_poses_entry._index]
                 if poses.valid:
                     return engine.value._value, poses.value._value
                 # New poses (the common case of a controller's step): only
                 # they are computed.
-                return engine.value._value, entry.EvalAbstract(context)._value
+                return engine.value._value, scene_graph._refresh_world_poses(context, poses)
         return self._engine(), self._poses()
 
     def _engine(self):

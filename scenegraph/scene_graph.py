@@ -15,12 +15,14 @@ shared by every query on that context.
 """
 from __future__ import annotations
 
+import threading
+
 from systems.framework import Context, LeafSystem, Value, ValueProducer
 
 from scenegraph.collision_filter_manager import CollisionFilterManager
 from scenegraph.geometry_state import GeometryState, world_frame_id
 from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
-from scenegraph.kinematics_vector import FramePoseVector, compose_source_poses
+from scenegraph.kinematics_vector import FramePoseVector, composer_of
 from scenegraph.query_object import QueryObject
 from scenegraph.geometry_properties import ProximityProperties
 from scenegraph.geometry_roles import RoleAssign
@@ -28,6 +30,8 @@ from scenegraph.identifiers import FrameId, SourceId, id_type_error
 from systems.framework._overloads import overloaded
 from scenegraph.scene_graph_config import SceneGraphConfig, backfill_proximity_defaults
 from scenegraph.scene_graph_inspector import SceneGraphInspector
+
+_thread_id = threading.get_ident
 
 __all__ = ["SceneGraph"]
 
@@ -88,8 +92,9 @@ class SceneGraph(LeafSystem):
         self._config = SceneGraphConfig() if config is None else config
         self._config.ValidateOrThrow()
         self._pose_ports = {}          # SourceId -> InputPort
-        # (topology, [(SourceId, pose port index or -1)] in its source order).
-        self._pose_inputs = (None, [])
+        # (topology, its PoseComposer, [(SourceId, pose port index or -1)] in
+        # the topology's source order, the one source's port index or -1).
+        self._pose_inputs = (None, None, [], -1)
         self._configuration_ports = {}  # SourceId -> InputPort
         self._context_allocated = False
         self.num_world_pose_calcs = 0  # how often world poses were computed
@@ -126,23 +131,72 @@ class SceneGraph(LeafSystem):
         return context.get_mutable_abstract_parameter(self._state_index).get_mutable_value()
 
     def _calc_world_poses(self, context, value) -> None:
+        """The world-pose cache entry's calc (see _world_poses_of)."""
+        value._value = self._world_poses_of(context)  # the entry's own Value[object]
+
+    def _refresh_world_poses(self, context, cev):
+        """The world poses of `context` when its cache value `cev` (this
+        entry's CacheEntryValue) is out of date, recomputed into it: the
+        entry's Eval with update_cache_value's steps written out (the
+        QueryObject's path at every pose change; a calc that asks for its
+        own value still raises there)."""
+        inputs = self._pose_inputs
+        if inputs[3] >= 0 and inputs[0] is context._parameters._abstract[
+                self._state_index]._value._topology:
+            fixed = context._fixed_inputs[inputs[3]]
+            if fixed is not None:
+                # One source, its pose port fixed: nothing else is evaluated
+                # (no recursion to guard against). Value.get_value(), inlined.
+                world_poses = inputs[1].compose_one(fixed._payload._value)
+                if world_poses is not None:
+                    self.num_world_pose_calcs += 1
+                    cev.value._value = world_poses
+                    cev.valid = True
+                    cev.serial_number += 1
+                    return world_poses
+        thread = _thread_id()
+        if cev.calculating == thread:
+            return self._world_poses_entry.Eval(context)  # raises: recursion
+        cev.calculating = thread
+        try:
+            world_poses = self._world_poses_of(context)
+        finally:
+            cev.calculating = 0
+        cev.value._value = world_poses
+        cev.valid = True
+        cev.serial_number += 1
+        return world_poses
+
+    def _world_poses_of(self, context):
+        """WorldPoses of `context`'s pose inputs (PoseComposer, one compiled
+        call); a missing, extra or non-finite frame pose goes to
+        GeometryState.CalcWorldPoses, which names it."""
         self.num_world_pose_calcs += 1
         state = context._parameters._abstract[self._state_index]._value
         topology = state._topology or state.pose_topology()
         inputs = self._pose_inputs
         if inputs[0] is not topology:
-            inputs = self._pose_inputs = (topology, [
-                (sid, self._pose_ports[sid]._index if sid in self._pose_ports else -1)
-                for sid in topology.source_frames])
+            sources = [(sid, self._pose_ports[sid]._index if sid in self._pose_ports else -1)
+                       for sid in topology.source_frames]
+            inputs = self._pose_inputs = (topology, composer_of(topology), sources,
+                                          sources[0][1] if len(sources) == 1 else -1)
         # `context` is this system's own (the cache entry checked it), so each
         # port's payload is read from it directly (InputPort.Eval's checks, per
         # port and per pose change, were a fifth of a small query's cost).
         fixed_inputs = context._fixed_inputs
+        sources = inputs[2]
+        if inputs[3] >= 0:
+            fixed = fixed_inputs[inputs[3]]
+            if fixed is not None:
+                # One source with a fixed pose port: Value.get_value(), inlined.
+                world_poses = inputs[1].compose_one(fixed._payload._value)
+                if world_poses is not None:
+                    return world_poses
         vectors = []
-        for source_id, index in inputs[1]:
+        for source_id, index in sources:
             fixed = fixed_inputs[index] if index >= 0 else None
             if fixed is not None:
-                vectors.append(fixed._payload._value)  # a Value: get_value(), inlined
+                vectors.append(fixed._payload._value)
                 continue
             if index < 0 or not context._input_has_value(index):
                 raise RuntimeError(
@@ -152,11 +206,11 @@ class SceneGraph(LeafSystem):
             vectors.append(context._eval_input(index).get_value())
         # The batched path first; anything it cannot take (a frame missing or
         # extra, a non-finite pose) goes to CalcWorldPoses, which names it.
-        world_poses = compose_source_poses(topology, vectors)
+        world_poses = inputs[1].compose(vectors)
         if world_poses is None:
             world_poses = state.CalcWorldPoses(
-                {sid: vector for (sid, _), vector in zip(inputs[1], vectors)})
-        value._value = world_poses  # the entry's own Value[object] (_empty_value)
+                {sid: vector for (sid, _), vector in zip(sources, vectors)})
+        return world_poses
 
     def _eval_world_poses(self, context):
         return self._world_poses_entry.Eval(context)
