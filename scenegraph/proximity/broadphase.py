@@ -713,14 +713,21 @@ class Broadphase:
         compiled call as they are (its entry checks no argument)."""
         if self._method_code == self._boxes_only:
             return NotImplemented
-        state, R, p = self._prepared(R_WG, p_WG, 0.0, table, poses_ready)
-        cached = self._filter_words
-        allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
-        entry = self._hit_entry
-        if entry is None:
-            entry = self._hit_entry = self._entry_of(
-                self._kernels.first_colliding_pair, (state, R, p, allowed, self._method_code))
-        a, b, bad = entry(state, R, p, allowed, self._method_code)
+        entry, slot, cached = self._hit_entry, self._table_state, self._filter_words
+        if (poses_ready and entry is not None and self._anchored_ready and slot is not None
+                and slot[0] is table and slot[1] is self._base_lo and filtered is cached[0]):
+            # Every pose change of a HasCollisions loop: _prepared's checks
+            # are settled (anchored boxes ready, state built for this table).
+            a, b, bad = entry(slot[2], R_WG, p_WG, cached[1], self._method_code)
+        else:
+            state, R, p = self._prepared(R_WG, p_WG, 0.0, table, poses_ready)
+            cached = self._filter_words
+            allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
+            if entry is None:
+                entry = self._hit_entry = self._entry_of(
+                    self._kernels.first_colliding_pair,
+                    (state, R, p, allowed, self._method_code))
+            a, b, bad = entry(state, R, p, allowed, self._method_code)
         if bad >= 0:
             self._raise_bad(bad)
         return None if a < 0 else (a, b)

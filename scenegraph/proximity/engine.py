@@ -372,6 +372,18 @@ class ProximityEngine:
         return PenetrationAsPointPair._rows_of(self._ids, found[0], found[1])
 
     def HasCollisions(self, world_poses) -> bool:
+        state = self._state
+        if (state[0] is not world_poses and len(world_poses.R_WG) == self._identity_count
+                and world_poses.all_finite and self._broadphase is not None):
+            # New poses used as they are (_pose_state's first case, written
+            # out: every pose change of a HasCollisions loop comes here).
+            R, p, memo = world_poses.R_WG, world_poses.p_WG, {}
+            self._state = (world_poses, R, p, memo)
+            hit = self._broadphase.first_colliding_pair(R, p, self._pair_filter, self._table,
+                                                        True)
+            if hit is not NotImplemented:
+                cached = memo["has_collisions"] = hit is not None
+                return cached
         R, p, memo = self._pose_state(world_poses)
         cached = memo.get("has_collisions")
         if cached is None:

@@ -138,3 +138,42 @@ def test_many_overlapping_boxes_without_contact(count):
     query = _rods(count, crossing=True)
     assert query.ComputePointPairPenetration()
     assert query.HasCollisions()
+
+
+@pytest.mark.parametrize("method", ["auto", "explicit"])
+def test_successive_pose_changes_on_one_context(method):
+    """A controller's loop: new frame poses fixed on the same context before
+    every call; HasCollisions (asked first, or after the penetration query
+    on the same poses) agrees with ComputePointPairPenetration each time,
+    through collisions appearing and disappearing."""
+    from scenegraph import SceneGraphConfig
+
+    n = 20
+    scene_graph, context, ids = _scene(n, 2, 0.4)
+    if method == "explicit":
+        config = SceneGraphConfig()
+        config.broadphase = "explicit"
+        config.broadphase_pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]]
+        scene_graph.set_config(config)
+    source = scene_graph.model_inspector().GetAllSourceIds()[-1]
+    frames = scene_graph.model_inspector().FramesForSource(source)
+    port = scene_graph.get_source_pose_port(source)
+    rng = np.random.default_rng(7)
+    seen = set()
+    for step in range(12):
+        side = (0.12 if step % 2 else 0.8) * n ** (1 / 3)
+        poses = FramePoseVector()
+        for frame in frames:
+            poses.set_value(frame, RigidTransform(RotationMatrix(random_rotation(rng)),
+                                                  rng.uniform(0, side, 3)))
+        port.FixValue(context, poses)
+        query = _query(scene_graph, context)
+        if step % 3:
+            answer = query.HasCollisions()
+            assert answer == bool(query.ComputePointPairPenetration()), step
+        else:
+            pairs = query.ComputePointPairPenetration()
+            answer = query.HasCollisions()
+            assert answer == bool(pairs), step
+        seen.add(answer)
+    assert seen == {True, False}
