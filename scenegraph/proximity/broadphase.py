@@ -685,16 +685,27 @@ class Broadphase:
         first_colliding_pair."""
         if self._method_code == self._boxes_only:
             return NotImplemented
-        state, R, p = self._prepared(R_WG, p_WG, margin, table, poses_ready)
         stats = np.empty(8, dtype=np.int64)
-        cached = self._filter_words
-        allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
-        args = (state, R, p, float(margin), allowed, self._method_code, float(max_distance),
-                bool(in_frames), bool(refuse_halfspace_pairs), bool(negate), stats)
-        entry = self._select_entry
-        if entry is None:
-            entry = self._select_entry = self._entry_of(self._kernels.select_candidates, args)
-        rows, values = entry(*args)
+        entry, slot, cached = self._select_entry, self._table_state, self._filter_words
+        if (poses_ready and entry is not None and self._anchored_ready and slot is not None
+                and slot[0] is table and slot[1] is self._base_lo and filtered is cached[0]
+                and margin >= 0.0):
+            # A pose change once _prepared's checks are settled (as in
+            # first_colliding_pair); the engine passes Python floats and bools.
+            rows, values = entry(slot[2], R_WG, p_WG, float(margin), cached[1],
+                                 self._method_code, float(max_distance), bool(in_frames),
+                                 bool(refuse_halfspace_pairs), bool(negate), stats)
+        else:
+            state, R, p = self._prepared(R_WG, p_WG, margin, table, poses_ready)
+            cached = self._filter_words
+            allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
+            args = (state, R, p, float(margin), allowed, self._method_code,
+                    float(max_distance), bool(in_frames), bool(refuse_halfspace_pairs),
+                    bool(negate), stats)
+            if entry is None:
+                entry = self._select_entry = self._entry_of(self._kernels.select_candidates,
+                                                            args)
+            rows, values = entry(*args)
         if stats[6] >= 0:
             self._raise_bad(int(stats[6]))
         return rows, values, stats
