@@ -106,12 +106,15 @@ class PenetrationAsPointPair:
         block must not be shared with anything else)."""
         out = []
         new = object.__new__
-        for k, ((a, b), d) in enumerate(zip(rows.tolist(), block[:, 0].tolist())):
+        pair = iter(rows.ravel().tolist())  # (a, b) pairs off one flat list
+        k = 0
+        for a, b, d in zip(pair, pair, block[:, 0].tolist()):
             r = new(cls)
             r.id_A, r.id_B, r.depth = ids[a], ids[b], d
             r._p_WCa = r._p_WCb = r._nhat_BA_W = None
             r._block, r._row = block, k
             out.append(r)
+            k += 1
         return out
 
     def SwapAAndB(self) -> None:
@@ -174,13 +177,16 @@ class SignedDistancePair:
         (the block must not be shared with anything else)."""
         out = []
         new = object.__new__
-        for k, ((a, b), d) in enumerate(zip(rows.tolist(), block[:, 0].tolist())):
+        pair = iter(rows.ravel().tolist())  # (a, b) pairs off one flat list
+        k = 0
+        for a, b, d in zip(pair, pair, block[:, 0].tolist()):
             r = new(cls)
             r.id_A, r.id_B, r.distance = ids[a], ids[b], d
             r._p_ACa = r._p_BCb = r._nhat_BA_W = None
             r.is_nhat_BA_W_unique = True
             r._block, r._row = block, k
             out.append(r)
+            k += 1
         return out
 
     def SwapAAndB(self) -> None:
