@@ -1,4 +1,4 @@
-"""Compiled world-pose composition (kinematics_vector.compose_source_poses).
+"""Compiled world-pose composition (kinematics_vector.PoseComposer).
 
 One call per pose set: unpacks the frames' poses in their parents, checks
 that they are finite, composes X_WF = X_WP·X_PF down every frame chain

@@ -178,7 +178,7 @@ class WorldPoses:
 
     def __init__(self, topology, inputs, R_WF, p_WF, R_WG, p_WG, all_finite=None):
         """inputs: (R_in (3M, 3), p_in (3M,), rows (M,)), the frames' poses in
-        their parents as compose_source_poses gathers them (kept, never written)."""
+        their parents as PoseComposer gathers them (kept, never written)."""
         self.topology = topology
         self._inputs = inputs
         self._in_parents = None
