@@ -326,7 +326,8 @@ class PoseComposer:
         if not (R_in.dtype is _F64 and R_in.ndim == 2 and p_in.dtype is _F64
                 and p_in.ndim == 1):
             return self.compose_frames(R_in, p_in, self.rows, True)
-        # compose_frames, written out (one Python call less per pose change).
+        # compose_frames' body, written out: one Python call less per pose
+        # change (~0.5 µs, 3 % of a 25-geometry HasCollisions, interleaved A/B).
         nF, nG = self._nF, self._nG
         R_WF, p_WF = np.empty((nF, 3, 3)), np.empty((nF, 3))
         R_WG, p_WG = np.empty((nG, 3, 3)), np.empty((nG, 3))

@@ -661,6 +661,16 @@ class Broadphase:
             return slot[2], R, p
         return self._new_state(table), R, p
 
+    def _settled(self, R_WG, p_WG, filtered, margin: float, table, poses_ready: bool):
+        """(state, R, p, allowed) for a query kernel with narrow-phase table
+        `table`: _prepared's (state, R, p) and the filter's words. The
+        callers first test whether all of it is cached already (inline: that
+        is every pose change of a query loop) and then use it as it is."""
+        state, R, p = self._prepared(R_WG, p_WG, margin, table, poses_ready)
+        cached = self._filter_words
+        allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
+        return state, R, p, allowed
+
     def _run(self, R_WG, p_WG, margin: float, allowed, method: int, boxes: bool = False):
         """(pairs, lo, hi) from one compiled call (pair_queries.candidates);
         lo, hi (N, 3) only with `boxes` (else None)."""
@@ -686,26 +696,21 @@ class Broadphase:
         if self._method_code == self._boxes_only:
             return NotImplemented
         stats = np.empty(8, dtype=np.int64)
-        entry, slot, cached = self._select_entry, self._table_state, self._filter_words
-        if (poses_ready and entry is not None and self._anchored_ready and slot is not None
-                and slot[0] is table and slot[1] is self._base_lo and filtered is cached[0]
-                and margin >= 0.0):
-            # A pose change once _prepared's checks are settled (as in
-            # first_colliding_pair); the engine passes Python floats and bools.
-            rows, values = entry(slot[2], R_WG, p_WG, float(margin), cached[1],
-                                 self._method_code, float(max_distance), bool(in_frames),
-                                 bool(refuse_halfspace_pairs), bool(negate), stats)
+        slot, cached = self._table_state, self._filter_words
+        if (poses_ready and self._anchored_ready and slot is not None and slot[0] is table
+                and slot[1] is self._base_lo and filtered is cached[0] and margin >= 0.0):
+            # Steady (every pose change of a query loop): anchored boxes
+            # computed, the state built for this table, the same filter.
+            state, R, p, allowed = slot[2], R_WG, p_WG, cached[1]
         else:
-            state, R, p = self._prepared(R_WG, p_WG, margin, table, poses_ready)
-            cached = self._filter_words
-            allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
-            args = (state, R, p, float(margin), allowed, self._method_code,
-                    float(max_distance), bool(in_frames), bool(refuse_halfspace_pairs),
-                    bool(negate), stats)
-            if entry is None:
-                entry = self._select_entry = self._entry_of(self._kernels.select_candidates,
-                                                            args)
-            rows, values = entry(*args)
+            state, R, p, allowed = self._settled(R_WG, p_WG, filtered, margin, table,
+                                                 poses_ready)
+        args = (state, R, p, float(margin), allowed, self._method_code, float(max_distance),
+                bool(in_frames), bool(refuse_halfspace_pairs), bool(negate), stats)
+        entry = self._select_entry
+        if entry is None:
+            entry = self._select_entry = self._entry_of(self._kernels.select_candidates, args)
+        rows, values = entry(*args)
         if stats[6] >= 0:
             self._raise_bad(int(stats[6]))
         return rows, values, stats
@@ -724,21 +729,17 @@ class Broadphase:
         compiled call as they are (its entry checks no argument)."""
         if self._method_code == self._boxes_only:
             return NotImplemented
-        entry, slot, cached = self._hit_entry, self._table_state, self._filter_words
-        if (poses_ready and entry is not None and self._anchored_ready and slot is not None
-                and slot[0] is table and slot[1] is self._base_lo and filtered is cached[0]):
-            # Every pose change of a HasCollisions loop: _prepared's checks
-            # are settled (anchored boxes ready, state built for this table).
-            a, b, bad = entry(slot[2], R_WG, p_WG, cached[1], self._method_code)
+        slot, cached = self._table_state, self._filter_words
+        if (poses_ready and self._anchored_ready and slot is not None and slot[0] is table
+                and slot[1] is self._base_lo and filtered is cached[0]):
+            state, R, p, allowed = slot[2], R_WG, p_WG, cached[1]  # steady, as in select
         else:
-            state, R, p = self._prepared(R_WG, p_WG, 0.0, table, poses_ready)
-            cached = self._filter_words
-            allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
-            if entry is None:
-                entry = self._hit_entry = self._entry_of(
-                    self._kernels.first_colliding_pair,
-                    (state, R, p, allowed, self._method_code))
-            a, b, bad = entry(state, R, p, allowed, self._method_code)
+            state, R, p, allowed = self._settled(R_WG, p_WG, filtered, 0.0, table, poses_ready)
+        entry = self._hit_entry
+        if entry is None:
+            entry = self._hit_entry = self._entry_of(
+                self._kernels.first_colliding_pair, (state, R, p, allowed, self._method_code))
+        a, b, bad = entry(state, R, p, allowed, self._method_code)
         if bad >= 0:
             self._raise_bad(bad)
         return None if a < 0 else (a, b)

@@ -375,8 +375,10 @@ class ProximityEngine:
         state = self._state
         if (state[0] is not world_poses and len(world_poses.R_WG) == self._identity_count
                 and world_poses.all_finite and self._broadphase is not None):
-            # New poses used as they are (_pose_state's first case, written
-            # out: every pose change of a HasCollisions loop comes here).
+            # New poses used as they are: _pose_state's first case written
+            # out, as every pose change of a HasCollisions loop comes here
+            # (the call and the memo look-ups cost ~5 % of a 25-geometry
+            # HasCollisions, interleaved A/B).
             R, p, memo = world_poses.R_WG, world_poses.p_WG, {}
             self._state = (world_poses, R, p, memo)
             hit = self._broadphase.first_colliding_pair(R, p, self._pair_filter, self._table,
