@@ -211,6 +211,34 @@ def test_copying_a_query_object_bakes_it():
     assert live.GetPoseInWorld(f1).translation()[0] == 5.0
 
 
+def test_the_query_port_is_recomputed_at_each_pose_change_as_drakes():
+    """As in Drake, the query port's value depends on the pose inputs: out of
+    date after a pose change, recomputed by the next Eval (its serial number
+    advances), and still the context's one QueryObject, bound to it and
+    answering with the new poses; another context has its own."""
+    scene_graph, source, f1, f2, ball, floor = _scene()
+    port = scene_graph.get_query_output_port()
+    entry = port.cache_entry()
+    context, other = scene_graph.CreateDefaultContext(), scene_graph.CreateDefaultContext()
+    pose_port = scene_graph.get_source_pose_port(source)
+    pose_port.FixValue(context, _poses(f1, f2, x=0.0))
+    pose_port.FixValue(other, _poses(f1, f2, x=5.0))
+    query = port.Eval(context)
+    serial = entry.get_cache_entry_value(context).get_serial_number()
+    assert not entry.is_out_of_date(context)
+    pose_port.FixValue(context, _poses(f1, f2, x=2.0))
+    assert entry.is_out_of_date(context)
+    assert port.Eval(context) is query
+    assert not entry.is_out_of_date(context)
+    assert entry.get_cache_entry_value(context).get_serial_number() == serial + 1
+    np.testing.assert_allclose(query.GetPoseInWorld(frame_id=f1).translation(), [2.0, 0.0, 0.0])
+    other_query = port.Eval(other)
+    assert other_query is not query
+    np.testing.assert_allclose(other_query.GetPoseInWorld(frame_id=f1).translation(),
+                               [5.0, 0.0, 0.0])
+    np.testing.assert_allclose(query.GetPoseInWorld(frame_id=f1).translation(), [2.0, 0.0, 0.0])
+
+
 def test_a_default_query_object_is_invalid():
     with pytest.raises(RuntimeError, match="invalid QueryObject"):
         QueryObject().inspector()
