@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from scenegraph._jit import njit
 
-__all__ = ["world_poses"]
+__all__ = ["world_poses", "geometry_world_poses"]
 
 
 @njit(inline="always")
@@ -31,6 +33,26 @@ def _compose(R_A, p_A, a, R_B, p_B, b, R_out, p_out, c):
 @njit
 def world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, check,
                 R_WF, p_WF, R_WG, p_WG):
+    """See _world_poses_into (the frames' poses are outputs too)."""
+    return _world_poses_into(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG,
+                             check, R_WF, p_WF, R_WG, p_WG)
+
+
+@njit
+def geometry_world_poses(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG,
+                         check, R_WG, p_WG):
+    """world_poses with the frames' poses in scratch arrays made here (a
+    pose change needs the geometries' only: WorldPoses composes the frames'
+    when they are asked for), so that the caller allocates two outputs, not
+    four. Same status and the same R_WG, p_WG bit for bit."""
+    nF = parent_index.shape[0]
+    return _world_poses_into(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG,
+                             check, np.empty((nF, 3, 3)), np.empty((nF, 3)), R_WG, p_WG)
+
+
+@njit(inline="always")
+def _world_poses_into(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, check,
+                      R_WF, p_WF, R_WG, p_WG):
     """Fills the world poses; returns 0 if every output is finite and every
     geometry position is within about ±1.3e150 m of the origin, 1 if `check`
     found a non-finite input (outputs unfinished), 2 if the inputs are

@@ -173,19 +173,41 @@ class WorldPoses:
         checks), None if unknown.
     """
 
-    __slots__ = ("topology", "R_WF", "p_WF", "R_WG", "p_WG", "all_finite", "_inputs",
+    __slots__ = ("topology", "_frames", "R_WG", "p_WG", "all_finite", "_inputs",
                  "_in_parents", "__weakref__")
 
     def __init__(self, topology, inputs, R_WF, p_WF, R_WG, p_WG, all_finite=None):
         """inputs: (R_in (3M, 3), p_in (3M,), rows (M,)), the frames' poses in
-        their parents as PoseComposer gathers them (kept, never written)."""
+        their parents as PoseComposer gathers them (kept, never written).
+        R_WF, p_WF: the frames' world poses, or None for both: composed from
+        the inputs at the first read (a pose change computes the
+        geometries' only)."""
         self.topology = topology
         self._inputs = inputs
         self._in_parents = None
-        self.R_WF, self.p_WF = R_WF, p_WF
+        self._frames = None if R_WF is None else (R_WF, p_WF)
         self.R_WG, self.p_WG = R_WG, p_WG
         #: True when every entry of R_WG and p_WG is known finite, None when unknown.
         self.all_finite = all_finite
+
+    def _frame_poses(self) -> tuple:
+        """(R_WF (nF, 3, 3), p_WF (nF, 3)), composed once from the inputs
+        (kinematics_kernels.world_poses: the same products as the pose
+        change's, so the same numbers)."""
+        frames = self._frames
+        if frames is None:
+            frames = self._frames = composer_of(self.topology).frames(*self._inputs)
+        return frames
+
+    @property
+    def R_WF(self) -> np.ndarray:
+        """(nF, 3, 3) R_WF of each frame (world: identity)."""
+        return self._frame_poses()[0]
+
+    @property
+    def p_WF(self) -> np.ndarray:
+        """(nF, 3) p_WF [m] of each frame (world: zero)."""
+        return self._frame_poses()[1]
 
     def _poses_in_parents(self) -> tuple:
         """(R_PF (nF, 3, 3), p_PF (nF, 3)), built once from the inputs."""
@@ -231,16 +253,17 @@ class WorldPoses:
                 for k, g in enumerate(self.topology.geometry_ids)}
 
 
-_WORLD_POSES_KERNEL = []
+_KERNELS = []
 
 
-def _kernel():
-    """kinematics_kernels.world_poses, imported at the first use (numba is
-    loaded only when world poses are first computed)."""
-    if not _WORLD_POSES_KERNEL:
-        from scenegraph.kinematics_kernels import world_poses
-        _WORLD_POSES_KERNEL.append(world_poses)
-    return _WORLD_POSES_KERNEL[0]
+def _kernels():
+    """(kinematics_kernels.geometry_world_poses, .world_poses), imported at
+    the first use (numba is loaded only when world poses are first
+    computed)."""
+    if not _KERNELS:
+        from scenegraph.kinematics_kernels import geometry_world_poses, world_poses
+        _KERNELS.extend((geometry_world_poses, world_poses))
+    return _KERNELS
 
 
 _F64 = np.dtype(np.float64)
@@ -328,16 +351,15 @@ class PoseComposer:
             return self.compose_frames(R_in, p_in, self.rows, True)
         # compose_frames' body, written out: one Python call less per pose
         # change (~0.5 µs, 3 % of a 25-geometry HasCollisions, interleaved A/B).
-        nF, nG = self._nF, self._nG
-        R_WF, p_WF = np.empty((nF, 3, 3)), np.empty((nF, 3))
+        nG = self._nG
         R_WG, p_WG = np.empty((nG, 3, 3)), np.empty((nG, 3))
         parent_index, geometry_frame_index, R_FG, p_FG = self._arrays
         rows = self.rows
         status = entry(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, True,
-                       R_WF, p_WF, R_WG, p_WG)
+                       R_WG, p_WG)
         if status == 1:
             return None
-        return WorldPoses(self.topology, (R_in, p_in, rows), R_WF, p_WF, R_WG, p_WG,
+        return WorldPoses(self.topology, (R_in, p_in, rows), None, None, R_WG, p_WG,
                           status == 0)
 
     def compose(self, vectors: list):
@@ -371,34 +393,47 @@ class PoseComposer:
 
     def compose_frames(self, R_in: np.ndarray, p_in: np.ndarray, rows: np.ndarray,
                        check: bool):
-        """WorldPoses from one compiled call (kinematics_kernels.world_poses)
-        on the frames rows (M,) int64 posed in their parents by R_in (3M, 3),
-        p_in (3M,) [m]; None if `check` found a non-finite input. The inputs
-        are made contiguous float64 here and the outputs allocated here, so
-        the argument types never vary (the kernel's entry is called without
-        numba's type resolution)."""
+        """WorldPoses from one compiled call (kinematics_kernels.
+        geometry_world_poses: the geometries' poses; the frames' are composed
+        when first read, see frames) on the frames rows (M,) int64 posed in
+        their parents by R_in (3M, 3), p_in (3M,) [m]; None if `check` found
+        a non-finite input. The inputs are made contiguous float64 here and
+        the outputs allocated here, so the argument types never vary (the
+        kernel's entry is called without numba's type resolution)."""
         # Strides pin down dimensions and C order in one comparison each; the
         # dtype is float64's own descriptor (any other goes the slow way).
         if not (R_in.dtype is _F64 and R_in.strides == _STRIDES_33 and p_in.dtype is _F64
                 and p_in.strides == _STRIDES_3):
             R_in = np.ascontiguousarray(R_in, dtype=float).reshape(-1, 3)
             p_in = np.ascontiguousarray(p_in, dtype=float).reshape(-1)
-        nF, nG = self._nF, self._nG
-        R_WF, p_WF = np.empty((nF, 3, 3)), np.empty((nF, 3))
+        nG = self._nG
         R_WG, p_WG = np.empty((nG, 3, 3)), np.empty((nG, 3))
         parent_index, geometry_frame_index, R_FG, p_FG = self._arrays
         entry = self._entry
         if entry is None:
             from scenegraph._jit import entry_point
-            entry = self._entry = entry_point(_kernel(), (
-                parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, True, R_WF,
-                p_WF, R_WG, p_WG))
+            entry = self._entry = entry_point(_kernels()[0], (
+                parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, True, R_WG,
+                p_WG))
         status = entry(parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG,
-                       check, R_WF, p_WF, R_WG, p_WG)
+                       check, R_WG, p_WG)
         if status == 1:
             return None
-        return WorldPoses(self.topology, (R_in, p_in, rows), R_WF, p_WF, R_WG, p_WG,
+        return WorldPoses(self.topology, (R_in, p_in, rows), None, None, R_WG, p_WG,
                           status == 0)
+
+    def frames(self, R_in: np.ndarray, p_in: np.ndarray, rows: np.ndarray) -> tuple:
+        """(R_WF (nF, 3, 3), p_WF (nF, 3)) of the inputs of a WorldPoses
+        (checked and converted by compose_frames): kinematics_kernels.
+        world_poses, the same products in the same order as the pose
+        change's composition, so the same numbers (its geometries' poses
+        are recomputed into scratch and dropped)."""
+        nF, nG = self._nF, self._nG
+        R_WF, p_WF = np.empty((nF, 3, 3)), np.empty((nF, 3))
+        parent_index, geometry_frame_index, R_FG, p_FG = self._arrays
+        _kernels()[1](parent_index, R_in, p_in, rows, geometry_frame_index, R_FG, p_FG, False,
+                      R_WF, p_WF, np.empty((nG, 3, 3)), np.empty((nG, 3)))
+        return R_WF, p_WF
 
 
 def composer_of(topology: PoseTopology) -> PoseComposer:

@@ -127,3 +127,35 @@ def test_a_scene_graph_pickled_after_a_query_composes_its_poses_again():
     query2 = sg2.get_query_output_port().Eval(context2)
     query2.HasCollisions()
     assert query2.GetPoseInWorld(geometry_id=geometries[2]).IsExactlyEqualTo(expected)
+
+
+def test_frames_are_composed_at_their_first_read_with_the_same_numbers():
+    """A pose change composes the geometries' poses only
+    (kinematics_kernels.geometry_world_poses); the frames' come at their
+    first read (world_poses on the kept inputs), and both kernels give the
+    geometries' poses bit for bit alike."""
+    from scenegraph.kinematics_kernels import geometry_world_poses, world_poses
+
+    sg, s, frames, geometries, context, rng = _scene(3)
+    _fix(sg, s, context, {f: _X(rng) for f in frames})
+    query = sg.get_query_output_port().Eval(context)
+    query.HasCollisions()
+    poses = sg._eval_world_poses(context)
+    assert poses._frames is None
+    topology = poses.topology
+    R_in, p_in, rows = poses._inputs
+    args = (topology.parent_index, R_in, p_in, rows, topology.geometry_frame_index,
+            topology.R_FG, topology.p_FG, True)
+    nF, nG = len(topology.parent_index), len(topology.R_FG)
+    R_WF, p_WF = np.empty((nF, 3, 3)), np.empty((nF, 3))
+    R_WG, p_WG = np.empty((nG, 3, 3)), np.empty((nG, 3))
+    assert world_poses(*args, R_WF, p_WF, R_WG, p_WG) == 0
+    R_WG2, p_WG2 = np.empty((nG, 3, 3)), np.empty((nG, 3))
+    assert geometry_world_poses(*args, R_WG2, p_WG2) == 0
+    np.testing.assert_array_equal(R_WG2, R_WG)
+    np.testing.assert_array_equal(p_WG2, p_WG)
+    np.testing.assert_array_equal(poses.R_WG, R_WG)
+    np.testing.assert_array_equal(poses.p_WG, p_WG)
+    np.testing.assert_array_equal(poses.R_WF, R_WF)  # composed now
+    np.testing.assert_array_equal(poses.p_WF, p_WF)
+    assert poses._frames is not None
