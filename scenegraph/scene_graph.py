@@ -15,9 +15,8 @@ shared by every query on that context.
 """
 from __future__ import annotations
 
-import threading
-
 from systems.framework import Context, LeafSystem, Value, ValueProducer
+from systems.framework.cache import update_cache_value
 
 from scenegraph.collision_filter_manager import CollisionFilterManager
 from scenegraph.geometry_state import GeometryState, world_frame_id
@@ -31,8 +30,6 @@ from systems.framework._overloads import overloaded
 from systems.framework.output_port import LeafOutputPort
 from scenegraph.scene_graph_config import SceneGraphConfig, backfill_proximity_defaults
 from scenegraph.scene_graph_inspector import SceneGraphInspector
-
-_thread_id = threading.get_ident
 
 
 class _QueryOutputPort(LeafOutputPort):
@@ -164,16 +161,16 @@ class SceneGraph(LeafSystem):
     def _refresh_world_poses(self, context, cev):
         """The world poses of `context` when its cache value `cev` (this
         entry's CacheEntryValue) is out of date, recomputed into it: the
-        entry's Eval with update_cache_value's steps written out (the
-        QueryObject's path at every pose change; a calc that asks for its
-        own value still raises there)."""
+        QueryObject's path at every pose change, without the entry's Eval
+        and weak-method layers. One source on a fixed pose port evaluates
+        nothing else, so it is composed here directly; anything else goes
+        through update_cache_value (its recursion guard included)."""
         inputs = self._pose_inputs
         if inputs[3] >= 0 and inputs[0] is context._parameters._abstract[
                 self._state_index]._value._topology:
             fixed = context._fixed_inputs[inputs[3]]
             if fixed is not None:
-                # One source, its pose port fixed: nothing else is evaluated
-                # (no recursion to guard against). Value.get_value(), inlined.
+                # Value.get_value(), inlined.
                 world_poses = inputs[1].compose_one(fixed._payload._value)
                 if world_poses is not None:
                     self.num_world_pose_calcs += 1
@@ -181,18 +178,8 @@ class SceneGraph(LeafSystem):
                     cev.valid = True
                     cev.serial_number += 1
                     return world_poses
-        thread = _thread_id()
-        if cev.calculating == thread:
-            return self._world_poses_entry.Eval(context)  # raises: recursion
-        cev.calculating = thread
-        try:
-            world_poses = self._world_poses_of(context)
-        finally:
-            cev.calculating = 0
-        cev.value._value = world_poses
-        cev.valid = True
-        cev.serial_number += 1
-        return world_poses
+        update_cache_value(cev, self._calc_world_poses, context, self._world_poses_entry)
+        return cev.value._value
 
     def _world_poses_of(self, context):
         """WorldPoses of `context`'s pose inputs (PoseComposer, one compiled
@@ -212,18 +199,11 @@ class SceneGraph(LeafSystem):
         # port and per pose change, were a fifth of a small query's cost).
         fixed_inputs = context._fixed_inputs
         sources = inputs[2]
-        if inputs[3] >= 0:
-            fixed = fixed_inputs[inputs[3]]
-            if fixed is not None:
-                # One source with a fixed pose port: Value.get_value(), inlined.
-                world_poses = inputs[1].compose_one(fixed._payload._value)
-                if world_poses is not None:
-                    return world_poses
         vectors = []
         for source_id, index in sources:
             fixed = fixed_inputs[index] if index >= 0 else None
             if fixed is not None:
-                vectors.append(fixed._payload._value)
+                vectors.append(fixed._payload._value)  # a Value: get_value(), inlined
                 continue
             if index < 0 or not context._input_has_value(index):
                 raise RuntimeError(
