@@ -31,6 +31,10 @@ MODULES = {
     "pydrake.systems.primitives": "systems.primitives",
     "pydrake.geometry": "scenegraph",
     "pydrake.math": "scenegraph.math",
+    "pydrake.multibody.plant": "scenegraph.multibody",
+    "pydrake.multibody.parsing": "scenegraph.multibody",
+    "pydrake.multibody.tree": "scenegraph.multibody",
+    "pydrake.multibody.math": "scenegraph.multibody",
 }
 
 _SCALAR_TYPES = ("pydrake.autodiffutils", "pydrake.symbolic", "AutoDiffXd", "Expression",
