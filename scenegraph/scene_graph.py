@@ -305,6 +305,18 @@ class SceneGraph(LeafSystem):
         """True if `source_id` is a registered source."""
         return self._model.SourceIsRegistered(source_id)
 
+    def _restore_model(self, snapshot, pose_ports, configuration_ports, num_inputs) -> None:
+        """Puts the model GeometryState back to `snapshot` (a Clone taken
+        earlier), in place: the model inspector and the declared parameter
+        keep referring to the same object. For MultibodyPlant's parsing
+        transaction; sources registered since then are refused (their ports
+        cannot be undeclared)."""
+        if len(self._input_ports) != num_inputs:
+            raise RuntimeError("SceneGraph: cannot roll back past the registration of a "
+                               "geometry source")
+        vars(self._model).clear()
+        vars(self._model).update(vars(snapshot))
+
     # --- registration (model) ----------------------------------------------------------
     def RegisterSource(self, name: str = ""):
         """Registers a geometry source and declares its ``<name>_pose`` and

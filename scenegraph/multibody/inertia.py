@@ -1,0 +1,446 @@
+"""Mass properties (pydrake.multibody.tree): RotationalInertia, UnitInertia and
+SpatialInertia.
+
+A RotationalInertia I_BP_E is the 3×3 symmetric inertia matrix of a body B
+about a point P, expressed in frame E [kg·m²]; a UnitInertia G_BP_E is the
+same per unit mass [m²]; a SpatialInertia M_BP_E holds a body's mass [kg],
+the position p_PBcm_E of its centre of mass from P [m] and its unit inertia
+G_BP_E. A default-constructed one is NaN, as in pydrake. These are data for
+reading back what a model file says (masses, centres of mass, CalcTotalMass
+and the centre of mass of a plant); no dynamics are computed from them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["RotationalInertia", "UnitInertia", "SpatialInertia"]
+
+
+def _vec3(value, what: str) -> np.ndarray:
+    out = np.array(value, dtype=float).reshape(-1)
+    if out.shape != (3,):
+        raise ValueError(f"{what} must have 3 elements; got shape {np.shape(value)}")
+    return out
+
+
+def _point_mass_matrix(p: np.ndarray) -> np.ndarray:
+    """Unit inertia (3, 3) of a unit point mass at p about the origin: |p|²·I − p pᵀ."""
+    return float(p @ p) * np.eye(3) - np.outer(p, p)
+
+
+def _matrix_of(R) -> np.ndarray:
+    return np.asarray(R.matrix() if hasattr(R, "matrix") else R, dtype=float)
+
+
+class RotationalInertia:
+    """I_BP_E (3, 3) [kg·m²]: ``RotationalInertia()`` (NaN),
+    ``(Ixx, Iyy, Izz)``, ``(Ixx, Iyy, Izz, Ixy, Ixz, Iyz)``, or
+    ``(mass, p_PQ_E)`` (a point mass at Q about P)."""
+
+    __slots__ = ("_I",)
+
+    def __init__(self, *args, **kwargs):
+        if kwargs:
+            order = ("Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz")
+            if set(kwargs) <= set(order):
+                args = args + tuple(kwargs[k] for k in order[len(args):] if k in kwargs)
+            elif set(kwargs) <= {"mass", "p_PQ_E"}:
+                args = args + tuple(kwargs[k] for k in ("mass", "p_PQ_E")[len(args):])
+            elif set(kwargs) == {"I"}:
+                args = (kwargs["I"],)
+            else:
+                raise TypeError(f"{type(self).__name__}: unexpected arguments "
+                                f"{sorted(kwargs)}")
+        if len(args) == 0:
+            self._I = np.full((3, 3), np.nan)
+        elif len(args) == 1:
+            I = np.array(args[0].CopyToFullMatrix3() if isinstance(args[0], RotationalInertia)
+                         else args[0], dtype=float)
+            if I.shape != (3, 3):
+                raise ValueError(f"{type(self).__name__}: expects a (3, 3) matrix; got "
+                                 f"shape {I.shape}")
+            self._I = 0.5 * (I + I.T)
+        elif len(args) == 2:
+            mass, p = float(args[0]), _vec3(args[1], f"{type(self).__name__}: p_PQ_E")
+            self._I = mass * _point_mass_matrix(p)
+        elif len(args) in (3, 6):
+            Ixx, Iyy, Izz = (float(a) for a in args[:3])
+            Ixy, Ixz, Iyz = (float(a) for a in args[3:]) if len(args) == 6 else (0.0,) * 3
+            self._I = np.array([[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]])
+        else:
+            raise TypeError(f"{type(self).__name__}: takes 0, 1, 2, 3 or 6 arguments; got "
+                            f"{len(args)}")
+
+    @classmethod
+    def _make(cls, I: np.ndarray):
+        out = object.__new__(cls)
+        out._I = I
+        return out
+
+    @classmethod
+    def TriaxiallySymmetric(cls, I_triaxial):
+        """I_triaxial times the identity."""
+        return cls._make(float(I_triaxial) * np.eye(3))
+
+    def CopyToFullMatrix3(self) -> np.ndarray:
+        """The (3, 3) matrix (a copy)."""
+        return self._I.copy()
+
+    def get_moments(self) -> np.ndarray:
+        """(Ixx, Iyy, Izz) (3,)."""
+        return np.diag(self._I).copy()
+
+    def get_products(self) -> np.ndarray:
+        """(Ixy, Ixz, Iyz) (3,)."""
+        return np.array([self._I[0, 1], self._I[0, 2], self._I[1, 2]])
+
+    def rows(self) -> int:
+        return 3
+
+    def cols(self) -> int:
+        return 3
+
+    def Trace(self) -> float:
+        """Ixx + Iyy + Izz."""
+        return float(np.trace(self._I))
+
+    def IsNaN(self) -> bool:
+        """True if any element is NaN."""
+        return bool(np.isnan(self._I).any())
+
+    def IsZero(self) -> bool:
+        """True if every element is zero."""
+        return bool((self._I == 0).all())
+
+    def SetZero(self) -> None:
+        self._I[:] = 0.0
+
+    def SetToNaN(self) -> None:
+        self._I[:] = np.nan
+
+    def CalcPrincipalMomentsOfInertia(self) -> np.ndarray:
+        """The principal moments, ascending (3,)."""
+        return np.linalg.eigvalsh(self._I)
+
+    def CalcPrincipalMomentsAndAxesOfInertia(self):
+        """(moments (3,) ascending, RotationMatrix whose columns are the axes)."""
+        from scenegraph.math import RotationMatrix
+        w, V = np.linalg.eigh(self._I)
+        if np.linalg.det(V) < 0:
+            V[:, 2] *= -1.0
+        return w, RotationMatrix(V)
+
+    def CalcMaximumPossibleMomentOfInertia(self) -> float:
+        """Trace / 2 (an upper bound on any moment about the same point)."""
+        return 0.5 * self.Trace()
+
+    def CouldBePhysicallyValid(self) -> bool:
+        """Principal moments non-negative and satisfying the triangle inequality
+        (within a small tolerance)."""
+        if self.IsNaN():
+            return False
+        m = self.CalcPrincipalMomentsOfInertia()
+        tol = 16 * np.finfo(float).eps * max(1.0, float(np.abs(m).max()))
+        return bool(m[0] >= -tol and m[0] + m[1] >= m[2] - tol)
+
+    def IsNearlyEqualTo(self, other, precision: float) -> bool:
+        """Max element difference at most precision × the larger max moment."""
+        scale = max(np.abs(self._I).max(), np.abs(other._I).max())
+        return bool(np.abs(self._I - other._I).max() <= precision * scale)
+
+    def ReExpress(self, R_AE):
+        """I_BP_A from I_BP_E given R_AE: R I Rᵀ."""
+        R = _matrix_of(R_AE)
+        return type(self)._make(R @ self._I @ R.T)
+
+    def ShiftFromCenterOfMass(self, mass, p_BcmQ_E):
+        """I_BQ_E from this I_BBcm_E: + mass·(point mass at p_BcmQ_E)."""
+        return type(self)._make(self._I + float(mass) * _point_mass_matrix(
+            _vec3(p_BcmQ_E, "p_BcmQ_E")))
+
+    def ShiftToCenterOfMass(self, mass, p_QBcm_E):
+        """I_BBcm_E from this I_BQ_E."""
+        return type(self)._make(self._I - float(mass) * _point_mass_matrix(
+            _vec3(p_QBcm_E, "p_QBcm_E")))
+
+    def ShiftToThenAwayFromCenterOfMass(self, mass, p_PBcm_E, p_QBcm_E):
+        """I_BQ_E from this I_BP_E."""
+        return self.ShiftToCenterOfMass(mass, p_PBcm_E).ShiftFromCenterOfMass(
+            mass, -_vec3(p_QBcm_E, "p_QBcm_E"))
+
+    def __add__(self, other):
+        return type(self)._make(self._I + other._I)
+
+    def __mul__(self, scalar):
+        return RotationalInertia._make(self._I * float(scalar))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, scalar):
+        return type(self)._make(self._I / float(scalar))
+
+    def __copy__(self):
+        return type(self)._make(self._I.copy())
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        return type(self)._make, (self._I.copy(),)
+
+    def __repr__(self) -> str:
+        rows = ", ".join("[" + ", ".join(repr(float(x)) for x in r) + "]" for r in self._I)
+        return f"{type(self).__name__}([{rows}])"
+
+
+class UnitInertia(RotationalInertia):
+    """G_BP_E (3, 3) [m²]: a rotational inertia per unit mass. Constructed as
+    RotationalInertia is, or from a (3, 3) matrix ``UnitInertia(I)``."""
+
+    __slots__ = ()
+
+    def SetFromRotationalInertia(self, I, mass):
+        """Sets this to I / mass; returns self."""
+        self._I = I.CopyToFullMatrix3() / float(mass)
+        return self
+
+    def ShiftFromCenterOfMass(self, p_BcmQ_E):
+        """G_BQ_E from this G_BBcm_E."""
+        return UnitInertia._make(self._I + _point_mass_matrix(_vec3(p_BcmQ_E, "p_BcmQ_E")))
+
+    def ShiftToCenterOfMass(self, p_QBcm_E):
+        """G_BBcm_E from this G_BQ_E."""
+        return UnitInertia._make(self._I - _point_mass_matrix(_vec3(p_QBcm_E, "p_QBcm_E")))
+
+    @staticmethod
+    def PointMass(p_FQ):
+        """The unit inertia about Fo of a point mass at p_FQ [m]."""
+        return UnitInertia._make(_point_mass_matrix(_vec3(p_FQ, "p_FQ")))
+
+    @staticmethod
+    def SolidSphere(r):
+        """A solid sphere of radius r about its centre: 2/5 r²."""
+        return UnitInertia._make(0.4 * float(r) ** 2 * np.eye(3))
+
+    @staticmethod
+    def HollowSphere(r):
+        """A thin spherical shell of radius r about its centre: 2/3 r²."""
+        return UnitInertia._make(2.0 / 3.0 * float(r) ** 2 * np.eye(3))
+
+    @staticmethod
+    def SolidBox(Lx, Ly, Lz):
+        """A solid box of edge lengths Lx, Ly, Lz about its centre."""
+        a, b, c = float(Lx) ** 2, float(Ly) ** 2, float(Lz) ** 2
+        return UnitInertia._make(np.diag([b + c, a + c, a + b]) / 12.0)
+
+    @staticmethod
+    def SolidCube(L):
+        """A solid cube of edge L about its centre."""
+        return UnitInertia.SolidBox(L, L, L)
+
+    @staticmethod
+    def SolidEllipsoid(a, b, c):
+        """A solid ellipsoid of semi-axes a, b, c about its centre."""
+        a, b, c = float(a) ** 2, float(b) ** 2, float(c) ** 2
+        return UnitInertia._make(np.diag([b + c, a + c, a + b]) / 5.0)
+
+    @staticmethod
+    def AxiallySymmetric(moment_parallel, moment_perpendicular, unit_vector):
+        """J·uuᵀ + K·(I − uuᵀ) for the unit vector u."""
+        u = _vec3(unit_vector, "unit_vector")
+        u = u / np.linalg.norm(u)
+        uu = np.outer(u, u)
+        return UnitInertia._make(float(moment_parallel) * uu
+                                 + float(moment_perpendicular) * (np.eye(3) - uu))
+
+    @staticmethod
+    def SolidCylinder(radius, length, unit_vector):
+        """A solid cylinder (axis along unit_vector) about its centre."""
+        r2, L2 = float(radius) ** 2, float(length) ** 2
+        return UnitInertia.AxiallySymmetric(r2 / 2.0, (3.0 * r2 + L2) / 12.0, unit_vector)
+
+    @staticmethod
+    def ThinRod(length, unit_vector):
+        """A thin rod along unit_vector about its centre."""
+        return UnitInertia.AxiallySymmetric(0.0, float(length) ** 2 / 12.0, unit_vector)
+
+
+class SpatialInertia:
+    """M_BP_E: mass [kg], p_PBcm_E [m] and G_BP_E (UnitInertia about P) [m²].
+
+    ``SpatialInertia(mass, p_PScm_E, G_SP_E, skip_validity_check=False)``;
+    ``SpatialInertia()`` is NaN; ``SpatialInertia.Zero()`` is a massless body.
+
+    Raises:
+      RuntimeError: a negative mass, or (unless skip_validity_check) an
+        inertia that cannot be physical.
+    """
+
+    __slots__ = ("_mass", "_p", "_G")
+
+    def __init__(self, mass=None, p_PScm_E=None, G_SP_E=None, skip_validity_check=False):
+        if mass is None:
+            self._mass, self._p, self._G = np.nan, np.full(3, np.nan), UnitInertia()
+            return
+        self._mass = float(mass)
+        self._p = _vec3(p_PScm_E, "SpatialInertia: p_PScm_E")
+        G = G_SP_E if isinstance(G_SP_E, RotationalInertia) else UnitInertia(G_SP_E)
+        self._G = UnitInertia._make(G.CopyToFullMatrix3())
+        if not skip_validity_check and not self.IsPhysicallyValid():
+            raise RuntimeError(
+                f"Spatial inertia fails SpatialInertia::IsPhysicallyValid(): mass = "
+                f"{self._mass}, center of mass = {self._p.tolist()}, unit inertia = "
+                f"{self._G.CopyToFullMatrix3().tolist()}")
+
+    @classmethod
+    def _make(cls, mass: float, p: np.ndarray, G: np.ndarray):
+        out = object.__new__(cls)
+        out._mass, out._p, out._G = float(mass), p, UnitInertia._make(G)
+        return out
+
+    @staticmethod
+    def Zero():
+        """Zero mass, centre of mass at P, zero inertia."""
+        return SpatialInertia._make(0.0, np.zeros(3), np.zeros((3, 3)))
+
+    @staticmethod
+    def NaN():
+        """Every entry NaN."""
+        return SpatialInertia()
+
+    @staticmethod
+    def MakeFromCentralInertia(mass, p_PScm_E, I_SScm_E):
+        """M_SP_E from the mass [kg], p_PScm_E [m] and the inertia about the
+        centre of mass I_SScm_E (RotationalInertia or (3, 3)) [kg·m²]."""
+        m = float(mass)
+        p = _vec3(p_PScm_E, "MakeFromCentralInertia: p_PScm_E")
+        I = I_SScm_E.CopyToFullMatrix3() if isinstance(I_SScm_E, RotationalInertia) \
+            else np.asarray(I_SScm_E, dtype=float)
+        I_P = I + m * _point_mass_matrix(p)
+        G = I_P / m if m != 0 else np.zeros((3, 3))
+        out = SpatialInertia._make(m, p, G)
+        if not out.IsPhysicallyValid():
+            raise RuntimeError(
+                f"MakeFromCentralInertia: mass {m} with central inertia {I.tolist()} is not "
+                f"physically valid")
+        return out
+
+    @staticmethod
+    def SolidBoxWithMass(mass, lx, ly, lz):
+        """A solid box of `mass` [kg] and edge lengths [m], about its centre."""
+        return SpatialInertia._make(float(mass), np.zeros(3),
+                                    UnitInertia.SolidBox(lx, ly, lz).CopyToFullMatrix3())
+
+    @staticmethod
+    def SolidCubeWithMass(mass, length):
+        return SpatialInertia.SolidBoxWithMass(mass, length, length, length)
+
+    @staticmethod
+    def SolidSphereWithMass(mass, radius):
+        """A solid sphere of `mass` [kg] and `radius` [m], about its centre."""
+        return SpatialInertia._make(float(mass), np.zeros(3),
+                                    UnitInertia.SolidSphere(radius).CopyToFullMatrix3())
+
+    @staticmethod
+    def SolidEllipsoidWithMass(mass, a, b, c):
+        return SpatialInertia._make(float(mass), np.zeros(3),
+                                    UnitInertia.SolidEllipsoid(a, b, c).CopyToFullMatrix3())
+
+    @staticmethod
+    def SolidCylinderWithMass(mass, radius, length, unit_vector):
+        return SpatialInertia._make(
+            float(mass), np.zeros(3),
+            UnitInertia.SolidCylinder(radius, length, unit_vector).CopyToFullMatrix3())
+
+    @staticmethod
+    def PointMass(mass, position):
+        """A point of `mass` [kg] at `position` p_PQ [m], about P."""
+        p = _vec3(position, "position")
+        return SpatialInertia._make(float(mass), p, _point_mass_matrix(p))
+
+    def get_mass(self) -> float:
+        """The mass [kg]."""
+        return self._mass
+
+    def get_com(self) -> np.ndarray:
+        """p_PScm_E (3,) [m] (a copy)."""
+        return self._p.copy()
+
+    def CalcComMoment(self) -> np.ndarray:
+        """mass · p_PScm_E (3,) [kg·m]."""
+        return self._mass * self._p
+
+    def get_unit_inertia(self) -> UnitInertia:
+        """G_SP_E [m²]."""
+        return UnitInertia._make(self._G.CopyToFullMatrix3())
+
+    def CalcRotationalInertia(self) -> RotationalInertia:
+        """I_SP_E = mass · G_SP_E [kg·m²]."""
+        return RotationalInertia._make(self._mass * self._G.CopyToFullMatrix3())
+
+    def CopyToFullMatrix6(self) -> np.ndarray:
+        """The (6, 6) spatial inertia matrix [[I, m p×]; [−m p×, m 1]]."""
+        m, p = self._mass, self._p
+        px = np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
+        M = np.zeros((6, 6))
+        M[:3, :3] = m * self._G.CopyToFullMatrix3()
+        M[:3, 3:] = m * px
+        M[3:, :3] = -m * px
+        M[3:, 3:] = m * np.eye(3)
+        return M
+
+    def IsNaN(self) -> bool:
+        return bool(np.isnan(self._mass) or np.isnan(self._p).any() or self._G.IsNaN())
+
+    def IsZero(self) -> bool:
+        return bool(self._mass == 0 and not self._p.any() and self._G.IsZero())
+
+    def SetNaN(self) -> None:
+        self._mass, self._p, self._G = np.nan, np.full(3, np.nan), UnitInertia()
+
+    def IsPhysicallyValid(self) -> bool:
+        """Non-negative mass and a central inertia that could be physical."""
+        if self.IsNaN() or self._mass < 0:
+            return False
+        if self._mass == 0:
+            return True
+        central = RotationalInertia._make(
+            self._mass * (self._G.CopyToFullMatrix3() - _point_mass_matrix(self._p)))
+        return central.CouldBePhysicallyValid()
+
+    def ReExpress(self, R_AE):
+        """M_SP_A from this M_SP_E given R_AE."""
+        R = _matrix_of(R_AE)
+        return SpatialInertia._make(self._mass, R @ self._p,
+                                    R @ self._G.CopyToFullMatrix3() @ R.T)
+
+    def Shift(self, p_PQ_E):
+        """M_SQ_E: the same body's inertia about Q at p_PQ_E [m] from P."""
+        p_PQ = _vec3(p_PQ_E, "p_PQ_E")
+        p_QScm = self._p - p_PQ
+        G_Scm = self._G.CopyToFullMatrix3() - _point_mass_matrix(self._p)
+        return SpatialInertia._make(self._mass, p_QScm, G_Scm + _point_mass_matrix(p_QScm))
+
+    def __iadd__(self, other):
+        total = self._mass + other._mass
+        I = self._mass * self._G.CopyToFullMatrix3() + other._mass * \
+            other._G.CopyToFullMatrix3()
+        p = (self._mass * self._p + other._mass * other._p) / total if total else \
+            np.zeros(3)
+        self._mass, self._p = total, p
+        self._G = UnitInertia._make(I / total if total else np.zeros((3, 3)))
+        return self
+
+    def __copy__(self):
+        return SpatialInertia._make(self._mass, self._p.copy(), self._G.CopyToFullMatrix3())
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        return SpatialInertia._make, (self._mass, self._p.copy(),
+                                      self._G.CopyToFullMatrix3())
+
+    def __repr__(self) -> str:
+        return (f"SpatialInertia(mass={self._mass!r}, p_PScm_E={self._p.tolist()!r}, "
+                f"G_SP_E={self._G!r})")

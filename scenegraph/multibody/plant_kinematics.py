@@ -1,0 +1,341 @@
+"""A MultibodyPlant's kinematic queries: poses, velocities, Jacobians, the
+q̇ ↔ v maps, limits and centres of mass.
+
+Everything is computed from the plant's cached position kinematics (one
+compiled forward-kinematics call per change of q: every body's X_WB) and,
+for velocities, its cached velocity kinematics (every body's V_WB_W);
+Jacobians come from one compiled call over the requested points.
+
+Jacobians follow Drake: J_V_ABp_E (6 × n) maps v (n = nv, JacobianWrtVariable
+.kV) or q̇ (n = nq, .kQDot) to the spatial velocity of the point Bp fixed on
+frame B, measured in frame A, expressed in frame E: rows [w_AB_E; v_ABp_E].
+With respect to q̇, J_q = J_v·N⁺(q).
+"""
+from __future__ import annotations
+
+import enum
+
+import numpy as np
+
+from scenegraph.math import RigidTransform, RotationMatrix
+from scenegraph.multibody.spatial_algebra import SpatialVelocity
+from systems.framework._overloads import overloaded
+
+__all__ = ["PlantKinematics", "JacobianWrtVariable"]
+
+
+class JacobianWrtVariable(enum.Enum):
+    """What a Jacobian is taken with respect to: q̇ (kQDot) or v (kV)."""
+    kQDot = 0
+    kV = 1
+
+    def __repr__(self) -> str:
+        return f"<JacobianWrtVariable.{self.name}: {self.value}>"
+
+
+def _points_3xn(p, what: str) -> np.ndarray:
+    P = np.array(p, dtype=float)
+    if P.ndim == 1:
+        if P.shape != (3,):
+            raise RuntimeError(f"{what}: a point must have 3 coordinates; got shape {P.shape}")
+        return P.reshape(3, 1)
+    if P.ndim != 2 or P.shape[0] != 3:
+        raise RuntimeError(f"{what}: points must be a 3×n array; got shape {P.shape}")
+    return P
+
+
+class PlantKinematics:
+    """Mixin of MultibodyPlant: the kinematic queries."""
+
+    # --- poses ----------------------------------------------------------------------------
+    def EvalBodyPoseInWorld(self, context, body) -> RigidTransform:
+        """X_WB of `body` (cached per q)."""
+        pk = self._eval_position_kinematics(context)
+        b = self._body_index_of(body, "EvalBodyPoseInWorld")
+        return RigidTransform._make(pk.R_WB[b].copy(), pk.p_WB[b].copy())
+
+    def _body_index_of(self, body, what) -> int:
+        if getattr(body, "_plant", None) is not self:
+            raise RuntimeError(f"{what}: {body!r} is not a body of this plant")
+        return int(body._index)
+
+    def _frame_of(self, frame, what):
+        from scenegraph.multibody.frames import Frame
+        if not isinstance(frame, Frame):
+            raise TypeError(f"{what}: expected a Frame; got {type(frame).__name__}")
+        if frame._plant is not self:
+            raise RuntimeError(f"{what}: frame '{frame.name()}' is not a frame of this plant")
+        return frame
+
+    def _X_WF_arrays(self, pk, frame):
+        """(R_WF (3, 3), p_WF (3,)) of a frame fixed on a body."""
+        b = int(frame._body._index)
+        X_BF = frame._X_BF
+        R_WB, p_WB = pk.R_WB[b], pk.p_WB[b]
+        return R_WB @ X_BF._R, p_WB + R_WB @ X_BF._p
+
+    def CalcRelativeTransform(self, context, frame_A, frame_B) -> RigidTransform:
+        """X_AB, the pose of frame B in frame A."""
+        pk = self._eval_position_kinematics(context)
+        R_WA, p_WA = self._X_WF_arrays(pk, self._frame_of(frame_A, "CalcRelativeTransform"))
+        R_WB, p_WB = self._X_WF_arrays(pk, self._frame_of(frame_B, "CalcRelativeTransform"))
+        return RigidTransform._make(R_WA.T @ R_WB, R_WA.T @ (p_WB - p_WA))
+
+    def CalcRelativeRotationMatrix(self, context, frame_A, frame_B) -> RotationMatrix:
+        """R_AB."""
+        return self.CalcRelativeTransform(context, frame_A, frame_B).rotation()
+
+    def CalcPointsPositions(self, context, frame_B, p_BQi, frame_A) -> np.ndarray:
+        """p_AQi (3, n) [m] of points Qi given in frame B as p_BQi (3, n)."""
+        P = _points_3xn(p_BQi, "CalcPointsPositions")
+        X_AB = self.CalcRelativeTransform(context, frame_A, frame_B)
+        return X_AB._R @ P + X_AB._p[:, None]
+
+    # --- velocities ---------------------------------------------------------------------------
+    def EvalBodySpatialVelocityInWorld(self, context, body) -> SpatialVelocity:
+        """V_WB_W: [w_WB_W; v_WBo_W] of `body` (cached per q and v)."""
+        V = self._eval_velocity_kinematics(context)
+        b = self._body_index_of(body, "EvalBodySpatialVelocityInWorld")
+        return SpatialVelocity._make(V[b].copy())
+
+    def CalcPointsVelocities(self, context, frame_B, p_BQi, frame_A, frame_E) -> np.ndarray:
+        """v_AQi_E (3, n) [m/s] of points Qi fixed in frame B."""
+        P = _points_3xn(p_BQi, "CalcPointsVelocities")
+        J = self.CalcJacobianTranslationalVelocity(context, JacobianWrtVariable.kV, frame_B,
+                                                   P, frame_A, frame_E)
+        return (J @ self._velocities_of(context)).reshape(-1, 3).T
+
+    # --- Jacobians -----------------------------------------------------------------------------
+    def _point_jacobians_W(self, pk, body_indices, p_WQ) -> np.ndarray:
+        """(m, 6, nv) Jacobians of V_WQi_W w.r.t. v for points fixed on bodies."""
+        from scenegraph.multibody.kinematics_kernels import point_jacobians
+        f = self._forest
+        J = np.zeros((len(body_indices), 6, f.nv))
+        point_jacobians(f.kinds, f.parent, f.mobod_of_body, f.v_start, f.axes, pk.R_WF,
+                        pk.p_WMo, np.asarray(body_indices, dtype=np.int64),
+                        np.ascontiguousarray(p_WQ, dtype=float), J)
+        return J
+
+    def _jacobian_A_E(self, context, with_respect_to, frame_B, P_B, frame_A, frame_E, what):
+        """(n_points, 6, nv or nq): J_V_ABpi_E for points p_BoBpi_B (3, n)."""
+        if not isinstance(with_respect_to, JacobianWrtVariable):
+            raise TypeError(f"{what}: with_respect_to must be a JacobianWrtVariable; got "
+                            f"{with_respect_to!r}")
+        pk = self._eval_position_kinematics(context)
+        for name, fr in (("frame_B", frame_B), ("frame_A", frame_A), ("frame_E", frame_E)):
+            self._frame_of(fr, f"{what}: {name}")
+        R_WB, p_WBo = self._X_WF_arrays(pk, frame_B)
+        p_WQ = (R_WB @ P_B + p_WBo[:, None]).T                         # (n, 3)
+        n = len(p_WQ)
+        b, a = int(frame_B._body._index), int(frame_A._body._index)
+        J = self._point_jacobians_W(pk, [b] * n + [a] * n, np.vstack([p_WQ, p_WQ]))
+        J = J[:n] - J[n:]
+        R_WE, _ = self._X_WF_arrays(pk, frame_E)
+        J = self._re_express(J, R_WE)
+        if with_respect_to is JacobianWrtVariable.kQDot:
+            J = J @ self._nplus(pk.q)
+        return J
+
+    @staticmethod
+    def _re_express(J, R_WE) -> np.ndarray:
+        R_EW = R_WE.T
+        out = np.empty_like(J)
+        out[:, :3] = np.einsum("ij,njk->nik", R_EW, J[:, :3])
+        out[:, 3:] = np.einsum("ij,njk->nik", R_EW, J[:, 3:])
+        return out
+
+    def _nplus(self, q) -> np.ndarray:
+        from scenegraph.multibody.kinematics_kernels import qdot_to_velocity_matrix
+        f = self._forest
+        Nplus = np.zeros((f.nv, f.nq))
+        qdot_to_velocity_matrix(f.kinds, f.q_start, f.v_start, q, Nplus)
+        return Nplus
+
+    def CalcJacobianSpatialVelocity(self, context, with_respect_to, frame_B, p_BoBp_B,
+                                    frame_A, frame_E) -> np.ndarray:
+        """J_V_ABp_E (6, nv or nq): rows [w_AB_E; v_ABp_E] for the point Bp at
+        p_BoBp_B (3,) [m] in frame B."""
+        P = _points_3xn(p_BoBp_B, "CalcJacobianSpatialVelocity")
+        if P.shape[1] != 1:
+            raise RuntimeError("CalcJacobianSpatialVelocity: p_BoBp_B must be one point")
+        return self._jacobian_A_E(context, with_respect_to, frame_B, P, frame_A, frame_E,
+                                  "CalcJacobianSpatialVelocity")[0]
+
+    def CalcJacobianAngularVelocity(self, context, with_respect_to, frame_B, frame_A,
+                                    frame_E) -> np.ndarray:
+        """Js_w_AB_E (3, nv or nq)."""
+        return self._jacobian_A_E(context, with_respect_to, frame_B, np.zeros((3, 1)),
+                                  frame_A, frame_E, "CalcJacobianAngularVelocity")[0, :3]
+
+    def CalcJacobianTranslationalVelocity(self, context, with_respect_to, frame_B, p_BoBi_B,
+                                          frame_A, frame_E) -> np.ndarray:
+        """Js_v_ABi_E (3n, nv or nq): rows 3i..3i+2 are the Jacobian of
+        v_ABi_E for the point Bi at column i of p_BoBi_B (3, n) [m]."""
+        P = _points_3xn(p_BoBi_B, "CalcJacobianTranslationalVelocity")
+        J = self._jacobian_A_E(context, with_respect_to, frame_B, P, frame_A, frame_E,
+                               "CalcJacobianTranslationalVelocity")
+        return J[:, 3:].reshape(-1, J.shape[2])
+
+    def CalcJacobianPositionVector(self, context, frame_B, p_BoBi_B, frame_A,
+                                   frame_E) -> np.ndarray:
+        """∂p_AoBi_E/∂q (3n, nq) (Drake's "position vector" Jacobian: the
+        translational Jacobian w.r.t. q̇ of the points' position vectors)."""
+        return self.CalcJacobianTranslationalVelocity(
+            context, JacobianWrtVariable.kQDot, frame_B, p_BoBi_B, frame_A, frame_E)
+
+    # --- q̇ <-> v -------------------------------------------------------------------------------
+    def MapVelocityToQDot(self, context, v) -> np.ndarray:
+        """q̇ = N(q)·v (nq,)."""
+        q = self._positions_of(context)
+        return self._velocity_to_qdot(q) @ self._as_vector(v, self._forest.nv,
+                                                           "MapVelocityToQDot")
+
+    def MapQDotToVelocity(self, context, qdot) -> np.ndarray:
+        """v = N⁺(q)·q̇ (nv,)."""
+        q = np.ascontiguousarray(self._positions_of(context), dtype=float)
+        return self._nplus(q) @ self._as_vector(qdot, self._forest.nq, "MapQDotToVelocity")
+
+    def MakeVelocityToQDotMap(self, context) -> np.ndarray:
+        """N(q) (nq, nv) (pydrake returns a sparse matrix; here a dense array)."""
+        return self._velocity_to_qdot(self._positions_of(context))
+
+    def MakeQDotToVelocityMap(self, context) -> np.ndarray:
+        """N⁺(q) (nv, nq) (dense)."""
+        return self._nplus(np.ascontiguousarray(self._positions_of(context), dtype=float))
+
+    def IsVelocityEqualToQDot(self) -> bool:
+        """True when every joint has q̇ = v (no quaternion or roll-pitch-yaw joints)."""
+        self._throw_if_not_finalized("IsVelocityEqualToQDot")
+        from scenegraph.multibody.joints import KIND_PLANAR, KIND_PRISMATIC, KIND_REVOLUTE
+        return all(int(k) in (KIND_REVOLUTE, KIND_PRISMATIC, KIND_PLANAR)
+                   for k in self._forest.kinds[1:])
+
+    # --- limits --------------------------------------------------------------------------------
+    def _joint_array(self, getter, n_of, start_of, size) -> np.ndarray:
+        self._throw_if_not_finalized("limits")
+        out = np.zeros(size)
+        for j in self._forest.mobod_joint[1:]:
+            s = start_of(j)
+            out[s:s + n_of(j)] = getter(j)
+        return out
+
+    def GetPositionLowerLimits(self) -> np.ndarray:
+        """Lower position limits (nq,) (−inf where unlimited)."""
+        return self._joint_array(lambda j: j._q_lower, lambda j: j._NQ,
+                                 lambda j: j._q_start, self.num_positions())
+
+    def GetPositionUpperLimits(self) -> np.ndarray:
+        return self._joint_array(lambda j: j._q_upper, lambda j: j._NQ,
+                                 lambda j: j._q_start, self.num_positions())
+
+    def GetVelocityLowerLimits(self) -> np.ndarray:
+        return self._joint_array(lambda j: j._v_lower, lambda j: j._NV,
+                                 lambda j: j._v_start, self.num_velocities())
+
+    def GetVelocityUpperLimits(self) -> np.ndarray:
+        return self._joint_array(lambda j: j._v_upper, lambda j: j._NV,
+                                 lambda j: j._v_start, self.num_velocities())
+
+    def GetAccelerationLowerLimits(self) -> np.ndarray:
+        return self._joint_array(lambda j: j._a_lower, lambda j: j._NV,
+                                 lambda j: j._v_start, self.num_velocities())
+
+    def GetAccelerationUpperLimits(self) -> np.ndarray:
+        return self._joint_array(lambda j: j._a_upper, lambda j: j._NV,
+                                 lambda j: j._v_start, self.num_velocities())
+
+    # --- mass properties -------------------------------------------------------------------------
+    def _bodies_of(self, model_instances, what) -> list:
+        if model_instances is None:
+            return self._bodies[1:]
+        wanted = {self._check_instance(m, what) for m in model_instances}
+        return [b for b in self._bodies[1:] if int(b.model_instance()) in wanted]
+
+    @overloaded
+    def CalcTotalMass(self, context) -> float:
+        """Sum of the masses [kg] of the bodies (of the model instances)."""
+        self.ValidateContext(context)
+        return float(sum(b.default_mass() for b in self._bodies[1:]))
+
+    @CalcTotalMass.overload
+    def CalcTotalMass(self, context, model_instances) -> float:
+        self.ValidateContext(context)
+        return float(sum(b.default_mass() for b in
+                         self._bodies_of(model_instances, "CalcTotalMass")))
+
+    def _com(self, context, model_instances, what) -> np.ndarray:
+        pk = self._eval_position_kinematics(context)
+        bodies = self._bodies_of(model_instances, what)
+        idx = np.array([int(b.index()) for b in bodies], dtype=np.int64)
+        m = np.array([b.default_mass() for b in bodies])
+        total = m.sum()
+        if not total > 0:
+            raise RuntimeError(f"{what}(): The system's total mass must be greater than "
+                               f"zero.")
+        com_B = np.array([b.default_com() for b in bodies]).reshape(-1, 3)
+        p = pk.p_WB[idx] + np.einsum("nij,nj->ni", pk.R_WB[idx], com_B)
+        return (m[:, None] * p).sum(axis=0) / total
+
+    @overloaded
+    def CalcCenterOfMassPositionInWorld(self, context) -> np.ndarray:
+        """p_WScm (3,) [m]: the centre of mass of all bodies (or of the model
+        instances' bodies), world excluded.
+
+        Raises:
+          RuntimeError: their total mass is zero."""
+        return self._com(context, None, "CalcCenterOfMassPositionInWorld")
+
+    @CalcCenterOfMassPositionInWorld.overload
+    def CalcCenterOfMassPositionInWorld(self, context, model_instances) -> np.ndarray:
+        return self._com(context, model_instances, "CalcCenterOfMassPositionInWorld")
+
+    @overloaded
+    def CalcCenterOfMassTranslationalVelocityInWorld(self, context) -> np.ndarray:
+        """v_WScm_W (3,) [m/s]."""
+        return self._com_velocity(context, None)
+
+    @CalcCenterOfMassTranslationalVelocityInWorld.overload
+    def CalcCenterOfMassTranslationalVelocityInWorld(self, context, model_instances):
+        return self._com_velocity(context, model_instances)
+
+    def _com_velocity(self, context, model_instances) -> np.ndarray:
+        J = self._com_jacobian_W(context, model_instances,
+                                 "CalcCenterOfMassTranslationalVelocityInWorld")
+        return J @ self._velocities_of(context)
+
+    def _com_jacobian_W(self, context, model_instances, what) -> np.ndarray:
+        pk = self._eval_position_kinematics(context)
+        bodies = self._bodies_of(model_instances, what)
+        m = np.array([b.default_mass() for b in bodies])
+        total = m.sum()
+        if not total > 0:
+            raise RuntimeError(f"{what}(): The system's total mass must be greater than "
+                               f"zero.")
+        idx = [int(b.index()) for b in bodies]
+        com_B = np.array([b.default_com() for b in bodies]).reshape(-1, 3)
+        p = pk.p_WB[idx] + np.einsum("nij,nj->ni", pk.R_WB[idx], com_B)
+        J = self._point_jacobians_W(pk, idx, p)[:, 3:]
+        return np.einsum("n,nij->ij", m, J) / total
+
+    @overloaded
+    def CalcJacobianCenterOfMassTranslationalVelocity(self, context, with_respect_to,
+                                                      frame_A, frame_E) -> np.ndarray:
+        """Js_v_AScm_E (3, nv or nq) (frame_A must be the world frame, as in Drake)."""
+        return self._com_jacobian(context, None, with_respect_to, frame_A, frame_E)
+
+    @CalcJacobianCenterOfMassTranslationalVelocity.overload
+    def CalcJacobianCenterOfMassTranslationalVelocity(self, context, model_instances,
+                                                      with_respect_to, frame_A, frame_E):
+        return self._com_jacobian(context, model_instances, with_respect_to, frame_A, frame_E)
+
+    def _com_jacobian(self, context, model_instances, with_respect_to, frame_A, frame_E):
+        what = "CalcJacobianCenterOfMassTranslationalVelocity"
+        if not self._frame_of(frame_A, what).is_world_frame():
+            raise RuntimeError(f"{what}(): frame_A must be the world frame")
+        J = self._com_jacobian_W(context, model_instances, what)
+        pk = self._eval_position_kinematics(context)
+        R_WE, _ = self._X_WF_arrays(pk, self._frame_of(frame_E, what))
+        J = R_WE.T @ J
+        if with_respect_to is JacobianWrtVariable.kQDot:
+            J = J @ self._nplus(pk.q)
+        return J

@@ -1,0 +1,565 @@
+"""A MultibodyPlant's state, ports and events.
+
+State: x = [q; v] (nq + nv), continuous when time_step = 0, one discrete
+group otherwise. Ports (pydrake's names, plus two extensions):
+
+* input ``geometry_query`` (QueryObject; connected by AddMultibodyPlantSceneGraph);
+* input ``commanded_positions`` (nq) — extension: q follows it;
+* input ``commanded_velocities`` (nv) — extension: q integrates it kinematically;
+* output ``geometry_pose`` (FramePoseVector of every body frame, for SceneGraph);
+* output ``state`` ([q; v]), ``body_poses`` (list of RigidTransform X_WB by
+  BodyIndex), ``body_spatial_velocities`` (list of SpatialVelocity V_WB_W),
+  and ``<model instance>_state`` per model instance.
+
+How q and v move (nothing else moves them: there are no dynamics):
+
+* discrete plant, every time_step h: with commanded positions q_c,
+  q ← q_c and v ← N⁺(q)·(q_c − q)/h; with commanded velocities v_c,
+  v ← v_c and q ← q + h·N(q)·v_c (quaternions renormalized); with both,
+  q ← q_c and v ← v_c.
+* continuous plant: q̇ = N(q)·v_c with commanded velocities (else 0), v̇ = 0;
+  at the start of every step q ← q_c (commanded positions) and v ← v_c
+  (commanded velocities).
+* With neither connected, a plant with velocities raises at its first
+  update or derivative evaluation, naming the two ports (a ported dynamics
+  script must not show a robot silently frozen).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scenegraph.math import RigidTransform, RotationMatrix
+from scenegraph.multibody.spatial_algebra import SpatialVelocity
+from systems.framework import AbstractValue, BasicVector, EventStatus
+from systems.framework._overloads import overloaded
+
+__all__ = ["PlantState"]
+
+
+class _PositionKinematics:
+    """The position-kinematics cache value: R_WB (nb, 3, 3), p_WB (nb, 3) by
+    body index, R_WF (n, 3, 3) and p_WMo (n, 3) per mobod, and the q they
+    came from."""
+
+    __slots__ = ("R_WB", "p_WB", "R_WF", "p_WMo", "q")
+
+    def __init__(self, nb, n, nq):
+        self.R_WB, self.p_WB = np.zeros((nb, 3, 3)), np.zeros((nb, 3))
+        self.R_WF, self.p_WMo = np.zeros((n, 3, 3)), np.zeros((n, 3))
+        self.q = np.zeros(nq)
+
+
+class PlantState:
+    """Mixin of MultibodyPlant: state, ports, events, q/v accessors."""
+
+    def _init_state_ports(self) -> None:
+        from scenegraph.kinematics_vector import FramePoseVector
+        from scenegraph.query_object import QueryObject
+        self._geometry_query_port = self.DeclareAbstractInputPort(
+            "geometry_query", AbstractValue.Make(QueryObject()))
+        x_ticket = self.q_ticket() if self._time_step == 0 else self.xd_ticket()
+        self._geometry_pose_port = self.DeclareAbstractOutputPort(
+            "geometry_pose", self._alloc_frame_poses, self._calc_frame_poses, {x_ticket})
+
+    @staticmethod
+    def _alloc_frame_poses():
+        from scenegraph.kinematics_vector import FramePoseVector
+        return AbstractValue.Make(FramePoseVector())
+
+    def _declare_state_ports_events(self) -> None:
+        f = self._forest
+        nq, nv = f.nq, f.nv
+        x0 = self._default_state_vector()
+        continuous = self._time_step == 0
+        if continuous:
+            self.DeclareContinuousState(BasicVector(x0), nq, nv, 0)
+            q_tickets = {self.q_ticket()}
+            x_tickets = {self.q_ticket(), self.v_ticket()}
+        else:
+            self._state_index = self.DeclareDiscreteState(BasicVector(x0))
+            q_tickets = x_tickets = {self.xd_ticket()}
+        from systems.framework.cache import ValueProducer
+        self._position_kinematics = self.DeclareCacheEntry(
+            "position kinematics", ValueProducer(self._alloc_position_kinematics,
+                                                 self._calc_position_kinematics), q_tickets)
+        self._velocity_kinematics = self.DeclareCacheEntry(
+            "velocity kinematics", ValueProducer(self._alloc_velocity_kinematics,
+                                                 self._calc_velocity_kinematics), x_tickets)
+        self._commanded_positions_port = self.DeclareVectorInputPort("commanded_positions", nq)
+        self._commanded_velocities_port = self.DeclareVectorInputPort("commanded_velocities",
+                                                                      nv)
+        self._state_port = self.DeclareVectorOutputPort("state", nq + nv, self._calc_state,
+                                                        x_tickets)
+        self._body_poses_port = self.DeclareAbstractOutputPort(
+            "body_poses", self._alloc_list, self._calc_body_poses, q_tickets)
+        self._body_velocities_port = self.DeclareAbstractOutputPort(
+            "body_spatial_velocities", self._alloc_list, self._calc_body_velocities,
+            x_tickets)
+        self._instance_state_ports = []
+        for i, name in enumerate(self._instance_names):
+            n = len(self._q_of_instance[i]) + len(self._v_of_instance[i])
+            port = self.DeclareVectorOutputPort(f"{name}_state", n,
+                                                self._instance_state_calc(i), x_tickets)
+            self._instance_state_ports.append(port)
+        if nv > 0:
+            if continuous:
+                self.DeclarePerStepUnrestrictedUpdateEvent(self._per_step_update)
+            else:
+                self.DeclarePeriodicDiscreteUpdateEvent(self._time_step, 0.0,
+                                                        self._discrete_update)
+
+    def _instance_state_calc(self, i):
+        from scenegraph.multibody._instance_state import InstanceStateCalc
+        return InstanceStateCalc(self, i)
+
+    @staticmethod
+    def _alloc_list():
+        return AbstractValue.Make([])
+
+    def _default_state_vector(self) -> np.ndarray:
+        f = self._forest
+        x = np.zeros(f.nq + f.nv)
+        for k in range(1, len(f.mobod_joint)):
+            j = f.mobod_joint[k]
+            x[j._q_start:j._q_start + j._NQ] = j._q_default
+        return x
+
+    def _on_default_positions_changed(self) -> None:
+        """Keeps the state model (what new contexts start from) equal to the
+        joints' defaults."""
+        if not self._finalized:
+            return
+        x0 = self._default_state_vector()
+        if self._time_step == 0:
+            self._xc_model.SetFromVector(x0)
+        else:
+            self._discrete_models[0].SetFromVector(x0)
+
+    # --- raw q and v --------------------------------------------------------------------
+    def _state_vector(self, context) -> np.ndarray:
+        if self._time_step == 0:
+            return context.get_continuous_state_vector().CopyToVector()
+        return context.get_discrete_state_vector().get_value()
+
+    def _positions_of(self, context) -> np.ndarray:
+        """q (nq,) of a context of this plant (read-only use)."""
+        self.ValidateContext(context)
+        if self._time_step == 0:
+            return context.get_continuous_state().get_generalized_position().CopyToVector()
+        return context.get_discrete_state_vector().get_value()[:self._forest.nq]
+
+    def _velocities_of(self, context) -> np.ndarray:
+        self.ValidateContext(context)
+        if self._time_step == 0:
+            return context.get_continuous_state().get_generalized_velocity().CopyToVector()
+        return context.get_discrete_state_vector().get_value()[self._forest.nq:]
+
+    def _write_state(self, context, q=None, v=None) -> None:
+        nq = self._forest.nq
+        x = np.array(self._state_vector(context), dtype=float)
+        if q is not None:
+            x[:nq] = q
+        if v is not None:
+            x[nq:] = v
+        if self._time_step == 0:
+            context.SetContinuousState(x)
+        else:
+            context.SetDiscreteState(x)
+
+    @staticmethod
+    def _as_vector(values, n, what) -> np.ndarray:
+        out = np.array(values, dtype=float).reshape(-1)
+        if out.shape != (n,):
+            raise RuntimeError(f"{what}: expected a vector of size {n}; got shape "
+                               f"{np.shape(values)}")
+        return out
+
+    def _set_joint_positions(self, context, joint, values) -> None:
+        q = self._positions_of(context).copy()
+        s = joint.position_start()
+        q[s:s + joint._NQ] = self._as_vector(values, joint._NQ,
+                                             f"Joint '{joint.name()}' positions")
+        self._write_state(context, q=q)
+
+    def _set_joint_velocities(self, context, joint, values) -> None:
+        v = self._velocities_of(context).copy()
+        s = joint.velocity_start()
+        v[s:s + joint._NV] = self._as_vector(values, joint._NV,
+                                             f"Joint '{joint.name()}' velocities")
+        self._write_state(context, v=v)
+
+    # --- pydrake's q / v accessors ------------------------------------------------------------
+    def num_positions(self, model_instance=None) -> int:
+        """nq (of the whole plant, or of one model instance)."""
+        self._throw_if_not_finalized("num_positions")
+        if model_instance is None:
+            return self._forest.nq
+        return len(self._q_of_instance[self._check_instance(model_instance, "num_positions")])
+
+    def num_velocities(self, model_instance=None) -> int:
+        """nv (of the whole plant, or of one model instance)."""
+        self._throw_if_not_finalized("num_velocities")
+        if model_instance is None:
+            return self._forest.nv
+        return len(self._v_of_instance[self._check_instance(model_instance,
+                                                            "num_velocities")])
+
+    def num_multibody_states(self, model_instance=None) -> int:
+        return self.num_positions(model_instance) + self.num_velocities(model_instance)
+
+    @overloaded
+    def GetPositions(self, context) -> np.ndarray:
+        """q (nq,) (or the positions of one model instance), a copy."""
+        return np.array(self._positions_of(context))
+
+    @GetPositions.overload
+    def GetPositions(self, context, model_instance) -> np.ndarray:
+        i = self._check_instance(model_instance, "GetPositions")
+        return self._positions_of(context)[self._q_of_instance[i]]
+
+    @overloaded
+    def SetPositions(self, context, q) -> None:
+        """Sets q (nq,) (or one model instance's positions)."""
+        self._throw_if_not_finalized("SetPositions")
+        self.ValidateContext(context)
+        self._write_state(context, q=self._as_vector(q, self._forest.nq, "SetPositions"))
+
+    @SetPositions.overload
+    def SetPositions(self, context, model_instance, q) -> None:
+        i = self._check_instance(model_instance, "SetPositions")
+        idx = self._q_of_instance[i]
+        full = self._positions_of(context).copy()
+        full[idx] = self._as_vector(q, len(idx), "SetPositions")
+        self._write_state(context, q=full)
+
+    @overloaded
+    def GetVelocities(self, context) -> np.ndarray:
+        """v (nv,) (or one model instance's velocities), a copy."""
+        return np.array(self._velocities_of(context))
+
+    @GetVelocities.overload
+    def GetVelocities(self, context, model_instance) -> np.ndarray:
+        i = self._check_instance(model_instance, "GetVelocities")
+        return self._velocities_of(context)[self._v_of_instance[i]]
+
+    @overloaded
+    def SetVelocities(self, context, v) -> None:
+        """Sets v (nv,) (or one model instance's velocities)."""
+        self._throw_if_not_finalized("SetVelocities")
+        self.ValidateContext(context)
+        self._write_state(context, v=self._as_vector(v, self._forest.nv, "SetVelocities"))
+
+    @SetVelocities.overload
+    def SetVelocities(self, context, model_instance, v) -> None:
+        i = self._check_instance(model_instance, "SetVelocities")
+        idx = self._v_of_instance[i]
+        full = self._velocities_of(context).copy()
+        full[idx] = self._as_vector(v, len(idx), "SetVelocities")
+        self._write_state(context, v=full)
+
+    @overloaded
+    def GetPositionsAndVelocities(self, context) -> np.ndarray:
+        """[q; v], a copy."""
+        return np.concatenate([self._positions_of(context), self._velocities_of(context)])
+
+    @GetPositionsAndVelocities.overload
+    def GetPositionsAndVelocities(self, context, model_instance) -> np.ndarray:
+        return np.concatenate([self.GetPositions(context, model_instance),
+                               self.GetVelocities(context, model_instance)])
+
+    @overloaded
+    def SetPositionsAndVelocities(self, context, q_v) -> None:
+        """Sets [q; v]."""
+        self._throw_if_not_finalized("SetPositionsAndVelocities")
+        self.ValidateContext(context)
+        nq, nv = self._forest.nq, self._forest.nv
+        x = self._as_vector(q_v, nq + nv, "SetPositionsAndVelocities")
+        self._write_state(context, q=x[:nq], v=x[nq:])
+
+    @SetPositionsAndVelocities.overload
+    def SetPositionsAndVelocities(self, context, model_instance, q_v) -> None:
+        i = self._check_instance(model_instance, "SetPositionsAndVelocities")
+        nqi = len(self._q_of_instance[i])
+        x = self._as_vector(q_v, nqi + len(self._v_of_instance[i]),
+                            "SetPositionsAndVelocities")
+        self.SetPositions(context, model_instance, x[:nqi])
+        self.SetVelocities(context, model_instance, x[nqi:])
+
+    def GetPositionsFromArray(self, model_instance, q) -> np.ndarray:
+        i = self._check_instance(model_instance, "GetPositionsFromArray")
+        return self._as_vector(q, self._forest.nq, "GetPositionsFromArray")[
+            self._q_of_instance[i]]
+
+    def GetVelocitiesFromArray(self, model_instance, v) -> np.ndarray:
+        i = self._check_instance(model_instance, "GetVelocitiesFromArray")
+        return self._as_vector(v, self._forest.nv, "GetVelocitiesFromArray")[
+            self._v_of_instance[i]]
+
+    def SetPositionsInArray(self, model_instance, q_instance, q) -> None:
+        i = self._check_instance(model_instance, "SetPositionsInArray")
+        idx = self._q_of_instance[i]
+        q[idx] = self._as_vector(q_instance, len(idx), "SetPositionsInArray")
+
+    def SetVelocitiesInArray(self, model_instance, v_instance, v) -> None:
+        i = self._check_instance(model_instance, "SetVelocitiesInArray")
+        idx = self._v_of_instance[i]
+        v[idx] = self._as_vector(v_instance, len(idx), "SetVelocitiesInArray")
+
+    @overloaded
+    def GetDefaultPositions(self) -> np.ndarray:
+        """The positions a new context starts with (nq,)."""
+        self._throw_if_not_finalized("GetDefaultPositions")
+        return self._default_state_vector()[:self._forest.nq]
+
+    @GetDefaultPositions.overload
+    def GetDefaultPositions(self, model_instance) -> np.ndarray:
+        return self.GetDefaultPositions()[self._q_of_instance[
+            self._check_instance(model_instance, "GetDefaultPositions")]]
+
+    @overloaded
+    def SetDefaultPositions(self, q) -> None:
+        """Sets the positions new contexts start with (every joint's default)."""
+        self._throw_if_not_finalized("SetDefaultPositions")
+        q = self._as_vector(q, self._forest.nq, "SetDefaultPositions")
+        self._set_default_q(q, range(self._forest.nq))
+
+    @SetDefaultPositions.overload
+    def SetDefaultPositions(self, model_instance, q_instance) -> None:
+        self._throw_if_not_finalized("SetDefaultPositions")
+        i = self._check_instance(model_instance, "SetDefaultPositions")
+        idx = self._q_of_instance[i]
+        full = self.GetDefaultPositions()
+        full[idx] = self._as_vector(q_instance, len(idx), "SetDefaultPositions")
+        self._set_default_q(full, idx)
+
+    def _set_default_q(self, q, _indices) -> None:
+        f = self._forest
+        for k in range(1, len(f.mobod_joint)):
+            j = f.mobod_joint[k]
+            j._q_default = q[j._q_start:j._q_start + j._NQ].copy()
+        self._on_default_positions_changed()
+
+    def SetDefaultState(self, context, state) -> None:
+        """Sets `state` to the default [q; v] (pydrake's signature)."""
+        self.ValidateContext(context)
+        x0 = self._default_state_vector()
+        if self._time_step == 0:
+            state.get_mutable_continuous_state().SetFromVector(x0)
+        else:
+            state.get_mutable_discrete_state().get_mutable_vector(0).SetFromVector(x0)
+
+    # --- free bodies ------------------------------------------------------------------------
+    def SetFreeBodyPose(self, context, body, X_PB=None, X_JpJc=None) -> None:
+        """Sets the pose of a floating base body in its joint's parent frame
+        (the world, for the floating joints Finalize adds)."""
+        X = X_PB if X_PB is not None else X_JpJc
+        joint = self._floating_joint_of(body, "SetFreeBodyPose")
+        joint.SetPose(context, X)
+
+    def SetFloatingBaseBodyPoseInWorldFrame(self, context, body, X_WB) -> None:
+        self.SetFreeBodyPose(context, body, X_WB)
+
+    def GetFreeBodyPose(self, context, body) -> RigidTransform:
+        """X_WB of a floating base body."""
+        return self._floating_joint_of(body, "GetFreeBodyPose").GetPose(context)
+
+    def SetFreeBodySpatialVelocity(self, context=None, body=None, V_PB=None, V_JpJc=None):
+        """Sets V_WB of a floating base body: w_WB_W and v_WBo_W."""
+        V = V_PB if V_PB is not None else V_JpJc
+        joint = self._floating_joint_of(body, "SetFreeBodySpatialVelocity")
+        joint._set_v(context, V.get_coeffs())
+
+    def SetDefaultFreeBodyPose(self, body, X_PB) -> None:
+        """The pose a floating base body starts at in new contexts."""
+        if self._finalized:
+            self._floating_joint_of(body, "SetDefaultFreeBodyPose").SetDefaultPose(X_PB)
+        else:
+            self._default_X_WB[int(body.index())] = RigidTransform(X_PB)
+
+    SetDefaultFloatingBaseBodyPose = SetDefaultFreeBodyPose
+
+    def GetDefaultFreeBodyPose(self, body) -> RigidTransform:
+        if self._finalized and self._body_is_floating_base(body):
+            return self._floating_joint_of(body, "GetDefaultFreeBodyPose").GetDefaultPose()
+        return RigidTransform(self._default_X_WB.get(int(body.index()), RigidTransform()))
+
+    GetDefaultFloatingBaseBodyPose = GetDefaultFreeBodyPose
+
+    # --- ports --------------------------------------------------------------------------------
+    def get_geometry_query_input_port(self):
+        return self._geometry_query_port
+
+    def get_geometry_pose_output_port(self):
+        return self._geometry_pose_port
+
+    def get_commanded_positions_input_port(self):
+        """Extension: the commanded positions q_c (nq) that q follows (module
+        docstring)."""
+        self._throw_if_not_finalized("get_commanded_positions_input_port")
+        return self._commanded_positions_port
+
+    def get_commanded_velocities_input_port(self):
+        """Extension: the commanded velocities v_c (nv) that q integrates
+        (module docstring)."""
+        self._throw_if_not_finalized("get_commanded_velocities_input_port")
+        return self._commanded_velocities_port
+
+    @overloaded
+    def get_state_output_port(self):
+        """[q; v] (or one model instance's)."""
+        self._throw_if_not_finalized("get_state_output_port")
+        return self._state_port
+
+    @get_state_output_port.overload
+    def get_state_output_port(self, model_instance):
+        self._throw_if_not_finalized("get_state_output_port")
+        return self._instance_state_ports[self._check_instance(model_instance,
+                                                               "get_state_output_port")]
+
+    def get_body_poses_output_port(self):
+        """list of X_WB (RigidTransform) indexed by BodyIndex."""
+        self._throw_if_not_finalized("get_body_poses_output_port")
+        return self._body_poses_port
+
+    def get_body_spatial_velocities_output_port(self):
+        """list of V_WB_W (SpatialVelocity) indexed by BodyIndex."""
+        self._throw_if_not_finalized("get_body_spatial_velocities_output_port")
+        return self._body_velocities_port
+
+    # --- calcs ----------------------------------------------------------------------------------
+    def _alloc_position_kinematics(self):
+        f = self._forest
+        return AbstractValue.Make(_PositionKinematics(len(self._bodies), len(f.kinds), f.nq))
+
+    def _calc_position_kinematics(self, context, value) -> None:
+        from scenegraph.multibody.kinematics_kernels import forward_kinematics
+        pk = value.get_mutable_value()
+        q = np.ascontiguousarray(self._positions_of(context), dtype=float)
+        forward_kinematics(*self._forest.kernel_arrays(), q, pk.R_WB, pk.p_WB, pk.R_WF,
+                           pk.p_WMo)
+        pk.q = q
+
+    def _eval_position_kinematics(self, context) -> _PositionKinematics:
+        self._throw_if_not_finalized("kinematics")
+        self.ValidateContext(context)
+        return self._position_kinematics.Eval(context)
+
+    def _alloc_velocity_kinematics(self):
+        return AbstractValue.Make(np.zeros((len(self._bodies), 6)))
+
+    def _calc_velocity_kinematics(self, context, value) -> None:
+        from scenegraph.multibody.kinematics_kernels import body_velocities
+        pk = self._position_kinematics.Eval(context)
+        f = self._forest
+        V = np.zeros((len(self._bodies), 6))
+        v = np.ascontiguousarray(self._velocities_of(context), dtype=float)
+        body_velocities(f.kinds, f.parent, f.body_of, f.v_start, f.axes, pk.R_WF, pk.p_WMo,
+                        pk.p_WB, v, V)
+        value.set_value(V)
+
+    def _eval_velocity_kinematics(self, context) -> np.ndarray:
+        self._throw_if_not_finalized("kinematics")
+        self.ValidateContext(context)
+        return self._velocity_kinematics.Eval(context)
+
+    def _calc_state(self, context, output) -> None:
+        output.SetFromVector(np.concatenate([self._positions_of(context),
+                                             self._velocities_of(context)]))
+
+    def _calc_body_poses(self, context, output) -> None:
+        pk = self._position_kinematics.Eval(context)
+        output.set_value([RigidTransform._make(pk.R_WB[b].copy(), pk.p_WB[b].copy())
+                          for b in range(len(self._bodies))])
+
+    def _calc_body_velocities(self, context, output) -> None:
+        V = self._velocity_kinematics.Eval(context)
+        output.set_value([SpatialVelocity._make(V[b].copy()) for b in range(len(V))])
+
+    def _calc_frame_poses(self, context, output) -> None:
+        poses = output.get_mutable_value()
+        if not self._finalized:
+            raise RuntimeError("MultibodyPlant's geometry_pose output port was evaluated "
+                               "before Finalize()")
+        pk = self._position_kinematics.Eval(context)
+        R_WB, p_WB = pk.R_WB, pk.p_WB
+        for b, frame_id in self._body_frame_id_list:
+            poses.set_value(frame_id, RigidTransform._make(R_WB[b].copy(), p_WB[b].copy()))
+
+    # --- how q and v move ---------------------------------------------------------------------------
+    def _undriven_error(self) -> RuntimeError:
+        return RuntimeError(
+            f"MultibodyPlant '{self.get_name()}' has {self._forest.nv} velocities and "
+            f"nothing drives them: this library's MultibodyPlant is kinematic only (no "
+            f"dynamics). Connect get_commanded_positions_input_port() (input port "
+            f"'commanded_positions', size {self._forest.nq}) or "
+            f"get_commanded_velocities_input_port() (input port 'commanded_velocities', "
+            f"size {self._forest.nv}); to hold the robot still, connect a "
+            f"ConstantVectorSource of its positions to 'commanded_positions'.")
+
+    def _commands(self, context):
+        qc = self._commanded_positions_port.Eval(context) \
+            if self._commanded_positions_port.HasValue(context) else None
+        vc = self._commanded_velocities_port.Eval(context) \
+            if self._commanded_velocities_port.HasValue(context) else None
+        return qc, vc
+
+    def _discrete_update(self, context, discrete_state):
+        from scenegraph.multibody.kinematics_kernels import normalize_quaternions
+        qc, vc = self._commands(context)
+        if qc is None and vc is None:
+            raise self._undriven_error()
+        f, h = self._forest, self._time_step
+        q = np.array(self._positions_of(context), dtype=float)
+        if qc is not None:
+            qc = np.asarray(qc, dtype=float)
+            v_next = vc if vc is not None else self._qdot_to_v(q, (qc - q) / h)
+            q_next = qc
+        else:
+            v_next = np.asarray(vc, dtype=float)
+            q_next = q + h * (self._velocity_to_qdot(q) @ v_next)
+            normalize_quaternions(f.kinds, f.q_start, q_next)
+        discrete_state.get_mutable_vector(0).SetFromVector(np.concatenate([q_next, v_next]))
+        return EventStatus.Succeeded()
+
+    def _per_step_update(self, context, state):
+        qc, vc = self._commands(context)
+        if qc is None and vc is None:
+            raise self._undriven_error()
+        nq = self._forest.nq
+        x = state.get_mutable_continuous_state().get_mutable_vector()
+        values = x.CopyToVector()
+        if qc is not None:
+            values[:nq] = qc
+        if vc is not None:
+            values[nq:] = vc
+        x.SetFromVector(values)
+        return EventStatus.Succeeded()
+
+    def DoCalcTimeDerivatives(self, context, derivatives) -> None:
+        f = self._forest
+        if f.nv == 0:
+            return
+        qc, vc = self._commands(context)
+        if qc is None and vc is None:
+            raise self._undriven_error()
+        xdot = np.zeros(f.nq + f.nv)
+        if vc is not None:
+            q = self._positions_of(context)
+            xdot[:f.nq] = self._velocity_to_qdot(q) @ np.asarray(vc, dtype=float)
+        derivatives.SetFromVector(xdot)
+
+    def _velocity_to_qdot(self, q) -> np.ndarray:
+        from scenegraph.multibody.kinematics_kernels import velocity_to_qdot_matrix
+        f = self._forest
+        N = np.zeros((f.nq, f.nv))
+        velocity_to_qdot_matrix(f.kinds, f.q_start, f.v_start,
+                                np.ascontiguousarray(q, dtype=float), N)
+        return N
+
+    def _qdot_to_v(self, q, qdot) -> np.ndarray:
+        from scenegraph.multibody.kinematics_kernels import qdot_to_velocity_matrix
+        f = self._forest
+        Nplus = np.zeros((f.nv, f.nq))
+        qdot_to_velocity_matrix(f.kinds, f.q_start, f.v_start,
+                                np.ascontiguousarray(q, dtype=float), Nplus)
+        return Nplus @ qdot
