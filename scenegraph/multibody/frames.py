@@ -12,6 +12,7 @@ import numpy as np
 
 from scenegraph.math import RigidTransform, RotationMatrix
 from scenegraph.multibody.element import MultibodyElement
+from systems.framework._overloads import overloaded
 
 __all__ = ["Frame", "RigidBodyFrame", "FixedOffsetFrame"]
 
@@ -166,16 +167,19 @@ class FixedOffsetFrame(Frame):
 
     __slots__ = ("_parent", "_X_PF")
 
-    def __init__(self, name: str, P=None, X_PF=None, model_instance=None, bodyB=None,
-                 X_BF=None):
+    @overloaded.typed(P=Frame)
+    def __init__(self, name: str, P, X_PF, model_instance=None):
+        self._init(name, P, X_PF, model_instance)
+
+    @__init__.overload
+    def __init__(self, name: str, bodyB, X_BF):
         from scenegraph.multibody.rigid_body import RigidBody
-        if bodyB is not None or isinstance(P, RigidBody):
-            body = bodyB if bodyB is not None else P
-            P = body.body_frame()
-            X_PF = X_BF if X_BF is not None else X_PF
-        if not isinstance(P, Frame):
-            raise TypeError(f"FixedOffsetFrame '{name}': the parent must be a Frame (or a "
-                            f"RigidBody); got {type(P).__name__}")
+        if not isinstance(bodyB, RigidBody):
+            raise TypeError(f"FixedOffsetFrame '{name}': the parent must be a Frame or a "
+                            f"RigidBody; got {type(bodyB).__name__}")
+        self._init(name, bodyB.body_frame(), X_BF, None)
+
+    def _init(self, name, P, X_PF, model_instance):
         if not isinstance(X_PF, RigidTransform):
             raise TypeError(f"FixedOffsetFrame '{name}': X_PF must be a RigidTransform; got "
                             f"{type(X_PF).__name__}")

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from systems.framework._overloads import overloaded
+
 __all__ = ["RotationalInertia", "UnitInertia", "SpatialInertia"]
 
 
@@ -39,37 +41,40 @@ class RotationalInertia:
 
     __slots__ = ("_I",)
 
-    def __init__(self, *args, **kwargs):
-        if kwargs:
-            order = ("Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz")
-            if set(kwargs) <= set(order):
-                args = args + tuple(kwargs[k] for k in order[len(args):] if k in kwargs)
-            elif set(kwargs) <= {"mass", "p_PQ_E"}:
-                args = args + tuple(kwargs[k] for k in ("mass", "p_PQ_E")[len(args):])
-            elif set(kwargs) == {"I"}:
-                args = (kwargs["I"],)
-            else:
-                raise TypeError(f"{type(self).__name__}: unexpected arguments "
-                                f"{sorted(kwargs)}")
-        if len(args) == 0:
-            self._I = np.full((3, 3), np.nan)
-        elif len(args) == 1:
-            I = np.array(args[0].CopyToFullMatrix3() if isinstance(args[0], RotationalInertia)
-                         else args[0], dtype=float)
-            if I.shape != (3, 3):
-                raise ValueError(f"{type(self).__name__}: expects a (3, 3) matrix; got "
-                                 f"shape {I.shape}")
-            self._I = 0.5 * (I + I.T)
-        elif len(args) == 2:
-            mass, p = float(args[0]), _vec3(args[1], f"{type(self).__name__}: p_PQ_E")
-            self._I = mass * _point_mass_matrix(p)
-        elif len(args) in (3, 6):
-            Ixx, Iyy, Izz = (float(a) for a in args[:3])
-            Ixy, Ixz, Iyz = (float(a) for a in args[3:]) if len(args) == 6 else (0.0,) * 3
-            self._I = np.array([[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]])
-        else:
-            raise TypeError(f"{type(self).__name__}: takes 0, 1, 2, 3 or 6 arguments; got "
-                            f"{len(args)}")
+    @overloaded
+    def __init__(self):
+        self._I = np.full((3, 3), np.nan)
+
+    @__init__.overload
+    def __init__(self, Ixx, Iyy, Izz):
+        self._set_moments(Ixx, Iyy, Izz, 0.0, 0.0, 0.0)
+
+    @__init__.overload
+    def __init__(self, Ixx, Iyy, Izz, Ixy, Ixz, Iyz):
+        self._set_moments(Ixx, Iyy, Izz, Ixy, Ixz, Iyz)
+
+    @__init__.overload
+    def __init__(self, mass, p_PQ_E):
+        """A point of `mass` [kg] at Q, p_PQ_E (3,) [m] from P."""
+        self._I = float(mass) * _point_mass_matrix(
+            _vec3(p_PQ_E, f"{type(self).__name__}: p_PQ_E"))
+
+    @__init__.overload
+    def __init__(self, I):
+        """An extension: from a (3, 3) matrix (symmetrized) or a RotationalInertia."""
+        self._set_matrix(I)
+
+    def _set_moments(self, Ixx, Iyy, Izz, Ixy, Ixz, Iyz) -> None:
+        Ixx, Iyy, Izz, Ixy, Ixz, Iyz = (float(x) for x in (Ixx, Iyy, Izz, Ixy, Ixz, Iyz))
+        self._I = np.array([[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]])
+
+    def _set_matrix(self, I) -> None:
+        M = np.array(I.CopyToFullMatrix3() if isinstance(I, RotationalInertia) else I,
+                     dtype=float)
+        if M.shape != (3, 3):
+            raise ValueError(f"{type(self).__name__}: expects a (3, 3) matrix; got "
+                             f"shape {M.shape}")
+        self._I = 0.5 * (M + M.T)
 
     @classmethod
     def _make(cls, I: np.ndarray):
@@ -171,10 +176,49 @@ class RotationalInertia:
     def __add__(self, other):
         return type(self)._make(self._I + other._I)
 
-    def __mul__(self, scalar):
+    def __sub__(self, other):
+        if not isinstance(other, RotationalInertia):
+            return NotImplemented
+        return RotationalInertia._make(self._I - other._I)
+
+    # In place, as pydrake's: after ``a = b; a += c``, b has changed too.
+    def __iadd__(self, other):
+        if not isinstance(other, RotationalInertia):
+            return NotImplemented
+        self._I += other._I
+        return self
+
+    def __isub__(self, other):
+        if not isinstance(other, RotationalInertia):
+            return NotImplemented
+        self._I -= other._I
+        return self
+
+    def __imul__(self, scalar):
+        self._I *= float(scalar)
+        return self
+
+    def __itruediv__(self, scalar):
+        self._I /= float(scalar)
+        return self
+
+    def __mul__(self, other):
+        """``I * s`` for a scalar s (a RotationalInertia), or ``I * w`` for a
+        vector w (3,) (the product I·w (3,), e.g. an angular momentum [kg·m²/s]
+        for an angular velocity w [rad/s])."""
+        if np.ndim(other) == 1:
+            return self._I @ _vec3(other, "RotationalInertia * vector")
+        return RotationalInertia._make(self._I * float(other))
+
+    def __rmul__(self, scalar):
         return RotationalInertia._make(self._I * float(scalar))
 
-    __rmul__ = __mul__
+    def __getitem__(self, index):
+        """I[i, j] for a (row, column) pair, as pydrake's."""
+        if not (isinstance(index, tuple) and len(index) == 2):
+            raise TypeError(f"RotationalInertia[...]: expects a (row, column) pair; got "
+                            f"{index!r}")
+        return float(self._I[index])
 
     def __truediv__(self, scalar):
         return type(self)._make(self._I / float(scalar))
@@ -194,10 +238,28 @@ class RotationalInertia:
 
 
 class UnitInertia(RotationalInertia):
-    """G_BP_E (3, 3) [m²]: a rotational inertia per unit mass. Constructed as
-    RotationalInertia is, or from a (3, 3) matrix ``UnitInertia(I)``."""
+    """G_BP_E (3, 3) [m²]: a rotational inertia per unit mass.
+    ``UnitInertia()`` (NaN), ``(Ixx, Iyy, Izz)``, ``(Ixx, Iyy, Izz, Ixy, Ixz,
+    Iyz)``, or ``UnitInertia(I)`` from a RotationalInertia I (or, an extension,
+    a (3, 3) matrix) taken as already per unit mass."""
 
     __slots__ = ()
+
+    @overloaded
+    def __init__(self):
+        self._I = np.full((3, 3), np.nan)
+
+    @__init__.overload
+    def __init__(self, Ixx, Iyy, Izz):
+        self._set_moments(Ixx, Iyy, Izz, 0.0, 0.0, 0.0)
+
+    @__init__.overload
+    def __init__(self, Ixx, Iyy, Izz, Ixy, Ixz, Iyz):
+        self._set_moments(Ixx, Iyy, Izz, Ixy, Ixz, Iyz)
+
+    @__init__.overload
+    def __init__(self, I):
+        self._set_matrix(I)
 
     def SetFromRotationalInertia(self, I, mass):
         """Sets this to I / mass; returns self."""

@@ -633,8 +633,9 @@ class RpyFloatingJoint(_FloatingPose, Joint):
         q[:3] = np.asarray(angles, dtype=float).reshape(3)
         self._set_q(context, q)
 
-    def SetOrientation(self, context, R) -> None:
-        self.set_angles(context, RollPitchYaw(R).vector())
+    def SetOrientation(self, context, R_FM) -> None:
+        """Sets the angles from R_FM (a RotationMatrix) as roll-pitch-yaw [rad]."""
+        self.set_angles(context, RollPitchYaw(R_FM).vector())
 
     def SetPose(self, context, X_FM) -> None:
         self._set_q(context, np.concatenate([RollPitchYaw(X_FM.rotation()).vector(),
@@ -651,6 +652,11 @@ class RpyFloatingJoint(_FloatingPose, Joint):
         q = self._q_default.copy()
         q[:3] = np.asarray(angles, dtype=float).reshape(3)
         self.set_default_positions(q)
+
+    def set_default_translation(self, p_FM) -> None:
+        """Sets the default p_FoMo_F (3,) [m] (pydrake names it p_FM here,
+        `translation` on QuaternionFloatingJoint)."""
+        _FloatingPose.set_default_translation(self, p_FM)
 
 
 class BallRpyJoint(Joint):

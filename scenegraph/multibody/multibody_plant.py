@@ -472,6 +472,19 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
             raise RuntimeError(f"get_coupler_constraint_specs: no coupler constraint {id}")
         return self._couplers[id]
 
+    def apply_coupler_constraints(self, context) -> None:
+        """Extension: sets every coupler constraint's follower to
+        gear_ratio · q(leader) + offset in `context` (in the order the
+        constraints were added), e.g. a URDF gripper's mimic finger from its
+        leader. Nothing else enforces them here (no dynamics)."""
+        self._throw_if_not_finalized("apply_coupler_constraints")
+        q = np.array(self._positions_of(context), dtype=float)
+        for spec in self._couplers.values():
+            leader, follower = self._joints[spec.joint0_index], self._joints[spec.joint1_index]
+            q[follower.position_start()] = spec.gear_ratio * q[leader.position_start()] + \
+                spec.offset
+        self._write_state(context, q=q)
+
     def RemoveConstraint(self, id) -> None:
         self._throw_if_finalized("RemoveConstraint")
         if id not in self._couplers:

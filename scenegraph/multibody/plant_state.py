@@ -20,11 +20,18 @@ How q and v move (nothing else moves them: there are no dynamics):
 * continuous plant: q̇ = N(q)·v_c with commanded velocities (else 0), v̇ = 0;
   at the start of every step q ← q_c (commanded positions) and v ← v_c
   (commanded velocities).
-* With neither connected, a plant with velocities raises at its first
-  update or derivative evaluation, naming the two ports (a ported dynamics
-  script must not show a robot silently frozen).
+* With neither connected, a plant with velocities raises, naming the two
+  ports, as soon as the simulation leaves the time Simulator.Initialize ran
+  at (a ported dynamics script must not show a robot silently frozen):
+  building, setting q, querying, Initialize, AdvanceTo(start time) and
+  ForcedPublish (visualizing) work. The derivatives of a continuous plant
+  raise at any other time; a discrete plant's update at the start time does
+  nothing and its next update raises (so AdvanceTo(start + time_step) still
+  returns, with the state held for that first step).
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -102,6 +109,10 @@ class PlantState:
                                                 self._instance_state_calc(i), x_tickets)
             self._instance_state_ports.append(port)
         if nv > 0:
+            # The time Simulator.Initialize ran at (NaN before): nothing
+            # driving q and v is fine at that time, an error after it.
+            self._start_time_index = self.DeclareAbstractState(AbstractValue.Make(math.nan))
+            self.DeclareInitializationUnrestrictedUpdateEvent(self._record_start_time)
             if continuous:
                 self.DeclarePerStepUnrestrictedUpdateEvent(self._per_step_update)
             else:
@@ -156,6 +167,18 @@ class PlantState:
 
     def _write_state(self, context, q=None, v=None) -> None:
         nq = self._forest.nq
+        if self._time_step == 0:
+            # Only what changes goes out of date (Drake's q and v tickets):
+            # setting v keeps the cached poses.
+            from systems.framework.tickets import BuiltInTicket
+            xc = context._state._continuous
+            if q is not None:
+                context._invalidate(BuiltInTicket.q)
+                xc.get_mutable_generalized_position().SetFromVector(q)
+            if v is not None:
+                context._invalidate(BuiltInTicket.v)
+                xc.get_mutable_generalized_velocity().SetFromVector(v)
+            return
         x = np.array(self._state_vector(context), dtype=float)
         if q is not None:
             x[:nq] = q
@@ -349,12 +372,16 @@ class PlantState:
             state.get_mutable_discrete_state().get_mutable_vector(0).SetFromVector(x0)
 
     # --- free bodies ------------------------------------------------------------------------
-    def SetFreeBodyPose(self, context, body, X_PB=None, X_JpJc=None) -> None:
-        """Sets the pose of a floating base body in its joint's parent frame
-        (the world, for the floating joints Finalize adds)."""
-        X = X_PB if X_PB is not None else X_JpJc
-        joint = self._floating_joint_of(body, "SetFreeBodyPose")
-        joint.SetPose(context, X)
+    @overloaded
+    def SetFreeBodyPose(self, context, body, X_JpJc) -> None:
+        """Sets X_JpJc, the pose of a floating base body's joint child frame in its
+        parent frame (X_WB for the floating joints Finalize adds)."""
+        self._floating_joint_of(body, "SetFreeBodyPose").SetPose(context, X_JpJc)
+
+    @SetFreeBodyPose.overload
+    def SetFreeBodyPose(self, context, body, X_PB) -> None:
+        """pydrake's deprecated parameter name X_PB for X_JpJc."""
+        self._floating_joint_of(body, "SetFreeBodyPose").SetPose(context, X_PB)
 
     def SetFloatingBaseBodyPoseInWorldFrame(self, context, body, X_WB) -> None:
         self.SetFreeBodyPose(context, body, X_WB)
@@ -363,11 +390,19 @@ class PlantState:
         """X_WB of a floating base body."""
         return self._floating_joint_of(body, "GetFreeBodyPose").GetPose(context)
 
-    def SetFreeBodySpatialVelocity(self, context=None, body=None, V_PB=None, V_JpJc=None):
-        """Sets V_WB of a floating base body: w_WB_W and v_WBo_W."""
-        V = V_PB if V_PB is not None else V_JpJc
+    @overloaded.typed(V_JpJc=SpatialVelocity)
+    def SetFreeBodySpatialVelocity(self, context, body, V_JpJc) -> None:
+        """Sets V_JpJc, a floating base body's joint child frame's spatial velocity in
+        its parent frame, expressed in the parent (V_WB_W, i.e. w_WB_W [rad/s] and
+        v_WBo_W [m/s], for the floating joints Finalize adds)."""
         joint = self._floating_joint_of(body, "SetFreeBodySpatialVelocity")
-        joint._set_v(context, V.get_coeffs())
+        joint._set_v(context, V_JpJc.get_coeffs())
+
+    @SetFreeBodySpatialVelocity.overload(V_PB=SpatialVelocity)
+    def SetFreeBodySpatialVelocity(self, body, V_PB, context) -> None:
+        """pydrake's deprecated parameter order and name (body, V_PB, context)."""
+        joint = self._floating_joint_of(body, "SetFreeBodySpatialVelocity")
+        joint._set_v(context, V_PB.get_coeffs())
 
     def SetDefaultFreeBodyPose(self, body, X_PB) -> None:
         """The pose a floating base body starts at in new contexts."""
@@ -376,7 +411,10 @@ class PlantState:
         else:
             self._default_X_WB[int(body.index())] = RigidTransform(X_PB)
 
-    SetDefaultFloatingBaseBodyPose = SetDefaultFreeBodyPose
+    def SetDefaultFloatingBaseBodyPose(self, body, X_WB) -> None:
+        """The world pose X_WB a floating base body starts at in new contexts
+        (kept, and echoed by GetDefaultFloatingBaseBodyPose, for any body)."""
+        self.SetDefaultFreeBodyPose(body, X_WB)
 
     def GetDefaultFreeBodyPose(self, body) -> RigidTransform:
         if self._finalized and self._body_is_floating_base(body):
@@ -503,10 +541,22 @@ class PlantState:
             if self._commanded_velocities_port.HasValue(context) else None
         return qc, vc
 
+    def _record_start_time(self, context, state):
+        state.get_mutable_abstract_state(self._start_time_index).set_value(
+            context.get_time())
+        return EventStatus.Succeeded()
+
+    def _at_start_time(self, context) -> bool:
+        """True while the context's time is the time Simulator.Initialize ran at."""
+        start = context.get_abstract_state(self._start_time_index).get_value()
+        return context.get_time() == start
+
     def _discrete_update(self, context, discrete_state):
         from scenegraph.multibody.kinematics_kernels import normalize_quaternions
         qc, vc = self._commands(context)
         if qc is None and vc is None:
+            if self._at_start_time(context):
+                return EventStatus.DidNothing()
             raise self._undriven_error()
         f, h = self._forest, self._time_step
         q = np.array(self._positions_of(context), dtype=float)
@@ -524,7 +574,9 @@ class PlantState:
     def _per_step_update(self, context, state):
         qc, vc = self._commands(context)
         if qc is None and vc is None:
-            raise self._undriven_error()
+            # Nothing to apply; advancing past this time evaluates the
+            # derivatives, which raise (DoCalcTimeDerivatives).
+            return EventStatus.DidNothing()
         nq = self._forest.nq
         x = state.get_mutable_continuous_state().get_mutable_vector()
         values = x.CopyToVector()
@@ -540,9 +592,12 @@ class PlantState:
         if f.nv == 0:
             return
         qc, vc = self._commands(context)
-        if qc is None and vc is None:
-            raise self._undriven_error()
         xdot = np.zeros(f.nq + f.nv)
+        if qc is None and vc is None:
+            if self._at_start_time(context):
+                derivatives.SetFromVector(xdot)
+                return
+            raise self._undriven_error()
         if vc is not None:
             q = self._positions_of(context)
             xdot[:f.nq] = self._velocity_to_qdot(q) @ np.asarray(vc, dtype=float)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import enum
 
+from systems.framework._overloads import signatures
+
 __all__ = ["PlantUnsupported", "ContactModel", "DiscreteContactApproximation",
            "DiscreteContactSolver"]
 
@@ -38,33 +40,87 @@ class DiscreteContactSolver(enum.Enum):
     kSap = 1
 
 
-_DYNAMICS_METHODS = (
-    "CalcMassMatrix", "CalcMassMatrixViaInverseDynamics", "CalcBiasTerm",
-    "CalcGravityGeneralizedForces", "CalcInverseDynamics", "CalcGeneralizedForces",
-    "CalcForceElementsContribution", "CalcSpatialAccelerationsFromVdot",
-    "CalcBiasSpatialAcceleration", "CalcBiasTranslationalAcceleration",
-    "CalcBiasCenterOfMassTranslationalAcceleration",
-    "CalcCenterOfMassTranslationalAccelerationInWorld", "CalcSpatialMomentumInWorldAboutPoint",
-    "CalcSpatialInertia", "EvalBodySpatialAccelerationInWorld", "MakeActuationMatrix",
-    "MakeActuationMatrixPseudoinverse", "MakeActuatorSelectorMatrix",
-    "MakeStateSelectorMatrix", "GetActuationFromArray", "SetActuationInArray",
-    "get_actuation_input_port", "get_applied_generalized_force_input_port",
-    "get_applied_spatial_force_input_port", "get_desired_state_input_port",
-    "get_contact_results_output_port", "get_generalized_acceleration_output_port",
-    "get_generalized_contact_forces_output_port", "get_net_actuation_output_port",
-    "get_reaction_forces_output_port", "get_body_spatial_accelerations_output_port",
-    "get_deformable_body_configuration_output_port", "AddForceElement", "get_force_element",
-    "num_force_elements", "gravity_field", "mutable_gravity_field", "AddBallConstraint",
-    "AddDistanceConstraint", "AddWeldConstraint", "deformable_model",
-    "mutable_deformable_model", "set_gravity_enabled", "is_gravity_enabled",
-    "GetConstraintActiveStatus", "SetConstraintActiveStatus", "GetDistanceConstraintParams",
-    "SetDistanceConstraintParams", "GetDefaultDistanceConstraintParams",
-    "RemoveAllJointActuatorEffortLimits", "RemoveJointActuator", "SetUseSampledOutputPorts",
-    "GetTopologyGraphvizString")
+# pydrake's signatures (without self) of the methods offered only to raise: a call
+# must bind one of them (TypeError otherwise, as pybind11's) before it raises.
+_DYNAMICS_METHODS = {
+    "CalcMassMatrix": ("(context)",),
+    "CalcMassMatrixViaInverseDynamics": ("(context)",),
+    "CalcBiasTerm": ("(context)",),
+    "CalcGravityGeneralizedForces": ("(context)",),
+    "CalcInverseDynamics": ("(context, known_vdot, external_forces)",),
+    "CalcGeneralizedForces": ("(context, forces)",),
+    "CalcForceElementsContribution": ("(context, forces)",),
+    "CalcSpatialAccelerationsFromVdot": ("(context, known_vdot)",),
+    "CalcBiasSpatialAcceleration":
+        ("(context, with_respect_to, frame_B, p_BoBp_B, frame_A, frame_E)",),
+    "CalcBiasTranslationalAcceleration":
+        ("(context, with_respect_to, frame_B, p_BoBi_B, frame_A, frame_E)",),
+    "CalcBiasCenterOfMassTranslationalAcceleration":
+        ("(context, with_respect_to, frame_A, frame_E)",
+         "(context, model_instances, with_respect_to, frame_A, frame_E)"),
+    "CalcCenterOfMassTranslationalAccelerationInWorld":
+        ("(context)", "(context, model_instances)"),
+    "CalcSpatialMomentumInWorldAboutPoint":
+        ("(context, p_WoP_W)", "(context, model_instances, p_WoP_W)"),
+    "CalcSpatialInertia": ("(context, frame_F, body_indexes)",),
+    "EvalBodySpatialAccelerationInWorld": ("(context, body)",),
+    "MakeActuationMatrix": ("()",),
+    "MakeActuationMatrixPseudoinverse": ("()",),
+    "MakeActuatorSelectorMatrix":
+        ("(user_to_actuator_index_map)", "(user_to_joint_index_map)"),
+    "MakeStateSelectorMatrix": ("(user_to_joint_index_map)",),
+    "GetActuationFromArray": ("(model_instance, u)",),
+    "SetActuationInArray": ("(model_instance, u_instance, u)",),
+    "get_actuation_input_port": ("()", "(model_instance)"),
+    "get_applied_generalized_force_input_port": ("()",),
+    "get_applied_spatial_force_input_port": ("()",),
+    "get_desired_state_input_port": ("(model_instance)",),
+    "get_contact_results_output_port": ("()",),
+    "get_generalized_acceleration_output_port": ("()", "(model_instance)"),
+    "get_generalized_contact_forces_output_port": ("(model_instance)",),
+    "get_net_actuation_output_port": ("()", "(model_instance)"),
+    "get_reaction_forces_output_port": ("()",),
+    "get_body_spatial_accelerations_output_port": ("()",),
+    "get_deformable_body_configuration_output_port": ("()",),
+    "AddForceElement": ("(force_element)",),
+    "get_force_element": ("(force_element_index)",),
+    "num_force_elements": ("()",),
+    "gravity_field": ("()",),
+    "mutable_gravity_field": ("()",),
+    "AddBallConstraint": ("(body_A, p_AP, body_B, p_BQ=None)",),
+    "AddDistanceConstraint":
+        ("(body_A, p_AP, body_B, p_BQ, distance, stiffness=inf, damping=0.0)",),
+    "AddWeldConstraint": ("(body_A, X_AP, body_B, X_BQ)",),
+    "deformable_model": ("()",),
+    "mutable_deformable_model": ("()",),
+    "set_gravity_enabled": ("(model_instance, is_enabled)",),
+    "is_gravity_enabled": ("(model_instance)",),
+    "GetConstraintActiveStatus": ("(context, id)",),
+    "SetConstraintActiveStatus": ("(context, id, status)",),
+    "GetDistanceConstraintParams": ("(context)", "(context, id)"),
+    "SetDistanceConstraintParams": ("(context, id, params)",),
+    "GetDefaultDistanceConstraintParams": ("()",),
+    "RemoveAllJointActuatorEffortLimits": ("()",),
+    "RemoveJointActuator": ("(actuator)",),
+    "SetUseSampledOutputPorts": ("(use_sampled_output_ports)",),
+    "GetTopologyGraphvizString": ("()",),
+}
 
 
-def _unsupported(name: str):
+def _unsupported(name: str, texts):
+    @signatures(*texts)
     def method(self, *args, **kwargs):
+        for sig in method.__overloads__:
+            try:
+                sig.bind(*args, **kwargs)
+                break
+            except TypeError:
+                continue
+        else:
+            given = [type(a).__name__ for a in args] + [f"{k}=..." for k in kwargs]
+            raise TypeError(f"MultibodyPlant.{name}(): incompatible function arguments "
+                            f"({', '.join(given)}); pydrake's signatures: "
+                            + ", ".join(f"{name}{t}" for t in texts))
         raise NotImplementedError(
             f"MultibodyPlant.{name}() is not offered: this library's MultibodyPlant is the "
             f"kinematic part of pydrake's (bodies, joints, frames, poses, Jacobians, "
@@ -72,7 +128,8 @@ def _unsupported(name: str):
             f"(docs/robots.md)")
     method.__name__ = name
     method.__doc__ = (f"Not offered (no dynamics here): raises NotImplementedError. "
-                      f"pydrake's MultibodyPlant.{name}.")
+                      f"pydrake's MultibodyPlant."
+                      + " or ".join(f"{name}{t}" for t in texts) + ".")
     return method
 
 
@@ -124,6 +181,6 @@ class PlantUnsupported:
                        HydroelasticContactRepresentation.kPolygon)
 
 
-for _name in _DYNAMICS_METHODS:
-    setattr(PlantUnsupported, _name, _unsupported(_name))
-del _name
+for _name, _texts in _DYNAMICS_METHODS.items():
+    setattr(PlantUnsupported, _name, _unsupported(_name, _texts))
+del _name, _texts

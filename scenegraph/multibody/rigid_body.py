@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from scenegraph.multibody.element import MultibodyElement
+from scenegraph.multibody.indices import ModelInstanceIndex, default_model_instance
 from scenegraph.multibody.inertia import RotationalInertia, SpatialInertia, UnitInertia
+from systems.framework._overloads import overloaded
 
 __all__ = ["RigidBody"]
 
@@ -22,16 +24,21 @@ class RigidBody(MultibodyElement):
 
     __slots__ = ("_M_BBo_B", "_body_frame")
 
-    def __init__(self, body_name: str, model_instance=None, M_BBo_B=None):
+    @overloaded.typed(M_BBo_B=(SpatialInertia, type(None)))
+    def __init__(self, body_name: str, M_BBo_B=None):
+        # In the default model instance, as pydrake's.
+        self._init(body_name, default_model_instance(), M_BBo_B)
+
+    @__init__.overload
+    def __init__(self, body_name: str, model_instance, M_BBo_B=None):
+        self._init(body_name, model_instance, M_BBo_B)
+
+    def _init(self, body_name, model_instance, M_BBo_B):
         from scenegraph.multibody.frames import RigidBodyFrame
-        from scenegraph.multibody.indices import ModelInstanceIndex
-        if isinstance(model_instance, SpatialInertia) and M_BBo_B is None:
-            model_instance, M_BBo_B = None, model_instance
-        if model_instance is not None and not isinstance(model_instance, int):
+        if not isinstance(model_instance, ModelInstanceIndex):
             raise TypeError(f"RigidBody '{body_name}': model_instance must be a "
-                            f"ModelInstanceIndex; got {type(model_instance).__name__}")
-        super().__init__(body_name, None if model_instance is None
-                         else ModelInstanceIndex(int(model_instance)))
+                            f"ModelInstanceIndex; got {model_instance!r}")
+        super().__init__(body_name, model_instance)
         if M_BBo_B is None:
             M_BBo_B = SpatialInertia.Zero()
         if not isinstance(M_BBo_B, SpatialInertia):
