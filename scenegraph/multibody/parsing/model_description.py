@@ -1,0 +1,145 @@
+"""The plain description of one model, between a file reader and the plant.
+
+A reader (URDF today; SDFormat and MJCF later) turns a file into a
+``ModelDescription``: every number parsed, every name checked, every mesh
+loaded into a Shape. ``model_loader.commit_model`` then makes the plant calls.
+Nothing here refers to a plant, so a model that fails to read leaves the plant
+untouched.
+
+Frames and units: poses are RigidTransforms (X_PF: frame F in its parent P,
+X_BG: geometry G in body B), lengths in m, angles in rad, masses in kg,
+inertias in kg·m², velocities in m/s or rad/s, efforts in N or N·m. ``line`` is
+the 1-based line of the element in the source (None when unknown).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+__all__ = ["GeometryDescription", "LinkDescription", "JointDescription",
+           "MimicDescription", "ActuatorDescription", "FrameDescription",
+           "FilterGroupDescription", "ModelDescription"]
+
+
+@dataclasses.dataclass
+class GeometryDescription:
+    """One visual or collision geometry of a link.
+
+    role: "visual" or "collision". name: the bare name (pydrake's: the
+    element's name, or the shape type name "Box", "Mesh", ...; "_1", "_2"
+    appended to repeats within the link and role). X_BG: pose in the body
+    frame B. shape: the scenegraph Shape. properties: IllustrationProperties
+    (visual; None when illustration is disabled) or ProximityProperties
+    (collision). perception: PerceptionProperties of a visual, or None.
+    """
+
+    role: str
+    name: str
+    X_BG: Any
+    shape: Any
+    properties: Any
+    perception: Any = None
+    line: int | None = None
+
+
+@dataclasses.dataclass
+class LinkDescription:
+    """A link: a rigid body, or the world body when ``is_world``.
+
+    M_BBo_B: SpatialInertia about the body origin Bo, expressed in B (None for
+    the world).
+    """
+
+    name: str
+    M_BBo_B: Any
+    is_world: bool = False
+    geometries: list = dataclasses.field(default_factory=list)
+    line: int | None = None
+
+
+@dataclasses.dataclass
+class MimicDescription:
+    """``q_follower = multiplier · q_leader + offset`` (URDF <mimic>)."""
+
+    leader: str
+    multiplier: float = 1.0
+    offset: float = 0.0
+    line: int | None = None
+
+
+@dataclasses.dataclass
+class JointDescription:
+    """A joint between two links.
+
+    kind: "revolute" (continuous too), "prismatic", "fixed", "floating",
+    "planar", "ball" or "universal". X_PF: the joint's frame F on the parent
+    link P. X_BM: the child-side frame M in the child body B (identity except
+    for planar joints, whose z axis is the URDF axis). axis: (3,) unit vector in
+    F. Limits are per dof ((1,) arrays or scalars); damping is a float, or (3,)
+    for a planar joint. effort: the <limit effort> for an actuator [N or N·m].
+    """
+
+    name: str
+    kind: str
+    parent: str
+    child: str
+    X_PF: Any
+    X_BM: Any = None
+    axis: np.ndarray | None = None
+    lower: float = -np.inf
+    upper: float = np.inf
+    velocity: float = np.inf
+    effort: float = np.inf
+    damping: Any = 0.0
+    mimic: MimicDescription | None = None
+    line: int | None = None
+
+
+@dataclasses.dataclass
+class ActuatorDescription:
+    """A joint actuator (URDF <transmission> of type SimpleTransmission)."""
+
+    name: str
+    joint: str
+    effort_limit: float
+    line: int | None = None
+
+
+@dataclasses.dataclass
+class FrameDescription:
+    """A fixed offset frame F on a link's body frame B (X_BF)."""
+
+    name: str
+    link: str
+    X_BF: Any
+    line: int | None = None
+
+
+@dataclasses.dataclass
+class FilterGroupDescription:
+    """A collision filter group: member links, member groups (whose members
+    join this one), and the groups it ignores collisions with."""
+
+    name: str
+    links: list
+    member_groups: list
+    ignored_groups: list
+    line: int | None = None
+
+
+@dataclasses.dataclass
+class ModelDescription:
+    """One model instance: links, joints (in file order), frames, actuators and
+    collision filter groups. ``name`` is the model instance name to use
+    (prefix and auto-renaming applied by the parser at commit time)."""
+
+    name: str
+    source_name: str
+    links: list = dataclasses.field(default_factory=list)
+    joints: list = dataclasses.field(default_factory=list)
+    actuators: list = dataclasses.field(default_factory=list)
+    frames: list = dataclasses.field(default_factory=list)
+    filter_groups: list = dataclasses.field(default_factory=list)
+    line: int | None = None

@@ -1,0 +1,123 @@
+"""A ModelDescription into the plant: the commit phase of a parse.
+
+The calls and their order are Drake's: the model instance; each link's body
+(``AddRigidBody``; the "world" link is the world body) with its visual and
+collision geometries when the plant has a SceneGraph; the collision filter
+groups; the joints in file order, each with a FixedOffsetFrame
+"<joint>_parent" on the parent body at the joint's origin (and, for a planar
+joint, "<joint>_child" on the child), frames that take the child's model
+instance as in pydrake 1.51; mimic elements as coupler constraints
+(``AddCouplerConstraint(joint0=follower, joint1=leader, gear_ratio=multiplier,
+offset=offset)``: q_follower = multiplier·q_leader + offset); actuators
+(``AddJointActuator``); the <frame> elements.
+
+Everything here was validated by the reader, so no call is expected to fail;
+the whole commit still runs inside the plant's ``_parsing_transaction()``, so
+that if one does, the plant and its SceneGraph are restored.
+"""
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from scenegraph.multibody.parsing.collision_filter_groups import apply_filter_groups
+
+__all__ = ["commit_model", "parsing_transaction"]
+
+
+def parsing_transaction(plant):
+    """The plant's rollback context (restores the plant and its SceneGraph if
+    the block raises); a no-op context for a plant without one."""
+    transaction = getattr(plant, "_parsing_transaction", None)
+    return transaction() if transaction is not None else contextlib.nullcontext()
+
+
+def commit_model(plant, model, model_name: str):
+    """Adds `model` (a ModelDescription) to `plant` as model instance
+    `model_name`; returns (ModelInstanceIndex, FilterGroupRecord or None)."""
+    with parsing_transaction(plant):
+        model_instance = plant.AddModelInstance(model_name)
+        with_geometry = plant.geometry_source_is_registered()
+        bodies = {}
+        for link in model.links:
+            if link.is_world:
+                body = plant.world_body()
+            else:
+                body = plant.AddRigidBody(link.name, model_instance, link.M_BBo_B)
+            bodies[link.name] = body
+            if with_geometry:
+                _register_geometries(plant, body, link.geometries)
+        record = None
+        if with_geometry and model.filter_groups:
+            record = apply_filter_groups(plant, model_instance, model.filter_groups)
+        joints = {}
+        for joint in model.joints:
+            if joint.kind != "floating":
+                joints[joint.name] = _add_joint(plant, joint, bodies, model_instance)
+        for joint in model.joints:
+            if joint.mimic is not None:
+                plant.AddCouplerConstraint(joint0=joints[joint.name],
+                                           joint1=joints[joint.mimic.leader],
+                                           gear_ratio=joint.mimic.multiplier,
+                                           offset=joint.mimic.offset)
+        for actuator in model.actuators:
+            plant.AddJointActuator(actuator.name, joints[actuator.joint], actuator.effort_limit)
+        from scenegraph.multibody.frames import FixedOffsetFrame
+
+        for frame in model.frames:
+            plant.AddFrame(FixedOffsetFrame(frame.name, bodies[frame.link].body_frame(),
+                                            frame.X_BF))
+    return model_instance, record
+
+
+def _register_geometries(plant, body, geometries) -> None:
+    from scenegraph.geometry_instance import GeometryInstance
+
+    for geometry in geometries:
+        if geometry.role == "visual":
+            instance = GeometryInstance(geometry.X_BG, geometry.shape, geometry.name)
+            if geometry.properties is not None:
+                instance.set_illustration_properties(geometry.properties)
+            if geometry.perception is not None:
+                instance.set_perception_properties(geometry.perception)
+            plant.RegisterVisualGeometry(body, instance)
+        else:
+            plant.RegisterCollisionGeometry(body, geometry.X_BG, geometry.shape, geometry.name,
+                                            geometry.properties)
+
+
+def _add_joint(plant, joint, bodies, model_instance):
+    from scenegraph.multibody import joints as mj
+    from scenegraph.multibody.frames import FixedOffsetFrame
+
+    parent = bodies.get(joint.parent) or plant.world_body()
+    child = bodies[joint.child]
+    F = plant.AddFrame(FixedOffsetFrame(f"{joint.name}_parent", parent.body_frame(), joint.X_PF,
+                                        model_instance))
+    if joint.X_BM is not None:
+        M = plant.AddFrame(FixedOffsetFrame(f"{joint.name}_child", child.body_frame(),
+                                            joint.X_BM, model_instance))
+    else:
+        M = child.body_frame()
+    kind = joint.kind
+    if kind in ("revolute", "continuous"):
+        added = plant.AddJoint(mj.RevoluteJoint(joint.name, F, M, joint.axis, joint.lower,
+                                                joint.upper, joint.damping))
+    elif kind == "prismatic":
+        added = plant.AddJoint(mj.PrismaticJoint(joint.name, F, M, joint.axis, joint.lower,
+                                                 joint.upper, joint.damping))
+    elif kind == "fixed":
+        from scenegraph.math import RigidTransform
+
+        return plant.AddJoint(mj.WeldJoint(joint.name, F, M, RigidTransform()))
+    elif kind == "ball":
+        return plant.AddJoint(mj.BallRpyJoint(joint.name, F, M, joint.damping))
+    elif kind == "planar":
+        return plant.AddJoint(mj.PlanarJoint(joint.name, F, M, np.asarray(joint.damping)))
+    elif kind == "universal":
+        return plant.AddJoint(mj.UniversalJoint(joint.name, F, M, joint.damping))
+    else:  # the reader refuses every other kind
+        raise AssertionError(f"joint kind {kind!r}")
+    added.set_velocity_limits([-joint.velocity], [joint.velocity])
+    return added
