@@ -103,8 +103,10 @@ class Diagnostics:
             entry[0] += 1
 
     def flush_ignored(self) -> None:
-        """Warns once per skipped element name (IgnoredElementWarning), then forgets."""
-        for tag, (count, line, parent) in self._ignored.items():
+        """Warns once per skipped element name (IgnoredElementWarning), in the
+        order of their first lines, then forgets."""
+        for tag, (count, line, parent) in sorted(self._ignored.items(),
+                                                 key=lambda item: item[1][1] or 0):
             times = "" if count == 1 else f" ({count} elements; the first)"
             warn_at_caller(IgnoredElementWarning(
                 f"{self._where(line)}: ignoring <{tag}>{times} inside <{parent}>: this "
