@@ -1,0 +1,106 @@
+"""Times robot loading with pydrake and this library in interleaved fresh processes.
+
+    .venv/bin/python tools/robots_side_by_side.py --rounds 3 [--write] [--robots panda ...]
+
+First the OBJ copies are made (benchmarks/robot_models.py) and one untimed
+process of ours per robot warms numba's cache. Then each round measures every
+robot once with each library, one fresh process per measurement, the two
+processes of a robot run back to back (pydrake first in even rounds, ours
+first in odd ones, so slow drift of the machine falls on both):
+
+  /work/drake-venv/bin/python tools/drake_bench_robots.py --one KEY
+  .venv/bin/python benchmarks/bench_robots.py --one KEY
+
+Per robot and field it takes the median over the rounds, prints
+benchmarks/bench_robots.py's table (load = setup + first queries; the parts),
+and with --write stores pydrake's medians in benchmarks/drake_robot_times.json
+(robots not run keep their rows; each row records its command and date), which
+benchmarks/bench_robots.py alone compares against. ``--keep FILE`` writes every
+process's record.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import bench_robots  # noqa: E402
+import robot_models  # noqa: E402
+from drake_bench_robots import DRAKE_PYTHON, drake_command  # noqa: E402
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--robots", nargs="+", default=list(robot_models.ROBOTS))
+    parser.add_argument("--write", action="store_true",
+                        help="store pydrake's medians in benchmarks/drake_robot_times.json")
+    parser.add_argument("--keep", default=None, help="write every process's record here")
+    parser.add_argument("--drake-python", default=DRAKE_PYTHON)
+    args = parser.parse_args(argv)
+
+    for key in args.robots:
+        robot_models.obj_copy(key)
+    for key in args.robots:
+        print(f"warm-up (untimed): {key}", flush=True)
+        bench_robots.run_process(bench_robots.our_command(key))
+    drake_runs = {key: [] for key in args.robots}
+    our_runs = {key: [] for key in args.robots}
+    for r in range(args.rounds):
+        for key in args.robots:
+            pair = [("pydrake", drake_command(key, args.drake_python), drake_runs),
+                    ("ours", bench_robots.our_command(key), our_runs)]
+            if r % 2:
+                pair.reverse()
+            for _, command, runs in pair:
+                runs[key].append(bench_robots.run_process(command))
+            print(f"round {r + 1}/{args.rounds} {key:16s} ours "
+                  f"{bench_robots._ms(our_runs[key][-1], 'load_s'):>8s} ms, pydrake "
+                  f"{bench_robots._ms(drake_runs[key][-1], 'load_s'):>8s} ms", flush=True)
+
+    drake = {key: bench_robots.merge(runs) for key, runs in drake_runs.items()}
+    ours = {key: bench_robots.merge(runs) for key, runs in our_runs.items()}
+    bench_robots.report(ours, drake, f"Robots (OBJ copies; numba cache warm): median ms over "
+                        f"{args.rounds} interleaved rounds of fresh processes")
+    if args.keep:
+        pathlib.Path(args.keep).write_text(json.dumps(
+            {"ours": our_runs, "pydrake": drake_runs}, indent=1, sort_keys=True) + "\n")
+
+    if args.write:
+        from importlib import metadata  # noqa: F401  (version read from pydrake's venv below)
+        import subprocess
+        version = subprocess.run(
+            [args.drake_python, "-c", "from importlib import metadata; "
+             "print(metadata.version('drake'))"],
+            capture_output=True, text=True).stdout.strip()
+        command = "tools/robots_side_by_side.py --rounds {} --robots {}".format(
+            args.rounds, " ".join(args.robots))
+        path = bench_robots.DRAKE_TIMES
+        stored = json.loads(path.read_text()) if path.exists() else {"rows": {}}
+        stamp = datetime.date.today().isoformat()
+        for key, record in drake.items():
+            record = {k: v for k, v in record.items() if k != "urdf"}
+            stored["rows"][key] = {**record, "command": command, "date": stamp,
+                                   "urdf": robot_models.urdf_path(key)}
+        stored.update({
+            "about": "pydrake's times loading example-robot-data's robots from the OBJ "
+                     "copies of benchmarks/robot_models.py (steps of "
+                     "benchmarks/robot_timing.py, one fresh process per measurement); per "
+                     "robot the median over rounds interleaved with this library's "
+                     "processes (seconds). Written by tools/robots_side_by_side.py --write.",
+            "pydrake_version": version,
+            "example_robot_data_version": robot_models.package_version(),
+            "machine": bench_robots.machine_info()})
+        path.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
