@@ -26,10 +26,9 @@ frame, its body frame except for planar joints):
 Checks beyond Drake's (which accepts both and sorts them out at Finalize): a
 link that is the child of two joints, and a cycle of joints, are errors here.
 
-Differences from Drake, documented: a <mimic> whose joints have different
-numbers of degrees of freedom (a welded follower, as in example-robot-data's
-reduced Talos) is a warning and the mimic is skipped (Drake: an error); strict
-parsing makes it an error again.
+A <mimic> between joints with different numbers of degrees of freedom is an
+error, as in Drake (example-robot-data's reduced Talos files weld their
+grippers' mimic joints, so pydrake and this reader refuse them).
 
 Elements this library does not read (<gazebo>, <sensor>, ...) are reported
 once per element name as IgnoredElementWarning (Drake skips them silently).
@@ -271,11 +270,9 @@ def _read_joint(node, ctx, links):
 
 
 def _has_universal() -> bool:
-    try:
-        from scenegraph.multibody import UniversalJoint  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    from scenegraph.multibody import joints
+
+    return hasattr(joints, "UniversalJoint")
 
 
 def _planar_frames(joint) -> None:
@@ -353,9 +350,12 @@ def _check_tree(joints, d) -> None:
         while link in parent_joint:
             up = parent_joint[link]
             if up is joint:
-                cycle = " -> ".join(f"'{j.name}'" for j in reversed(seen))
-                d.error(joint.line, f"joint '{joint.name}' closes a cycle of joints ({cycle} "
-                                    f"-> '{joint.name}'); a URDF model must be a tree")
+                chain = list(reversed(seen))          # parent to child around the cycle
+                names = " -> ".join(f"'{j.name}'" for j in chain)
+                links = " -> ".join(f"'{j.parent}'" for j in chain) + f" -> '{chain[0].parent}'"
+                last = max(chain, key=lambda j: j.line or 0)
+                d.error(last.line, f"joint '{last.name}' closes a cycle of joints ({names}, "
+                                   f"links {links}); a URDF model must be a tree")
             seen.append(up)
             link = up.parent
 
@@ -386,10 +386,8 @@ def _read_mimic(node, joints, d) -> None:
             "ball": 3, "universal": 2}
     n0, n1 = dofs[follower.kind], dofs[leader.kind]
     if n0 != n1:
-        d.warning(mimic.line, f"Joint '{name}' which has {n0} DOF cannot mimic joint "
-                              f"'{leader_name}' which has {n1} DOF; the mimic element is "
-                              f"ignored (Drake refuses the model)")
-        return
+        d.error(mimic.line, f"Joint '{name}' which has {n0} DOF cannot mimic joint "
+                            f"'{leader_name}' which has {n1} DOF.")
     if n0 != 1:
         d.warning(mimic.line, f"Drake only supports the mimic element for single-dof joints. "
                               f"The joint '{name}' (with {n0} dofs) is attempting to mimic joint "

@@ -11,7 +11,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from scenegraph import GeometrySet, Role, SceneGraph
+from scenegraph import SceneGraph
 from scenegraph.multibody import (AddMultibodyPlantSceneGraph, CollisionFilterGroups,
                                   IgnoredElementWarning, ModelInstanceIndex, MultibodyPlant,
                                   PackageMap, Parser, ParsingError, ParsingWarning)

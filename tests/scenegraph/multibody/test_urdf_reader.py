@@ -255,19 +255,23 @@ def test_mimic_records_a_coupler_constraint_follower_first_as_drake():
     assert (spec.gear_ratio, spec.offset) == (-2.0, 0.5)
 
 
-def test_mimic_defaults_and_a_mimic_of_a_welded_joint():
-    body = '''<link name="a"/><link name="b"/><link name="c"/>
+def test_mimic_defaults_to_a_gear_ratio_of_one():
+    plant, *_ = load('''<link name="a"/><link name="b"/><link name="c"/>
         <joint name="leader" type="prismatic"><parent link="a"/><child link="b"/></joint>
-        <joint name="follower" type="fixed"><parent link="a"/><child link="c"/>
-          <mimic joint="leader"/></joint>'''
-    # Documented difference: pydrake refuses this model ("which has 0 DOF cannot mimic");
-    # here the mimic is skipped with a warning (example-robot-data's reduced Talos does it).
-    with pytest.warns(ParsingWarning, match=r":6: warning: Joint 'follower' which has 0 DOF "
-                                            r"cannot mimic joint 'leader' which has 1 DOF"):
-        plant, *_ = load(body)
-    assert plant.num_constraints() == 0
-    with pytest.raises(ParsingError, match=r":6: error: Joint 'follower' which has 0 DOF"):
-        load(body, strict=True)
+        <joint name="follower" type="prismatic"><parent link="a"/><child link="c"/>
+          <mimic joint="leader"/></joint>''')
+    [spec] = plant.get_coupler_constraint_specs()
+    assert (spec.gear_ratio, spec.offset) == (1.0, 0.0)
+
+
+def test_a_welded_joint_cannot_mimic_as_in_pydrake():
+    # example-robot-data's reduced Talos files do this; pydrake 1.51 refuses them.
+    with pytest.raises(ParsingError, match=r":6: error: Joint 'follower' which has 0 DOF cannot "
+                                           r"mimic joint 'leader' which has 1 DOF\."):
+        load('''<link name="a"/><link name="b"/><link name="c"/>
+            <joint name="leader" type="prismatic"><parent link="a"/><child link="b"/></joint>
+            <joint name="follower" type="fixed"><parent link="a"/><child link="c"/>
+              <mimic joint="leader"/></joint>''')
 
 
 def test_simple_transmissions_make_actuators_with_the_joint_effort_limit():
