@@ -1,4 +1,10 @@
-"""pydrake.geometry-compatible SceneGraph. Public names are re-exported here."""
+"""pydrake.geometry-compatible SceneGraph. Public names are re-exported here.
+
+``__all__`` lists the public names that are not modules, so ``from scenegraph import *``
+never binds a submodule (``math``, ``all``, ``multibody``, ...) over the importer's own
+names (the standard library's ``math``, the builtin ``all``)."""
+import types as _types
+
 from scenegraph.bounding_boxes import (Aabb, CalcObb, ComputeAabbForTriangleMesh,
                                        ComputeAabbForVolumeMesh, ComputeObbForTriangleMesh,
                                        ComputeObbForVolumeMesh, Obb)
@@ -55,3 +61,6 @@ from scenegraph.templates import *  # noqa: F401,F403  (SceneGraph_, QueryObject
 kHasRenderEngineGl = False
 kHasRenderEngineGltfClient = False
 kHasRenderEngineVtk = False
+
+__all__ = [_name for _name, _value in dict(globals()).items()
+           if not _name.startswith("_") and not isinstance(_value, _types.ModuleType)]
