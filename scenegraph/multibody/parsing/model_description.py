@@ -77,8 +77,9 @@ class JointDescription:
     "planar", "ball" or "universal". X_PF: the joint's frame F on the parent
     link P. X_BM: the child-side frame M in the child body B (identity except
     for planar joints, whose z axis is the URDF axis). axis: (3,) unit vector in
-    F. Limits are per dof ((1,) arrays or scalars); damping is a float, or (3,)
-    for a planar joint. effort: the <limit effort> for an actuator [N or N·m].
+    F. Limits are scalars (the joints with limits have one dof): position
+    lower/upper, and ±velocity, ±acceleration (<limit drake:acceleration>);
+    damping is a float, or (3,) for a planar joint. effort: the <limit effort> for an actuator [N or N·m].
     """
 
     name: str
@@ -91,6 +92,7 @@ class JointDescription:
     lower: float = -np.inf
     upper: float = np.inf
     velocity: float = np.inf
+    acceleration: float = np.inf
     effort: float = np.inf
     damping: Any = 0.0
     mimic: MimicDescription | None = None

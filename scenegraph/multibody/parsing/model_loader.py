@@ -120,4 +120,5 @@ def _add_joint(plant, joint, bodies, model_instance):
     else:  # the reader refuses every other kind
         raise AssertionError(f"joint kind {kind!r}")
     added.set_velocity_limits([-joint.velocity], [joint.velocity])
+    added.set_acceleration_limits([-joint.acceleration], [joint.acceleration])
     return added

@@ -139,8 +139,8 @@ def read_material(element, ctx, name_required: bool, context: str):
 
 # --------------------------------------------------------------------- shapes
 def _read_shape(geometry_node, ctx, role: str, context: str):
-    """(shape, Drake type name) of a <geometry>; (None, None) for a visual mesh
-    whose file exists but cannot be read (a warning: the visual is skipped)."""
+    """(shape, Drake type name) of a <geometry>; (None, type name) for a visual
+    mesh whose file exists but cannot be read (a warning: the visual is skipped)."""
     import scenegraph as sg
 
     d = ctx.diagnostics
@@ -195,7 +195,7 @@ def _read_shape(geometry_node, ctx, role: str, context: str):
             d.error(node.line, f"{where} filename=\"{uri}\": {exc}")
         d.warning(node.line, f"{where} filename=\"{uri}\": {exc}; this visual geometry is "
                              f"skipped")
-        return None, None
+        return None, ("Convex" if declare_convex else "Mesh")
     except MeshFileError as exc:
         d.error(node.line, f"{where} filename=\"{uri}\": {exc}")
     return shape, ("Convex" if declare_convex else "Mesh")
@@ -251,7 +251,7 @@ def read_visual(element, link_name: str, ctx, names: set):
     X_BG = read_origin(element.find("origin"), ctx, context)
     shape, type_name = _read_shape(geometry_node, ctx, "visual", context)
     if shape is None:   # unreadable visual mesh: skipped, its name still taken (as in Drake)
-        _unique_name(element, "Mesh", names, "visual", ctx)
+        _unique_name(element, type_name, names, "visual", ctx)
         return None
     illustrate = _enabled(element.find("drake:illustration_properties"), ctx, context)
     perceive = _enabled(element.find("drake:perception_properties"), ctx, context)

@@ -12,8 +12,8 @@ frame, its body frame except for planar joints):
 * ``revolute`` and ``continuous``: RevoluteJoint about the normalised <axis>
   (default +x; a zero axis is an error), position limits from <limit lower
   upper> (infinite when absent, so a continuous joint is unlimited unless the
-  file limits it, as in Drake), velocity limits ±velocity, damping from
-  <dynamics damping>.
+  file limits it, as in Drake), velocity limits ±velocity, acceleration
+  limits ±drake:acceleration, damping from <dynamics damping>.
 * ``prismatic``: PrismaticJoint, likewise.
 * ``fixed``: WeldJoint. ``planar``: PlanarJoint whose z is the axis.
 * ``<drake:joint type="ball">``: BallRpyJoint; ``type="universal"``:
@@ -299,6 +299,7 @@ def _read_limits(node, joint, d, context) -> None:
     joint.lower = scalar_attribute(limit, "lower", d, -math.inf, context)
     joint.upper = scalar_attribute(limit, "upper", d, math.inf, context)
     joint.velocity = scalar_attribute(limit, "velocity", d, math.inf, context)
+    joint.acceleration = scalar_attribute(limit, "drake:acceleration", d, math.inf, context)
     joint.effort = scalar_attribute(limit, "effort", d, math.inf, context)
     if joint.lower > joint.upper:
         d.error(limit.line, f"{context}: <limit> lower ({joint.lower}) is greater than upper "

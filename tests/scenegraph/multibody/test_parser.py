@@ -13,8 +13,8 @@ import pytest
 
 from scenegraph import SceneGraph
 from scenegraph.multibody import (AddMultibodyPlantSceneGraph, CollisionFilterGroups,
-                                  IgnoredElementWarning, ModelInstanceIndex, MultibodyPlant,
-                                  PackageMap, Parser, ParsingError, ParsingWarning)
+                                  ModelInstanceIndex, MultibodyPlant, PackageMap, Parser)
+from scenegraph.multibody.parsing import IgnoredElementWarning, ParsingError, ParsingWarning
 from systems.framework import DiagramBuilder
 
 MODELS = pathlib.Path(__file__).parent / "models"

@@ -12,8 +12,8 @@ import pathlib
 
 import pytest
 
-from scenegraph.multibody import (AddMultibodyPlantSceneGraph, IgnoredElementWarning, Parser,
-                                  ParsingError)
+from scenegraph.multibody import AddMultibodyPlantSceneGraph, Parser
+from scenegraph.multibody.parsing import IgnoredElementWarning, ParsingError
 from systems.framework import DiagramBuilder
 
 MODELS = pathlib.Path(__file__).parent / "models"

@@ -8,8 +8,8 @@ import pathlib
 import pytest
 
 from scenegraph import Role
-from scenegraph.multibody import (AddMultibodyPlantSceneGraph, IgnoredElementWarning, Parser,
-                                  ParsingError, SrdfDescription)
+from scenegraph.multibody import AddMultibodyPlantSceneGraph, Parser
+from scenegraph.multibody.parsing import IgnoredElementWarning, ParsingError, SrdfDescription
 from systems.framework import DiagramBuilder
 
 from tests.scenegraph.multibody import robot_data

@@ -14,8 +14,8 @@ import pytest
 
 import scenegraph.mesh_io as mesh_io
 from scenegraph import Convex, Mesh, Role
-from scenegraph.multibody import (AddMultibodyPlantSceneGraph, IgnoredElementWarning, Parser,
-                                  ParsingError, ParsingWarning)
+from scenegraph.multibody import AddMultibodyPlantSceneGraph, Parser
+from scenegraph.multibody.parsing import IgnoredElementWarning, ParsingError, ParsingWarning
 from systems.framework import DiagramBuilder
 
 MODELS = pathlib.Path(__file__).parent / "models"

@@ -15,8 +15,8 @@ import pytest
 from scenegraph import Role, Rgba
 from scenegraph.hydroelastic.properties import CoulombFriction, HydroelasticType
 from scenegraph.math import RigidTransform, RollPitchYaw
-from scenegraph.multibody import (AddMultibodyPlantSceneGraph, IgnoredElementWarning,
-                                  MultibodyPlant, Parser, ParsingError, ParsingWarning)
+from scenegraph.multibody import AddMultibodyPlantSceneGraph, MultibodyPlant, Parser
+from scenegraph.multibody.parsing import IgnoredElementWarning, ParsingError, ParsingWarning
 from systems.framework import DiagramBuilder
 
 MODELS = pathlib.Path(__file__).parent / "models"
@@ -148,7 +148,8 @@ def test_every_joint_gets_a_parent_frame_at_its_origin():
 def test_revolute_axis_is_normalised_and_limits_are_read():
     plant, *_ = load('''<link name="a"/><link name="b"/><link name="c"/>
         <joint name="j1" type="revolute"><parent link="a"/><child link="b"/>
-          <axis xyz="0 0 2"/><limit lower="-1" upper="1" effort="3" velocity="4"/>
+          <axis xyz="0 0 2"/><limit lower="-1" upper="1" effort="3" velocity="4"
+                                    drake:acceleration="5"/>
           <dynamics damping="0.5"/></joint>
         <joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>''')
     j1, j2 = plant.GetJointByName("j1"), plant.GetJointByName("j2")
@@ -158,6 +159,8 @@ def test_revolute_axis_is_normalised_and_limits_are_read():
     assert (j1.position_lower_limit(), j1.position_upper_limit()) == (-1, 1)
     np.testing.assert_array_equal(j1.velocity_lower_limits(), [-4])
     np.testing.assert_array_equal(j1.velocity_upper_limits(), [4])
+    assert (j1.acceleration_lower_limit(), j1.acceleration_upper_limit()) == (-5, 5)
+    assert j2.acceleration_upper_limit() == math.inf
     assert j1.default_damping() == 0.5
     assert (j2.position_lower_limit(), j2.position_upper_limit()) == (-math.inf, math.inf)
     assert j2.velocity_upper_limit() == math.inf

@@ -23,8 +23,8 @@ import trimesh
 
 from scenegraph import Convex, Mesh, Role
 from scenegraph.proximity_shape_check import check_proximity_shape
-from scenegraph.multibody import (AddMultibodyPlantSceneGraph, Parser, ParsingError,
-                                  ParsingWarning)
+from scenegraph.multibody import AddMultibodyPlantSceneGraph, Parser
+from scenegraph.multibody.parsing import ParsingError, ParsingWarning
 from systems.framework import DiagramBuilder
 
 from tests.scenegraph.multibody import robot_data
