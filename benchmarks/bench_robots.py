@@ -21,8 +21,17 @@ the very same copies. ``--originals`` loads the original URDFs and meshes
 separately; its "pydrake" column is pydrake on the OBJ copies, for scale only.
 
 numba's cache is warm: an untimed process per robot runs first (``--no-warmup``
-skips it); the cold compile is measured by ``--cold`` (each process with
+skips it; it runs with --cold too, for the bytecode cache); the cold compile is measured by ``--cold`` (each process with
 NUMBA_CACHE_DIR set to a new empty folder), outside the target.
+
+Python's bytecode cache is warm too, for both libraries: the measured
+processes run without PYTHONDONTWRITEBYTECODE and with PYTHONPYCACHEPREFIX set
+to <robot cache>/../pycache (robot_models.pycache_prefix()), where the warm-up
+process writes the .pyc of every module either library imports (this
+sandbox sets PYTHONDONTWRITEBYTECODE=1, which left this library's modules
+compiled from source in every process, ~0.3-0.4 s, while pydrake's installed
+.pyc files were read; a user's install has .pyc files). ``--as-is`` keeps the
+environment unchanged.
 
 pydrake's figures: benchmarks/drake_robot_times.json, per robot the median
 over rounds of fresh processes run interleaved with ours on the same machine
@@ -83,19 +92,39 @@ def target(key: str, originals: bool) -> tuple:
     return str(urdf), robot_models.package_map(urdf, root)
 
 
-def measure_one(key: str, originals: bool, import_api) -> dict:
-    """One measurement in this process (which must be fresh)."""
+def measure_one(key: str, originals: bool, import_api, after: str | None = None) -> dict:
+    """One measurement in this process (which must be fresh). With `after`,
+    that robot is loaded first, untimed, into its own diagram: the record is
+    then a second load in the process (imports, numba's start-up and kernel
+    loading already paid), the per-robot work alone."""
+    if after:
+        robot_timing.measure(import_api, *target(after, originals))
     urdf, package_map = target(key, originals)
     record = robot_timing.measure(import_api, urdf, package_map)
     record.update(robot=key, mode="originals" if originals else "obj")
+    if after:
+        record["after"] = after
     return record
 
 
 # ---------------------------------------------------------------------------
 # Fresh processes, medians, report (also used by the tools/ scripts).
 
+def process_env(as_is: bool = False, **extra) -> dict:
+    """The environment of a measured process: the bytecode cache on, in
+    robot_models.pycache_prefix() (unless `as_is`), plus `extra`."""
+    env = dict(os.environ)
+    if not as_is:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(robot_models.pycache_prefix())
+    env.update(extra)
+    return env
+
+
 def run_process(command: list, env: dict | None = None, timeout: float = 900) -> dict:
-    """Runs a ``--one`` process and returns the JSON record it printed last."""
+    """Runs a ``--one`` process (environment `env`, default process_env())
+    and returns the JSON record it printed last."""
+    env = process_env() if env is None else env
     try:
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
                               env=env, timeout=timeout)
@@ -143,12 +172,12 @@ def _ratio(ours: dict | None, drake: dict | None, field: str = "load_s") -> str:
 
 
 def report(ours: dict, drake: dict, title: str, drake_label: str = "pydrake",
-           out=print) -> list:
+           out=print, ours_label: str = "ours") -> list:
     """Prints the load table and the parts table; returns the failures
     [(robot, side, record)]."""
     failures = []
     out(f"\n{title}")
-    out(f"  {'robot':16s} {'nq':>3s} {'nv':>3s} {'geoms':>5s} {'ours ms':>9s} "
+    out(f"  {'robot':16s} {'nq':>3s} {'nv':>3s} {'geoms':>5s} {ours_label + ' ms':>9s} "
         f"{drake_label + ' ms':>12s} {'ratio':>7s}   {'pen':>7s} {'dist':>7s}  runs (ours load ms)")
     for key in ours:
         o, d = ours[key], drake.get(key)
@@ -171,7 +200,7 @@ def report(ours: dict, drake: dict, title: str, drake_label: str = "pydrake",
         for side, record in (("ours", o), (drake_label, d)):
             if record and "error" in record:
                 failures.append((key, side, record))
-    out(f"\n  parts, ms (ours / {drake_label}); load = plant + parse + final + build + ctx "
+    out(f"\n  parts, ms ({ours_label} / {drake_label}); load = plant + parse + final + build + ctx "
         f"+ 1st pen + 1st dist")
     out("  " + f"{'robot':16s}" + "".join(f" {name:>15s}" for name, _ in PARTS))
     for key in ours:
@@ -225,35 +254,42 @@ def main(argv=None) -> int:
                         help="each process with NUMBA_CACHE_DIR = a new empty folder")
     parser.add_argument("--no-warmup", action="store_true",
                         help="skip the untimed process per robot that warms numba's cache")
+    parser.add_argument("--as-is", action="store_true",
+                        help="keep PYTHONDONTWRITEBYTECODE etc. as they are (no bytecode cache)")
     parser.add_argument("--json", default=None, help="write the merged records here")
     parser.add_argument("--drake", default=str(DRAKE_TIMES))
     parser.add_argument("--one", default=None, metavar="KEY",
                         help="measure KEY in this process and print one JSON line")
+    parser.add_argument("--after", default=None, metavar="KEY",
+                        help="with --one: load this robot first, untimed (second-load figure)")
     args = parser.parse_args(argv)
 
     if args.one:
-        print(json.dumps(measure_one(args.one, args.originals, library_api)), flush=True)
+        print(json.dumps(measure_one(args.one, args.originals, library_api, args.after)),
+              flush=True)
         return 0
 
     for key in args.robots:          # the copies exist before any timing
         if not args.originals:
             robot_models.obj_copy(key)
-    if not args.no_warmup and not args.cold:
+    if not args.no_warmup:          # numba's cache (not used by --cold) and bytecode
         for key in args.robots:
-            run_process(our_command(key, args.originals))
+            run_process(our_command(key, args.originals), env=process_env(args.as_is))
     merged = {}
     for key in args.robots:
         records = []
         for _ in range(args.repeats):
-            env = None
+            env = process_env(args.as_is)
             if args.cold:
-                env = {**os.environ, "NUMBA_CACHE_DIR": tempfile.mkdtemp(prefix="numba_cold_")}
+                env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="numba_cold_")
             records.append(run_process(our_command(key, args.originals), env=env))
         merged[key] = merge(records)
         print(f"  .. {key}: load {_ms(merged[key], 'load_s')} ms", file=sys.stderr, flush=True)
     mode = "original STL/DAE meshes" if args.originals else "OBJ copies"
     cache = "numba cache COLD (empty NUMBA_CACHE_DIR per process)" if args.cold else \
         "numba cache warm"
+    cache += ", bytecode cache as the environment has it" if args.as_is else \
+        ", bytecode cache warm"
     title = (f"Robots ({mode}; {cache}): load = setup + first queries, median ms over "
              f"{args.repeats} fresh processes")
     drake = load_drake(pathlib.Path(args.drake))

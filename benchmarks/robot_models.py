@@ -94,6 +94,12 @@ def cache_root() -> pathlib.Path:
     return base / "scenegraph-benchmarks" / f"{PACKAGE}-{package_version()}-obj"
 
 
+def pycache_prefix() -> pathlib.Path:
+    """PYTHONPYCACHEPREFIX of the measured processes (bench_robots.process_env):
+    a folder next to cache_root()."""
+    return cache_root().parent / "pycache"
+
+
 def package_map(urdf: pathlib.Path, root: pathlib.Path) -> dict:
     """{package name: folder} for the packages `urdf`'s mesh URIs name:
     ``example-robot-data`` is `root`; any other name (b1's URDFs use

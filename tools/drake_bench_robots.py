@@ -50,11 +50,13 @@ def drake_command(key: str, python: str = DRAKE_PYTHON) -> list:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--one", default=None, metavar="KEY")
+    parser.add_argument("--after", default=None, metavar="KEY",
+                        help="with --one: load this robot first, untimed (second-load figure)")
     parser.add_argument("--robots", nargs="+", default=list(robot_models.ROBOTS))
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
     if args.one:
-        record = bench_robots.measure_one(args.one, False, pydrake_api)
+        record = bench_robots.measure_one(args.one, False, pydrake_api, args.after)
         print(json.dumps(record), flush=True)
         return 0
     for key in args.robots:
@@ -63,7 +65,7 @@ def main(argv=None) -> int:
                                        for _ in range(args.repeats)])
               for key in args.robots}
     bench_robots.report(merged, {}, f"pydrake alone: median ms over {args.repeats} processes",
-                        drake_label="-")
+                        drake_label="-", ours_label="pydrake")
     return 0
 
 

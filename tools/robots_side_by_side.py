@@ -3,7 +3,9 @@
     .venv/bin/python tools/robots_side_by_side.py --rounds 3 [--write] [--robots panda ...]
 
 First the OBJ copies are made (benchmarks/robot_models.py) and one untimed
-process of ours per robot warms numba's cache. Then each round measures every
+process of each library per robot warms numba's cache, the bytecode cache
+(both libraries' processes run with bench_robots.process_env(): .pyc files
+in robot_models.pycache_prefix()) and the OS's file cache. Then each round measures every
 robot once with each library, one fresh process per measurement, the two
 processes of a robot run back to back (pydrake first in even rounds, ours
 first in odd ones, so slow drift of the machine falls on both):
@@ -50,6 +52,7 @@ def main(argv=None) -> int:
     for key in args.robots:
         print(f"warm-up (untimed): {key}", flush=True)
         bench_robots.run_process(bench_robots.our_command(key))
+        bench_robots.run_process(drake_command(key, args.drake_python))
     drake_runs = {key: [] for key in args.robots}
     our_runs = {key: [] for key in args.robots}
     for r in range(args.rounds):
