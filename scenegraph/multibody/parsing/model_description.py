@@ -79,7 +79,8 @@ class JointDescription:
     for planar joints, whose z axis is the URDF axis). axis: (3,) unit vector in
     F. Limits are scalars (the joints with limits have one dof): position
     lower/upper, and ±velocity, ±acceleration (<limit drake:acceleration>);
-    damping is a float, or (3,) for a planar joint. effort: the <limit effort> for an actuator [N or N·m].
+    damping is a float, or (3,) for a planar joint. effort: the <limit effort>
+    for an actuator [N or N·m].
     """
 
     name: str

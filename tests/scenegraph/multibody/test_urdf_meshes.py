@@ -159,8 +159,9 @@ def test_mesh_paths_resolve_against_the_urdf_folder(model_folder, form):
 def test_a_plain_mesh_path_in_a_string_is_an_error_as_in_drake(model_folder):
     plant, sg, parser = new_parser()
     with pytest.raises(ParsingError, match=r"<literal-string>\.urdf:2: error: link 'a' "
-                                           r"<collision> <mesh>: URI 'meshes/tetra\.obj' is invalid "
-                                           r"when parsing a string instead of a filename"):
+                                           r"<collision> <mesh>: URI 'meshes/tetra\.obj' is "
+                                           r"invalid when parsing a string instead of a "
+                                           r"filename"):
         parser.AddModelsFromString(_write_robot(model_folder, "meshes/tetra.obj").read_text(),
                                    "urdf")
 
@@ -235,6 +236,6 @@ def test_an_unreadable_collision_mesh_is_an_error(tmp_path):
     urdf = _write_robot(tmp_path, "empty.dae")
     plant, sg, parser = new_parser()
     with pytest.raises(ParsingError, match=rf"{urdf}:2: error: link 'a' <collision> <mesh> "
-                                           r"filename=\"empty\.dae\": the mesh file .* could not be "
-                                           r"loaded as a Mesh"):
+                                           r"filename=\"empty\.dae\": the mesh file .* could not "
+                                           r"be loaded as a Mesh"):
         parser.AddModels(urdf)
