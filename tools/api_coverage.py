@@ -124,6 +124,16 @@ KNOWN_DIFFERENCES = {
         "RigidTransform": "`GetAsIsometry3` returns a (4, 4) array",
     },
     "pydrake.systems.primitives": {},
+    "pydrake.multibody.plant": {
+        "MultibodyPlant": "kinematics only: the dynamics, actuation and contact-force "
+                          "methods and ports raise `NotImplementedError`; q and v move "
+                          "only through the `commanded_positions`/`commanded_velocities` "
+                          "ports (extensions); contact settings are stored, no effect",
+    },
+    "pydrake.multibody.tree": {
+        "FixedOffsetFrame": "`SetPoseInParentFrame` raises (offsets are fixed at "
+                            "construction, not context parameters)",
+    },
 }
 
 

@@ -39,5 +39,7 @@ try:  # the Parser lands in scenegraph/multibody/parsing/
 except ImportError:  # pragma: no cover - while the parser is being written
     pass
 
+from scenegraph.multibody.templates import *  # noqa: F401,F403  (MultibodyPlant_, RigidBody_, ...)
+
 __all__ = [_name for _name, _value in dict(globals()).items()
            if not _name.startswith("_") and not isinstance(_value, _types.ModuleType)]

@@ -30,15 +30,17 @@ class AddMultibodyPlantSceneGraphResult:
 
 @dataclass
 class MultibodyPlantConfig:
-    """pydrake's plant configuration; time_step is used, the contact settings
-    are stored on the plant only (no dynamics here)."""
+    """pydrake 1.51's plant configuration, with its defaults. time_step [s] is used;
+    the contact settings are applied to the plant as pydrake does (and only stored
+    there: no dynamics here); use_sampled_output_ports and sap_near_rigid_threshold
+    are kept on the config only."""
 
     time_step: float = 0.001
+    use_sampled_output_ports: bool = True
     penetration_allowance: float = 0.001
-    stiction_tolerance: float = 0.001
+    stiction_tolerance: float = 0.0001
     contact_model: str = "hydroelastic_with_fallback"
-    discrete_contact_approximation: str = ""
-    discrete_contact_solver: str = ""
+    discrete_contact_approximation: str = "lagged"
     sap_near_rigid_threshold: float = 1.0
     contact_surface_representation: str = "polygon"
     adjacent_bodies_collision_filters: bool = True
@@ -97,7 +99,33 @@ def AddMultibodyPlant(plant_config, scene_graph_config, builder):
 def _add_from_config(config, scene_graph_config, builder):
     from scenegraph import SceneGraph
     from scenegraph.multibody.multibody_plant import MultibodyPlant
+    from scenegraph import HydroelasticContactRepresentation
+    from scenegraph.multibody.plant_unsupported import (ContactModel,
+                                                        DiscreteContactApproximation)
     plant = MultibodyPlant(config.time_step)
+    # Drake's ApplyMultibodyPlantConfig, with its names and errors.
+    models = {"point": ContactModel.kPoint, "hydroelastic": ContactModel.kHydroelastic,
+              "hydroelastic_with_fallback": ContactModel.kHydroelasticWithFallback}
+    approximations = {"tamsi": DiscreteContactApproximation.kTamsi,
+                      "sap": DiscreteContactApproximation.kSap,
+                      "similar": DiscreteContactApproximation.kSimilar,
+                      "lagged": DiscreteContactApproximation.kLagged}
+    representations = {"triangle": HydroelasticContactRepresentation.kTriangle,
+                       "polygon": HydroelasticContactRepresentation.kPolygon}
+    if config.contact_model not in models:
+        raise RuntimeError(f"Unknown contact_model: '{config.contact_model}'")
+    plant.set_contact_model(models[config.contact_model])
+    if plant.time_step() > 0:
+        if config.discrete_contact_approximation not in approximations:
+            raise RuntimeError(f"Unknown discrete_contact_approximation: "
+                               f"'{config.discrete_contact_approximation}'")
+        plant.set_discrete_contact_approximation(
+            approximations[config.discrete_contact_approximation])
+    if config.contact_surface_representation not in representations:
+        raise RuntimeError(f"Unknown hydroelastic contact representation: "
+                           f"'{config.contact_surface_representation}'")
+    plant.set_contact_surface_representation(
+        representations[config.contact_surface_representation])
     plant.set_penetration_allowance(config.penetration_allowance)
     plant.set_stiction_tolerance(config.stiction_tolerance)
     plant.set_adjacent_bodies_collision_filters(config.adjacent_bodies_collision_filters)

@@ -118,25 +118,20 @@ class Frame(MultibodyElement):
         return SpatialVelocity(R_EW @ w_MF_W, R_EW @ v_MFo_W)
 
     def CalcRelativeSpatialVelocityInWorld(self, context, other_frame):
-        """V_W_FO_W: the spatial velocity of other_frame O relative to this frame
-        F, both measured in W, at Oo, expressed in W (V_WO − V_WF shifted to Oo)."""
-        V_WF = self.CalcSpatialVelocityInWorld(context)
-        V_WO = other_frame.CalcSpatialVelocityInWorld(context)
-        p_FoOo_W = other_frame.CalcPoseInWorld(context).translation() - \
-            self.CalcPoseInWorld(context).translation()
-        return V_WO - V_WF.Shift(p_FoOo_W)
+        """V_W_BC_W = V_WC_W − V_WB_W: this frame C's spatial velocity relative to
+        other_frame B, measured and expressed in W (rotational part w_BC_W [rad/s],
+        translational part v_W_BoCo_W = DtW(p_BoCo) [m/s]), as pydrake's."""
+        return self.CalcSpatialVelocityInWorld(context) - \
+            other_frame.CalcSpatialVelocityInWorld(context)
 
     def CalcRelativeSpatialVelocity(self, context, other_frame, measured_in_frame,
                                     expressed_in_frame):
-        """V_M_FO_E: other_frame O's velocity minus this frame's shifted to Oo,
-        both measured in measured_in_frame M, expressed in expressed_in_frame E."""
-        V_MF = self.CalcSpatialVelocity(context, measured_in_frame, expressed_in_frame)
-        V_MO = other_frame.CalcSpatialVelocity(context, measured_in_frame,
-                                               expressed_in_frame)
-        R_EW = expressed_in_frame.CalcRotationMatrixInWorld(context).matrix().T
-        p_FoOo_E = R_EW @ (other_frame.CalcPoseInWorld(context).translation()
-                           - self.CalcPoseInWorld(context).translation())
-        return V_MO - V_MF.Shift(p_FoOo_E)
+        """V_M_BC_E = V_MC_E − V_MB_E: this frame C's spatial velocity relative to
+        other_frame B, measured in measured_in_frame M, expressed in
+        expressed_in_frame E (rotational part w_BC_E [rad/s], translational part
+        v_M_BoCo_E = DtM(p_BoCo) [m/s]), as pydrake's."""
+        return self.CalcSpatialVelocity(context, measured_in_frame, expressed_in_frame) - \
+            other_frame.CalcSpatialVelocity(context, measured_in_frame, expressed_in_frame)
 
     def CalcAngularVelocity(self, context, measured_in_frame, expressed_in_frame):
         """w_MF_E (3,) [rad/s]."""

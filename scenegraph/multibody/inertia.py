@@ -34,6 +34,34 @@ def _matrix_of(R) -> np.ndarray:
     return np.asarray(R.matrix() if hasattr(R, "matrix") else R, dtype=float)
 
 
+def _positive(value, what: str, func: str) -> float:
+    """`value` as a float, or Drake's RuntimeError when it is not positive and finite."""
+    v = float(value)
+    if not (v > 0 and np.isfinite(v)):
+        raise RuntimeError(f"{func}(): {what} is not positive and finite: {value:g}.")
+    return v
+
+
+def _unit_vector(unit_vector, func: str) -> np.ndarray:
+    """`unit_vector` (3,), or Drake's RuntimeError when its norm is not within 1e-14 of 1."""
+    u = _vec3(unit_vector, f"{func}(): unit_vector")
+    norm = float(np.linalg.norm(u))
+    if not abs(norm - 1.0) <= 1e-14:
+        shown = " ".join(f"{x:g}" for x in u)
+        raise RuntimeError(
+            f"{func}(): The unit_vector argument {shown} is not a unit vector.\n"
+            f"|unit_vector| = {norm!r}\n||unit_vector| - 1| = {abs(norm - 1.0)!r} is "
+            f"greater than 1e-14.")
+    return u
+
+
+def _axial(J: float, K: float, u: np.ndarray) -> np.ndarray:
+    """J·uuᵀ + K·(I − uuᵀ) (3, 3) for a unit vector u: moment J about u, K about any
+    axis through the origin perpendicular to u."""
+    uu = np.outer(u, u)
+    return J * uu + K * (np.eye(3) - uu)
+
+
 class RotationalInertia:
     """I_BP_E (3, 3) [kg·m²]: ``RotationalInertia()`` (NaN),
     ``(Ixx, Iyy, Izz)``, ``(Ixx, Iyy, Izz, Ixy, Ixz, Iyz)``, or
@@ -173,8 +201,11 @@ class RotationalInertia:
         return self.ShiftToCenterOfMass(mass, p_PBcm_E).ShiftFromCenterOfMass(
             mass, -_vec3(p_QBcm_E, "p_QBcm_E"))
 
+    # +, −, * and / give a RotationalInertia (also for UnitInertia operands), as pydrake's.
     def __add__(self, other):
-        return type(self)._make(self._I + other._I)
+        if not isinstance(other, RotationalInertia):
+            return NotImplemented
+        return RotationalInertia._make(self._I + other._I)
 
     def __sub__(self, other):
         if not isinstance(other, RotationalInertia):
@@ -221,7 +252,7 @@ class RotationalInertia:
         return float(self._I[index])
 
     def __truediv__(self, scalar):
-        return type(self)._make(self._I / float(scalar))
+        return RotationalInertia._make(self._I / float(scalar))
 
     def __copy__(self):
         return type(self)._make(self._I.copy())
@@ -308,23 +339,55 @@ class UnitInertia(RotationalInertia):
 
     @staticmethod
     def AxiallySymmetric(moment_parallel, moment_perpendicular, unit_vector):
-        """J·uuᵀ + K·(I − uuᵀ) for the unit vector u."""
-        u = _vec3(unit_vector, "unit_vector")
-        u = u / np.linalg.norm(u)
-        uu = np.outer(u, u)
-        return UnitInertia._make(float(moment_parallel) * uu
-                                 + float(moment_perpendicular) * (np.eye(3) - uu))
+        """J·uuᵀ + K·(I − uuᵀ) [m²] for J = moment_parallel, K = moment_perpendicular
+        and the unit vector u (RuntimeError unless |u| is 1 within 1e-14)."""
+        return UnitInertia._make(_axial(float(moment_parallel), float(moment_perpendicular),
+                                        _unit_vector(unit_vector, "AxiallySymmetric")))
+
+    @staticmethod
+    def StraightLine(moment_perpendicular, unit_vector):
+        """A body whose mass lies on the line along unit_vector u: K·(I − uuᵀ)."""
+        return UnitInertia._make(_axial(0.0, float(moment_perpendicular),
+                                        _unit_vector(unit_vector, "StraightLine")))
 
     @staticmethod
     def SolidCylinder(radius, length, unit_vector):
-        """A solid cylinder (axis along unit_vector) about its centre."""
+        """A solid cylinder of `radius` and `length` [m], axis along unit_vector, about
+        its centre: r²/2 about the axis, (3r² + L²)/12 perpendicular to it."""
         r2, L2 = float(radius) ** 2, float(length) ** 2
-        return UnitInertia.AxiallySymmetric(r2 / 2.0, (3.0 * r2 + L2) / 12.0, unit_vector)
+        return UnitInertia._make(_axial(r2 / 2.0, (3.0 * r2 + L2) / 12.0,
+                                        _unit_vector(unit_vector, "SolidCylinder")))
+
+    @staticmethod
+    def SolidCylinderAboutEnd(radius, length, unit_vector):
+        """The same cylinder about the centre of one end face: r²/2 about the axis,
+        r²/4 + L²/3 perpendicular to it."""
+        r2, L2 = float(radius) ** 2, float(length) ** 2
+        return UnitInertia._make(_axial(r2 / 2.0, r2 / 4.0 + L2 / 3.0,
+                                        _unit_vector(unit_vector, "SolidCylinderAboutEnd")))
+
+    @staticmethod
+    def SolidCapsule(radius, length, unit_vector):
+        """A solid capsule (a cylinder of `radius` r and `length` L [m] capped by two
+        half spheres), axis along unit_vector, about its centre (Drake's formula: the
+        cylinder's and half spheres' shares of the volume)."""
+        r, L = float(radius), float(length)
+        u = _unit_vector(unit_vector, "SolidCapsule")
+        v_cylinder = np.pi * r * r * L
+        v_half_sphere = 2.0 / 3.0 * np.pi * r ** 3
+        total = v_cylinder + 2.0 * v_half_sphere
+        mc, mh = v_cylinder / total, v_half_sphere / total
+        J = mc * r * r / 2.0 + 2.0 * mh * 0.4 * r * r
+        K = mc * (L * L / 12.0 + r * r / 4.0) + \
+            2.0 * mh * (83.0 / 320.0 * r * r + (L / 2.0 + 3.0 * r / 8.0) ** 2)
+        return UnitInertia._make(_axial(J, K, u))
 
     @staticmethod
     def ThinRod(length, unit_vector):
-        """A thin rod along unit_vector about its centre."""
-        return UnitInertia.AxiallySymmetric(0.0, float(length) ** 2 / 12.0, unit_vector)
+        """A thin rod of `length` [m] along unit_vector, about its centre: L²/12
+        perpendicular to it."""
+        return UnitInertia._make(_axial(0.0, float(length) ** 2 / 12.0,
+                                        _unit_vector(unit_vector, "ThinRod")))
 
 
 class SpatialInertia:
@@ -387,32 +450,179 @@ class SpatialInertia:
                 f"physically valid")
         return out
 
+    # The solid/hollow shape factories: about the shape's centre (or, *AboutEnd, the
+    # centre of one end, with the centre of mass at +length/2 along unit_vector).
+    # Masses [kg], densities [kg/m³] (area_density [kg/m²]) and lengths [m] must be
+    # positive and finite and unit_vector of norm 1 (RuntimeError naming the value,
+    # as pydrake's).
     @staticmethod
     def SolidBoxWithMass(mass, lx, ly, lz):
-        """A solid box of `mass` [kg] and edge lengths [m], about its centre."""
-        return SpatialInertia._make(float(mass), np.zeros(3),
-                                    UnitInertia.SolidBox(lx, ly, lz).CopyToFullMatrix3())
+        """A solid box of `mass` [kg] and edge lengths lx, ly, lz [m]."""
+        f = "SolidBoxWithMass"
+        m = _positive(mass, "mass", f)
+        G = UnitInertia.SolidBox(_positive(lx, "x-length", f), _positive(ly, "y-length", f),
+                                 _positive(lz, "z-length", f))
+        return SpatialInertia._make(m, np.zeros(3), G.CopyToFullMatrix3())
+
+    @staticmethod
+    def SolidBoxWithDensity(density, lx, ly, lz):
+        """A solid box of `density` [kg/m³] and edge lengths lx, ly, lz [m]."""
+        f = "SolidBoxWithDensity"
+        volume = _positive(lx, "x-length", f) * _positive(ly, "y-length", f) * \
+            _positive(lz, "z-length", f)
+        return SpatialInertia.SolidBoxWithMass(_positive(density, "density", f) * volume,
+                                               lx, ly, lz)
 
     @staticmethod
     def SolidCubeWithMass(mass, length):
+        """A solid cube of `mass` [kg] and edge `length` [m] (an extension)."""
         return SpatialInertia.SolidBoxWithMass(mass, length, length, length)
 
     @staticmethod
+    def SolidCubeWithDensity(density, length):
+        """A solid cube of `density` [kg/m³] and edge `length` [m]."""
+        f = "SolidCubeWithDensity"
+        L = _positive(length, "length", f)
+        return SpatialInertia.SolidBoxWithMass(_positive(density, "density", f) * L ** 3,
+                                               L, L, L)
+
+    @staticmethod
     def SolidSphereWithMass(mass, radius):
-        """A solid sphere of `mass` [kg] and `radius` [m], about its centre."""
-        return SpatialInertia._make(float(mass), np.zeros(3),
-                                    UnitInertia.SolidSphere(radius).CopyToFullMatrix3())
+        """A solid sphere of `mass` [kg] and `radius` [m]."""
+        f = "SolidSphereWithMass"
+        m, r = _positive(mass, "mass", f), _positive(radius, "radius", f)
+        return SpatialInertia._make(m, np.zeros(3),
+                                    UnitInertia.SolidSphere(r).CopyToFullMatrix3())
+
+    @staticmethod
+    def SolidSphereWithDensity(density, radius):
+        """A solid sphere of `density` [kg/m³] and `radius` [m]."""
+        f = "SolidSphereWithDensity"
+        r = _positive(radius, "radius", f)
+        return SpatialInertia.SolidSphereWithMass(
+            _positive(density, "density", f) * 4.0 / 3.0 * np.pi * r ** 3, r)
+
+    @staticmethod
+    def HollowSphereWithMass(mass, radius):
+        """A thin spherical shell of `mass` [kg] and `radius` [m]."""
+        f = "HollowSphereWithMass"
+        m, r = _positive(mass, "mass", f), _positive(radius, "radius", f)
+        return SpatialInertia._make(m, np.zeros(3),
+                                    UnitInertia.HollowSphere(r).CopyToFullMatrix3())
+
+    @staticmethod
+    def HollowSphereWithDensity(area_density, radius):
+        """A thin spherical shell of `area_density` [kg/m²] and `radius` [m]."""
+        f = "HollowSphereWithDensity"
+        r = _positive(radius, "radius", f)
+        return SpatialInertia.HollowSphereWithMass(
+            _positive(area_density, "area_density", f) * 4.0 * np.pi * r * r, r)
 
     @staticmethod
     def SolidEllipsoidWithMass(mass, a, b, c):
-        return SpatialInertia._make(float(mass), np.zeros(3),
-                                    UnitInertia.SolidEllipsoid(a, b, c).CopyToFullMatrix3())
+        """A solid ellipsoid of `mass` [kg] and semi-axes a, b, c [m] along x, y, z."""
+        f = "SolidEllipsoidWithMass"
+        m = _positive(mass, "mass", f)
+        G = UnitInertia.SolidEllipsoid(_positive(a, "semi-axis a", f),
+                                       _positive(b, "semi-axis b", f),
+                                       _positive(c, "semi-axis c", f))
+        return SpatialInertia._make(m, np.zeros(3), G.CopyToFullMatrix3())
+
+    @staticmethod
+    def SolidEllipsoidWithDensity(density, a, b, c):
+        """A solid ellipsoid of `density` [kg/m³] and semi-axes a, b, c [m]."""
+        f = "SolidEllipsoidWithDensity"
+        volume = 4.0 / 3.0 * np.pi * _positive(a, "semi-axis a", f) * \
+            _positive(b, "semi-axis b", f) * _positive(c, "semi-axis c", f)
+        return SpatialInertia.SolidEllipsoidWithMass(
+            _positive(density, "density", f) * volume, a, b, c)
 
     @staticmethod
     def SolidCylinderWithMass(mass, radius, length, unit_vector):
+        """A solid cylinder of `mass` [kg], `radius` and `length` [m], axis along
+        unit_vector."""
+        f = "SolidCylinderWithMass"
+        m = _positive(mass, "mass", f)
+        r, L = _positive(radius, "radius", f), _positive(length, "length", f)
+        _unit_vector(unit_vector, f)
         return SpatialInertia._make(
-            float(mass), np.zeros(3),
-            UnitInertia.SolidCylinder(radius, length, unit_vector).CopyToFullMatrix3())
+            m, np.zeros(3), UnitInertia.SolidCylinder(r, L, unit_vector).CopyToFullMatrix3())
+
+    @staticmethod
+    def SolidCylinderWithDensity(density, radius, length, unit_vector):
+        """A solid cylinder of `density` [kg/m³], `radius` and `length` [m]."""
+        f = "SolidCylinderWithDensity"
+        r, L = _positive(radius, "radius", f), _positive(length, "length", f)
+        return SpatialInertia.SolidCylinderWithMass(
+            _positive(density, "density", f) * np.pi * r * r * L, r, L, unit_vector)
+
+    @staticmethod
+    def SolidCylinderWithMassAboutEnd(mass, radius, length, unit_vector):
+        """A solid cylinder about the centre of one end: p_PScm = length/2·unit_vector."""
+        f = "SolidCylinderWithMassAboutEnd"
+        m = _positive(mass, "mass", f)
+        r, L = _positive(radius, "radius", f), _positive(length, "length", f)
+        u = _unit_vector(unit_vector, f)
+        G = UnitInertia.SolidCylinderAboutEnd(r, L, u)
+        return SpatialInertia._make(m, 0.5 * L * u, G.CopyToFullMatrix3())
+
+    @staticmethod
+    def SolidCylinderWithDensityAboutEnd(density, radius, length, unit_vector):
+        """SolidCylinderWithMassAboutEnd for a `density` [kg/m³]."""
+        f = "SolidCylinderWithDensityAboutEnd"
+        r, L = _positive(radius, "radius", f), _positive(length, "length", f)
+        return SpatialInertia.SolidCylinderWithMassAboutEnd(
+            _positive(density, "density", f) * np.pi * r * r * L, r, L, unit_vector)
+
+    @staticmethod
+    def SolidCapsuleWithMass(mass, radius, length, unit_vector):
+        """A solid capsule of `mass` [kg]: a cylinder of `radius` and `length` [m]
+        capped by half spheres, axis along unit_vector."""
+        f = "SolidCapsuleWithMass"
+        m = _positive(mass, "mass", f)
+        r, L = _positive(radius, "radius", f), _positive(length, "length", f)
+        _unit_vector(unit_vector, f)
+        return SpatialInertia._make(
+            m, np.zeros(3), UnitInertia.SolidCapsule(r, L, unit_vector).CopyToFullMatrix3())
+
+    @staticmethod
+    def SolidCapsuleWithDensity(density, radius, length, unit_vector):
+        """SolidCapsuleWithMass for a `density` [kg/m³] (volume πr²L + 4/3·πr³)."""
+        f = "SolidCapsuleWithDensity"
+        r, L = _positive(radius, "radius", f), _positive(length, "length", f)
+        volume = np.pi * r * r * L + 4.0 / 3.0 * np.pi * r ** 3
+        return SpatialInertia.SolidCapsuleWithMass(
+            _positive(density, "density", f) * volume, r, L, unit_vector)
+
+    @staticmethod
+    def ThinRodWithMass(mass, length, unit_vector):
+        """A thin rod of `mass` [kg] and `length` [m] along unit_vector."""
+        f = "ThinRodWithMass"
+        m, L = _positive(mass, "mass", f), _positive(length, "length", f)
+        _unit_vector(unit_vector, f)
+        return SpatialInertia._make(
+            m, np.zeros(3), UnitInertia.ThinRod(L, unit_vector).CopyToFullMatrix3())
+
+    @staticmethod
+    def ThinRodWithMassAboutEnd(mass, length, unit_vector):
+        """The thin rod about one end: p_PScm = length/2·unit_vector, L²/3 across it."""
+        f = "ThinRodWithMassAboutEnd"
+        m, L = _positive(mass, "mass", f), _positive(length, "length", f)
+        u = _unit_vector(unit_vector, f)
+        return SpatialInertia._make(
+            m, 0.5 * L * u, UnitInertia.StraightLine(L * L / 3.0, u).CopyToFullMatrix3())
+
+    def __mul__(self, other):
+        """M_SP_E * V_WP_E: the SpatialMomentum L_WS_P_E about P; M_SP_E * A_WP_E (a
+        SpatialAcceleration): the SpatialForce M·A (as pydrake's, no velocity terms)."""
+        from scenegraph.multibody.spatial_algebra import (SpatialAcceleration,
+                                                          SpatialForce, SpatialMomentum,
+                                                          SpatialVelocity)
+        if isinstance(other, SpatialVelocity):
+            return SpatialMomentum._make(self.CopyToFullMatrix6() @ other._V)
+        if isinstance(other, SpatialAcceleration):
+            return SpatialForce._make(self.CopyToFullMatrix6() @ other._V)
+        return NotImplemented
 
     @staticmethod
     def PointMass(mass, position):

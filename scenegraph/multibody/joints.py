@@ -400,17 +400,19 @@ class RevoluteJoint(Joint):
         """θ [rad]."""
         return float(self._q(context)[0])
 
-    def set_angle(self, context, angle) -> None:
-        """Sets θ [rad]."""
+    def set_angle(self, context, angle):
+        """Sets θ [rad]; returns this joint, as pydrake's."""
         self._set_q(context, [angle])
+        return self
 
     def get_angular_rate(self, context) -> float:
         """θ̇ [rad/s]."""
         return float(self._v(context)[0])
 
-    def set_angular_rate(self, context, angle) -> None:
-        """Sets θ̇ [rad/s] (pydrake names the argument `angle`)."""
+    def set_angular_rate(self, context, angle):
+        """Sets θ̇ [rad/s] (pydrake names the argument `angle`); returns this joint."""
         self._set_v(context, [angle])
+        return self
 
     def get_default_angle(self) -> float:
         return float(self._q_default[0])
@@ -458,15 +460,19 @@ class PrismaticJoint(Joint):
         """d [m]."""
         return float(self._q(context)[0])
 
-    def set_translation(self, context, translation) -> None:
+    def set_translation(self, context, translation):
+        """Sets d [m]; returns this joint, as pydrake's."""
         self._set_q(context, [translation])
+        return self
 
     def get_translation_rate(self, context) -> float:
         """ḋ [m/s]."""
         return float(self._v(context)[0])
 
-    def set_translation_rate(self, context, translation_dot) -> None:
+    def set_translation_rate(self, context, translation_dot):
+        """Sets ḋ [m/s]; returns this joint, as pydrake's."""
         self._set_v(context, [translation_dot])
+        return self
 
     def get_default_translation(self) -> float:
         return float(self._q_default[0])
@@ -507,10 +513,12 @@ class _FloatingPose:
         """p_FoMo_F (3,) [m]."""
         return self._q(context)[-3:].copy()
 
-    def SetTranslation(self, context, p_FM) -> None:
+    def SetTranslation(self, context, p_FM):
+        """Sets p_FoMo_F (3,) [m]; returns this joint, as pydrake's."""
         q = self._q(context).copy()
         q[-3:] = np.asarray(p_FM, dtype=float).reshape(3)
         self._set_q(context, q)
+        return self
 
     set_translation = SetTranslation
 
@@ -518,19 +526,23 @@ class _FloatingPose:
         """w_FM_F (3,) [rad/s]."""
         return self._v(context)[:3].copy()
 
-    def set_angular_velocity(self, context, w_FM) -> None:
+    def set_angular_velocity(self, context, w_FM):
+        """Sets w_FM_F (3,) [rad/s]; returns this joint, as pydrake's."""
         v = self._v(context).copy()
         v[:3] = np.asarray(w_FM, dtype=float).reshape(3)
         self._set_v(context, v)
+        return self
 
     def get_translational_velocity(self, context) -> np.ndarray:
         """v_FMo_F (3,) [m/s]."""
         return self._v(context)[3:].copy()
 
-    def set_translational_velocity(self, context, v_FM) -> None:
+    def set_translational_velocity(self, context, v_FM):
+        """Sets v_FMo_F (3,) [m/s]; returns this joint, as pydrake's."""
         v = self._v(context).copy()
         v[3:] = np.asarray(v_FM, dtype=float).reshape(3)
         self._set_v(context, v)
+        return self
 
     def GetPose(self, context) -> RigidTransform:
         """X_FM in `context`."""
@@ -579,20 +591,22 @@ class QuaternionFloatingJoint(_FloatingPose, Joint):
         q = self._q(context)[:4]
         return Quaternion(q / np.linalg.norm(q))
 
-    def SetQuaternion(self, context, q_FM) -> None:
-        """Sets the orientation from a Quaternion."""
+    def SetQuaternion(self, context, q_FM):
+        """Sets the orientation from a Quaternion; returns this joint, as pydrake's."""
         q = self._q(context).copy()
         q[:4] = q_FM.wxyz() if hasattr(q_FM, "wxyz") else np.asarray(q_FM, float)
         self._set_q(context, q)
+        return self
 
-    def SetOrientation(self, context, R) -> None:
-        """Sets the orientation from a RotationMatrix R_FM."""
-        self.SetQuaternion(context, R.ToQuaternion())
+    def SetOrientation(self, context, R):
+        """Sets the orientation from a RotationMatrix R_FM; returns this joint."""
+        return self.SetQuaternion(context, R.ToQuaternion())
 
-    def SetPose(self, context, X_FM) -> None:
-        """Sets X_FM."""
+    def SetPose(self, context, X_FM):
+        """Sets X_FM; returns this joint, as pydrake's."""
         q = np.concatenate([X_FM.rotation().ToQuaternion().wxyz(), X_FM.translation()])
         self._set_q(context, q)
+        return self
 
     def SetDefaultPose(self, X_FM) -> None:
         self.set_default_positions(np.concatenate([X_FM.rotation().ToQuaternion().wxyz(),
@@ -628,18 +642,23 @@ class RpyFloatingJoint(_FloatingPose, Joint):
         """(roll, pitch, yaw) (3,) [rad]."""
         return self._q(context)[:3].copy()
 
-    def set_angles(self, context, angles) -> None:
+    def set_angles(self, context, angles):
+        """Sets (roll, pitch, yaw) [rad]; returns this joint, as pydrake's."""
         q = self._q(context).copy()
         q[:3] = np.asarray(angles, dtype=float).reshape(3)
         self._set_q(context, q)
+        return self
 
-    def SetOrientation(self, context, R_FM) -> None:
-        """Sets the angles from R_FM (a RotationMatrix) as roll-pitch-yaw [rad]."""
-        self.set_angles(context, RollPitchYaw(R_FM).vector())
+    def SetOrientation(self, context, R_FM):
+        """Sets the angles from R_FM (a RotationMatrix) as roll-pitch-yaw [rad];
+        returns this joint."""
+        return self.set_angles(context, RollPitchYaw(R_FM).vector())
 
-    def SetPose(self, context, X_FM) -> None:
+    def SetPose(self, context, X_FM):
+        """Sets X_FM; returns this joint, as pydrake's."""
         self._set_q(context, np.concatenate([RollPitchYaw(X_FM.rotation()).vector(),
                                              X_FM.translation()]))
+        return self
 
     def SetDefaultPose(self, X_FM) -> None:
         self.set_default_positions(np.concatenate([RollPitchYaw(X_FM.rotation()).vector(),
@@ -681,8 +700,10 @@ class BallRpyJoint(Joint):
     set_default_angles = RpyFloatingJoint.set_default_angles
     get_angular_velocity = _FloatingPose.get_angular_velocity
 
-    def set_angular_velocity(self, context, w_FM) -> None:
+    def set_angular_velocity(self, context, w_FM):
+        """Sets w_FM_F (3,) [rad/s]; returns this joint, as pydrake's."""
         self._set_v(context, np.asarray(w_FM, dtype=float).reshape(3))
+        return self
 
 
 class PlanarJoint(Joint):
@@ -705,39 +726,49 @@ class PlanarJoint(Joint):
         """(x, y) (2,) [m]."""
         return self._q(context)[:2].copy()
 
-    def set_translation(self, context, p_FoMo_F) -> None:
+    def set_translation(self, context, p_FoMo_F):
+        """Sets (x, y) [m]; returns this joint, as pydrake's."""
         q = self._q(context).copy()
         q[:2] = np.asarray(p_FoMo_F, dtype=float).reshape(2)
         self._set_q(context, q)
+        return self
 
     def get_rotation(self, context) -> float:
         """θ [rad]."""
         return float(self._q(context)[2])
 
-    def set_rotation(self, context, theta) -> None:
+    def set_rotation(self, context, theta):
+        """Sets θ [rad]; returns this joint, as pydrake's."""
         q = self._q(context).copy()
         q[2] = float(theta)
         self._set_q(context, q)
+        return self
 
-    def set_pose(self, context, p_FoMo_F, theta) -> None:
+    def set_pose(self, context, p_FoMo_F, theta):
+        """Sets (x, y) [m] and θ [rad]; returns this joint, as pydrake's."""
         self._set_q(context, np.concatenate([np.asarray(p_FoMo_F, float).reshape(2),
                                              [float(theta)]]))
+        return self
 
     def get_translational_velocity(self, context) -> np.ndarray:
         return self._v(context)[:2].copy()
 
-    def set_translational_velocity(self, context, v_FoMo_F) -> None:
+    def set_translational_velocity(self, context, v_FoMo_F):
+        """Sets (ẋ, ẏ) [m/s]; returns this joint, as pydrake's."""
         v = self._v(context).copy()
         v[:2] = np.asarray(v_FoMo_F, dtype=float).reshape(2)
         self._set_v(context, v)
+        return self
 
     def get_angular_velocity(self, context) -> float:
         return float(self._v(context)[2])
 
-    def set_angular_velocity(self, context, theta_dot) -> None:
+    def set_angular_velocity(self, context, theta_dot):
+        """Sets θ̇ [rad/s]; returns this joint, as pydrake's."""
         v = self._v(context).copy()
         v[2] = float(theta_dot)
         self._set_v(context, v)
+        return self
 
     def get_default_translation(self) -> np.ndarray:
         return self._q_default[:2].copy()

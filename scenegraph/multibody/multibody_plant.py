@@ -165,7 +165,12 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         `model_instance`), with spatial inertia M_BBo_B; returns it.
 
         Raises:
-          RuntimeError: after Finalize, or the name is taken in the instance."""
+          RuntimeError: after Finalize, or the name is taken in the instance, or
+            (without `model_instance`) the plant has model instances beyond the world
+            and default ones, as pydrake's."""
+        if self.num_model_instances() > 2:
+            raise RuntimeError("This model has more model instances than the default.  "
+                               "Please call AddRigidBody with an explicit model instance.")
         return self._add_rigid_body(name, ModelInstanceIndex(1), M_BBo_B)
 
     @AddRigidBody.overload
@@ -650,8 +655,24 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
             return False
         f = self._forest
         joint = f.mobod_joint[int(f.mobod_of_body[int(body.index())])]
-        return joint.type_name() in ("quaternion_floating", "rpy_floating") and \
-            joint.parent_body().index() == 0
+        # pydrake 1.51: only the floating joints Finalize added make a floating base
+        # body; a body given a 6-dof joint by the user is a "free body" (_free_joint_of).
+        return joint.is_ephemeral() and \
+            joint.type_name() in ("quaternion_floating", "rpy_floating")
+
+    def _free_joint_of(self, body, what):
+        """The 6-dof (quaternion or rpy floating) joint mobilizing `body` from any
+        parent, explicit or added at Finalize, as pydrake's "free body" methods take.
+
+        Raises:
+          RuntimeError: before Finalize, or `body` has no such inboard joint."""
+        self._throw_if_not_finalized(what)
+        f = self._forest
+        joint = f.mobod_joint[int(f.mobod_of_body[int(body.index())])] \
+            if body.index() != 0 else None
+        if joint is None or joint.type_name() not in ("quaternion_floating", "rpy_floating"):
+            raise RuntimeError(f"{what}: Body '{body.name()}' is not a free body.")
+        return joint
 
     def _floating_joint_of(self, body, what):
         if not self._body_is_floating_base(body):

@@ -320,7 +320,8 @@ class PlantKinematics:
     @overloaded
     def CalcJacobianCenterOfMassTranslationalVelocity(self, context, with_respect_to,
                                                       frame_A, frame_E) -> np.ndarray:
-        """Js_v_AScm_E (3, nv or nq) (frame_A must be the world frame, as in Drake)."""
+        """Js_v_AScm_E (3, nv or nq): the Jacobian of the centre of mass Scm's
+        translational velocity measured in frame_A, expressed in frame_E [m]."""
         return self._com_jacobian(context, None, with_respect_to, frame_A, frame_E)
 
     @CalcJacobianCenterOfMassTranslationalVelocity.overload
@@ -330,12 +331,57 @@ class PlantKinematics:
 
     def _com_jacobian(self, context, model_instances, with_respect_to, frame_A, frame_E):
         what = "CalcJacobianCenterOfMassTranslationalVelocity"
-        if not self._frame_of(frame_A, what).is_world_frame():
-            raise RuntimeError(f"{what}(): frame_A must be the world frame")
+        frame_A = self._frame_of(frame_A, what)
         J = self._com_jacobian_W(context, model_instances, what)
         pk = self._eval_position_kinematics(context)
+        if not frame_A.is_world_frame():
+            # v_AScm = v_WScm − v_WAp, Ap the point of A at Scm (as pydrake, any A).
+            p_WScm = self._com(context, model_instances, what)
+            J = J - self._point_jacobians_W(pk, [int(frame_A._body._index)],
+                                            p_WScm[None, :])[0, 3:]
         R_WE, _ = self._X_WF_arrays(pk, self._frame_of(frame_E, what))
         J = R_WE.T @ J
         if with_respect_to is JacobianWrtVariable.kQDot:
             J = J @ self._nplus(pk.q)
         return J
+
+    # --- energy (from poses, velocities and mass properties; gravity g_W = (0, 0, -9.81)
+    # m/s², pydrake's default field, which this library does not let one change) ---------
+    _GRAVITY_W = np.array([0.0, 0.0, -9.81])
+
+    def _body_mass_states(self, context):
+        """Bodies but the world: m (n,) [kg], p_WBcm (n, 3) [m], v_WBcm_W (n, 3) [m/s],
+        w_WB_W (n, 3) [rad/s] and I_BBcm_W (n, 3, 3) [kg·m²]."""
+        self.ValidateContext(context)
+        pk = self._eval_position_kinematics(context)
+        V = self._eval_velocity_kinematics(context)[1:]
+        bodies = self._bodies[1:]
+        R_WB = pk.R_WB[1:]
+        m = np.array([b.default_mass() for b in bodies])
+        p_BoBcm_W = np.einsum("nij,nj->ni", R_WB,
+                              np.array([b.default_com() for b in bodies]).reshape(-1, 3))
+        I_Bcm_B = np.array([b.default_spatial_inertia().Shift(b.default_com())
+                            .CalcRotationalInertia().CopyToFullMatrix3()
+                            for b in bodies]).reshape(-1, 3, 3)
+        I_Bcm_W = np.einsum("nij,njk,nlk->nil", R_WB, I_Bcm_B, R_WB)
+        w = V[:, :3]
+        return m, pk.p_WB[1:] + p_BoBcm_W, V[:, 3:] + np.cross(w, p_BoBcm_W), w, I_Bcm_W
+
+    def CalcKineticEnergy(self, context) -> float:
+        """Σ ½ (m |v_WBcm|² + w_WBᵀ I_BBcm w_WB) over the bodies [J]."""
+        m, _, v, w, I_W = self._body_mass_states(context)
+        return float(0.5 * (m @ np.einsum("ni,ni->n", v, v)
+                            + np.einsum("ni,nij,nj->", w, I_W, w)))
+
+    def CalcPotentialEnergy(self, context) -> float:
+        """Gravity's potential energy −Σ m g_W·p_WBcm [J] (zero at the world origin)."""
+        m, p, _, _, _ = self._body_mass_states(context)
+        return float(-(m @ (p @ self._GRAVITY_W)))
+
+    def CalcConservativePower(self, context) -> float:
+        """Gravity's power Σ m g_W·v_WBcm [W] (= −d/dt of the potential energy)."""
+        m, _, v, _, _ = self._body_mass_states(context)
+        return float(m @ (v @ self._GRAVITY_W))
+
+    EvalKineticEnergy = CalcKineticEnergy
+    EvalPotentialEnergy = CalcPotentialEnergy

@@ -374,42 +374,49 @@ class PlantState:
     # --- free bodies ------------------------------------------------------------------------
     @overloaded
     def SetFreeBodyPose(self, context, body, X_JpJc) -> None:
-        """Sets X_JpJc, the pose of a floating base body's joint child frame in its
-        parent frame (X_WB for the floating joints Finalize adds)."""
-        self._floating_joint_of(body, "SetFreeBodyPose").SetPose(context, X_JpJc)
+        """Sets X_JpJc, the pose of a free body's 6-dof joint child frame Jc in its
+        parent frame Jp (X_WB for the floating joints Finalize adds).
+
+        Raises:
+          RuntimeError: before Finalize, or `body` is not a free body (its inboard
+            joint is not a quaternion or rpy floating joint)."""
+        self._free_joint_of(body, "SetFreeBodyPose").SetPose(context, X_JpJc)
 
     @SetFreeBodyPose.overload
     def SetFreeBodyPose(self, context, body, X_PB) -> None:
         """pydrake's deprecated parameter name X_PB for X_JpJc."""
-        self._floating_joint_of(body, "SetFreeBodyPose").SetPose(context, X_PB)
+        self._free_joint_of(body, "SetFreeBodyPose").SetPose(context, X_PB)
 
     def SetFloatingBaseBodyPoseInWorldFrame(self, context, body, X_WB) -> None:
-        self.SetFreeBodyPose(context, body, X_WB)
+        """Sets X_WB of a floating base body (one Finalize gave a floating joint)."""
+        self._floating_joint_of(body, "SetFloatingBaseBodyPoseInWorldFrame") \
+            .SetPose(context, X_WB)
 
     def GetFreeBodyPose(self, context, body) -> RigidTransform:
-        """X_WB of a floating base body."""
-        return self._floating_joint_of(body, "GetFreeBodyPose").GetPose(context)
+        """X_JpJc of a free body's 6-dof joint (X_WB for a floating base body)."""
+        return self._free_joint_of(body, "GetFreeBodyPose").GetPose(context)
 
     @overloaded.typed(V_JpJc=SpatialVelocity)
     def SetFreeBodySpatialVelocity(self, context, body, V_JpJc) -> None:
-        """Sets V_JpJc, a floating base body's joint child frame's spatial velocity in
-        its parent frame, expressed in the parent (V_WB_W, i.e. w_WB_W [rad/s] and
+        """Sets V_JpJc, a free body's 6-dof joint child frame's spatial velocity in its
+        parent frame, expressed in the parent (V_WB_W, i.e. w_WB_W [rad/s] and
         v_WBo_W [m/s], for the floating joints Finalize adds)."""
-        joint = self._floating_joint_of(body, "SetFreeBodySpatialVelocity")
+        joint = self._free_joint_of(body, "SetFreeBodySpatialVelocity")
         joint._set_v(context, V_JpJc.get_coeffs())
 
     @SetFreeBodySpatialVelocity.overload(V_PB=SpatialVelocity)
     def SetFreeBodySpatialVelocity(self, body, V_PB, context) -> None:
         """pydrake's deprecated parameter order and name (body, V_PB, context)."""
-        joint = self._floating_joint_of(body, "SetFreeBodySpatialVelocity")
+        joint = self._free_joint_of(body, "SetFreeBodySpatialVelocity")
         joint._set_v(context, V_PB.get_coeffs())
 
     def SetDefaultFreeBodyPose(self, body, X_PB) -> None:
-        """The pose a floating base body starts at in new contexts."""
-        if self._finalized:
+        """The pose a floating base body starts at in new contexts. Any body's pose
+        is kept (and echoed by GetDefaultFreeBodyPose); after Finalize it reaches
+        new contexts only for a floating base body, as pydrake's."""
+        self._default_X_WB[int(body.index())] = RigidTransform(X_PB)
+        if self._finalized and self._body_is_floating_base(body):
             self._floating_joint_of(body, "SetDefaultFreeBodyPose").SetDefaultPose(X_PB)
-        else:
-            self._default_X_WB[int(body.index())] = RigidTransform(X_PB)
 
     def SetDefaultFloatingBaseBodyPose(self, body, X_WB) -> None:
         """The world pose X_WB a floating base body starts at in new contexts

@@ -138,19 +138,33 @@ class PlantUnsupported:
     stored."""
 
     _contact_model = ContactModel.kHydroelasticWithFallback
-    _discrete_contact_approximation = DiscreteContactApproximation.kTamsi
+    # pydrake 1.51's default for a MultibodyPlant built directly (kSap solver).
+    _discrete_contact_approximation = DiscreteContactApproximation.kLagged
     _penetration_allowance = 1e-3
     _stiction_tolerance = 1e-3
 
     def set_contact_model(self, model) -> None:
-        """Stored only (no contact dynamics here)."""
+        """Stored only (no contact dynamics here).
+
+        Raises:
+          RuntimeError: after Finalize, as pydrake's."""
+        self._throw_if_finalized("set_contact_model")
         self._contact_model = model
 
     def get_contact_model(self):
         return self._contact_model
 
     def set_discrete_contact_approximation(self, approximation) -> None:
-        """Stored only."""
+        """Stored only.
+
+        Raises:
+          RuntimeError: after Finalize, or on a continuous plant (time_step 0),
+            where pydrake aborts."""
+        self._throw_if_finalized("set_discrete_contact_approximation")
+        if self.time_step() == 0:
+            raise RuntimeError("set_discrete_contact_approximation(): the plant is "
+                               "continuous (time_step = 0); a discrete contact "
+                               "approximation needs a discrete plant")
         self._discrete_contact_approximation = approximation
 
     def get_discrete_contact_approximation(self):
@@ -173,12 +187,25 @@ class PlantUnsupported:
         return float("nan")
 
     def set_contact_surface_representation(self, surface_representation) -> None:
+        """Stored only.
+
+        Raises:
+          RuntimeError: after Finalize, as pydrake's."""
+        self._throw_if_finalized("set_contact_surface_representation")
         self._surface_representation = surface_representation
 
-    def get_contact_surface_representation(self):
+    @staticmethod
+    def GetDefaultContactSurfaceRepresentation(time_step):
+        """kTriangle for a continuous plant (time_step 0 [s]), else kPolygon."""
         from scenegraph import HydroelasticContactRepresentation
+        return HydroelasticContactRepresentation.kTriangle if time_step == 0 \
+            else HydroelasticContactRepresentation.kPolygon
+
+    def get_contact_surface_representation(self):
+        """The stored representation; by default
+        GetDefaultContactSurfaceRepresentation(time_step()), as pydrake's."""
         return getattr(self, "_surface_representation",
-                       HydroelasticContactRepresentation.kPolygon)
+                       self.GetDefaultContactSurfaceRepresentation(self.time_step()))
 
 
 for _name, _texts in _DYNAMICS_METHODS.items():
