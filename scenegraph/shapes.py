@@ -356,11 +356,45 @@ def _file_forms():
     return __init__
 
 
+class _MeshFileData:
+    """A mesh's vertices (N, 3) [file units] and triangles (M, 3) int64 (or None),
+    read from its MeshSource at the first call of arrays() — as Drake reads a
+    Mesh's file only when something uses it — or given at construction. Shared
+    by a shape's copies, so a file is read once however many geometries use it."""
+
+    __slots__ = ("source", "_arrays")
+
+    def __init__(self, source, V=None, F=None):
+        self.source = source
+        self._arrays = None if V is None else (V, F)
+
+    def arrays(self) -> tuple:
+        """(V, F), reading the source now if not yet read.
+
+        Raises:
+          RuntimeError: the file is missing or cannot be parsed (naming it)."""
+        if self._arrays is None:
+            source = self.source
+            if source.is_path():
+                self._arrays = mesh_io.load_mesh_file(source.path())
+            else:
+                mesh_file = source.in_memory().mesh_file
+                self._arrays = mesh_io.load_mesh_data(
+                    mesh_file.contents(), source.extension(), source.description())
+        return self._arrays
+
+    def is_read(self) -> bool:
+        return self._arrays is not None
+
+
 class _MeshBase(Shape):
     """Shared implementation of Mesh and Convex: vertices (and triangles) from a file,
     an in-memory file, or arrays; a per-axis scale."""
 
     _needs_volume = False  # Convex rejects degenerate vertex sets.
+    # A Mesh made from a file or an in-memory file reads it at its first use (as
+    # Drake's does); a Convex reads it at construction, to check its volume.
+    _reads_lazily = False
 
     def _set_scale(self, scale) -> None:
         name = type(self).__name__
@@ -382,14 +416,21 @@ class _MeshBase(Shape):
 
     def _from_source(self, source: MeshSource, scale) -> None:
         self._set_scale(scale)
-        if source.is_path():
-            self._V, self._F = mesh_io.load_mesh_file(source.path())
-        else:
-            mesh_file = source.in_memory().mesh_file
-            self._V, self._F = mesh_io.load_mesh_data(
-                mesh_file.contents(), source.extension(), source.description())
+        self._data = _MeshFileData(source)
         self._source = source
-        self._finish()
+        self._hull = None
+        if not self._reads_lazily:
+            self._finish()
+
+    # The vertices (N, 3) [file units] and triangles (M, 3) or None, read from
+    # the source at the first use (shared by copies: read once).
+    @property
+    def _V(self) -> np.ndarray:
+        return self._data.arrays()[0]
+
+    @property
+    def _F(self):
+        return self._data.arrays()[1]
 
     def _from_points(self, points, scale, faces, label: str) -> None:
         name = type(self).__name__
@@ -400,15 +441,13 @@ class _MeshBase(Shape):
                                f"(one column per vertex), got shape {P.shape}")
         if not np.isfinite(P).all():
             raise RuntimeError(f"{name} '{label}': vertices must be finite")
-        self._V = P.T.copy()
-        if faces is None:
-            self._F = None
-        else:
+        V, F = P.T.copy(), None
+        if faces is not None:
             F = np.array(faces, dtype=np.int64)
-            if F.ndim != 2 or F.shape[1] != 3 or (F.size and (F.min() < 0 or F.max() >= len(self._V))):
+            if F.ndim != 2 or F.shape[1] != 3 or (F.size and (F.min() < 0 or F.max() >= len(V))):
                 raise RuntimeError(f"{name} '{label}': faces must be an (M, 3) array of "
-                                   f"indices into the {len(self._V)} vertices")
-            self._F = F
+                                   f"indices into the {len(V)} vertices")
+        self._data = _MeshFileData(None, V, F)
         self._source = None       # an in-memory OBJ, written when source() is asked for
         self._label = label
         self._finish()
@@ -516,9 +555,16 @@ class Mesh(_MeshBase):
     ``Mesh(vertices, scale=1.0, faces=F, label="")`` with vertices (3, N) [m] and
     triangles F (M, 3).
 
+    The file is read at the mesh's first use (its vertices or triangles asked
+    for, a role that needs them assigned, a viewer drawing it), as in pydrake:
+    a missing or unparsable file raises then, naming it.
+
     Raises:
-      RuntimeError: missing or unparsable file, |scale| < 1e-8.
+      RuntimeError: |scale| < 1e-8 (and, at first use, a missing or unparsable
+        file).
     """
+
+    _reads_lazily = True
 
     __init__ = _file_forms()
 

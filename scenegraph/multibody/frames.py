@@ -70,6 +70,8 @@ class Frame(MultibodyElement):
         return self.CalcPoseInBodyFrame(context) @ X_FQ
 
     def CalcOffsetRotationMatrixInBody(self, context, R_FQ) -> RotationMatrix:
+        """R_BQ = R_BF · R_FQ for a frame Q oriented R_FQ in this frame F (B the
+        body F is fixed to); fixed here, the context is only validated."""
         return self.CalcRotationMatrixInBodyFrame(context) @ R_FQ
 
     # --- kinematics --------------------------------------------------------------------

@@ -128,9 +128,11 @@ class RotationalInertia:
         return np.array([self._I[0, 1], self._I[0, 2], self._I[1, 2]])
 
     def rows(self) -> int:
+        """3, the number of rows of the (3, 3) matrix."""
         return 3
 
     def cols(self) -> int:
+        """3, the number of columns of the (3, 3) matrix."""
         return 3
 
     def Trace(self) -> float:
@@ -146,9 +148,11 @@ class RotationalInertia:
         return bool((self._I == 0).all())
 
     def SetZero(self) -> None:
+        """Sets every moment and product to 0, in place."""
         self._I[:] = 0.0
 
     def SetToNaN(self) -> None:
+        """Sets every element to NaN, in place (marks an unset inertia)."""
         self._I[:] = np.nan
 
     def CalcPrincipalMomentsOfInertia(self) -> np.ndarray:

@@ -32,12 +32,18 @@ class JointActuator(MultibodyElement):
         return self._joint
 
     def effort_limit(self) -> float:
+        """The bound on |u| [N·m on a revolute joint, N on a prismatic one]; +inf
+        when unlimited."""
         return self._effort_limit
 
     def set_effort_limit(self, effort_limit) -> None:
+        """Sets the effort limit [N·m or N]; +inf clears it. Unlike pydrake (and
+        this class's constructor), a limit that is not positive is not refused."""
         self._effort_limit = float(effort_limit)
 
     def num_inputs(self) -> int:
+        """1: the actuated joint's degrees of freedom (actuators here sit on
+        one-dof joints only)."""
         return 1
 
     def input_start(self) -> int:
@@ -45,18 +51,25 @@ class JointActuator(MultibodyElement):
         return int(self.index())
 
     def default_rotor_inertia(self) -> float:
+        """Iᵣ, the motor rotor's inertia [kg·m²]; 0 unless set. Stored only (no
+        dynamics here)."""
         return self._rotor_inertia
 
     def default_gear_ratio(self) -> float:
+        """ρ, the gear ratio from joint to rotor speed; 1 unless set. Stored only."""
         return self._gear_ratio
 
     def set_default_rotor_inertia(self, rotor_inertia) -> None:
+        """Sets Iᵣ [kg·m²] (stored only)."""
         self._rotor_inertia = float(rotor_inertia)
 
     def set_default_gear_ratio(self, gear_ratio) -> None:
+        """Sets ρ (stored only)."""
         self._gear_ratio = float(gear_ratio)
 
     def default_reflected_inertia(self) -> float:
+        """ρ²·Iᵣ, the rotor inertia seen at the joint [kg·m² on a revolute joint,
+        kg on a prismatic one]."""
         return self._rotor_inertia * self._gear_ratio ** 2
 
     def get_actuation_vector(self, u) -> np.ndarray:
@@ -64,4 +77,8 @@ class JointActuator(MultibodyElement):
         return np.asarray(u, dtype=float)[self.input_start():self.input_start() + 1].copy()
 
     def set_actuation_vector(self, u_actuator, u) -> None:
+        """Writes this actuator's value u_actuator (1,) [N·m or N] into the plant's
+        actuation vector u (num_actuators(),) in place, at row input_start(),
+        leaving the other rows. Only u_actuator's first element is read (pydrake
+        requires exactly one); u is plain data here, nothing applies it."""
         u[self.input_start()] = float(np.asarray(u_actuator).reshape(-1)[0])

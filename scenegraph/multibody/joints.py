@@ -140,9 +140,13 @@ class Joint(MultibodyElement):
         return self._frame_on_child.body()
 
     def num_positions(self) -> int:
+        """nq, this joint's number of positions: 0 weld, 1 revolute or prismatic,
+        3 ball_rpy or planar, 6 rpy_floating, 7 quaternion_floating."""
         return self._NQ
 
     def num_velocities(self) -> int:
+        """nv, this joint's number of velocities: 0 weld, 1 revolute or prismatic,
+        3 ball_rpy or planar, 6 for the floating joints."""
         return self._NV
 
     def position_start(self) -> int:
@@ -177,30 +181,42 @@ class Joint(MultibodyElement):
         return int(index)
 
     def can_rotate(self) -> bool:
+        """True if M may rotate in F (revolute, ball_rpy, planar and the floating
+        joints). Unlike pydrake, also answered before Finalize."""
         return self._KIND in (KIND_REVOLUTE, KIND_QUATERNION_FLOATING, KIND_BALL_RPY,
                               KIND_PLANAR, KIND_RPY_FLOATING)
 
     def can_translate(self) -> bool:
+        """True if M may translate in F (prismatic, planar and the floating
+        joints). Unlike pydrake, also answered before Finalize."""
         return self._KIND in (KIND_PRISMATIC, KIND_QUATERNION_FLOATING, KIND_PLANAR,
                               KIND_RPY_FLOATING)
 
     # --- limits and defaults ---------------------------------------------------------------
     def position_lower_limits(self) -> np.ndarray:
+        """The lower position limits (nq,) [m or rad]; −inf where unlimited."""
         return self._q_lower.copy()
 
     def position_upper_limits(self) -> np.ndarray:
+        """The upper position limits (nq,) [m or rad]; +inf where unlimited."""
         return self._q_upper.copy()
 
     def velocity_lower_limits(self) -> np.ndarray:
+        """The lower velocity limits (nv,) [m/s or rad/s]; −inf where unlimited."""
         return self._v_lower.copy()
 
     def velocity_upper_limits(self) -> np.ndarray:
+        """The upper velocity limits (nv,) [m/s or rad/s]; +inf where unlimited."""
         return self._v_upper.copy()
 
     def acceleration_lower_limits(self) -> np.ndarray:
+        """The lower acceleration limits (nv,) [m/s² or rad/s²]; −inf where
+        unlimited."""
         return self._a_lower.copy()
 
     def acceleration_upper_limits(self) -> np.ndarray:
+        """The upper acceleration limits (nv,) [m/s² or rad/s²]; +inf where
+        unlimited."""
         return self._a_upper.copy()
 
     def _set_limits(self, lower, upper, n, attr_lower, attr_upper, what):
@@ -248,12 +264,28 @@ class Joint(MultibodyElement):
             self._plant._on_default_positions_changed()
 
     def default_damping_vector(self) -> np.ndarray:
+        """The viscous damping coefficients d (nv,) of τ = −d·v [N·m·s on
+        rotations, N·s/m on translations]; zeros (0,) for a weld. Stored only:
+        no dynamics here."""
         return self._damping.copy()
 
     def set_default_damping_vector(self, damping) -> None:
+        """Sets d (nv,) [N·m·s or N·s/m]; one value is used for every velocity.
+
+        Raises:
+          ValueError: not nv values (or one), or a NaN.
+
+        Unlike pydrake, a negative coefficient, a joint outside a plant and a
+        finalized plant are not refused."""
         self._damping = _limits(damping, self._NV, 0.0, f"{self._name}: damping")
 
     def GetDampingVector(self, context) -> np.ndarray:
+        """d (nv,) [N·m·s or N·s/m] in `context`: the default here (damping is
+        not a context parameter).
+
+        Raises:
+          RuntimeError: the joint is not in a plant, or `context` is another
+            system's."""
         self._plant_checked("GetDampingVector").ValidateContext(context)
         return self._damping.copy()
 
@@ -329,7 +361,10 @@ class Joint(MultibodyElement):
         return RigidTransform(RotationMatrix(R), p)
 
     def SetDefaultPose(self, X_FM) -> None:
-        """Sets the default positions so that X_FM is as given (floating joints)."""
+        """Sets the default positions so that X_FM is as given (floating joints).
+
+        Raises:
+          RuntimeError: on every other joint type, as pydrake's."""
         raise RuntimeError(f"Joint '{self._name}' ({self.kTypeName}) cannot be set to an "
                            f"arbitrary pose")
 
@@ -369,31 +404,59 @@ class RevoluteJoint(Joint):
     def _axis_param(self):
         return self._axis
 
+    # The limit and damping accessors below are shared with PrismaticJoint: units
+    # are rad-based on a RevoluteJoint, m-based on a PrismaticJoint.
     def position_lower_limit(self) -> float:
+        """The lower position limit [rad, or m on a PrismaticJoint]; −inf when
+        unlimited."""
         return float(self._q_lower[0])
 
     def position_upper_limit(self) -> float:
+        """The upper position limit [rad, or m on a PrismaticJoint]; +inf when
+        unlimited."""
         return float(self._q_upper[0])
 
     def velocity_lower_limit(self) -> float:
+        """The lower velocity limit [rad/s, or m/s on a PrismaticJoint]; −inf when
+        unlimited."""
         return float(self._v_lower[0])
 
     def velocity_upper_limit(self) -> float:
+        """The upper velocity limit [rad/s, or m/s on a PrismaticJoint]; +inf when
+        unlimited."""
         return float(self._v_upper[0])
 
     def acceleration_lower_limit(self) -> float:
+        """The lower acceleration limit [rad/s², or m/s² on a PrismaticJoint]; −inf
+        when unlimited."""
         return float(self._a_lower[0])
 
     def acceleration_upper_limit(self) -> float:
+        """The upper acceleration limit [rad/s², or m/s² on a PrismaticJoint]; +inf
+        when unlimited."""
         return float(self._a_upper[0])
 
     def default_damping(self) -> float:
+        """The viscous damping coefficient d [N·m·s, or N·s/m on a
+        PrismaticJoint] (stored only: no dynamics here)."""
         return float(self._damping[0])
 
     def set_default_damping(self, damping) -> None:
+        """Sets d [N·m·s, or N·s/m on a PrismaticJoint] (stored only).
+
+        Raises:
+          ValueError: `damping` is NaN.
+
+        Unlike pydrake, a negative value or a finalized plant is not refused."""
         self.set_default_damping_vector([damping])
 
     def GetDamping(self, context) -> float:
+        """d in `context` [N·m·s, or N·s/m on a PrismaticJoint]: the default here
+        (damping is not a context parameter).
+
+        Raises:
+          RuntimeError: the joint is not in a plant, or `context` is another
+            system's."""
         return float(self.GetDampingVector(context)[0])
 
     def get_angle(self, context) -> float:
@@ -415,9 +478,11 @@ class RevoluteJoint(Joint):
         return self
 
     def get_default_angle(self) -> float:
+        """The default θ [rad] new contexts start with."""
         return float(self._q_default[0])
 
     def set_default_angle(self, angle) -> None:
+        """Sets the default θ [rad] (contexts created afterwards start there)."""
         self.set_default_positions([angle])
 
 
@@ -475,9 +540,11 @@ class PrismaticJoint(Joint):
         return self
 
     def get_default_translation(self) -> float:
+        """The default d [m] new contexts start with."""
         return float(self._q_default[0])
 
     def set_default_translation(self, translation) -> None:
+        """Sets the default d [m] (contexts created afterwards start there)."""
         self.set_default_positions([translation])
 
 
@@ -549,17 +616,21 @@ class _FloatingPose:
         return self._X_FM_of(self._q(context))
 
     def get_default_translation(self) -> np.ndarray:
+        """The default p_FoMo_F (3,) [m] new contexts start with."""
         return self._q_default[-3:].copy()
 
     def set_default_translation(self, translation) -> None:
+        """Sets the default p_FoMo_F (3,) [m], keeping the default orientation."""
         q = self._q_default.copy()
         q[-3:] = np.asarray(translation, dtype=float).reshape(3)
         self.set_default_positions(q)
 
     def default_angular_damping(self) -> float:
+        """The damping coefficient d of τ = −d·w_FM [N·m·s] (stored only)."""
         return float(self._damping[0])
 
     def default_translational_damping(self) -> float:
+        """The damping coefficient d of f = −d·v_FMo [N·s/m] (stored only)."""
         return float(self._damping[3])
 
 
@@ -609,15 +680,22 @@ class QuaternionFloatingJoint(_FloatingPose, Joint):
         return self
 
     def SetDefaultPose(self, X_FM) -> None:
+        """Sets the default q to X_FM's quaternion (qw, qx, qy, qz) and
+        translation p_FoMo_F [m]."""
         self.set_default_positions(np.concatenate([X_FM.rotation().ToQuaternion().wxyz(),
                                                    X_FM.translation()]))
 
     def get_default_quaternion(self):
+        """q_FM, the default orientation new contexts start with (a Quaternion,
+        normalized)."""
         from scenegraph.math import Quaternion
         q = self._q_default[:4]
         return Quaternion(q / np.linalg.norm(q))
 
     def set_default_quaternion(self, q_FM) -> None:
+        """Sets the default orientation from a Quaternion q_FM (or, an extension,
+        (4,) values (w, x, y, z)), keeping the default translation; stored as
+        given, normalized when read."""
         q = self._q_default.copy()
         q[:4] = q_FM.wxyz() if hasattr(q_FM, "wxyz") else np.asarray(q_FM, float)
         self.set_default_positions(q)
@@ -661,13 +739,18 @@ class RpyFloatingJoint(_FloatingPose, Joint):
         return self
 
     def SetDefaultPose(self, X_FM) -> None:
+        """Sets the default q to X_FM's roll-pitch-yaw angles [rad] and
+        translation p_FoMo_F [m]."""
         self.set_default_positions(np.concatenate([RollPitchYaw(X_FM.rotation()).vector(),
                                                    X_FM.translation()]))
 
     def get_default_angles(self) -> np.ndarray:
+        """The default (roll, pitch, yaw) (3,) [rad] new contexts start with."""
         return self._q_default[:3].copy()
 
     def set_default_angles(self, angles) -> None:
+        """Sets the default (roll, pitch, yaw) (3,) [rad] (an RpyFloatingJoint
+        keeps its default translation)."""
         q = self._q_default.copy()
         q[:3] = np.asarray(angles, dtype=float).reshape(3)
         self.set_default_positions(q)
@@ -692,6 +775,8 @@ class BallRpyJoint(Joint):
         Joint.__init__(self, name, frame_on_parent, frame_on_child, [damping] * 3)
 
     def default_damping(self) -> float:
+        """The damping coefficient d of τ = −d·w_FM [N·m·s], the same on all three
+        velocities (stored only)."""
         return float(self._damping[0])
 
     get_angles = RpyFloatingJoint.get_angles
@@ -720,6 +805,8 @@ class PlanarJoint(Joint):
         Joint.__init__(self, name, frame_on_parent, frame_on_child, damping)
 
     def default_damping(self) -> np.ndarray:
+        """The damping coefficients (3,) for (ẋ, ẏ, θ̇): [N·s/m, N·s/m, N·m·s]
+        (stored only)."""
         return self._damping.copy()
 
     def get_translation(self, context) -> np.ndarray:
@@ -751,6 +838,7 @@ class PlanarJoint(Joint):
         return self
 
     def get_translational_velocity(self, context) -> np.ndarray:
+        """(ẋ, ẏ) (2,) [m/s]: v_FMo_F's components along F's x and y."""
         return self._v(context)[:2].copy()
 
     def set_translational_velocity(self, context, v_FoMo_F):
@@ -761,6 +849,7 @@ class PlanarJoint(Joint):
         return self
 
     def get_angular_velocity(self, context) -> float:
+        """θ̇ [rad/s], M's rotation rate about F's z."""
         return float(self._v(context)[2])
 
     def set_angular_velocity(self, context, theta_dot):
@@ -771,21 +860,26 @@ class PlanarJoint(Joint):
         return self
 
     def get_default_translation(self) -> np.ndarray:
+        """The default (x, y) (2,) [m] new contexts start with."""
         return self._q_default[:2].copy()
 
     def get_default_rotation(self) -> float:
+        """The default θ [rad] new contexts start with."""
         return float(self._q_default[2])
 
     def set_default_translation(self, p_FoMo_F) -> None:
+        """Sets the default (x, y) (2,) [m], keeping the default θ."""
         q = self._q_default.copy()
         q[:2] = np.asarray(p_FoMo_F, dtype=float).reshape(2)
         self.set_default_positions(q)
 
     def set_default_rotation(self, theta) -> None:
+        """Sets the default θ [rad], keeping the default (x, y)."""
         q = self._q_default.copy()
         q[2] = float(theta)
         self.set_default_positions(q)
 
     def set_default_pose(self, p_FoMo_F, theta) -> None:
+        """Sets the default (x, y) (2,) [m] and θ [rad]."""
         self.set_default_positions(np.concatenate([np.asarray(p_FoMo_F, float).reshape(2),
                                                    [float(theta)]]))

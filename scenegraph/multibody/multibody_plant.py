@@ -46,9 +46,9 @@ _DEFAULT_INSTANCE_NAME = "DefaultModelInstance"
 
 
 class CouplerConstraintSpec:
-    """q(joint1) = gear_ratio · q(joint0) + offset, as recorded by
-    ``AddCouplerConstraint`` (a URDF ``mimic`` joint: joint0 the leader,
-    joint1 the follower). Recorded, exposed and applied on request
+    """q(joint0) = gear_ratio · q(joint1) + offset, as recorded by
+    ``AddCouplerConstraint`` (Drake's convention; a URDF ``mimic`` joint is
+    joint0 = the follower, joint1 = the joint it mimics). Recorded, exposed and applied on request
     (``MultibodyPlant.apply_coupler_constraints``, an extension); the
     follower keeps its own position otherwise, as in Drake's kinematics."""
 
@@ -126,6 +126,8 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         self._rename_geometry_scopes(i)
 
     def num_model_instances(self) -> int:
+        """The number of model instances, the world's and the default one included
+        (so at least 2)."""
         return len(self._instance_names)
 
     def GetModelInstanceName(self, model_instance) -> str:
@@ -134,6 +136,7 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
                                                          "GetModelInstanceName")]
 
     def HasModelInstanceNamed(self, name: str) -> bool:
+        """True if a model instance is named `name`."""
         return name in self._instance_names
 
     def GetModelInstanceByName(self, name: str) -> ModelInstanceIndex:
@@ -209,15 +212,26 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
                                               "get_body")]
 
     def world_body(self) -> RigidBody:
+        """The world body (BodyIndex 0, named "world")."""
         return self._bodies[0]
 
     def world_frame(self) -> Frame:
+        """W, the world body's frame (FrameIndex 0)."""
         return self._frames[0]
 
     def HasBodyNamed(self, name: str, model_instance=None) -> bool:
+        """True if a body is named `name` (in `model_instance` if given).
+
+        Raises:
+          TypeError: `model_instance` is not a ModelInstanceIndex.
+          RuntimeError: no model instance has that index.
+
+        Unlike pydrake, which raises RuntimeError when no model instance is
+        given and the name is in several, this returns True then."""
         return self._find(self._bodies, name, model_instance, "HasBodyNamed") is not None
 
     def NumBodiesWithName(self, name: str) -> int:
+        """The number of bodies named `name`, over all model instances."""
         return sum(b.name() == name for b in self._bodies)
 
     def GetBodyByName(self, name: str, model_instance=None) -> RigidBody:
@@ -231,6 +245,11 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
     GetRigidBodyByName = GetBodyByName
 
     def GetBodyIndices(self, model_instance) -> list:
+        """The BodyIndex of every body of `model_instance`, in index order.
+
+        Raises:
+          TypeError: `model_instance` is not a ModelInstanceIndex.
+          RuntimeError: no model instance has that index."""
         i = self._check_instance(model_instance, "GetBodyIndices")
         return [b.index() for b in self._bodies if int(b.model_instance()) == i]
 
@@ -258,13 +277,28 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         return frame
 
     def num_frames(self) -> int:
+        """The number of frames: every body's frame (the world's included, so at
+        least 1) and every frame added with AddFrame."""
         return len(self._frames)
 
     def get_frame(self, frame_index) -> Frame:
+        """The frame with index `frame_index`.
+
+        Raises:
+          TypeError: `frame_index` is another kind of index, or not an int.
+          IndexError: no frame has that index (pydrake raises RuntimeError)."""
         return self._frames[self._check_index(frame_index, FrameIndex, len(self._frames),
                                               "get_frame")]
 
     def HasFrameNamed(self, name: str, model_instance=None) -> bool:
+        """True if a frame is named `name` (in `model_instance` if given).
+
+        Raises:
+          TypeError: `model_instance` is not a ModelInstanceIndex.
+          RuntimeError: no model instance has that index.
+
+        Unlike pydrake, which raises RuntimeError when no model instance is
+        given and the name is in several, this returns True then."""
         return self._find(self._frames, name, model_instance, "HasFrameNamed") is not None
 
     def GetFrameByName(self, name: str, model_instance=None) -> Frame:
@@ -272,6 +306,12 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         return self._get_named(self._frames, name, model_instance, "GetFrameByName", "frame")
 
     def GetFrameIndices(self, model_instance) -> list:
+        """The FrameIndex of every frame of `model_instance` (body frames
+        included), in index order.
+
+        Raises:
+          TypeError: `model_instance` is not a ModelInstanceIndex.
+          RuntimeError: no model instance has that index."""
         i = self._check_instance(model_instance, "GetFrameIndices")
         return [f.index() for f in self._frames if int(f.model_instance()) == i]
 
@@ -322,9 +362,19 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
                                        RigidTransform(X_FM)))
 
     def num_joints(self) -> int:
+        """The number of joints, the floating joints Finalize adds included. A
+        joint removed with RemoveJoint is counted until Finalize (pydrake stops
+        counting it at once)."""
         return len(self._joints)
 
     def get_joint(self, joint_index) -> Joint:
+        """The joint with index `joint_index` (get_mutable_joint is the same
+        method here).
+
+        Raises:
+          RuntimeError: the joint was removed with RemoveJoint.
+          TypeError: `joint_index` is another kind of index, or not an int.
+          IndexError: no joint has that index (pydrake raises RuntimeError)."""
         i = self._check_index(joint_index, JointIndex, len(self._joints), "get_joint")
         if i in self._removed_joints:
             raise RuntimeError(f"get_joint: joint index {i} has been removed")
@@ -333,10 +383,21 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
     get_mutable_joint = get_joint
 
     def has_joint(self, joint_index) -> bool:
+        """True if a joint has index `joint_index` and was not removed with
+        RemoveJoint."""
         i = int(joint_index)
         return 0 <= i < len(self._joints) and i not in self._removed_joints
 
     def HasJointNamed(self, name: str, model_instance=None) -> bool:
+        """True if a joint is named `name` (in `model_instance` if given); a joint
+        removed with RemoveJoint still answers until Finalize.
+
+        Raises:
+          TypeError: `model_instance` is not a ModelInstanceIndex.
+          RuntimeError: no model instance has that index.
+
+        Unlike pydrake, which raises RuntimeError when no model instance is
+        given and the name is in several, this returns True then."""
         return self._find(self._joints, name, model_instance, "HasJointNamed") is not None
 
     def GetJointByName(self, name: str, model_instance=None) -> Joint:
@@ -402,19 +463,40 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
     num_actuated_dofs = num_actuators
 
     def get_joint_actuator(self, actuator_index) -> JointActuator:
+        """The actuator with index `actuator_index` (get_mutable_joint_actuator is
+        the same method here).
+
+        Raises:
+          TypeError: `actuator_index` is another kind of index, or not an int.
+          IndexError: no actuator has that index (pydrake raises RuntimeError)."""
         return self._actuators[self._check_index(actuator_index, JointActuatorIndex,
                                                  len(self._actuators), "get_joint_actuator")]
 
     get_mutable_joint_actuator = get_joint_actuator
 
     def has_joint_actuator(self, actuator_index) -> bool:
+        """True if an actuator has index `actuator_index` (actuators cannot be
+        removed here)."""
         return 0 <= int(actuator_index) < len(self._actuators)
 
     def HasJointActuatorNamed(self, name: str, model_instance=None) -> bool:
+        """True if an actuator is named `name` (in `model_instance` if given).
+
+        Raises:
+          TypeError: `model_instance` is not a ModelInstanceIndex.
+          RuntimeError: no model instance has that index.
+
+        Unlike pydrake, which raises RuntimeError when no model instance is
+        given and the name is in several, this returns True then."""
         return self._find(self._actuators, name, model_instance,
                           "HasJointActuatorNamed") is not None
 
     def GetJointActuatorByName(self, name: str, model_instance=None) -> JointActuator:
+        """The actuator named `name` (in `model_instance` if given).
+
+        Raises:
+          RuntimeError: none has that name, or (without a model instance) more
+            than one."""
         return self._get_named(self._actuators, name, model_instance,
                                "GetJointActuatorByName", "joint actuator")
 
@@ -428,17 +510,29 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         return [a.index() for a in self._actuators if int(a.model_instance()) == i]
 
     def GetActuatedJointIndices(self, model_instance) -> list:
+        """The JointIndex of the joint each actuator of `model_instance` drives,
+        in actuator order. Unlike pydrake, also answered before Finalize.
+
+        Raises:
+          TypeError: `model_instance` is not a ModelInstanceIndex.
+          RuntimeError: no model instance has that index."""
         i = self._check_instance(model_instance, "GetActuatedJointIndices")
         return [a.joint().index() for a in self._actuators if int(a.model_instance()) == i]
 
     def GetEffortLowerLimits(self) -> np.ndarray:
+        """−effort_limit() of every actuator (num_actuators(),) [N·m or N], by
+        JointActuatorIndex; −inf where unlimited. Unlike pydrake, also answered
+        before Finalize."""
         return np.array([-a.effort_limit() for a in self._actuators])
 
     def GetEffortUpperLimits(self) -> np.ndarray:
+        """effort_limit() of every actuator (num_actuators(),) [N·m or N], by
+        JointActuatorIndex; +inf where unlimited. Unlike pydrake, also answered
+        before Finalize."""
         return np.array([a.effort_limit() for a in self._actuators])
 
     def AddCouplerConstraint(self, joint0, joint1, gear_ratio, offset=0.0):
-        """Records q(joint1) = gear_ratio · q(joint0) + offset (both one-dof
+        """Records q(joint0) = gear_ratio · q(joint1) + offset (both one-dof
         joints of this plant); returns its MultibodyConstraintId. Unlike
         pydrake (which needs a discrete SAP plant), any plant records it; it
         is applied to a context only by ``apply_coupler_constraints`` (an
@@ -461,12 +555,17 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         return cid
 
     def num_coupler_constraints(self) -> int:
+        """Extension (pydrake has only num_constraints): the number of coupler
+        constraints added with AddCouplerConstraint."""
         return len(self._couplers)
 
     def num_constraints(self) -> int:
+        """The number of multibody constraints: here only coupler constraints
+        (the ball, distance and weld constraints are not offered)."""
         return len(self._couplers)
 
     def GetConstraintIds(self) -> list:
+        """The MultibodyConstraintId of every constraint, in the order added."""
         return list(self._couplers)
 
     def get_coupler_constraint_specs(self, id=None):
@@ -478,19 +577,23 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         return self._couplers[id]
 
     def apply_coupler_constraints(self, context) -> None:
-        """Extension: sets every coupler constraint's follower to
-        gear_ratio · q(leader) + offset in `context` (in the order the
-        constraints were added), e.g. a URDF gripper's mimic finger from its
-        leader. Nothing else enforces them here (no dynamics)."""
+        """Extension: sets q(joint0) = gear_ratio · q(joint1) + offset of every
+        coupler constraint in `context` (in the order they were added), e.g. a
+        URDF gripper's mimic finger (joint0) from the joint it mimics. Nothing
+        else enforces them here (no dynamics)."""
         self._throw_if_not_finalized("apply_coupler_constraints")
         q = np.array(self._positions_of(context), dtype=float)
         for spec in self._couplers.values():
-            leader, follower = self._joints[spec.joint0_index], self._joints[spec.joint1_index]
+            follower, leader = self._joints[spec.joint0_index], self._joints[spec.joint1_index]
             q[follower.position_start()] = spec.gear_ratio * q[leader.position_start()] + \
                 spec.offset
         self._write_state(context, q=q)
 
     def RemoveConstraint(self, id) -> None:
+        """Removes the constraint `id` (a MultibodyConstraintId).
+
+        Raises:
+          RuntimeError: after Finalize, or no constraint has that id."""
         self._throw_if_finalized("RemoveConstraint")
         if id not in self._couplers:
             raise RuntimeError(f"RemoveConstraint: no constraint {id}")
@@ -498,9 +601,12 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
 
     # --- finalize ------------------------------------------------------------------------------
     def is_finalized(self) -> bool:
+        """True once Finalize() has run."""
         return self._finalized
 
     def time_step(self) -> float:
+        """The period [s] of the discrete update of q and v; 0 for a continuous
+        plant. Fixed at construction."""
         return self._time_step
 
     def is_discrete(self) -> bool:
@@ -681,6 +787,15 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         return f.mobod_joint[int(f.mobod_of_body[int(body.index())])]
 
     def HasUniqueFloatingBaseBody(self, model_instance) -> bool:
+        """True if exactly one body of `model_instance` is a floating base body
+        (GetFloatingBaseBodies). HasUniqueFreeBaseBody is pydrake's deprecated
+        name for it. Unlike pydrake, which also requires that body to be the
+        instance's only base body (child of the world), the instance's other
+        bodies jointed to the world are not looked at.
+
+        Raises:
+          RuntimeError: before Finalize, or no model instance has that index.
+          TypeError: `model_instance` is not a ModelInstanceIndex."""
         i = self._check_instance(model_instance, "HasUniqueFloatingBaseBody")
         return len([b for b in self.GetFloatingBaseBodies()
                     if int(self._bodies[b].model_instance()) == i]) == 1
@@ -688,6 +803,14 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
     HasUniqueFreeBaseBody = HasUniqueFloatingBaseBody
 
     def GetUniqueFloatingBaseBodyOrThrow(self, model_instance) -> RigidBody:
+        """The one floating base body of `model_instance` (with the same caveat
+        as HasUniqueFloatingBaseBody). GetUniqueFreeBaseBodyOrThrow is pydrake's
+        deprecated name for it.
+
+        Raises:
+          RuntimeError: before Finalize; no model instance has that index; the
+            instance has not exactly one floating base body.
+          TypeError: `model_instance` is not a ModelInstanceIndex."""
         i = self._check_instance(model_instance, "GetUniqueFloatingBaseBodyOrThrow")
         found = sorted(b for b in self.GetFloatingBaseBodies()
                        if int(self._bodies[b].model_instance()) == i)

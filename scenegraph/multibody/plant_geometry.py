@@ -52,6 +52,8 @@ class PlantGeometry:
         return self._source_id
 
     def geometry_source_is_registered(self) -> bool:
+        """True once this plant is a SceneGraph geometry source
+        (RegisterAsSourceForSceneGraph, which AddMultibodyPlantSceneGraph calls)."""
         return self._source_id is not None
 
     def get_source_id(self):
@@ -187,6 +189,8 @@ class PlantGeometry:
         return list(self._visual_ids.get(int(body.index()), []))
 
     def num_collision_geometries(self) -> int:
+        """The number of geometries registered with RegisterCollisionGeometry, on
+        every body (the world included)."""
         return sum(len(v) for v in self._collision_ids.values())
 
     def CollectRegisteredGeometries(self, bodies):
@@ -223,6 +227,13 @@ class PlantGeometry:
         return self._body_frame_ids.get(b)
 
     def GetBodyFrameIdOrThrow(self, body_index):
+        """The SceneGraph FrameId of body `body_index` (SceneGraph.world_frame_id()
+        for the world).
+
+        Raises:
+          RuntimeError: the body has no SceneGraph frame (the plant is not a
+            SceneGraph source, or, before Finalize, no geometry is on the body).
+          IndexError: no body has that index."""
         fid = self.GetBodyFrameIdIfExists(body_index)
         if fid is None:
             raise RuntimeError(f"GetBodyFrameIdOrThrow(): body "
@@ -241,6 +252,8 @@ class PlantGeometry:
         self._adjacent_filters = bool(value)
 
     def get_adjacent_bodies_collision_filters(self) -> bool:
+        """Whether Finalize filters collisions between the two bodies of each joint
+        (True unless set_adjacent_bodies_collision_filters(False))."""
         return self._adjacent_filters
 
     def ExcludeCollisionGeometriesWithCollisionFilterGroupPair(self, collision_filter_group_a,

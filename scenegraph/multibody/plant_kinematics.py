@@ -225,22 +225,47 @@ class PlantKinematics:
                                  lambda j: j._q_start, self.num_positions())
 
     def GetPositionUpperLimits(self) -> np.ndarray:
+        """Upper position limits (nq,) [m or rad] of every joint, in q order; +inf
+        where unlimited.
+
+        Raises:
+          RuntimeError: before Finalize."""
         return self._joint_array(lambda j: j._q_upper, lambda j: j._NQ,
                                  lambda j: j._q_start, self.num_positions())
 
     def GetVelocityLowerLimits(self) -> np.ndarray:
+        """Lower velocity limits (nv,) [m/s or rad/s] of every joint, in v order;
+        −inf where unlimited.
+
+        Raises:
+          RuntimeError: before Finalize."""
         return self._joint_array(lambda j: j._v_lower, lambda j: j._NV,
                                  lambda j: j._v_start, self.num_velocities())
 
     def GetVelocityUpperLimits(self) -> np.ndarray:
+        """Upper velocity limits (nv,) [m/s or rad/s], in v order; +inf where
+        unlimited.
+
+        Raises:
+          RuntimeError: before Finalize."""
         return self._joint_array(lambda j: j._v_upper, lambda j: j._NV,
                                  lambda j: j._v_start, self.num_velocities())
 
     def GetAccelerationLowerLimits(self) -> np.ndarray:
+        """Lower acceleration limits (nv,) [m/s² or rad/s²], in v order; −inf where
+        unlimited.
+
+        Raises:
+          RuntimeError: before Finalize."""
         return self._joint_array(lambda j: j._a_lower, lambda j: j._NV,
                                  lambda j: j._v_start, self.num_velocities())
 
     def GetAccelerationUpperLimits(self) -> np.ndarray:
+        """Upper acceleration limits (nv,) [m/s² or rad/s²], in v order; +inf where
+        unlimited.
+
+        Raises:
+          RuntimeError: before Finalize."""
         return self._joint_array(lambda j: j._a_upper, lambda j: j._NV,
                                  lambda j: j._v_start, self.num_velocities())
 

@@ -228,6 +228,10 @@ class PlantState:
                                                             "num_velocities")])
 
     def num_multibody_states(self, model_instance=None) -> int:
+        """nq + nv, the size of x = [q; v] (or of one model instance's [qᵢ; vᵢ]).
+
+        Raises:
+          RuntimeError: before Finalize."""
         return self.num_positions(model_instance) + self.num_velocities(model_instance)
 
     @overloaded
@@ -309,21 +313,47 @@ class PlantState:
         self.SetVelocities(context, model_instance, x[nqi:])
 
     def GetPositionsFromArray(self, model_instance, q) -> np.ndarray:
+        """qᵢ (nqᵢ,), `model_instance`'s positions picked out of the whole
+        plant's q (nq,) (a new array).
+
+        Raises:
+          RuntimeError: q is not of size nq, or no model instance has that index.
+          TypeError: `model_instance` is not a ModelInstanceIndex."""
         i = self._check_instance(model_instance, "GetPositionsFromArray")
         return self._as_vector(q, self._forest.nq, "GetPositionsFromArray")[
             self._q_of_instance[i]]
 
     def GetVelocitiesFromArray(self, model_instance, v) -> np.ndarray:
+        """vᵢ (nvᵢ,), `model_instance`'s velocities picked out of the whole
+        plant's v (nv,) (a new array).
+
+        Raises:
+          RuntimeError: v is not of size nv, or no model instance has that index.
+          TypeError: `model_instance` is not a ModelInstanceIndex."""
         i = self._check_instance(model_instance, "GetVelocitiesFromArray")
         return self._as_vector(v, self._forest.nv, "GetVelocitiesFromArray")[
             self._v_of_instance[i]]
 
     def SetPositionsInArray(self, model_instance, q_instance, q) -> None:
+        """Writes qᵢ = q_instance (nqᵢ,) into the whole plant's q (nq,) in place,
+        leaving the other model instances' entries.
+
+        Raises:
+          RuntimeError: q_instance is not of size nqᵢ, or no model instance has
+            that index.
+          TypeError: `model_instance` is not a ModelInstanceIndex."""
         i = self._check_instance(model_instance, "SetPositionsInArray")
         idx = self._q_of_instance[i]
         q[idx] = self._as_vector(q_instance, len(idx), "SetPositionsInArray")
 
     def SetVelocitiesInArray(self, model_instance, v_instance, v) -> None:
+        """Writes vᵢ = v_instance (nvᵢ,) into the whole plant's v (nv,) in place,
+        leaving the other model instances' entries.
+
+        Raises:
+          RuntimeError: v_instance is not of size nvᵢ, or no model instance has
+            that index.
+          TypeError: `model_instance` is not a ModelInstanceIndex."""
         i = self._check_instance(model_instance, "SetVelocitiesInArray")
         idx = self._v_of_instance[i]
         v[idx] = self._as_vector(v_instance, len(idx), "SetVelocitiesInArray")
@@ -424,6 +454,11 @@ class PlantState:
         self.SetDefaultFreeBodyPose(body, X_WB)
 
     def GetDefaultFreeBodyPose(self, body) -> RigidTransform:
+        """X_WB, the pose a floating base body starts at in new contexts (after
+        Finalize, from its joint's default positions); for any other body, the
+        pose last given to SetDefaultFloatingBaseBodyPose (identity if none),
+        which has no effect. GetDefaultFreeBodyPose is pydrake's deprecated name
+        of GetDefaultFloatingBaseBodyPose."""
         if self._finalized and self._body_is_floating_base(body):
             return self._floating_joint_of(body, "GetDefaultFreeBodyPose").GetDefaultPose()
         return RigidTransform(self._default_X_WB.get(int(body.index()), RigidTransform()))
@@ -432,9 +467,15 @@ class PlantState:
 
     # --- ports --------------------------------------------------------------------------------
     def get_geometry_query_input_port(self):
+        """The abstract input port "geometry_query": a QueryObject from
+        SceneGraph's query output port (AddMultibodyPlantSceneGraph connects
+        it)."""
         return self._geometry_query_port
 
     def get_geometry_pose_output_port(self):
+        """The abstract output port "geometry_pose": a FramePoseVector of X_WB for
+        every body's SceneGraph frame, for SceneGraph's pose input of this
+        plant's source (AddMultibodyPlantSceneGraph connects it)."""
         return self._geometry_pose_port
 
     def get_commanded_positions_input_port(self):
@@ -595,6 +636,16 @@ class PlantState:
         return EventStatus.Succeeded()
 
     def DoCalcTimeDerivatives(self, context, derivatives) -> None:
+        """A continuous plant's ẋ = [q̇; v̇] (nq + nv): q̇ = N(q)·v_c for the
+        commanded_velocities input v_c (0 without it) and v̇ = 0, since there are
+        no dynamics (module docstring). Differs from pydrake, whose v̇ comes
+        from the forces.
+
+        Raises:
+          RuntimeError: neither commanded_positions nor commanded_velocities is
+            connected, the plant has velocities, and the context's time is not
+            the one Simulator.Initialize ran at (so at any time in a context no
+            Simulator initialized); the message names the two ports."""
         f = self._forest
         if f.nv == 0:
             return

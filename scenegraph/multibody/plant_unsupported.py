@@ -152,6 +152,8 @@ class PlantUnsupported:
         self._contact_model = model
 
     def get_contact_model(self):
+        """The stored ContactModel (kHydroelasticWithFallback unless set, as
+        pydrake's); it has no effect here."""
         return self._contact_model
 
     def set_discrete_contact_approximation(self, approximation) -> None:
@@ -168,9 +170,13 @@ class PlantUnsupported:
         self._discrete_contact_approximation = approximation
 
     def get_discrete_contact_approximation(self):
+        """The stored DiscreteContactApproximation (kLagged unless set, as
+        pydrake's); it has no effect here."""
         return self._discrete_contact_approximation
 
     def get_discrete_contact_solver(self):
+        """The DiscreteContactSolver pydrake would use for the stored
+        approximation: kTamsi for kTamsi, kSap for the others. No effect here."""
         return DiscreteContactSolver.kSap if self._discrete_contact_approximation in (
             DiscreteContactApproximation.kSap, DiscreteContactApproximation.kSimilar,
             DiscreteContactApproximation.kLagged) else DiscreteContactSolver.kTamsi
@@ -184,6 +190,9 @@ class PlantUnsupported:
         self._stiction_tolerance = float(v_stiction)
 
     def get_contact_penalty_method_time_scale(self) -> float:
+        """NaN: there is no penalty contact model here. pydrake returns a time
+        scale [s] estimated from the penetration allowance (−1 when it has none)
+        and raises RuntimeError before Finalize."""
         return float("nan")
 
     def set_contact_surface_representation(self, surface_representation) -> None:

@@ -80,11 +80,24 @@ class RigidBody(MultibodyElement):
             .velocity_start()
 
     def floating_position_suffix(self, index: int) -> str:
+        """The suffix naming position `index` of this floating base body's joint
+        (the QuaternionFloatingJoint Finalize added): "qw", "qx", "qy", "qz", "x",
+        "y", "z".
+
+        Raises:
+          RuntimeError: not in a plant, before Finalize, or not a floating base body.
+          IndexError: `index` is outside [0, 7)."""
         plant = self._plant_checked("floating_position_suffix")
         return plant._floating_joint_of(self, "floating_position_suffix") \
             .position_suffix(index)
 
     def floating_velocity_suffix(self, index: int) -> str:
+        """The suffix naming velocity `index` of this floating base body's joint:
+        "wx", "wy", "wz", "vx", "vy", "vz".
+
+        Raises:
+          RuntimeError: not in a plant, before Finalize, or not a floating base body.
+          IndexError: `index` is outside [0, 6)."""
         plant = self._plant_checked("floating_velocity_suffix")
         return plant._floating_joint_of(self, "floating_velocity_suffix") \
             .velocity_suffix(index)

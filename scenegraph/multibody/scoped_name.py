@@ -71,15 +71,20 @@ class ScopedName:
         return out
 
     def get_namespace(self) -> str:
+        """The namespace, e.g. "panda" of "panda::panda_link0" ("" when none)."""
         return self._namespace
 
     def get_element(self) -> str:
+        """The element name, e.g. "panda_link0" of "panda::panda_link0"."""
         return self._element
 
     def get_full(self) -> str:
+        """The whole name "namespace::element" (just the element when the
+        namespace is empty; "" for ``ScopedName()``)."""
         return self.to_string()
 
     def to_string(self) -> str:
+        """The same string as get_full()."""
         return f"{self._namespace}{_DELIM}{self._element}" if self._namespace \
             else self._element
 

@@ -144,14 +144,20 @@ CASES = {
     "ChangeShape of a proximity geometry to a flat Mesh": (
         lambda sc, tmp: sc.sg.ChangeShape(sc.a, sc.ball, _quad(tmp)),
         ValueError, r"\('ball'\) cannot have the proximity role: Mesh '.*quad\.obj'"),
+    # A Mesh reads its file at the first use (as pydrake's): registering it with
+    # the proximity role is such a use, and refuses the file by name.
     "a binary file given as an OBJ mesh": (
-        lambda sc, tmp: _binary_obj(tmp),
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.f, _new(
+            sc, _binary_obj(tmp), name="binary", props=ProximityProperties())),
         RuntimeError, r"'.*binary\.obj' is not a text OBJ file: it holds binary data"),
     "an OBJ face with an out-of-range vertex index": (
-        lambda sc, tmp: _out_of_range_obj(tmp),
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.f, _new(
+            sc, _out_of_range_obj(tmp), name="bad", props=ProximityProperties())),
         RuntimeError, r"'.*bad_index\.obj'.*9"),
     "a mesh file that does not exist": (
-        lambda sc, tmp: Mesh(str(tmp / "missing.obj")),
+        lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.f, _new(
+            sc, Mesh(str(tmp / "missing.obj")), name="missing",
+            props=ProximityProperties())),
         (RuntimeError, OSError), r"missing\.obj"),
     "a Convex of coplanar points": (
         lambda sc, tmp: Convex(np.array([[0.0, 1.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0],

@@ -99,16 +99,32 @@ def test_extension_is_lower_case(box_files, tmp_path):
     assert Mesh(str(upper)).extension() == ".obj"
 
 
-def test_missing_file_raises_naming_file():
+def test_missing_file_raises_naming_file_when_first_used():
+    mesh = Mesh("/nowhere.obj")     # pydrake accepts it too, and fails at first use
     with pytest.raises(RuntimeError, match="nowhere.obj"):
-        Mesh("/nowhere.obj")
+        mesh.mesh_vertices()
     with pytest.raises(RuntimeError, match="nowhere.stl"):
-        Convex("/nowhere.stl")
+        Convex("/nowhere.stl")      # a Convex checks its volume at construction
 
 
-def test_unparsable_file_raises(box_files):
+def test_unparsable_file_raises_when_first_used(box_files):
+    mesh = Mesh(box_files["garbage"])
     with pytest.raises(RuntimeError, match="could not be parsed"):
-        Mesh(box_files["garbage"])
+        mesh.mesh_faces()
+
+
+def test_mesh_file_is_read_once_for_all_copies(box_files, monkeypatch):
+    import copy
+
+    from scenegraph import mesh_io
+    reads = []
+    original = mesh_io.load_mesh_file
+    monkeypatch.setattr(mesh_io, "load_mesh_file", lambda p: reads.append(p) or original(p))
+    mesh = Mesh(box_files["obj"])
+    copies = [copy.copy(mesh), copy.deepcopy(mesh), mesh.Clone()]
+    assert reads == []
+    assert all(len(c.mesh_vertices()) == 8 for c in copies + [mesh])
+    assert len(reads) == 1
 
 
 def test_tiny_scale_raises(box_files):

@@ -3,7 +3,8 @@
 Any format trimesh reads is accepted (STL binary or ASCII, OBJ, DAE through
 pycollada, glTF/GLB, PLY, ...), through ``scenegraph.Mesh`` / ``Convex``.
 
-* A visual mesh is always a ``Mesh`` (open or closed).
+* A visual mesh is always a ``Mesh`` (open or closed), not read while parsing
+  (its file is read when first used, as pydrake does).
 * A collision mesh declared convex (``<drake:declare_convex/>``) is a
   ``Convex``. Otherwise it is a ``Mesh`` when SceneGraph's proximity check
   accepts it (a closed surface, small enough for the exact mesh queries), and
@@ -40,10 +41,29 @@ class MeshLoader:
 
     def __init__(self):
         self._shapes: dict = {}
+        self._checked: set = set()    # keys of Meshes whose triangles were checked
 
     def visual(self, path: str, scale3: np.ndarray):
-        """A Mesh of the file at `path` [file units × scale3 -> m]."""
-        return copy.copy(self._mesh(path, scale3))
+        """A Mesh of the file at `path` [file units × scale3 -> m]. Not read here:
+        a Mesh reads its file at its first use (a viewer drawing it), as pydrake
+        never reads visual meshes while parsing; a collision use of the same
+        file and scale shares the read."""
+        from scenegraph.shapes import Mesh
+
+        from scenegraph.mesh_io import file_has_triangles
+
+        key = (path, _scale_key(scale3), "Mesh")
+        mesh = self._shapes.get(key)
+        if mesh is None:
+            has_triangles = file_has_triangles(path)   # from its bytes, not parsed
+            if has_triangles is None:
+                mesh = self._mesh(path, scale3)        # no quick answer: read it
+            elif not has_triangles:
+                raise MeshFileError(f"the mesh file '{path}' holds no triangles (a point "
+                                    f"cloud?): a Mesh needs faces")
+            else:
+                mesh = self._shapes[key] = _construct(Mesh, path, scale3)
+        return copy.copy(mesh)
 
     def collision(self, path: str, scale3: np.ndarray, declare_convex: bool):
         """A Mesh when SceneGraph's proximity check accepts it, else (or when
@@ -64,11 +84,17 @@ class MeshLoader:
             from scenegraph.shapes import Mesh
 
             mesh = _construct(Mesh, path, scale3)
-            faces = mesh.mesh_faces()
+        if key not in self._checked:
+            try:
+                faces = mesh.mesh_faces()
+            except (RuntimeError, ValueError) as exc:
+                raise UnreadableMeshError(f"the mesh file '{path}' could not be loaded as a "
+                                          f"Mesh: {exc}") from None
             if faces is None or len(faces) == 0:
                 raise MeshFileError(f"the mesh file '{path}' holds {len(mesh.mesh_vertices())} "
                                     f"vertices and no triangles (a point cloud?): a Mesh needs "
                                     f"faces")
+            self._checked.add(key)
             self._shapes[key] = mesh
         return mesh
 

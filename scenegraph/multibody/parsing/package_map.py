@@ -11,7 +11,8 @@ textures, ``AddModelsFromUrl``):
 
 * ``package://name/rest`` and ``model://name/rest``: the package's folder /
   rest. ``package:///name/rest`` (three slashes, seen in some example-robot-data
-  files) names the package ``''``, which no map holds: an error, as in pydrake.
+  files) names the package ``''``; pydrake refuses it. Here, when ``name`` is a
+  known package, it is read as ``package://name/rest`` with a ParsingWarning.
 * ``file:///abs/path``: the absolute path.
 * any other ``scheme://``: an error.
 * a plain path: absolute, or relative to the model file's folder. A model
@@ -26,7 +27,7 @@ import dataclasses
 import os
 import re
 
-from scenegraph.multibody.parsing.diagnostics import Diagnostics, warn_at_caller
+from scenegraph.multibody.parsing.diagnostics import Diagnostics, ParsingWarning, warn_at_caller
 from scenegraph.multibody.parsing.xml_tree import parse_xml
 
 __all__ = ["PackageMap", "resolve_uri", "UriError"]
@@ -56,6 +57,14 @@ def resolve_uri(uri: str, package_map: "PackageMap", root_dir: str) -> str:
         if scheme == "file":
             path = "/" + rest
         elif scheme in ("package", "model"):
+            if package == "" and "/" in rest and package_map.Contains(rest.split("/", 1)[0]):
+                # "package:///name/rest" names the empty package; pydrake refuses it.
+                # The package meant is plain: read it so, and say so.
+                fixed = f"{scheme}://{rest}"
+                warn_at_caller(ParsingWarning(
+                    f"URI '{uri}' names the empty package (three slashes); read as "
+                    f"'{fixed}' (pydrake refuses it)"))
+                package, rest = rest.split("/", 1)
             if not package_map.Contains(package):
                 hint = (" (a URI with three slashes names the empty package; write "
                         "package://<name>/...)") if package == "" else ""

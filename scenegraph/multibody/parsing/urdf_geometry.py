@@ -114,8 +114,11 @@ def read_material(element, ctx, name_required: bool, context: str):
         if rgba is None:
             d.error(color_node.line, f"{where}: <color> has no 'rgba' attribute")
     if rgba is None and texture is None and name and name not in ctx.materials:
-        d.error(element.line, f"Material '{name}' not previously defined, but has no color "
-                              f"or texture information.")
+        # pydrake refuses the file; the geometry gets the default colour here.
+        d.warning(element.line, f"Material '{name}' not previously defined, but has no "
+                                f"color or texture information; the default colour is used "
+                                f"(pydrake refuses the file).")
+        return None, None
     if not name:
         return rgba, texture
     cached = ctx.materials.get(name)
@@ -131,9 +134,14 @@ def read_material(element, ctx, name_required: bool, context: str):
         def show(material):
             color = "None" if material[0] is None else " ".join(f"{v:g}" for v in material[0])
             return f"RGBA: {color}, Diffuse map: {material[1] or 'None'}"
-        d.error(element.line, f"Material '{name}' was previously defined.\n"
-                              f"  - existing definition: {show(cached)}\n"
-                              f"  - new definition:      {show((rgba, texture))}")
+        # pydrake refuses the file. Here the element keeps its own colour and
+        # later references by name keep the first definition.
+        d.warning(element.line, f"Material '{name}' was previously defined; this element "
+                                f"uses its own definition, later references the first "
+                                f"(pydrake refuses the file).\n"
+                                f"  - existing definition: {show(cached)}\n"
+                                f"  - new definition:      {show((rgba, texture))}")
+        return (cached[0] if rgba is None else rgba, texture)
     return cached
 
 

@@ -20,9 +20,10 @@ frame, its body frame except for planar joints):
 Checks beyond Drake's (which accepts both and sorts them out at Finalize): a
 link that is the child of two joints, and a cycle of joints, are errors here.
 
-A <mimic> between joints with different numbers of degrees of freedom is an
-error, as in Drake (example-robot-data's reduced Talos files weld their
-grippers' mimic joints, so pydrake and this reader refuse them).
+A <mimic> between joints with different numbers of degrees of freedom, or
+naming a joint that does not exist, is ignored with a warning: pydrake
+refuses such files (example-robot-data's reduced Talos files weld their
+grippers' mimic joints), but nothing else in them is wrong.
 """
 from __future__ import annotations
 
@@ -233,8 +234,11 @@ def read_mimic(node, joints, d) -> None:
                             f"attribute.")
     leader = joints.get(leader_name)
     if leader is None or leader.kind == "floating":
-        d.error(mimic.line, f"Joint '{name}' mimic element specifies joint '{leader_name}' "
-                            f"which does not exist.")
+        # pydrake refuses the file; the rest of the model is sound.
+        d.warning(mimic.line, f"Joint '{name}' mimic element specifies joint "
+                              f"'{leader_name}' which does not exist; the mimic element is "
+                              f"ignored (pydrake refuses the file).")
+        return
     if leader_name == name:
         d.error(mimic.line, f"Joint '{name}' mimic element specifies joint '{leader_name}'. "
                             f"Joints cannot mimic themselves.")
@@ -249,8 +253,12 @@ def read_mimic(node, joints, d) -> None:
             "ball": 3, "universal": 2}
     n0, n1 = dofs[follower.kind], dofs[leader.kind]
     if n0 != n1:
-        d.error(mimic.line, f"Joint '{name}' which has {n0} DOF cannot mimic joint "
-                            f"'{leader_name}' which has {n1} DOF.")
+        # Reduced robot files weld a gripper's joints and keep their <mimic>:
+        # nothing is left to couple. pydrake refuses the file; it is read here.
+        d.warning(mimic.line, f"Joint '{name}' which has {n0} DOF cannot mimic joint "
+                              f"'{leader_name}' which has {n1} DOF; the mimic element is "
+                              f"ignored (pydrake refuses the file).")
+        return
     if n0 != 1:
         d.warning(mimic.line, f"Drake only supports the mimic element for single-dof joints. "
                               f"The joint '{name}' (with {n0} dofs) is attempting to mimic joint "

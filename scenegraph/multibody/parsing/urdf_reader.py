@@ -16,6 +16,8 @@ once per element name as IgnoredElementWarning (Drake skips them silently).
 """
 from __future__ import annotations
 
+import os
+
 from scenegraph.multibody.parsing.link_inertia import spatial_inertia_from_file
 from scenegraph.multibody.parsing.model_description import (
     ActuatorDescription, FilterGroupDescription, FrameDescription, LinkDescription,
@@ -54,8 +56,14 @@ def read_urdf(data, ctx, with_geometry: bool, what: str = "file") -> ModelDescri
                              "unsupported and will be ignored.")
     name = root.get("name")
     if not name:
-        d.error(root.line, "Your robot must have a name attribute or a model name must be "
-                           "specified.")
+        stem = os.path.splitext(os.path.basename(d.source_name))[0] \
+            if os.path.isfile(d.source_name) else ""
+        if not stem:
+            d.error(root.line, "Your robot must have a name attribute or a model name must "
+                               "be specified.")
+        d.warning(root.line, f"The <robot> has no name attribute (pydrake refuses the "
+                             f"file); the model is named after the file: '{stem}'")
+        name = stem
     model = ModelDescription(name=name, source_name=d.source_name, line=root.line)
     for child in root.children:
         if child.tag not in _ROBOT_CHILDREN:

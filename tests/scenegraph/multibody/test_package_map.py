@@ -13,6 +13,8 @@ import pathlib
 
 import pytest
 
+from scenegraph.multibody.parsing.diagnostics import ParsingWarning
+
 from scenegraph.multibody import PackageMap
 
 MODELS = pathlib.Path(__file__).parent / "models"
@@ -196,12 +198,16 @@ def test_resolve_errors(models_map):
         models_map.ResolveUrl("meshes/box.stl")
 
 
-def test_three_slashes_name_the_empty_package_as_in_pydrake(models_map):
+def test_three_slashes_are_read_as_the_package_they_meant_with_a_warning(models_map):
     # example-robot-data's talos_full_v2.urdf writes package:///example-robot-data/...;
-    # pydrake 1.51 reads the package name as '' and refuses it. So does this library.
-    with pytest.raises(RuntimeError, match=r"refers to unknown package '' \(a URI with three "
-                                           r"slashes names the empty package"):
-        models_map.ResolveUrl("package:///parser_test_models/meshes/box.stl")
+    # pydrake 1.51 reads the package name as '' and refuses it. Here the package
+    # meant is read, with a warning saying so.
+    with pytest.warns(ParsingWarning, match=r"names the empty package \(three slashes\); "
+                                            r"read as 'package://parser_test_models/"):
+        path = models_map.ResolveUrl("package:///parser_test_models/meshes/box.stl")
+    assert path == models_map.ResolveUrl("package://parser_test_models/meshes/box.stl")
+    with pytest.raises(RuntimeError, match=r"unknown package ''"):
+        models_map.ResolveUrl("package:///no_such_package/box.stl")
 
 
 def test_paths_are_normalised(models_map, tmp_path):

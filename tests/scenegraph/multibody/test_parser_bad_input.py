@@ -72,7 +72,7 @@ BAD = {
     "mesh without faces": ([f'<link name="scan"><visual><geometry><mesh filename="'
                             f'{MESHES / "points.obj"}"/></geometry></visual></link>'],
                            r"2: error: link 'scan' <visual> <mesh> filename=\".*points\.obj\": "
-                           r"the mesh file '.*points\.obj' holds 5 vertices and no triangles"),
+                           r"the mesh file '.*points\.obj' holds no triangles"),
     "zero axis": (LINKS_AB + [revolute("k", "a", "b", '<axis xyz="0 0 0"/>')],
                   r"4: error: Joint 'k' axis is zero \(xyz=\"0 0 0\"\); give a non-zero "
                   r"direction\."),
@@ -111,9 +111,6 @@ BAD = {
     "screw joint": (LINKS_AB + ['<drake:joint name="k" type="screw"><parent link="a"/>'
                                 '<child link="b"/></drake:joint>'],
                     r"4: error: Joint 'k' of type 'screw' is not supported by this library yet"),
-    "mimic of a missing joint": (LINKS_AB + [revolute("k", "a", "b", '<mimic joint="nope"/>')],
-                                 r"4: error: Joint 'k' mimic element specifies joint 'nope' "
-                                 r"which does not exist\."),
     "mimic of itself": (LINKS_AB + [revolute("k", "a", "b", '<mimic joint="k"/>')],
                         r"4: error: Joint 'k' mimic element specifies joint 'k'\. Joints cannot "
                         r"mimic themselves\."),
@@ -123,14 +120,6 @@ BAD = {
                     '<joint name="nope"/><actuator name="m"/></transmission>'],
         r"5: error: <transmission name=\"t\">: Transmission specifies joint 'nope' which does "
         r"not exist\."),
-    "undefined material": (['<link name="a"><visual><geometry><box size="1 1 1"/></geometry>'
-                            '<material name="chrome"/></visual></link>'],
-                           r"2: error: Material 'chrome' not previously defined, but has no "
-                           r"color or texture information\."),
-    "material defined twice": (['<material name="m"><color rgba="1 0 0 1"/></material>',
-                                '<material name="m"><color rgba="1 0 0 1"/></material>'],
-                               r"3: error: Material 'm' was previously defined\.\n  - existing "
-                               r"definition: RGBA: 1 0 0 1, Diffuse map: None"),
     "colour out of range": (['<link name="a"><visual><geometry><box size="1 1 1"/></geometry>'
                              '<material><color rgba="2 0 0 1"/></material></visual></link>'],
                             r"2: error: link 'a' <visual> <material>: All values must be within "

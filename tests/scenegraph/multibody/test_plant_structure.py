@@ -290,6 +290,6 @@ def test_coupler_constraint_is_recorded_and_applied_on_request():
     assert (spec.joint0_index, spec.joint1_index, spec.gear_ratio, spec.offset) == \
         (shoulder.index(), elbow.index(), -0.5, 0.1)
     context = plant.CreateDefaultContext()
-    plant.SetPositions(context, [0.8, 0.0])
+    plant.SetPositions(context, [0.0, 0.8])          # q(joint0) = -0.5·q(joint1) + 0.1
     plant.apply_coupler_constraints(context)
-    np.testing.assert_allclose(plant.GetPositions(context), [0.8, -0.5 * 0.8 + 0.1])
+    np.testing.assert_allclose(plant.GetPositions(context), [-0.5 * 0.8 + 0.1, 0.8])

@@ -176,7 +176,7 @@ def test_a_visual_point_cloud_is_an_error_naming_file_line_link_and_mesh(tmp_pat
     plant, sg, parser = new_parser()
     with pytest.raises(ParsingError, match=rf"{urdf}:3: error: link 'scanner' <visual> <mesh> "
                                            rf"filename=\"{MESHES / 'points.obj'}\": the mesh file "
-                                           rf"'{MESHES / 'points.obj'}' holds 5 vertices and no "
+                                           rf"'{MESHES / 'points.obj'}' holds no "
                                            r"triangles \(a point cloud\?\)"):
         parser.AddModels(urdf)
     assert sg.model_inspector().num_geometries() == 0
@@ -211,24 +211,39 @@ EMPTY_DAE = '''<?xml version="1.0" encoding="utf-8"?>
 </COLLADA>'''
 
 
-def test_an_unreadable_visual_mesh_is_skipped_with_a_warning(tmp_path):
-    # example-robot-data's anymal_foot.dae binds its triangles to a missing material, and
-    # trimesh then finds no vertices; pydrake never reads visual meshes while parsing.
-    (tmp_path / "empty.dae").write_text(EMPTY_DAE)
+def test_an_unreadable_visual_mesh_is_registered_unread_as_in_pydrake(tmp_path):
+    """example-robot-data's anymal_foot.dae lists triangles but binds them to a
+    missing material, so trimesh finds no vertices in it. pydrake never reads
+    visual meshes while parsing; neither does this parser (a quick look at the
+    bytes finds triangles): the file is read, and refused by name, at first use."""
+    from tests.scenegraph.multibody.robot_data import package_root
+    foot = package_root() / "robots/anymal_b_simple_description/meshes/foot/anymal_foot.dae"
     urdf = tmp_path / "robot.urdf"
     urdf.write_text(f'''<robot name="r"><link name="a">
-        <visual><geometry><mesh filename="empty.dae"/></geometry></visual>
+        <visual><geometry><mesh filename="{foot}"/></geometry></visual>
         <visual><geometry><mesh filename="{MESHES / 'tetra.obj'}"/></geometry></visual>
       </link></robot>''')
     plant, sg, parser = new_parser()
-    with pytest.warns(ParsingWarning, match=rf"{urdf}:2: warning: link 'a' <visual> <mesh> "
-                                            r"filename=\"empty\.dae\": the mesh file .* could not "
-                                            r"be loaded as a Mesh.*; this visual geometry is "
-                                            r"skipped"):
-        parser.AddModels(urdf)
+    parser.AddModels(urdf)
     inspector = sg.model_inspector()
-    # The skipped geometry keeps its name, so the next one is named as in pydrake.
-    assert [inspector.GetName(g) for g in inspector.GetAllGeometryIds()] == ["r::Mesh_1"]
+    ids = inspector.GetAllGeometryIds()
+    assert [inspector.GetName(g) for g in ids] == ["r::Mesh", "r::Mesh_1"]
+    with pytest.raises(RuntimeError, match=r"anymal_foot\.dae"):
+        inspector.GetShape(ids[0]).mesh_vertices()
+
+
+def test_a_visual_mesh_file_without_triangles_is_an_error(tmp_path):
+    (tmp_path / "empty.dae").write_text(EMPTY_DAE)
+    urdf = tmp_path / "robot.urdf"
+    urdf.write_text('''<robot name="r"><link name="a">
+        <visual><geometry><mesh filename="empty.dae"/></geometry></visual>
+      </link></robot>''')
+    plant, sg, parser = new_parser()
+    with pytest.raises(ParsingError, match=rf"{urdf}:2: error: link 'a' <visual> <mesh> "
+                                           r"filename=\"empty\.dae\": the mesh file "
+                                           r"'.*empty\.dae' holds no triangles"):
+        parser.AddModels(urdf)
+    assert sg.model_inspector().num_geometries() == 0
 
 
 def test_an_unreadable_collision_mesh_is_an_error(tmp_path):

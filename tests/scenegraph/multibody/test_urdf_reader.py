@@ -267,14 +267,51 @@ def test_mimic_defaults_to_a_gear_ratio_of_one():
     assert (spec.gear_ratio, spec.offset) == (1.0, 0.0)
 
 
-def test_a_welded_joint_cannot_mimic_as_in_pydrake():
+def test_a_welded_joint_mimic_is_ignored_with_a_warning():
     # example-robot-data's reduced Talos files do this; pydrake 1.51 refuses them.
-    with pytest.raises(ParsingError, match=r":6: error: Joint 'follower' which has 0 DOF cannot "
-                                           r"mimic joint 'leader' which has 1 DOF\."):
-        load('''<link name="a"/><link name="b"/><link name="c"/>
+    with pytest.warns(ParsingWarning, match=r":6: warning: Joint 'follower' which has 0 DOF "
+                                            r"cannot mimic joint 'leader' which has 1 DOF; the "
+                                            r"mimic element is ignored"):
+        plant, *_ = load('''<link name="a"/><link name="b"/><link name="c"/>
             <joint name="leader" type="prismatic"><parent link="a"/><child link="b"/></joint>
             <joint name="follower" type="fixed"><parent link="a"/><child link="c"/>
               <mimic joint="leader"/></joint>''')
+    assert plant.num_coupler_constraints() == 0 and plant.num_joints() == 2
+
+
+def test_a_mimic_of_a_missing_joint_is_ignored_with_a_warning():
+    # example-robot-data's alex_psyonic_hands.urdf does this; pydrake refuses it.
+    with pytest.warns(ParsingWarning, match=r"Joint 'k' mimic element specifies joint 'nope' "
+                                            r"which does not exist; the mimic element is "
+                                            r"ignored"):
+        plant, *_ = load('''<link name="a"/><link name="b"/>
+            <joint name="k" type="revolute"><parent link="a"/><child link="b"/>
+              <mimic joint="nope"/></joint>''')
+    assert plant.num_coupler_constraints() == 0
+
+
+def test_a_material_defined_twice_warns_and_each_element_keeps_its_colour():
+    # example-robot-data's kinova.urdf redefines 'carbon_fiber'; pydrake refuses it.
+    with pytest.warns(ParsingWarning, match=r"Material 'm' was previously defined; this "
+                                            r"element uses its own definition"):
+        plant, scene_graph, *_ = load('''<material name="m"><color rgba="1 0 0 1"/></material>
+            <link name="a"><visual><geometry><box size="1 1 1"/></geometry>
+              <material name="m"><color rgba="0 0 1 1"/></material></visual>
+              <visual><geometry><sphere radius="1"/></geometry><material name="m"/></visual>
+            </link>''')
+    inspector = scene_graph.model_inspector()
+    colours = [inspector.GetIllustrationProperties(g).GetProperty("phong", "diffuse").rgba
+               for g in inspector.GetAllGeometryIds()]
+    np.testing.assert_array_equal(colours, [[0, 0, 1, 1], [1, 0, 0, 1]])
+
+
+def test_an_undefined_material_without_colour_warns_and_gets_the_default():
+    with pytest.warns(ParsingWarning, match=r"Material 'chrome' not previously defined, but "
+                                            r"has no color or texture information; the default "
+                                            r"colour is used"):
+        plant, scene_graph, *_ = load('''<link name="a"><visual><geometry><box size="1 1 1"/>
+            </geometry><material name="chrome"/></visual></link>''')
+    assert scene_graph.model_inspector().num_geometries() == 1
 
 
 def test_simple_transmissions_make_actuators_with_the_joint_effort_limit():

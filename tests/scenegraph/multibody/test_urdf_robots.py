@@ -5,9 +5,9 @@ converted to OBJ (the only collision format pydrake reads): bodies, joints,
 positions and velocities after Finalize (a free base adds a quaternion
 floating joint: 7 positions, 6 velocities), geometries, actuators and coupler
 constraints. pydrake refuses every Talos file (talos_reduced.urdf: a welded joint
-mimics a moving one), and so does this parser; with those mimic elements
-removed Talos loads, and its numbers come from the URDF itself, counted here
-with the standard library's XML reader.
+mimics a moving one); this parser ignores those mimic elements with a warning
+and loads it, and its numbers come from the URDF itself, counted here with the
+standard library's XML reader.
 
 Each robot is loaded once for the module (about 0.05-0.8 s each).
 """
@@ -127,44 +127,34 @@ def test_collision_meshes_scene_graph_accepts_stay_meshes_the_others_become_conv
             assert inspector.GetName(g).split("::")[1].startswith("Mesh")    # Drake's name
 
 
-def test_talos_is_refused_as_by_pydrake():
-    builder = DiagramBuilder()
-    plant, sg = AddMultibodyPlantSceneGraph(builder, 0.0)
-    parser = Parser(plant)
-    parser.package_map().Add(robot_data.PACKAGE, str(robot_data.package_root()))
-    with pytest.raises(ParsingError, match=r"talos_reduced\.urdf:1386: error: Joint "
-                                           r"'gripper_left_inner_double_joint' which has 0 DOF "
-                                           r"cannot mimic joint 'gripper_left_joint' which has 1 "
-                                           r"DOF\."):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            parser.AddModels(robot_data.urdf_path(TALOS))
-    assert (plant.num_model_instances(), sg.model_inspector().num_geometries()) == (2, 0)
-
-
 @functools.lru_cache(maxsize=None)
-def talos_without_welded_mimics():
-    """Talos (talos_reduced.urdf) with the <mimic> elements of its welded gripper
-    joints removed, which is all that stops pydrake and this parser; its meshes
-    are named with package:// URIs, so the text loads as a string."""
-    robot = ElementTree.parse(robot_data.urdf_path(TALOS)).getroot()
-    for joint in robot.findall("joint"):
-        mimic = joint.find("mimic")
-        if mimic is not None and joint.get("type") == "fixed":
-            joint.remove(mimic)
+def talos():
+    """Talos (talos_reduced.urdf) as it is: pydrake refuses it (its welded
+    gripper joints keep their <mimic>); here those mimics are ignored with a
+    warning each, and the rest loads."""
     builder = DiagramBuilder()
     plant, sg = AddMultibodyPlantSceneGraph(builder, 0.0)
     parser = Parser(plant)
     parser.package_map().Add(robot_data.PACKAGE, str(robot_data.package_root()))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        parser.AddModelsFromString(ElementTree.tostring(robot, encoding="unicode"), "urdf")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parser.AddModels(robot_data.urdf_path(TALOS))
     plant.Finalize()
-    return plant, sg, robot
+    robot = ElementTree.parse(robot_data.urdf_path(TALOS)).getroot()
+    return plant, sg, robot, [str(w.message) for w in caught]
+
+
+def test_talos_loads_as_it_is_warning_about_its_welded_mimics():
+    plant, sg, robot, messages = talos()
+    mimics = [m for m in messages if "cannot mimic joint" in m]
+    welded = [j.get("name") for j in robot.findall("joint")
+              if j.get("type") == "fixed" and j.find("mimic") is not None]
+    assert len(mimics) == len(welded) == 12          # six per gripper
+    assert all(any(f"Joint '{name}' which has 0 DOF" in m for m in mimics) for name in welded)
 
 
 def test_talos_matches_its_urdf():
-    plant, sg, robot = talos_without_welded_mimics()
+    plant, sg, robot, _ = talos()
     joints = robot.findall("joint")
     movable = [j for j in joints if j.get("type") in ("revolute", "continuous", "prismatic")]
     links = robot.findall("link")
