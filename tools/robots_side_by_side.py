@@ -18,7 +18,9 @@ benchmarks/bench_robots.py's table (load = setup + first queries; the parts),
 and with --write stores pydrake's medians in benchmarks/drake_robot_times.json
 (robots not run keep their rows; each row records its command and date), which
 benchmarks/bench_robots.py alone compares against. ``--keep FILE`` writes every
-process's record.
+process's record. ``--after KEY`` measures second loads instead (each process
+loads KEY first, untimed: the per-robot work without imports, numba's
+start-up and kernel loading); not stored.
 """
 from __future__ import annotations
 
@@ -45,7 +47,13 @@ def main(argv=None) -> int:
                         help="store pydrake's medians in benchmarks/drake_robot_times.json")
     parser.add_argument("--keep", default=None, help="write every process's record here")
     parser.add_argument("--drake-python", default=DRAKE_PYTHON)
+    parser.add_argument("--after", default=None, metavar="KEY",
+                        help="measure second loads: each process loads KEY first, untimed "
+                             "(not with --write)")
     args = parser.parse_args(argv)
+    if args.after and args.write:
+        parser.error("--write stores first loads only; drop --after")
+    after = ["--after", args.after] if args.after else []
 
     for key in args.robots:
         robot_models.obj_copy(key)
@@ -57,8 +65,8 @@ def main(argv=None) -> int:
     our_runs = {key: [] for key in args.robots}
     for r in range(args.rounds):
         for key in args.robots:
-            pair = [("pydrake", drake_command(key, args.drake_python), drake_runs),
-                    ("ours", bench_robots.our_command(key), our_runs)]
+            pair = [("pydrake", drake_command(key, args.drake_python) + after, drake_runs),
+                    ("ours", bench_robots.our_command(key) + after, our_runs)]
             if r % 2:
                 pair.reverse()
             for _, command, runs in pair:
@@ -69,8 +77,10 @@ def main(argv=None) -> int:
 
     drake = {key: bench_robots.merge(runs) for key, runs in drake_runs.items()}
     ours = {key: bench_robots.merge(runs) for key, runs in our_runs.items()}
-    bench_robots.report(ours, drake, f"Robots (OBJ copies; numba cache warm): median ms over "
-                        f"{args.rounds} interleaved rounds of fresh processes")
+    what = (f"second load in the process, after an untimed load of {args.after}" if args.after
+            else "first load in a fresh process")
+    bench_robots.report(ours, drake, f"Robots (OBJ copies; numba and bytecode caches warm; "
+                        f"{what}): median ms over {args.rounds} interleaved rounds")
     if args.keep:
         pathlib.Path(args.keep).write_text(json.dumps(
             {"ours": our_runs, "pydrake": drake_runs}, indent=1, sort_keys=True) + "\n")
