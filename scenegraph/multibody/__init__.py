@@ -17,7 +17,8 @@ from scenegraph.multibody.indices import (BodyIndex, ForceElementIndex, FrameInd
                                           MultibodyConstraintId, default_model_instance,
                                           world_frame_index, world_index,
                                           world_model_instance)
-from scenegraph.multibody.inertia import RotationalInertia, SpatialInertia, UnitInertia
+from scenegraph.multibody.inertia import RotationalInertia, UnitInertia
+from scenegraph.multibody.spatial_inertia import SpatialInertia
 from scenegraph.multibody.joint_actuator import JointActuator
 from scenegraph.multibody.joints import (BallRpyJoint, Joint, PlanarJoint, PrismaticJoint,
                                          QuaternionFloatingJoint, RevoluteJoint,

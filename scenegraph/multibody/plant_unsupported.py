@@ -191,8 +191,8 @@ class PlantUnsupported:
 
     def get_contact_penalty_method_time_scale(self) -> float:
         """NaN: there is no penalty contact model here. pydrake returns a time
-        scale [s] estimated from the penetration allowance (−1 when it has none)
-        and raises RuntimeError before Finalize."""
+        scale [s] estimated from the penetration allowance (−1 when it estimated
+        none, e.g. without a SceneGraph) and raises RuntimeError before Finalize."""
         return float("nan")
 
     def set_contact_surface_representation(self, surface_representation) -> None:
