@@ -42,7 +42,8 @@ def _systems_modules():
 # proximity and hydroelastic, are implementation; their public names are re-exported
 # by scenegraph).
 PACKAGES = tuple(_systems_modules()) + (
-    "scenegraph", "scenegraph.math", "scenegraph.visualization", "scenegraph.sensors")
+    "scenegraph", "scenegraph.math", "scenegraph.visualization", "scenegraph.sensors",
+    "scenegraph.multibody")
 _OURS = ("systems", "scenegraph")
 
 

@@ -37,9 +37,15 @@ class JointActuator(MultibodyElement):
         return self._effort_limit
 
     def set_effort_limit(self, effort_limit) -> None:
-        """Sets the effort limit [N·m or N]; +inf clears it. Unlike pydrake (and
-        this class's constructor), a limit that is not positive is not refused."""
-        self._effort_limit = float(effort_limit)
+        """Sets the effort limit [N·m or N]; +inf clears it.
+
+        Raises:
+          RuntimeError: the limit is not positive."""
+        limit = float(effort_limit)
+        if not limit > 0:
+            raise RuntimeError(f"JointActuator '{self._name}': effort_limit must be "
+                               f"positive; got {effort_limit}")
+        self._effort_limit = limit
 
     def num_inputs(self) -> int:
         """1: the actuated joint's degrees of freedom (actuators here sit on
@@ -79,6 +85,12 @@ class JointActuator(MultibodyElement):
     def set_actuation_vector(self, u_actuator, u) -> None:
         """Writes this actuator's value u_actuator (1,) [N·m or N] into the plant's
         actuation vector u (num_actuators(),) in place, at row input_start(),
-        leaving the other rows. Only u_actuator's first element is read (pydrake
-        requires exactly one); u is plain data here, nothing applies it."""
-        u[self.input_start()] = float(np.asarray(u_actuator).reshape(-1)[0])
+        leaving the other rows; u is plain data here, nothing applies it.
+
+        Raises:
+          RuntimeError: u_actuator is not one value."""
+        values = np.asarray(u_actuator, dtype=float).reshape(-1)
+        if values.shape != (1,):
+            raise RuntimeError(f"JointActuator '{self._name}'.set_actuation_vector: "
+                               f"u_actuator must hold one value; got {values.size}")
+        u[self.input_start()] = float(values[0])

@@ -274,10 +274,13 @@ class Joint(MultibodyElement):
 
         Raises:
           ValueError: not nv values (or one), or a NaN.
-
-        Unlike pydrake, a negative coefficient, a joint outside a plant and a
-        finalized plant are not refused."""
-        self._damping = _limits(damping, self._NV, 0.0, f"{self._name}: damping")
+          RuntimeError: a negative coefficient, or after Finalize."""
+        self._throw_if_finalized("set_default_damping_vector")
+        damping = _limits(damping, self._NV, 0.0, f"{self._name}: damping")
+        if (damping < 0).any():
+            raise RuntimeError(f"Joint '{self._name}': damping must be non-negative; got "
+                               f"{damping.tolist()}")
+        self._damping = damping
 
     def GetDampingVector(self, context) -> np.ndarray:
         """d (nv,) [N·m·s or N·s/m] in `context`: the default here (damping is

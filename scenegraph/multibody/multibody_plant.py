@@ -87,10 +87,11 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         self._instance_names = [_WORLD_INSTANCE_NAME, _DEFAULT_INSTANCE_NAME]
         self._bodies: list[RigidBody] = []
         self._frames: list[Frame] = []
-        self._joints: list[Joint] = []
+        self._joints: list[Joint] = []          # the joints in index order (none removed)
+        self._joint_by_index: dict = {}         # int index -> Joint
+        self._joint_indices_used = 0            # indices are never reused (as pydrake's)
         self._actuators: list[JointActuator] = []
         self._couplers: dict = {}
-        self._removed_joints: set = set()
         self._finalized = False
         self._forest = None
         self._default_X_WB: dict = {}       # body index -> default pose of a free body
@@ -224,11 +225,9 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
 
         Raises:
           TypeError: `model_instance` is not a ModelInstanceIndex.
-          RuntimeError: no model instance has that index.
-
-        Unlike pydrake, which raises RuntimeError when no model instance is
-        given and the name is in several, this returns True then."""
-        return self._find(self._bodies, name, model_instance, "HasBodyNamed") is not None
+          RuntimeError: no model instance has that index, or (without one) the
+            name is in several model instances."""
+        return self._has_named(self._bodies, name, model_instance, "HasBodyNamed", "body")
 
     def NumBodiesWithName(self, name: str) -> int:
         """The number of bodies named `name`, over all model instances."""
@@ -295,11 +294,9 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
 
         Raises:
           TypeError: `model_instance` is not a ModelInstanceIndex.
-          RuntimeError: no model instance has that index.
-
-        Unlike pydrake, which raises RuntimeError when no model instance is
-        given and the name is in several, this returns True then."""
-        return self._find(self._frames, name, model_instance, "HasFrameNamed") is not None
+          RuntimeError: no model instance has that index, or (without one) the
+            name is in several model instances."""
+        return self._has_named(self._frames, name, model_instance, "HasFrameNamed", "frame")
 
     def GetFrameByName(self, name: str, model_instance=None) -> Frame:
         """The frame named `name` (in `model_instance` if given)."""
@@ -350,9 +347,14 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
                 f"AddJoint: joint '{joint.name()}' would make body '{child.scoped_name()}' "
                 f"the child of a second joint (it already is of '{existing.name()}'); "
                 f"kinematic loops are not supported")
-        joint._plant, joint._index = self, JointIndex(len(self._joints))
-        self._joints.append(joint)
+        self._append_joint(joint)
         return joint
+
+    def _append_joint(self, joint) -> None:
+        joint._plant, joint._index = self, JointIndex(self._joint_indices_used)
+        self._joint_indices_used += 1
+        self._joints.append(joint)
+        self._joint_by_index[int(joint._index)] = joint
 
     def WeldFrames(self, frame_on_parent_F, frame_on_child_M, X_FM=RigidTransform()):
         """Welds frame M (on the child body) to frame F at X_FM; returns the
@@ -362,9 +364,8 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
                                        RigidTransform(X_FM)))
 
     def num_joints(self) -> int:
-        """The number of joints, the floating joints Finalize adds included. A
-        joint removed with RemoveJoint is counted until Finalize (pydrake stops
-        counting it at once)."""
+        """The number of joints, the floating joints Finalize adds included and
+        removed ones not (indices are not reused: use has_joint)."""
         return len(self._joints)
 
     def get_joint(self, joint_index) -> Joint:
@@ -372,33 +373,29 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         method here).
 
         Raises:
-          RuntimeError: the joint was removed with RemoveJoint.
-          TypeError: `joint_index` is another kind of index, or not an int.
-          IndexError: no joint has that index (pydrake raises RuntimeError)."""
-        i = self._check_index(joint_index, JointIndex, len(self._joints), "get_joint")
-        if i in self._removed_joints:
-            raise RuntimeError(f"get_joint: joint index {i} has been removed")
-        return self._joints[i]
+          RuntimeError: no joint has that index, or it was removed.
+          TypeError: `joint_index` is another kind of index, or not an int."""
+        i = self._check_index(joint_index, JointIndex, self._joint_indices_used, "get_joint")
+        joint = self._joint_by_index.get(i)
+        if joint is None:
+            raise RuntimeError(f"get_joint: the joint with index {i} has been removed")
+        return joint
 
     get_mutable_joint = get_joint
 
     def has_joint(self, joint_index) -> bool:
         """True if a joint has index `joint_index` and was not removed with
         RemoveJoint."""
-        i = int(joint_index)
-        return 0 <= i < len(self._joints) and i not in self._removed_joints
+        return int(joint_index) in self._joint_by_index
 
     def HasJointNamed(self, name: str, model_instance=None) -> bool:
-        """True if a joint is named `name` (in `model_instance` if given); a joint
-        removed with RemoveJoint still answers until Finalize.
+        """True if a joint is named `name` (in `model_instance` if given).
 
         Raises:
           TypeError: `model_instance` is not a ModelInstanceIndex.
-          RuntimeError: no model instance has that index.
-
-        Unlike pydrake, which raises RuntimeError when no model instance is
-        given and the name is in several, this returns True then."""
-        return self._find(self._joints, name, model_instance, "HasJointNamed") is not None
+          RuntimeError: no model instance has that index, or (without one) the
+            name is in several model instances."""
+        return self._has_named(self._joints, name, model_instance, "HasJointNamed", "joint")
 
     def GetJointByName(self, name: str, model_instance=None) -> Joint:
         """The joint named `name` (in `model_instance` if given)."""
@@ -409,24 +406,24 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
     @overloaded
     def GetJointIndices(self) -> list:
         """Indices of every joint (or of `model_instance`'s)."""
-        return [j.index() for j in self._joints if int(j.index()) not in self._removed_joints]
+        return [j.index() for j in self._joints]
 
     @GetJointIndices.overload
     def GetJointIndices(self, model_instance) -> list:
         i = self._check_instance(model_instance, "GetJointIndices")
-        return [j.index() for j in self._joints if int(j.model_instance()) == i
-                and int(j.index()) not in self._removed_joints]
+        return [j.index() for j in self._joints if int(j.model_instance()) == i]
 
     def RemoveJoint(self, joint) -> None:
         """Removes a joint (before Finalize)."""
         self._throw_if_finalized("RemoveJoint")
-        if joint._plant is not self:
+        if joint._plant is not self or self._joint_by_index.get(int(joint._index)) is not joint:
             raise RuntimeError(f"RemoveJoint: joint '{joint.name()}' is not in this plant")
-        self._removed_joints.add(int(joint.index()))
+        self._joints.remove(joint)
+        del self._joint_by_index[int(joint._index)]
 
     def _inboard_joint_of(self, body):
         for j in self._joints:
-            if j.child_body() is body and int(j.index()) not in self._removed_joints:
+            if j.child_body() is body:
                 return j
         return None
 
@@ -484,12 +481,10 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
 
         Raises:
           TypeError: `model_instance` is not a ModelInstanceIndex.
-          RuntimeError: no model instance has that index.
-
-        Unlike pydrake, which raises RuntimeError when no model instance is
-        given and the name is in several, this returns True then."""
-        return self._find(self._actuators, name, model_instance,
-                          "HasJointActuatorNamed") is not None
+          RuntimeError: no model instance has that index, or (without one) the
+            name is in several model instances."""
+        return self._has_named(self._actuators, name, model_instance,
+                               "HasJointActuatorNamed", "joint actuator")
 
     def GetJointActuatorByName(self, name: str, model_instance=None) -> JointActuator:
         """The actuator named `name` (in `model_instance` if given).
@@ -584,7 +579,8 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         self._throw_if_not_finalized("apply_coupler_constraints")
         q = np.array(self._positions_of(context), dtype=float)
         for spec in self._couplers.values():
-            follower, leader = self._joints[spec.joint0_index], self._joints[spec.joint1_index]
+            follower, leader = (self._joint_by_index[int(spec.joint0_index)],
+                                self._joint_by_index[int(spec.joint1_index)])
             q[follower.position_start()] = spec.gear_ratio * q[leader.position_start()] + \
                 spec.offset
         self._write_state(context, q=q)
@@ -622,11 +618,6 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         Raises:
           RuntimeError: already finalized; a kinematic loop."""
         self._throw_if_finalized("Finalize")
-        if self._removed_joints:
-            kept = [j for j in self._joints if int(j.index()) not in self._removed_joints]
-            for k, j in enumerate(kept):
-                j._index = JointIndex(k)
-            self._joints, self._removed_joints = kept, set()
         added: list = []
 
         def floating_joint(body):
@@ -634,22 +625,24 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
             while self.HasJointNamed(name, body.model_instance()):
                 name = "_" + name
             joint = QuaternionFloatingJoint(name, self.world_frame(), body.body_frame())
-            joint._plant, joint._index = self, JointIndex(len(self._joints))
             joint._ephemeral = True
             X_WB = self._default_X_WB.get(int(body.index()))
             if X_WB is not None:
                 joint._q_default = np.concatenate([X_WB.rotation().ToQuaternion().wxyz(),
                                                    X_WB.translation()])
-            self._joints.append(joint)
+            self._append_joint(joint)
             added.append(joint)
             return joint
 
         from scenegraph.multibody.forest import build_forest
-        count = len(self._joints)
+        count, used = len(self._joints), self._joint_indices_used
         try:
             self._forest = build_forest(self._bodies, self._joints, floating_joint)
         except Exception:
+            for j in self._joints[count:]:
+                del self._joint_by_index[int(j._index)]
             del self._joints[count:]
+            self._joint_indices_used = used
             for j in self._joints:
                 j._q_start = j._v_start = None
             raise
@@ -682,9 +675,24 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
             raise TypeError(f"{what}: expected a {kind.__name__}; got {type(index).__name__}")
         i = int(index)
         if not 0 <= i < count:
-            raise IndexError(f"{what}: {kind.__name__}({i}) is out of range (there are "
-                             f"{count})")
+            raise RuntimeError(f"{what}: {kind.__name__}({i}) is out of range (there are "
+                               f"{count})")
         return i
+
+    def _has_named(self, elements, name, model_instance, what, kind) -> bool:
+        """Whether an element is named `name` (in `model_instance` if given);
+        without one, a name found in several model instances raises, as in
+        pydrake."""
+        if model_instance is None:
+            found = [e for e in elements if e.name() == name]
+            if len(found) > 1:
+                instances = ", ".join(f"'{self._instance_names[int(e.model_instance())]}'"
+                                      for e in found)
+                raise RuntimeError(f"{what}(): A {kind} named '{name}' appears in multiple "
+                                   f"model instances ({instances}); give the model "
+                                   f"instance.")
+            return bool(found)
+        return self._find(elements, name, model_instance, what) is not None
 
     def _find(self, elements, name, model_instance, what):
         if model_instance is None:
@@ -787,18 +795,26 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         return f.mobod_joint[int(f.mobod_of_body[int(body.index())])]
 
     def HasUniqueFloatingBaseBody(self, model_instance) -> bool:
-        """True if exactly one body of `model_instance` is a floating base body
-        (GetFloatingBaseBodies). HasUniqueFreeBaseBody is pydrake's deprecated
-        name for it. Unlike pydrake, which also requires that body to be the
-        instance's only base body (child of the world), the instance's other
-        bodies jointed to the world are not looked at.
+        """True if `model_instance` has exactly one base body (a body jointed
+        to the world) and it is a floating base body (GetFloatingBaseBodies).
+        HasUniqueFreeBaseBody is pydrake's deprecated name for it.
 
         Raises:
           RuntimeError: before Finalize, or no model instance has that index.
           TypeError: `model_instance` is not a ModelInstanceIndex."""
-        i = self._check_instance(model_instance, "HasUniqueFloatingBaseBody")
-        return len([b for b in self.GetFloatingBaseBodies()
-                    if int(self._bodies[b].model_instance()) == i]) == 1
+        return len(self._unique_floating_base(model_instance,
+                                              "HasUniqueFloatingBaseBody")) == 1
+
+    def _unique_floating_base(self, model_instance, what) -> list:
+        """[the floating base body] of an instance with exactly one base body
+        that floats, else []."""
+        self._throw_if_not_finalized(what)
+        i = self._check_instance(model_instance, what)
+        bases = [j.child_body() for j in self._joints if j.parent_body().index() == 0
+                 and int(j.child_body().model_instance()) == i]
+        if len(bases) == 1 and self._body_is_floating_base(bases[0]):
+            return bases
+        return []
 
     HasUniqueFreeBaseBody = HasUniqueFloatingBaseBody
 
@@ -811,13 +827,13 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
           RuntimeError: before Finalize; no model instance has that index; the
             instance has not exactly one floating base body.
           TypeError: `model_instance` is not a ModelInstanceIndex."""
-        i = self._check_instance(model_instance, "GetUniqueFloatingBaseBodyOrThrow")
-        found = sorted(b for b in self.GetFloatingBaseBodies()
-                       if int(self._bodies[b].model_instance()) == i)
+        found = self._unique_floating_base(model_instance, "GetUniqueFloatingBaseBodyOrThrow")
         if len(found) != 1:
-            raise RuntimeError(f"Model instance '{self._instance_names[i]}' has "
-                               f"{len(found)} floating base bodies; exactly one was expected")
-        return self._bodies[found[0]]
+            name = self._instance_names[int(model_instance)]
+            raise RuntimeError(f"Model instance '{name}' does not have a unique floating "
+                               f"base body (exactly one body jointed to the world, by a "
+                               f"floating joint)")
+        return found[0]
 
     GetUniqueFreeBaseBodyOrThrow = GetUniqueFloatingBaseBodyOrThrow
 

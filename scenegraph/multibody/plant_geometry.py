@@ -321,8 +321,9 @@ class PlantGeometry:
         if the block raises (the Parser wraps each AddModels in it)."""
         self._throw_if_finalized("AddModels")
         saved = {name: copy.copy(getattr(self, name)) for name in (
-            "_instance_names", "_bodies", "_frames", "_joints", "_actuators", "_couplers",
-            "_default_X_WB", "_body_frame_ids", "_body_of_frame_id")}
+            "_instance_names", "_bodies", "_frames", "_joints", "_joint_by_index",
+            "_joint_indices_used", "_actuators", "_couplers", "_default_X_WB",
+            "_body_frame_ids", "_body_of_frame_id")}
         saved["_collision_ids"] = {k: list(v) for k, v in self._collision_ids.items()}
         saved["_visual_ids"] = {k: list(v) for k, v in self._visual_ids.items()}
         joint_limits = [(j, j._q_lower, j._q_upper, j._v_lower, j._v_upper, j._a_lower,

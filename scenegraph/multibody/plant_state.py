@@ -184,10 +184,7 @@ class PlantState:
             x[:nq] = q
         if v is not None:
             x[nq:] = v
-        if self._time_step == 0:
-            context.SetContinuousState(x)
-        else:
-            context.SetDiscreteState(x)
+        context.SetDiscreteState(x)
 
     @staticmethod
     def _as_vector(values, n, what) -> np.ndarray:
@@ -319,6 +316,7 @@ class PlantState:
         Raises:
           RuntimeError: q is not of size nq, or no model instance has that index.
           TypeError: `model_instance` is not a ModelInstanceIndex."""
+        self._throw_if_not_finalized("GetPositionsFromArray")
         i = self._check_instance(model_instance, "GetPositionsFromArray")
         return self._as_vector(q, self._forest.nq, "GetPositionsFromArray")[
             self._q_of_instance[i]]
@@ -330,6 +328,7 @@ class PlantState:
         Raises:
           RuntimeError: v is not of size nv, or no model instance has that index.
           TypeError: `model_instance` is not a ModelInstanceIndex."""
+        self._throw_if_not_finalized("GetVelocitiesFromArray")
         i = self._check_instance(model_instance, "GetVelocitiesFromArray")
         return self._as_vector(v, self._forest.nv, "GetVelocitiesFromArray")[
             self._v_of_instance[i]]
@@ -342,6 +341,7 @@ class PlantState:
           RuntimeError: q_instance is not of size nqᵢ, or no model instance has
             that index.
           TypeError: `model_instance` is not a ModelInstanceIndex."""
+        self._throw_if_not_finalized("SetPositionsInArray")
         i = self._check_instance(model_instance, "SetPositionsInArray")
         idx = self._q_of_instance[i]
         q[idx] = self._as_vector(q_instance, len(idx), "SetPositionsInArray")
@@ -354,6 +354,7 @@ class PlantState:
           RuntimeError: v_instance is not of size nvᵢ, or no model instance has
             that index.
           TypeError: `model_instance` is not a ModelInstanceIndex."""
+        self._throw_if_not_finalized("SetVelocitiesInArray")
         i = self._check_instance(model_instance, "SetVelocitiesInArray")
         idx = self._v_of_instance[i]
         v[idx] = self._as_vector(v_instance, len(idx), "SetVelocitiesInArray")

@@ -42,6 +42,7 @@ class CollisionFilterGroups:
         self._pairs.add((a, b) if a <= b else (b, a))
 
     def empty(self) -> bool:
+        """True if no group and no excluded pair was read."""
         return not self._groups and not self._pairs
 
     def groups(self) -> dict:

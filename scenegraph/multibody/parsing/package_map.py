@@ -198,9 +198,11 @@ class PackageMap:
 
     # ------------------------------------------------------------- queries
     def Contains(self, package_name: str) -> bool:
+        """True if a package named `package_name` is in the map."""
         return package_name in self._paths
 
     def size(self) -> int:
+        """The number of packages in the map."""
         return len(self._paths)
 
     def GetPackageNames(self) -> list:

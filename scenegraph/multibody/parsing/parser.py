@@ -132,6 +132,7 @@ class Parser:
         return self._package_map
 
     def plant(self):
+        """The MultibodyPlant models are added to."""
         return self._plant
 
     def builder(self):
@@ -155,6 +156,8 @@ class Parser:
         self._auto_renaming = bool(value)
 
     def GetAutoRenaming(self) -> bool:
+        """Whether a model whose name is taken is renamed (with a suffix)
+        instead of refused."""
         return self._auto_renaming
 
     def GetCollisionFilterGroups(self):

@@ -99,7 +99,7 @@ def test_floating_base_bodies_are_the_roots(trees):
 def test_index_of_another_kind_is_refused(trees):
     with pytest.raises(TypeError, match="expected a BodyIndex; got JointIndex"):
         trees.get_body(JointIndex(1))
-    with pytest.raises(IndexError, match=r"BodyIndex\(99\) is out of range"):
+    with pytest.raises(RuntimeError, match=r"BodyIndex\(99\) is out of range"):
         trees.get_body(BodyIndex(99))
 
 
@@ -293,3 +293,39 @@ def test_coupler_constraint_is_recorded_and_applied_on_request():
     plant.SetPositions(context, [0.0, 0.8])          # q(joint0) = -0.5·q(joint1) + 0.1
     plant.apply_coupler_constraints(context)
     np.testing.assert_allclose(plant.GetPositions(context), [-0.5 * 0.8 + 0.1, 0.8])
+
+
+def test_removed_joint_leaves_a_gap_in_the_indices_as_pydrake():
+    plant = MultibodyPlant(0.0)
+    a, b = (plant.AddRigidBody(n, unit_sphere_inertia()) for n in "ab")
+    first = plant.AddJoint(RevoluteJoint("first", plant.world_frame(), a.body_frame(),
+                                         [0, 0, 1]))
+    second = plant.AddJoint(RevoluteJoint("second", a.body_frame(), b.body_frame(),
+                                          [0, 0, 1]))
+    plant.RemoveJoint(first)
+    assert plant.num_joints() == 1 and not plant.HasJointNamed("first")
+    assert not plant.has_joint(JointIndex(0)) and plant.has_joint(JointIndex(1))
+    with pytest.raises(RuntimeError, match="index 0 has been removed"):
+        plant.get_joint(JointIndex(0))
+    plant.Finalize()                       # a becomes a free body; "second" keeps index 1
+    assert plant.get_joint(JointIndex(1)) is second
+    assert plant.get_joint(JointIndex(2)).name() == "a"
+    assert plant.GetJointIndices() == [JointIndex(1), JointIndex(2)]
+
+
+def test_has_named_without_an_instance_refuses_an_ambiguous_name(trees):
+    with pytest.raises(RuntimeError, match="'a1' appears in multiple model instances"):
+        trees.HasBodyNamed("a1")
+    assert trees.HasBodyNamed("a1", trees.GetModelInstanceByName("tree"))
+
+
+def test_unique_floating_base_needs_the_only_body_jointed_to_the_world():
+    plant = MultibodyPlant(0.0)
+    mi = plant.AddModelInstance("m")
+    pinned, free = (plant.AddRigidBody(n, mi, unit_sphere_inertia()) for n in ("p", "f"))
+    plant.AddJoint(RevoluteJoint("pin", plant.world_frame(), pinned.body_frame(), [0, 0, 1]))
+    plant.Finalize()
+    assert plant.GetFloatingBaseBodies() == {free.index()}
+    assert not plant.HasUniqueFloatingBaseBody(mi)
+    with pytest.raises(RuntimeError, match="'m' does not have a unique floating base body"):
+        plant.GetUniqueFloatingBaseBodyOrThrow(mi)
