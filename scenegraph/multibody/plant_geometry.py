@@ -68,7 +68,10 @@ class PlantGeometry:
         return self._scene_graph
 
     def _scoped(self, body, name: str) -> str:
-        return f"{self._instance_names[int(body.model_instance())]}::{name}"
+        """Drake's scoped geometry name: "<model instance>::<name>", bare for the
+        world model instance (pydrake's GetScopedName)."""
+        instance = int(body.model_instance())
+        return name if instance == 0 else f"{self._instance_names[instance]}::{name}"
 
     def _ensure_body_frame(self, body):
         """The body's SceneGraph FrameId, registered now if needed (None for the

@@ -80,7 +80,9 @@ class JointDescription:
     F. Limits are scalars (the joints with limits have one dof): position
     lower/upper, and ±velocity, ±acceleration (<limit drake:acceleration>);
     damping is a float, or (3,) for a planar joint. effort: the <limit effort>
-    for an actuator [N or N·m].
+    for an actuator [N or N·m]. default_positions: the joint's default q
+    (None: zeros). kind "weld" (MJCF): the child's body frame welded to the
+    parent's at X_PF by ``WeldFrames`` (no frames of its own).
     """
 
     name: str
@@ -98,6 +100,7 @@ class JointDescription:
     damping: Any = 0.0
     mimic: MimicDescription | None = None
     line: int | None = None
+    default_positions: np.ndarray | None = None
 
 
 @dataclasses.dataclass
@@ -112,12 +115,15 @@ class ActuatorDescription:
 
 @dataclasses.dataclass
 class FrameDescription:
-    """A fixed offset frame F on a link's body frame B (X_BF)."""
+    """A fixed offset frame F on a link's body frame B (X_BF). in_model: F
+    belongs to the model's instance even on the world body (an MJCF site on
+    <worldbody>); otherwise it takes its body's instance."""
 
     name: str
     link: str
     X_BF: Any
     line: int | None = None
+    in_model: bool = False
 
 
 @dataclasses.dataclass
@@ -136,7 +142,18 @@ class FilterGroupDescription:
 class ModelDescription:
     """One model instance: links, joints (in file order), frames, actuators and
     collision filter groups. ``name`` is the model instance name to use
-    (prefix and auto-renaming applied by the parser at commit time)."""
+    (prefix and auto-renaming applied by the parser at commit time).
+
+    Optional (MJCF, SDFormat):
+      order: the commit order as ("link" | "joint" | "frame", index) items
+        (None: every link, then every joint, then every frame);
+      default_body_poses: {link name: X_WB} for free (floating base) bodies;
+      geometry_exclusions: [(keys_a, keys_b)] collision filters between two
+        sets of collision geometries (within one set when both lists are the
+        same object), a key being (link name, index in link.geometries);
+      link_exclusions: [(link_a, link_b)] collision filters between the
+        geometries of two links.
+    """
 
     name: str
     source_name: str
@@ -146,3 +163,7 @@ class ModelDescription:
     frames: list = dataclasses.field(default_factory=list)
     filter_groups: list = dataclasses.field(default_factory=list)
     line: int | None = None
+    order: list | None = None
+    default_body_poses: dict = dataclasses.field(default_factory=dict)
+    geometry_exclusions: list = dataclasses.field(default_factory=list)
+    link_exclusions: list = dataclasses.field(default_factory=list)

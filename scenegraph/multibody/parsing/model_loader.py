@@ -9,7 +9,11 @@ joint, "<joint>_child" on the child), frames that take the child's model
 instance as in pydrake 1.51; mimic elements as coupler constraints
 (``AddCouplerConstraint(joint0=follower, joint1=leader, gear_ratio=multiplier,
 offset=offset)``: q_follower = multiplier·q_leader + offset); actuators
-(``AddJointActuator``); the <frame> elements.
+(``AddJointActuator``); the <frame> elements. A description with an
+``order`` (MJCF) is committed in that order instead, links, joints and frames
+interleaved as its reader added them in Drake; a "weld" joint is
+``WeldFrames`` of the two body frames. Then the default poses of free bodies,
+and the description's collision exclusions.
 
 Everything here was validated by the reader, so no call is expected to fail;
 the whole commit still runs inside the plant's ``_parsing_transaction()``, so
@@ -39,22 +43,45 @@ def commit_model(plant, model, model_name: str):
     with parsing_transaction(plant):
         model_instance = plant.AddModelInstance(model_name)
         with_geometry = plant.geometry_source_is_registered()
-        bodies = {}
-        for link in model.links:
+        bodies, joints, geometry_ids = {}, {}, {}
+
+        def add_link(link):
             if link.is_world:
                 body = plant.world_body()
             else:
                 body = plant.AddRigidBody(link.name, model_instance, link.M_BBo_B)
             bodies[link.name] = body
             if with_geometry:
-                _register_geometries(plant, body, link.geometries)
-        record = None
-        if with_geometry and model.filter_groups:
-            record = apply_filter_groups(plant, model_instance, model.filter_groups)
-        joints = {}
-        for joint in model.joints:
+                geometry_ids[link.name] = _register_geometries(plant, body, link.geometries)
+
+        def add_joint(joint):
             if joint.kind != "floating":
                 joints[joint.name] = _add_joint(plant, joint, bodies, model_instance)
+
+        def add_frame(frame):
+            from scenegraph.multibody.frames import FixedOffsetFrame
+
+            body_frame = bodies[frame.link].body_frame()
+            if frame.in_model:
+                plant.AddFrame(FixedOffsetFrame(frame.name, body_frame, frame.X_BF,
+                                                model_instance))
+            else:
+                plant.AddFrame(FixedOffsetFrame(frame.name, body_frame, frame.X_BF))
+
+        record = None
+        if model.order is None:
+            for link in model.links:
+                add_link(link)
+            if with_geometry and model.filter_groups:
+                record = apply_filter_groups(plant, model_instance, model.filter_groups)
+            for joint in model.joints:
+                add_joint(joint)
+        else:
+            items = {"link": (model.links, add_link), "joint": (model.joints, add_joint),
+                     "frame": (model.frames, add_frame)}
+            for kind, index in model.order:
+                elements, add = items[kind]
+                add(elements[index])
         for joint in model.joints:
             if joint.mimic is not None:
                 plant.AddCouplerConstraint(joint0=joints[joint.name],
@@ -63,17 +90,43 @@ def commit_model(plant, model, model_name: str):
                                            offset=joint.mimic.offset)
         for actuator in model.actuators:
             plant.AddJointActuator(actuator.name, joints[actuator.joint], actuator.effort_limit)
-        from scenegraph.multibody.frames import FixedOffsetFrame
-
-        for frame in model.frames:
-            plant.AddFrame(FixedOffsetFrame(frame.name, bodies[frame.link].body_frame(),
-                                            frame.X_BF))
+        if model.order is None:
+            for frame in model.frames:
+                add_frame(frame)
+        for link_name, X_WB in model.default_body_poses.items():
+            plant.SetDefaultFloatingBaseBodyPose(bodies[link_name], X_WB)
+        if with_geometry:
+            _apply_exclusions(plant, model, bodies, geometry_ids)
     return model_instance, record
 
 
-def _register_geometries(plant, body, geometries) -> None:
+def _apply_exclusions(plant, model, bodies, geometry_ids) -> None:
+    """The model's geometry_exclusions and link_exclusions (collision filters)."""
+    from scenegraph import GeometrySet
+
+    def geometry_set(keys):
+        ids = [geometry_ids[link][index] for link, index in keys]
+        return GeometrySet([i for i in ids if i is not None])
+
+    for n, (keys_a, keys_b) in enumerate(model.geometry_exclusions):
+        set_a = geometry_set(keys_a)
+        if keys_a is keys_b:
+            plant.ExcludeCollisionGeometriesWithCollisionFilterGroupPair(
+                (f"exclusion{n}", set_a), (f"exclusion{n}", set_a))
+        else:
+            plant.ExcludeCollisionGeometriesWithCollisionFilterGroupPair(
+                (f"exclusion{n}a", set_a), (f"exclusion{n}b", geometry_set(keys_b)))
+    for link_a, link_b in model.link_exclusions:
+        plant.ExcludeCollisionGeometriesWithCollisionFilterGroupPair(
+            ("a", plant.CollectRegisteredGeometries([bodies[link_a]])),
+            ("b", plant.CollectRegisteredGeometries([bodies[link_b]])))
+
+
+def _register_geometries(plant, body, geometries) -> list:
+    """Registers `geometries` on `body`; returns their GeometryIds in order."""
     from scenegraph.geometry_instance import GeometryInstance
 
+    ids = []
     for geometry in geometries:
         if geometry.role == "visual":
             instance = GeometryInstance(geometry.X_BG, geometry.shape, geometry.name)
@@ -81,10 +134,11 @@ def _register_geometries(plant, body, geometries) -> None:
                 instance.set_illustration_properties(geometry.properties)
             if geometry.perception is not None:
                 instance.set_perception_properties(geometry.perception)
-            plant.RegisterVisualGeometry(body, instance)
+            ids.append(plant.RegisterVisualGeometry(body, instance))
         else:
-            plant.RegisterCollisionGeometry(body, geometry.X_BG, geometry.shape, geometry.name,
-                                            geometry.properties)
+            ids.append(plant.RegisterCollisionGeometry(body, geometry.X_BG, geometry.shape,
+                                                       geometry.name, geometry.properties))
+    return ids
 
 
 def _add_joint(plant, joint, bodies, model_instance):
@@ -93,6 +147,8 @@ def _add_joint(plant, joint, bodies, model_instance):
 
     parent = bodies.get(joint.parent) or plant.world_body()
     child = bodies[joint.child]
+    if joint.kind == "weld":
+        return plant.WeldFrames(parent.body_frame(), child.body_frame(), joint.X_PF)
     F = plant.AddFrame(FixedOffsetFrame(f"{joint.name}_parent", parent.body_frame(), joint.X_PF,
                                         model_instance))
     if joint.X_BM is not None:
@@ -112,7 +168,10 @@ def _add_joint(plant, joint, bodies, model_instance):
 
         return plant.AddJoint(mj.WeldJoint(joint.name, F, M, RigidTransform()))
     elif kind == "ball":
-        return plant.AddJoint(mj.BallRpyJoint(joint.name, F, M, joint.damping))
+        added = plant.AddJoint(mj.BallRpyJoint(joint.name, F, M, joint.damping))
+        if joint.default_positions is not None:
+            added.set_default_positions(joint.default_positions)
+        return added
     elif kind == "planar":
         return plant.AddJoint(mj.PlanarJoint(joint.name, F, M, np.asarray(joint.damping)))
     elif kind == "universal":
@@ -121,4 +180,6 @@ def _add_joint(plant, joint, bodies, model_instance):
         raise AssertionError(f"joint kind {kind!r}")
     added.set_velocity_limits([-joint.velocity], [joint.velocity])
     added.set_acceleration_limits([-joint.acceleration], [joint.acceleration])
+    if joint.default_positions is not None:
+        added.set_default_positions(joint.default_positions)
     return added

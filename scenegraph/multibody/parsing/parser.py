@@ -6,9 +6,9 @@ it inside the plant's rollback transaction: a failed AddModels leaves the plant
 and its SceneGraph exactly as they were.
 
 File types are chosen by extension (or ``file_type`` for strings) through
-``_FORMATS``: adding a reader for a format is one entry there. URDF is read;
-SDFormat (.sdf), MJCF (.xml), model directives (.dmd.yaml) and bare meshes
-(.obj) are refused with a message saying so.
+``_FORMATS``: adding a reader for a format is one entry there. URDF (.urdf)
+and MJCF (.xml, mjcf_reader.py) are read; SDFormat (.sdf), model directives
+(.dmd.yaml) and bare meshes (.obj) are refused with a message saying so.
 
 Extensions (snake_case): ``add_srdf(file_name, model_instance)`` applies an
 SRDF's ``<disable_collisions>`` (see srdf.py).
@@ -34,12 +34,18 @@ def _read_urdf_format(data, ctx, with_geometry, what):
     return [read_urdf(data, ctx, with_geometry, what)]
 
 
+def _read_mjcf_format(data, ctx, with_geometry, what):
+    from scenegraph.multibody.parsing.mjcf_reader import read_mjcf
+
+    return [read_mjcf(data, ctx, with_geometry, what)]
+
+
 # extension -> reader(data, ReadContext, with_geometry, "file" | "string") -> [descriptions],
 # or the name of a format not read yet.
 _FORMATS = {
     ".urdf": _read_urdf_format,
     ".sdf": "SDFormat",
-    ".xml": "MJCF (MuJoCo XML)",
+    ".xml": _read_mjcf_format,
     ".dmd.yaml": "model directives",
     ".obj": "a bare OBJ mesh",
 }
@@ -57,8 +63,9 @@ def _format_of(name: str):
 def _reader_for(name: str):
     extension, reader = _format_of(name)
     if isinstance(reader, str):
+        read = ", ".join(e for e, r in _FORMATS.items() if not isinstance(r, str))
         raise RuntimeError(f"Parser: '{name}' is {reader} ({extension}), which this library "
-                           f"does not read yet; only URDF (.urdf) is read")
+                           f"does not read yet; it reads {read}")
     return reader
 
 
