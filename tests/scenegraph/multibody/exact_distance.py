@@ -2,7 +2,7 @@
 adjudicating where this library and pydrake disagree.
 
 Each shape is a convex set in its own frame G, written as smooth
-inequalities g(x_G) ≤ 0 (a box by bounds, a sphere, a cylinder, a capsule,
+inequalities g(x_G) ≤ 0 (a box by bounds, a sphere, a cylinder, a capsule, an ellipsoid,
 and a polytope — Box corners, or the convex hull of a Mesh/Convex's vertices
 by scipy's Qhull facets Hx ≤ b). The distance is min |X_WA·a − X_WB·b| over
 a ∈ A, b ∈ B, solved by scipy's SLSQP from several starts — nothing of the
@@ -36,6 +36,10 @@ def _local_set(shape):
             z = np.clip(x[2], -half, half)
             return r * r - (x[0] ** 2 + x[1] ** 2 + (x[2] - z) ** 2)
         return np.array([[-r, r], [-r, r], [-half - r, half + r]]), [inside], np.zeros(3)
+    if kind == "Ellipsoid":
+        r = np.array([shape.a(), shape.b(), shape.c()])
+        return (np.stack([-r, r], axis=1), [lambda x: 1.0 - float(((x / r) ** 2).sum())],
+                np.zeros(3))
     if kind in ("Mesh", "Convex"):
         V = np.asarray(shape.GetConvexHull().vertices(), dtype=float).reshape(-1, 3) \
             if kind == "Convex" else np.asarray(shape.mesh_vertices(), float) * \
