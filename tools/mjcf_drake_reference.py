@@ -91,6 +91,10 @@ def obj_copy(xml: pathlib.Path, work: pathlib.Path) -> pathlib.Path:
         return f'file="{name}.obj"'
 
     text = re.sub(r'file="([^"]+\.stl)"', convert, text)
+    for name in re.findall(r'file="([^"]+\.obj)"', text):
+        if not (work / "meshes" / name).exists() and (mesh_root / name).exists():
+            (work / "meshes").mkdir(exist_ok=True)
+            (work / "meshes" / name).write_bytes((mesh_root / name).read_bytes())
     text = re.sub(r'meshdir="[^"]*"', 'meshdir="meshes/"', text)
     for include in re.findall(r'<include file="([^"]+)"', text):
         target = work / include

@@ -14,8 +14,9 @@ F = X_Dₖ₋₁F on the parent and M = X_DₖM on the child: M = pos·R(ref) fo
 hinge, pos·T(ref·axis) for a slide, pos for a ball, so that q = ref puts the
 body at its file pose. X_PB itself is folded into the F of one joint: the
 first one — always right, since J₁ acts after X_PB — or, as Drake does, the
-last one when that gives the same motion (X_PB is the identity, or a pure
-translation and every joint before the last is a slide), so that the
+last one when that gives the same motion (X_PB is the identity, or every
+joint before the last is a slide along an axis that X_PB's rotation leaves
+unchanged), so that the
 in-between bodies sit where pydrake puts them.
 """
 from __future__ import annotations
@@ -79,9 +80,11 @@ def _offset_carrier(X_PB, specs) -> int:
     """The index of the joint whose parent frame holds X_PB (module docstring)."""
     last = len(specs) - 1
     R = X_PB.rotation().matrix()
-    if np.array_equal(R, np.eye(3)) and (
-            not X_PB.translation().any() or all(s["type"] == "slide" for s in specs[:last])):
+    if np.array_equal(R, np.eye(3)) and not X_PB.translation().any():
         return last
+    if all(s["type"] == "slide" and np.allclose(R @ s["axis"], s["axis"], rtol=0, atol=1e-14)
+           for s in specs[:last]):
+        return last      # slides along axes X_PB's rotation keeps: they commute with X_PB
     return 0
 
 
