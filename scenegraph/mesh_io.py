@@ -5,6 +5,10 @@ triangles (M, 3) int) for any format trimesh reads (.obj, .stl, .ply, .off,
 .glb/.gltf, ...); a tetrahedral legacy-ASCII ``.vtk`` file is read by a small
 built-in parser (its boundary is not extracted: triangles are empty). Errors are
 RuntimeError naming the file.
+
+For viewers, ``load_mesh_materials(source)`` keeps a file's triangles grouped by
+the file's own materials (colours, texture images and coordinates: OBJ+MTL,
+COLLADA, glTF) and ``load_mesh_parts(source)`` reads any trimesh format that way.
 """
 from __future__ import annotations
 
@@ -386,3 +390,224 @@ def _read_obj_surface(filename, factor):
     V = V * factor
     triangles = [SurfaceTriangle(int(a), int(b), int(c)) for a, b, c in F]
     return TriangleSurfaceMesh(triangles, [v for v in V])
+
+
+# ------------------------------------------------------------------ materials
+# A viewer draws a mesh file with the file's own materials where it has them. The
+# readers above return bare arrays (what proximity needs); this one keeps the
+# triangles grouped by material, with texture coordinates and images.
+
+_MATERIAL_FORMATS = (".obj", ".dae", ".gltf", ".glb")
+
+
+class MeshMaterial:
+    """A material a mesh file defines: `diffuse` (4,) RGBA in [0, 1] and `image`,
+    its diffuse texture (a PIL image) or None; `name` as the file gives it."""
+
+    __slots__ = ("name", "diffuse", "image")
+
+    def __init__(self, name: str, diffuse, image=None):
+        self.name = name
+        self.diffuse = np.asarray(diffuse, dtype=float).reshape(4)
+        self.image = image
+
+    def __repr__(self) -> str:
+        size = "" if self.image is None else f", image {self.image.size[0]}x{self.image.size[1]}"
+        return f"MeshMaterial('{self.name}', diffuse {np.round(self.diffuse, 3).tolist()}{size})"
+
+
+class MeshPart:
+    """The triangles of one material of a mesh file.
+
+    p_MV: (N, 3) vertices in the file's frame M and units (node transforms of
+      COLLADA/glTF scenes applied, as ``load_mesh_file`` does);
+    faces: (K, 3) int64 triangles into p_MV;
+    uv: (N, 2) texture coordinates (OpenGL's convention: v up, origin at the
+      image's bottom-left; trimesh converts glTF's) or None;
+    colors: (N, 4) per-vertex RGBA in [0, 1] or None;
+    material: the file's MeshMaterial for these triangles, or None (none given).
+    """
+
+    __slots__ = ("p_MV", "faces", "uv", "colors", "material")
+
+    def __init__(self, p_MV, faces, uv=None, colors=None, material=None):
+        self.p_MV, self.faces, self.uv = p_MV, faces, uv
+        self.colors, self.material = colors, material
+
+
+class _MemoryResolver:
+    """trimesh resolver over an InMemoryMesh's supporting files (name -> MemoryFile
+    or path)."""
+
+    def __init__(self, files: dict, what: str):
+        self._files, self._what = files, what
+
+    def get(self, name):
+        entry = self._files.get(name)
+        if entry is None:
+            raise KeyError(f"'{name}' is not among the supporting files of '{self._what}'")
+        if hasattr(entry, "contents"):
+            return entry.contents()
+        with open(os.fspath(entry), "rb") as f:
+            return f.read()
+
+    def keys(self):
+        return self._files.keys()
+
+    def namespaced(self, namespace):
+        return self
+
+    def write(self, name, data):  # pragma: no cover - loaders only read
+        raise NotImplementedError
+
+    def __getitem__(self, name):
+        return self.get(name)
+
+    def __contains__(self, name) -> bool:
+        return name in self._files
+
+
+def _mtllib(data: bytes):
+    """The material library an OBJ file names (Drake's reading: the first word after
+    the first "mtllib "), or None."""
+    at = data.find(b"mtllib ")
+    if at < 0:
+        return None
+    words = data[at + 7:data.find(b"\n", at) if b"\n" in data[at:] else len(data)].split()
+    return words[0].decode("utf-8", "replace") if words else None
+
+
+def load_mesh_materials(source):
+    """The triangles of a mesh file grouped by the file's own materials, or None when
+    the file defines no materials.
+
+    A file has materials, as Drake's Meshcat reads them, when it is an OBJ whose
+    ``mtllib`` can be found (next to the file, or among an in-memory mesh's
+    supporting files) or a glTF/GLB file (a primitive without a material gets
+    glTF's default, white); this reader also takes the materials of a COLLADA
+    (.dae) file whose triangles are bound to materials. Other formats (STL, PLY,
+    ...), an OBJ without a library and a COLLADA file without materials give
+    None: draw their arrays (``load_mesh_file``) in a colour of your choice.
+
+    Args:
+      source: a MeshSource (a path or an InMemoryMesh).
+    Returns:
+      list of MeshPart (see there for frames and units), or None.
+    Raises:
+      RuntimeError: the file is missing or cannot be parsed, or holds no triangles
+        (naming it).
+    """
+    extension = source.extension()
+    if extension not in _MATERIAL_FORMATS:
+        return None
+    if extension == ".obj":
+        data, files, folder = _source_bytes(source)
+        library = _mtllib(data)
+        if library is None:
+            return None
+        found = (os.path.isfile(os.path.join(folder, library)) if folder is not None
+                 else library in files)
+        if not found:
+            _warn_once(f"Mesh file '{source.description()}' names the material library "
+                       f"'{library}', which cannot be found; it is drawn without its "
+                       f"materials")
+            return None
+    parts = load_mesh_parts(source)
+    if extension in (".gltf", ".glb"):
+        for part in parts:   # glTF's default material where a primitive names none
+            if part.material is None and part.colors is None:
+                part.material = MeshMaterial("default", (1.0, 1.0, 1.0, 1.0))
+    if all(p.material is None and p.colors is None for p in parts):
+        return None          # e.g. a COLLADA file without <material>s
+    return parts
+
+
+def _source_bytes(source):
+    """(file bytes, supporting files or None, folder or None) of a MeshSource."""
+    if source.is_path():
+        path = os.fspath(source.path())
+        if not os.path.isfile(path):
+            raise RuntimeError(f"Mesh file '{path}' does not exist (or is not a regular file)")
+        with open(path, "rb") as f:
+            return f.read(), None, os.path.dirname(path)
+    mesh = source.in_memory()
+    return mesh.mesh_file.contents(), mesh.supporting_files, None
+
+
+def load_mesh_parts(source) -> list:
+    """Every triangle of a mesh file in any format trimesh reads, as MeshParts: one
+    per material (or per object) of the file, with what the file gives of texture
+    coordinates, vertex colours and materials (see load_mesh_materials for which
+    files count as having materials).
+
+    Raises:
+      RuntimeError: the file is missing or cannot be parsed, or holds no triangles
+        (naming it).
+    """
+    import io
+
+    import trimesh
+
+    what = source.description()
+    data, files, folder = _source_bytes(source)
+    kwargs = {"file_type": source.extension().lstrip("."), "process": False}
+    if files is not None:
+        kwargs["resolver"] = _MemoryResolver(files, what)
+    elif folder is not None:
+        kwargs["resolver"] = trimesh.resolvers.FilePathResolver(folder)
+    try:
+        loaded = trimesh.load(io.BytesIO(data), **kwargs)
+    except Exception as exc:  # trimesh raises many exception types
+        raise RuntimeError(f"Mesh file '{what}' could not be parsed: {exc}") from exc
+    meshes = loaded.dump() if isinstance(loaded, trimesh.Scene) else [loaded]
+    parts = [_part(m) for m in meshes
+             if isinstance(m, trimesh.Trimesh) and len(m.faces) and len(m.vertices)]
+    if not parts:
+        raise RuntimeError(f"Mesh file '{what}' could not be parsed: it holds no triangles")
+    for part in parts:
+        if not np.isfinite(part.p_MV).all():
+            raise RuntimeError(f"Mesh file '{what}' has non-finite vertex coordinates")
+    return parts
+
+
+def _part(mesh) -> MeshPart:
+    """MeshPart of one trimesh.Trimesh (its visual read as described there)."""
+    p_MV = np.asarray(mesh.vertices, dtype=float)
+    faces = np.asarray(mesh.faces, dtype=np.int64).reshape(-1, 3)
+    visual = mesh.visual
+    material = getattr(visual, "material", None)
+    if material is not None:
+        diffuse = getattr(material, "baseColorFactor", None)
+        if diffuse is None:
+            diffuse = getattr(material, "diffuse", None)
+        diffuse = (np.full(4, 255.0) if diffuse is None
+                   else np.asarray(diffuse, dtype=float).reshape(-1)[:4])
+        if len(diffuse) == 3:
+            diffuse = np.append(diffuse, 255.0)
+        image = getattr(material, "baseColorTexture", None)
+        if image is None:
+            image = getattr(material, "image", None)
+        uv = getattr(visual, "uv", None)
+        if uv is not None:
+            uv = np.asarray(uv, dtype=float)
+            if uv.shape != (len(p_MV), 2) or not np.isfinite(uv).all():
+                uv = None
+        if uv is None:
+            image = None     # a texture needs texture coordinates
+        name = str(getattr(material, "name", None) or "material")
+        return MeshPart(p_MV, faces, uv, None, MeshMaterial(name, diffuse / 255.0, image))
+    if getattr(visual, "kind", None) in ("vertex", "face"):
+        colors = np.asarray(visual.vertex_colors, dtype=float)[:, :4] / 255.0
+        if colors.shape == (len(p_MV), 4):
+            return MeshPart(p_MV, faces, None, colors, None)
+    return MeshPart(p_MV, faces)
+
+
+_WARNED: set = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _WARNED:
+        _WARNED.add(message)
+        import logging
+        logging.getLogger("scenegraph.mesh_io").warning(message)

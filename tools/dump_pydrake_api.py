@@ -35,6 +35,7 @@ MODULES = {
     "pydrake.multibody.parsing": "scenegraph.multibody",
     "pydrake.multibody.tree": "scenegraph.multibody",
     "pydrake.multibody.math": "scenegraph.multibody",
+    "pydrake.multibody.meshcat": "scenegraph.multibody",
 }
 
 _SCALAR_TYPES = ("pydrake.autodiffutils", "pydrake.symbolic", "AutoDiffXd", "Expression",

@@ -20,6 +20,7 @@ from scenegraph.multibody.indices import (BodyIndex, ForceElementIndex, FrameInd
 from scenegraph.multibody.inertia import RotationalInertia, UnitInertia
 from scenegraph.multibody.spatial_inertia import SpatialInertia
 from scenegraph.multibody.joint_actuator import JointActuator
+from scenegraph.multibody.joint_sliders import JointSliders
 from scenegraph.multibody.joints import (BallRpyJoint, Joint, PlanarJoint, PrismaticJoint,
                                          QuaternionFloatingJoint, RevoluteJoint,
                                          RpyFloatingJoint, WeldJoint)

@@ -26,7 +26,8 @@ from scenegraph.geometry_properties import Rgba
 from systems.framework._overloads import overloaded
 from scenegraph.visualization import meshcat_shapes as shapes
 from scenegraph.visualization.meshcat_animation import MeshcatAnimation
-from scenegraph.visualization.meshcat_controls import (Button, Slider, delete_control_message,
+from scenegraph.visualization.meshcat_controls import (Button, Slider, checked_number,
+                                                       checked_text, delete_control_message,
                                                        packed_str, viewer_script)
 from scenegraph.visualization.meshcat_protocol import (encode, pack_transforms, split_path,
                                                        transform_prefix)
@@ -101,7 +102,8 @@ class Meshcat:
         host = params.host if params.host not in ("", "*") else "localhost"
         # The page is also reachable by the host name in a custom web_url pattern.
         url_host = urlparse(params.web_url_pattern.format(host=host, port=1)).hostname
-        self._server = MeshcatServer(params.host, params.port, allowed_hosts=(url_host,))
+        self._server = MeshcatServer(params.host, params.port, allowed_hosts=(url_host,),
+                                     max_connections=params.max_connections)
         self._finalizer = weakref.finalize(self, self._server.stop, 1.0)
         self._web_url = params.web_url_pattern.format(host=host, port=self._server.port)
         self._prefixes = {}
@@ -407,8 +409,18 @@ class Meshcat:
             self._server.scripts["camera_target"] = message
             self._server.enqueue([message])
 
+    def _run_script(self, key: str, body: str) -> None:
+        """Runs viewer JavaScript `body` (``this`` is the viewer) in every browser,
+        and in browsers that connect later (after the scene); a later script of
+        the same `key` replaces it."""
+        message = viewer_script(body)
+        with self._server.lock:
+            self._server.scripts[key] = message
+            self._server.enqueue([message])
+
     # --- controls ---------------------------------------------------------------------
     def _control(self, name: str, kind: str, method: str):
+        name = checked_text(name, method)
         control = self._server.controls.get(name)
         if control is None or control.kind != kind:
             raise RuntimeError(f"Meshcat.{method}(): Meshcat does not have any {kind} named "
@@ -418,14 +430,26 @@ class Meshcat:
     def AddSlider(self, name: str, min: float, max: float, step: float, value: float,
                   decrement_keycode: str = "", increment_keycode: str = "") -> float:
         """Adds a slider; returns its initial value (clamped to [min, max] and
-        rounded to `step`). Raises RuntimeError if `name` is already a control."""
+        rounded to `step`).
+
+        Raises:
+          TypeError: `name` or a keycode is not text (or holds a lone surrogate), or
+            a number is a string: nothing is added (pydrake refuses them too).
+          RuntimeError: `name` is already a control, min > max or step <= 0.
+        """
+        name = checked_text(name, "AddSlider")
+        keys = [checked_text(k, "AddSlider", w) for k, w in
+                ((decrement_keycode, "decrement_keycode"), (increment_keycode, "increment_keycode"))]
+        numbers = [checked_number(v, "AddSlider", w) for v, w in
+                   ((min, "min"), (max, "max"), (step, "step"), (value, "value"))]
         with self._server.lock:
             if name in self._server.controls:
                 raise RuntimeError(f"Meshcat.AddSlider(): the name '{name}' is already used "
                                    f"by a {self._server.controls[name].kind}")
-            slider = Slider(name, min, max, step, value, decrement_keycode, increment_keycode)
+            slider = Slider(name, *numbers, *keys)
+            message = slider.message()
             self._server.controls[name] = slider
-            self._server.enqueue([slider.message()])
+            self._server.enqueue([message])
             return slider.value
 
     def GetSliderValue(self, name: str) -> float:
@@ -442,15 +466,16 @@ class Meshcat:
         """
         with self._server.lock:
             slider = self._control(name, "slider", "SetSliderValue")
-            slider.value = slider.quantize(value)
+            slider.value = slider.quantize(checked_number(value, "SetSliderValue", "value"))
             self._server.enqueue([slider.value_message()])
 
     def GetSliderNames(self) -> list:
         """The names of the sliders added."""
         with self._server.lock:
-            return [n for n, c in self._server.controls.items() if c.kind == "slider"]
+            return sorted(n for n, c in self._server.controls.items() if c.kind == "slider")
 
     def _delete_control(self, name: str, kind: str, strict: bool, method: str) -> bool:
+        name = checked_text(name, method)
         with self._server.lock:
             control = self._server.controls.get(name)
             if control is None or control.kind != kind:
@@ -470,14 +495,26 @@ class Meshcat:
         return self._delete_control(name, "slider", strict, "DeleteSlider")
 
     def AddButton(self, name: str, keycode: str = "") -> None:
-        """Adds a button (or resets the click count of an existing one)."""
+        """Adds a button (or resets the click count of an existing one).
+
+        Raises:
+          TypeError: `name` or `keycode` is not text (or holds a lone surrogate):
+            nothing is added (pydrake refuses them too).
+          RuntimeError: `name` is a slider, or the button has another keycode.
+        """
+        name = checked_text(name, "AddButton")
+        keycode = checked_text(keycode, "AddButton", "keycode")
         with self._server.lock:
             control = self._server.controls.get(name)
             if control is not None and control.kind != "button":
                 raise RuntimeError(f"Meshcat.AddButton(): the name '{name}' is already used "
                                    f"by a {control.kind}")
             if control is None:
-                control = self._server.controls[name] = Button(name, keycode)
+                control = Button(name, keycode)
+                message = control.message()
+                self._server.controls[name] = control
+                self._server.enqueue([message])
+                return
             else:
                 if keycode and control.keycode and keycode != control.keycode:
                     raise RuntimeError(f"Meshcat.AddButton(): button '{name}' already has "
@@ -494,7 +531,7 @@ class Meshcat:
     def GetButtonNames(self) -> list:
         """The names of the buttons added."""
         with self._server.lock:
-            return [n for n, c in self._server.controls.items() if c.kind == "button"]
+            return sorted(n for n, c in self._server.controls.items() if c.kind == "button")
 
     def DeleteButton(self, name: str, strict: bool = True) -> bool:
         """Removes button `name`; returns True if it existed.

@@ -19,7 +19,7 @@ import struct
 
 from scenegraph.visualization.meshcat_protocol import encode
 
-__all__ = ["Slider", "Button", "viewer_script"]
+__all__ = ["Slider", "Button", "viewer_script", "checked_text", "checked_number"]
 
 # One keydown listener per page; each control registers its keys by name.
 _KEY_SETUP = """
@@ -33,6 +33,49 @@ _KEY_SETUP = """
         }
       });
     }"""
+
+
+def checked_text(value, method: str, what: str = "name") -> str:
+    """A control name or keycode as pydrake accepts it: a str of valid Unicode
+    (bytes are decoded as UTF-8, as pybind11 does).
+
+    Raises:
+      TypeError: anything else, naming the method, the argument and the value
+        (pydrake raises TypeError too) -- before anything is changed.
+    """
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            value = bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            raise TypeError(f"Meshcat.{method}(): {what} must be text; got bytes that are "
+                            f"not UTF-8: {bytes(value)!r}") from None
+    if not isinstance(value, str):
+        raise TypeError(f"Meshcat.{method}(): {what} must be a str; got "
+                        f"{type(value).__name__} {value!r}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise TypeError(f"Meshcat.{method}(): {what} {value!r} is not valid Unicode text: "
+                        f"it holds the lone surrogate {value[exc.start]!r} at index "
+                        f"{exc.start}, which cannot be sent to a browser (pydrake refuses "
+                        f"it too)") from None
+    return value
+
+
+def checked_number(value, method: str, what: str) -> float:
+    """A float argument as pydrake accepts it (no strings).
+
+    Raises:
+      TypeError: a str, bytes or a value without a float conversion.
+    """
+    if isinstance(value, (str, bytes, bytearray)):
+        raise TypeError(f"Meshcat.{method}(): {what} must be a number; got "
+                        f"{type(value).__name__} {value!r}")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"Meshcat.{method}(): {what} must be a number; got "
+                        f"{type(value).__name__} {value!r}") from None
 
 
 def _js(value) -> str:
@@ -56,10 +99,12 @@ class Slider:
         self.value = self.quantize(value)
 
     def quantize(self, value: float) -> float:
-        """`value` clamped to [min, max] and rounded to the nearest step."""
+        """`value` clamped to [min, max], then rounded to the nearest multiple of
+        the step (halves away from zero), as Drake and dat.GUI do: a range that
+        is not a multiple of the step keeps 0 (not min) on the grid."""
         value = min(self.max, max(self.min, float(value)))
-        steps = round((value - self.min) / self.step)
-        return min(self.max, self.min + steps * self.step)
+        x = value / self.step
+        return math.copysign(math.floor(abs(x) + 0.5), x) * self.step
 
     def receive(self, msg: dict) -> None:
         if msg.get("type") == "slider":

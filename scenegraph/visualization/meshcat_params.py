@@ -28,6 +28,12 @@ class MeshcatParams:
     initial_properties: PropertyTuple(path, property, value) applied at start.
     show_stats_plot, realtime_rate_period [s]: accepted for compatibility;
       the bundled viewer has no stats plot.
+    max_connections (extension): the most TCP connections the server keeps
+      open at once (viewer pages, their scripts and websockets, and
+      connections that have sent nothing yet); more are answered "503 Service
+      Unavailable" and closed. None: 100, but at most a quarter of the
+      process's open-file limit (RLIMIT_NOFILE), so that idle connections can
+      never use up the files the program itself needs.
     """
     host: str = "localhost"
     port: int | None = None
@@ -35,6 +41,7 @@ class MeshcatParams:
     show_stats_plot: bool = True
     realtime_rate_period: float = 1.0
     initial_properties: list = field(default_factory=list)
+    max_connections: int | None = None
 
     PropertyTuple = _PropertyTuple
 

@@ -16,15 +16,37 @@ and every wait has a timeout (M4).
 
 A server on a shared machine (docs/meshcat.md, "Serving safely"):
 
+* Connections are limited: at most ``max_connections`` open TCP connections
+  (pages, scripts, websockets and connections that have sent nothing yet;
+  MeshcatParams.max_connections, by default 100 but at most a quarter of the
+  process's open-file limit). The excess is answered ``503 Service
+  Unavailable`` (with Retry-After) and closed; beyond 16 refusals in progress
+  excess connections are closed at once. An HTTP connection that has not sent
+  a complete request within ``IDLE_TIMEOUT`` (10 s; also an idle keep-alive
+  connection) is closed. A websocket that has been silent for
+  ``PING_INTERVAL`` (10 s) is pinged and closed when no pong comes within
+  ``PING_TIMEOUT`` (10 s) while nothing is being written to it (a half-open
+  connection: the peer is gone).
+* Encoded commands are shared: every command is encoded once, and a large
+  one (16 KiB or more: objects, meshes, textures) is handed to every socket as
+  that same bytes object (tornado keeps a view of it, not a copy), whether it
+  is broadcast or part of the scene a new browser is sent. A browser that
+  stops reading therefore pins no copy of the scene of its own: at most the
+  commands it is waiting for, which the scene and the other browsers share
+  while they are current.
 * Each browser has a bounded send queue. While its previous write is in
   flight, later commands wait in its backlog (consecutive transform batches
   merged, so only the latest pose of each path is kept). A backlog above
-  ``max_backlog_bytes`` (8 MiB) is discarded and the browser is marked for a
-  resync: when its socket drains it receives the whole current scene
-  instead, so a slow browser skips intermediate states but ends up exact. A
-  browser whose write has made no progress for ``drop_after`` seconds (60)
-  is disconnected. Memory per browser is therefore bounded by one write in
-  flight plus the backlog limit, however long it stops reading.
+  ``max_backlog_bytes`` (8 MiB per browser) is discarded and the browser is
+  marked for a resync: when its socket drains it receives the whole current
+  scene instead, so a slow browser skips intermediate states but ends up
+  exact; when the backlogs of all browsers together pass
+  ``max_total_backlog_bytes`` (32 MiB) the largest are discarded that way.
+  A browser that is stuck — its socket has taken nothing for ``STUCK_AFTER``
+  seconds (2) since its backlog passed the limit, or for ``drop_after``
+  seconds (20) at all — is disconnected rather than buffered (reloading the
+  page reconnects). Memory is therefore bounded by the shared scene plus
+  32 MiB of backlogs in all, however many browsers stop reading.
 * Every request's ``Host`` header must name this server: the bound host or
   address, localhost/127.0.0.1/[::1], the machine's own names, or the host
   of web_url(); for a server bound to every interface ("*"), also any IP
@@ -38,6 +60,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import base64
+import datetime
 import importlib.util
 import json
 import os
@@ -47,6 +70,7 @@ import threading
 import time
 import weakref
 
+import tornado.gen
 import tornado.httpserver
 import tornado.ioloop
 import tornado.iostream
@@ -62,8 +86,18 @@ _LIVE_SERVERS = weakref.WeakSet()
 _SHORT_HEADERS = [bytes([0x82, n]) for n in range(126)]
 _SEND_BUFFER = 1 << 17   # bytes of kernel send buffer per browser
 MAX_BACKLOG_BYTES = 8 << 20   # per browser, beyond one write in flight (then: resync)
-DROP_AFTER = 60.0             # s without write progress before a browser is dropped
+MAX_TOTAL_BACKLOG_BYTES = 32 << 20   # all browsers' backlogs together (then: resync)
+DROP_AFTER = 20.0             # s without write progress before a browser is dropped
+IDLE_TIMEOUT = 10.0           # s for an HTTP connection to send a complete request
+PING_INTERVAL = 10.0          # s of websocket silence before a ping
+PING_TIMEOUT = 10.0           # s for the pong, while nothing is written to the browser
+MAX_CONNECTIONS = 100         # default limit of open TCP connections
+_MAX_REFUSING = 16            # refusals in progress; more excess is closed at once
+_REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            b"Retry-After: 5\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s")
 _TRANSFORM_BYTES = 96         # estimated bytes per path in a queued transform batch
+_SHARED_BYTES = 1 << 14       # commands this large are written without a copy
+STUCK_AFTER = 2.0             # s without progress that make an overflowing browser stuck
 
 
 def viewer_dist_dir() -> str:
@@ -147,20 +181,69 @@ def allowed_host_names(host: str, address: str, extra=()) -> frozenset:
     return frozenset(names)
 
 
-def _frames(items) -> bytes:
-    """Unmasked binary websocket frames (server → browser), concatenated."""
-    parts = []
+def _header(n: int) -> bytes:
+    """The header of an unmasked binary websocket frame of n payload bytes."""
+    if n < 126:
+        return _SHORT_HEADERS[n]
+    if n <= 0xFFFF:
+        return struct.pack("!BBH", 0x82, 126, n)
+    return struct.pack("!BBQ", 0x82, 127, n)
+
+
+def _write_frames(stream, items):
+    """Writes commands to a tornado IOStream as binary websocket frames; returns
+    the future of the last write.
+
+    A large command (>= _SHARED_BYTES) is written as its header and then the
+    command's own bytes object, which the stream keeps as a view: the bytes a
+    browser waits for are the same object the scene tree and every other
+    browser hold, never a copy per browser. Small commands are joined.
+    """
+    future, small = None, []
     for item in items:
         m = item if isinstance(item, bytes) else item.encode()
-        n = len(m)
-        if n < 126:
-            parts.append(_SHORT_HEADERS[n])
-        elif n <= 0xFFFF:
-            parts.append(struct.pack("!BBH", 0x82, 126, n))
+        if len(m) >= _SHARED_BYTES:
+            small.append(_header(len(m)))
+            stream.write(b"".join(small))
+            small = []
+            future = stream.write(m)
         else:
-            parts.append(struct.pack("!BBQ", 0x82, 127, n))
-        parts.append(m)
-    return b"".join(parts)
+            small.append(_header(len(m)))
+            small.append(m)
+    if small:
+        future = stream.write(b"".join(small))
+    return future
+
+
+def default_max_connections() -> int:
+    """MAX_CONNECTIONS, but at most a quarter of the process's open-file limit
+    (at least 4)."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not POSIX
+        return MAX_CONNECTIONS
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(4, min(MAX_CONNECTIONS, soft // 4))
+
+
+def refusal_response(limit: int) -> bytes:
+    """The 503 response sent to a connection beyond the limit."""
+    body = (f"Meshcat: too many connections (the limit is {limit}); close other viewer "
+            f"tabs, or raise MeshcatParams.max_connections\n").encode()
+    return _REFUSAL % (len(body), body)
+
+
+class _LimitedHTTPServer(tornado.httpserver.HTTPServer):
+    """An HTTPServer that refuses connections beyond its MeshcatServer's limit."""
+
+    def handle_stream(self, stream, address) -> None:
+        server = self.meshcat_server
+        if not server._admit(stream):
+            server._loop.add_callback(server._refuse, stream)
+            return
+        super().handle_stream(stream, address)
 
 
 def _listen(address: str, port: int):
@@ -217,7 +300,10 @@ class _Handler(_HostChecked, tornado.websocket.WebSocketHandler):
         self._backlog = None    # commands waiting for the previous write (None: idle)
         self._backlog_bytes = 0
         self._resync = False    # backlog discarded: send the whole scene when drained
-        self._blocked_since = 0.0
+        self._blocked_since = 0.0   # time of the last write progress while blocked
+        self._written = 0           # bytes the socket had taken at that time
+        self._heard = time.monotonic()   # last message or pong from the browser
+        self._ping_sent = None
 
     async def get(self, *args, **kwargs):
         if self.request.headers.get("Upgrade", "").lower() != "websocket":
@@ -235,7 +321,12 @@ class _Handler(_HostChecked, tornado.websocket.WebSocketHandler):
         self._server._on_open(self)
 
     def on_message(self, message):
+        self._heard = time.monotonic()
         self._server._on_message(message)
+
+    def on_pong(self, data):
+        self._heard = time.monotonic()
+        self._ping_sent = None
 
     def on_close(self):
         self._server._on_close(self)
@@ -258,15 +349,30 @@ class MeshcatServer:
     the same critical section.
     """
 
-    def __init__(self, host: str, port, allowed_hosts=()):
+    def __init__(self, host: str, port, allowed_hosts=(), max_connections=None):
         """Serves on (host, port); `allowed_hosts`: more Host-header names to
-        answer to (e.g. the host of a custom web_url pattern)."""
+        answer to (e.g. the host of a custom web_url pattern);
+        `max_connections`: open TCP connections served at once (None:
+        default_max_connections())."""
+        if max_connections is None:
+            max_connections = default_max_connections()
+        if isinstance(max_connections, bool) or not isinstance(max_connections, int) \
+                or max_connections < 1:
+            raise RuntimeError(f"MeshcatParams.max_connections must be a positive int or "
+                               f"None; got {max_connections!r}")
+        self.max_connections = max_connections
         self.lock = threading.RLock()
         self.max_backlog_bytes = MAX_BACKLOG_BYTES
+        self.max_total_backlog_bytes = MAX_TOTAL_BACKLOG_BYTES
         self.drop_after = DROP_AFTER
+        self.ping_interval = PING_INTERVAL
+        self.ping_timeout = PING_TIMEOUT
         self.num_dropped_clients = 0
         self.num_resyncs = 0
         self.num_refused_requests = 0
+        self.num_refused_connections = 0
+        self._streams = set()        # open TCP connections (tornado IOStreams)
+        self._refusing = 0
         self.tree = SceneTree()
         self.controls = {}         # name -> meshcat_controls control
         self.scripts = {}          # key -> set_control command running viewer JS
@@ -275,6 +381,7 @@ class MeshcatServer:
         self._outbox = []
         self._drain_scheduled = False
         self._connections = set()
+        self._backlog_total = 0      # bytes in every browser's backlog together
         self._files = {}
         self._dist = viewer_dist_dir()
         sockets, self.port = _bind(host, port)
@@ -302,9 +409,11 @@ class MeshcatServer:
             (r"/download", _Page, {"server": self, "page": "download"}),
             (r"/favicon\.ico", _Page, {"server": self, "page": "favicon"}),
         ], websocket_ping_interval=None)
-        self._http = tornado.httpserver.HTTPServer(app)
+        self._http = _LimitedHTTPServer(app, idle_connection_timeout=IDLE_TIMEOUT,
+                                        body_timeout=IDLE_TIMEOUT)
+        self._http.meshcat_server = self
         self._http.add_sockets(sockets)
-        tornado.ioloop.PeriodicCallback(self._drop_stalled, 1000.0).start()
+        tornado.ioloop.PeriodicCallback(self._check_connections, 250.0).start()
         ready.set()
         try:
             self._loop.start()
@@ -339,38 +448,111 @@ class MeshcatServer:
         name = _host_name(header)
         return name in self._allowed_hosts or (self._any_ip_literal and _is_ip_literal(name))
 
+    # --- connections ----------------------------------------------------------------
+    def _admit(self, stream) -> bool:
+        """Counts a new TCP connection in; False when it is beyond the limit. (A new
+        set each time: other threads may be counting the published one.)"""
+        streams = {s for s in self._streams if not s.closed()}
+        admitted = len(streams) < self.max_connections
+        if admitted:
+            streams.add(stream)
+        else:
+            self.num_refused_connections += 1
+        self._streams = streams
+        return admitted
+
+    async def _refuse(self, stream) -> None:
+        """Reads the request (for a short while) of a connection beyond the limit,
+        answers 503 and closes it (at once when many refusals are in progress)."""
+        if self._refusing >= _MAX_REFUSING:
+            stream.close()
+            return
+        self._refusing += 1
+        try:
+            try:
+                await tornado.gen.with_timeout(
+                    datetime.timedelta(seconds=2.0),
+                    stream.read_until_regex(b"\r?\n\r?\n", max_bytes=1 << 16),
+                    quiet_exceptions=(tornado.iostream.StreamClosedError,))
+            except Exception:   # timeout, a closed or oversized request: answer anyway
+                pass
+            if not stream.closed():
+                await stream.write(refusal_response(self.max_connections))
+        except Exception:       # the client went away
+            pass
+        finally:
+            stream.close()
+            self._refusing -= 1
+
+    def num_open_connections(self) -> int:
+        """Open TCP connections counted against max_connections (server thread's view)."""
+        return sum(1 for s in list(self._streams) if not s.closed())
+
     def _send(self, handler, items) -> None:
         """Writes commands to one browser, or queues them (merging transform
-        batches) while its previous write is still in flight; a backlog over
-        the limit is replaced by a resync (module docstring)."""
+        batches) while its previous write is still in flight. A backlog over
+        the limit is replaced by a resync, or, when the browser has taken
+        nothing for STUCK_AFTER seconds, the browser is dropped (module
+        docstring)."""
         if handler._backlog is not None:
-            if handler._resync:
-                return              # the whole scene follows when the socket drains
+            if handler._resync:     # the whole scene follows when the socket drains,
+                if self._stalled_for(handler) > STUCK_AFTER:
+                    self._drop(handler)     # unless it is stuck
+                return
+            grown = 0
             for item in items:
-                handler._backlog_bytes += _append(handler._backlog, item)
+                grown += _append(handler._backlog, item)
+            handler._backlog_bytes += grown
+            self._backlog_total += grown
             if handler._backlog_bytes > self.max_backlog_bytes:
-                handler._backlog = []
-                handler._backlog_bytes = 0
-                handler._resync = True
-                self.num_resyncs += 1
+                if self._stalled_for(handler) > STUCK_AFTER:
+                    self._drop(handler)     # stuck: dropped, not buffered
+                else:
+                    self._discard_backlog(handler)
+            elif self._backlog_total > self.max_total_backlog_bytes:
+                for other in sorted(self._connections, key=lambda h: -h._backlog_bytes):
+                    if self._backlog_total <= self.max_total_backlog_bytes:
+                        break
+                    if other._backlog:
+                        self._discard_backlog(other)
             return
         conn = handler.ws_connection
         if conn is None or conn.is_closing() or not items:
             return
+        stream = conn.stream
         try:
-            future = conn.stream.write(_frames(items))
+            future = _write_frames(stream, items)
         except tornado.iostream.StreamClosedError:
             return
-        if not future.done():
+        if future is not None and not future.done():
             handler._backlog = []
             handler._backlog_bytes = 0
             handler._blocked_since = time.monotonic()
+            handler._written = getattr(stream, "_total_write_done_index", 0)
             future.add_done_callback(lambda f: self._resume(handler, f))
+
+    def _stalled_for(self, handler) -> float:
+        """Seconds since a blocked browser's socket last took data."""
+        conn = handler.ws_connection
+        written = getattr(getattr(conn, "stream", None), "_total_write_done_index", 0)
+        now = time.monotonic()
+        if written != handler._written:
+            handler._written, handler._blocked_since = written, now
+        return now - handler._blocked_since
+
+    def _discard_backlog(self, handler) -> None:
+        """Drops a browser's backlog; it gets the whole scene when it drains."""
+        self._backlog_total -= handler._backlog_bytes
+        handler._backlog = []
+        handler._backlog_bytes = 0
+        handler._resync = True
+        self.num_resyncs += 1
 
     def _resume(self, handler, future=None) -> None:
         if future is not None and not future.cancelled():
             future.exception()     # a closed stream's error is expected; mark it seen
         backlog, handler._backlog = handler._backlog, None
+        self._backlog_total -= handler._backlog_bytes
         handler._backlog_bytes = 0
         if handler._resync:
             handler._resync = False
@@ -380,24 +562,51 @@ class MeshcatServer:
                 pending = self._take_outbox()
                 others = [h for h in self._connections if h is not handler]
                 backlog = self.replay_messages(include_controls=True)
-            for other in others:
-                self._send(other, pending)
+            self._broadcast(others, pending)
         if backlog:
             self._send(handler, backlog)
 
-    def _drop_stalled(self) -> None:
-        """Disconnects every browser whose write has made no progress for
-        `drop_after` seconds (runs once a second on the server thread)."""
+    def _check_connections(self) -> None:
+        """Runs four times a second on the server thread: disconnects every browser
+        whose write has made no progress for `drop_after` seconds (stuck), pings
+        the silent ones and closes those whose pong is overdue while nothing is
+        being written to them (half-open)."""
         now = time.monotonic()
         with self.lock:
-            stalled = [h for h in self._connections if h._backlog is not None
-                       and now - h._blocked_since > self.drop_after]
-        for handler in stalled:
-            self.num_dropped_clients += 1
-            self._on_close(handler)
+            handlers = list(self._connections)
+        for handler in handlers:
             conn = handler.ws_connection
-            if conn is not None and conn.stream is not None:
-                conn.stream.close()   # frees the unsent data at once
+            stream = None if conn is None else conn.stream
+            if stream is None or stream.closed():
+                continue
+            if handler._backlog is not None:           # a write in flight
+                stalled = self._stalled_for(handler)
+                if stalled > self.drop_after or (handler._resync and stalled > STUCK_AFTER):
+                    self._drop(handler)
+                continue
+            if handler._ping_sent is not None:
+                if now - handler._ping_sent > self.ping_timeout:
+                    self._drop(handler)
+            elif now - handler._heard > self.ping_interval:
+                handler._ping_sent = now
+                try:
+                    conn.write_ping(b"")
+                except Exception:  # pragma: no cover - closed meanwhile
+                    self._drop(handler)
+
+    def _drop(self, handler) -> None:
+        self.num_dropped_clients += 1
+        self._on_close(handler)
+        conn = handler.ws_connection
+        if conn is not None and conn.stream is not None:
+            conn.stream.close()   # frees the unsent data at once
+
+    def _broadcast(self, handlers, items) -> None:
+        """Sends `items` to every handler (large commands are shared, see
+        _write_frames)."""
+        if items:
+            for handler in handlers:
+                self._send(handler, items)
 
     def _take_outbox(self) -> list:
         items, self._outbox = self._outbox, []
@@ -408,9 +617,7 @@ class MeshcatServer:
             self._drain_scheduled = False
             items = self._take_outbox()
             connections = list(self._connections)
-        if items:
-            for handler in connections:
-                self._send(handler, items)
+        self._broadcast(connections, items)
 
     def _on_open(self, handler) -> None:
         with self.lock:
@@ -418,9 +625,7 @@ class MeshcatServer:
             others = list(self._connections)
             replay = self.replay_messages(include_controls=True)
             self._connections.add(handler)
-        if pending:
-            for other in others:
-                self._send(other, pending)
+        self._broadcast(others, pending)
         self._send(handler, replay)
 
     def _on_message(self, message) -> None:
@@ -432,14 +637,18 @@ class MeshcatServer:
             return
         with self.lock:
             self.num_client_messages += 1
-            control = self.controls.get(msg.get("name"))
+            name = msg.get("name")
+            control = self.controls.get(name) if isinstance(name, str) else None
             if control is not None:
                 control.receive(msg)
 
     def _on_close(self, handler) -> None:
         with self.lock:
             self._connections.discard(handler)
+        if handler._backlog is not None:
+            self._backlog_total -= handler._backlog_bytes
         handler._backlog = None
+        handler._backlog_bytes = 0
 
     # --- caller side -----------------------------------------------------------------
     def enqueue(self, items) -> None:

@@ -201,14 +201,44 @@ def _mesh_arrays(shape):
     return p_GV, _polygon_fan(hull.face_data())
 
 
-def shape_object(shape, rgba: Rgba) -> dict:
+def shape_object(shape, rgba: Rgba, materials: str = "drake", diffuse_map=None) -> dict:
     """three.js object JSON of a scenegraph Shape in its frame G.
+
+    A Mesh is drawn with its file's materials where Drake's Meshcat does
+    (`materials`: "drake", "file" or "none"; see meshcat_meshes). `diffuse_map`
+    (a texture image path, extension) textures a Sphere, Ellipsoid, Box, Cylinder
+    or HalfSpace (three.js's texture coordinates) and a Mesh whose file has
+    texture coordinates and no materials, modulated by `rgba`; other shapes
+    ignore it with a warning, as Drake's Meshcat does for Convex.
 
     Raises:
       TypeError: the shape type is not drawable.
+      RuntimeError: a Mesh's or Convex's file cannot be read (naming it).
     """
     from scenegraph import shapes as S
+    from scenegraph.visualization import meshcat_meshes
+    if isinstance(shape, S.Mesh):
+        obj = meshcat_meshes.mesh_object(shape, rgba, materials, diffuse_map)
+        if obj is not None:
+            return obj
+        diffuse_map = None          # mesh_object warned why it is not drawn
+    texture = None
+    if diffuse_map and isinstance(shape, (S.Sphere, S.Ellipsoid, S.Box, S.Cylinder,
+                                          S.HalfSpace)):
+        texture = meshcat_meshes.texture_map(diffuse_map)
+    elif diffuse_map:
+        meshcat_meshes._warn_once(
+            f"Meshcat: diffuse_map cannot be assigned to {type(shape).__name__} (no texture "
+            f"coordinates); '{diffuse_map}' is ignored")
     material = _material(rgba)
+    if texture is not None:
+        material["map"] = texture[1]["uuid"]
+        material["userData"] = {"sg_opacity": rgba.a()}
+        obj = shape_object(shape, rgba, materials)
+        obj["materials"] = [material]
+        obj["object"]["material"] = material["uuid"]
+        obj["images"], obj["textures"] = [texture[0]], [texture[1]]
+        return obj
     if isinstance(shape, S.Sphere):
         geometry = {"uuid": _uuid(), "type": "SphereGeometry", "radius": shape.radius(),
                     "widthSegments": 32, "heightSegments": 24}

@@ -10,6 +10,14 @@ Scene-tree layout (Drake's): ``<prefix>/<frame name>/<geometry name>``,
 ``<prefix>/<geometry name>``. The object at a geometry path is the shape in
 its geometry frame G; the geometry path carries X_FG; the frame path
 carries X_WF.
+
+Colours: a geometry's ``("phong", "diffuse")``, else ``default_color``; a
+Mesh is drawn with its file's own materials and textures where Drake's
+Meshcat does (OBJ+MTL, glTF), and also a COLLADA file's when the geometry has
+no diffuse colour of its own (meshcat_meshes states the rule); a
+``("phong", "diffuse_map")`` texture is drawn where the shape has texture
+coordinates. A mesh file that cannot be read is skipped with one warning per
+file naming the geometries that use it.
 """
 from __future__ import annotations
 
@@ -23,6 +31,9 @@ from systems.framework._overloads import overloaded_function
 from scenegraph.geometry_properties import Rgba
 from scenegraph.geometry_roles import Role
 from scenegraph.geometry_version import GeometryVersion
+from scenegraph.shapes import Convex, Mesh
+from scenegraph.visualization.meshcat_meshes import opacity_script, uses_file_materials
+from scenegraph.visualization.meshcat_shapes import shape_object
 from scenegraph.visualization.visualizer_base import QueryObjectVisualizer
 from systems.framework import EventStatus
 
@@ -88,6 +99,9 @@ class MeshcatVisualizer(QueryObjectVisualizer):
         self._frame_ids = []      # FrameIds of frames carrying our geometry
         self._frame_paths = []    # their meshcat paths
         self._colors = {}         # geometry path -> Rgba
+        self._file_material_paths = []   # geometry paths drawn with a file's materials
+        self._unreadable = {}     # file -> (error, geometries not drawn) in one load
+        self._warned_unreadable = set()
         self._alpha = 1.0 if self._alpha_slider is None else meshcat.GetSliderValue(
             self._alpha_slider)
         self._pose_index = (None, None)   # (pose topology, frame rows)
@@ -181,6 +195,7 @@ class MeshcatVisualizer(QueryObjectVisualizer):
         params, meshcat = self._params, self._meshcat
         meshcat.Delete(params.prefix)
         self._frame_ids, self._frame_paths, self._colors = [], [], {}
+        self._file_material_paths = []
         self._pose_index = (None, None)
         world = inspector.world_frame_id()
         used = set()
@@ -201,6 +216,9 @@ class MeshcatVisualizer(QueryObjectVisualizer):
                 self._frame_ids.append(frame_id)
                 self._frame_paths.append(frame_path)
         meshcat.SetProperty(params.prefix, "visible", params.visible_by_default)
+        self._warn_unreadable()
+        if self._alpha < 1.0:
+            self._send_file_alpha()
         self.num_loads += 1
 
     def _load_geometry(self, inspector, geometry_id, frame_path: str) -> int:
@@ -208,26 +226,66 @@ class MeshcatVisualizer(QueryObjectVisualizer):
         properties = inspector.GetProperties(geometry_id, params.role)
         if properties is None or not self._accepts(properties):
             return 0
-        rgba = properties.GetPropertyOrDefault("phong", "diffuse", params.default_color)
-        path = f"{frame_path}/{_clean(inspector.GetName(geometry_id))}"
-        if path in self._colors:
+        rgba = properties.GetPropertyOrDefault("phong", "diffuse", None)
+        diffuse_map = None
+        if params.role != Role.kProximity:
+            diffuse_map = properties.GetPropertyOrDefault("phong", "diffuse_map", None) or None
+            if diffuse_map is not None and rgba is not None and not rgba.rgba.any():
+                rgba = None   # Drake's transparent black of a texture-only URDF material
+        # Which colour wins: meshcat_meshes (Drake's rule; a COLLADA file's own
+        # materials where the geometry has no colour of its own).
+        materials = ("none" if params.role == Role.kProximity else
+                     "drake" if rgba is not None else "file")
+        if rgba is None:     # a texture without a colour is drawn as it is
+            rgba = Rgba(1.0, 1.0, 1.0, 1.0) if diffuse_map else params.default_color
+        name = inspector.GetName(geometry_id)
+        path = f"{frame_path}/{_clean(name)}"
+        if path in self._colors or path in self._file_material_paths:
             path = f"{path}_{geometry_id.get_value()}"
         shown = self._with_alpha(rgba)
         mesh = None
         if params.show_hydroelastic and params.role == Role.kProximity:
             mesh = _hydroelastic_surface(inspector.maybe_get_hydroelastic_mesh(geometry_id))
+        shape = inspector.GetShape(geometry_id)
         try:
             if mesh is not None:
                 self._meshcat.SetObject(path, mesh, shown)
+                obj = None
             else:
-                self._meshcat.SetObject(path, inspector.GetShape(geometry_id), shown)
+                obj = shape_object(shape, shown, materials, diffuse_map)
         except TypeError as error:
-            _log.warning("MeshcatVisualizer: geometry '%s' is not drawn: %s",
-                         inspector.GetName(geometry_id), error)
+            _log.warning("MeshcatVisualizer: geometry '%s' is not drawn: %s", name, error)
             return 0
+        except RuntimeError as error:
+            if not isinstance(shape, (Mesh, Convex)):
+                raise
+            frame = inspector.GetName(inspector.GetFrameId(geometry_id))
+            source = getattr(shape, "_source", None)
+            key = str(error) if source is None else source.description()
+            self._unreadable.setdefault(key, (str(error), []))[1].append(
+                f"'{name}' (frame '{frame}')")
+            return 0
+        if obj is not None:
+            self._meshcat._set_object(path, obj)
         self._meshcat.SetTransform(path, inspector.GetPoseInFrame(geometry_id))
-        self._colors[path] = rgba
+        if obj is not None and uses_file_materials(obj):
+            self._file_material_paths.append(path)
+        else:
+            self._colors[path] = rgba
         return 1
+
+    def _warn_unreadable(self) -> None:
+        """One warning per mesh file that could not be read (per visualizer), naming
+        the geometries that use it (they are not drawn)."""
+        for key, (error, names) in self._unreadable.items():
+            if key not in self._warned_unreadable:
+                self._warned_unreadable.add(key)
+                shown = ", ".join(names[:5])
+                more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+                _log.warning("MeshcatVisualizer: %s; geometr%s %s%s %s not drawn", error,
+                             "y" if len(names) == 1 else "ies", shown, more,
+                             "is" if len(names) == 1 else "are")
+        self._unreadable = {}
 
     def _with_alpha(self, rgba: Rgba) -> Rgba:
         if self._alpha_slider is None:
@@ -238,6 +296,17 @@ class MeshcatVisualizer(QueryObjectVisualizer):
         for path, rgba in self._colors.items():
             self._meshcat.SetProperty(f"{path}/<object>", "color",
                                       list(self._with_alpha(rgba).rgba))
+        self._send_file_alpha()
+
+    def _send_file_alpha(self) -> None:
+        """Scales the opacity of materials from files (whose colours a "color"
+        property would replace) by the alpha slider's value, in a viewer script
+        that new browsers also run."""
+        if self._alpha_slider is None or not self._file_material_paths:
+            return
+        from scenegraph.visualization.meshcat import _abs_path
+        self._meshcat._run_script(f"alpha:{self._params.prefix}", opacity_script(
+            _abs_path(self._params.prefix), self._alpha))
 
     # --- poses ----------------------------------------------------------------------------
     def _send_poses(self, query, time: float) -> None:

@@ -73,11 +73,12 @@ def test_memory_stays_flat_with_a_browser_that_never_reads(meshcat):
             sent += 3 * 8 * 4000 * 2
         meshcat.Flush(timeout=0.2)
         growth = _rss_mb() - before
-        [handler] = list(server._connections)
         assert sent > 100e6
-        assert handler._backlog is not None and handler._resync
-        assert handler._backlog_bytes <= server.max_backlog_bytes
         assert server.num_resyncs >= 1
+        # Resynced (its backlog discarded) or, once stuck, dropped (issue 36).
+        for handler in list(server._connections):
+            assert handler._backlog is not None and handler._resync
+            assert handler._backlog_bytes <= server.max_backlog_bytes
         assert growth < 40.0, f"RSS grew by {growth:.1f} MB for {sent / 1e6:.0f} MB sent"
     finally:
         sock.close()

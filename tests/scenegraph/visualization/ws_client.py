@@ -1,8 +1,8 @@
 """A tiny synchronous websocket client for protocol-level tests.
 
 It speaks just enough RFC 6455 to read what a meshcat server sends a new
-browser and to send messages the way the viewer does (masked frames).
-Every read has a timeout.
+browser and to send messages the way the viewer does (masked frames); it
+answers pings while it reads, as a browser does. Every read has a timeout.
 """
 from __future__ import annotations
 
@@ -48,15 +48,33 @@ class WsClient:
         return data
 
     def recv_frame(self, timeout: float):
-        """(opcode, payload) of the next frame; raises socket.timeout."""
-        self.sock.settimeout(timeout)
-        b0, b1 = self._read(2)
-        n = b1 & 0x7F
-        if n == 126:
-            n = struct.unpack("!H", self._read(2))[0]
-        elif n == 127:
-            n = struct.unpack("!Q", self._read(8))[0]
-        return b0 & 0x0F, self._read(n)
+        """(opcode, payload) of the next frame; raises socket.timeout. A ping is
+        answered with a pong (as a browser does) and not returned."""
+        while True:
+            self.sock.settimeout(timeout)
+            b0, b1 = self._read(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", self._read(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", self._read(8))[0]
+            opcode, payload = b0 & 0x0F, self._read(n)
+            if opcode != 9:
+                return opcode, payload
+            self._send_frame(0xA, payload)
+
+    def _send_frame(self, opcode: int, payload: bytes) -> None:
+        mask = os.urandom(4)
+        n = len(payload)
+        header = bytes([0x80 | opcode])
+        if n < 126:
+            header += bytes([0x80 | n])
+        elif n <= 0xFFFF:
+            header += struct.pack("!BH", 0x80 | 126, n)
+        else:
+            header += struct.pack("!BQ", 0x80 | 127, n)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.sock.sendall(header + mask + masked)
 
     def messages(self, idle: float = 0.3, limit: float = 10.0) -> list:
         """Decoded messages until none arrives for `idle` seconds."""
@@ -78,17 +96,7 @@ class WsClient:
     def send(self, message: dict, binary: bool = True) -> None:
         """Sends `message` as the viewer does: msgpack (binary) or JSON text."""
         payload = umsgpack.packb(message) if binary else json.dumps(message).encode()
-        mask = os.urandom(4)
-        n = len(payload)
-        header = bytes([0x82 if binary else 0x81])
-        if n < 126:
-            header += bytes([0x80 | n])
-        elif n <= 0xFFFF:
-            header += struct.pack("!BH", 0x80 | 126, n)
-        else:
-            header += struct.pack("!BQ", 0x80 | 127, n)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.sock.sendall(header + mask + masked)
+        self._send_frame(0x2 if binary else 0x1, payload)
 
     def close(self) -> None:
         try:
