@@ -24,8 +24,9 @@ engines use it the same way).
 
 The file is read through ``mesh_io.load_mesh_materials`` (trimesh); each
 material becomes one three.js MeshPhongMaterial (its diffuse colour and
-opacity, and its texture as a data URL: JPEG for a JPEG file's image, PNG
-otherwise, at most ``MAX_TEXTURE_SIZE`` pixels on a side) and one group of the
+opacity, and its texture as a data URL: PNG for a PNG file's image, one with
+transparency or a small one, JPEG otherwise, at most ``MAX_TEXTURE_SIZE`` pixels
+on a side) and one group of the
 object's BufferGeometry. Texture coordinates keep OpenGL's convention (three.js
 ``flipY``). The mesh's scale is the object's matrix, as in Drake, so a file
 used at several scales is converted once: converted files are kept in a small
@@ -110,11 +111,14 @@ def _cached(key, compute):
 
 # --- textures -----------------------------------------------------------------------
 def _data_url_of_image(image) -> str:
-    """A PIL image as a data URL: JPEG (quality 90) for an image read from a JPEG
-    file, else PNG (lossless, with its transparency); scaled down to at most
-    MAX_TEXTURE_SIZE pixels per side."""
+    """A PIL image as a data URL: PNG (lossless, with its transparency) for an
+    image read from a PNG file, with transparency, or small (at most 256x256
+    pixels), else JPEG (quality 90; the loaders often no longer know the file's
+    format, and a large photographic texture is several times smaller as JPEG);
+    scaled down to at most MAX_TEXTURE_SIZE pixels per side."""
     from PIL import Image
-    jpeg = image.format == "JPEG"
+    alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+    jpeg = not alpha and image.format != "PNG" and image.size[0] * image.size[1] > 1 << 16
     if max(image.size) > MAX_TEXTURE_SIZE:
         reduce = max(image.size) // MAX_TEXTURE_SIZE
         if reduce >= 2:                      # a fast box filter first
@@ -129,7 +133,6 @@ def _data_url_of_image(image) -> str:
         image.convert("RGB").save(buffer, format="JPEG", quality=90)
         mime = "image/jpeg"
     else:
-        alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
         image.convert("RGBA" if alpha else "RGB").save(buffer, format="PNG")
         mime = "image/png"
     return f"data:{mime};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
@@ -297,19 +300,24 @@ def mesh_object(shape, rgba, materials: str = "drake", diffuse_map=None):
     extension = source.extension()
     fallback = np.asarray(rgba.rgba, dtype=float)
     if _uses_file(extension, materials):
-        parts = _cached(_file_key(source, "materials"), lambda: load_mesh_materials(source))
-        if parts is not None:
-            key = _file_key(source, "materials-json")
-            pieces = _cached(None if key is None else key + (tuple(fallback),),
-                             lambda: _parts_object(parts, fallback))
+        # Only the converted JSON is kept (its textures compressed), not the
+        # decoded images.
+        def convert():
+            parts = load_mesh_materials(source)
+            return None if parts is None else _parts_object(parts, fallback)
+        key = _file_key(source, "materials")
+        pieces = _cached(None if key is None else key + (tuple(fallback), MAX_TEXTURE_SIZE),
+                         convert)
+        if pieces is not None:
             return _wrap(pieces, shape.scale3())
     if diffuse_map and extension in (".obj", ".dae", ".gltf", ".glb"):
         texture = texture_map(diffuse_map)
         if texture is not None:
-            parts = _cached(_file_key(source, "uv"), lambda: load_mesh_parts(source))
+            def uv_parts():
+                return [type(p)(p.p_MV, p.faces, p.uv) for p in load_mesh_parts(source)]
+            parts = _cached(_file_key(source, "uv"), uv_parts)
             if all(p.uv is not None for p in parts):
-                bare = [type(p)(p.p_MV, p.faces, p.uv) for p in parts]
-                return _wrap(_parts_object(bare, fallback, texture), shape.scale3())
+                return _wrap(_parts_object(parts, fallback, texture), shape.scale3())
             _warn_once(f"Meshcat: the mesh '{source.description()}' has no texture "
                        f"coordinates; its diffuse_map '{diffuse_map}' is ignored")
     elif diffuse_map:

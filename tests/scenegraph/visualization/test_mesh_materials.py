@@ -284,3 +284,16 @@ def test_urdf_material_colour_and_texture_reach_the_browser(meshcat, tmp_path):
     assert [M.colour(m["color"]) for m in painted] == [(0, 0, 255)]
     own = M.materials_of(objects["/drake/visualizer/r/a/r/own"])
     assert [M.colour(m["color"]) for m in own] == [(255, 0, 0), (0, 255, 0)]
+
+
+def test_a_robots_jpeg_textures_travel_as_jpeg():
+    """ANYmal C's COLLADA textures are 2048x2048 JPEGs that trimesh hands over without
+    their format: they are sent as JPEG (PNG would make the robot 42 MB instead of
+    14 MB), a PNG texture stays PNG (lossless, above)."""
+    from scenegraph.visualization.meshcat_shapes import shape_object
+    from tests.scenegraph.multibody.robot_data import package_root
+    base = package_root() / "robots/anymal_c_simple_description/meshes/top_shell.dae"
+    obj = shape_object(Mesh(str(base)), Rgba(0, 1, 0, 1), "file")
+    [image] = obj["images"]
+    assert image["url"].startswith("data:image/jpeg;base64,")
+    assert len(image["url"]) < 1.5e6

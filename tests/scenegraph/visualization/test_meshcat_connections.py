@@ -232,12 +232,19 @@ def test_backlogs_of_all_browsers_together_are_capped(meshcat, monkeypatch):
         assert _wait(lambda: meshcat.GetNumActiveConnections() == 4)
         rng = np.random.default_rng(2)
         peak = 0
-        for k in range(80):
+        for k in range(40):
             meshcat.SetTriangleMesh(f"/blob/{k % 3}", rng.normal(size=(3, 2000)),
                                     rng.integers(0, 2000, size=(3, 2000)), Rgba(1, 0, 0, 1))
-            meshcat.Flush(timeout=0.05)
-            peak = max(peak, server._backlog_total)
-            assert server._backlog_total == sum(h._backlog_bytes for h in server._connections)
+            meshcat.Flush(timeout=0.01)
+
+            def check():                       # on the server thread, between sends
+                totals.append((server._backlog_total,
+                               sum(h._backlog_bytes for h in server._connections)))
+            totals = []
+            server._loop.add_callback(check)
+            assert _wait(lambda: totals)
+            peak = max(peak, totals[0][0])
+            assert totals[0][0] == totals[0][1]
         assert peak <= server.max_total_backlog_bytes + 200000
         assert server.num_resyncs >= 4
     finally:
