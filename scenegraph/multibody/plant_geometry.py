@@ -17,6 +17,7 @@ import copy
 
 import numpy as np
 
+from scenegraph.geometry_roles import RoleAssign
 from scenegraph.math import RigidTransform
 from systems.framework._overloads import overloaded
 
@@ -101,9 +102,18 @@ class PlantGeometry:
                             f"{type(X_BG).__name__}")
         instance = GeometryInstance(X_BG, shape, self._scoped(body, name))
         fid = self._ensure_body_frame(body)
+        # SceneGraph's model directly: its public methods are pydrake overload
+        # sets, whose dispatch costs more than the registration of a small
+        # geometry, and a robot registers dozens.
         if fid is None:
-            return sg.RegisterAnchoredGeometry(self._source_id, instance)
-        return sg.RegisterGeometry(self._source_id, fid, instance)
+            return sg._model.RegisterAnchoredGeometry(self._source_id, instance)
+        return sg._model.RegisterGeometry(self._source_id, fid, instance)
+
+    def _assign_role(self, sg, geometry_id, properties) -> None:
+        """SceneGraph.AssignRole(source, geometry_id, properties) on its model
+        (proximity defaults filled in, as the public method does)."""
+        sg._model.AssignRole(self._source_id, geometry_id, sg._filled(properties),
+                             RoleAssign.kNew)
 
     @overloaded
     def RegisterCollisionGeometry(self, body, X_BG, shape, name, properties):
@@ -131,9 +141,9 @@ class PlantGeometry:
         sg = self._require_scene_graph("RegisterCollisionGeometry")
         gid = self._register_geometry(body, X_BG, shape, name, "RegisterCollisionGeometry")
         try:
-            sg.AssignRole(self._source_id, gid, properties)
+            self._assign_role(sg, gid, properties)
         except Exception:
-            sg.RemoveGeometry(self._source_id, gid)
+            sg._model.RemoveGeometry(self._source_id, gid)
             raise
         self._collision_ids.setdefault(int(body.index()), []).append(gid)
         return gid
@@ -171,14 +181,14 @@ class PlantGeometry:
         sg = self._require_scene_graph("RegisterVisualGeometry")
         gid = self._register_geometry(body, X_BG, shape, name, "RegisterVisualGeometry")
         try:
-            sg.AssignRole(self._source_id, gid, properties)
+            self._assign_role(sg, gid, properties)
             perception = PerceptionProperties()
             for group in properties.GetGroupNames():
                 for key, value in properties.GetPropertiesInGroup(group).items():
                     perception.AddProperty(group, key, value)
-            sg.AssignRole(self._source_id, gid, perception)
+            self._assign_role(sg, gid, perception)
         except Exception:
-            sg.RemoveGeometry(self._source_id, gid)
+            sg._model.RemoveGeometry(self._source_id, gid)
             raise
         self._visual_ids.setdefault(int(body.index()), []).append(gid)
         return gid
