@@ -27,7 +27,8 @@ import numpy as np
 from scenegraph._jit import njit
 
 __all__ = ["joint_pose", "forward_kinematics", "body_velocities", "point_jacobians",
-           "velocity_to_qdot_matrix", "qdot_to_velocity_matrix", "normalize_quaternions"]
+           "frame_point_jacobians", "velocity_to_qdot_matrix", "qdot_to_velocity_matrix",
+           "normalize_quaternions"]
 
 _WELD, _REVOLUTE, _PRISMATIC, _QUATERNION, _BALL_RPY, _PLANAR, _RPY_FLOATING = range(7)
 
@@ -63,22 +64,17 @@ def _quaternion_to_rotation(w, x, y, z, R):
 
 
 @njit
-def joint_pose(kind, q, qs, axis, R_weld, p_weld, R, p):
-    """X_FM of one joint: writes R (3, 3) and p (3,) from q[qs:]."""
+def _moving_joint_pose(kind, q, qs, x, y, z, R, p):
+    """X_FM of a joint that is not a weld: writes R (3, 3) and p (3,) from
+    q[qs:]; (x, y, z) is a revolute or prismatic joint's unit axis in F."""
     for i in range(3):
         p[i] = 0.0
         for j in range(3):
             R[i, j] = 1.0 if i == j else 0.0
-    if kind == _WELD:
-        for i in range(3):
-            p[i] = p_weld[i]
-            for j in range(3):
-                R[i, j] = R_weld[i, j]
-    elif kind == _REVOLUTE:
+    if kind == _REVOLUTE:
         theta = q[qs]
         c, s = math.cos(theta), math.sin(theta)
         t = 1.0 - c
-        x, y, z = axis[0], axis[1], axis[2]
         R[0, 0] = t * x * x + c
         R[0, 1] = t * x * y - s * z
         R[0, 2] = t * x * z + s * y
@@ -89,8 +85,7 @@ def joint_pose(kind, q, qs, axis, R_weld, p_weld, R, p):
         R[2, 1] = t * y * z + s * x
         R[2, 2] = t * z * z + c
     elif kind == _PRISMATIC:
-        for i in range(3):
-            p[i] = q[qs] * axis[i]
+        p[0], p[1], p[2] = q[qs] * x, q[qs] * y, q[qs] * z
     elif kind == _QUATERNION:
         _quaternion_to_rotation(q[qs], q[qs + 1], q[qs + 2], q[qs + 3], R)
         for i in range(3):
@@ -108,18 +103,15 @@ def joint_pose(kind, q, qs, axis, R_weld, p_weld, R, p):
 
 
 @njit
-def _compose(R_A, p_A, R_B, p_B, R_out, p_out):
-    """X_out = X_A · X_B (R_out/p_out may not alias the inputs)."""
-    for i in range(3):
-        acc = p_A[i]
-        for k in range(3):
-            acc += R_A[i, k] * p_B[k]
-        p_out[i] = acc
-        for j in range(3):
-            acc = 0.0
-            for k in range(3):
-                acc += R_A[i, k] * R_B[k, j]
-            R_out[i, j] = acc
+def joint_pose(kind, q, qs, axis, R_weld, p_weld, R, p):
+    """X_FM of one joint: writes R (3, 3) and p (3,) from q[qs:]."""
+    if kind == _WELD:
+        for i in range(3):
+            p[i] = p_weld[i]
+            for j in range(3):
+                R[i, j] = R_weld[i, j]
+    else:
+        _moving_joint_pose(kind, q, qs, axis[0], axis[1], axis[2], R, p)
 
 
 @njit
@@ -130,10 +122,14 @@ def forward_kinematics(kinds, parent, body_of, q_start, axes, R_PF, p_PF, R_MB, 
     Writes R_WB (nb, 3, 3), p_WB (nb, 3) [m] by body index, and per mobod
     R_WF (n, 3, 3) (the joint's frame F in W) and p_WMo (n, 3) [m] (the
     joint's frame M origin in W), which the Jacobians and velocities read.
+    One pass down the tree: X_WF = X_WP·X_PF, X_WM = X_WF·X_FM(q),
+    X_WB = X_WM·X_MB, written element by element (no array views: ~2x
+    faster than composing views of the rows).
     """
     n = kinds.shape[0]
     R_FM, p_FM = np.empty((3, 3)), np.empty(3)
-    R_WM = np.empty((3, 3))
+    R_WM, p_WM = np.empty((3, 3)), np.empty(3)
+    p_WF = np.empty(3)
     w0 = body_of[0]
     for i in range(3):
         p_WB[w0, i] = 0.0
@@ -144,11 +140,34 @@ def forward_kinematics(kinds, parent, body_of, q_start, axes, R_PF, p_PF, R_MB, 
     for k in range(1, n):
         P = body_of[parent[k]]
         B = body_of[k]
-        _compose(R_WB[P], p_WB[P], R_PF[k], p_PF[k], R_WF[k], p_WMo[k])  # X_WF (p_WFo)
-        joint_pose(kinds[k], q, q_start[k], axes[k], R_weld[k], p_weld[k], R_FM, p_FM)
-        p_WFo = p_WMo[k].copy()
-        _compose(R_WF[k], p_WFo, R_FM, p_FM, R_WM, p_WMo[k])                # X_WM
-        _compose(R_WM, p_WMo[k], R_MB[k], p_MB[k], R_WB[B], p_WB[B])         # X_WB
+        for i in range(3):                                   # X_WF = X_WP · X_PF
+            p_WF[i] = p_WB[P, i] + R_WB[P, i, 0] * p_PF[k, 0] + R_WB[P, i, 1] * p_PF[k, 1] \
+                + R_WB[P, i, 2] * p_PF[k, 2]
+            for j in range(3):
+                R_WF[k, i, j] = R_WB[P, i, 0] * R_PF[k, 0, j] + R_WB[P, i, 1] * R_PF[k, 1, j] \
+                    + R_WB[P, i, 2] * R_PF[k, 2, j]
+        kind = kinds[k]
+        if kind == _WELD:
+            for i in range(3):
+                p_FM[i] = p_weld[k, i]
+                for j in range(3):
+                    R_FM[i, j] = R_weld[k, i, j]
+        else:
+            _moving_joint_pose(kind, q, q_start[k], axes[k, 0], axes[k, 1], axes[k, 2], R_FM,
+                               p_FM)
+        for i in range(3):                                   # X_WM = X_WF · X_FM
+            p_WM[i] = p_WF[i] + R_WF[k, i, 0] * p_FM[0] + R_WF[k, i, 1] * p_FM[1] \
+                + R_WF[k, i, 2] * p_FM[2]
+            p_WMo[k, i] = p_WM[i]
+            for j in range(3):
+                R_WM[i, j] = R_WF[k, i, 0] * R_FM[0, j] + R_WF[k, i, 1] * R_FM[1, j] \
+                    + R_WF[k, i, 2] * R_FM[2, j]
+        for i in range(3):                                   # X_WB = X_WM · X_MB
+            p_WB[B, i] = p_WM[i] + R_WM[i, 0] * p_MB[k, 0] + R_WM[i, 1] * p_MB[k, 1] \
+                + R_WM[i, 2] * p_MB[k, 2]
+            for j in range(3):
+                R_WB[B, i, j] = R_WM[i, 0] * R_MB[k, 0, j] + R_WM[i, 1] * R_MB[k, 1, j] \
+                    + R_WM[i, 2] * R_MB[k, 2, j]
 
 
 @njit
@@ -212,6 +231,79 @@ def point_jacobians(kinds, parent, mobod_of_body, v_start, axes, R_WF, p_WMo, bo
                 J[i, 4, col] = v[1] + w[2] * d0 - w[0] * d2
                 J[i, 5, col] = v[2] + w[0] * d1 - w[1] * d0
             k = parent[k]
+
+
+@njit
+def _add_chain_columns(kinds, parent, axes, v_start, R_WF, p_WMo, k, p_WQ, sign, H, J, i):
+    """Adds sign × the columns of the mobods from k down to the world to
+    J[i] (6, nv): [w; v] at the point p_WQ (3,) [m], in W."""
+    while k > 0:
+        nv = _hinge_columns_F(kinds[k], axes[k], H)
+        d0 = p_WQ[0] - p_WMo[k, 0]
+        d1 = p_WQ[1] - p_WMo[k, 1]
+        d2 = p_WQ[2] - p_WMo[k, 2]
+        for c in range(nv):
+            col = v_start[k] + c
+            w0 = R_WF[k, 0, 0] * H[0, c] + R_WF[k, 0, 1] * H[1, c] + R_WF[k, 0, 2] * H[2, c]
+            w1 = R_WF[k, 1, 0] * H[0, c] + R_WF[k, 1, 1] * H[1, c] + R_WF[k, 1, 2] * H[2, c]
+            w2 = R_WF[k, 2, 0] * H[0, c] + R_WF[k, 2, 1] * H[1, c] + R_WF[k, 2, 2] * H[2, c]
+            v0 = R_WF[k, 0, 0] * H[3, c] + R_WF[k, 0, 1] * H[4, c] + R_WF[k, 0, 2] * H[5, c]
+            v1 = R_WF[k, 1, 0] * H[3, c] + R_WF[k, 1, 1] * H[4, c] + R_WF[k, 1, 2] * H[5, c]
+            v2 = R_WF[k, 2, 0] * H[3, c] + R_WF[k, 2, 1] * H[4, c] + R_WF[k, 2, 2] * H[5, c]
+            J[i, 0, col] += sign * w0
+            J[i, 1, col] += sign * w1
+            J[i, 2, col] += sign * w2
+            J[i, 3, col] += sign * (v0 + w1 * d2 - w2 * d1)
+            J[i, 4, col] += sign * (v1 + w2 * d0 - w0 * d2)
+            J[i, 5, col] += sign * (v2 + w0 * d1 - w1 * d0)
+        k = parent[k]
+
+
+@njit
+def frame_point_jacobians(kinds, parent, mobod_of_body, v_start, axes, frame_body, R_BF,
+                          p_BF, R_WF, p_WMo, R_WB, p_WB, frame_B, p_FQ, frame_A, frame_E, J):
+    """J (n, 6, nv), zeroed by the caller: row block i is J_V_AQi_E, the
+    Jacobian w.r.t. v of the spatial velocity [w_AB_E; v_AQi_E] of the point
+    Qi fixed on frame ``frame_B`` at p_FQ[i] (n, 3) [m] (in that frame),
+    measured in frame ``frame_A``, expressed in frame ``frame_E``. Frames
+    are plant frame indices: frame f is fixed on body frame_body[f] at
+    X_BF = (R_BF[f], p_BF[f]). Measured in A: Qi's velocity minus that of
+    the point of A's body coincident with Qi. Reads R_WB, p_WB (nb, ...) by
+    body and R_WF, p_WMo per mobod (forward_kinematics' outputs)."""
+    H = np.empty((6, 6))
+    p_WQ = np.empty(3)
+    R_WE = np.empty((3, 3))
+    bE = frame_body[frame_E]
+    for r in range(3):
+        for c in range(3):
+            R_WE[r, c] = (R_WB[bE, r, 0] * R_BF[frame_E, 0, c]
+                          + R_WB[bE, r, 1] * R_BF[frame_E, 1, c]
+                          + R_WB[bE, r, 2] * R_BF[frame_E, 2, c])
+    bB = frame_body[frame_B]
+    kB = mobod_of_body[bB]
+    kA = mobod_of_body[frame_body[frame_A]]
+    nv = J.shape[2]
+    for i in range(p_FQ.shape[0]):
+        for r in range(3):
+            # p_BQ = p_BF + R_BF p_FQ, then p_WQ = p_WB + R_WB p_BQ.
+            acc = p_WB[bB, r]
+            for s in range(3):
+                p_BQs = p_BF[frame_B, s] + R_BF[frame_B, s, 0] * p_FQ[i, 0] \
+                    + R_BF[frame_B, s, 1] * p_FQ[i, 1] + R_BF[frame_B, s, 2] * p_FQ[i, 2]
+                acc += R_WB[bB, r, s] * p_BQs
+            p_WQ[r] = acc
+        if kB != kA:
+            _add_chain_columns(kinds, parent, axes, v_start, R_WF, p_WMo, kB, p_WQ, 1.0, H,
+                               J, i)
+            _add_chain_columns(kinds, parent, axes, v_start, R_WF, p_WMo, kA, p_WQ, -1.0, H,
+                               J, i)
+        # Re-expressed in E: rows R_EW · (rows in W).
+        for col in range(nv):
+            for half in range(2):
+                o = 3 * half
+                x0, x1, x2 = J[i, o, col], J[i, o + 1, col], J[i, o + 2, col]
+                for r in range(3):
+                    J[i, o + r, col] = R_WE[0, r] * x0 + R_WE[1, r] * x1 + R_WE[2, r] * x2
 
 
 @njit

@@ -18,6 +18,7 @@ import enum
 import numpy as np
 
 from scenegraph.math import RigidTransform, RotationMatrix
+from scenegraph.multibody.frames import Frame
 from scenegraph.multibody.spatial_algebra import SpatialVelocity
 from systems.framework._overloads import overloaded
 
@@ -31,6 +32,20 @@ class JacobianWrtVariable(enum.Enum):
 
     def __repr__(self) -> str:
         return f"<JacobianWrtVariable.{self.name}: {self.value}>"
+
+
+_FLOAT64 = np.dtype(np.float64)
+_kernels = None
+
+
+def _kernel_module():
+    """scenegraph.multibody.kinematics_kernels (numba is imported at the first
+    kinematic query, not with the plant)."""
+    global _kernels
+    if _kernels is None:
+        from scenegraph.multibody import kinematics_kernels
+        _kernels = kinematics_kernels
+    return _kernels
 
 
 def _points_3xn(p, what: str) -> np.ndarray:
@@ -47,12 +62,18 @@ def _points_3xn(p, what: str) -> np.ndarray:
 class PlantKinematics:
     """Mixin of MultibodyPlant: the kinematic queries."""
 
+    _frame_arrays_cache = None   # see _frame_arrays
+    _jacobian_entry = None       # frame_point_jacobians' compiled entry
+
     # --- poses ----------------------------------------------------------------------------
     def EvalBodyPoseInWorld(self, context, body) -> RigidTransform:
         """X_WB of `body` (cached per q)."""
         pk = self._eval_position_kinematics(context)
-        b = self._body_index_of(body, "EvalBodyPoseInWorld")
-        return RigidTransform._make(pk.R_WB[b].copy(), pk.p_WB[b].copy())
+        if getattr(body, "_plant", None) is not self:
+            self._body_index_of(body, "EvalBodyPoseInWorld")       # raises
+        b = body._index
+        # Views: the kinematics arrays are never written after they are made.
+        return RigidTransform._make(pk.R_WB[b], pk.p_WB[b])
 
     def _body_index_of(self, body, what) -> int:
         if getattr(body, "_plant", None) is not self:
@@ -60,7 +81,6 @@ class PlantKinematics:
         return int(body._index)
 
     def _frame_of(self, frame, what):
-        from scenegraph.multibody.frames import Frame
         if not isinstance(frame, Frame):
             raise TypeError(f"{what}: expected a Frame; got {type(frame).__name__}")
         if frame._plant is not self:
@@ -108,70 +128,95 @@ class PlantKinematics:
     # --- Jacobians -----------------------------------------------------------------------------
     def _point_jacobians_W(self, pk, body_indices, p_WQ) -> np.ndarray:
         """(m, 6, nv) Jacobians of V_WQi_W w.r.t. v for points fixed on bodies."""
-        from scenegraph.multibody.kinematics_kernels import point_jacobians
         f = self._forest
         J = np.zeros((len(body_indices), 6, f.nv))
-        point_jacobians(f.kinds, f.parent, f.mobod_of_body, f.v_start, f.axes, pk.R_WF,
+        _kernel_module().point_jacobians(f.kinds, f.parent, f.mobod_of_body, f.v_start, f.axes, pk.R_WF,
                         pk.p_WMo, np.asarray(body_indices, dtype=np.int64),
                         np.ascontiguousarray(p_WQ, dtype=float), J)
         return J
 
-    def _jacobian_A_E(self, context, with_respect_to, frame_B, P_B, frame_A, frame_E, what):
-        """(n_points, 6, nv or nq): J_V_ABpi_E for points p_BoBpi_B (3, n)."""
-        if not isinstance(with_respect_to, JacobianWrtVariable):
+    def _jacobian_A_E(self, context, with_respect_to, frame_B, p_FQ, frame_A, frame_E, what):
+        """(n, 6, nv or nq): J_V_AQi_E for the points Qi fixed on frame_B at
+        p_FQ (n, 3) [m] (C-contiguous float64) in frame_B — one compiled call
+        (kinematics_kernels.frame_point_jacobians)."""
+        if with_respect_to is not JacobianWrtVariable.kV and \
+                with_respect_to is not JacobianWrtVariable.kQDot:
             raise TypeError(f"{what}: with_respect_to must be a JacobianWrtVariable; got "
                             f"{with_respect_to!r}")
         pk = self._eval_position_kinematics(context)
         for name, fr in (("frame_B", frame_B), ("frame_A", frame_A), ("frame_E", frame_E)):
-            self._frame_of(fr, f"{what}: {name}")
-        R_WB, p_WBo = self._X_WF_arrays(pk, frame_B)
-        p_WQ = (R_WB @ P_B + p_WBo[:, None]).T                         # (n, 3)
-        n = len(p_WQ)
-        b, a = int(frame_B._body._index), int(frame_A._body._index)
-        J = self._point_jacobians_W(pk, [b] * n + [a] * n, np.vstack([p_WQ, p_WQ]))
-        J = J[:n] - J[n:]
-        R_WE, _ = self._X_WF_arrays(pk, frame_E)
-        J = self._re_express(J, R_WE)
+            if not isinstance(fr, Frame) or fr._plant is not self:
+                self._frame_of(fr, f"{what}: {name}")
+        J = np.zeros((len(p_FQ), 6, self._forest.nv))
+        self._frame_jacobian_call(pk, frame_B._index, p_FQ, frame_A._index, frame_E._index, J)
         if with_respect_to is JacobianWrtVariable.kQDot:
             J = J @ self._nplus(pk.q)
         return J
 
-    @staticmethod
-    def _re_express(J, R_WE) -> np.ndarray:
-        R_EW = R_WE.T
-        out = np.empty_like(J)
-        out[:, :3] = np.einsum("ij,njk->nik", R_EW, J[:, :3])
-        out[:, 3:] = np.einsum("ij,njk->nik", R_EW, J[:, 3:])
-        return out
+    def _frame_arrays(self) -> tuple:
+        """(frame_body (nf,) int64, R_BF (nf, 3, 3), p_BF (nf, 3)): every
+        frame's body and fixed pose in it, by frame index (frames are fixed
+        once the plant is finalized); built at first use."""
+        arrays = self._frame_arrays_cache
+        if arrays is None or len(arrays[0]) != len(self._frames):
+            frames = self._frames
+            arrays = self._frame_arrays_cache = (
+                np.array([int(fr._body._index) for fr in frames], dtype=np.int64),
+                np.array([fr._X_BF._R for fr in frames], dtype=float).reshape(-1, 3, 3),
+                np.array([fr._X_BF._p for fr in frames], dtype=float).reshape(-1, 3))
+        return arrays
+
+    def _frame_jacobian_call(self, pk, frame_B, p_FQ, frame_A, frame_E, J) -> None:
+        """kinematics_kernels.frame_point_jacobians into J (n, 6, nv) (zeroed)
+        for frame indices frame_B, frame_A, frame_E and points p_FQ (n, 3)
+        (C-contiguous float64) — through its compiled entry: every array
+        argument is made by the plant with fixed types."""
+        f = self._forest
+        head = (f.kinds, f.parent, f.mobod_of_body, f.v_start, f.axes) + self._frame_arrays()
+        args = head + (pk.R_WF, pk.p_WMo, pk.R_WB, pk.p_WB, int(frame_B), p_FQ, int(frame_A),
+                       int(frame_E), J)
+        entry = self._jacobian_entry
+        if entry is None:
+            from scenegraph._jit import entry_point
+            entry = self._jacobian_entry = entry_point(
+                _kernel_module().frame_point_jacobians, args)
+        entry(*args)
 
     def _nplus(self, q) -> np.ndarray:
-        from scenegraph.multibody.kinematics_kernels import qdot_to_velocity_matrix
         f = self._forest
         Nplus = np.zeros((f.nv, f.nq))
-        qdot_to_velocity_matrix(f.kinds, f.q_start, f.v_start, q, Nplus)
+        _kernel_module().qdot_to_velocity_matrix(f.kinds, f.q_start, f.v_start,
+                                                 np.ascontiguousarray(q, dtype=float), Nplus)
         return Nplus
 
     def CalcJacobianSpatialVelocity(self, context, with_respect_to, frame_B, p_BoBp_B,
                                     frame_A, frame_E) -> np.ndarray:
         """J_V_ABp_E (6, nv or nq): rows [w_AB_E; v_ABp_E] for the point Bp at
         p_BoBp_B (3,) [m] in frame B."""
-        P = _points_3xn(p_BoBp_B, "CalcJacobianSpatialVelocity")
-        if P.shape[1] != 1:
-            raise RuntimeError("CalcJacobianSpatialVelocity: p_BoBp_B must be one point")
+        if type(p_BoBp_B) is np.ndarray and p_BoBp_B.shape == (3,) and \
+                p_BoBp_B.dtype is _FLOAT64:
+            P = p_BoBp_B.reshape(1, 3)
+        else:
+            P = _points_3xn(p_BoBp_B, "CalcJacobianSpatialVelocity")
+            if P.shape[1] != 1:
+                raise RuntimeError("CalcJacobianSpatialVelocity: p_BoBp_B must be one point")
+            P = P.reshape(1, 3)
+        if not P.flags.c_contiguous:
+            P = np.ascontiguousarray(P)
         return self._jacobian_A_E(context, with_respect_to, frame_B, P, frame_A, frame_E,
                                   "CalcJacobianSpatialVelocity")[0]
 
     def CalcJacobianAngularVelocity(self, context, with_respect_to, frame_B, frame_A,
                                     frame_E) -> np.ndarray:
         """Js_w_AB_E (3, nv or nq)."""
-        return self._jacobian_A_E(context, with_respect_to, frame_B, np.zeros((3, 1)),
+        return self._jacobian_A_E(context, with_respect_to, frame_B, np.zeros((1, 3)),
                                   frame_A, frame_E, "CalcJacobianAngularVelocity")[0, :3]
 
     def CalcJacobianTranslationalVelocity(self, context, with_respect_to, frame_B, p_BoBi_B,
                                           frame_A, frame_E) -> np.ndarray:
         """Js_v_ABi_E (3n, nv or nq): rows 3i..3i+2 are the Jacobian of
         v_ABi_E for the point Bi at column i of p_BoBi_B (3, n) [m]."""
-        P = _points_3xn(p_BoBi_B, "CalcJacobianTranslationalVelocity")
+        P = np.ascontiguousarray(_points_3xn(p_BoBi_B, "CalcJacobianTranslationalVelocity").T)
         J = self._jacobian_A_E(context, with_respect_to, frame_B, P, frame_A, frame_E,
                                "CalcJacobianTranslationalVelocity")
         return J[:, 3:].reshape(-1, J.shape[2])

@@ -38,7 +38,11 @@ import numpy as np
 from scenegraph.math import RigidTransform, RotationMatrix
 from scenegraph.multibody.spatial_algebra import SpatialVelocity
 from systems.framework import AbstractValue, BasicVector, EventStatus
-from systems.framework._overloads import overloaded
+from systems.framework._overloads import overloaded, signatures
+from systems.framework.cache import update_cache_value
+from systems.framework.tickets import BuiltInTicket
+
+_Q_TICKET = BuiltInTicket.q
 
 __all__ = ["PlantState"]
 
@@ -46,7 +50,11 @@ __all__ = ["PlantState"]
 class _PositionKinematics:
     """The position-kinematics cache value: R_WB (nb, 3, 3), p_WB (nb, 3) by
     body index, R_WF (n, 3, 3) and p_WMo (n, 3) per mobod, and the q they
-    came from."""
+    came from.
+
+    Every computation writes *new* arrays (never the previous ones in
+    place), so views of them — the RigidTransforms handed to SceneGraph and
+    to callers — stay valid after q changes."""
 
     __slots__ = ("R_WB", "p_WB", "R_WF", "p_WMo", "q")
 
@@ -56,8 +64,36 @@ class _PositionKinematics:
         self.q = np.zeros(nq)
 
 
+def _set_positions(self, context, q) -> None:
+    self._throw_if_not_finalized("SetPositions")
+    self.ValidateContext(context)
+    self._write_state(context, q=self._as_vector(q, self._forest.nq, "SetPositions"))
+
+
+def _set_positions_of_instance(self, context, model_instance, q) -> None:
+    i = self._check_instance(model_instance, "SetPositions")
+    idx = self._q_of_instance[i]
+    full = self._positions_of(context).copy()
+    full[idx] = self._as_vector(q, len(idx), "SetPositions")
+    self._write_state(context, q=full)
+
+
+# SetPositions' two pydrake forms (PlantState.SetPositions takes the common
+# one itself and hands the rest to this set).
+_SET_POSITIONS = overloaded(_set_positions)
+_SET_POSITIONS.overload(_set_positions_of_instance)
+_SET_POSITIONS._name = "SetPositions"
+
+
 class PlantState:
     """Mixin of MultibodyPlant: state, ports, events, q/v accessors."""
+
+    # The kinematics cache entries (declared at Finalize; None before).
+    _position_kinematics = None
+    _velocity_kinematics = None
+    _fk_entry = None            # forward_kinematics' compiled entry (scenegraph._jit)
+    _body_frame_rows = None     # (frame list, body rows) of the SceneGraph frames
+    _body_frame_keys = ()       # their FrameIds' values (FramePoseVector's keys)
 
     def _init_state_ports(self) -> None:
         from scenegraph.kinematics_vector import FramePoseVector
@@ -165,6 +201,13 @@ class PlantState:
             return context.get_continuous_state().get_generalized_velocity().CopyToVector()
         return context.get_discrete_state_vector().get_value()[self._forest.nq:]
 
+    def _q_array(self, context) -> np.ndarray:
+        """q (nq,) of a context already checked to be this plant's: a view of
+        the state (read-only use; may be read-only or non-contiguous)."""
+        if self._time_step == 0:
+            return context.get_continuous_state().get_generalized_position().get_value()
+        return context.get_discrete_state_vector().get_value()[:self._forest.nq]
+
     def _write_state(self, context, q=None, v=None) -> None:
         nq = self._forest.nq
         if self._time_step == 0:
@@ -241,20 +284,30 @@ class PlantState:
         i = self._check_instance(model_instance, "GetPositions")
         return self._positions_of(context)[self._q_of_instance[i]]
 
-    @overloaded
-    def SetPositions(self, context, q) -> None:
+    @signatures("(context, q)", "(context, model_instance, q)")
+    def SetPositions(self, context, *args, **kwargs) -> None:
         """Sets q (nq,) (or one model instance's positions)."""
-        self._throw_if_not_finalized("SetPositions")
-        self.ValidateContext(context)
-        self._write_state(context, q=self._as_vector(q, self._forest.nq, "SetPositions"))
-
-    @SetPositions.overload
-    def SetPositions(self, context, model_instance, q) -> None:
-        i = self._check_instance(model_instance, "SetPositions")
-        idx = self._q_of_instance[i]
-        full = self._positions_of(context).copy()
-        full[idx] = self._as_vector(q, len(idx), "SetPositions")
-        self._write_state(context, q=full)
+        # The controller's path, (context, q) by position on a continuous
+        # plant, without the overload set's binding (~4 µs).
+        if len(args) == 1 and not kwargs and self._time_step == 0:
+            entry = self._position_kinematics
+            try:
+                mine = context._system_ref is entry._system_ref
+            except AttributeError:
+                mine = False
+            if mine:
+                q = args[0]
+                if type(q) is not np.ndarray or q.dtype != np.float64 or q.ndim != 1:
+                    q = np.asarray(q, dtype=float).reshape(-1)
+                target = context.get_continuous_state().get_mutable_generalized_position() \
+                    .get_mutable_value()
+                if q.shape != target.shape:
+                    raise RuntimeError(f"SetPositions: expected a vector of size "
+                                       f"{target.shape[0]}; got shape {np.shape(args[0])}")
+                context._invalidate(_Q_TICKET)
+                target[:] = q
+                return
+        _SET_POSITIONS._dispatch((self, context) + args, kwargs)
 
     @overloaded
     def GetVelocities(self, context) -> np.ndarray:
@@ -519,14 +572,37 @@ class PlantState:
         return AbstractValue.Make(_PositionKinematics(len(self._bodies), len(f.kinds), f.nq))
 
     def _calc_position_kinematics(self, context, value) -> None:
-        from scenegraph.multibody.kinematics_kernels import forward_kinematics
-        pk = value.get_mutable_value()
-        q = np.ascontiguousarray(self._positions_of(context), dtype=float)
-        forward_kinematics(*self._forest.kernel_arrays(), q, pk.R_WB, pk.p_WB, pk.R_WF,
-                           pk.p_WMo)
-        pk.q = q
+        pk = value._value
+        q = np.array(self._q_array(context), dtype=float)     # a contiguous copy
+        nb, n = len(pk.R_WB), len(pk.R_WF)
+        # New arrays every time (the class docstring says why).
+        R_WB, p_WB = np.empty((nb, 3, 3)), np.empty((nb, 3))
+        R_WF, p_WMo = np.empty((n, 3, 3)), np.empty((n, 3))
+        arrays = self._forest.kernel_arrays() + (q, R_WB, p_WB, R_WF, p_WMo)
+        entry = self._fk_entry
+        if entry is None:
+            # Every argument is built here or by the forest with fixed types
+            # (C-contiguous, writable float64/int64), so the compiled entry is
+            # called without numba's per-call type resolution (scenegraph._jit).
+            from scenegraph._jit import entry_point
+            from scenegraph.multibody.kinematics_kernels import forward_kinematics
+            entry = self._fk_entry = entry_point(forward_kinematics, arrays)
+        entry(*arrays)
+        pk.R_WB, pk.p_WB, pk.R_WF, pk.p_WMo, pk.q = R_WB, p_WB, R_WF, p_WMo, q
 
     def _eval_position_kinematics(self, context) -> _PositionKinematics:
+        """The position kinematics of `context` (computed once per q). The
+        common case — a context of this finalized plant — checks only that;
+        anything else goes through the full checks, which raise."""
+        entry = self._position_kinematics
+        try:
+            if context._system_ref is entry._system_ref:
+                cev = context._cache[entry._index]
+                if not cev.valid:
+                    update_cache_value(cev, entry._calc, context, entry)
+                return cev.value._value
+        except AttributeError:
+            pass
         self._throw_if_not_finalized("kinematics")
         self.ValidateContext(context)
         return self._position_kinematics.Eval(context)
@@ -554,9 +630,9 @@ class PlantState:
                                              self._velocities_of(context)]))
 
     def _calc_body_poses(self, context, output) -> None:
-        pk = self._position_kinematics.Eval(context)
-        output.set_value([RigidTransform._make(pk.R_WB[b].copy(), pk.p_WB[b].copy())
-                          for b in range(len(self._bodies))])
+        pk = self._eval_position_kinematics(context)
+        # Views: the kinematics arrays are never written after they are made.
+        output.set_value(list(map(RigidTransform._make, pk.R_WB, pk.p_WB)))
 
     def _calc_body_velocities(self, context, output) -> None:
         V = self._velocity_kinematics.Eval(context)
@@ -567,10 +643,28 @@ class PlantState:
         if not self._finalized:
             raise RuntimeError("MultibodyPlant's geometry_pose output port was evaluated "
                                "before Finalize()")
-        pk = self._position_kinematics.Eval(context)
-        R_WB, p_WB = pk.R_WB, pk.p_WB
-        for b, frame_id in self._body_frame_id_list:
-            poses.set_value(frame_id, RigidTransform._make(R_WB[b].copy(), p_WB[b].copy()))
+        pk = self._eval_position_kinematics(context)
+        frames = self._body_frame_id_list
+        cached = self._body_frame_rows
+        if cached is None or cached[0] is not frames:
+            rows = [b for b, _ in frames]
+            # Bodies 1, 2, ..., n (every body has a frame): a slice, not a copy.
+            rows = slice(1, len(rows) + 1) if rows == list(range(1, len(rows) + 1)) \
+                else np.array(rows, dtype=np.int64)
+            cached = self._body_frame_rows = (frames, rows)
+        rows = cached[1]
+        # Views of the kinematics arrays (never written after they are made).
+        transforms = map(RigidTransform._make, pk.R_WB[rows], pk.p_WB[rows])
+        values = poses._values
+        if len(values) == len(frames):
+            # The vector holds exactly these frames already (every evaluation
+            # after the first): replace the poses in place, in one C call.
+            values.update(zip(self._body_frame_keys, transforms))
+            return
+        poses.clear()
+        for (_, frame_id), X_WB in zip(frames, transforms):
+            poses.set_value(frame_id, X_WB)
+        self._body_frame_keys = [frame_id._value for _, frame_id in frames]
 
     # --- how q and v move ---------------------------------------------------------------------------
     def _undriven_error(self) -> RuntimeError:
