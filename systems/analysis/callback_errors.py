@@ -29,9 +29,13 @@ _ANNOTATED = "_simulation_context_added"
 # cache entries and time derivatives (its `entry` local says which).
 _WHAT = {
     "update_cache_value": None,
+    "_eval_xcdot": None,            # IntegratorBase's inlined time derivatives
+    "_eval_payload": None,          # LeafOutputPort's inlined output calc
     "_dispatch_publish": "a publish event",
     "_dispatch_discrete": "a discrete update event",
     "_dispatch_unrestricted": "an unrestricted update event",
+    "_lean_publish": "a publish event",          # the Simulator's lean event loop
+    "_lean_discrete": "a discrete update event",
     "CalcWitnessValue": "a witness function",
 }
 

@@ -36,9 +36,12 @@ Failures are bounded and leave the Context usable:
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 
+from systems.framework.cache import update_cache_value
+from systems.framework.leaf_system import LeafSystem
 from systems.framework.tickets import BuiltInTicket as T
 
 from .dense_output import DenseOutputMixin
@@ -50,6 +53,8 @@ __all__ = ["IntegratorBase", "StepResult"]
 
 _NAN = float("nan")
 _dot = np.dot
+_thread_id = threading.get_ident
+_LEAF_CALC_XCDOT = LeafSystem._calc_xcdot
 
 
 # Drake's explanation appended to its minimum-step error.
@@ -92,6 +97,11 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
 
     _supports_error_estimation = False
     _error_estimate_order = 0
+    #: States of at most this many entries are stepped on Python floats by the
+    #: integrators that have such a path (RK3), the same arithmetic as their numpy
+    #: path (set_scalar_path_limit).
+    _scalar_path_limit = 10
+    _norm_weights = ()
 
     def __init__(self, system, context=None):
         self._system = system
@@ -253,6 +263,18 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
                                "only run in fixed step mode")
         self._fixed_step_mode = bool(flag)
 
+    def set_scalar_path_limit(self, max_states: int) -> None:
+        """(Extension, not in pydrake.) Steps states of at most `max_states` entries
+        on Python floats instead of numpy arrays where an integrator has such a
+        path (RungeKutta3Integrator): the same operations in the same order, so
+        the same results bit for bit, without numpy's per-call cost on small
+        states. Default 10; 0 turns the scalar path off."""
+        self._scalar_path_limit = int(max_states)
+
+    def get_scalar_path_limit(self) -> int:
+        """(Extension.) The largest state size stepped on Python floats."""
+        return self._scalar_path_limit
+
     def get_fixed_step_mode(self) -> bool:
         """True if the integrator takes fixed steps without error control."""
         return self._fixed_step_mode
@@ -391,7 +413,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         self._initialized = True
 
     _CONTEXT_VIEWS = ("_x", "_info", "_invalidate_time_and_xc", "_invalidate_xc",
-                      "_invalidate_time", "_xcdot_values", "_xcdot")
+                      "_invalidate_time", "_xcdot_values", "_xcdot", "_xcdot_calcs")
 
     def __getstate__(self) -> dict:
         """Pickling: the views into the Context are rebuilt on unpickling."""
@@ -416,6 +438,20 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         self._xcdot_values = [leaf._cache[leaf._system._xcdot_cache_index]
                               for leaf in context._leaves()
                               if leaf._state._continuous.size()]
+        # Per leaf with continuous state: (value, calc, leaf context, entry), calc
+        # being the leaf's DoCalcTimeDerivatives (what LeafSystem._calc_xcdot calls
+        # for a non-empty state) unless _calc_xcdot is overridden.
+        calcs = []
+        for leaf in context._leaves():
+            if not leaf._state._continuous.size():
+                continue
+            system = leaf._system
+            index = system._xcdot_cache_index
+            calc = (system.DoCalcTimeDerivatives
+                    if type(system)._calc_xcdot is _LEAF_CALC_XCDOT
+                    else system._calc_xcdot)
+            calcs.append((leaf._cache[index], calc, leaf, system._cache_entries[index]))
+        self._xcdot_calcs = calcs
         if context._is_leaf:
             xcdot_state = context._cache[self._system._xcdot_cache_index].value
         else:
@@ -438,6 +474,16 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         self._z_idx = np.array(z_idx, dtype=np.intp)
         self._all_z_unweighted = (not q_idx and not v_idx
                                   and bool((self._z_weight == 1.0).all()))
+        # The weight of each entry of the flat state in CalcStateChangeNorm (q
+        # weighted only when N = I, see there), for the scalar path.
+        weights = np.ones(offset)
+        if q_idx and len(q_idx) == self._qbar_weight.shape[0]:
+            weights[self._q_idx] = self._qbar_weight
+        if v_idx:
+            weights[self._v_idx] = self._qbar_weight
+        if z_idx:
+            weights[self._z_idx] = self._z_weight
+        self._norm_weights = weights.tolist()
 
     def DoInitialize(self) -> None:
         """Subclass hook run by Initialize() (nothing by default)."""
@@ -445,12 +491,30 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
 
     # --- derivative evaluation and state notifications (fast paths) -----------------
     def _eval_xcdot(self) -> np.ndarray:
-        """The live flat derivative array at the current time and state."""
-        for cev in self._xcdot_values:
-            if not cev.valid:
+        """The live flat derivative array at the current time and state.
+
+        The system's EvalTimeDerivatives, inlined: each leaf's cached derivatives are
+        recomputed (in leaf order) when out of date, with update_cache_value's
+        bookkeeping (up-to-date flag, serial number, the recursion guard); a
+        leaf whose value is being computed already goes through
+        update_cache_value, which reports the recursion."""
+        counted = False
+        for cev, calc, context, entry in self._xcdot_calcs:
+            if cev.valid:
+                continue
+            if not counted:
+                counted = True
                 self._num_ode_evals += 1
-                self._system.EvalTimeDerivatives(self._context)
-                break
+            if cev.calculating:
+                update_cache_value(cev, calc, context, entry)
+                continue
+            cev.calculating = _thread_id()
+            try:
+                calc(context, cev.value)
+            finally:
+                cev.calculating = 0
+            cev.valid = True
+            cev.serial_number += 1
         return self._xcdot
 
     def _set_time_and_note_xc_change(self, time: float) -> None:
@@ -473,11 +537,24 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
     # --- error norm and step-size control (Drake's rules) -------------------------
     def CalcStateChangeNorm(self, dx: np.ndarray) -> float:
         """Weighted infinity norm of a state change (Drake's rule, N = I)."""
-        if dx.shape[0] == 0:
+        n = dx.shape[0]
+        if n == 0:
             return 0.0
-        if self._all_z_unweighted:
-            norm = float(np.max(np.abs(dx)))
+        if n <= self._scalar_path_limit and n == len(self._norm_weights):
+            # The same maximum on Python floats: w·|dx| per entry (|w·dx| below is
+            # the same number: w ≥ 0 and the sign of a product is exact).
+            norm = 0.0
+            for weight, value in zip(self._norm_weights, dx.tolist()):
+                if value < 0.0:
+                    value = -value
+                value = weight * value
+                if value > norm:
+                    norm = value
+                elif value != value:
+                    return _NAN
             return norm
+        if self._all_z_unweighted:
+            return float(np.abs(dx).max())
         norms = [0.0]
         if self._q_idx.size:
             # Drake weights q through N(q) Wq N⁺(q); systems here have no
@@ -504,33 +581,47 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
     def CalcAdjustedStepSize(self, err: float, step_taken: float,
                              at_minimum_step_size: list) -> tuple:
         """(step succeeded?, next step size) from the error norm (Drake's rule)."""
-        k_safety, k_min_shrink, k_max_grow = 0.9, 0.1, 5.0
-        k_hysteresis_low, k_hysteresis_high = 0.9, 1.2
-        if math.isnan(err) or math.isinf(err):
-            return False, k_min_shrink * step_taken
+        # Drake's constants: safety 0.9, shrink at least to 0.1 and grow at most
+        # 5 times, hysteresis 0.9 (shrink) and 1.2 (grow). min/max written as
+        # comparisons (the same values, without the builtin calls).
+        if not math.isfinite(err):
+            return False, 0.1 * step_taken
         if err == 0:
-            new_step = k_max_grow * step_taken
+            new_step = 5.0 * step_taken
         else:
-            new_step = k_safety * step_taken * (self._accuracy_in_use / err) ** (
+            new_step = 0.9 * step_taken * (self._accuracy_in_use / err) ** (
                 1.0 / self._error_estimate_order)
         if new_step > step_taken:
             at_minimum_step_size[0] = False
-            if new_step < k_hysteresis_high * step_taken:
+            if new_step < 1.2 * step_taken:
                 new_step = step_taken
-        if new_step < step_taken and at_minimum_step_size[0]:
-            return True, step_taken
         if new_step < step_taken:
+            if at_minimum_step_size[0]:
+                return True, step_taken
             if err <= self._accuracy_in_use:
                 new_step = step_taken
             else:
-                new_step = min(new_step, k_hysteresis_low * step_taken)
-        new_step = min(new_step, k_max_grow * step_taken)
-        new_step = max(new_step, k_min_shrink * step_taken)
-        if not math.isnan(self._max_step_size):
-            new_step = min(new_step, self._max_step_size)
-        self._validate_smaller_step_size(step_taken, new_step)
-        working_min = self.get_working_minimum_step_size()
-        new_step = max(new_step, working_min)
+                low = 0.9 * step_taken
+                if low < new_step:
+                    new_step = low
+        bound = 5.0 * step_taken
+        if bound < new_step:
+            new_step = bound
+        bound = 0.1 * step_taken
+        if bound > new_step:
+            new_step = bound
+        max_step = self._max_step_size
+        if max_step < new_step:      # (False when max_step is NaN)
+            new_step = max_step
+        # get_working_minimum_step_size(), inlined.
+        working_min = self._info.time * 1e-14
+        if working_min < 1e-14:
+            working_min = 1e-14
+        if self._req_min_step_size > working_min:
+            working_min = self._req_min_step_size
+        if new_step < working_min:
+            self._validate_smaller_step_size(step_taken, new_step)
+            new_step = working_min
         if new_step == working_min:
             at_minimum_step_size[0] = True
             if new_step < step_taken:

@@ -67,6 +67,8 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
 
     def DoStep(self, h: float) -> bool:
         x = self._x
+        if x.shape[0] <= self._scalar_path_limit:
+            return self._step_scalar(h)
         t0 = self._info.time
         k0 = self._eval_xcdot().copy()
         x0 = x.copy()
@@ -83,6 +85,40 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
         err = self._err_est
         np.subtract(x0 + h * ka, x1, out=err)
         np.abs(err, out=err)
+        return True
+
+    def _step_scalar(self, h: float) -> bool:
+        """DoStep on Python floats, entry by entry (a small state: numpy's per-call
+        cost exceeds the arithmetic). The same operations in the same order as
+        the array path, so the same results bit for bit."""
+        x = self._x
+        info = self._info
+        t0 = info.time
+        eval_xcdot = self._eval_xcdot
+        k0 = eval_xcdot().tolist()
+        x0 = x.tolist()
+        half = 0.5 * h
+        for i, (a, b) in enumerate(zip(x0, k0)):
+            x[i] = a + half * b
+        info.time = t0 + half                       # _set_time_and_note_xc_change
+        for cev in self._invalidate_time_and_xc:
+            cev.valid = False
+        ka = eval_xcdot().tolist()
+        double = 2.0 * h
+        for i, (a, b, c) in enumerate(zip(x0, ka, k0)):
+            x[i] = a + double * b - h * c
+        info.time = t0 + h
+        for cev in self._invalidate_time_and_xc:
+            cev.valid = False
+        kb = eval_xcdot().tolist()
+        h6 = h / 6.0
+        err = self._err_est
+        for i, (a, b, c, d) in enumerate(zip(x0, k0, ka, kb)):
+            v = a + h6 * (b + 4.0 * c + d)
+            x[i] = v
+            err[i] = abs(a + h * c - v)
+        for cev in self._invalidate_xc:             # _note_xc_change
+            cev.valid = False
         return True
 
 

@@ -31,6 +31,7 @@ from systems.framework.events import (DiscreteUpdateEvent, EventStatus, PublishE
 from systems.framework.tickets import BuiltInTicket as T
 
 from .callback_errors import annotate_callback_error, mark_annotated
+from .lean_loop import advance_loop_lean, lean_loop_applies
 from .runge_kutta import RungeKutta3Integrator
 from .simulator_status import SimulatorStatus
 
@@ -141,9 +142,12 @@ class Simulator:
         self._per_step = ([], [], [])
         self._periodic = []
         self._witnesses = []
+        self._witness_leaves = []
         self._redetermine_witnesses = True
         self._discrete_buffers = {}
         self._state_buffers = {}
+        self._lean_event_loop = True
+        self._lean_plan = None
         self.ResetStatistics()
 
     # --- accessors ---------------------------------------------------------------
@@ -174,6 +178,7 @@ class Simulator:
         self._initialization_done = False
         self._discrete_buffers.clear()
         self._state_buffers.clear()
+        self._lean_plan = None
 
     def get_integrator(self):
         """The integrator advancing the continuous state (RungeKutta3Integrator by default)."""
@@ -235,6 +240,18 @@ class Simulator:
     def set_publish_at_initialization(self, publish: bool) -> None:
         """True: run the forced publish events at Initialize() too."""
         self._publish_at_initialization = bool(publish)
+
+    def set_lean_event_loop(self, enabled: bool) -> None:
+        """(Extension, not in pydrake.) Whether AdvanceTo may use the lean event loop
+        (systems/analysis/lean_loop.py) when its trigger holds: no per-step events,
+        no witness functions, no monitor, no realtime rate, no publish every step.
+        On by default; it gives the general loop's answers bit for bit, faster.
+        False always runs the general loop."""
+        self._lean_event_loop = bool(enabled)
+
+    def get_lean_event_loop(self) -> bool:
+        """(Extension.) True if AdvanceTo may use the lean event loop."""
+        return self._lean_event_loop
 
     def set_monitor(self, monitor) -> None:
         """monitor(root_context) -> EventStatus or None, called after each step."""
@@ -423,6 +440,7 @@ class Simulator:
         self._integrator.Initialize()
         self.ResetStatistics()
         self._gather_events()
+        self._lean_plan = None
         self._redetermine_witnesses = True
         init = ([], [], [])
         if not suppress:
@@ -517,7 +535,10 @@ class Simulator:
         else:
             _, discrete, unrestricted = self._merged()
         try:
-            self._advance_loop(boundary_time, status, discrete, unrestricted, info)
+            if lean_loop_applies(self):
+                advance_loop_lean(self, boundary_time, status, discrete, unrestricted, info)
+            else:
+                self._advance_loop(boundary_time, status, discrete, unrestricted, info)
         except BaseException as error:
             # Resume point: the updates still due at the current time.
             self._pending_updates = self._failure_pending

@@ -56,13 +56,27 @@ class CheckedAllocator:
         return (CheckedAllocator, (self.alloc, self.port_name))
 
 
+def copy_continuous_state(context, output) -> None:
+    """calc(context, output): the context's continuous state into a vector output
+    (`output` is the port's own BasicVector of the state's size). A module-level
+    function: picklable, and cheaper to call than an object's __call__."""
+    output._data[:] = context._state._continuous._vector._data
+
+
+def copy_discrete_group(group: int, context, output) -> None:
+    """calc for functools.partial(copy_discrete_group, group): discrete group
+    `group` into a vector output."""
+    output._data[:] = context._state._discrete._groups[group]._data
+
+
 class CopyContinuousState:
     """calc(context, output): the context's continuous state into a vector output."""
 
     __slots__ = ()
 
     def __call__(self, context, output) -> None:
-        output.SetFromVector(context._state._continuous._vector._data)
+        # `output` is the port's own BasicVector of the state's size.
+        output._data[:] = context._state._continuous._vector._data
 
     def __reduce__(self):
         return (CopyContinuousState, ())
@@ -77,7 +91,7 @@ class CopyDiscreteGroup:
         self.group = group
 
     def __call__(self, context, output) -> None:
-        output.SetFromVector(context._state._discrete._groups[self.group]._data)
+        output._data[:] = context._state._discrete._groups[self.group]._data
 
     def __reduce__(self):
         return (CopyDiscreteGroup, (self.group,))

@@ -27,19 +27,33 @@ from .vectors import BasicVector
 
 __all__ = ["Context", "LeafContext"]
 
+_XC = T.xc
+_ndarray = np.ndarray
+
 
 class _RootInfo:
     """Time, accuracy and root-wide invalidation lists of one context tree."""
 
-    __slots__ = ("time", "accuracy", "root", "leaves", "xc_flat", "memo")
+    __slots__ = ("time", "accuracy", "_root_ref", "leaves", "xc_flat", "memo")
 
     def __init__(self, root):
         self.time = 0.0
         self.accuracy = None
-        self.root = root
-        self.leaves = []
-        self.xc_flat = np.zeros(0)
+        # Weakly: the root holds this record, and a cycle would leave every
+        # discarded leaf context to the cyclic garbage collector.
+        self._root_ref = weakref.ref(root)
+        self.leaves = None      # set by finalize_root_context
+        self.xc_flat = None
         self.memo = {}
+
+    @property
+    def root(self):
+        """The root Context of the tree."""
+        return self._root_ref()
+
+    @root.setter
+    def root(self, root) -> None:
+        self._root_ref = weakref.ref(root)
 
 
 def _no_system():
@@ -258,8 +272,17 @@ class Context(ContextBase):
           TypeError: `xc` is None or has non-numeric entries.
           ValueError: `xc` has the wrong size.
         """
-        self._state._continuous._vector.SetFromVector(xc)
-        self._invalidate(T.xc)
+        vector = self._state._continuous._vector
+        data = vector._data
+        if type(xc) is _ndarray and xc.shape == data.shape:
+            data[:] = xc                     # (SetFromVector's array case)
+        else:
+            vector.SetFromVector(xc)
+        found = self._memo.get(_XC)          # self._invalidate(T.xc), inlined
+        if found is None:
+            found = self._dependents(_XC)
+        for cev in found:
+            cev.valid = False
 
     def num_continuous_states(self) -> int:
         """The size of the continuous state xc."""
@@ -286,6 +309,9 @@ class Context(ContextBase):
         Raises:
           RuntimeError: there is not exactly one discrete group.
         """
+        groups = self._state._discrete._groups
+        if len(groups) == 1:
+            return groups[0]
         discrete = self._state._discrete
         if discrete.num_groups() != 1:
             raise RuntimeError(

@@ -67,6 +67,12 @@ def finalize_root_context(root: Context) -> Context:
     lays every leaf's continuous state (and time-derivative cache) out in one
     flat array each, and builds the diagram-level state views."""
     info = _RootInfo(root)
+    if root._is_leaf:
+        # One leaf: its own continuous-state (and derivative) arrays are the flat
+        # ones already; nothing to lay out.
+        root._root_info = info      # (info.leaves unset: no reference cycle)
+        info.xc_flat = root._state._continuous._vector._data
+        return root
     contexts = list(_walk(root))
     leaves = [c for c in contexts if c._is_leaf]
     for c in contexts:

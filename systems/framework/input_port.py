@@ -122,7 +122,14 @@ class InputPort(PortBase):
         """
         if context._system_ref is not self._system_ref:
             self._system.ValidateContext(context)
-        payload = context._eval_input(self._index)
+        # context._eval_input(index), inlined.
+        index = self._index
+        fixed = context._fixed_inputs[index]
+        if fixed is not None:
+            payload = fixed._payload
+        else:
+            source = context._input_sources[index]
+            payload = source() if source is not None else context._eval_input(index)
         if self._is_vector:
             return payload._data.copy()
         return payload.get_value()

@@ -6,13 +6,16 @@ entries and events, builds LeafContexts, and dispatches events to handlers.
 """
 from __future__ import annotations
 
+import functools
+import weakref
+
 import numpy as np
 
 from ._overloads import overloaded
 from ._weak import weak_method
-from ._pickling import (CheckedAllocator, CopyAbstractState, CopyContinuousState,
-                        CopyDiscreteGroup)
-from .cache import CacheEntry, ValueProducer, update_cache_value
+from ._pickling import (CheckedAllocator, CopyAbstractState, copy_continuous_state,
+                        copy_discrete_group)
+from .cache import CacheEntry, CacheEntryValue, ValueProducer, update_cache_value
 from .context import LeafContext
 from .leaf_events import LeafEventsMixin, _throw_on_failure  # noqa: F401 (re-export)
 from .indices import (AbstractStateIndex, ContinuousStateIndex, DiscreteStateIndex,
@@ -185,8 +188,8 @@ class LeafSystem(LeafEventsMixin, System):
         return self._xc_model.size()
 
     def _allocate_xcdot(self) -> ContinuousState:
-        return ContinuousState(BasicVector(np.zeros(self._xc_model.size())),
-                               self._num_q, self._num_v, self._num_z)
+        return ContinuousState._make(BasicVector._view(np.zeros(self._xc_model._data.shape[0])),
+                                     self._num_q, self._num_v, self._num_z)
 
     def _calc_xcdot(self, context, derivatives: ContinuousState) -> None:
         if derivatives.size() == 0:
@@ -522,14 +525,15 @@ class LeafSystem(LeafEventsMixin, System):
         if isinstance(state_index, ContinuousStateIndex):
             n = self._xc_model.size()
             return self.DeclareVectorOutputPort(
-                name, n, CopyContinuousState(), {T.xc})
+                name, n, copy_continuous_state, {T.xc})
         if isinstance(state_index, DiscreteStateIndex):
             group = int(state_index)
             if not (0 <= group < len(self._discrete_models)):
                 raise IndexError(f"DeclareStateOutputPort(): no discrete group {group}")
             return self.DeclareVectorOutputPort(
                 name, self._discrete_models[group].size(),
-                CopyDiscreteGroup(group), {self._discrete_tickets[group]})
+                functools.partial(copy_discrete_group, group),
+                {self._discrete_tickets[group]})
         if isinstance(state_index, AbstractStateIndex):
             item = int(state_index)
             if not (0 <= item < len(self._abstract_models)):
@@ -561,24 +565,35 @@ class LeafSystem(LeafEventsMixin, System):
 
     # --- contexts ----------------------------------------------------------------
     def _make_context(self, parent) -> LeafContext:
+        # Hot (every CreateDefaultContext): the containers' unchecked
+        # constructors, and no work for what the system does not declare.
+        xcdot_index = self._xcdot_cache_index
         context = object.__new__(LeafContext)
-        context._system = self
+        context._system_ref = weakref.ref(self)
+        context._system_name = self._name if self._name else "_"
+        context._num_output_ports = len(self._output_ports)
         context._parent = parent
         context._root_info = None
         context._memo = {}
-        continuous = ContinuousState(self._xc_model.Clone(), self._num_q, self._num_v,
-                                     self._num_z)
-        discrete = DiscreteValues([m.Clone() for m in self._discrete_models])
-        abstract = AbstractValues([m.Clone() for m in self._abstract_models])
+        continuous = ContinuousState._make(self._xc_model.Clone(), self._num_q,
+                                           self._num_v, self._num_z)
+        models = self._discrete_models
+        discrete = DiscreteValues._make([m.Clone() for m in models] if models else [])
+        models = self._abstract_models
+        abstract = AbstractValues._make([m.Clone() for m in models] if models else [])
         context._state = State(continuous, discrete, abstract)
-        context._parameters = Parameters(
-            [m.Clone() for m in self._numeric_parameter_models],
-            [m.Clone() for m in self._abstract_parameter_models])
+        numeric, models = self._numeric_parameter_models, self._abstract_parameter_models
+        context._parameters = Parameters._make(
+            [m.Clone() for m in numeric] if numeric else [],
+            [m.Clone() for m in models] if models else [])
         n_in = len(self._input_ports)
         context._fixed_inputs = [None] * n_in
         context._input_sources = [None] * n_in
-        from .cache import CacheEntryValue
-        context._cache = [CacheEntryValue(entry._allocate()) for entry in self._cache_entries]
+        cache = [None] * len(self._cache_entries)
+        for i, entry in enumerate(self._cache_entries):
+            cache[i] = CacheEntryValue(self._allocate_xcdot() if i == xcdot_index
+                                       else entry._allocate())
+        context._cache = cache
         context._output_subscribers = {}
         return context
 

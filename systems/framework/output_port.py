@@ -2,6 +2,8 @@
 output port forwards to the subsystem port it exports."""
 from __future__ import annotations
 
+from threading import get_ident as _thread_id
+
 from .cache import update_cache_value
 from .indices import OutputPortIndex
 from .port_base import PortBase, PortDataType
@@ -82,8 +84,20 @@ class LeafOutputPort(OutputPort):
 
     def _eval_payload(self, context):
         cev = context._cache[self._cache_index]
-        if not cev.valid:
-            update_cache_value(cev, self._calc, context, self._cache_entry)
+        if cev.valid:
+            return cev.value
+        entry = self._cache_entry
+        if cev.calculating:         # recursion (reported there) or another thread
+            update_cache_value(cev, self._calc, context, entry)
+            return cev.value
+        # update_cache_value, inlined (callback_errors reads `context` and `entry`).
+        cev.calculating = _thread_id()
+        try:
+            self._calc(context, cev.value)
+        finally:
+            cev.calculating = 0
+        cev.valid = True
+        cev.serial_number += 1
         return cev.value
 
     def Allocate(self) -> AbstractValue:

@@ -41,16 +41,29 @@ class ContinuousState:
         self._num_q, self._num_v, self._num_z = num_q, num_v, num_z
         self._bind_vector(state)
 
+    @classmethod
+    def _make(cls, vector: BasicVector, num_q: int, num_v: int,
+              num_z: int) -> "ContinuousState":
+        """Wraps `vector` (sizes already checked; internal, for contexts)."""
+        state = object.__new__(cls)
+        state._vector = vector
+        state._num_q, state._num_v, state._num_z = num_q, num_v, num_z
+        state._q = state._v = state._z = None
+        return state
+
     def _bind_vector(self, vector: VectorBase) -> None:
-        self._vector = vector
-        if isinstance(vector, BasicVector):
-            data = vector._data
-            nq, nv = self._num_q, self._num_v
-            self._q = BasicVector._view(data[:nq])
-            self._v = BasicVector._view(data[nq:nq + nv])
-            self._z = BasicVector._view(data[nq + nv:])
-        else:  # pragma: no cover - only BasicVector storage is used
+        if not isinstance(vector, BasicVector):  # pragma: no cover - never otherwise
             raise TypeError("ContinuousState storage must be a BasicVector")
+        self._vector = vector
+        # The q, v, z views are made when first asked for (_partition).
+        self._q = self._v = self._z = None
+
+    def _partition(self) -> None:
+        data = self._vector._data
+        nq, nv = self._num_q, self._num_v
+        self._q = BasicVector._view(data[:nq])
+        self._v = BasicVector._view(data[nq:nq + nv])
+        self._z = BasicVector._view(data[nq + nv:])
 
     def _rebind(self, array: np.ndarray) -> None:
         """Makes this state a view of `array` (same size), keeping values."""
@@ -94,26 +107,38 @@ class ContinuousState:
 
     def get_generalized_position(self) -> VectorBase:
         """q, a view of the first num_q() entries of xc."""
+        if self._q is None:
+            self._partition()
         return self._q
 
     def get_mutable_generalized_position(self) -> VectorBase:
         """q, a writable view of the first num_q() entries of xc."""
+        if self._q is None:
+            self._partition()
         return self._q
 
     def get_generalized_velocity(self) -> VectorBase:
         """v, a view of the num_v() entries of xc after q."""
+        if self._v is None:
+            self._partition()
         return self._v
 
     def get_mutable_generalized_velocity(self) -> VectorBase:
         """v, a writable view of the num_v() entries of xc after q."""
+        if self._v is None:
+            self._partition()
         return self._v
 
     def get_misc_continuous_state(self) -> VectorBase:
         """z, a view of the last num_z() entries of xc."""
+        if self._z is None:
+            self._partition()
         return self._z
 
     def get_mutable_misc_continuous_state(self) -> VectorBase:
         """z, a writable view of the last num_z() entries of xc."""
+        if self._z is None:
+            self._partition()
         return self._z
 
     def CopyToVector(self) -> np.ndarray:
@@ -164,6 +189,13 @@ class DiscreteValues:
                 raise TypeError(f"DiscreteValues: group {i} is a {type(group).__name__}, "
                                 "not a BasicVector")
         self._groups = groups
+
+    @classmethod
+    def _make(cls, groups: list) -> "DiscreteValues":
+        """Holds `groups` (a list of BasicVectors, unchecked; internal)."""
+        values = object.__new__(cls)
+        values._groups = groups
+        return values
 
     def num_groups(self) -> int:
         """The number of discrete state groups."""
@@ -217,6 +249,10 @@ class DiscreteValues:
         if value is None:
             if index is None:
                 raise TypeError("DiscreteValues.set_value: no value given")
+            groups = self._groups
+            if groups:
+                groups[0].SetFromVector(index)
+                return
             index, value = 0, index
         self._group(index).SetFromVector(value)
 
@@ -255,6 +291,13 @@ class AbstractValues:
                 raise TypeError(f"AbstractValues: item {i} is a {type(value).__name__}, "
                                 "not an AbstractValue")
         self._values = values
+
+    @classmethod
+    def _make(cls, values: list) -> "AbstractValues":
+        """Holds `values` (a list of AbstractValues, unchecked; internal)."""
+        made = object.__new__(cls)
+        made._values = values
+        return made
 
     def size(self) -> int:
         """The number of abstract values."""
@@ -373,6 +416,14 @@ class Parameters:
             if not isinstance(item, AbstractValue):
                 raise TypeError(f"Parameters: abstract parameter {i} is a "
                                 f"{type(item).__name__}, not an AbstractValue")
+
+    @classmethod
+    def _make(cls, numeric: list, abstract: list) -> "Parameters":
+        """Holds the given lists (unchecked; internal)."""
+        made = object.__new__(cls)
+        made._numeric = numeric
+        made._abstract = abstract
+        return made
 
     def num_numeric_parameter_groups(self) -> int:
         """The number of numeric parameter groups (BasicVectors)."""

@@ -156,14 +156,19 @@ class BasicVector(VectorBase):
     def _view(cls, array: np.ndarray) -> "BasicVector":
         """Wraps an existing float64 1-D array without copying (internal)."""
         vector = object.__new__(cls)
-        vector._bind(array)
+        vector._data = array        # (_bind, inlined)
+        vector._readonly = None
         return vector
 
     def _bind(self, array: np.ndarray) -> None:
         self._data = array
-        readonly = array.view()
+        self._readonly = None     # the read-only view, made at the first get_value()
+
+    def _readonly_view(self) -> np.ndarray:
+        readonly = self._data.view()
         readonly.flags.writeable = False
         self._readonly = readonly
+        return readonly
 
     def size(self) -> int:
         """The number of elements."""
@@ -171,11 +176,13 @@ class BasicVector(VectorBase):
 
     def get_value(self) -> np.ndarray:
         """Read-only view of the values."""
-        return self._readonly
+        readonly = self._readonly
+        return readonly if readonly is not None else self._readonly_view()
 
     def value(self) -> np.ndarray:
         """Alias of ``get_value()`` (pydrake's ``BasicVector.value``)."""
-        return self._readonly
+        readonly = self._readonly
+        return readonly if readonly is not None else self._readonly_view()
 
     def get_mutable_value(self) -> np.ndarray:
         """Writable view of the values."""
@@ -186,6 +193,17 @@ class BasicVector(VectorBase):
 
     def SetFromVector(self, value) -> None:
         data = self._data
+        kind = type(value)
+        if (kind is list or kind is tuple) and len(value) == data.shape[0] <= 8:
+            # Hot path for a few Python floats (what callbacks usually pass):
+            # checked first, then written, so a bad entry changes nothing.
+            for entry in value:
+                if not isinstance(entry, float):
+                    break
+            else:
+                for i, entry in enumerate(value):
+                    data[i] = entry
+                return
         if isinstance(value, np.ndarray):
             if value.shape != data.shape:
                 value = value.reshape(-1)
@@ -235,7 +253,8 @@ class BasicVector(VectorBase):
     def Clone(self) -> "BasicVector":
         """An independent copy (same class, copied values)."""
         clone = object.__new__(type(self))
-        clone._bind(self._data.copy())
+        clone._data = self._data.copy()     # (_bind, inlined)
+        clone._readonly = None
         return clone
 
     def __copy__(self):

@@ -56,7 +56,8 @@ class WitnessFunction(WeakSystemRef):
         Raises:
           RuntimeError: `context` is not the system's.
         """
-        self._system.ValidateContext(context)
+        if getattr(context, "_system_ref", None) is not self._system_ref:
+            self._system.ValidateContext(context)   # raises, naming the systems
         return float(self._calc(context))
 
     def should_trigger(self, w0: float, wf: float) -> bool:
