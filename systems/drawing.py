@@ -47,7 +47,8 @@ def _render_with_pydot(dot_text: str, format: str) -> bytes:
     except ImportError:
         raise _GraphvizUnavailable(
             f"rendering a Graphviz graph needs Graphviz's `dot` program, which was not "
-            f"found on PATH (pydot is not installed either): {_INSTALL_HINT}") from None
+            f"found on PATH (pydot, of the `drawing` extra, is not installed either): "
+            f"{_INSTALL_HINT}") from None
     graphs = pydot.graph_from_dot_data(dot_text)
     graph = graphs[0] if isinstance(graphs, list) else graphs
     if graph is None:
@@ -101,8 +102,10 @@ def _plt():
     try:
         import matplotlib.pyplot as plt
     except ImportError as error:
-        raise ImportError("plot_graphviz needs matplotlib: `pip install matplotlib`; "
-                          f"importing it failed with: {error}") from error
+        raise ImportError("plot_graphviz needs matplotlib: `pip install matplotlib` (or "
+                          "the library's `drawing` extra: `pip install "
+                          "'scenegraph-systems[drawing]'`); importing it failed with: "
+                          f"{error}") from error
     return plt
 
 

@@ -2,7 +2,9 @@
 conversion of FCL's conventions to Drake's.
 
 The narrow phase does not use FCL (the compiled certified solver in
-compiled/ meets accuracy targets FCL's GJK/EPA cannot, DEPENDENCIES.md F3);
+compiled/ meets accuracy targets FCL's GJK/EPA cannot: FCL's signed
+distance is off by tenths of a millimetre on curved shapes, and its EPA
+depth is not the minimal one in deep overlap);
 this module is an independent FCL-based cross-check for the tests. It keeps python-fcl's known
 failure surfaces away from callers by checking inputs in Python before any
 call into C:

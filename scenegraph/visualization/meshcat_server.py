@@ -9,10 +9,11 @@ browser that connects is sent the whole current scene first (tree, camera
 scripts, animation, controls), then every later command, with nothing
 missed or duplicated.
 
-Measured defects of meshcat-python's own server avoided here
-(../shared/DEPENDENCIES.md): no subprocess to orphan (M2), nothing is
-printed per connection, so no pipe fills up after ~535 connections (M3),
-and every wait has a timeout (M4).
+Defects of meshcat-python's own server, measured, that this one avoids: it
+starts no subprocess (meshcat-python's can outlive the program, orphaned);
+it prints nothing per connection (meshcat-python's output pipe fills up
+after ~535 connections and the server blocks); and every wait has a
+timeout (meshcat-python's can wait forever).
 
 A server on a shared machine (docs/meshcat.md, "Serving safely"):
 

@@ -1,7 +1,9 @@
 """The python-fcl adapter: conversion of FCL's conventions (normal o1→o2,
 contact point between the surfaces) to Drake's (nhat_BA_W from B into A,
 witnesses on each surface), checked against our own kernels, and the input
-guards that keep FCL's crash surfaces (DEPENDENCIES.md F1, F5, F6) away."""
+guards that keep FCL's crash surfaces away (a half space in fcl.distance
+crashes the process; degenerate sizes and coincident centres misbehave; the
+module's docstring lists each)."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,8 +1,9 @@
 """Headless Chromium driven over the DevTools protocol, for viewer tests.
 
 One browser process tree (closed through CDP, then every remaining
-process of the tree killed by pid) with the flags from
-../shared/DEPENDENCIES.md; pages are loaded, scripted and
+process of the tree killed by pid), started headless with the flags a
+sandbox without a GPU or network needs (no GPU, no sandbox as root, no
+background networking, a fresh profile); pages are loaded, scripted and
 screenshotted through CDP with our small websocket client. Every wait has
 a timeout.
 """

@@ -60,7 +60,8 @@ def test_render_gives_svg_of_every_system_or_names_the_missing_program():
 def test_without_graphviz_the_error_says_how_to_install_it(monkeypatch):
     _no_graphviz(monkeypatch)
     with pytest.raises(RuntimeError, match=r"`dot` program, which was not found on PATH "
-                                           r"\(pydot is not installed either\).*graphviz"):
+                                           r"\(pydot, of the `drawing` extra, is not installed "
+                                           r"either\).*graphviz"):
         drawing.render_graphviz("digraph { a -> b }")
 
 
