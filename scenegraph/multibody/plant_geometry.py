@@ -167,26 +167,38 @@ class PlantGeometry:
 
     @RegisterVisualGeometry.overload
     def RegisterVisualGeometry(self, body, geometry_instance):
-        props = geometry_instance.illustration_properties()
+        """pydrake's rule for a GeometryInstance: the roles it has
+        (illustration, perception or both); with neither, both (defaults)."""
         from scenegraph import IllustrationProperties
+        illustration = geometry_instance.illustration_properties()
+        perception = geometry_instance.perception_properties()
+        if illustration is None and perception is None:
+            illustration = IllustrationProperties()
         return self._register_visual(body, geometry_instance.pose(),
                                      geometry_instance.shape(), geometry_instance.name(),
-                                     props if props is not None else IllustrationProperties())
+                                     illustration, perception, copy_perception=False)
 
-    def _register_visual(self, body, X_BG, shape, name, properties):
+    def _register_visual(self, body, X_BG, shape, name, properties, perception=None,
+                         copy_perception=True):
+        """Registers with `properties` (IllustrationProperties or None) and
+        `perception` (None: none, or a copy of `properties` if
+        `copy_perception`)."""
         from scenegraph import IllustrationProperties, PerceptionProperties
-        if not isinstance(properties, IllustrationProperties):
+        if properties is not None and not isinstance(properties, IllustrationProperties):
             raise TypeError(f"RegisterVisualGeometry(): properties must be "
                             f"IllustrationProperties; got {type(properties).__name__}")
         sg = self._require_scene_graph("RegisterVisualGeometry")
         gid = self._register_geometry(body, X_BG, shape, name, "RegisterVisualGeometry")
         try:
-            self._assign_role(sg, gid, properties)
-            perception = PerceptionProperties()
-            for group in properties.GetGroupNames():
-                for key, value in properties.GetPropertiesInGroup(group).items():
-                    perception.AddProperty(group, key, value)
-            self._assign_role(sg, gid, perception)
+            if properties is not None:
+                self._assign_role(sg, gid, properties)
+            if perception is None and copy_perception:
+                perception = PerceptionProperties()
+                for group in properties.GetGroupNames():
+                    for key, value in properties.GetPropertiesInGroup(group).items():
+                        perception.AddProperty(group, key, value)
+            if perception is not None:
+                self._assign_role(sg, gid, perception)
         except Exception:
             sg._model.RemoveGeometry(self._source_id, gid)
             raise

@@ -256,9 +256,12 @@ class MjcfReader:
         from scenegraph.hydroelastic.properties import CoulombFriction
 
         if geom.visual:
+            from scenegraph import PerceptionProperties
+
+            illustration = MakePhongIllustrationProperties(np.array(geom.rgba))
             link.geometries.append(GeometryDescription(
-                "visual", geom.name, geom.X_BG, geom.shape,
-                MakePhongIllustrationProperties(np.array(geom.rgba)), None, geom.line))
+                "visual", geom.name, geom.X_BG, geom.shape, illustration,
+                PerceptionProperties(illustration), geom.line))
         if geom.collision:
             props = ProximityProperties()
             props.AddProperty("material", "coulomb_friction",

@@ -1,6 +1,6 @@
 """The plain description of one model, between a file reader and the plant.
 
-A reader (URDF today; SDFormat and MJCF later) turns a file into a
+A reader (URDF, MJCF, SDFormat) turns a file into a
 ``ModelDescription``: every number parsed, every name checked, every mesh
 loaded into a Shape. ``model_loader.commit_model`` then makes the plant calls.
 Nothing here refers to a plant, so a model that fails to read leaves the plant
@@ -82,7 +82,10 @@ class JointDescription:
     damping is a float, or (3,) for a planar joint. effort: the <limit effort>
     for an actuator [N or N·m]. default_positions: the joint's default q
     (None: zeros). kind "weld" (MJCF): the child's body frame welded to the
-    parent's at X_PF by ``WeldFrames`` (no frames of its own).
+    parent's at X_PF by a WeldJoint of that name (no frames of its own).
+    X_PF None (SDFormat, when the joint frame is the parent's body frame
+    exactly): the joint's frame on the parent is the parent's body frame.
+    Link names may be scoped ("inner::link", a link of a nested model).
     """
 
     name: str
@@ -117,13 +120,17 @@ class ActuatorDescription:
 class FrameDescription:
     """A fixed offset frame F on a link's body frame B (X_BF). in_model: F
     belongs to the model's instance even on the world body (an MJCF site on
-    <worldbody>); otherwise it takes its body's instance."""
+    <worldbody>); otherwise it takes its body's instance. instance
+    (SDFormat): the scoped name, relative to this model, of the model whose
+    instance F belongs to ("" this model, "inner" a nested one); it
+    overrides in_model."""
 
     name: str
     link: str
     X_BF: Any
     line: int | None = None
     in_model: bool = False
+    instance: str | None = None
 
 
 @dataclasses.dataclass
@@ -145,8 +152,15 @@ class ModelDescription:
     (prefix and auto-renaming applied by the parser at commit time).
 
     Optional (MJCF, SDFormat):
-      order: the commit order as ("link" | "joint" | "frame", index) items
-        (None: every link, then every joint, then every frame);
+      order: the commit order as ("link" | "joint" | "frame" | "model",
+        index) items (None: every link, then every joint, then every frame);
+      nested: models nested in this one (SDFormat), each committed at its
+        ("model", index) item as the instance "<this name>::<its name>";
+        links, frames and geometry keys of this model may name their links
+        as "<its name>::<link>";
+      world_scope: the description holds a <world>'s own frames and joints:
+        committed into the world model instance, after the models of the
+        same source, whose links it names as "<model>::<link>";
       default_body_poses: {link name: X_WB} for free (floating base) bodies;
       geometry_exclusions: [(keys_a, keys_b)] collision filters between two
         sets of collision geometries (within one set when both lists are the
@@ -167,3 +181,5 @@ class ModelDescription:
     default_body_poses: dict = dataclasses.field(default_factory=dict)
     geometry_exclusions: list = dataclasses.field(default_factory=list)
     link_exclusions: list = dataclasses.field(default_factory=list)
+    nested: list = dataclasses.field(default_factory=list)
+    world_scope: bool = False

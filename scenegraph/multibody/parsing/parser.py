@@ -6,9 +6,11 @@ it inside the plant's rollback transaction: a failed AddModels leaves the plant
 and its SceneGraph exactly as they were.
 
 File types are chosen by extension (or ``file_type`` for strings) through
-``_FORMATS``: adding a reader for a format is one entry there. URDF (.urdf)
-and MJCF (.xml, mjcf_reader.py) are read; SDFormat (.sdf), model directives
-(.dmd.yaml) and bare meshes (.obj) are refused with a message saying so.
+``_FORMATS``: adding a reader for a format is one entry there. URDF (.urdf),
+MJCF (.xml, mjcf_reader.py) and SDFormat (.sdf, sdf_reader.py) are read;
+model directives (.dmd.yaml) and bare meshes (.obj) are refused with a
+message saying so. A source's models are committed together (all or none);
+AddModels returns every instance added, nested SDFormat models included.
 
 Extensions (snake_case): ``add_srdf(file_name, model_instance)`` applies an
 SRDF's ``<disable_collisions>`` (see srdf.py).
@@ -22,7 +24,7 @@ from scenegraph.multibody.parsing.collision_filter_groups import CollisionFilter
 from scenegraph.multibody.parsing.diagnostics import (LITERAL_STRING_STEM, Diagnostics,
                                                       ParsingError)
 from scenegraph.multibody.parsing.mesh_files import MeshLoader
-from scenegraph.multibody.parsing.model_loader import commit_model
+from scenegraph.multibody.parsing.model_loader import commit_models
 from scenegraph.multibody.parsing.package_map import PackageMap, UriError, resolve_uri
 from scenegraph.multibody.parsing.urdf_geometry import ReadContext
 from scenegraph.multibody.parsing.urdf_reader import read_urdf
@@ -40,11 +42,17 @@ def _read_mjcf_format(data, ctx, with_geometry, what):
     return [read_mjcf(data, ctx, with_geometry, what)]
 
 
+def _read_sdf_format(data, ctx, with_geometry, what):
+    from scenegraph.multibody.parsing.sdf_reader import read_sdf
+
+    return read_sdf(data, ctx, with_geometry, what)
+
+
 # extension -> reader(data, ReadContext, with_geometry, "file" | "string") -> [descriptions],
 # or the name of a format not read yet.
 _FORMATS = {
     ".urdf": _read_urdf_format,
-    ".sdf": "SDFormat",
+    ".sdf": _read_sdf_format,
     ".xml": _read_mjcf_format,
     ".dmd.yaml": "model directives",
     ".obj": "a bare OBJ mesh",
@@ -201,7 +209,8 @@ class Parser:
         return self._add_from_file(path)
 
     def AddModelsFromString(self, file_contents: str, file_type: str):
-        """AddModels of text in memory; `file_type` is "urdf" (or ".urdf").
+        """AddModels of text in memory; `file_type` is "urdf", "sdf" or "xml"
+        (with or without the dot).
         Meshes must be named by package://, model:// or file:// URIs (a string
         has no folder for relative paths, as in Drake)."""
         extension = file_type if file_type.startswith(".") else "." + file_type
@@ -231,13 +240,9 @@ class Parser:
             models = reader(data, ctx, plant.geometry_source_is_registered(), what)
         finally:
             diagnostics.flush_ignored()
-        names = self._model_names(models, diagnostics)
-        added = []
-        for model, name in zip(models, names):
-            model_instance, record = commit_model(plant, model, name)
-            added.append(model_instance)
-            if record is not None:
-                self._filter_records.append(record)
+        names = self._model_names([m for m in models if not m.world_scope], diagnostics)
+        added, records = commit_models(plant, models, names)
+        self._filter_records.extend(records)
         return added
 
     def _model_names(self, models, diagnostics) -> list:

@@ -42,8 +42,7 @@ def _local_set(shape):
                 np.zeros(3))
     if kind in ("Mesh", "Convex"):
         V = np.asarray(shape.GetConvexHull().vertices(), dtype=float).reshape(-1, 3) \
-            if kind == "Convex" else np.asarray(shape.mesh_vertices(), float) * \
-            np.asarray(shape.scale3(), float)
+            if kind == "Convex" else np.asarray(shape.mesh_vertices(), float)  # scaled
         hull = ConvexHull(V)
         H, b = hull.equations[:, :3], -hull.equations[:, 3]
         lo, hi = V.min(axis=0), V.max(axis=0)
