@@ -27,8 +27,8 @@ import numpy as np
 from scenegraph._jit import njit
 
 __all__ = ["joint_pose", "forward_kinematics", "body_velocities", "point_jacobians",
-           "frame_point_jacobians", "velocity_to_qdot_matrix", "qdot_to_velocity_matrix",
-           "normalize_quaternions"]
+           "frame_point_jacobians", "distance_jacobian_rows", "velocity_to_qdot_matrix",
+           "qdot_to_velocity_matrix", "normalize_quaternions"]
 
 _WELD, _REVOLUTE, _PRISMATIC, _QUATERNION, _BALL_RPY, _PLANAR, _RPY_FLOATING = range(7)
 
@@ -304,6 +304,53 @@ def frame_point_jacobians(kinds, parent, mobod_of_body, v_start, axes, frame_bod
                 x0, x1, x2 = J[i, o, col], J[i, o + 1, col], J[i, o + 2, col]
                 for r in range(3):
                     J[i, o + r, col] = R_WE[0, r] * x0 + R_WE[1, r] * x1 + R_WE[2, r] * x2
+
+
+@njit
+def distance_jacobian_rows(kinds, parent, mobod_of_body, v_start, axes, R_WF, p_WMo, body_A,
+                           body_B, p_WCa, p_WCb, nhat_BA_W, J):
+    """J (m, nv), zeroed by the caller: row k is dφ_k/dv for a pair of
+    geometries on bodies body_A[k] and body_B[k] (m,) (a body index ≤ 0 —
+    the world, or a geometry on no body of the plant — does not move) with
+    witness points p_WCa, p_WCb and unit normal nhat_BA_W (m, 3) in W:
+
+        φ̇ = nhat_BA_W · (v_WCa − v_WCb),
+
+    Ca taken as fixed on A's body and Cb on B's (the witnesses' own slide
+    along the surfaces does not change φ to first order). A joint column
+    with [w; v] (at its frame M's origin Mo, in W) moves a point C at
+    v + w × (p_WC − p_WMo), so it contributes n·v + w·((p_WC − p_WMo) × n)."""
+    H = np.empty((6, 6))
+    for k in range(p_WCa.shape[0]):
+        n0, n1, n2 = nhat_BA_W[k, 0], nhat_BA_W[k, 1], nhat_BA_W[k, 2]
+        for side in range(2):
+            if side == 0:
+                body, sign, p = body_A[k], 1.0, p_WCa
+            else:
+                body, sign, p = body_B[k], -1.0, p_WCb
+            if body <= 0:
+                continue
+            m = mobod_of_body[body]
+            while m > 0:
+                nv = _hinge_columns_F(kinds[m], axes[m], H)
+                d0 = p[k, 0] - p_WMo[m, 0]
+                d1 = p[k, 1] - p_WMo[m, 1]
+                d2 = p[k, 2] - p_WMo[m, 2]
+                # d × n
+                c0 = d1 * n2 - d2 * n1
+                c1 = d2 * n0 - d0 * n2
+                c2 = d0 * n1 - d1 * n0
+                for c in range(nv):
+                    acc = 0.0
+                    for r in range(3):
+                        w = R_WF[m, r, 0] * H[0, c] + R_WF[m, r, 1] * H[1, c] \
+                            + R_WF[m, r, 2] * H[2, c]
+                        v = R_WF[m, r, 0] * H[3, c] + R_WF[m, r, 1] * H[4, c] \
+                            + R_WF[m, r, 2] * H[5, c]
+                        acc += w * (c0 if r == 0 else (c1 if r == 1 else c2)) \
+                            + v * (n0 if r == 0 else (n1 if r == 1 else n2))
+                    J[k, v_start[m] + c] += sign * acc
+                m = parent[m]
 
 
 @njit

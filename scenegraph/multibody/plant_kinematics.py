@@ -14,6 +14,7 @@ With respect to q̇, J_q = J_v·N⁺(q).
 from __future__ import annotations
 
 import enum
+import math
 
 import numpy as np
 
@@ -251,9 +252,28 @@ class PlantKinematics:
     def IsVelocityEqualToQDot(self) -> bool:
         """True when every joint has q̇ = v (no quaternion or roll-pitch-yaw joints)."""
         self._throw_if_not_finalized("IsVelocityEqualToQDot")
-        from scenegraph.multibody.joints import KIND_PLANAR, KIND_PRISMATIC, KIND_REVOLUTE
-        return all(int(k) in (KIND_REVOLUTE, KIND_PRISMATIC, KIND_PLANAR)
-                   for k in self._forest.kinds[1:])
+        return self._qdot_is_v()
+
+    def _qdot_is_v(self) -> bool:
+        """IsVelocityEqualToQDot() of a finalized plant, computed once."""
+        found = self.__dict__.get("_qdot_equals_v")
+        if found is None:
+            from scenegraph.multibody.joints import KIND_PLANAR, KIND_PRISMATIC, KIND_REVOLUTE
+            found = self.__dict__["_qdot_equals_v"] = all(
+                int(k) in (KIND_REVOLUTE, KIND_PRISMATIC, KIND_PLANAR, 0)
+                for k in self._forest.kinds[1:])
+        return found
+
+    # --- distances ------------------------------------------------------------------------
+    def calc_signed_distance_jacobians(self, context, max_distance: float = math.inf,
+                                       pairs=None):
+        """Extension: φ, witnesses, normals and the joint-space Jacobians dφ/dv
+        (m, nv) and dφ/dq (m, nq) of the plant's geometry pairs within
+        max_distance [m] (every unfiltered pair, or the given (id_A, id_B)
+        pairs), in one call: a SignedDistanceJointJacobians
+        (scenegraph.multibody.distance_jacobians.calc_signed_distance_jacobians)."""
+        from scenegraph.multibody.distance_jacobians import calc_signed_distance_jacobians
+        return calc_signed_distance_jacobians(self, context, max_distance, pairs)
 
     # --- limits --------------------------------------------------------------------------------
     def _joint_array(self, getter, n_of, start_of, size) -> np.ndarray:

@@ -1,0 +1,160 @@
+"""Signed distances between a MultibodyPlant's collision geometries and their
+joint-space Jacobians, for collision constraints in controllers (an
+extension beyond pydrake).
+
+For a pair of proximity geometries A and B with signed distance φ, witness
+points Ca on ∂A and Cb on ∂B and unit normal nhat_BA_W (from B into A),
+
+    φ̇ = nhat_BA_W · (v_WCa − v_WCb) = J_v · v = J_q · q̇,
+
+where Ca moves as a point fixed on A's body and Cb as a point fixed on B's
+(where the witnesses are unique, their slide along the surfaces does not
+change φ to first order; scenegraph/proximity/distance_jacobians.py gives
+the same rows per frame twist). J_v (m, nv) comes from one compiled pass
+over the pairs and the bodies' chains (kinematics_kernels.
+distance_jacobian_rows) and J_q = J_v·N⁺(q) (m, nq) is the gradient of φ
+with respect to q: for a quaternion joint N⁺ maps q̇ to the angular velocity
+and is orthogonal to q, so J_q is the derivative of φ(q) through the joint's
+normalized quaternion (the rotation a quaternion makes does not depend on
+its length), and J_v·δv is the change of φ along integrate(q, δv, 1)
+(scenegraph.multibody.configuration).
+
+Which pairs: every unfiltered pair closer than max_distance (the pairs and
+order of ComputeSignedDistancePairwiseClosestPoints(max_distance): the
+robot's self pairs that its collision filters leave, and robot–world
+pairs), or the given (id_A, id_B) pairs within max_distance (filters
+ignored). Geometry on the world body, and geometry of any other SceneGraph
+source (not on a body of this plant), is taken as fixed: its side of a row
+contributes nothing. Where φ is not differentiable (ties between witness
+features, a non-convex Mesh measured as its hull) the rows are those of the
+reported witnesses (docs/controllers.md).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+__all__ = ["SignedDistanceJointJacobians", "calc_signed_distance_jacobians"]
+
+
+class SignedDistanceJointJacobians:
+    """Signed distances of m geometry pairs of a MultibodyPlant with their
+    joint-space Jacobians (extension; see the module docstring).
+
+    Row k: φ_k = distance[k], φ̇_k = J_v[k]·v = J_q[k]·q̇. Rows are in the
+    order of the query that produced them (sorted by (id_A, id_B) for the
+    pairwise query, as given for chosen pairs).
+
+    Attributes:
+      id_A, id_B: lists of m GeometryIds (id_A registered first).
+      body_A, body_B: (m,) int64 body indices of the bodies A and B are on
+        (0 for the world body; −1 for geometry on no body of this plant,
+        which is taken as fixed).
+      distance: (m,) signed distances φ [m] (negative when penetrating).
+      p_WCa, p_WCb: (m, 3) witness points on ∂A and ∂B, in W [m].
+      nhat_BA_W: (m, 3) unit normals from B into A, in W.
+      J_v: (m, nv) dφ/dv [m per unit of v: m/rad for revolute joints].
+      J_q: (m, nq) dφ/dq (= J_v·N⁺(q); J_v's values where q̇ = v).
+    """
+
+    __slots__ = ("id_A", "id_B", "body_A", "body_B", "distance", "p_WCa", "p_WCb",
+                 "nhat_BA_W", "J_v", "J_q")
+
+    def __init__(self, id_A, id_B, body_A, body_B, distance, p_WCa, p_WCb, nhat_BA_W, J_v,
+                 J_q):
+        self.id_A, self.id_B = id_A, id_B
+        self.body_A, self.body_B = body_A, body_B
+        self.distance, self.p_WCa, self.p_WCb = distance, p_WCa, p_WCb
+        self.nhat_BA_W, self.J_v, self.J_q = nhat_BA_W, J_v, J_q
+
+    def __len__(self) -> int:
+        return len(self.distance)
+
+    def __repr__(self) -> str:
+        closest = f", closest {self.distance.min():.6g} m" if len(self) else ""
+        return f"SignedDistanceJointJacobians({len(self)} pairs{closest})"
+
+
+def _frame_bodies(plant) -> dict:
+    """{FrameId: body index} of every SceneGraph frame of the plant's bodies
+    and the world frame (0); cached on the plant (frames are fixed once it
+    is finalized)."""
+    cached = plant.__dict__.get("_distance_frame_bodies")
+    if cached is None or cached[0] != len(plant._body_of_frame_id):
+        from scenegraph import SceneGraph
+        table = dict(plant._body_of_frame_id)
+        table[SceneGraph.world_frame_id()] = 0
+        cached = plant.__dict__["_distance_frame_bodies"] = (len(plant._body_of_frame_id),
+                                                             table)
+    return cached[1]
+
+
+def _query_object(plant, context):
+    port = plant.get_geometry_query_input_port()
+    if not port.HasValue(context):
+        raise RuntimeError(
+            "calc_signed_distance_jacobians(): the plant's geometry_query input port is not "
+            "connected; build the plant with AddMultibodyPlantSceneGraph (or connect "
+            "SceneGraph's query output port to it)")
+    return port.Eval(context)
+
+
+def calc_signed_distance_jacobians(plant, context, max_distance: float = math.inf,
+                                   pairs=None) -> SignedDistanceJointJacobians:
+    """φ, witnesses, normals and joint-space Jacobians dφ/dv, dφ/dq of the
+    plant's geometry pairs in one call (extension; module docstring).
+
+    Args:
+      plant: a finalized MultibodyPlant registered with a SceneGraph whose
+        query output reaches the plant's geometry_query input (as
+        AddMultibodyPlantSceneGraph connects them).
+      context: the plant's context (its q is used for the Jacobians; the
+        query object is evaluated from the same diagram context).
+      max_distance: pairs farther apart than this [m] are left out.
+      pairs: None for every unfiltered pair (the pairs and order of
+        ComputeSignedDistancePairwiseClosestPoints(max_distance)), or a
+        sequence of (GeometryId, GeometryId) pairs (filters ignored), in the
+        order given.
+
+    Returns:
+      SignedDistanceJointJacobians with m rows.
+
+    Raises:
+      RuntimeError: before Finalize, a context of another system, the
+        geometry_query port not connected, or a pair the query refuses
+        (the query's message names it).
+    """
+    pk = plant._eval_position_kinematics(context)
+    query = _query_object(plant, context)
+    rows = query.compute_signed_distance_jacobians(max_distance, pairs)
+    m = len(rows.distance)
+    frame_bodies = _frame_bodies(plant)
+    body_A = np.fromiter(map(frame_bodies.get, rows.frame_id_A, itertools.repeat(-1)),
+                         dtype=np.int64, count=m)
+    body_B = np.fromiter(map(frame_bodies.get, rows.frame_id_B, itertools.repeat(-1)),
+                         dtype=np.int64, count=m)
+    p_WCa = np.ascontiguousarray(rows.p_WCa, dtype=float).reshape(m, 3)
+    p_WCb = np.ascontiguousarray(rows.p_WCb, dtype=float).reshape(m, 3)
+    nhat = np.ascontiguousarray(rows.nhat_BA_W, dtype=float).reshape(m, 3)
+    f = plant._forest
+    J_v = np.zeros((m, f.nv))
+    if m:
+        _rows_kernel()(f.kinds, f.parent, f.mobod_of_body, f.v_start, f.axes, pk.R_WF,
+                            pk.p_WMo, body_A, body_B, p_WCa, p_WCb, nhat, J_v)
+    if plant._qdot_is_v():
+        J_q = J_v.copy()
+    else:
+        J_q = J_v @ plant._nplus(pk.q)
+    return SignedDistanceJointJacobians(rows.id_A, rows.id_B, body_A, body_B,
+                                        np.asarray(rows.distance, dtype=float), p_WCa, p_WCb,
+                                        nhat, J_v, J_q)
+
+
+def _rows_kernel():
+    """kinematics_kernels.distance_jacobian_rows, imported at the first call
+    (numba's dispatcher: the query's arrays are made contiguous here but may
+    be read-only)."""
+    from scenegraph.multibody.kinematics_kernels import distance_jacobian_rows
+    return distance_jacobian_rows
