@@ -62,6 +62,13 @@ def segment_distance(a0, a1, b0, b1) -> float:
     return min(float(result.fun), f(0.0), f(1.0))
 
 
+def has_closed_form(query, id_a, id_b) -> bool:
+    """True if independent_distance answers the pair in closed form (a half
+    space, or two swept spheres) rather than with the slow SLSQP solver."""
+    kinds = {type(query.inspector().GetShape(g)).__name__ for g in (id_a, id_b)}
+    return "HalfSpace" in kinds or kinds <= {"Sphere", "Capsule"}
+
+
 def independent_distance(query, id_a, id_b) -> float:
     """A signed distance computed without the library's narrow phase: a half
     space's support function, two swept spheres' segment distance, or an SLSQP
