@@ -37,7 +37,7 @@ import os
 
 from scenegraph.multibody.parsing.diagnostics import Diagnostics
 from scenegraph.multibody.parsing.package_map import UriError, resolve_uri
-from scenegraph.multibody.parsing.xml_tree import XmlElement, describe, parse_xml
+from scenegraph.multibody.parsing.xml_tree import XmlElement, parse_xml
 
 __all__ = ["SdfDocument", "read_document"]
 

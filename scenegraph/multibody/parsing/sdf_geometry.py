@@ -22,8 +22,9 @@ Drake's rules (detail_sdf_geometry.cc), with this library's shapes:
   or <drake:perception_properties enabled="false"/> switch a role off; with
   both off the visual is skipped with a warning.
 * Collision: ProximityProperties as in URDF (<drake:proximity_properties>,
-  urdf_geometry.py; the values are element text here), with the friction of ``<surface><friction><ode>``
-  ``mu``/``mu2`` when Drake's own coefficients are not given (default 1, 1).
+  urdf_geometry.py; the values are element text here), with the friction of
+  ``<surface><friction><ode>`` ``mu``/``mu2`` when Drake's own coefficients are
+  not given (default 1, 1).
 """
 from __future__ import annotations
 

@@ -91,9 +91,9 @@ def read_pose(element, d, context: str = ""):
     except ValueError:
         values = None
     if values is None or len(values) != count or not all(math.isfinite(v) for v in values):
+        fields = "x y z qx qy qz qw" if count == 7 else "x y z roll pitch yaw"
         d.error(node.line, f"{where}<pose> of {describe(element)} must be {count} finite "
-                           f"numbers ({'x y z qx qy qz qw' if count == 7 else 'x y z roll pitch yaw'}"
-                           f"); got '{text}'")
+                           f"numbers ({fields}); got '{text}'")
     p = np.array(values[:3])
     if fmt == "quat_xyzw":
         qx, qy, qz, qw = values[3:]

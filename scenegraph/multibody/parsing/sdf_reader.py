@@ -40,6 +40,8 @@ Errors name the file (the included one for elements that came from an
 """
 from __future__ import annotations
 
+import numpy as np
+
 from scenegraph.multibody.parsing.link_inertia import spatial_inertia_from_file
 from scenegraph.multibody.parsing.model_description import (FrameDescription,
                                                             JointDescription,
@@ -49,7 +51,7 @@ from scenegraph.multibody.parsing.sdf_geometry import read_collision, read_visua
 from scenegraph.multibody.parsing.sdf_joints import read_joint_type, read_mimic
 from scenegraph.multibody.parsing.sdf_poses import (MODEL_FRAME, WORLD, FrameNode,
                                                     FrameScope, child_bool, child_numbers,
-                                                    read_pose, split_scoped)
+                                                    read_pose)
 from scenegraph.multibody.parsing.xml_tree import describe
 
 __all__ = ["read_sdf"]
@@ -106,8 +108,6 @@ class SdfReader:
 
     # ------------------------------------------------------------------ root
     def read(self) -> list:
-        from scenegraph.math import RigidTransform
-
         root = self.document.root
         d = self.document.diagnostics
         for child in root.children:
@@ -208,8 +208,6 @@ class SdfReader:
     def _describe(self, element, scope, X_WM, name: str, path: str = ""):
         """The ModelDescription of a <model> whose frame is at X_WM in the
         world; `path`: its full scoped name within the source ("" top)."""
-        from scenegraph.math import RigidTransform
-
         d = self.d(element)
         full = f"{path}::{name}" if path else name
         model = ModelDescription(name=name, source_name=d.source_name, line=element.line,
@@ -345,8 +343,6 @@ class SdfReader:
             X_PJ = None
 
         def R_JE(expressed_in, use_model_frame, node):
-            import numpy as np
-
             version = self.document.version_of(element)
             if expressed_in is None and (version < (1, 5) or (version < (1, 7) and
                                                               use_model_frame)):
@@ -418,6 +414,8 @@ class SdfReader:
 
     # ------------------------------------------------------------------ world
     def _world(self, element) -> list:
+        from scenegraph.math import RigidTransform
+
         d = self.d(element)
         for child in element.children:
             if child.tag not in _WORLD_CHILDREN:
@@ -433,8 +431,6 @@ class SdfReader:
             link, X_BF = scope.X_BF(name)
             self._frame(world, FrameDescription(name, link, X_BF, child.line,
                                                 instance=scope.instance_of(name)))
-        from scenegraph.math import RigidTransform
-
         for child in element.findall("joint"):
             joint = self._joint(child, scope, RigidTransform(), world, "")
             if joint.kind != "fixed":
@@ -520,6 +516,4 @@ class SdfReader:
 
 
 def _is_exactly_identity(X) -> bool:
-    import numpy as np
-
     return X is not None and bool((X.GetAsMatrix4() == np.eye(4)).all())

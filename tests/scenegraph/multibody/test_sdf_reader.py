@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from scenegraph import HalfSpace, Rgba
-from scenegraph.math import RigidTransform, RollPitchYaw
-from scenegraph.multibody import (AddMultibodyPlantSceneGraph, ModelInstanceIndex, Parser)
+from scenegraph.math import RollPitchYaw
+from scenegraph.multibody import AddMultibodyPlantSceneGraph, ModelInstanceIndex, Parser
 from scenegraph.multibody.parsing import IgnoredElementWarning, ParsingWarning
 from systems.framework import DiagramBuilder
 from tests.scenegraph.multibody.sdf_data import MODELS, add_packages
