@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 
 import numpy as np
 
@@ -48,7 +49,7 @@ class SignedDistanceJointJacobians:
     pairwise query, as given for chosen pairs).
 
     Attributes:
-      id_A, id_B: lists of m GeometryIds (id_A registered first).
+      id_A, id_B: (m,) object arrays of GeometryIds (id_A registered first).
       body_A, body_B: (m,) int64 body indices of the bodies A and B are on
         (0 for the world body; −1 for geometry on no body of this plant,
         which is taken as fixed).
@@ -102,7 +103,7 @@ def _query_object(plant, context):
 
 
 def calc_signed_distance_jacobians(plant, context, max_distance: float = math.inf,
-                                   pairs=None) -> SignedDistanceJointJacobians:
+                                   pairs=None, query_object=None) -> SignedDistanceJointJacobians:
     """φ, witnesses, normals and joint-space Jacobians dφ/dv, dφ/dq of the
     plant's geometry pairs in one call (extension; module docstring).
 
@@ -117,6 +118,11 @@ def calc_signed_distance_jacobians(plant, context, max_distance: float = math.in
         ComputeSignedDistancePairwiseClosestPoints(max_distance)), or a
         sequence of (GeometryId, GeometryId) pairs (filters ignored), in the
         order given.
+      query_object: a QueryObject to measure with instead of the one on the
+        plant's geometry_query input port: for a controller that receives
+        SceneGraph's query on its own input port and keeps its own plant
+        context (set to the same q). Its poses must be those of `context`'s
+        q, or the rows are wrong.
 
     Returns:
       SignedDistanceJointJacobians with m rows.
@@ -126,8 +132,100 @@ def calc_signed_distance_jacobians(plant, context, max_distance: float = math.in
         geometry_query port not connected, or a pair the query refuses
         (the query's message names it).
     """
+    if not max_distance >= 0.0:
+        raise ValueError(f"calc_signed_distance_jacobians(): max_distance must be "
+                         f"non-negative; got {max_distance}")
     pk = plant._eval_position_kinematics(context)
-    query = _query_object(plant, context)
+    query = _query_object(plant, context) if query_object is None else query_object
+    measured = _engine_arrays(plant, query, float(max_distance), pairs)
+    if measured is None:
+        measured = _public_arrays(plant, query, float(max_distance), pairs)
+    id_A, id_B, body_A, body_B, distance, p_WCa, p_WCb, nhat = measured
+    m = len(distance)
+    f = plant._forest
+    J_v = np.zeros((m, f.nv))
+    if m:
+        args = (f.kinds, f.parent, f.mobod_of_body, f.v_start, f.axes, pk.R_WF, pk.p_WMo,
+                body_A, body_B, p_WCa, p_WCb, nhat, J_v)
+        entry = plant.__dict__.get("_distance_rows_entry")
+        if entry is None:
+            # Every argument is made here (or by the plant) C-contiguous
+            # float64/int64, so the compiled entry is called without numba's
+            # per-call type resolution (scenegraph._jit.entry_point).
+            from scenegraph._jit import entry_point
+            from scenegraph.multibody.kinematics_kernels import distance_jacobian_rows
+            entry = plant.__dict__["_distance_rows_entry"] = entry_point(
+                distance_jacobian_rows, args)
+        entry(*args)
+    if plant._qdot_is_v():
+        J_q = J_v.copy()
+    else:
+        J_q = J_v @ plant._nplus(pk.q)
+    return SignedDistanceJointJacobians(id_A, id_B, body_A, body_B, distance, p_WCa, p_WCb,
+                                        nhat, J_v, J_q)
+
+
+_QUERY = "calc_signed_distance_jacobians"
+
+
+def _object_array(values) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _contiguous(array, m) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=float).reshape(m, 3)
+
+
+def _engine_arrays(plant, query, max_distance, pairs):
+    """(id_A, id_B (m,) object arrays, body_A, body_B (m,) int64, distance
+    (m,), p_WCa, p_WCb, nhat_BA_W (m, 3)) straight from the proximity
+    engine's arrays (the same candidates and narrow phase as
+    QueryObject.compute_signed_distance_jacobians, without its per-frame
+    rows and per-pair id lists); None when the engine does not offer them
+    (then the public query is used)."""
+    try:
+        from scenegraph.proximity import batched_queries
+        engine, world_poses = query._engine_and_poses()
+        R, p = engine._poses(world_poses)
+        if pairs is not None:
+            rows = batched_queries._canonical_rows(engine, list(pairs), _QUERY)
+        elif math.isinf(max_distance):
+            rows = engine._unfiltered_pairs()
+        else:
+            rows = engine._candidates(R, p, 0.5 * max_distance)
+        per_row = _engine_rows(plant, engine)
+        measure = batched_queries.pair_arrays
+    except (AttributeError, ImportError, TypeError):
+        return None
+    ids, row_body = per_row
+    distance, p_WCa, p_WCb, nhat, _ = measure(engine, world_poses, rows, max_distance, _QUERY)
+    keep = np.flatnonzero(distance <= max_distance)
+    a, b = rows[keep, 0], rows[keep, 1]
+    m = len(keep)
+    return (ids[a], ids[b], row_body[a], row_body[b], np.asarray(distance, dtype=float)[keep],
+            _contiguous(p_WCa[keep], m), _contiguous(p_WCb[keep], m),
+            _contiguous(nhat[keep], m))
+
+
+def _engine_rows(plant, engine):
+    """(GeometryIds (n,) object array, body index (n,) int64) per engine row,
+    cached per engine (one per geometry state)."""
+    cached = plant.__dict__.get("_distance_engine_rows")
+    if cached is not None and cached[0]() is engine:
+        return cached[1]
+    frame_bodies = _frame_bodies(plant)
+    frames = engine._view.frame_ids
+    rows = (_object_array(list(engine._ids)),
+            np.fromiter(map(frame_bodies.get, frames, itertools.repeat(-1)), dtype=np.int64,
+                        count=len(frames)))
+    plant.__dict__["_distance_engine_rows"] = (weakref.ref(engine), rows)
+    return rows
+
+
+def _public_arrays(plant, query, max_distance, pairs):
+    """_engine_arrays' values through QueryObject.compute_signed_distance_jacobians."""
     rows = query.compute_signed_distance_jacobians(max_distance, pairs)
     m = len(rows.distance)
     frame_bodies = _frame_bodies(plant)
@@ -135,26 +233,6 @@ def calc_signed_distance_jacobians(plant, context, max_distance: float = math.in
                          dtype=np.int64, count=m)
     body_B = np.fromiter(map(frame_bodies.get, rows.frame_id_B, itertools.repeat(-1)),
                          dtype=np.int64, count=m)
-    p_WCa = np.ascontiguousarray(rows.p_WCa, dtype=float).reshape(m, 3)
-    p_WCb = np.ascontiguousarray(rows.p_WCb, dtype=float).reshape(m, 3)
-    nhat = np.ascontiguousarray(rows.nhat_BA_W, dtype=float).reshape(m, 3)
-    f = plant._forest
-    J_v = np.zeros((m, f.nv))
-    if m:
-        _rows_kernel()(f.kinds, f.parent, f.mobod_of_body, f.v_start, f.axes, pk.R_WF,
-                            pk.p_WMo, body_A, body_B, p_WCa, p_WCb, nhat, J_v)
-    if plant._qdot_is_v():
-        J_q = J_v.copy()
-    else:
-        J_q = J_v @ plant._nplus(pk.q)
-    return SignedDistanceJointJacobians(rows.id_A, rows.id_B, body_A, body_B,
-                                        np.asarray(rows.distance, dtype=float), p_WCa, p_WCb,
-                                        nhat, J_v, J_q)
-
-
-def _rows_kernel():
-    """kinematics_kernels.distance_jacobian_rows, imported at the first call
-    (numba's dispatcher: the query's arrays are made contiguous here but may
-    be read-only)."""
-    from scenegraph.multibody.kinematics_kernels import distance_jacobian_rows
-    return distance_jacobian_rows
+    return (_object_array(rows.id_A), _object_array(rows.id_B), body_A, body_B,
+            np.asarray(rows.distance, dtype=float), _contiguous(rows.p_WCa, m),
+            _contiguous(rows.p_WCb, m), _contiguous(rows.nhat_BA_W, m))

@@ -266,14 +266,16 @@ class PlantKinematics:
 
     # --- distances ------------------------------------------------------------------------
     def calc_signed_distance_jacobians(self, context, max_distance: float = math.inf,
-                                       pairs=None):
+                                       pairs=None, query_object=None):
         """Extension: φ, witnesses, normals and the joint-space Jacobians dφ/dv
         (m, nv) and dφ/dq (m, nq) of the plant's geometry pairs within
         max_distance [m] (every unfiltered pair, or the given (id_A, id_B)
         pairs), in one call: a SignedDistanceJointJacobians
-        (scenegraph.multibody.distance_jacobians.calc_signed_distance_jacobians)."""
+        (scenegraph.multibody.distance_jacobians.calc_signed_distance_jacobians;
+        query_object: measure with this QueryObject instead of the
+        geometry_query port's)."""
         from scenegraph.multibody.distance_jacobians import calc_signed_distance_jacobians
-        return calc_signed_distance_jacobians(self, context, max_distance, pairs)
+        return calc_signed_distance_jacobians(self, context, max_distance, pairs, query_object)
 
     # --- limits --------------------------------------------------------------------------------
     def _joint_array(self, getter, n_of, start_of, size) -> np.ndarray:

@@ -287,9 +287,9 @@ class PlantState:
     @signatures("(context, q)", "(context, model_instance, q)")
     def SetPositions(self, context, *args, **kwargs) -> None:
         """Sets q (nq,) (or one model instance's positions)."""
-        # The controller's path, (context, q) by position on a continuous
-        # plant, without the overload set's binding (~4 µs).
-        if len(args) == 1 and not kwargs and self._time_step == 0:
+        # The controller's path, (context, q) by position, without the
+        # overload set's binding (~4 µs).
+        if len(args) == 1 and not kwargs:
             entry = self._position_kinematics
             try:
                 mine = context._system_ref is entry._system_ref
@@ -299,13 +299,17 @@ class PlantState:
                 q = args[0]
                 if type(q) is not np.ndarray or q.dtype != np.float64 or q.ndim != 1:
                     q = np.asarray(q, dtype=float).reshape(-1)
-                target = context.get_continuous_state().get_mutable_generalized_position() \
-                    .get_mutable_value()
-                if q.shape != target.shape:
-                    raise RuntimeError(f"SetPositions: expected a vector of size "
-                                       f"{target.shape[0]}; got shape {np.shape(args[0])}")
-                context._invalidate(_Q_TICKET)
-                target[:] = q
+                nq = self._forest.nq
+                if q.shape != (nq,):
+                    raise RuntimeError(f"SetPositions: expected a vector of size {nq}; got "
+                                       f"shape {np.shape(args[0])}")
+                if self._time_step == 0:
+                    context._invalidate(_Q_TICKET)
+                    context.get_continuous_state().get_mutable_generalized_position() \
+                        .get_mutable_value()[:] = q
+                else:
+                    # Invalidates the discrete state's dependents, then writes.
+                    context.get_mutable_discrete_state_vector().get_mutable_value()[:nq] = q
                 return
         _SET_POSITIONS._dispatch((self, context) + args, kwargs)
 
@@ -709,8 +713,11 @@ class PlantState:
             q_next = qc
         else:
             v_next = np.asarray(vc, dtype=float)
-            q_next = q + h * (self._velocity_to_qdot(q) @ v_next)
-            normalize_quaternions(f.kinds, f.q_start, q_next)
+            if self._qdot_is_v():
+                q_next = q + h * v_next
+            else:
+                q_next = q + h * (self._velocity_to_qdot(q) @ v_next)
+                normalize_quaternions(f.kinds, f.q_start, q_next)
         discrete_state.get_mutable_vector(0).SetFromVector(np.concatenate([q_next, v_next]))
         return EventStatus.Succeeded()
 

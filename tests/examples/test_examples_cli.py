@@ -36,6 +36,8 @@ def test_help_describes_the_example_and_exits_0(name, capsys):
     (["examples/quickstart.py", "--duration", "0.1", "--html", "{tmp}/q.html"],
      "real-time factor"),
     (["examples/arm_avoidance.py", "--meshcat", "--duration", "0.2"], "minimum clearance"),
+    (["examples/robot_collision_avoidance.py", "--no-wait", "--duration", "0.2"],
+     "real-time factor"),
 ])
 def test_runs_to_the_end_without_a_terminal(args, shows, tmp_path):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]

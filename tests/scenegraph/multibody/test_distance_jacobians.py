@@ -113,8 +113,7 @@ def test_every_joint_type_matches_finite_differences():
         assert worst_q < TOL and worst_v < TOL, (worst_q, worst_v)
         # Which bodies: the world is 0, the other source's box −1 (fixed).
         assert (rows.body_A >= -1).all() and 0 in set(rows.body_B) | set(rows.body_A)
-        ids = rows.id_A + rows.id_B
-        assert foreign in ids
+        assert foreign in set(rows.id_A) | set(rows.id_B)
         checked += len(rows)
     assert checked >= 30
 
@@ -161,6 +160,28 @@ def test_same_pairs_and_order_as_the_pairwise_query_and_chosen_pairs():
     assert 0 in (everything.body_A[k], everything.body_B[k])
 
 
+def test_engine_arrays_equal_the_public_query_path():
+    # The rows come from the proximity engine's arrays (no per-pair objects);
+    # QueryObject.compute_signed_distance_jacobians is the fallback. Both
+    # must agree exactly (if the engine's internals change, the fast path
+    # returns None and this test says so).
+    from scenegraph.multibody import distance_jacobians as dj
+    plant, scene_graph, context, _ = _every_joint_scene()
+    plant.SetPositions(context, random_q(plant, np.random.default_rng(13)))
+    query = plant.get_geometry_query_input_port().Eval(context)
+    everything = dj._public_arrays(plant, query, math.inf, None)
+    chosen = list(zip(everything[0][[3, 0, 5]], everything[1][[3, 0, 5]]))
+    for max_distance, pairs in ((0.25, None), (math.inf, None), (math.inf, chosen),
+                                (0.3, chosen)):
+        fast = dj._engine_arrays(plant, query, max_distance, pairs)
+        assert fast is not None, "the proximity engine's arrays are not reachable"
+        public = dj._public_arrays(plant, query, max_distance, pairs)
+        for a, b in zip(fast, public):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+    with pytest.raises(ValueError, match="max_distance must be non-negative"):
+        plant.calc_signed_distance_jacobians(context, -1.0)
+
+
 def test_panda_self_and_world_pairs_match_finite_differences():
     builder = DiagramBuilder()
     plant, scene_graph = AddMultibodyPlantSceneGraph(builder, 0.0)
@@ -172,6 +193,7 @@ def test_panda_self_and_world_pairs_match_finite_differences():
         plant.RegisterCollisionGeometry(plant.world_body(), RigidTransform(xyz), Sphere(0.08),
                                         f"obstacle{i}", ProximityProperties())
     plant.Finalize()
+    assert plant.IsVelocityEqualToQDot()         # welds and revolute/prismatic joints
     diagram = builder.Build()
     context = plant.GetMyMutableContextFromRoot(diagram.CreateDefaultContext())
     lower, upper = plant.GetPositionLowerLimits(), plant.GetPositionUpperLimits()
