@@ -1,22 +1,23 @@
 """A four-joint arm tracks targets around obstacles, its controller keeping
-every link a margin away from them with signed-distance Jacobians.
+every link a margin away from them with joint-space distance Jacobians.
 
 Diagram:
-  ArmKinematics (joint angles q integrate the commanded rates; forward
-    kinematics outputs X_WL of the three link frames as a FramePoseVector)
-    -> SceneGraph (capsule links; a cylinder pedestal; obstacles: a sphere,
-       a box, a cylinder, a Convex rock and the ground half space)
-    -> AvoidanceController (every 10 ms: reads the QueryObject; for each
-       link–obstacle pair closer than INFLUENCE it composes the joint-space
-       row J_q = J_A·J_Fa(q) + J_B·J_Fb(q) from
-       QueryObject.compute_signed_distance_jacobians and its own frame
-       Jacobians, then solves the small QP
+  MultibodyPlant (built in code: a turret yawing about the vertical on a
+    pedestal, then three pitch joints; capsule links; its q integrates the
+    commanded joint rates) -> SceneGraph (the arm's capsules and a cylinder
+    pedestal; obstacles of another source: a sphere, a box, a cylinder, a
+    Convex rock and the ground half space)
+    -> AvoidanceController (every 10 ms: from the arm's state and the
+       QueryObject it asks plant.calc_signed_distance_jacobians for φ and
+       the joint-space row J_q = dφ/dq of every link–obstacle pair closer
+       than INFLUENCE, and the plant for the end effector's Jacobian J_E,
+       then solves the small QP
            min |J_E q̇ − v_des|² + λ|q̇|²
            s.t. J_q q̇ ≥ −γ (φ − MARGIN)  (each near pair; a velocity damper)
                 |q̇_j| ≤ QDOT_MAX
        exactly (least-distance programming by non-negative least squares),
        and holds q̇ until the next update)
-    -> ArmKinematics.
+    -> the plant's commanded_velocities input.
   ClearanceMonitor records the smallest link–obstacle distance after every
   step; with --meshcat, MeshcatVisualizer shows the scene and DistanceLines
   draws the closest-distance segment of every near pair.
@@ -40,15 +41,18 @@ from scipy.optimize import nnls
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from scenegraph import (Box, Capsule, CollisionFilterDeclaration, Convex,  # noqa: E402
-                        Cylinder, FramePoseVector, GeometryFrame, GeometryInstance,
-                        GeometrySet, HalfSpace, MakePhongIllustrationProperties,
-                        MeshcatVisualizer, MeshcatVisualizerParams, ProximityProperties,
-                        QueryObject, Rgba, SceneGraph, Sphere, StartMeshcat)
+from scenegraph import (Box, Capsule, Convex,  # noqa: E402
+                        Cylinder, GeometryInstance, HalfSpace,
+                        MakePhongIllustrationProperties, MeshcatVisualizer,
+                        MeshcatVisualizerParams, ProximityProperties, QueryObject, Rgba,
+                        Sphere, StartMeshcat)
 from scenegraph.math import RigidTransform, RotationMatrix  # noqa: E402
+from scenegraph.multibody import (AddMultibodyPlantSceneGraph,  # noqa: E402
+                                  FixedOffsetFrame, JacobianWrtVariable, RevoluteJoint,
+                                  SpatialInertia)
 from systems.analysis import Simulator  # noqa: E402
-from systems.framework import (AbstractValue, BasicVector, DiagramBuilder,  # noqa: E402
-                               EventStatus, LeafSystem)
+from systems.framework import (AbstractValue, DiagramBuilder, EventStatus,  # noqa: E402
+                               LeafSystem)
 
 # Arm: shoulder height, link lengths and radii [m].
 SHOULDER = 0.4
@@ -68,45 +72,53 @@ DAMPING = 1e-3       # λ
 TARGETS = np.array([[0.60, 0.38, 0.50], [0.62, -0.38, 0.55], [0.42, 0.0, 0.15],
                     [0.40, 0.05, 0.95]])
 SEGMENT = 3.0
+LINK_COLORS = ([0.9, 0.55, 0.1, 1.0], [0.95, 0.7, 0.2, 1.0], [0.3, 0.3, 0.3, 1.0])
 
 
-def _rot_y(a):
-    return RotationMatrix.MakeYRotation(a).matrix()
+def add_arm(builder):
+    """The arm as a MultibodyPlant (continuous; its q follows the
+    commanded_velocities input) registered with a new SceneGraph: a turret
+    yawing about +z at the shoulder, then three joints pitching about their
+    +y; link k lies along +x of its body frame "link<k>", which sits at its
+    joint. Capsules on the links, a cylinder pedestal on the world body; the
+    arm does not check collisions with itself. Returns (plant, scene_graph,
+    the capsules' GeometryIds)."""
+    plant, scene_graph = AddMultibodyPlantSceneGraph(builder, time_step=0.0)
+    inertia = SpatialInertia.SolidSphereWithMass(0.5, 0.05)
+    turret = plant.AddRigidBody("turret", inertia)
+    links = [plant.AddRigidBody(f"link{k + 1}", inertia) for k in range(3)]
+    plant.AddJoint(RevoluteJoint("base_yaw", plant.AddFrame(FixedOffsetFrame(
+        "shoulder", plant.world_frame(), RigidTransform([0, 0, SHOULDER]))),
+        turret.body_frame(), [0, 0, 1]))
+    parent = turret.body_frame()
+    for k, (link, name) in enumerate(zip(links, ("shoulder", "elbow", "wrist"))):
+        plant.AddJoint(RevoluteJoint(name, parent, link.body_frame(), [0, 1, 0]))
+        parent = plant.AddFrame(FixedOffsetFrame(f"{name}_end", link.body_frame(),
+                                                 RigidTransform([LENGTHS[k], 0, 0])))
+    capsules = []
+    for link, length, radius, rgba in zip(links, LENGTHS, RADII, LINK_COLORS):
+        X_LG = RigidTransform(RotationMatrix.MakeYRotation(math.pi / 2), [length / 2, 0, 0])
+        capsules.append(plant.RegisterCollisionGeometry(
+            link, X_LG, Capsule(radius, length), "capsule", ProximityProperties()))
+        plant.RegisterVisualGeometry(link, X_LG, Capsule(radius, length), "capsule", rgba)
+    X_WP = RigidTransform([0, 0, SHOULDER / 2 - 0.03])
+    pedestal = Cylinder(0.06, SHOULDER - 0.06)
+    plant.RegisterCollisionGeometry(plant.world_body(), X_WP, pedestal, "pedestal",
+                                    ProximityProperties())
+    plant.RegisterVisualGeometry(plant.world_body(), X_WP, pedestal, "pedestal",
+                                 [0.4, 0.4, 0.45, 1.0])
+    # Adjacent capsules overlap at the joints: only link–obstacle pairs remain.
+    plant.ExcludeCollisionGeometriesWithCollisionFilterGroupPair(
+        ("arm", plant.CollectRegisteredGeometries([plant.world_body(), turret] + links)),
+        ("arm", plant.CollectRegisteredGeometries([plant.world_body(), turret] + links)))
+    plant.Finalize()
+    plant.SetDefaultPositions(Q0)
+    return plant, scene_graph, capsules
 
 
-def _rot_z(a):
-    return RotationMatrix.MakeZRotation(a).matrix()
-
-
-def forward_kinematics(q):
-    """(R_WL (3, 3, 3), p_WL (3, 3), p_WE (3,), axes (4, 3), pivots (4, 3)):
-    the three link frames L1..L3 (link k lies along +x of Lk), the end
-    effector E, and each joint's unit axis and a point on it, in W [m]."""
-    R1 = _rot_z(q[0]) @ _rot_y(q[1])
-    p1 = np.array([0.0, 0.0, SHOULDER])
-    R2 = R1 @ _rot_y(q[2])
-    p2 = p1 + R1[:, 0] * LENGTHS[0]
-    R3 = R2 @ _rot_y(q[3])
-    p3 = p2 + R2[:, 0] * LENGTHS[1]
-    p_WE = p3 + R3[:, 0] * LENGTHS[2]
-    axes = np.array([[0.0, 0.0, 1.0], _rot_z(q[0])[:, 1], R1[:, 1], R2[:, 1]])
-    pivots = np.array([p1, p1, p2, p3])
-    return np.array([R1, R2, R3]), np.array([p1, p2, p3]), p_WE, axes, pivots
-
-
-def frame_jacobian(k, p_WF, axes, pivots):
-    """(6, 4) J_F with V_WF = J_F q̇ = [w; v] of link frame k (0, 1, 2) at
-    its origin p_WF, in W: joint j ≤ k + 1 moves it."""
-    J = np.zeros((6, 4))
-    for j in range(k + 2):
-        J[:3, j] = axes[j]
-        J[3:, j] = np.cross(axes[j], p_WF - pivots[j])
-    return J
-
-
-def point_jacobian(p_WP, axes, pivots):
-    """(3, 4) translational Jacobian of a point fixed on the last link."""
-    return np.cross(axes, p_WP - pivots).T
+def end_effector(plant):
+    """(frame, p_LE (3,)): the end effector E at the tip of link3 [m]."""
+    return plant.GetFrameByName("link3"), np.array([LENGTHS[2], 0.0, 0.0])
 
 
 def solve_qp(H, f, A, b):
@@ -131,69 +143,22 @@ def solve_qp(H, f, A, b):
     return x0 + np.linalg.solve(L.T, z)
 
 
-class ArmKinematics(LeafSystem):
-    """q' = q̇ (input, rad/s); outputs q and the link frames' poses."""
-
-    def __init__(self, scene_graph):
-        super().__init__()
-        self.source_id = scene_graph.RegisterSource("arm")
-        self.frame_ids = [scene_graph.RegisterFrame(self.source_id, GeometryFrame(f"link{k + 1}"))
-                          for k in range(3)]
-        colors = [Rgba(0.9, 0.55, 0.1, 1.0), Rgba(0.95, 0.7, 0.2, 1.0), Rgba(0.3, 0.3, 0.3, 1.0)]
-        self.geometry_ids = []
-        for frame, length, radius, color in zip(self.frame_ids, LENGTHS, RADII, colors):
-            X_LG = RigidTransform(RotationMatrix.MakeYRotation(math.pi / 2), [length / 2, 0, 0])
-            gid = scene_graph.RegisterGeometry(self.source_id, frame, GeometryInstance(
-                X_LG, Capsule(radius, length), f"capsule_{frame.get_value()}"))
-            scene_graph.AssignRole(self.source_id, gid, ProximityProperties())
-            scene_graph.AssignRole(self.source_id, gid, MakePhongIllustrationProperties(
-                color.rgba))
-            self.geometry_ids.append(gid)
-        pedestal = scene_graph.RegisterAnchoredGeometry(self.source_id, GeometryInstance(
-            RigidTransform([0, 0, SHOULDER / 2 - 0.03]), Cylinder(0.06, SHOULDER - 0.06),
-            "pedestal"))
-        scene_graph.AssignRole(self.source_id, pedestal, ProximityProperties())
-        scene_graph.AssignRole(self.source_id, pedestal, MakePhongIllustrationProperties(
-            [0.4, 0.4, 0.45, 1.0]))
-        # The arm does not check collisions with itself (adjacent capsules overlap
-        # at the joints); only link–obstacle pairs remain.
-        scene_graph.collision_filter_manager().Apply(
-            CollisionFilterDeclaration().ExcludeWithin(GeometrySet(
-                self.geometry_ids + [pedestal])))
-        self.pedestal_id = pedestal
-        self.DeclareContinuousState(BasicVector(Q0))
-        self.DeclareVectorInputPort("qdot", 4)
-        self.DeclareVectorOutputPort("q", 4, self.CalcQ, {self.xc_ticket()})
-        self.DeclareAbstractOutputPort("frame_poses",
-                                       lambda: AbstractValue.Make(FramePoseVector()),
-                                       self.CalcFramePoses, {self.xc_ticket()})
-
-    def CalcQ(self, context, output):
-        output.SetFromVector(context.get_continuous_state_vector().CopyToVector())
-
-    def CalcFramePoses(self, context, output):
-        R, p, _, _, _ = forward_kinematics(
-            context.get_continuous_state_vector().CopyToVector())
-        poses = output.get_mutable_value()
-        for frame, R_WL, p_WL in zip(self.frame_ids, R, p):
-            poses.set_value(frame, RigidTransform(RotationMatrix(R_WL), p_WL))
-
-    def DoCalcTimeDerivatives(self, context, derivatives):
-        derivatives.get_mutable_vector().SetFromVector(self.get_input_port(0).Eval(context))
-
-
 def target_at(t: float) -> np.ndarray:
     return TARGETS[min(int(t / SEGMENT), len(TARGETS) - 1)]
 
 
 class AvoidanceController(LeafSystem):
     """Every PERIOD: q̇ from the clearance-constrained QP (module docstring),
-    held in discrete state and output on "qdot"."""
+    held in discrete state and output on "qdot". Keeps its own context of
+    the plant for the kinematics; the distances come from SceneGraph's
+    QueryObject on its "query" input."""
 
-    def __init__(self, frame_ids):
+    def __init__(self, plant):
         super().__init__()
-        self.frame_index = {f: k for k, f in enumerate(frame_ids)}
-        self.DeclareVectorInputPort("q", 4)
+        self.plant = plant
+        self.plant_context = plant.CreateDefaultContext()
+        self.frame_E, self.p_LE = end_effector(plant)
+        self.DeclareVectorInputPort("state", plant.num_multibody_states())
         self.DeclareAbstractInputPort("query", AbstractValue.Make(QueryObject()))
         state = self.DeclareDiscreteState(4)
         self.DeclarePeriodicDiscreteUpdateEvent(PERIOD, 0.0, self.Update)
@@ -202,29 +167,27 @@ class AvoidanceController(LeafSystem):
         self.num_infeasible = 0
 
     def Update(self, context, discrete_state):
-        q = self.get_input_port(0).Eval(context)
+        plant, pc = self.plant, self.plant_context
+        plant.SetPositions(pc, self.get_input_port(0).Eval(context)[:4])
         query = self.get_input_port(1).Eval(context)
-        _, p_WL, p_WE, axes, pivots = forward_kinematics(q)
+        W = plant.world_frame()
+        p_WE = plant.CalcPointsPositions(pc, self.frame_E, self.p_LE, W)[:, 0]
         error = target_at(context.get_time()) - p_WE
         v_des = GAIN * error
         speed = np.linalg.norm(v_des)
         if speed > V_MAX:
             v_des *= V_MAX / speed
-        J_E = point_jacobian(p_WE, axes, pivots)
+        J_E = plant.CalcJacobianTranslationalVelocity(pc, JacobianWrtVariable.kQDot,
+                                                      self.frame_E, self.p_LE, W, W)
         H = J_E.T @ J_E + DAMPING * np.eye(4)
         f = J_E.T @ v_des
         rows, bounds = [np.eye(4), -np.eye(4)], [np.full(4, -QDOT_MAX), np.full(4, -QDOT_MAX)]
-        jac = query.compute_signed_distance_jacobians(INFLUENCE)
-        for k in range(len(jac)):
-            J_q = np.zeros(4)
-            for frame, J in ((jac.frame_id_A[k], jac.J_A[k]), (jac.frame_id_B[k], jac.J_B[k])):
-                link = self.frame_index.get(frame)
-                if link is not None:
-                    J_q += J @ frame_jacobian(link, p_WL[link], axes, pivots)
-            if J_q.any():
-                rows.append(J_q[None, :])
-                bounds.append([-GAMMA * (jac.distance[k] - MARGIN)])
-                self.num_constrained += 1
+        near = plant.calc_signed_distance_jacobians(pc, INFLUENCE, query_object=query)
+        moving = np.abs(near.J_q).max(axis=1) > 0 if len(near) else np.zeros(0, bool)
+        if moving.any():
+            rows.append(near.J_q[moving])
+            bounds.append(-GAMMA * (near.distance[moving] - MARGIN))
+            self.num_constrained += int(moving.sum())
         qdot = solve_qp(H, f, np.vstack(rows), np.concatenate(bounds))
         if qdot is None:          # no rate satisfies every damper: stop
             self.num_infeasible += 1
@@ -237,10 +200,13 @@ class ClearanceMonitor(LeafSystem):
     """After every step: the smallest arm–obstacle distance, and the
     end-effector error just before each target switch."""
 
-    def __init__(self, arm_geometry_ids):
+    def __init__(self, plant, arm_geometry_ids):
         super().__init__()
+        self.plant = plant
+        self.plant_context = plant.CreateDefaultContext()
+        self.frame_E, self.p_LE = end_effector(plant)
         self.arm = set(arm_geometry_ids)
-        self.DeclareVectorInputPort("q", 4)
+        self.DeclareVectorInputPort("state", plant.num_multibody_states())
         self.DeclareAbstractInputPort("query", AbstractValue.Make(QueryObject()))
         self.DeclarePerStepPublishEvent(self.Record)
         self.min_clearance = math.inf
@@ -253,8 +219,10 @@ class ClearanceMonitor(LeafSystem):
                 self.min_clearance = min(self.min_clearance, pair.distance)
         t = context.get_time()
         segment = min(int(t / SEGMENT), len(TARGETS) - 1)
-        _, _, p_WE, _, _ = forward_kinematics(self.get_input_port(0).Eval(context))
-        self.errors[segment] = float(np.linalg.norm(target_at(t) - p_WE))
+        plant, pc = self.plant, self.plant_context
+        plant.SetPositions(pc, self.get_input_port(0).Eval(context)[:4])
+        p_WE = plant.CalcPointsPositions(pc, self.frame_E, self.p_LE, plant.world_frame())
+        self.errors[segment] = float(np.linalg.norm(target_at(t) - p_WE[:, 0]))
         return EventStatus.Succeeded()
 
 
@@ -302,18 +270,17 @@ def add_obstacles(scene_graph) -> list:
 
 
 def build(meshcat=None):
+    """The diagram (module docstring); returns (diagram, controller, monitor)."""
     builder = DiagramBuilder()
-    scene_graph = builder.AddNamedSystem("scene_graph", SceneGraph())
-    arm = builder.AddNamedSystem("arm", ArmKinematics(scene_graph))
+    plant, scene_graph, capsules = add_arm(builder)
     add_obstacles(scene_graph)
-    controller = builder.AddNamedSystem("controller", AvoidanceController(arm.frame_ids))
-    monitor = builder.AddNamedSystem("monitor", ClearanceMonitor(arm.geometry_ids))
-    builder.Connect(arm.GetOutputPort("frame_poses"),
-                    scene_graph.get_source_pose_port(arm.source_id))
+    controller = builder.AddNamedSystem("controller", AvoidanceController(plant))
+    monitor = builder.AddNamedSystem("monitor", ClearanceMonitor(plant, capsules))
     for system in (controller, monitor):
-        builder.Connect(arm.GetOutputPort("q"), system.GetInputPort("q"))
+        builder.Connect(plant.get_state_output_port(), system.GetInputPort("state"))
         builder.Connect(scene_graph.get_query_output_port(), system.GetInputPort("query"))
-    builder.Connect(controller.GetOutputPort("qdot"), arm.GetInputPort("qdot"))
+    builder.Connect(controller.GetOutputPort("qdot"),
+                    plant.get_commanded_velocities_input_port())
     if meshcat is not None:
         MeshcatVisualizer.AddToBuilder(builder, scene_graph, meshcat,
                                        MeshcatVisualizerParams())

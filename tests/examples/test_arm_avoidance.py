@@ -1,9 +1,10 @@
 """examples/arm_avoidance.py: the arm reaches every target while its links
 stay at least the margin away from every obstacle; without the clearance
 rows the same targets drive a link into an obstacle; the controller's
-joint-space rows J_q = J_A·J_Fa(q) + J_B·J_Fb(q) predict the rate of each
-pair's signed distance (central differences along q̇); with Meshcat the
-closest-distance segments are drawn."""
+joint-space rows J_q = dφ/dq predict the rate of each
+pair's signed distance (central differences along q̇; the rows come from
+the arm's MultibodyPlant, plant.calc_signed_distance_jacobians); with
+Meshcat the closest-distance segments are drawn."""
 from __future__ import annotations
 
 import numpy as np
@@ -32,11 +33,11 @@ def test_without_the_clearance_rows_a_link_hits_an_obstacle(monkeypatch):
     assert monitor.min_clearance < -0.02
 
 
-def _query_at(diagram, context, q):
-    kin = diagram.GetSubsystemByName("arm")
-    sg = diagram.GetSubsystemByName("scene_graph")
-    context.SetContinuousState(np.asarray(q, dtype=float))
-    return sg.get_query_output_port().Eval(diagram.GetSubsystemContext(sg, context)), kin
+def _plant_context_at(diagram, context, q):
+    plant = diagram.GetSubsystemByName("plant")
+    plant_context = plant.GetMyMutableContextFromRoot(context)
+    plant.SetPositions(plant_context, np.asarray(q, dtype=float))
+    return plant, plant_context
 
 
 def test_joint_space_rows_predict_the_distance_rates():
@@ -45,25 +46,23 @@ def test_joint_space_rows_predict_the_distance_rates():
     rng = np.random.default_rng(0)
     q = arm.Q0 + rng.normal(0, 0.2, 4)
     qdot = rng.normal(size=4)
-    query, kin = _query_at(diagram, context, q)
-    jac = query.compute_signed_distance_jacobians()
-    _, p_WL, _, axes, pivots = arm.forward_kinematics(q)
-    index = {f: k for k, f in enumerate(kin.frame_ids)}
+    plant, plant_context = _plant_context_at(diagram, context, q)
+    rows = plant.calc_signed_distance_jacobians(plant_context)
     h = 1e-6
     checked = 0
-    for k in range(len(jac)):
-        J_q = np.zeros(4)
-        for frame, J in ((jac.frame_id_A[k], jac.J_A[k]), (jac.frame_id_B[k], jac.J_B[k])):
-            if frame in index:
-                J_q += J @ arm.frame_jacobian(index[frame], p_WL[index[frame]], axes, pivots)
+    for k in range(len(rows)):
+        J_q = rows.J_q[k]
         if not J_q.any():
             continue
-        pair = (jac.id_A[k], jac.id_B[k])
-        plus = _query_at(diagram, context, q + h * qdot)[0].ComputeSignedDistancePairClosestPoints(
-            *pair).distance
-        minus = _query_at(diagram, context, q - h * qdot)[0].ComputeSignedDistancePairClosestPoints(
-            *pair).distance
-        assert abs((plus - minus) / (2 * h) - J_q @ qdot) < 1e-6 * (1 + abs(J_q @ qdot))
+        pair = (rows.id_A[k], rows.id_B[k])
+
+        def phi(qq):
+            plant, pc = _plant_context_at(diagram, context, qq)
+            return plant.get_geometry_query_input_port().Eval(pc) \
+                .ComputeSignedDistancePairClosestPoints(*pair).distance
+
+        rate = (phi(q + h * qdot) - phi(q - h * qdot)) / (2 * h)
+        assert abs(rate - J_q @ qdot) < 1e-6 * (1 + abs(J_q @ qdot))
         checked += 1
     assert checked >= 10
 
