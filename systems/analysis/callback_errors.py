@@ -37,6 +37,7 @@ _WHAT = {
     "_lean_publish": "a publish event",          # the Simulator's lean event loop
     "_lean_discrete": "a discrete update event",
     "CalcWitnessValue": "a witness function",
+    "_witness_values": "a witness function",     # the Simulator's direct calls
 }
 
 

@@ -1,121 +1,157 @@
-"""Implicit Euler and Radau IIA integrators (Drake's ImplicitEulerIntegrator and
-RadauIntegrator with 1 or 2 stages), for stiff systems.
+"""ImplicitEulerIntegrator: Drake's (systems/analysis/implicit_euler_integrator.cc,
+Drake 1.51), first order and L-stable.
 
-* ImplicitEulerIntegrator / Radau1Integrator: x1 = x0 + h f(t0 + h, x1), first order,
-  L-stable. Error estimate: the implicit trapezoid result x0 + h/2 (f(t0, x0) +
-  f(t1, x̃1)) solved from the same Jacobian; |x1 − x̃1| = O(h²), so the error
-  estimate order is 2.
-* Radau3Integrator: 2-stage Radau IIA (c = 1/3, 1), third order, L-stable; error
-  estimate |x1 − x̃1| against the implicit trapezoid, O(h³).
-
-Each step solves its nonlinear equations by Newton-Raphson (ImplicitIntegrator); a
-step whose Newton iteration fails is reported failed and retried at half the size.
-All support error control (the default) and fixed-step mode.
+A step of size h solves x1 = x0 + h f(t0 + h, x1) by Newton from x1 = x0, and
+estimates its error, by default, by step doubling: two half-sized implicit Euler
+steps (the first from the midpoint guess (x0 + x1)/2, the second from x1), the
+error being x_full − x_halves (order 2) and the two half steps' result the one
+kept. ``set_use_implicit_trapezoid_error_estimation(True)`` instead compares
+with the implicit trapezoid rule x0 + h/2 (f(t0, x0) + f(t1, x̃1)) (Newton from
+x1) and keeps x1. A step smaller than the working minimum step size is an
+explicit Euler step (with an explicit RK2 or two half-sized Euler steps for the
+estimate). The accuracy in use defaults to 0.1 (at most 0.5), the first step
+to the maximum step size. The Newton solves, Jacobian reuse and convergence
+test are ImplicitIntegrator's (implicit_base.py).
 """
 from __future__ import annotations
 
-import numpy as np
+from .implicit_base import IterationMatrix, ImplicitIntegrator
+from .radau import Radau1Integrator, Radau3Integrator, RadauIntegrator
 
-from .implicit_base import ImplicitIntegrator
-
-__all__ = ["ImplicitEulerIntegrator", "Radau1Integrator", "Radau3Integrator"]
+__all__ = ["ImplicitEulerIntegrator", "Radau1Integrator", "Radau3Integrator",
+           "RadauIntegrator"]
 
 
 class ImplicitEulerIntegrator(ImplicitIntegrator):
-    """First-order implicit (backward) Euler with an implicit-trapezoid error estimate."""
+    """Drake's implicit Euler with step-doubling (or implicit trapezoid) error
+    control (see the module docstring)."""
 
     _supports_error_estimation = True
     _error_estimate_order = 2
 
     def __init__(self, system, context=None):
+        self._use_itr = False
+        self._ie_matrix = IterationMatrix()
+        self._itr_matrix = IterationMatrix()
+        self._failed_jacobian_is_from_second_small_step = False
         super().__init__(system, context)
 
-    def DoStep(self, h: float) -> bool:
-        x0 = self._x.copy()
+    # --- settings ------------------------------------------------------------------------
+    def set_use_implicit_trapezoid_error_estimation(self, flag: bool) -> None:
+        """True: estimate the error with the implicit trapezoid rule (and keep the
+        implicit Euler result); False (default): with two half-sized steps (and keep
+        their result)."""
+        self._use_itr = bool(flag)
+
+    def get_use_implicit_trapezoid_error_estimation(self) -> bool:
+        """True if the implicit trapezoid rule estimates the error."""
+        return self._use_itr
+
+    def DoResetCachedJacobianRelatedMatrices(self) -> None:
+        self._ie_matrix = IterationMatrix()
+        self._itr_matrix = IterationMatrix()
+
+    def DoInitialize(self) -> None:
+        self._drake_initialize(default_accuracy=1e-1, loosest_accuracy=5e-1)
+        self._failed_jacobian_is_from_second_small_step = False
+
+    # --- iteration matrices --------------------------------------------------------------
+    def _factor_ie(self, jacobian, h, matrix) -> None:
+        matrix.SetAndFactorIterationMatrix(self._iteration_matrix(jacobian, -h),
+                                           self._vectors)
+
+    def _factor_itr(self, jacobian, h, matrix) -> None:
+        matrix.SetAndFactorIterationMatrix(self._iteration_matrix(jacobian, -h / 2.0),
+                                           self._vectors)
+
+    # --- Newton ----------------------------------------------------------------------------
+    def _step_implicit_euler(self, t0, h, xt0, guess):
+        return self._newton_ie_itr(t0, h, xt0, guess, self._ie_matrix, self._factor_ie)
+
+    def _step_half_sized_implicit_eulers(self, t0, h, xt0, xtplus_ie):
+        stats = self._stats()
+        xtmp = self._vectors.half_sum(xt0, xtplus_ie)
+        result = self._step_implicit_euler(t0, 0.5 * h, xt0, xtmp)
+        if result is not None:
+            xthalf = result
+            self._jacobian_is_fresh = False
+            result = self._step_implicit_euler(t0 + 0.5 * h, 0.5 * h, xthalf, xtplus_ie)
+            if result is None:
+                self._failed_jacobian_is_from_second_small_step = True
+        self._add_error_estimator_stats(stats)
+        return result
+
+    def _step_implicit_trapezoid(self, t0, h, xt0, dx0, xtplus_ie):
+        stats = self._stats()
+        result = self._newton_ie_itr(t0, h, xt0, xtplus_ie, self._itr_matrix,
+                                     self._factor_itr, dx0)
+        self._add_error_estimator_stats(stats)
+        return result
+
+    def _stats(self) -> tuple:
+        return (self._num_jacobian_evaluations, self._num_iteration_matrix_factorizations,
+                self._num_ode_evals, self._num_jacobian_function_evaluations,
+                self._num_newton_raphson_iterations)
+
+    def _add_error_estimator_stats(self, before: tuple) -> None:
+        after = self._stats()
+        self._err_est_jacobian_evaluations += after[0] - before[0]
+        self._err_est_iteration_matrix_factorizations += after[1] - before[1]
+        self._err_est_derivative_evaluations += after[2] - before[2]
+        self._err_est_jacobian_function_evaluations += after[3] - before[3]
+        self._err_est_newton_raphson_iterations += after[4] - before[4]
+
+    # --- the step --------------------------------------------------------------------------
+    def _attempt_step_paired(self, t0, h, xt0):
+        """(x_ie, x_estimate) or None (Drake's AttemptStepPaired)."""
+        dx0 = self._eval_f()
+        xtplus_ie = self._step_implicit_euler(t0, h, xt0, xt0)
+        if xtplus_ie is None:
+            return None
+        if not self._use_itr:
+            xtplus_hie = self._step_half_sized_implicit_eulers(t0, h, xt0, xtplus_ie)
+            if xtplus_hie is None:
+                return None
+            self._set_state(t0 + h, xtplus_hie)
+            return xtplus_ie, xtplus_hie
+        xtplus_hie = self._step_implicit_trapezoid(t0, h, xt0, dx0, xtplus_ie)
+        if xtplus_hie is None:
+            return None
+        self._set_state(t0 + h, xtplus_ie)
+        return xtplus_ie, xtplus_hie
+
+    def DoImplicitIntegratorStep(self, h: float) -> bool:
+        vectors = self._vectors
         t0 = self._info.time
-        t1 = t0 + h
-        f0 = self._eval_xcdot().copy()
-        n = x0.shape[0]
-        identity = np.eye(n)
-        tolerance = self._newton_tolerance()
-
-        def euler_residual(x1):
-            return x1 - x0 - h * self._f(t1, x1)
-
-        x1 = self._solve(euler_residual, x0 + h * f0, lambda J: identity - h * J,
-                         t0, x0, f0, tolerance)
-        if x1 is None:
-            self._restore(t0, x0)
-            return False
-        if not self._fixed_step_mode:
-            def trapezoid_residual(x):
-                return x - x0 - 0.5 * h * (f0 + self._f(t1, x))
-            jacobian = self._jacobian
-            x_tr = self._newton(trapezoid_residual, x1,
-                                lambda: identity - 0.5 * h * jacobian, tolerance)
-            if x_tr is None:
-                self._restore(t0, x0)
+        xt0 = vectors.read(self._x)
+        self._newton_met_non_finite = False
+        if self._failed_jacobian_is_from_second_small_step:
+            self._jacobian_is_fresh = False
+            self._failed_jacobian_is_from_second_small_step = False
+        if h < self._working_minimum_step_size(t0):
+            # Explicit Euler, with an explicit estimate of the same order.
+            xdot = self._eval_f()
+            xtplus_ie = vectors.axpy(xt0, h, xdot)
+            if self._use_itr:
+                before = self._num_ode_evals
+                self._set_state(t0 + h, xtplus_ie)           # RK2: x0 + h/2 (f0 + f1)
+                f1 = self._eval_f()
+                xtplus_hie = vectors.axpy(xt0, 0.5 * h, vectors.add(xdot, f1))
+                self._err_est_derivative_evaluations += self._num_ode_evals - before
+                self._set_state(t0 + h, xtplus_ie)
+            else:
+                xtplus_hie = vectors.axpy(xt0, 0.5 * h, xdot)
+                self._set_state(t0 + 0.5 * h, xtplus_hie)
+                xtplus_hie = vectors.axpy(xtplus_hie, 0.5 * h, self._eval_f())
+                self._err_est_derivative_evaluations += 1
+                self._set_state(t0 + h, xtplus_hie)
+        else:
+            result = self._attempt_step_paired(t0, h, xt0)
+            if result is None:
+                self._set_state(t0, xt0)
                 return False
-            np.abs(x1 - x_tr, out=self._err_est)
-        self._x[:] = x1
-        self._set_time_and_note_xc_change(t1)
-        return True
-
-
-class Radau1Integrator(ImplicitEulerIntegrator):
-    """1-stage Radau IIA: the same method as ImplicitEulerIntegrator."""
-
-
-# 2-stage Radau IIA tableau.
-_A = np.array([[5.0 / 12.0, -1.0 / 12.0], [3.0 / 4.0, 1.0 / 4.0]])
-_C = np.array([1.0 / 3.0, 1.0])
-
-
-class Radau3Integrator(ImplicitIntegrator):
-    """Third-order, 2-stage Radau IIA with an implicit-trapezoid error estimate.
-
-    Unknowns: the stage states X_i = x0 + h Σ_j a_ij f(t0 + c_j h, X_j); the result
-    is X_2 (stiffly accurate: b = last row of A)."""
-
-    _supports_error_estimation = True
-    _error_estimate_order = 3
-
-    def __init__(self, system, context=None):
-        super().__init__(system, context)
-
-    def DoStep(self, h: float) -> bool:
-        x0 = self._x.copy()
-        t0 = self._info.time
-        f0 = self._eval_xcdot().copy()
-        n = x0.shape[0]
-        tolerance = self._newton_tolerance()
-        times = t0 + _C * h
-
-        def residual(z):
-            stages = z.reshape(2, n)
-            f = np.array([self._f(times[i], stages[i]) for i in range(2)])
-            return (stages - x0 - h * (_A @ f)).reshape(-1)
-
-        def matrix(J):
-            return np.eye(2 * n) - h * np.kron(_A, J)
-
-        guess = np.concatenate([x0 + _C[0] * h * f0, x0 + h * f0])
-        z = self._solve(residual, guess, matrix, t0, x0, f0, tolerance)
-        if z is None:
-            self._restore(t0, x0)
-            return False
-        x1 = z[n:]
-        t1 = t0 + h
-        if not self._fixed_step_mode:
-            def trapezoid_residual(x):
-                return x - x0 - 0.5 * h * (f0 + self._f(t1, x))
-            jacobian = self._jacobian
-            x_tr = self._newton(trapezoid_residual, x1,
-                                lambda: np.eye(n) - 0.5 * h * jacobian, tolerance)
-            if x_tr is None:
-                self._restore(t0, x0)
-                return False
-            np.abs(x1 - x_tr, out=self._err_est)
-        self._x[:] = x1
-        self._set_time_and_note_xc_change(t1)
+            xtplus_ie, xtplus_hie = result
+        # Drake stores x_ie − x_estimate; CalcStateChangeNorm takes |·|.
+        self._step_norm = vectors.store_difference(self._err_est, xtplus_ie, xtplus_hie,
+                                                   False)
         return True

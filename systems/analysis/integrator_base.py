@@ -101,7 +101,11 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
     #: integrators that have such a path (RK3), the same arithmetic as their numpy
     #: path (set_scalar_path_limit).
     _scalar_path_limit = 10
+    #: Larger states are stepped by compiled kernels where an integrator has them
+    #: (RK3; set_compiled_path).
+    _compiled_path = True
     _norm_weights = ()
+    _step_norm = None
 
     def __init__(self, system, context=None):
         self._system = system
@@ -274,6 +278,18 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
     def get_scalar_path_limit(self) -> int:
         """(Extension.) The largest state size stepped on Python floats."""
         return self._scalar_path_limit
+
+    def set_compiled_path(self, enabled: bool) -> None:
+        """(Extension, not in pydrake.) Whether states larger than the scalar path's
+        limit are stepped by compiled (numba) kernels where an integrator has them
+        (RungeKutta3Integrator; systems/analysis/step_kernels.py): the numpy
+        path's operations entry by entry, so the same results bit for bit, in three
+        calls per step instead of ~17. On by default; False keeps numpy."""
+        self._compiled_path = bool(enabled)
+
+    def get_compiled_path(self) -> bool:
+        """(Extension.) True if larger states use compiled kernels."""
+        return self._compiled_path
 
     def get_fixed_step_mode(self) -> bool:
         """True if the integrator takes fixed steps without error control."""
@@ -484,6 +500,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         if z_idx:
             weights[self._z_idx] = self._z_weight
         self._norm_weights = weights.tolist()
+        self._norm_weight_array = weights
 
     def DoInitialize(self) -> None:
         """Subclass hook run by Initialize() (nothing by default)."""
@@ -654,6 +671,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
                 step = h_max
             step = min(step, self._max_step_size)
             adjusted = step
+            self._step_norm = None
             while not self.DoStep(adjusted):
                 adjusted *= 0.5
                 if adjusted < np.finfo(float).eps:
@@ -663,7 +681,9 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
                 self._num_shrinkages_from_substep_failures += 1
                 self._num_substep_failures += 1
             step = adjusted
-            err_norm = self.CalcStateChangeNorm(self._err_est)
+            err_norm = self._step_norm     # computed by DoStep, where it can
+            if err_norm is None:
+                err_norm = self.CalcStateChangeNorm(self._err_est)
             if not math.isfinite(err_norm):
                 # Leaves the Context at (t0, x0) with its derivative cached.
                 step = self._shrink_after_non_finite(current_time, x0, step)

@@ -12,6 +12,18 @@ from .integrator_base import IntegratorBase
 
 __all__ = ["RungeKutta2Integrator", "RungeKutta3Integrator", "RungeKutta5Integrator"]
 
+_kernels = None
+_NAN = float("nan")
+
+
+def _compiled_kernels():
+    """systems.analysis.step_kernels, imported (with numba) on first use."""
+    global _kernels
+    if _kernels is None:
+        from . import step_kernels
+        _kernels = step_kernels
+    return _kernels
+
 
 class RungeKutta2Integrator(IntegratorBase):
     """Second-order explicit trapezoid (Heun) method, fixed step only."""
@@ -65,26 +77,80 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
     def __init__(self, system, context=None):
         super().__init__(system, context)
 
+    def DoInitialize(self) -> None:
+        super().DoInitialize()
+        self._work = np.empty(self._x.shape[0])
+
     def DoStep(self, h: float) -> bool:
         x = self._x
         if x.shape[0] <= self._scalar_path_limit:
             return self._step_scalar(h)
-        t0 = self._info.time
-        k0 = self._eval_xcdot().copy()
+        if self._compiled_path:
+            return self._step_compiled(h)
+        # In place, with one work array (a + b == b + a exactly, so the sums below
+        # are the formulas' own): x0 + (h/2) k0; x0 + 2h ka - h k0;
+        # x1 = x0 + h/6 (k0 + 4 ka + kb); error |x0 + h ka - x1|.
+        info = self._info
+        t0 = info.time
+        eval_xcdot = self._eval_xcdot
+        k0 = eval_xcdot().copy()
         x0 = x.copy()
-        x += (0.5 * h) * k0
-        self._set_time_and_note_xc_change(t0 + 0.5 * h)
-        ka = self._eval_xcdot().copy()
-        x[:] = x0 + (2.0 * h) * ka - h * k0
-        self._set_time_and_note_xc_change(t0 + h)
-        kb = self._eval_xcdot()
-        h6 = h / 6.0
-        x1 = x0 + h6 * (k0 + 4.0 * ka + kb)
-        self._note_xc_change()
-        x[:] = x1
+        half = 0.5 * h
+        np.multiply(k0, half, out=x)
+        x += x0
+        info.time = t0 + half                       # _set_time_and_note_xc_change
+        for cev in self._invalidate_time_and_xc:
+            cev.valid = False
+        ka = eval_xcdot().copy()
+        work = self._work
+        np.multiply(ka, 2.0 * h, out=x)
+        x += x0
+        np.multiply(k0, h, out=work)
+        x -= work
+        info.time = t0 + h
+        for cev in self._invalidate_time_and_xc:
+            cev.valid = False
+        kb = eval_xcdot()
+        np.multiply(ka, 4.0, out=work)
+        work += k0
+        work += kb
+        work *= h / 6.0
+        work += x0                                  # x1
+        for cev in self._invalidate_xc:             # _note_xc_change
+            cev.valid = False
+        x[:] = work
         err = self._err_est
-        np.subtract(x0 + h * ka, x1, out=err)
+        np.multiply(ka, h, out=err)
+        err += x0
+        err -= work
         np.abs(err, out=err)
+        return True
+
+    def _step_compiled(self, h: float) -> bool:
+        """DoStep with the stage arithmetic in compiled kernels (step_kernels: the
+        array path's operations entry by entry, so the same results bit for bit)."""
+        kernels = _compiled_kernels()
+        x = self._x
+        info = self._info
+        t0 = info.time
+        eval_xcdot = self._eval_xcdot
+        k0 = eval_xcdot().copy()
+        x0 = x.copy()
+        half = 0.5 * h
+        kernels.rk3_stage_a(x, x0, k0, half)
+        info.time = t0 + half                       # _set_time_and_note_xc_change
+        for cev in self._invalidate_time_and_xc:
+            cev.valid = False
+        ka = eval_xcdot().copy()
+        kernels.rk3_stage_b(x, x0, ka, k0, 2.0 * h, h)
+        info.time = t0 + h
+        for cev in self._invalidate_time_and_xc:
+            cev.valid = False
+        kb = eval_xcdot()
+        for cev in self._invalidate_xc:             # _note_xc_change
+            cev.valid = False
+        self._step_norm = kernels.rk3_final(x, self._err_est, x0, k0, ka, kb, h, h / 6.0,
+                                            self._norm_weight_array)
         return True
 
     def _step_scalar(self, h: float) -> bool:
@@ -113,10 +179,24 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
         kb = eval_xcdot().tolist()
         h6 = h / 6.0
         err = self._err_est
-        for i, (a, b, c, d) in enumerate(zip(x0, k0, ka, kb)):
+        norm = 0.0                  # CalcStateChangeNorm(err), on the way
+        for i, (a, b, c, d, w) in enumerate(zip(x0, k0, ka, kb, self._norm_weights)):
             v = a + h6 * (b + 4.0 * c + d)
             x[i] = v
+            e = abs(a + h * c - v)
+            err[i] = e
+            e = w * e
+            if e > norm:
+                norm = e
+            elif e != e:
+                norm = _NAN
+                break
+        for i in range(i + 1, len(x0)):   # (only after a NaN: the rest of x and err)
+            a, c = x0[i], ka[i]
+            v = a + h6 * (k0[i] + 4.0 * c + kb[i])
+            x[i] = v
             err[i] = abs(a + h * c - v)
+        self._step_norm = norm
         for cev in self._invalidate_xc:             # _note_xc_change
             cev.valid = False
         return True

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import time as _time
+import types
 
 from systems.framework.events import (DiscreteUpdateEvent, EventStatus, PublishEvent,
                                       TriggerType, _as_status, next_sample_time)
@@ -90,6 +91,52 @@ def _split(items) -> tuple:
     return lists
 
 
+def _witness_call(witness, context) -> tuple:
+    """(calc, context) computing witness.CalcWitnessValue(context): the witness's
+    function itself (held strongly: the Simulator holds the System) when the
+    context is its system's, else CalcWitnessValue (which validates)."""
+    calc = witness._calc
+    if context._system_ref is not witness._system_ref:
+        return witness.CalcWitnessValue, context
+    func = getattr(calc, "__func__", None)
+    owner = getattr(calc, "__self__", None)
+    if func is not None and owner is not None and not isinstance(calc, types.MethodType):
+        calc = types.MethodType(func, owner)   # a WeakMethod, resolved
+    return calc, context
+
+
+def _witness_values(calls) -> list:
+    """The witness values, floats, in order (callback_errors names the system
+    of a failing witness from this frame's `context`)."""
+    values = []
+    for calc, context in calls:
+        values.append(float(calc(context)))
+    return values
+
+
+def _check_simulated_context(system, context, call: str) -> None:
+    """Refuses a context that was not made for `system`, saying so in the
+    Simulator's terms (ValidateContext names both systems)."""
+    try:
+        system.ValidateContext(context)
+    except RuntimeError as error:
+        raise RuntimeError(f"{call}: the context was not created for the system being "
+                           f"simulated, so the Simulator cannot use it. {error}") from None
+
+
+def _nested_advance_message(simulator, boundary_time) -> str:
+    """The error of an AdvanceTo called from inside the running one (from an
+    event handler, a monitor or another callback)."""
+    return (f"AdvanceTo({boundary_time!r}) was called from inside the running "
+            f"{simulator._running_call} of the same Simulator (from an event "
+            f"handler, the monitor or another callback; t = "
+            f"{simulator._context.get_time()!r} s): a Simulator cannot be advanced from "
+            f"inside its own step (its events would be handled twice, or recurse without "
+            f"end). Return from the callback and call AdvanceTo() after the outer call "
+            f"returns; a handler can end the simulation early by returning "
+            f"EventStatus.ReachedTermination().")
+
+
 def _grouped(items):
     """(leaf context, [events]) in first-appearance order."""
     if len(items) == 1:
@@ -119,7 +166,7 @@ class Simulator:
         if context is None:
             context = system.CreateDefaultContext()
         else:
-            system.ValidateContext(context)
+            _check_simulated_context(system, context, "Simulator(system, context)")
             if not context.is_root_context():
                 raise RuntimeError("Simulator: the Context must be a root Context")
         self._context = context
@@ -135,6 +182,7 @@ class Simulator:
         self._monitor = None
         self._initialization_done = False
         self._last_known_simtime = float("nan")
+        self._running_call = None     # "AdvanceTo(t)" / "Initialize()" while one runs
         self._pending_updates = None  # (discrete, unrestricted) left by a failure
         self._time_or_witness = _NOTHING
         self._timed = ([], [], [])
@@ -142,6 +190,7 @@ class Simulator:
         self._per_step = ([], [], [])
         self._periodic = []
         self._witnesses = []
+        self._witness_calls = []
         self._witness_leaves = []
         self._redetermine_witnesses = True
         self._discrete_buffers = {}
@@ -172,7 +221,7 @@ class Simulator:
         """Replaces the Context (None leaves the Simulator without one until the next
         reset_context; Initialize and AdvanceTo then raise)."""
         if context is not None:
-            self._system.ValidateContext(context)
+            _check_simulated_context(self._system, context, "Simulator.reset_context()")
         self._context = context
         self._integrator.reset_context(context)
         self._initialization_done = False
@@ -449,6 +498,7 @@ class Simulator:
         self._pending_updates = None
         saved = [(leaf, leaf._state.Clone()) for leaf in
                  {leaf: None for leaf, _ in init[1] + init[2]}]
+        self._running_call = "Initialize()"
         try:
             return self._initialize(context, status, init, current_time)
         except BaseException as error:
@@ -457,6 +507,8 @@ class Simulator:
                 leaf._invalidate(T.x)
             annotate_callback_error(error, context.get_time())
             raise
+        finally:
+            self._running_call = None
 
     def _initialize(self, context, status, init, current_time) -> SimulatorStatus:
         accumulated = self._handle_unrestricted(init[2])
@@ -512,6 +564,8 @@ class Simulator:
           Exception: an exception from a user callback propagates with its type,
             the failing system and the simulation time added to its message.
         """
+        if self._running_call is not None:
+            raise RuntimeError(_nested_advance_message(self, boundary_time))
         if not self._initialization_done:
             status = self.Initialize()
             if not status.succeeded():
@@ -534,18 +588,21 @@ class Simulator:
             (discrete, unrestricted), self._pending_updates = self._pending_updates, None
         else:
             _, discrete, unrestricted = self._merged()
+        self._running_call = f"AdvanceTo({boundary_time!r})"
         try:
             if lean_loop_applies(self):
                 advance_loop_lean(self, boundary_time, status, discrete, unrestricted, info)
             else:
                 self._advance_loop(boundary_time, status, discrete, unrestricted, info)
         except BaseException as error:
+            self._running_call = None
             # Resume point: the updates still due at the current time.
             self._pending_updates = self._failure_pending
             self._last_known_simtime = info.time
             self._redetermine_witnesses = True
             annotate_callback_error(error, info.time)
             raise
+        self._running_call = None
         self._redetermine_witnesses = True
         self._last_known_simtime = info.time
         return status
@@ -628,6 +685,7 @@ class Simulator:
                 for witness in leaf_context._system.GetWitnessFunctions(leaf_context):
                     witnesses.append((witness, leaf_context))
             self._witnesses = witnesses
+            self._witness_calls = [_witness_call(w, c) for w, c in witnesses]
             self._redetermine_witnesses = False
         return self._witnesses
 
@@ -655,10 +713,11 @@ class Simulator:
                                   boundary) -> int:
         context = self._context
         integrator = self._integrator
-        w0 = [w.CalcWitnessValue(c) for w, c in witnesses]
+        calls = self._witness_calls
+        w0 = _witness_values(calls)
         result = integrator.IntegrateNoFurtherThanTime(next_publish, next_update, boundary)
         tf = context.get_time()
-        wf = [w.CalcWitnessValue(c) for w, c in witnesses]
+        wf = _witness_values(calls)
         if any(w.should_trigger(a, b) for (w, _), a, b in zip(witnesses, w0, wf)):
             triggered = self._isolate_witness_triggers(witnesses, w0, t0, x0, tf, wf)
             for witness, leaf_context in triggered:
@@ -698,19 +757,21 @@ class Simulator:
             return [pair for pair, a, b in zip(witnesses, w0, wf)
                     if pair[0].should_trigger(a, b)]
         context = self._context
-        integrator = self._integrator
+        integrate = self._integrator.IntegrateNoFurtherThanTime
+        info = context._root_info
+        calls = self._witness_calls
 
         def integrate_forward(t_des):
             context.SetTimeAndContinuousState(t0, x0)
-            while context.get_time() < t_des:
-                integrator.IntegrateNoFurtherThanTime(_INF, _INF, t_des)
+            while info.time < t_des:
+                integrate(_INF, _INF, t_des)
 
         a, b = t0, tf
         wc = list(wf)
         while True:
             c = 0.5 * (a + b)
             integrate_forward(c)
-            wc = [w.CalcWitnessValue(ctx) for w, ctx in witnesses]
+            wc = _witness_values(calls)
             if not any(w.should_trigger(v0, v)
                        for (w, _), v0, v in zip(witnesses, w0, wc)):
                 return []

@@ -19,7 +19,7 @@ import numpy as np
 
 from ._overloads import overloaded
 from .context_base import ContextBase
-from .dependency_tracker import global_closure
+from .dependency_tracker import global_closure, structure_epoch
 from .state import State
 from .tickets import BuiltInTicket as T
 from .value import AbstractValue
@@ -28,6 +28,8 @@ from .vectors import BasicVector
 __all__ = ["Context", "LeafContext"]
 
 _XC = T.xc
+_EPOCH_KEY = "structure epoch"
+_TIME_AND_XC = frozenset((T.time, T.xc))
 _ndarray = np.ndarray
 
 
@@ -135,24 +137,59 @@ class Context(ContextBase):
 
         key: a built-in ticket (all leaves), ("u", i) this context's input i,
         or ("leaf", leaf_context, ticket).
+
+        Memoised on the context. For a root context the set is also memoised on
+        its System as (leaf index, cache index) pairs (the dependency graph is
+        structure: the System's tickets and the Diagram's connections), so a
+        new context of the same System picks its values out instead of walking
+        the graph again (see dependency_tracker.structure_epoch).
         """
         if key is _NO_DEPENDENTS:
             return ()
         memo = self._memo
         found = memo.get(key)
         if found is None:
-            if isinstance(key, tuple):
-                if key[0] == "u":
-                    starts = [("input", self, key[1])]
-                else:
-                    starts = [("ticket", key[1], key[2])]
-            elif isinstance(key, frozenset):
-                starts = [("ticket", leaf, ticket) for leaf in self._leaves()
-                          for ticket in key]
+            if self._parent is None:
+                found = self._root_dependents(key)
             else:
-                starts = [("ticket", leaf, key) for leaf in self._leaves()]
-            found = global_closure(starts)
+                found = self._walk_dependents(key)
             memo[key] = found
+        return found
+
+    def _walk_dependents(self, key) -> list:
+        if isinstance(key, tuple):
+            if key[0] == "u":
+                starts = [("input", self, key[1])]
+            else:
+                starts = [("ticket", key[1], key[2])]
+        elif isinstance(key, frozenset):
+            starts = [("ticket", leaf, ticket) for leaf in self._leaves()
+                      for ticket in key]
+        else:
+            starts = [("ticket", leaf, key) for leaf in self._leaves()]
+        return global_closure(starts)
+
+    def _root_dependents(self, key) -> list:
+        system = self._system_ref()
+        if system is None:
+            return self._walk_dependents(key)
+        leaves = self._leaves()
+        structural = key
+        if isinstance(key, tuple) and key[0] == "leaf":
+            structural = ("leaf", leaves.index(key[1]), key[2])
+        memo = getattr(system, "_dependents_memo", None)
+        if memo is None:
+            return self._walk_dependents(key)
+        if memo.get(_EPOCH_KEY) != structure_epoch():
+            memo.clear()
+            memo[_EPOCH_KEY] = structure_epoch()
+        pairs = memo.get(structural)
+        if pairs is not None:
+            return [leaves[leaf]._cache[index] for leaf, index in pairs]
+        found = self._walk_dependents(key)
+        where = {id(cev): (leaf, index) for leaf, context in enumerate(leaves)
+                 for index, cev in enumerate(context._cache)}
+        memo[structural] = [where[id(cev)] for cev in found]
         return found
 
     def _invalidate(self, key) -> None:
@@ -206,10 +243,15 @@ class Context(ContextBase):
           RuntimeError: this is not a root context.
           ValueError: `xc` has the wrong size.
         """
-        self._throw_unless_root("SetTimeAndContinuousState")
-        self._state._continuous.get_vector().SetFromVector(xc)
+        if self._parent is not None:
+            self._throw_unless_root("SetTimeAndContinuousState")
+        self._state._continuous._vector.SetFromVector(xc)
         self._root_info.time = float(time_sec)
-        self._invalidate(frozenset((T.time, T.xc)))
+        found = self._memo.get(_TIME_AND_XC)    # self._invalidate(...), inlined
+        if found is None:
+            found = self._dependents(_TIME_AND_XC)
+        for cev in found:
+            cev.valid = False
 
     # --- inputs --------------------------------------------------------------
     def _eval_input(self, index: int):

@@ -20,7 +20,23 @@ from collections import deque
 
 from .tickets import BUILT_IN_SUBSCRIBERS, BuiltInTicket as T
 
-__all__ = ["local_cache_closure", "global_closure", "source_tickets"]
+__all__ = ["local_cache_closure", "global_closure", "source_tickets", "structure_epoch",
+           "note_structure_change"]
+
+# Bumped whenever any System declares something (a ticket subscription, a port, a
+# state, a cache entry): memos of dependency sets kept on Systems compare it
+# (Context._root_dependents) and start over when it changed.
+_epoch = [0]
+
+
+def structure_epoch() -> int:
+    """The current structure epoch (see note_structure_change)."""
+    return _epoch[0]
+
+
+def note_structure_change() -> None:
+    """Called by every declaration: dependency sets memoised on Systems are stale."""
+    _epoch[0] += 1
 
 
 def source_tickets(system, ticket: int) -> tuple:

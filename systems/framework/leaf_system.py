@@ -17,6 +17,7 @@ from ._pickling import (CheckedAllocator, CopyAbstractState, copy_continuous_sta
                         copy_discrete_group)
 from .cache import CacheEntry, CacheEntryValue, ValueProducer, update_cache_value
 from .context import LeafContext
+from .dependency_tracker import note_structure_change
 from .leaf_events import LeafEventsMixin, _throw_on_failure  # noqa: F401 (re-export)
 from .indices import (AbstractStateIndex, ContinuousStateIndex, DiscreteStateIndex,
                       InputPortIndex, OutputPortIndex)
@@ -108,6 +109,7 @@ class LeafSystem(LeafEventsMixin, System):
     def _declared(self) -> None:
         self._closure_memo.clear()
         self._feedthrough_memo = None
+        note_structure_change()
 
     def _check_prerequisites(self, prerequisites) -> set:
         tickets = set()

@@ -6,7 +6,7 @@ A System holds no run-time values; those live in its Context.
 from __future__ import annotations
 
 from ._overloads import overloaded
-from .dependency_tracker import local_cache_closure
+from .dependency_tracker import local_cache_closure, note_structure_change
 from .diagram_context import finalize_root_context
 from .input_port import PortDataType, UseDefaultName
 from .scalar_conversion import ScalarConversionMixin
@@ -80,6 +80,7 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         self._cache_entries = []
         self._cache_index_of_ticket = {}
         self._closure_memo = {}
+        self._dependents_memo = {}   # see Context._root_dependents
         self._input_tickets = []
 
     # --- names ---------------------------------------------------------------
@@ -136,6 +137,7 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
     def _subscribe(self, prerequisite: int, subscriber: int) -> None:
         self._ticket_subscribers.setdefault(int(prerequisite), []).append(int(subscriber))
         self._closure_memo.clear()
+        note_structure_change()
 
     def _input_ticket(self, index: int) -> int:
         return self._input_tickets[index]
@@ -290,6 +292,9 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
           IndexError: no input port has that index.
           RuntimeError: `port_index` is None and the system does not have exactly
             one input port."""
+        ports = self._input_ports
+        if type(port_index) is int and 0 <= port_index < len(ports):
+            return ports[port_index]
         if port_index is None:
             if len(self._input_ports) != 1:
                 raise RuntimeError(
@@ -312,6 +317,9 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
           IndexError: no output port has that index.
           RuntimeError: `port_index` is None and the system does not have exactly
             one output port."""
+        ports = self._output_ports
+        if type(port_index) is int and 0 <= port_index < len(ports):
+            return ports[port_index]
         if port_index is None:
             if len(self._output_ports) != 1:
                 raise RuntimeError(

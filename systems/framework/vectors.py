@@ -238,8 +238,10 @@ class BasicVector(VectorBase):
         Raises:
           IndexError: `index` is out of bounds.
         """
-        self._check_index(index)
-        return float(self._data[index])
+        data = self._data
+        if not (0 <= index < data.shape[0]):
+            self._check_index(index)            # raises
+        return float(data[index])
 
     def SetAtIndex(self, index: int, value: float) -> None:
         """Sets element `index` to `value`.
@@ -247,8 +249,10 @@ class BasicVector(VectorBase):
         Raises:
           IndexError: `index` is out of bounds.
         """
-        self._check_index(index)
-        self._data[index] = value
+        data = self._data
+        if not (0 <= index < data.shape[0]):
+            self._check_index(index)            # raises
+        data[index] = value
 
     def Clone(self) -> "BasicVector":
         """An independent copy (same class, copied values)."""

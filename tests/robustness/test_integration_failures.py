@@ -210,11 +210,14 @@ class TanBlowup(LeafSystem):
             0, (x * x + 1.0) * (1.0 - x / self.saturation))
 
 
-def _simulator_defaults(cls):
-    """`cls` with the Simulator's maximum step (0.1 s) and its own default accuracy."""
+def _simulator_defaults(cls, accuracy=None):
+    """`cls` with the Simulator's maximum step (0.1 s) and its own default accuracy
+    (or `accuracy`)."""
     def make(system, context):
         integrator = cls(system, context)
         integrator.set_maximum_step_size(0.1)
+        if accuracy is not None:
+            integrator.set_target_accuracy(accuracy)
         return integrator
     return make
 
@@ -224,14 +227,14 @@ def _simulator_defaults(cls):
 # What moves the stop further from π/2 is the integrator's global error, seen
 # as a shift of the numerical solution's escape time: third-order RK3 (accuracy
 # 1e-4) and Radau3 (1e-3) stop 1.9e-3 before π/2 (measured), hence 3e-3; the
-# first-order implicit Euler methods (accuracy 1e-3) run ahead of tan(t) and
-# stop 0.019 (velocity-implicit) to 0.027 (implicit Euler, Radau1) before π/2
-# (pydrake 1.51's implicit Euler at accuracy 1e-3 likewise escapes 0.017 early),
-# hence 0.03.
+# first-order implicit Euler methods (accuracy 1e-3: Drake's own default for
+# implicit Euler and Radau1 is 0.1) run ahead of tan(t) and stop 0.019
+# (velocity-implicit) to 0.027 (implicit Euler, Radau1) before π/2 (pydrake
+# 1.51's implicit Euler at accuracy 1e-3 likewise escapes 0.017 early), hence 0.03.
 ESCAPES = {
     "RK3 (default)": (None, 3e-3),
-    "implicit Euler": (_simulator_defaults(ImplicitEulerIntegrator), 0.03),
-    "Radau1": (_simulator_defaults(Radau1Integrator), 0.03),
+    "implicit Euler": (_simulator_defaults(ImplicitEulerIntegrator, 1e-3), 0.03),
+    "Radau1": (_simulator_defaults(Radau1Integrator, 1e-3), 0.03),
     "Radau3": (_simulator_defaults(Radau3Integrator), 3e-3),
     "velocity-implicit Euler": (_simulator_defaults(VelocityImplicitEulerIntegrator), 0.03),
 }

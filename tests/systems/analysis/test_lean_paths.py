@@ -7,7 +7,8 @@
   timings, with and without continuous state, termination, failures and
   resumption, and AdvanceTo in pieces;
 * the integrators' scalar path for small states (trigger: at most
-  get_scalar_path_limit() entries; switch: set_scalar_path_limit(0)) against
+  get_scalar_path_limit() entries; switch: set_scalar_path_limit(0)) and their
+  compiled kernels for larger ones (switch: set_compiled_path(False)) against
   the numpy path: states, error estimates, norms and step statistics.
 """
 import math
@@ -300,28 +301,34 @@ class Linear(LeafSystem):
             self.A @ x + self.b * math.sin(context.get_time()))
 
 
-@pytest.mark.parametrize("n, nq, nv", [(1, 0, 0), (2, 1, 1), (3, 1, 1), (6, 2, 2), (10, 0, 0)])
-def test_rk3_scalar_path_bit_for_bit(n, nq, nv):
-    results = []
-    for limit in (10, 0):
+@pytest.mark.parametrize("n, nq, nv", [(1, 0, 0), (2, 1, 1), (3, 1, 1), (6, 2, 2), (10, 0, 0),
+                                      (11, 0, 0), (24, 8, 8), (100, 0, 0)])
+def test_rk3_scalar_and_compiled_paths_bit_for_bit(n, nq, nv):
+    """Scalar path (n <= 10), compiled kernels and numpy: the same bits."""
+    results = {}
+    for path, limit, compiled in (("scalar", 10, True), ("compiled", 0, True),
+                                  ("numpy", 0, False)):
         system = Linear(n, nq, nv)
         simulator = Simulator(system)
         integrator = simulator.get_integrator()
         integrator.set_scalar_path_limit(limit)
+        integrator.set_compiled_path(compiled)
         assert integrator.get_scalar_path_limit() == limit
+        assert integrator.get_compiled_path() is compiled
         if nv:
             integrator.get_mutable_generalized_state_weight_vector()[:] = np.linspace(0.5, 2, nv)
             integrator.Initialize()
         simulator.AdvanceTo(3.0)
         context = simulator.get_context()
-        results.append((context.get_continuous_state_vector().CopyToVector().tobytes(),
-                        integrator.get_error_estimate().tobytes(),
-                        integrator.get_num_steps_taken(),
-                        integrator.get_num_derivative_evaluations(),
-                        integrator.get_num_step_shrinkages_from_error_control(),
-                        integrator.get_ideal_next_step_size(),
-                        integrator.get_smallest_adapted_step_size_taken()))
-    assert results[0] == results[1]
+        results[path] = (context.get_continuous_state_vector().CopyToVector().tobytes(),
+                         integrator.get_error_estimate().tobytes(),
+                         integrator.get_num_steps_taken(),
+                         integrator.get_num_derivative_evaluations(),
+                         integrator.get_num_step_shrinkages_from_error_control(),
+                         integrator.get_ideal_next_step_size(),
+                         integrator.get_smallest_adapted_step_size_taken())
+    assert results["scalar"] == results["numpy"]
+    assert results["compiled"] == results["numpy"]
 
 
 def test_state_change_norm_scalar_path_matches_numpy_path():
@@ -344,3 +351,66 @@ def test_state_change_norm_scalar_path_matches_numpy_path():
         integrator.set_scalar_path_limit(0)
         array = integrator.CalcStateChangeNorm(dx)
         assert (math.isnan(scalar) and math.isnan(array)) or scalar == array, dx
+
+
+# --- the implicit integrators' scalar path --------------------------------------------------
+class VanDerPol(LeafSystem):
+    def __init__(self, mu):
+        super().__init__()
+        self.mu = mu
+        self.DeclareContinuousState(BasicVector([2.0, 0.0]), 1, 1, 0)
+
+    def DoCalcTimeDerivatives(self, context, derivatives):
+        x, y = context.get_continuous_state_vector().CopyToVector()
+        derivatives.get_mutable_vector().SetFromVector(
+            [y, self.mu * (1.0 - x * x) * y - x])
+
+
+def _implicit_run(cls, make_system, t_final, limit, configure=None):
+    from systems.analysis import ImplicitEulerIntegrator  # noqa: F401
+    system = make_system()
+    simulator = Simulator(system)
+    integrator = simulator.reset_integrator(cls(system, simulator.get_mutable_context()))
+    integrator.set_maximum_step_size(1.0)
+    integrator.set_target_accuracy(1e-3)
+    integrator.set_scalar_path_limit(limit)
+    if configure is not None:
+        configure(integrator)
+    simulator.AdvanceTo(t_final)
+    return (simulator.get_context().get_continuous_state_vector().CopyToVector().tobytes(),
+            integrator.get_error_estimate().tobytes(),
+            integrator.get_num_steps_taken(), integrator.get_num_derivative_evaluations(),
+            integrator.get_num_jacobian_evaluations(),
+            integrator.get_num_newton_raphson_iterations(),
+            integrator.get_num_iteration_matrix_factorizations(),
+            integrator.get_num_step_shrinkages_from_error_control(),
+            integrator.get_num_step_shrinkages_from_substep_failures(),
+            integrator.get_num_error_estimator_derivative_evaluations())
+
+
+@pytest.mark.parametrize("scheme", ["implicit_euler", "implicit_euler_itr", "radau1",
+                                    "radau3", "radau3_central"])
+@pytest.mark.parametrize("system", ["vdp", "linear3", "linear6"])
+def test_implicit_scalar_path_bit_for_bit(scheme, system):
+    """Python floats (n <= 10) against numpy arrays: the same Newton iterates, LU
+    solves, error estimates and statistics."""
+    from systems.analysis import (ImplicitEulerIntegrator, JacobianComputationScheme,
+                                  Radau1Integrator, Radau3Integrator)
+    cls = {"implicit_euler": ImplicitEulerIntegrator, "implicit_euler_itr":
+           ImplicitEulerIntegrator, "radau1": Radau1Integrator, "radau3": Radau3Integrator,
+           "radau3_central": Radau3Integrator}[scheme]
+
+    def configure(integrator):
+        if scheme == "implicit_euler_itr":
+            integrator.set_use_implicit_trapezoid_error_estimation(True)
+        if scheme == "radau3_central":
+            integrator.set_jacobian_computation_scheme(
+                JacobianComputationScheme.kCentralDifference)
+
+    make, t_final = {"vdp": (lambda: VanDerPol(100.0), 120.0),
+                     "linear3": (lambda: Linear(3, 1, 1), 5.0),
+                     "linear6": (lambda: Linear(6, 2, 2), 5.0)}[system]
+    scalar = _implicit_run(cls, make, t_final, 10, configure)
+    array = _implicit_run(cls, make, t_final, 0, configure)
+    assert scalar == array
+    assert scalar[2] > 10
