@@ -87,41 +87,57 @@ def _checked_filter_id(filter_id, method: str) -> None:
 
 
 class CollisionFilterManager:
-    """Facade over one GeometryState's collision filters (model or context copy)."""
+    """Facade over one GeometryState's collision filters (model or context copy).
+
+    A manager taken from a context edits that context's GeometryState; when the
+    context's state is replaced afterwards (``SetTimeStateAndParametersFrom``,
+    ``SetAbstractParameter``, ...) every call on the old manager raises
+    RuntimeError instead of editing a state the context no longer holds (pydrake
+    aborts the process there)."""
 
     def __init__(self, geometry_state):
         self._state = geometry_state
+
+    def _current_state(self, method: str):
+        """The GeometryState this manager edits; a context's manager (see
+        SceneGraph.collision_filter_manager) checks the context still holds it."""
+        return self._state
 
     def Apply(self, declaration: CollisionFilterDeclaration) -> None:
         """Persistently applies ``declaration``.
 
         Raises:
           RuntimeError: if it references unregistered ids or a transient
-            history exists (the configuration is then unchanged).
+            history exists (the configuration is then unchanged), or the
+            manager's context no longer holds the state it was taken from.
         """
-        resolved = self._state._resolve_filter_statements(
+        state = self._current_state("Apply")
+        resolved = state._resolve_filter_statements(
             _checked_declaration(declaration, "Apply"))
-        self._state._collision_filter.apply(resolved)
-        self._state._on_filter_change()
+        state._collision_filter.apply(resolved)
+        state._on_filter_change()
 
     def ApplyTransient(self, declaration: CollisionFilterDeclaration) -> FilterId:
         """Appends ``declaration`` to the transient history; returns its id.
 
         Raises:
-          RuntimeError: if it references unregistered ids.
+          RuntimeError: if it references unregistered ids, or the manager's
+            context no longer holds the state it was taken from.
         """
-        resolved = self._state._resolve_filter_statements(
+        state = self._current_state("ApplyTransient")
+        resolved = state._resolve_filter_statements(
             _checked_declaration(declaration, "ApplyTransient"))
-        fid = self._state._collision_filter.apply_transient(resolved)
-        self._state._on_filter_change()
+        fid = state._collision_filter.apply_transient(resolved)
+        state._on_filter_change()
         return fid
 
     def RemoveDeclaration(self, filter_id: FilterId) -> bool:
         """Removes a transient declaration; False if ``filter_id`` is not active."""
         _checked_filter_id(filter_id, "RemoveDeclaration")
-        removed = self._state._collision_filter.remove_declaration(filter_id)
+        state = self._current_state("RemoveDeclaration")
+        removed = state._collision_filter.remove_declaration(filter_id)
         if removed:
-            self._state._on_filter_change()
+            state._on_filter_change()
         return removed
 
     def IsActive(self, filter_id: FilterId) -> bool:
@@ -131,18 +147,32 @@ class CollisionFilterManager:
           TypeError: `filter_id` is not a FilterId.
         """
         _checked_filter_id(filter_id, "IsActive")
-        return self._state._collision_filter.is_active(filter_id)
+        return self._current_state("IsActive")._collision_filter.is_active(filter_id)
 
     def has_transient_history(self) -> bool:
         """True if transient declarations are in force (Apply then raises)."""
-        return self._state._collision_filter.has_transient_history()
+        return self._current_state("has_transient_history")._collision_filter \
+            .has_transient_history()
 
     def flatten_transient_history(self) -> None:
         """Library extension: folds the current configuration into the
         persistent base and discards the history (every FilterId becomes
         inactive) -- line 8 of Drake's transient-filter table."""
-        self._state._collision_filter.flatten()
-        self._state._on_filter_change()
+        state = self._current_state("flatten_transient_history")
+        state._collision_filter.flatten()
+        state._on_filter_change()
+
+
+def stale_manager_error(method: str, system_name: str) -> RuntimeError:
+    """The error of a call on a context's CollisionFilterManager after the
+    context's geometry state was replaced (the filters would go to a state
+    nothing reads any more)."""
+    return RuntimeError(
+        f"CollisionFilterManager.{method}(): this manager was taken from a context of "
+        f"SceneGraph {system_name} whose geometry state has since been replaced (by "
+        f"SetTimeStateAndParametersFrom, SetAbstractParameter or a similar copy into "
+        f"the context); filters applied through it would be lost. Take a new manager "
+        f"with scene_graph.collision_filter_manager(context) after the copy")
 
 
 def _group_collides(ga: int, gb: int) -> bool:

@@ -3,7 +3,8 @@
 ``load_mesh_file(path)`` returns plain arrays (vertices (N, 3) [file units],
 triangles (M, 3) int) for any format trimesh reads (.obj, .stl, .ply, .off,
 .glb/.gltf, ...); a tetrahedral legacy-ASCII ``.vtk`` file is read by a small
-built-in parser (its boundary is not extracted: triangles are empty). Errors are
+built-in parser (its triangles are the boundary faces of its tetrahedra,
+outward, indexing the file's vertices). Errors are
 RuntimeError naming the file.
 
 For viewers, ``load_mesh_materials(source)`` keeps a file's triangles grouped by
@@ -40,8 +41,8 @@ def load_mesh_file(path) -> tuple[np.ndarray, np.ndarray]:
         raise RuntimeError(f"Mesh file '{path}' does not exist (or is not a regular file)")
     ext = mesh_extension(path)
     if ext == ".vtk":
-        V, _ = _read_vtk_tetrahedra(path)
-        return V, np.zeros((0, 3), dtype=np.int64)
+        V, tets = _read_vtk_tetrahedra(path)
+        return V, _vtk_boundary(V, tets, path)
     if ext == ".obj":
         return parse_obj(_check_obj_is_text(path), path)   # the file read once
     import trimesh
@@ -354,6 +355,19 @@ def _read_vtk_tetrahedra(path: str) -> tuple[np.ndarray, np.ndarray]:
     if len(V) == 0:
         raise RuntimeError(f"Mesh file '{path}' could not be parsed: it holds no vertices")
     return V, tets
+
+
+def _vtk_boundary(V: np.ndarray, tets: np.ndarray, path: str) -> np.ndarray:
+    """(M, 3) boundary triangles of tetrahedra `tets` (K, 4) into `V`: the faces
+    of exactly one tetrahedron, normals outward; so a .vtk Mesh has a surface
+    to measure (ComputeSignedDistanceToPoint) and to draw."""
+    if len(tets) and (tets.min() < 0 or tets.max() >= len(V)):
+        bad = int(tets.max()) if tets.max() >= len(V) else int(tets.min())
+        raise RuntimeError(f"Mesh file '{path}': a tetrahedron refers to vertex {bad}; "
+                           f"the file has {len(V)} vertices (0 to {len(V) - 1})")
+    from scenegraph.hydroelastic.volume_mesh import boundary_faces
+    return np.ascontiguousarray(boundary_faces(V, np.asarray(tets, dtype=np.int64)),
+                                dtype=np.int64)
 
 
 @overloaded_function(scale=lambda v: np.ndim(v) == 0)

@@ -7,6 +7,8 @@ Primitives are validated when they are constructed. Mesh and Convex need:
 
 * a convex hull with volume (every pair query uses it): a flat mesh (one
   triangle, a quad, any coplanar vertex set) is refused;
+* for a Mesh (not Convex), triangles: a file holding only vertices (an OBJ
+  without ``f`` lines, a PLY point cloud) is refused, naming it;
 * for a Mesh (not Convex), a closed surface: ComputeSignedDistanceToPoint
   measures a Mesh exactly, inside and out, which needs every edge shared by
   exactly two oppositely oriented triangles (after welding exact duplicate
@@ -68,6 +70,11 @@ def _check_closed_surface(mesh) -> None:
         raise ValueError(
             f"Mesh {label} is given by vertices only: ComputeSignedDistanceToPoint "
             f"needs its triangles. Give the faces, or use Convex for its convex hull")
+    if len(faces) == 0:
+        raise ValueError(
+            f"Mesh {label} has {len(mesh.mesh_vertices())} vertices and no triangles "
+            f"(a point cloud?): ComputeSignedDistanceToPoint measures a Mesh's surface. "
+            f"Add the faces to the file, or use Convex for its convex hull")
     V = np.ascontiguousarray(mesh.mesh_vertices(), dtype=float)
     F = np.ascontiguousarray(faces, dtype=np.int64)
     if TriangleMeshBvh._check_closed(F, len(V)):

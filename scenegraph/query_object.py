@@ -27,6 +27,23 @@ __all__ = ["QueryObject"]
 _FLOAT64 = np.dtype(np.float64)
 
 
+def _keyword_pose_id(id_, frame_id, geometry_id):
+    """GetPoseInWorld's id when given by keyword: the one id, checked
+    against its keyword's kind."""
+    given = [f"{name}={value!r}" for name, value in
+             (("id", id_), ("frame_id", frame_id), ("geometry_id", geometry_id))
+             if value is not None]
+    if len(given) != 1:
+        raise TypeError(f"GetPoseInWorld(): give exactly one of frame_id (a FrameId) or "
+                        f"geometry_id (a GeometryId); got "
+                        f"{', '.join(given) if given else 'none'}")
+    if frame_id is not None and not isinstance(frame_id, FrameId):
+        raise id_type_error(frame_id, FrameId, "GetPoseInWorld(): frame_id")
+    if geometry_id is not None and not isinstance(geometry_id, GeometryId):
+        raise id_type_error(geometry_id, GeometryId, "GetPoseInWorld(): geometry_id")
+    return frame_id if frame_id is not None else geometry_id
+
+
 class QueryObject:
     """Geometric queries on one SceneGraph context (pydrake's ``QueryObject``)."""
 
@@ -112,9 +129,19 @@ class QueryObject:
         return SceneGraphInspector(self._state())
 
     @signatures("(frame_id)", "(geometry_id)")
-    def GetPoseInWorld(self, frame_id=None, geometry_id=None):
-        """X_WF of a frame or X_WG of a geometry, from the current pose inputs."""
-        id_ = frame_id if geometry_id is None else geometry_id
+    def GetPoseInWorld(self, id_=None, /, *, frame_id=None, geometry_id=None):
+        """X_WF of a frame or X_WG of a geometry, from the current pose inputs.
+
+        A positional id is dispatched by its type (as pydrake); a keyword one
+        must be of its keyword's kind.
+
+        Raises:
+          TypeError: frame_id= is not a FrameId, geometry_id= is not a
+            GeometryId, no id or more than one is given, or a positional id
+            is neither.
+        """
+        if id_ is None or frame_id is not None or geometry_id is not None:
+            id_ = _keyword_pose_id(id_, frame_id, geometry_id)
         state = self._state()
         poses = self._poses()
         if isinstance(id_, FrameId):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from systems.framework import Context, LeafSystem, Value, ValueProducer
 from systems.framework.cache import update_cache_value
 
-from scenegraph.collision_filter_manager import CollisionFilterManager
+from scenegraph.collision_filter_manager import CollisionFilterManager, stale_manager_error
 from scenegraph.geometry_state import GeometryState, world_frame_id
 from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
 from scenegraph.kinematics_vector import FramePoseVector, composer_of
@@ -74,6 +74,12 @@ class _ContextFilterManager(CollisionFilterManager):
 
     def _touch(self):
         self._scene_graph._mutable_state(self._context)
+
+    def _current_state(self, method):
+        if self._scene_graph._state_of(self._context) is not self._state:
+            name = self._scene_graph.get_name()
+            raise stale_manager_error(method, repr(name) if name else "(unnamed)")
+        return self._state
 
     def Apply(self, declaration):
         super().Apply(declaration)

@@ -34,20 +34,95 @@ def _check_finite(shape_name: str, **values) -> None:
             raise RuntimeError(f"{shape_name} {name} must be finite (was {v})")
 
 
+_TEXT = (str, bytes, bytearray)
+
+
+def _not_real(value) -> bool:
+    """True for what float() would take but is not a real number: text ("1"
+    parses), complex numbers (numpy's drop their imaginary part with a
+    warning), and arrays of them."""
+    if isinstance(value, _TEXT + (complex, np.complexfloating)):
+        return True
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind == "O":
+            return any(_not_real(v) for v in value.flat)
+        return value.dtype.kind not in "biuf"
+    return False
+
+
+def _describe(value) -> str:
+    """`value` as an error message shows it: its type, then its repr."""
+    return f"{type(value).__name__} {value!r}"
+
+
 def _float(value, shape_name: str, name: str) -> float:
+    """`value` as a float; TypeError naming the shape, the parameter and the
+    value when it is not a real number (text such as "1" included: pydrake's
+    constructors refuse it too)."""
+    if not _not_real(value):
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            pass
+    raise TypeError(f"{shape_name} {name} must be a real number; got "
+                    f"{_describe(value)}") from None
+
+
+def _real_array(values, what: str, dtype=float) -> np.ndarray:
+    """`values` (array-like) as an array of `dtype`; TypeError naming `what`
+    and the first entry that is not a real number (text like "1" included,
+    which numpy would otherwise parse; pydrake lets numpy parse it), or not an
+    integer where `dtype` is an integer type."""
+    integral = np.issubdtype(dtype, np.integer)
     try:
-        return float(value)
+        plain = np.asarray(values)
     except (TypeError, ValueError):
-        raise TypeError(f"{shape_name} {name} must be a number, got {value!r}") from None
+        plain = None
+    if plain is not None and plain.dtype.kind in ("iu" if integral else "biuf"):
+        return plain.astype(dtype, copy=False)      # numbers already (the usual case)
+    if plain is not None and integral and plain.dtype.kind == "f" and \
+            np.isfinite(plain).all() and (plain == np.round(plain)).all():
+        return plain.astype(dtype)                  # integers held as floats
+    try:
+        entries = np.asarray(values, dtype=object)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be an array of real numbers; got "
+                        f"{values!r}") from None
+    for index, entry in np.ndenumerate(entries):
+        if isinstance(entry, np.ndarray) or _not_real(entry) or not _is_number(entry) \
+                or (integral and not _is_integral(entry)):
+            kind = "an integer" if integral else "a real number"
+            at = ", ".join(str(i) for i in index)
+            raise TypeError(f"{what} must hold numbers; entry [{at}] is not {kind}: "
+                            f"{_describe(entry)}") from None
+    try:
+        return np.asarray(entries, dtype=dtype)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"{what} must be an array of real numbers; got "
+                        f"{values!r}") from None
+
+
+def _is_number(value) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return True
+
+
+def _is_integral(value) -> bool:
+    """An int (or bool-free integer-valued number: 3.0 from a float array)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, (int, np.integer)):
+        return True
+    f = float(value)
+    return math.isfinite(f) and f == int(f)
 
 
 def _measures(measures, count: int, shape_name: str):
     """The `count` floats of an array-like `measures`."""
-    try:
-        m = np.asarray(measures, dtype=float).reshape(-1)
-    except (TypeError, ValueError):
-        raise TypeError(f"{shape_name}: measures must be {count} numbers; got "
-                        f"{measures!r}") from None
+    m = _real_array(measures, f"{shape_name}: measures", float).reshape(-1)
     if m.shape != (count,):
         raise TypeError(f"{shape_name}: measures must have {count} elements, got {m.shape}")
     return [float(x) for x in m]
@@ -248,14 +323,14 @@ class HalfSpace(Shape):
         """
         from scenegraph.math.rigid_transform import RigidTransform
 
-        n = np.asarray(Hz_dir_F, dtype=float).reshape(3)
+        n = _real_array(Hz_dir_F, "HalfSpace.MakePose: Hz_dir_F").reshape(3)
         # Scalar arithmetic in Eigen's order, so the result matches bit for bit.
         n0, n1, n2 = (float(v) for v in n)
         norm = math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
         if not (norm >= 1e-10) or not math.isfinite(norm):
             raise RuntimeError(f"HalfSpace.MakePose: can't make pose from a zero (or "
                                f"non-finite) normal vector {n.tolist()}")
-        p = np.array(p_FB, dtype=float).reshape(3)
+        p = np.array(_real_array(p_FB, "HalfSpace.MakePose: p_FB")).reshape(3)
         if not np.isfinite(p).all():
             raise RuntimeError(f"HalfSpace.MakePose: the boundary point p_FB must be "
                                f"finite; got {p.tolist()}")
@@ -405,10 +480,10 @@ class _MeshBase(Shape):
                                    f"given {s}.")
             self._scale3 = np.full(3, s)
             return
-        try:
-            s3 = np.asarray(scale, dtype=float).reshape(3)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} scale3 must be 3 numbers; got {scale!r}") from None
+        s3 = _real_array(scale, f"{name} scale3", float)
+        if s3.size != 3:
+            raise TypeError(f"{name} scale3 must be 3 numbers; got {scale!r}")
+        s3 = s3.reshape(3)
         if not np.isfinite(s3).all() or np.any(np.abs(s3) < 1e-8):
             raise RuntimeError(f"{name} |scale| cannot be < 1e-8 on any axis (or "
                                f"non-finite), given {s3.tolist()}.")
@@ -435,7 +510,7 @@ class _MeshBase(Shape):
     def _from_points(self, points, scale, faces, label: str) -> None:
         name = type(self).__name__
         self._set_scale(scale)
-        P = np.array(points, dtype=float)
+        P = np.array(_real_array(points, f"{name} '{label}': vertices", float))
         if P.ndim != 2 or P.shape[0] != 3:
             raise RuntimeError(f"{name}: in-memory vertices must be a (3, N) array "
                                f"(one column per vertex), got shape {P.shape}")
@@ -443,7 +518,7 @@ class _MeshBase(Shape):
             raise RuntimeError(f"{name} '{label}': vertices must be finite")
         V, F = P.T.copy(), None
         if faces is not None:
-            F = np.array(faces, dtype=np.int64)
+            F = np.array(_real_array(faces, f"{name} '{label}': faces", np.int64))
             if F.ndim != 2 or F.shape[1] != 3 or (F.size and (F.min() < 0 or F.max() >= len(V))):
                 raise RuntimeError(f"{name} '{label}': faces must be an (M, 3) array of "
                                    f"indices into the {len(V)} vertices")

@@ -19,6 +19,32 @@ from .vectors import BasicVector
 __all__ = ["System", "SystemOutput"]
 
 
+def _system_phrase(system, with_kind: bool = True) -> str:
+    """"a <Type> system named '<name>'" (pydrake's words; without the type when
+    not `with_kind`), or "an unnamed <Type> system"."""
+    kind = type(system).__name__
+    name = system.get_name()
+    if not name:
+        return f"an unnamed {kind} system"
+    return f"a {kind} system named '{name}'" if with_kind else f"a system named '{name}'"
+
+
+def _foreign_context_message(system, other) -> str:
+    """ValidateContext's error for the Context of `other` given to `system`:
+    names both and says what to do."""
+    text = (f"A function call on {_system_phrase(system)} was passed the Context of "
+            f"{_system_phrase(other, with_kind=False)}")
+    if type(other) is type(system) and other.get_name() == system.get_name():
+        return (f"{text}: another object of the same type and name (a different system, "
+                f"or a copy of this one: a pickled or deep-copied Context carries its own "
+                f"copy of its system and works only with that copy). Use the Context "
+                f"with the system it was made for, or make one for this system with "
+                f"CreateDefaultContext().")
+    return (f"{text} instead of the appropriate subsystem Context. Use a Context made "
+            f"by this system (CreateDefaultContext()), or, inside a Diagram, "
+            f"GetMyContextFromRoot(root_context).")
+
+
 class SystemOutput:
     """Values of all output ports of a System (pydrake's ``SystemOutput``)."""
 
@@ -445,10 +471,7 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
                 f"subsystem Context. Use GetMyContextFromRoot() or "
                 f"GetMyMutableContextFromRoot() to obtain the correct subsystem "
                 f"Context.")
-        raise RuntimeError(
-            f"A function call on a {kind} system named '{self.get_name()}' was passed "
-            f"the Context of a system named '{context._system.get_name()}' instead "
-            f"of the appropriate subsystem Context.")
+        raise RuntimeError(_foreign_context_message(self, context._system))
 
     def GetMyContextFromRoot(self, root_context):
         """This system's subcontext within `root_context`, the context of the diagram

@@ -262,5 +262,6 @@ def test_cache_entries_are_never_disabled_and_check_their_context():
     system.entry.Eval(context)
     assert system.cache_calls == 1  # cached, as "not disabled" says
     other = CacheUser()
-    with pytest.raises(RuntimeError, match="was passed the Context of a system named"):
+    with pytest.raises(RuntimeError, match="was passed the Context of an unnamed CacheUser "
+                                           "system: another object of the same type"):
         system.entry.is_cache_entry_disabled(other.CreateDefaultContext())
