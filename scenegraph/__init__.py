@@ -56,11 +56,19 @@ from scenegraph.visualization import (ContactVisualizer, ContactVisualizerParams
 from scenegraph.volume_mesh_refiner import (RefineVolumeMesh,
                                             RefineVolumeMeshIntoVtkFileContents)
 from scenegraph.templates import *  # noqa: F401,F403  (SceneGraph_, QueryObject_, ...)
+from scenegraph.render import (ClippingRange, ColorRenderCamera, DepthRange, DepthRenderCamera,
+                               EnvironmentMap, EquirectangularMap, GltfExtension,
+                               LightParameter, MakeRenderEngineGl, MakeRenderEngineVtk,
+                               NullTexture, RenderCameraCore, RenderEngine,
+                               RenderEngineGlParams, RenderEngineVtkParams, RenderLabel,
+                               SsaoParameter)
+from scenegraph.sensors.depth_image_to_point_cloud import DepthImageToPointCloud
 
-# No render engines here (pydrake's build-configuration flags).
-kHasRenderEngineGl = False
+# pydrake's build-configuration flags: MakeRenderEngineVtk and MakeRenderEngineGl work
+# (both build this library's RenderEngineCpu; docs/render.md); no glTF client.
+kHasRenderEngineGl = True
 kHasRenderEngineGltfClient = False
-kHasRenderEngineVtk = False
+kHasRenderEngineVtk = True
 
 __all__ = [_name for _name, _value in dict(globals()).items()
            if not _name.startswith("_") and not isinstance(_value, _types.ModuleType)]

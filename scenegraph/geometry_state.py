@@ -104,6 +104,7 @@ class GeometryState:
         self._collision_filter = CollisionFilter()
         self._topology = None
         self._proximity_view = None
+        self._renderers = {}   # name -> RenderEngine (scenegraph/render/renderers.py)
 
     # ---- copies -------------------------------------------------------------
     def Clone(self) -> "GeometryState":
@@ -135,6 +136,8 @@ class GeometryState:
         other._collision_filter = copy.deepcopy(self._collision_filter)
         other._topology = self._topology          # immutable once built
         other._proximity_view = None
+        other._renderers = {name: engine.Clone()
+                            for name, engine in getattr(self, "_renderers", {}).items()}
         return other
 
     # ---- small accessors used by SceneGraph and the inspector ----------------
@@ -409,9 +412,10 @@ class GeometryState:
     def _bump(self, role: Role) -> None:
         """Marks `role`'s data as changed in the version. As in Drake, the
         perception version changes only when a render engine takes or drops a
-        geometry; this library has no render engines, so it never changes (the
-        perception properties themselves are still stored and reported)."""
-        if role != Role.kPerception:
+        geometry: here, whenever perception data changes while the state has a
+        renderer (scenegraph/render/renderers.py registers it at the next
+        render)."""
+        if role != Role.kPerception or getattr(self, "_renderers", None):
             self._version._bump(role)
 
     @staticmethod

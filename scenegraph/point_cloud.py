@@ -9,6 +9,8 @@ import enum
 
 import numpy as np
 
+from systems.framework._overloads import overloaded
+
 __all__ = ["BaseField", "Fields", "PointCloud"]
 
 
@@ -36,8 +38,11 @@ class Fields:
         """The BaseField flags as an int (bitwise or of kXYZs, kNormals, kRGBs)."""
         return self._base
 
-    def has_base_fields(self, base_fields) -> bool:
-        """True if every flag of `base_fields` is among these fields."""
+    def has_base_fields(self, base_fields=None) -> bool:
+        """True if every flag of `base_fields` is among these fields; without an
+        argument (pydrake's form), True if there is any base field."""
+        if base_fields is None:
+            return self._base != 0
         return (self._base & int(base_fields)) == int(base_fields)
 
     def __or__(self, other):
@@ -71,13 +76,9 @@ class PointCloud:
 
     kDefaultValue = float("nan")
 
+    @overloaded.typed(new_size=lambda value: not isinstance(value, PointCloud))
     def __init__(self, new_size=0, fields=None):
-        if isinstance(new_size, PointCloud):
-            other = new_size
-            self._fields = Fields(other._fields.base_fields())
-            self._data = {k: v.copy() for k, v in other._data.items()}
-            self._size = other._size
-            return
+        """A cloud of `new_size` points with `fields` (default: xyz only)."""
         if fields is None:
             fields = Fields(BaseField.kXYZs)
         elif not isinstance(fields, Fields):
@@ -91,6 +92,13 @@ class PointCloud:
         for flag, (dtype, fill) in _DEFAULTS.items():
             if fields.has_base_fields(flag):
                 self._data[flag] = np.full((3, size), fill, dtype=dtype)
+
+    @__init__.overload
+    def __init__(self, other):
+        """A copy of the PointCloud `other`."""
+        self._fields = Fields(other._fields.base_fields())
+        self._data = {k: v.copy() for k, v in other._data.items()}
+        self._size = other._size
 
     # --- shape -------------------------------------------------------------------------
     def fields(self) -> Fields:

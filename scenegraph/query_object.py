@@ -248,6 +248,31 @@ class QueryObject:
         self._state()._geometry(geometry_id)
         return None
 
+    # --- rendering (scenegraph/render/renderers.py) ------------------------------------
+    def RenderColorImage(self, camera, parent_frame, X_PC):
+        """ImageRgba8U taken by `camera` (a ColorRenderCamera) whose body is posed
+        X_PC in frame `parent_frame` (the sensor at X_WP·X_PC·X_BS).
+
+        Raises:
+          RuntimeError: no renderer has the camera's renderer name, or the frame
+            is not registered."""
+        from scenegraph.render.renderers import render
+        return render(self, 2, camera, parent_frame, X_PC, "RenderColorImage")
+
+    def RenderDepthImage(self, camera, parent_frame, X_PC):
+        """ImageDepth32F [m] taken by `camera` (a DepthRenderCamera) posed as in
+        RenderColorImage: 0 nearer than its depth range, inf beyond it or where
+        nothing is hit."""
+        from scenegraph.render.renderers import render
+        return render(self, 0, camera, parent_frame, X_PC, "RenderDepthImage")
+
+    def RenderLabelImage(self, camera, parent_frame, X_PC):
+        """ImageLabel16I taken by `camera` (a ColorRenderCamera) posed as in
+        RenderColorImage: each pixel the RenderLabel of the geometry seen,
+        RenderLabel.kEmpty where there is none."""
+        from scenegraph.render.renderers import render
+        return render(self, 1, camera, parent_frame, X_PC, "RenderLabelImage")
+
     # --- controllers (issue 13): extensions beyond pydrake, except --------------------
     # --- ComputeSignedDistanceGeometryToPoint (Drake's C++ name); see docs/controllers.md
     def _geometry_set_ids(self, geometries, query: str) -> list:

@@ -496,5 +496,82 @@ class SceneGraph(LeafSystem):
             return self._model.collision_filter_manager()
         return _ContextFilterManager(self, context)
 
+    # --- renderers (scenegraph/render/renderers.py) ------------------------------------
+    @overloaded.typed(name=str)
+    def AddRenderer(self, name, renderer) -> None:
+        """Adds a clone of `renderer` (a RenderEngine) to the model as `name`; it
+        takes every perception geometry, registered before or after (render
+        kernels are compiled now, not at the first image).
+
+        Raises:
+          RuntimeError: the name is taken, or it refuses a geometry's properties.
+        """
+        from scenegraph.render.renderers import add_renderer
+        add_renderer(self._model, name, renderer)
+
+    @AddRenderer.overload(context=Context)
+    def AddRenderer(self, context, name, renderer) -> None:
+        """As above, in `context`'s copy of the geometry state only."""
+        from scenegraph.render.renderers import commit_renderer, prepare_renderer
+        engine, taken = prepare_renderer(self._state_of(context), name, renderer)
+        commit_renderer(self._mutable_state(context), name, engine, taken)
+
+    @overloaded.typed(name=str)
+    def RemoveRenderer(self, name) -> None:
+        """Removes the model's renderer `name` (RuntimeError if there is none)."""
+        from scenegraph.render.renderers import remove_renderer
+        remove_renderer(self._model, name)
+
+    @RemoveRenderer.overload(context=Context)
+    def RemoveRenderer(self, context, name) -> None:
+        from scenegraph.render.renderers import has_renderer, remove_renderer
+        if not has_renderer(self._state_of(context), name):
+            remove_renderer(self._state_of(context), name)    # raises, changing nothing
+        remove_renderer(self._mutable_state(context), name)
+
+    @overloaded.typed(name=str)
+    def HasRenderer(self, name) -> bool:
+        """True if the model has a renderer called `name`."""
+        from scenegraph.render.renderers import has_renderer
+        return has_renderer(self._model, name)
+
+    @HasRenderer.overload(context=Context)
+    def HasRenderer(self, context, name) -> bool:
+        from scenegraph.render.renderers import has_renderer
+        return has_renderer(self._state_of(context), name)
+
+    def RendererCount(self, context=None) -> int:
+        """The number of renderers of the model, or of `context`'s copy."""
+        from scenegraph.render.renderers import renderer_count
+        return renderer_count(self._model if context is None else self._state_of(context))
+
+    @overloaded.typed(name=str)
+    def GetRendererTypeName(self, name) -> str:
+        """The type of renderer `name` ('' if none): 'scenegraph.render.RenderEngineCpu'
+        for the engines MakeRenderEngineVtk/Gl build."""
+        from scenegraph.render.renderers import renderer_type_name
+        return renderer_type_name(self._model, name)
+
+    @GetRendererTypeName.overload(context=Context)
+    def GetRendererTypeName(self, context, name) -> str:
+        from scenegraph.render.renderers import renderer_type_name
+        return renderer_type_name(self._state_of(context), name)
+
+    @overloaded.typed(name=str)
+    def GetRendererParameterYaml(self, name) -> str:
+        """The parameters of renderer `name` as YAML ('' if none)."""
+        from scenegraph.render.renderers import renderer_parameter_yaml
+        return renderer_parameter_yaml(self._model, name)
+
+    @GetRendererParameterYaml.overload(context=Context)
+    def GetRendererParameterYaml(self, context, name) -> str:
+        from scenegraph.render.renderers import renderer_parameter_yaml
+        return renderer_parameter_yaml(self._state_of(context), name)
+
+    def RegisteredRendererNames(self, context=None) -> list:
+        """The renderers' names, sorted (Drake's C++ name)."""
+        from scenegraph.render.renderers import renderer_names
+        return renderer_names(self._model if context is None else self._state_of(context))
+
 
 

@@ -36,6 +36,8 @@ MODULES = {
     "pydrake.multibody.tree": "scenegraph.multibody",
     "pydrake.multibody.math": "scenegraph.multibody",
     "pydrake.multibody.meshcat": "scenegraph.multibody",
+    "pydrake.systems.sensors": "scenegraph.sensors",
+    "pydrake.perception": "scenegraph",
 }
 
 _SCALAR_TYPES = ("pydrake.autodiffutils", "pydrake.symbolic", "AutoDiffXd", "Expression",
