@@ -10,10 +10,13 @@ quaternions, shared by RotationMatrix and RollPitchYaw.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 # Allowed deviation of |q| from 1 when constructing from coefficients.
 _UNIT_TOLERANCE = 1e-10
+_FLOAT64 = np.dtype(float)
 
 
 def quaternion_to_matrix(wxyz: np.ndarray) -> np.ndarray:
@@ -93,6 +96,13 @@ class Quaternion:
             q = np.array(args, dtype=float)
         elif len(args) == 1:
             a = args[0]
+            if type(a) is np.ndarray and a.shape == (4,):
+                q = a.copy() if a.dtype is _FLOAT64 else np.array(a, dtype=float)
+                w, x, y, z = q.tolist()
+                if not abs(math.sqrt(w * w + x * x + y * y + z * z) - 1.0) <= _UNIT_TOLERANCE:
+                    _check_unit(q)          # raises (NaN and inf included)
+                self._q = q
+                return
             if isinstance(a, Quaternion):
                 self._q = a._q.copy()
                 return
@@ -207,9 +217,12 @@ class Quaternion:
 
 
 def _check_unit(q: np.ndarray) -> None:
+    w, x, y, z = q.tolist()
+    n = math.sqrt(w * w + x * x + y * y + z * z)
+    if abs(n - 1.0) <= _UNIT_TOLERANCE:     # (False for NaN and inf)
+        return
     if not np.isfinite(q).all():
         raise RuntimeError(f"Quaternion coefficients must be finite, got {q.tolist()}")
-    n = float(np.sqrt(q @ q))
     if abs(n - 1.0) > _UNIT_TOLERANCE:
         raise RuntimeError(
             f"Quaternion is not normalized: |q| = {n!r} for wxyz = {q.tolist()}; "

@@ -15,10 +15,27 @@ from systems.framework._templates import ScalarCast
 
 
 def _vec3(p, what: str) -> np.ndarray:
-    v = np.array(p, dtype=float).reshape(-1)
+    v = np.array(p, dtype=float)
     if v.shape != (3,):
-        raise TypeError(f"RigidTransform: {what} must have 3 elements, got shape {np.shape(p)}")
+        v = v.reshape(-1)
+        if v.shape != (3,):
+            raise TypeError(f"RigidTransform: {what} must have 3 elements, got shape "
+                            f"{np.shape(p)}")
     return v
+
+
+_new = object.__new__
+_empty = np.empty
+_KERNELS = None
+
+
+def kernels():
+    """scenegraph.math.math_kernels (imported at first use)."""
+    global _KERNELS
+    if _KERNELS is None:
+        from scenegraph.math.rotation_matrix import kernels as load
+        _KERNELS = load()
+    return _KERNELS
 
 
 class RigidTransform:
@@ -181,13 +198,22 @@ class RigidTransform:
     # ---- algebra ---------------------------------------------------------
     def inverse(self) -> "RigidTransform":
         """X_BA = X_AB⁻¹ = [R_ABᵀ, −R_ABᵀ p_AoBo_A]."""
-        Rt = self._R.T.copy()
-        return RigidTransform._make(Rt, -(Rt @ self._p))
+        R, p = _empty((3, 3)), _empty(3)
+        (_KERNELS or kernels()).invert_transform(self._R, self._p, R, p)
+        obj = _new(RigidTransform)
+        obj._R = R
+        obj._p = p
+        return obj
 
     def InvertAndCompose(self, other: "RigidTransform") -> "RigidTransform":
         """X_AC = X_BA⁻¹·X_BC for self = X_BA and other = X_BC."""
-        Rt = self._R.T
-        return RigidTransform._make(Rt @ other._R, Rt @ (other._p - self._p))
+        R, p = _empty((3, 3)), _empty(3)
+        (_KERNELS or kernels()).invert_and_compose(self._R, self._p, other._R, other._p,
+                                                   R, p)
+        obj = _new(RigidTransform)
+        obj._R = R
+        obj._p = p
+        return obj
 
     @signatures("(other)", "(p_BoQ_B)", "(vec_B)")
     def multiply(self, other=None, p_BoQ_B=None, vec_B=None):
@@ -195,8 +221,7 @@ class RigidTransform:
         points of shape (3,) or (3, N) [m]; or X_AB·vec_B for a homogeneous (4,)
         vector vec_B (its last entry scales the translation)."""
         if type(other) is RigidTransform:
-            R = self._R
-            return RigidTransform._make(R @ other._R, R @ other._p + self._p)
+            return self.__matmul__(other)
         if other is None:
             other = p_BoQ_B if vec_B is None else vec_B
         p = np.asarray(other, dtype=float)
@@ -212,6 +237,15 @@ class RigidTransform:
         return self._R @ p + self._p[:, None]
 
     def __matmul__(self, other):
+        if type(other) is RigidTransform:
+            # X_AC = [R_AB R_BC, R_AB p_BC + p_AB], in one compiled call.
+            R, p = _empty((3, 3)), _empty(3)
+            (_KERNELS or kernels()).compose_transforms(self._R, self._p, other._R,
+                                                       other._p, R, p)
+            obj = _new(RigidTransform)
+            obj._R = R
+            obj._p = p
+            return obj
         if isinstance(other, RigidTransform):
             R = self._R
             return RigidTransform._make(R @ other._R, R @ other._p + self._p)
@@ -272,7 +306,9 @@ def _rotation_array(R) -> np.ndarray:
     if isinstance(R, RotationMatrix):
         return R._R
     if isinstance(R, Quaternion):
-        return quaternion_to_matrix(R._q / np.sqrt(R._q @ R._q))
+        out = _empty((3, 3))
+        (_KERNELS or kernels()).quaternion_to_matrix_kernel(R._q, True, out)
+        return out
     if type(R).__name__ == "RollPitchYaw":
         return R.ToRotationMatrix()._R
     if type(R).__name__ == "AngleAxis":

@@ -14,7 +14,9 @@ import numpy as np
 
 from systems.framework._overloads import signatures
 from scenegraph.math.quaternion import Quaternion, matrix_to_quaternion
-from scenegraph.math.rotation_matrix import RotationMatrix
+from scenegraph.math.rotation_matrix import RotationMatrix, kernels
+
+_isfinite = math.isfinite
 
 
 def rpy_to_matrix(roll: float, pitch: float, yaw: float) -> np.ndarray:
@@ -87,7 +89,9 @@ class RollPitchYaw:
             if isinstance(a, RollPitchYaw):
                 self._rpy = a._rpy.copy()
             elif isinstance(a, RotationMatrix):
-                self._rpy = matrix_to_rpy(a._R)
+                rpy = np.empty(3)
+                kernels().matrix_to_rpy_kernel(a._R, rpy)
+                self._rpy = rpy
             elif isinstance(a, Quaternion):
                 q = a._q / np.sqrt(a._q @ a._q)
                 self._rpy = matrix_to_rpy(RotationMatrix(a)._R, q)
@@ -102,7 +106,8 @@ class RollPitchYaw:
                     self._rpy = v
         else:
             raise TypeError(f"RollPitchYaw: expected 1 or 3 arguments, got {len(args)}")
-        if not np.isfinite(self._rpy).all():
+        r, p, y = self._rpy.tolist()
+        if not (_isfinite(r) and _isfinite(p) and _isfinite(y)):
             raise RuntimeError(f"RollPitchYaw: angles must be finite, got {self._rpy.tolist()}")
 
     def roll_angle(self) -> float:
@@ -140,7 +145,12 @@ class RollPitchYaw:
 
     def ToRotationMatrix(self) -> RotationMatrix:
         """R = Rz(yaw)·Ry(pitch)·Rx(roll), as a RotationMatrix."""
-        return RotationMatrix._make(rpy_to_matrix(*self._rpy))
+        r, p, y = self._rpy.tolist()
+        R = np.empty((3, 3))
+        kernels().rpy_to_matrix_kernel(r, p, y, R)
+        obj = object.__new__(RotationMatrix)
+        obj._R = R
+        return obj
 
     def ToQuaternion(self) -> Quaternion:
         """The same rotation as a unit Quaternion."""
