@@ -265,6 +265,10 @@ class ImplicitIntegrator(IntegratorBase):
         return result
 
     def DoImplicitIntegratorStep(self, h: float) -> bool:  # pragma: no cover
+        """Drake's DoImplicitIntegratorStep: advances the context's time and continuous
+        state by one step of size ``h`` (seconds) and sets the error estimate; returns
+        False (context restored to the step's start) when the Newton iterations fail to
+        converge at this ``h``. Implemented by each implicit integrator."""
         raise NotImplementedError
 
     def _calc_jacobian(self, t: float, x) -> np.ndarray:

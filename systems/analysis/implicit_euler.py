@@ -121,6 +121,11 @@ class ImplicitEulerIntegrator(ImplicitIntegrator):
         return xtplus_ie, xtplus_hie
 
     def DoImplicitIntegratorStep(self, h: float) -> bool:
+        """One implicit Euler step of size ``h`` (seconds) from the context's time and
+        state, with Drake's error estimate (step doubling with two half steps, or the
+        implicit-trapezoid estimate); returns False (context restored) when Newton fails
+        to converge. Below the working minimum step size it takes an explicit Euler
+        step with an explicit estimate of the same order, as Drake does."""
         vectors = self._vectors
         t0 = self._info.time
         xt0 = vectors.read(self._x)

@@ -260,6 +260,11 @@ class RadauIntegrator(ImplicitIntegrator):
 
     # --- the step ----------------------------------------------------------------------
     def DoImplicitIntegratorStep(self, h: float) -> bool:
+        """One Radau step of size ``h`` (seconds) from the context's time and state (one
+        stage: implicit Euler; two stages: Radau IIA of order 3), with the
+        implicit-trapezoid error estimate; returns False (context restored) when Newton
+        fails to converge. Below the working minimum step size it takes an explicit
+        Euler (one stage) or RK2 (two stages) step, as Drake does."""
         vectors = self._vectors
         t0 = self._info.time
         xt0 = vectors.read(self._x)
