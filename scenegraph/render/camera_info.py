@@ -44,7 +44,8 @@ class CameraInfo:
         """From the vertical field of view [rad]: f_x = f_y = height/2 / tan(fov_y/2),
         principal point (width/2 − ½, height/2 − ½)."""
         width, height = _int(width, "width"), _int(height, "height")
-        focal = height * 0.5 / math.tan(0.5 * float(fov_y))
+        half_tan = math.tan(0.5 * float(fov_y))
+        focal = height * 0.5 / half_tan if half_tan != 0 else math.inf
         self._set(width, height, focal, focal, width / 2.0 - 0.5, height / 2.0 - 0.5)
 
     @__init__.overload

@@ -208,6 +208,34 @@ class RenderEngine:
         """The engine's parameters as YAML (empty for this base class)."""
         return ""
 
+    # --- rendering -------------------------------------------------------------------
+    def RenderColorImage(self, camera, color_image_out) -> None:
+        """Renders the registered geometry into `color_image_out` (an ImageRgba8U of
+        the camera's size) from the viewpoint (UpdateViewpoint)."""
+        _check_camera(camera, ColorRenderCamera, "RenderColorImage")
+        self._render_into(rk.COLOR, camera, color_image_out, ImageRgba8U, "color")
+
+    def RenderDepthImage(self, camera, depth_image_out) -> None:
+        """Renders depths [m] into `depth_image_out` (an ImageDepth32F)."""
+        _check_camera(camera, DepthRenderCamera, "RenderDepthImage")
+        self._render_into(rk.DEPTH, camera, depth_image_out, ImageDepth32F, "depth")
+
+    def RenderLabelImage(self, camera, label_image_out) -> None:
+        """Renders labels into `label_image_out` (an ImageLabel16I)."""
+        _check_camera(camera, ColorRenderCamera, "RenderLabelImage")
+        self._render_into(rk.LABEL, camera, label_image_out, ImageLabel16I, "label")
+
+    def _render_into(self, mode, camera, image, image_type, name) -> None:
+        if not isinstance(image, image_type):
+            raise TypeError(f"Render{name.capitalize()}Image(): expected an "
+                            f"{image_type.__name__}; got {type(image).__name__}")
+        self.ThrowIfInvalid(camera.core().intrinsics(), image, name)
+        self._render(mode, camera, self._X_WC, image.mutable_data, None)
+
+    def _render(self, mode, camera, X_WS, out, poses) -> None:
+        raise NotImplementedError(f"{type(self).__name__} does not render; use "
+                                  f"MakeRenderEngineVtk or MakeRenderEngineGl")
+
     # --- visuals ---------------------------------------------------------------------
     def _default_diffuse(self) -> np.ndarray:
         return np.array([0.9, 0.45, 0.1, 1.0])
@@ -321,30 +349,6 @@ class RenderEngineCpu(RenderEngine):
         """The parameters as YAML, prefixed with their type's name (as Drake's)."""
         return params_yaml(self._params)
 
-    # --- rendering -------------------------------------------------------------------
-    def RenderColorImage(self, camera, color_image_out) -> None:
-        """Renders the registered geometry into `color_image_out` (an ImageRgba8U of
-        the camera's size) from the viewpoint (UpdateViewpoint)."""
-        _check_camera(camera, ColorRenderCamera, "RenderColorImage")
-        self._render_into(rk.COLOR, camera, color_image_out, ImageRgba8U, "color")
-
-    def RenderDepthImage(self, camera, depth_image_out) -> None:
-        """Renders depths [m] into `depth_image_out` (an ImageDepth32F)."""
-        _check_camera(camera, DepthRenderCamera, "RenderDepthImage")
-        self._render_into(rk.DEPTH, camera, depth_image_out, ImageDepth32F, "depth")
-
-    def RenderLabelImage(self, camera, label_image_out) -> None:
-        """Renders labels into `label_image_out` (an ImageLabel16I)."""
-        _check_camera(camera, ColorRenderCamera, "RenderLabelImage")
-        self._render_into(rk.LABEL, camera, label_image_out, ImageLabel16I, "label")
-
-    def _render_into(self, mode, camera, image, image_type, name) -> None:
-        if not isinstance(image, image_type):
-            raise TypeError(f"Render{name.capitalize()}Image(): expected an "
-                            f"{image_type.__name__}; got {type(image).__name__}")
-        self.ThrowIfInvalid(camera.core().intrinsics(), image, name)
-        self._render(mode, camera, self._X_WC, image.mutable_data, None)
-
     def _render(self, mode, camera, X_WS, out, poses) -> None:
         """Renders image kind `mode` from the sensor pose X_WS into `out` ((H, W, C)
         array). poses: (R_WG (n, 3, 3), p_WG (n, 3)) in the pack's order, or
@@ -373,8 +377,8 @@ class RenderEngineCpu(RenderEngine):
         R_CG, p_CG, o_G, rect, key, p_CV, tedge, trect, zbuf, gbuf, tbuf = scratch
         visible = pack.visible_label if mode == rk.LABEL else pack.visible
         rk.setup_scene(cam, R_CW, p_CW, pack.kind, pack.box_c, pack.box_h, R_WG, p_WG, visible,
-                       R_CG, p_CG, o_G, rect, key, pack.vert_geo, pack.p_GV, p_CV, pack.tri,
-                       pack.tri_geo, tedge, trect)
+                       pack.closed, R_CG, p_CG, o_G, rect, key, pack.vert_geo, pack.p_GV, p_CV,
+                       pack.tri, pack.tri_geo, tedge, trect)
         order = np.argsort(key, kind="stable")
         two_layers = mode == rk.COLOR and bool(
             (pack.translucent & (rect[:, 0] <= rect[:, 1])).any())
@@ -395,7 +399,7 @@ class RenderEngineCpu(RenderEngine):
         if scratch is None or scratch[0] is not pack or scratch[1] != (H, W):
             n, nV, nT = len(pack.kind), len(pack.p_GV), len(pack.tri)
             arrays = (np.empty((n, 3, 3)), np.empty((n, 3)), np.empty((n, 3)),
-                      np.empty((n, 4), dtype=np.int64), np.empty(n), np.empty((nV, 3)),
+                      np.empty((n, 5), dtype=np.int64), np.empty(n), np.empty((nV, 3)),
                       np.empty((nT, 10)), np.empty((nT, 4), dtype=np.int64))
             if scratch is not None and scratch[1] == (H, W):
                 images = scratch[2][8:]
@@ -524,6 +528,8 @@ class _Pack:
             n_vertices += len(mesh.p_GV)
             n_triangles += len(mesh.faces)
         self.translucent = translucent
+        self.closed = np.array([v.mesh is not None and v.mesh.closed for v in visuals],
+                               dtype=np.bool_)
         self.geo_mat, self.geo_tri = geo_mat, geo_tri
         self.mat_color = _stack(mat_color, (0, 4))
         self.mat_tex = np.array(mat_tex, dtype=np.int64)

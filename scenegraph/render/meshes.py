@@ -40,16 +40,21 @@ class RenderMesh:
     None, colors (V, 4) in [0, 1] or None, tri_part (T,) int64, parts: list
     of (diffuse (4,) or None, texels (h, w, 4) uint8, None, or "vertex" for
     per-vertex colours): a part with diffuse None takes the geometry's colour; has_materials: the file has its own
-    materials (they win over the perception properties, as in Drake).
+    materials (they win over the perception properties, as in Drake);
+    closed: the triangles, with coincident vertices merged, enclose a volume
+    and are wound outward (the renderer may then skip faces turned away from
+    the camera).
     """
 
     __slots__ = ("p_GV", "faces", "normals", "uv", "colors", "tri_part", "parts",
-                 "has_materials")
+                 "has_materials", "closed")
 
-    def __init__(self, p_GV, faces, normals, uv, colors, tri_part, parts, has_materials):
+    def __init__(self, p_GV, faces, normals, uv, colors, tri_part, parts, has_materials,
+                 closed):
         self.p_GV, self.faces, self.normals = p_GV, faces, normals
         self.uv, self.colors, self.tri_part = uv, colors, tri_part
         self.parts, self.has_materials = parts, has_materials
+        self.closed = closed
 
 
 def _vertex_normals(p_GV: np.ndarray, faces: np.ndarray) -> np.ndarray:
@@ -116,7 +121,7 @@ def _hull_mesh(shape) -> RenderMesh:
     p_GV = np.ascontiguousarray(P, dtype=float)
     faces = np.ascontiguousarray(F, dtype=np.int64).reshape(-1, 3)
     return RenderMesh(p_GV, faces, _vertex_normals(p_GV, faces), None, None,
-                      np.zeros(len(faces), dtype=np.int64), [(None, None)], False)
+                      np.zeros(len(faces), dtype=np.int64), [(None, None)], False, True)
 
 
 def _file_mesh(shape) -> RenderMesh:
@@ -152,7 +157,18 @@ def _file_mesh(shape) -> RenderMesh:
     uv = np.ascontiguousarray(np.concatenate(UV), dtype=float) if any_uv else None
     colors = np.ascontiguousarray(np.concatenate(C), dtype=float) if any_colors else None
     return RenderMesh(p_GV, faces, _vertex_normals(p_GV, faces), uv, colors,
-                      np.concatenate(T), infos, materials is not None)
+                      np.concatenate(T), infos, materials is not None, _closed(p_GV, faces))
+
+
+def _closed(p_GV: np.ndarray, faces: np.ndarray) -> bool:
+    """Whether the triangles (vertices merged where they coincide) form a closed,
+    consistently wound surface enclosing a positive volume (outward winding)."""
+    import trimesh
+    try:
+        mesh = trimesh.Trimesh(p_GV, faces, process=True, validate=False)
+        return bool(mesh.is_watertight and mesh.is_winding_consistent and mesh.volume > 0)
+    except Exception:   # trimesh raises many exception types
+        return False
 
 
 def texture_texels(path):

@@ -92,7 +92,9 @@ def _primitive_hit(k, x, y, near, t_max, r0, r1, r2, r3, r4, r5, r6, r7, r8, ox,
 @njit
 def _project_box(g, R_CG, p_CG, box_c, box_h, camera, rect):
     """Pixel rectangle (u0, u1, v0, v1; inclusive; u0 > u1 when culled) of the
-    box (centre box_c[g], half sizes box_h[g], in G) seen by the camera."""
+    box (centre box_c[g], half sizes box_h[g], in G) seen by the camera, and
+    rect[g, 4] = 1 when the box lies wholly beyond the near plane."""
+    rect[g, 4] = 0
     W, H = int(camera[0]), int(camera[1])
     fx, fy, cx, cy, near, far = camera[2], camera[3], camera[4], camera[5], camera[6], camera[7]
     n_front = 0
@@ -123,8 +125,10 @@ def _project_box(g, R_CG, p_CG, box_c, box_h, camera, rect):
         return
     if n_front < 8:
         rect[g, 0], rect[g, 1], rect[g, 2], rect[g, 3] = 0, W - 1, 0, H - 1
+        rect[g, 4] = 0
         return
     _clip_rect(rect, g, xmin, xmax, ymin, ymax, W, H)
+    rect[g, 4] = 1   # wholly beyond the near plane
 
 
 @njit
@@ -141,8 +145,11 @@ def _clip_rect(rect, i, xmin, xmax, ymin, ymax, W, H):
 
 
 @njit
-def _setup_triangle(k, tri, p_CV, camera, tedge, trect):
-    """Edge planes, det and pixel rectangle of triangle k (vertices in C)."""
+def _setup_triangle(k, tri, p_CV, camera, tedge, trect, cull_back):
+    """Edge planes, det and pixel rectangle of triangle k (vertices in C); a
+    triangle facing away from the camera (det = n·p_0 > 0 for an outward
+    normal n) is dropped when `cull_back` (its mesh is closed, wound outward,
+    and wholly beyond the near plane, so its back faces are hidden)."""
     W, H = int(camera[0]), int(camera[1])
     fx, fy, cx, cy, near, far = camera[2], camera[3], camera[4], camera[5], camera[6], camera[7]
     i0, i1, i2 = tri[k, 0], tri[k, 1], tri[k, 2]
@@ -161,7 +168,7 @@ def _setup_triangle(k, tri, p_CV, camera, tedge, trect):
     tedge[k, 8] = ax * by - ay * bx
     det = ax * tedge[k, 0] + ay * tedge[k, 1] + az * tedge[k, 2]
     tedge[k, 9] = det
-    if det == 0.0 or (az > far and bz > far and qz > far):
+    if det == 0.0 or (cull_back and det > 0.0) or (az > far and bz > far and qz > far):
         trect[k, 0], trect[k, 1], trect[k, 2], trect[k, 3] = 0, -1, 0, -1
         return
     xmin, xmax, ymin, ymax = INF, -INF, INF, -INF
@@ -191,38 +198,54 @@ def _setup_triangle(k, tri, p_CV, camera, tedge, trect):
 
 
 @njit
-def _rasterize_triangles(t0, t1, v0, v1, tri_rect, tedge, xs, ys, near, far, zbuf, gbuf,
-                         tbuf, g):
-    """Z-buffers triangles t0..t1-1 of geometry g over rows v0..v1."""
+def _edge_span(a, c, lo, hi):
+    """[lo, hi] ∩ {x : a·x + c ≥ 0}."""
+    if a > 0.0:
+        return max(lo, -c / a), hi
+    if a < 0.0:
+        return lo, min(hi, -c / a)
+    if c < 0.0:
+        return INF, -INF
+    return lo, hi
+
+
+@njit
+def _rasterize_triangles(t0, t1, v0, v1, tri_rect, tedge, xs, ys, camera, zbuf, gbuf, tbuf,
+                         g):
+    """Z-buffers triangles t0..t1-1 of geometry g over rows v0..v1: per row, the
+    span of pixels inside all three edge planes (on the side that puts the
+    triangle in front of the camera, the sign of det) is solved for, then only
+    its depths det / d·n are computed."""
+    fx, cx, near, far = camera[2], camera[4], camera[6], camera[7]
     for k in range(t0, t1):
         ra, rb = max(tri_rect[k, 2], v0), min(tri_rect[k, 3], v1)
         if ra > rb:
             continue
         u0, u1 = tri_rect[k, 0], tri_rect[k, 1]
-        e0x, e0y, e0z = tedge[k, 0], tedge[k, 1], tedge[k, 2]
-        e1x, e1y, e1z = tedge[k, 3], tedge[k, 4], tedge[k, 5]
-        e2x, e2y, e2z = tedge[k, 6], tedge[k, 7], tedge[k, 8]
         det = tedge[k, 9]
+        sign = 1.0 if det > 0.0 else -1.0
+        e0x, e0y, e0z = sign * tedge[k, 0], sign * tedge[k, 1], sign * tedge[k, 2]
+        e1x, e1y, e1z = sign * tedge[k, 3], sign * tedge[k, 4], sign * tedge[k, 5]
+        e2x, e2y, e2z = sign * tedge[k, 6], sign * tedge[k, 7], sign * tedge[k, 8]
+        det_s = sign * det
+        sx = e0x + e1x + e2x
         for v in range(ra, rb + 1):
             y = ys[v]
             c0 = e0y * y + e0z
             c1 = e1y * y + e1z
             c2 = e2y * y + e2z
-            for u in range(u0, u1 + 1):
-                x = xs[u]
-                w0 = e0x * x + c0
-                w1 = e1x * x + c1
-                w2 = e2x * x + c2
-                s = w0 + w1 + w2
-                if s > 0.0:
-                    if w0 < 0.0 or w1 < 0.0 or w2 < 0.0:
-                        continue
-                elif s < 0.0:
-                    if w0 > 0.0 or w1 > 0.0 or w2 > 0.0:
-                        continue
-                else:
-                    continue
-                t = det / s
+            lo, hi = _edge_span(e0x, c0, -INF, INF)
+            lo, hi = _edge_span(e1x, c1, lo, hi)
+            lo, hi = _edge_span(e2x, c2, lo, hi)
+            if lo > hi:
+                continue
+            # Pixel u looks along x = (u + ½ − c_x)/f_x; a hair of slack keeps
+            # the pixels on a shared edge in both triangles (no cracks).
+            ua = max(u0, int(math.ceil(lo * fx + cx - 0.5 - 1e-7)))
+            ub = min(u1, int(math.floor(hi * fx + cx - 0.5 + 1e-7)))
+            sc = c0 + c1 + c2
+            for u in range(ua, ub + 1):
+                t = det_s / (sx * xs[u] + sc)
                 if t >= near and t <= far and t < zbuf[v, u]:
                     zbuf[v, u] = t
                     gbuf[v, u] = g
@@ -290,12 +313,13 @@ def _prepare(camera, R_CW, p_CW, kind, box_c, box_h, R_WG, p_WG, visible, R_CG, 
 
 
 @njit
-def setup_scene(camera, R_CW, p_CW, kind, box_c, box_h, R_WG, p_WG, visible, R_CG, p_CG, o_G,
-                rect, key, vert_geo, p_GV, p_CV, tri, tri_geo, tedge, trect):
+def setup_scene(camera, R_CW, p_CW, kind, box_c, box_h, R_WG, p_WG, visible, closed, R_CG,
+                p_CG, o_G, rect, key, vert_geo, p_GV, p_CV, tri, tri_geo, tedge, trect):
     """Stages 1 and 2 (see the module docstring): geometries, then mesh
     vertices and triangles, into the camera frame; fills R_CG, p_CG, o_G,
     rect, key (drawing order: nearest first, half spaces last), p_CV, tedge
-    and trect."""
+    and trect. closed[g]: mesh g is closed and wound outward (back faces may
+    be culled)."""
     _prepare(camera, R_CW, p_CW, kind, box_c, box_h, R_WG, p_WG, visible, R_CG, p_CG, o_G,
              rect, key)
     for i in range(p_GV.shape[0]):
@@ -307,7 +331,8 @@ def setup_scene(camera, R_CW, p_CW, kind, box_c, box_h, R_WG, p_WG, visible, R_C
     for k in range(tri.shape[0]):
         g = tri_geo[k]
         if rect[g, 0] <= rect[g, 1]:
-            _setup_triangle(k, tri, p_CV, camera, tedge, trect)
+            _setup_triangle(k, tri, p_CV, camera, tedge, trect,
+                            closed[g] and rect[g, 4] == 1)
         else:
             trect[k, 0], trect[k, 1], trect[k, 2], trect[k, 3] = 0, -1, 0, -1
 
@@ -338,7 +363,7 @@ def _visibility(v0, v1, two_layers, camera, order, rect, kind, translucent, geo_
         k = kind[g]
         if k == MESH:
             _rasterize_triangles(geo_tri[g, 0], geo_tri[g, 0] + geo_tri[g, 1], ra, rb,
-                                 trect, tedge, xs, ys, near, far, zb, gb, tb, g)
+                                 trect, tedge, xs, ys, camera, zb, gb, tb, g)
             continue
         r0, r1, r2 = R_CG[g, 0, 0], R_CG[g, 0, 1], R_CG[g, 0, 2]
         r3, r4, r5 = R_CG[g, 1, 0], R_CG[g, 1, 1], R_CG[g, 1, 2]

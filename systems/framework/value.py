@@ -98,7 +98,9 @@ _INFERRED_TYPE_NAMES = frozenset([
     "scenegraph.geometry_configuration_vector.GeometryConfigurationVector",
     "scenegraph.query_object.QueryObject",
     "scenegraph.point_cloud.PointCloud",
-])
+    "scenegraph.render.render_label.RenderLabel",
+] + [f"scenegraph.render.images.Image{kind}" for kind in (
+    "Rgb8U", "Bgr8U", "Rgba8U", "Bgra8U", "Grey8U", "Depth16U", "Depth32F", "Label16I")])
 # Element types T for which a non-empty list infers ``Value[List[T]]``.
 _INFERRED_LIST_ITEM_NAMES = frozenset([
     "scenegraph.math.rigid_transform.RigidTransform",
@@ -120,6 +122,11 @@ _CPP_TYPE_NAMES = {
         "drake::geometry::GeometryConfigurationVector<double>",
     "scenegraph.query_object.QueryObject": "drake::geometry::QueryObject<double>",
     "scenegraph.point_cloud.PointCloud": "drake::perception::PointCloud",
+    "scenegraph.render.render_label.RenderLabel": "drake::geometry::render::RenderLabel",
+    **{f"scenegraph.render.images.Image{kind}":
+       f"drake::systems::sensors::Image<drake::systems::sensors::PixelType::k{kind}>"
+       for kind in ("Rgb8U", "Bgr8U", "Rgba8U", "Bgra8U", "Grey8U", "Depth16U", "Depth32F",
+                    "Label16I")},
 }
 
 
