@@ -112,18 +112,30 @@ KNOWN_DIFFERENCES = {
         "QueryObject": "well-defined normals where Drake gives NaN; `id_A` is always the "
                        "geometry registered first; signed distance to a `HalfSpace` for "
                        "every shape; extensions (snake_case)",
-        "SceneGraph": "no render engines; refuses non-finite poses and proximity shapes "
-                      "no query can answer (flat or open meshes)",
+        "SceneGraph": "renderers are this library's `RenderEngineCpu`; refuses non-finite "
+                      "poses and proximity shapes no query can answer (flat or open meshes)",
+        "MakeRenderEngineVtk": "builds `RenderEngineCpu` (no VTK); shadows, SSAO, "
+                               "environment maps, exposure and PBR are not rendered",
+        "MakeRenderEngineGl": "builds `RenderEngineCpu` (no OpenGL)",
+        "RenderEngine": "the renderers' interface; Python subclasses do not render",
+        "RenderLabel": "also built from an int; hashable",
         "Meshcat": "binds 127.0.0.1 by default; meshcat-python's viewer (no stats, "
                    "gamepad, WebXR, environment maps); `AddSlider` returns the value",
         "AddCompliantHydroelasticProperties": "a margin on a compliant `Convex`/`Mesh` is "
                                               "refused at `AssignRole`",
-        "GeometryVersion": "assigning the perception role always bumps its version",
+        "GeometryVersion": "the perception version changes with every perception change "
+                           "while a renderer exists (Drake: when a renderer takes the "
+                           "geometry)",
     },
     "pydrake.math": {
         "RigidTransform": "`GetAsIsometry3` returns a (4, 4) array",
     },
     "pydrake.systems.primitives": {},
+    "pydrake.systems.sensors": {
+        "ApplyCameraConfig": "no LCM (the images are the sensor's ports); `output_delay` > 0 "
+                             "(RgbdSensorAsync) refused",
+        "ImageWriter": "PNG and TIFF written with Pillow",
+    },
     "pydrake.multibody.plant": {
         "MultibodyPlant": "kinematics only: the dynamics, actuation and contact-force "
                           "methods and ports raise `NotImplementedError`; q and v move "

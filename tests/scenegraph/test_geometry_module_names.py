@@ -21,9 +21,11 @@ def test_template_spellings_resolve_to_the_plain_classes():
         scenegraph.SceneGraph_["AutoDiffXd"]
 
 
-def test_no_render_engines():
+def test_render_engine_flags_say_which_factories_build_an_engine():
+    # MakeRenderEngineVtk and MakeRenderEngineGl build this library's CPU renderer;
+    # there is no glTF client.
     assert (scenegraph.kHasRenderEngineGl, scenegraph.kHasRenderEngineGltfClient,
-            scenegraph.kHasRenderEngineVtk) == (False, False, False)
+            scenegraph.kHasRenderEngineVtk) == (True, False, True)
 
 
 def test_geometry_configuration_vector():
