@@ -56,3 +56,63 @@ def per_label(ours: dict, theirs: dict) -> dict:
     out["image"] = {"depth": depth_agreement(ours["depth"], theirs["depth"]),
                     "label": float((ours["label"] == theirs["label"]).mean())}
     return out
+
+
+BEGIN = "<!-- BEGIN GENERATED AGREEMENT TABLE (tools/render_agreement_table.py --write) -->"
+END = "<!-- END GENERATED AGREEMENT TABLE -->"
+
+
+def _shape_name(geometry: dict) -> str:
+    shape = geometry["shape"]["type"]
+    if geometry.get("diffuse_map"):
+        shape += " (texture)"
+    if shape == "Mesh" and geometry["shape"]["file"] == "cube_tex.obj":
+        shape = "Mesh (OBJ+MTL texture)"
+    return shape
+
+
+def markdown_table(results: dict, scenes: list) -> str:
+    """The agreement table of docs/render.md: per scene, the whole image's depth
+    and label agreement, then per geometry (its shape) the label IoU, depth
+    within 3 mm and hit/miss over the pixels either renderer gives it, and the
+    colour MAE where both show it. `results`: {scene name: per_label(...)}."""
+    lines = ["| scene | geometry | shape | label IoU | depth ≤ 3 mm | same hit/miss | "
+             "colour MAE (/255) |", "| --- | --- | --- | --: | --: | --: | --: |"]
+    for scene in scenes:
+        result = dict(results[scene["name"]])
+        image = result.pop("image")
+        lines.append(f"| {scene['name']} | whole image | – | {image['label']:.4f} (pixels "
+                     f"equal) | {image['depth']['within']:.4f} | "
+                     f"{image['depth']['hit_miss']:.4f} | – |")
+        names = {g["label"]: g for g in scene["geometries"]}
+        if len(result) <= 8:
+            for label, r in result.items():
+                g = names[label]
+                lines.append(f"| {scene['name']} | {g['name']} | {_shape_name(g)} | "
+                             f"{r['iou']:.3f} | {r['depth']['within']:.3f} | "
+                             f"{r['depth']['hit_miss']:.3f} | {r['color']:.1f} |")
+            continue
+        by_shape = {}
+        for label, r in result.items():
+            by_shape.setdefault(_shape_name(names[label]), []).append(r)
+        for shape, rows in sorted(by_shape.items()):
+            lines.append(f"| {scene['name']} | worst of {len(rows)} | {shape} | "
+                         f"{min(r['iou'] for r in rows):.3f} | "
+                         f"{min(r['depth']['within'] for r in rows):.3f} | "
+                         f"{min(r['depth']['hit_miss'] for r in rows):.3f} | "
+                         f"{max(r['color'] for r in rows):.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def compute_all(reference, ns, render_scenes) -> tuple:
+    """({scene name: per_label(ours, pydrake's)}, scenes) for the stored reference."""
+    import json
+    scenes = json.loads(str(reference["scenes"]))
+    results = {}
+    for scene in scenes:
+        sg, context, _, _, cameras = render_scenes.build(scene, ns)
+        color, depth, label = render_scenes.render_all(sg, context, cameras, ns)
+        ours = {"color": color, "depth": depth, "label": label}
+        theirs = {k: reference[f"{scene['name']}/{k}"] for k in ("color", "depth", "label")}
+        results[scene["name"]] = per_label(ours, theirs)
+    return results, scenes

@@ -10,25 +10,31 @@ renderers hit, the same hit/miss on ≥ 99 % of the pixels; per geometry: label 
 tessellates curved shapes (50 facets) where this library intersects them exactly,
 so curved surfaces differ by up to r·(1 − cos(π/50)) plus silhouette pixels at
 grazing angles; the per-geometry depth bound is therefore checked at 95 %.
-``AGREEMENT`` records the numbers measured when this test was written (docs/render.md
-quotes them); the test checks the criteria, not these numbers.
+docs/render.md holds the measured numbers (tools/render_agreement_table.py --write);
+``test_the_guide_holds_the_current_table`` checks they are the current ones.
 """
 import json
+import pathlib
 
 import numpy as np
 import pytest
 
 from tests.scenegraph.render import agreement, render_scenes as rs
 
-REFERENCE = np.load(rs.REFERENCE) if rs.REFERENCE.exists() else None
-SCENES = json.loads(str(REFERENCE["scenes"])) if REFERENCE is not None else []
+REFERENCE = np.load(rs.REFERENCE)
+SCENES = json.loads(str(REFERENCE["scenes"]))
+GUIDE = pathlib.Path(__file__).resolve().parents[3] / "docs" / "render.md"
+_IMAGES = {}
 
 
 def _rendered(scene):
-    ns = rs.scenegraph_namespace()
-    sg, context, _, _, cameras = rs.build(scene, ns)
-    color, depth, label = rs.render_all(sg, context, cameras, ns)
-    return {"color": color, "depth": depth, "label": label}
+    """This library's images of `scene` (rendered once per test session)."""
+    if scene["name"] not in _IMAGES:
+        ns = rs.scenegraph_namespace()
+        sg, context, _, _, cameras = rs.build(scene, ns)
+        color, depth, label = rs.render_all(sg, context, cameras, ns)
+        _IMAGES[scene["name"]] = {"color": color, "depth": depth, "label": label}
+    return _IMAGES[scene["name"]]
 
 
 def _reference(scene):
@@ -65,3 +71,12 @@ def test_background_and_empty_pixels_are_drakes():
     assert (ours["label"][empty] == agreement.EMPTY).mean() >= 0.995
     assert np.isinf(ours["depth"][empty]).mean() >= 0.995
     np.testing.assert_array_equal(ours["color"][empty][:20], theirs["color"][empty][:20])
+
+
+def test_the_guide_holds_the_current_table():
+    results = {scene["name"]: agreement.per_label(_rendered(scene), _reference(scene))
+               for scene in SCENES}
+    table = agreement.markdown_table(results, SCENES)
+    text = GUIDE.read_text(encoding="utf-8")
+    assert agreement.BEGIN + "\n" + table + agreement.END in text, \
+        "docs/render.md's agreement table is stale: run tools/render_agreement_table.py --write"
