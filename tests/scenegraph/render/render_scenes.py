@@ -265,3 +265,61 @@ def render_all(sg, context, cameras, ns):
     depth = query.RenderDepthImage(depth_camera, world, X_WC).data[:, :, 0].copy()
     label = query.RenderLabelImage(color_camera, world, X_WC).data[:, :, 0].copy()
     return color, depth, label
+
+
+# --- benchmark scenes and timing (benchmarks/bench_render.py, tools/drake_bench_render.py)
+
+#: Benchmark rows: (key, geometries, (width, height), meshes?). Geometry scaling at
+#: 640 × 480, resolution scaling with the issue's 40-geometry scene, and 40 meshes.
+BENCH_ROWS = (("n10_640x480", 10, (640, 480), False), ("n40_640x480", 40, (640, 480), False),
+              ("n160_640x480", 160, (640, 480), False), ("n40_320x240", 40, (320, 240), False),
+              ("n40_1280x960", 40, (1280, 960), False),
+              ("mesh40_640x480", 40, (640, 480), True))
+KINDS = ("depth", "label", "color")
+
+
+def bench_scene(n: int, size, meshes: bool) -> dict:
+    """mixed_scene(n) at `size`; with `meshes`, every geometry but the floor is the
+    smooth icosphere mesh (320 triangles) of radius 0.1 m."""
+    scene = mixed_scene(n, size=size)
+    if meshes:
+        for g in scene["geometries"]:
+            if g["shape"]["type"] != "HalfSpace":
+                g["shape"] = {"type": "Mesh", "file": "ico_smooth.obj", "scale": 0.1}
+    scene["name"] = f"{'mesh' if meshes else 'n'}{n}_{size[0]}x{size[1]}"
+    return scene
+
+
+def time_renders(scene: dict, ns: dict, budget_s: float = 0.6, min_repeats: int = 5,
+                 max_repeats: int = 40) -> dict:
+    """{kind: {"median_s", "min_s", "repeats"}} for depth, label and colour images of
+    `scene` in library `ns`: before each timed call the "body" frame moves
+    (body_pose(k)), outside the timed region; a call evaluates the query port and
+    renders. Two untimed calls first (warm)."""
+    import time
+    sg, context, body, source_id, (color, depth, X_WC) = build(scene, ns)
+    world = sg.world_frame_id()
+    port = sg.get_query_output_port()
+    calls = {"depth": lambda q: q.RenderDepthImage(depth, world, X_WC),
+             "label": lambda q: q.RenderLabelImage(color, world, X_WC),
+             "color": lambda q: q.RenderColorImage(color, world, X_WC)}
+    out = {}
+    k = 1
+    for kind in KINDS:
+        call = calls[kind]
+        for _ in range(2):
+            call(port.Eval(context))
+        times = []
+        start = time.perf_counter()
+        while len(times) < max_repeats and (len(times) < min_repeats
+                                            or time.perf_counter() - start < budget_s):
+            if body is not None:
+                set_body_pose(sg, context, source_id, body, ns, k)
+                k += 1
+            t0 = time.perf_counter()
+            call(port.Eval(context))
+            times.append(time.perf_counter() - t0)
+        times.sort()
+        out[kind] = {"median_s": times[len(times) // 2], "min_s": times[0],
+                     "repeats": len(times)}
+    return out
