@@ -11,6 +11,9 @@ class GeometryFrame:
     """
 
     def __init__(self, frame_name: str, frame_group_id: int = 0):
+        if not isinstance(frame_name, str):
+            raise TypeError(f"GeometryFrame: frame_name must be a str; got "
+                            f"{type(frame_name).__name__} {frame_name!r}")
         if int(frame_group_id) != frame_group_id or frame_group_id < 0:
             raise RuntimeError(f"GeometryFrame '{frame_name}': frame_group_id must be a "
                                f"non-negative integer, got {frame_group_id}")

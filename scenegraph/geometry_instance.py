@@ -10,9 +10,15 @@ from scenegraph.math.rigid_transform import RigidTransform
 from scenegraph.shapes import Shape
 
 
-def canonicalize_name(name: str) -> str:
-    """Drake's canonical geometry name: leading/trailing spaces and tabs removed."""
-    return str(name).strip(" \t")
+def canonicalize_name(name: str, what: str = "a geometry name") -> str:
+    """Drake's canonical geometry name: leading/trailing spaces and tabs removed.
+
+    Raises:
+      TypeError: `name` is not a str (pydrake refuses it too; str(None) would
+        silently name a geometry "None")."""
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be a str; got {type(name).__name__} {name!r}")
+    return name.strip(" \t")
 
 
 class GeometryInstance:
@@ -24,6 +30,7 @@ class GeometryInstance:
       name: non-empty after canonicalisation (spaces and tabs trimmed).
 
     Raises:
+      TypeError: X_PG, shape or name of the wrong type.
       RuntimeError: if the canonical name is empty.
     """
 
@@ -33,7 +40,7 @@ class GeometryInstance:
                             f"{type(X_PG).__name__}")
         if not isinstance(shape, Shape):
             raise TypeError(f"GeometryInstance: shape must be a Shape, got {type(shape).__name__}")
-        canonical = canonicalize_name(name)
+        canonical = canonicalize_name(name, "GeometryInstance: name")
         if not canonical:
             raise RuntimeError(f"GeometryInstance given the name '{name}' which is an empty "
                                "string or only whitespace; names must be non-empty")
@@ -75,7 +82,7 @@ class GeometryInstance:
         Raises:
           RuntimeError: the name is empty or only whitespace.
         """
-        canonical = canonicalize_name(name)
+        canonical = canonicalize_name(name, "GeometryInstance: name")
         if not canonical:
             raise RuntimeError(f"GeometryInstance given the name '{name}' which is an empty "
                                "string or only whitespace; names must be non-empty")

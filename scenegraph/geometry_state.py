@@ -241,8 +241,12 @@ class GeometryState:
         """Registers a geometry source; an empty name becomes 'Source_<id>'.
 
         Raises:
+          TypeError: `name` is not a str.
           RuntimeError: if another source already has the name.
         """
+        if not isinstance(name, str):
+            raise TypeError(f"RegisterSource: name must be a str; got {type(name).__name__} "
+                            f"{name!r}")
         source_id = SourceId.get_new_id()
         final = name if name else f"Source_{source_id.get_value()}"
         for s in self._sources.values():
@@ -503,7 +507,7 @@ class GeometryState:
             role the geometry has on its frame.
         """
         g = self._geometry(geometry_id)
-        canonical = canonicalize_name(name)
+        canonical = canonicalize_name(name, "RenameGeometry: name")
         if not canonical:
             raise RuntimeError(f"RenameGeometry: geometry {geometry_id} ('{g.name}') cannot be "
                                f"given the empty name '{name}'.")

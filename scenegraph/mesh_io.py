@@ -72,8 +72,8 @@ def file_has_triangles(path):
     Other formats: None.
     """
     ext = mesh_extension(path)
-    if ext not in (".stl", ".obj", ".ply", ".dae"):
-        return None
+    if ext not in (".stl", ".obj", ".ply", ".dae") or not os.path.isfile(path):
+        return None     # (a FIFO or a device such as /dev/zero would never end)
     try:
         with open(os.fspath(path), "rb") as f:
             data = f.read()

@@ -20,6 +20,10 @@ class MultibodyElement:
         if not isinstance(name, str):
             raise TypeError(f"{type(self).__name__}: name must be a str; got "
                             f"{type(name).__name__}")
+        if not name:
+            # pydrake's words (for a Joint or a model instance it aborts the process).
+            raise RuntimeError(f"The name parameter to the {type(self).__name__} "
+                               f"constructor is required.")
         self._plant = None
         self._index = None
         self._model_instance = model_instance

@@ -166,8 +166,8 @@ class RotationalInertia:
     def CouldBePhysicallyValid(self) -> bool:
         """Principal moments non-negative and satisfying the triangle inequality
         (within a small tolerance)."""
-        if self.IsNaN():
-            return False
+        if self.IsNaN() or not np.isfinite(self._I).all():
+            return False        # (an infinite moment has no principal moments)
         m = self.CalcPrincipalMomentsOfInertia()
         tol = 16 * np.finfo(float).eps * max(1.0, float(np.abs(m).max()))
         return bool(m[0] >= -tol and m[0] + m[1] >= m[2] - tol)

@@ -64,6 +64,22 @@ class CouplerConstraintSpec:
                 f"offset={self.offset!r})")
 
 
+
+def _check_name_type(name, what: str) -> None:
+    """A name looked up must be a str (pydrake refuses anything else; str(7)
+    would otherwise be looked up as '7')."""
+    if not isinstance(name, str):
+        raise TypeError(f"{what}(): name must be a str; got {type(name).__name__} {name!r}")
+
+
+def _check_instance_name(name, what: str) -> None:
+    """A model instance name must be a non-empty str (pydrake aborts the
+    process on an empty one)."""
+    if not isinstance(name, str):
+        raise TypeError(f"{what}: name must be a str; got {type(name).__name__} {name!r}")
+    if not name:
+        raise RuntimeError(f"{what}: a model instance name must not be empty")
+
 class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, PlantUnsupported,
                      LeafSystem):
     """A tree of rigid bodies and joints with SceneGraph geometry, for
@@ -107,8 +123,7 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         Raises:
           RuntimeError: after Finalize, or the name is taken."""
         self._throw_if_finalized("AddModelInstance")
-        if not isinstance(name, str):
-            raise TypeError(f"AddModelInstance: name must be a str; got {type(name).__name__}")
+        _check_instance_name(name, "AddModelInstance")
         if name in self._instance_names:
             raise RuntimeError(f"This model already contains a model instance named "
                                f"'{name}'. Model instance names must be unique within a "
@@ -120,6 +135,7 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         """Renames a model instance (before Finalize)."""
         self._throw_if_finalized("RenameModelInstance")
         i = self._check_instance(model_instance, "RenameModelInstance")
+        _check_instance_name(name, "RenameModelInstance")
         if name in self._instance_names and self._instance_names[i] != name:
             raise RuntimeError(f"RenameModelInstance: a model instance named '{name}' "
                                f"already exists")
@@ -183,6 +199,7 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
 
     def _add_rigid_body(self, name, model_instance, M_BBo_B) -> RigidBody:
         self._throw_if_finalized("AddRigidBody")
+        _check_name_type(name, "AddRigidBody")
         i = self._check_instance(model_instance, "AddRigidBody")
         if not isinstance(M_BBo_B, SpatialInertia):
             raise TypeError(f"AddRigidBody('{name}'): M_BBo_B must be a SpatialInertia; got "
@@ -683,6 +700,7 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         """Whether an element is named `name` (in `model_instance` if given);
         without one, a name found in several model instances raises, as in
         pydrake."""
+        _check_name_type(name, what)
         if model_instance is None:
             found = [e for e in elements if e.name() == name]
             if len(found) > 1:
@@ -707,6 +725,7 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         return None
 
     def _get_named(self, elements, name, model_instance, what, kind):
+        _check_name_type(name, what)
         if model_instance is None:
             found = [e for e in elements if e.name() == name]
             if len(found) == 1:

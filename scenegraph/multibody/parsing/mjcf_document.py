@@ -113,6 +113,9 @@ def _included(document, node, chain: list) -> list:
     if path in chain:
         cycle = " -> ".join(chain[chain.index(path):] + [path])
         d.error(node.line, f"<include file=\"{name}\">: the file includes itself ({cycle})")
+    if os.path.exists(path) and not os.path.isfile(path):
+        d.error(node.line, f"<include file=\"{name}\"> attribute 'file': '{path}' is not a "
+                           f"regular file (a folder, a FIFO or a device)")
     try:
         with open(path, "rb") as f:
             data = f.read()

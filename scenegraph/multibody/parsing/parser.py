@@ -221,6 +221,9 @@ class Parser:
     def _add_from_file(self, file_name):
         path = os.path.abspath(os.fspath(file_name))
         reader = _reader_for(path)
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise ParsingError(f"{path}:0: error: cannot read the file: it is not a regular "
+                               f"file (a folder, a FIFO or a device)", path)
         try:
             with open(path, "rb") as f:
                 data = f.read()
@@ -241,7 +244,14 @@ class Parser:
         finally:
             diagnostics.flush_ignored()
         names = self._model_names([m for m in models if not m.world_scope], diagnostics)
-        added, records = commit_models(plant, models, names)
+        try:
+            added, records = commit_models(plant, models, names)
+        except ParsingError:
+            raise
+        except RuntimeError as error:
+            # The plant's or SceneGraph's own refusal (a duplicate frame or
+            # geometry name ...): the plant is as it was; name the source.
+            raise ParsingError(f"{source_name}: error: {error}", source_name) from None
         self._filter_records.extend(records)
         return added
 

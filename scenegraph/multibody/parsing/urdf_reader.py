@@ -16,6 +16,7 @@ once per element name as IgnoredElementWarning (Drake skips them silently).
 """
 from __future__ import annotations
 
+import math
 import os
 
 from scenegraph.multibody.parsing.link_inertia import spatial_inertia_from_file
@@ -159,6 +160,11 @@ def _read_inertia(inertial, ctx, link_name: str):
     if inertia_node is not None:
         for key in moments:
             moments[key] = scalar_attribute(inertia_node, key, d, 0.0, context)
+    for node, key, value in [(mass_node, "value", mass)] + [
+            (inertia_node, k, v) for k, v in moments.items()]:
+        if not math.isfinite(value):   # "inf", or "1e400" (pydrake refuses both)
+            d.error(node.line, f"{context}: {describe(node)} attribute '{key}' must be a "
+                               f"finite number; got '{node.attrib.get(key)}'")
     line = inertial.line
     return spatial_inertia_from_file(X_BBi, mass, warn=lambda message: d.warning(line, message),
                                      **moments)
