@@ -145,6 +145,9 @@ class RenderEngine:
         if not isinstance(X_WR, RigidTransform):
             raise TypeError(f"UpdateViewpoint(): X_WR must be a RigidTransform; got "
                             f"{type(X_WR).__name__}")
+        if not np.isfinite(X_WR.GetAsMatrix34()).all():
+            raise RuntimeError(f"UpdateViewpoint(): X_WR is not finite (translation "
+                               f"{X_WR.translation().tolist()}); the viewpoint is unchanged")
         self._X_WC = RigidTransform(X_WR)
 
     def default_render_label(self) -> RenderLabel:

@@ -204,7 +204,8 @@ def render(query_object, mode: int, camera, parent_frame, X_PC, method: str):
 
     Raises:
       TypeError: arguments of the wrong type.
-      RuntimeError: no renderer of the camera's name, or an unregistered frame.
+      RuntimeError: no renderer of the camera's name, an unregistered frame, or
+        a camera pose that is not finite.
     """
     camera_type, image_type = _IMAGES[mode]
     if not isinstance(camera, camera_type):
@@ -225,7 +226,12 @@ def render(query_object, mode: int, camera, parent_frame, X_PC, method: str):
         raise RuntimeError(f"No renderer exists with name: '{name}' (this SceneGraph's "
                            f"renderers: {have}; add one with SceneGraph.AddRenderer)")
     poses = query_object._poses()
-    X_WS = poses.X_WF(parent_frame) @ X_PC @ camera.core().sensor_pose_in_camera_body()
+    X_BS = camera.core().sensor_pose_in_camera_body()
+    X_WS = poses.X_WF(parent_frame) @ X_PC @ X_BS
+    if not np.isfinite(X_WS.GetAsMatrix34()).all():
+        raise RuntimeError(f"{method}(): the camera's pose is not finite (X_PC: translation "
+                           f"{X_PC.translation().tolist()}, X_BS: translation "
+                           f"{X_BS.translation().tolist()}); no image is rendered from it")
     sync(state, name, engine)
     pack = engine._packed()
     rows = _world_pose_rows(engine, pack, poses.topology)

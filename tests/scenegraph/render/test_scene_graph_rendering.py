@@ -285,6 +285,16 @@ def test_bad_input_raises_naming_what_is_wrong():
             render(camera, world, RigidTransform())
     with pytest.raises(TypeError, match="ColorRenderCamera"):
         query.RenderColorImage(depth, world, RigidTransform())
+    # A camera pose that is not finite renders nothing silently: it is refused.
+    color_ok, depth_ok = _cameras()
+    with pytest.raises(RuntimeError, match=r"^RenderLabelImage\(\): the camera's pose is not "
+                                           r"finite \(X_PC: translation \[nan, 0.0, 0.0\]"):
+        query.RenderLabelImage(color_ok, world, RigidTransform([math.nan, 0, 0]))
+    with pytest.raises(RuntimeError, match=r"^RenderDepthImage\(\): .* not finite"):
+        query.RenderDepthImage(depth_ok, world, RigidTransform([0, math.inf, 0]))
+    engine = MakeRenderEngineVtk(RenderEngineVtkParams())
+    with pytest.raises(RuntimeError, match=r"^UpdateViewpoint\(\): X_WR is not finite"):
+        engine.UpdateViewpoint(RigidTransform([0, 0, math.nan]))
     with pytest.raises(RuntimeError, match="AddRenderer\\(\\): A renderer with the name "
                                            "'renderer' already exists"):
         scene.sg.AddRenderer("renderer", MakeRenderEngineVtk(RenderEngineVtkParams()))
