@@ -527,7 +527,63 @@ def controller_50(api) -> Case:
     return case
 
 
-SCENARIOS = {name: globals()[name] for name in SYSTEM_ROWS}
+# --- reference-only runs (not timed): fixed-step integration ---------------------------
+def _configured(api, make_system, t_final, set_state, scheme, max_step,
+                error_control=True, accuracy=None) -> Case:
+    def configure(simulator):
+        config = api.SimulatorConfig()
+        config.integration_scheme = scheme
+        config.max_step_size = max_step
+        config.use_error_control = error_control
+        if accuracy is not None:
+            config.accuracy = accuracy
+        api.ApplySimulatorConfig(config, simulator)
+
+    return _simulate_case(api, make_system, t_final, set_state, configure)
+
+
+def _pendulum_state(context):
+    context.SetContinuousState(list(PENDULUM["x0"]))
+
+
+def pendulum_rk2_fixed(api) -> Case:
+    """The pendulum with runge_kutta2, fixed step 1 ms, 2 s."""
+    return _configured(api, _pendulum_class(api), 2.0, _pendulum_state, "runge_kutta2", 1e-3)
+
+
+def pendulum_rk3_fixed(api) -> Case:
+    """The pendulum with runge_kutta3 without error control, step 10 ms, 10 s."""
+    return _configured(api, _pendulum_class(api), 10.0, _pendulum_state, "runge_kutta3",
+                       1e-2, error_control=False)
+
+
+def pendulum_euler_fixed(api) -> Case:
+    """The pendulum with explicit_euler, fixed step 1 ms, 2 s."""
+    return _configured(api, _pendulum_class(api), 2.0, _pendulum_state, "explicit_euler",
+                       1e-3)
+
+
+def vdp_mild_radau3_fixed(api) -> Case:
+    """Van der Pol μ = 1000 with radau3 without error control, step 0.5 s, 200 s."""
+    return _configured(api, _vdp_class(api), 200.0,
+                       lambda c: c.SetContinuousState(list(VDP["x0"])), "radau3", 0.5,
+                       error_control=False)
+
+
+def vdp_implicit_euler_fixed(api) -> Case:
+    """Van der Pol μ = 1000 with implicit_euler without error control, step 0.5 s,
+    200 s."""
+    return _configured(api, _vdp_class(api), 200.0,
+                       lambda c: c.SetContinuousState(list(VDP["x0"])), "implicit_euler",
+                       0.5, error_control=False)
+
+
+#: Runs whose answers tools/systems_drake_reference.py records but that are not
+#: timed: fixed-step explicit and implicit integration.
+REFERENCE_ONLY = ("pendulum_rk2_fixed", "pendulum_rk3_fixed", "pendulum_euler_fixed",
+                  "vdp_mild_radau3_fixed", "vdp_implicit_euler_fixed")
+
+SCENARIOS = {name: globals()[name] for name in SYSTEM_ROWS + REFERENCE_ONLY}
 
 
 # --- math rows --------------------------------------------------------------------------
