@@ -567,6 +567,9 @@ class Broadphase:
         self._anchored_ready = False
         self._base_lo = self._base_hi = np.zeros((n, 3))
         self._filter_words = (None, _NO_FILTER)
+        # The rows of the last pair first_colliding_pair found (tested first
+        # at its next call), −1 before any.
+        self._hint = np.full(2, -1, dtype=np.int64)
 
     #: Compiled objects (query states, kernel entries): rebuilt on demand, so
     #: copies and pickles of a Broadphase leave them out.
@@ -720,8 +723,10 @@ class Broadphase:
         whose geometries penetrate or touch, or None if no pair does; boxes,
         candidates and the narrow phase of `table` (dispatch.ShapeTable over
         the same rows) in one compiled call that stops at the first hit
-        (HasCollisions). NotImplemented for the EXPLICIT method (its pairs
-        are chosen in numpy: use candidate_pairs).
+        (HasCollisions). The pair found is tested first at the next call
+        (poses change little between calls: it usually still collides).
+        NotImplemented for the EXPLICIT method (its pairs are chosen in
+        numpy: use candidate_pairs).
 
         poses_ready: R_WG, p_WG are already C-contiguous float64 arrays of
         this model's shape, (N, 3, 3) and (N, 3) (the engine's pose state:
@@ -738,8 +743,9 @@ class Broadphase:
         entry = self._hit_entry
         if entry is None:
             entry = self._hit_entry = self._entry_of(
-                self._kernels.first_colliding_pair, (state, R, p, allowed, self._method_code))
-        a, b, bad = entry(state, R, p, allowed, self._method_code)
+                self._kernels.first_colliding_pair,
+                (state, R, p, allowed, self._method_code, self._hint))
+        a, b, bad = entry(state, R, p, allowed, self._method_code, self._hint)
         if bad >= 0:
             self._raise_bad(bad)
         return None if a < 0 else (a, b)

@@ -25,12 +25,18 @@ import numpy as np
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED, solve_pairs
 from scenegraph.proximity.compiled.packed_shapes import HALFSPACE
-from scenegraph.proximity.compiled.sweep_and_prune import (NXN, SWEEP, _fill_boxes, _grown,
+from scenegraph.proximity.compiled.sweep_and_prune import (GRID, NXN, _fill_boxes, _grown,
                                                             _mode, _sweep_order,
                                                             boxes_and_pairs,
-                                                            boxes_and_unordered_pairs)
+                                                            found_pairs_in_order)
 
-__all__ = ["select_pairs", "candidates", "first_colliding_pair", "select_candidates"]
+__all__ = ["select_pairs", "candidates", "first_colliding_pair", "select_candidates",
+           "GRID_PROBE_TESTS_PER_ROW"]
+
+#: first_colliding_pair at the grid's sizes: box tests of the early-exit
+#: sweep per geometry before the grid takes over (a sparse scene of 10,000
+#: geometries: the whole sweep costs ~9x the grid, this probe ~5 %).
+GRID_PROBE_TESTS_PER_ROW = 4
 
 
 @njit
@@ -113,51 +119,79 @@ def candidates(state, R, p, margin, allowed, method, lo, hi):
 
 
 @njit
-def first_colliding_pair(state, R, p, allowed, method):
-    """HasCollisions in one call: the broadphase
-    (sweep_and_prune.boxes_and_unordered_pairs over `state`, a
-    query_state.QueryState) on poses R (G, 3, 3), p (G, 3), then the narrow
-    phase of its candidate pairs (the state's shapes, hulls) in the order
-    the broadphase found them, stopping at the first pair that penetrates or
-    touches (overlapping inner balls are tried before any narrow phase).
-    Below the grid's size (sweep_and_prune's all pairs or sweep) the inner
-    balls are tried while the pairs are found (_pairs_hit), so a scene in
-    contact usually stops before its broadphase ends.
-    Returns (row A, row B) of that pair (A < B), or (−1, −1), and the
-    broadphase's bad row (≥ 0: a non-finite pose; no pair is then tested)."""
+def first_colliding_pair(state, R, p, allowed, method, hint):
+    """HasCollisions in one call: the world boxes of every row, then the
+    candidate pairs (boxes touching, allowed by the filter words) until one
+    penetrates or touches.
+
+    hint (2,) int64: the rows of the pair found by the previous call (any
+    other values: none). That pair is tested first, as any candidate is
+    (boxes, filter, then the narrow phase): poses change little between
+    calls, so a pair in contact usually still is, and the query then costs
+    the boxes and one pair. Otherwise the pairs are visited in the order of
+    the all-pairs test (method resolved to NXN) or of the sweep along one
+    axis (every other method: unlike the grid it can stop at the first
+    hit; at the grid's sizes only for a bounded number of box tests, then
+    the grid finds every pair), inner balls tested while the pairs are
+    found (_pairs_hit), then the narrow phase of the pairs found
+    (_first_narrow_hit). A pair found is written into hint.
+
+    state: query_state.QueryState; poses R (G, 3, 3), p (G, 3). Returns
+    (row A, row B) of a colliding pair (A < B), or (−1, −1), and the
+    boxes' bad row (≥ 0: a non-finite pose; no pair is then tested)."""
     n = state.base_lo.shape[0]
     lo, hi = np.empty((n, 3)), np.empty((n, 3))
-    mode = _mode(method, n)
-    if mode == NXN or mode == SWEEP:
-        bad = _fill_boxes(state.rows, state.kind_start, state.params, state.vertex_start,
-                          state.vertices, R, p, state.base_lo, state.base_hi, 0.0, lo, hi)
-        if bad >= 0:
-            return -1, -1, bad
-        if mode == NXN:
-            ax, order = 0, np.arange(n)
-        else:
-            ax, order = _sweep_order(lo, hi)
-        a, b, first, second, K = _pairs_hit(state.shapes.inner, R, p, lo, hi, allowed, ax,
-                                            order, mode == SWEEP)
-        if a >= 0:
-            return a, b, -1
-        return _first_narrow_hit(state, R, p, first[:K], second[:K])
-    first, second, K, bad = boxes_and_unordered_pairs(
-        state.rows, state.kind_start, state.params, state.vertex_start, state.vertices, R, p,
-        state.base_lo, state.base_hi, 0.0, allowed, method, lo, hi)
-    if bad >= 0 or K == 0:
+    bad = _fill_boxes(state.rows, state.kind_start, state.params, state.vertex_start,
+                      state.vertices, R, p, state.base_lo, state.base_hi, 0.0, lo, hi)
+    if bad >= 0:
         return -1, -1, bad
-    return _first_narrow_hit(state, R, p, first[:K], second[:K])
+    a, b = hint[0], hint[1]
+    if 0 <= a and a < b and b < n and _candidate(lo, hi, allowed, a, b):
+        one = np.empty(2, dtype=np.int64)
+        one[0], one[1] = a, b
+        if _first_narrow_hit(state, R, p, one[:1], one[1:])[0] >= 0:
+            return a, b, -1
+    mode = _mode(method, n)
+    if mode == NXN:
+        ax, order = 0, np.arange(n)
+    else:
+        ax, order = _sweep_order(lo, hi)
+    # The grid's sizes (sparse scenes of many geometries, where the plain
+    # sweep would test many more box pairs than the grid) sweep only until
+    # GRID_PROBE_TESTS_PER_ROW·N + 64 box tests are spent, then let the grid
+    # find every pair.
+    budget = GRID_PROBE_TESTS_PER_ROW * n + 64 if mode == GRID else -1
+    a, b, first, second, K = _pairs_hit(state.shapes.inner, R, p, lo, hi, allowed, ax, order,
+                                        mode != NXN, budget)
+    if a < 0 and K < 0:
+        first, second, K = found_pairs_in_order(lo, hi, allowed, mode, ax, order)
+    if a < 0:
+        a, b, _ = _first_narrow_hit(state, R, p, first[:K], second[:K])
+    if a >= 0:
+        hint[0], hint[1] = a, b
+    return a, b, -1
 
 
 @njit(inline="always")
-def _pairs_hit(inner, R, p, lo, hi, allowed, ax, order, swept):
+def _candidate(lo, hi, allowed, a, b):
+    """Whether rows a < b are a candidate pair: boxes lo, hi (N, 3) touching
+    (closed) and the pair allowed by the filter words (empty: no filter)."""
+    for c in range(3):
+        if not (lo[a, c] <= hi[b, c] and lo[b, c] <= hi[a, c]):
+            return False
+    return allowed.shape[0] == 0 or ((allowed[a, b >> 6] >> (b & 63)) & 1) != 0
+
+
+@njit(inline="always")
+def _pairs_hit(inner, R, p, lo, hi, allowed, ax, order, swept, budget):
     """Every pair i < j of boxes lo, hi (N, 3) that overlap and are allowed
     (filter words, as sweep_and_prune), stopping at the first whose inner
     balls (PackedShapes.inner, posed by R, p) overlap: (i, j) of that pair
     or (−1, −1), and the pairs found before it (first, second, count).
     Rows are visited in `order`; with `swept` it sorts them by lo along
-    axis ax, and a row's partners end where lo passes its hi."""
+    axis ax, and a row's partners end where lo passes its hi. budget ≥ 0:
+    after that many box tests without a hit, stop with count −1 (the pairs
+    are incomplete); −1: no limit."""
     n = lo.shape[0]
     use_filter = allowed.shape[0] > 0
     # Inner-ball centres in W (radius 0: a geometry keeps none).
@@ -179,6 +213,10 @@ def _pairs_hit(inner, R, p, lo, hi, allowed, ax, order, swept):
             j = order[t]
             if swept and lo[j, ax] > end:
                 break
+            if budget >= 0:
+                budget -= 1
+                if budget < 0:
+                    return -1, -1, first, second, -1
             if not (lo[j, 0] <= h0 and l0 <= hi[j, 0] and lo[j, 1] <= h1 and l1 <= hi[j, 1]
                     and lo[j, 2] <= h2 and l2 <= hi[j, 2]):
                 continue

@@ -36,7 +36,7 @@ from scenegraph._jit import njit
 
 __all__ = ["SPHERE", "BOX", "CAPSULE", "CYLINDER", "ELLIPSOID", "HALFSPACE", "CONVEX",
            "MESH", "NXN", "SWEEP", "GRID", "AUTO", "BOXES_ONLY", "candidate_pairs_kernel",
-           "boxes_and_pairs", "boxes_and_unordered_pairs"]
+           "boxes_and_pairs", "boxes_and_unordered_pairs", "found_pairs_in_order"]
 
 SPHERE, BOX, CAPSULE, CYLINDER, ELLIPSOID, HALFSPACE, CONVEX, MESH = range(8)
 #: Pair methods: test all pairs, sweep and prune, sweep within grid columns,
@@ -439,6 +439,15 @@ def _found_pairs(lo, hi, allowed, mode):
         order = np.arange(n)
     else:
         ax, order = _sweep_order(lo, hi)
+    return found_pairs_in_order(lo, hi, allowed, mode, ax, order)
+
+
+@njit(inline="always")
+def found_pairs_in_order(lo, hi, allowed, mode, ax, order):
+    """_found_pairs with the rows already put in order: `order` is
+    arange(N) for NXN, else the rows sorted by lo along axis ax
+    (_sweep_order's (ax, order))."""
+    n = lo.shape[0]
     ids = order
     seg_start = np.array([0, n], dtype=np.int64)
     grid = (0.0, 0.0, 1.0, 0, 0)

@@ -177,3 +177,56 @@ def test_successive_pose_changes_on_one_context(method):
             assert answer == bool(pairs), step
         seen.add(answer)
     assert seen == {True, False}
+
+
+def _two_sphere_pairs(n: int):
+    """n unit-radius spheres on their own frames, 10 m apart along x, and a
+    function that fixes poses putting the listed row pairs in contact."""
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("hint")
+    frames = [scene_graph.RegisterFrame(source, GeometryFrame(f"f{k}")) for k in range(n)]
+    for k, frame in enumerate(frames):
+        gid = scene_graph.RegisterGeometry(source, frame,
+                                           GeometryInstance(RigidTransform(), Sphere(1.0), f"s{k}"))
+        scene_graph.AssignRole(source, gid, ProximityProperties())
+    context = scene_graph.CreateDefaultContext()
+    port = scene_graph.get_source_pose_port(source)
+
+    def pose(touching=()):
+        x = 10.0 * np.arange(n)
+        for a, b in touching:
+            x[b] = x[a] + 1.5      # radius 1 each: 0.5 m deep
+        vector = FramePoseVector()
+        for frame, xk in zip(frames, x):
+            vector.set_value(frame, RigidTransform([xk, 0.0, 0.0]))
+        port.FixValue(context, vector)
+        return _query(scene_graph, context)
+
+    return pose
+
+
+@pytest.mark.parametrize("n", [6, 150])
+def test_the_last_pair_found_is_tried_first_and_only_counts_if_it_collides(n):
+    """HasCollisions keeps the rows of the pair it found and tries them first
+    at the next call; the answer is still whether any pair collides when
+    that pair has moved apart, and a kept pair that no longer is a candidate
+    (filtered) or is no pair at all is ignored."""
+    pose = _two_sphere_pairs(n)
+    query = pose([(0, 1)])
+    assert query.HasCollisions()
+    engine = query._engine_and_poses()[0]
+    hint = engine._broadphase._hint
+    assert hint.tolist() == [0, 1]
+    assert pose([(0, 1)]).HasCollisions() and hint.tolist() == [0, 1]
+    assert pose([(2, 3)]).HasCollisions() and hint.tolist() == [2, 3]
+    assert not pose().HasCollisions()
+    assert hint.tolist() == [2, 3]          # kept: it is only tried first
+    # Kept rows that are no candidate pair are ignored, however they got there.
+    from scenegraph.proximity.broadphase import PairFilter
+    bp, table = engine._broadphase, engine._table
+    R, p = engine._poses(pose([(2, 3)])._engine_and_poses()[1])
+    only_23 = PairFilter.from_pairs(n, [(2, 3)])
+    for kept in ([2, 3], [3, 2], [3, 3], [2, n + 4], [-1, 3]):
+        hint[:] = kept
+        answer = bp.first_colliding_pair(R, p, only_23 if kept == [2, 3] else None, table)
+        assert answer == (None if kept == [2, 3] else (2, 3)), kept
