@@ -40,7 +40,7 @@ import numpy as np
 
 from .integrator_base import IntegratorBase
 from .small_linalg import ListVectors as _ListVectors
-from .small_linalg import lu_solve_lists as _lu_solve_lists
+from .small_linalg import newton_update_lists as _newton_update_lists
 
 __all__ = ["ImplicitIntegrator", "JacobianComputationScheme"]
 
@@ -51,7 +51,6 @@ _CENTRAL_EPS = np.finfo(float).eps ** (5.0 / 12.0)
 _INF = float("inf")
 _NAN = float("nan")
 _CONVERGED, _DIVERGED, _NOT_CONVERGED = 0, 1, 2
-_UPDATE_EPS = 10 * np.finfo(float).eps     # Drake's IsUpdateZero tolerance
 
 
 def _ratio(a: float, b: float) -> float:
@@ -430,6 +429,7 @@ class ImplicitIntegrator(IntegratorBase):
         """_newton_ie_itr on Python floats: the same operations, inlined (the
         norm, the update and IsUpdateZero in one pass)."""
         weights = self._vectors.weights
+        update = _newton_update_lists(len(xt0))
         x_live = self._x
         info = self._info
         invalidate = self._invalidate_time_and_xc
@@ -459,38 +459,15 @@ class ImplicitIntegrator(IntegratorBase):
                 else:
                     b = [-(a - c - half_h * (e + d)) for a, c, e, d in zip(xtplus, xt0, f0, f)]
                 self._num_newton_raphson_iterations += 1
-                dx = _lu_solve_lists(matrix._factor, b)
-                dx_norm = 0.0
-                nan = False
-                zero = True
-                new = []
-                for k, (weight, a, d) in enumerate(zip(weights, xtplus, dx)):
-                    size = d if d >= 0.0 else -d
-                    value = weight * size
-                    if value > dx_norm:
-                        dx_norm = value
-                    elif value != value:
-                        nan = True
-                    a = a + d
-                    new.append(a)
-                    x_live[k] = a
-                    if zero:                        # IsUpdateZero(x + dx, dx)
-                        if d != d or a != a:
-                            zero = False
-                        else:
-                            bound = a if a >= 0.0 else -a
-                            if bound < 1.0:
-                                bound = 1.0
-                            if size > bound * _UPDATE_EPS:
-                                zero = False
-                xtplus = new
+                dx = matrix._factor[3](b)
+                # x += Δx (into the context too), the norm of Δx and
+                # IsUpdateZero(x, Δx), in one pass.
+                xtplus, dx_norm, zero = update(weights, xtplus, dx, x_live)
                 info.time = tf
                 for cev in invalidate:
                     cev.valid = False
                 if zero:
                     return xtplus
-                if nan:
-                    dx_norm = _NAN
                 if dx_norm != dx_norm or dx_norm == _INF:
                     self._newton_met_non_finite = True
                 if i > 1:

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .implicit_base import (_CONVERGED, _DIVERGED, _NAN, _UPDATE_EPS, ImplicitIntegrator,
+from .implicit_base import (_CONVERGED, _DIVERGED, ImplicitIntegrator,
                             IterationMatrix, _ratio)
 from .small_linalg import ListVectors
-from .small_linalg import lu_solve_lists as _lu_solve_lists
+from .small_linalg import radau_update_lists as _radau_update_lists
 
 __all__ = ["RadauIntegrator", "Radau1Integrator", "Radau3Integrator"]
 
@@ -138,6 +138,7 @@ class RadauIntegrator(ImplicitIntegrator):
         last = s - 1                 # d = (1,) or (0, 1): only the last stage counts
         d_last = d[last]
         weights = self._vectors.weights
+        update = _radau_update_lists(n)
         x_live = self._x
         info = self._info
         invalidate = self._invalidate_time_and_xc
@@ -159,13 +160,13 @@ class RadauIntegrator(ImplicitIntegrator):
             if not self._use_full_newton and not self._maybe_freshen_matrices(
                     t0, xt0, h, trial, self._factor_radau, self._radau_matrix):
                 return None
-            factor = self._radau_matrix._factor
+            solve = self._radau_matrix._factor[3]
             last_dx_norm = _INF
             for iteration in range(self._max_newton_iterations):
                 if self._use_full_newton:
                     self._freshen_matrices_if_full_newton(tf, xtplus, h, self._factor_radau,
                                                           self._radau_matrix)
-                    factor = self._radau_matrix._factor
+                    solve = self._radau_matrix._factor[3]
                 self._num_newton_raphson_iterations += 1
                 F = []
                 for i in range(s):
@@ -186,46 +187,15 @@ class RadauIntegrator(ImplicitIntegrator):
                         v = h * v
                         residual[k] = a00 * u + a01 * v - p
                         residual[n + k] = a10 * u + a11 * v - q
-                flat = _lu_solve_lists(factor, residual)
+                flat = solve(residual)
                 if s == 2:
                     Z[0] = [z + dz for z, dz in zip(Z[0], flat[:n])]
-                z_last = Z[last]
-                dz_last = flat[last * n:]
                 # Z_last += ΔZ_last; Δx = d·ΔZ_last; x = d·Z_last + x0; the norm
                 # of Δx and IsUpdateZero(x, Δx), in one pass.
-                dx_norm = 0.0
-                nan = False
-                zero = True
-                new_z = []
-                xtplus = []
-                dx = []
-                for weight, z, dz, a in zip(weights, z_last, dz_last, xt0):
-                    z = z + dz
-                    new_z.append(z)
-                    b = d_last * dz
-                    dx.append(b)
-                    a = d_last * z + a
-                    xtplus.append(a)
-                    size = b if b >= 0.0 else -b
-                    value = weight * size
-                    if value > dx_norm:
-                        dx_norm = value
-                    elif value != value:
-                        nan = True
-                    if zero:
-                        if b != b or a != a:
-                            zero = False
-                        else:
-                            bound = a if a >= 0.0 else -a
-                            if bound < 1.0:
-                                bound = 1.0
-                            if size > bound * _UPDATE_EPS:
-                                zero = False
-                Z[last] = new_z
+                Z[last], xtplus, dx_norm, zero = update(weights, Z[last], flat[last * n:],
+                                                        xt0, d_last)
                 if zero:
                     return xtplus
-                if nan:
-                    dx_norm = _NAN
                 if dx_norm != dx_norm or dx_norm == _INF:
                     self._newton_met_non_finite = True
                 if iteration > 1:

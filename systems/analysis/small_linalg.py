@@ -11,11 +11,13 @@ every solve NaN, as a singular iteration matrix does in Drake.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
-__all__ = ["ListVectors", "ArrayVectors", "lu_factor_lists", "lu_solve_lists"]
+__all__ = ["ListVectors", "ArrayVectors", "lu_factor_lists", "lu_solve_lists",
+           "newton_update_lists", "radau_update_lists"]
 
 _NAN = float("nan")
 # Drake's IsUpdateZero tolerance: ten machine epsilons relative to max(|x|, 1).
@@ -23,9 +25,11 @@ _UPDATE_EPS = 10 * np.finfo(float).eps
 
 
 def lu_factor_lists(matrix: np.ndarray):
-    """(LU rows, row transpositions, singular?) of the (n, n) `matrix`: partial
-    pivoting (the first largest |entry| of the column), then for each row below
-    l = a_ik / a_kk and a_ij −= l·a_kj (j > k)."""
+    """(LU rows, row transpositions, singular?, solve) of the (n, n) `matrix`:
+    partial pivoting (the first largest |entry| of the column), then for each row
+    below l = a_ik / a_kk and a_ij −= l·a_kj (j > k). ``solve(b)`` is
+    lu_solve_lists with this factorization bound (the row transpositions
+    composed into one permutation, applied as the solve copies b)."""
     lu = matrix.tolist()
     n = len(lu)
     swaps = []
@@ -50,7 +54,7 @@ def lu_factor_lists(matrix: np.ndarray):
                     row[j] -= factor * row_k[j]
         else:
             singular = True         # a zero or NaN pivot: every solve is NaN
-    return lu, swaps, singular
+    return lu, swaps, singular, _bound_solver(lu, swaps, singular)
 
 
 def lu_solve_lists(factor, b: list) -> list:
@@ -59,20 +63,29 @@ def lu_solve_lists(factor, b: list) -> list:
     left, then dividing by the pivot). Up to 8 unknowns the loops run as
     straight-line code generated for the size (_unrolled_solver), the same
     operations in the same order."""
-    lu, swaps, singular = factor
+    return factor[3](b)
+
+
+def _bound_solver(lu: list, swaps: list, singular: bool):
+    """solve(b) for one factorization (see lu_solve_lists)."""
     n = len(lu)
     if singular:
-        return [_NAN] * n
-    y = list(b)
+        nans = [_NAN] * n
+        return lambda b: list(nans)
+    order = list(range(n))              # y_k = b[order[k]]: the swaps, composed
     for k, p in enumerate(swaps):
         if p != k:
-            y[k], y[p] = y[p], y[k]
+            order[k], order[p] = order[p], order[k]
+    if n > _UNROLL_MAX:
+        return functools.partial(_solve_loops_permuted, lu, order)
     solver = _UNROLLED.get(n)
     if solver is None:
-        if n > _UNROLL_MAX:
-            return _solve_loops(lu, y)
         solver = _UNROLLED[n] = _unrolled_solver(n)
-    return solver(lu, y)
+    return functools.partial(solver, *lu, *order)
+
+
+def _solve_loops_permuted(lu: list, order: list, b: list) -> list:
+    return _solve_loops(lu, [b[k] for k in order])
 
 
 def _solve_loops(lu: list, y: list) -> list:
@@ -97,10 +110,13 @@ _UNROLLED = {}
 
 
 def _unrolled_solver(n: int):
-    """_solve_loops for n unknowns as straight-line code."""
-    lines = [f"def solve(lu, y):",
-             f"    {', '.join(f'r{i}' for i in range(n))}{',' if n == 1 else ''} = lu",
-             f"    {', '.join(f'y{i}' for i in range(n))}{',' if n == 1 else ''} = y"]
+    """_solve_loops for n unknowns as straight-line code: solve(r0..r(n-1),
+    o0..o(n-1), b) with LU rows r and the permutation o (y_k = b[o_k])."""
+    rows = ", ".join(f"r{i}" for i in range(n))
+    order = ", ".join(f"o{i}" for i in range(n))
+    lines = [f"def solve({rows}, {order}, b):"]
+    for i in range(n):
+        lines.append(f"    y{i} = b[o{i}]")
     for i in range(1, n):
         terms = "".join(f" - r{i}[{j}] * y{j}" for j in range(i))
         lines.append(f"    y{i} = y{i}{terms}")
@@ -111,6 +127,156 @@ def _unrolled_solver(n: int):
     namespace = {}
     exec(compile("\n".join(lines), f"<lu solve {n}>", "exec"), namespace)
     return namespace["solve"]
+
+
+def newton_update_lists(n: int):
+    """The Newton update of the implicit-Euler/implicit-trapezoid iterations on
+    Python floats, for states of n entries (<= 8: straight-line code generated for
+    the size; more: loops), the same operations in the same order:
+
+        update(weights, x, dx, live) -> (x + dx, CalcStateChangeNorm(dx),
+                                         IsUpdateZero(x + dx, dx))
+
+    writing x + dx into the array `live` entry by entry; the norm is NaN when
+    a weighted |dx_i| is NaN."""
+    update = _NEWTON_UPDATES.get(n)
+    if update is None:
+        update = _NEWTON_UPDATES[n] = (_newton_update_code(n) if n <= _UNROLL_MAX
+                                       else _newton_update_loops)
+    return update
+
+
+def radau_update_lists(n: int):
+    """The last-stage update of the Radau iterations on Python floats, for states of
+    n entries (straight-line code up to 8 entries, else loops), the same operations
+    in the same order:
+
+        update(weights, z, dz, x0, d) -> (z + dz, d·(z + dz) + x0,
+                                          CalcStateChangeNorm(d·dz),
+                                          IsUpdateZero(d·(z + dz) + x0, d·dz))
+
+    (the norm NaN when a weighted entry is NaN)."""
+    update = _RADAU_UPDATES.get(n)
+    if update is None:
+        update = _RADAU_UPDATES[n] = (_radau_update_code(n) if n <= _UNROLL_MAX
+                                      else _radau_update_loops)
+    return update
+
+
+_NEWTON_UPDATES = {}
+_RADAU_UPDATES = {}
+
+
+def _newton_update_loops(weights, x, dx, live):
+    norm = 0.0
+    nan = False
+    zero = True
+    new = []
+    for k, (weight, a, d) in enumerate(zip(weights, x, dx)):
+        size = d if d >= 0.0 else -d
+        value = weight * size
+        if value > norm:
+            norm = value
+        elif value != value:
+            nan = True
+        a = a + d
+        new.append(a)
+        live[k] = a
+        if zero:
+            if d != d or a != a:
+                zero = False
+            else:
+                bound = a if a >= 0.0 else -a
+                if bound < 1.0:
+                    bound = 1.0
+                if size > bound * _UPDATE_EPS:
+                    zero = False
+    return new, (_NAN if nan else norm), zero
+
+
+def _radau_update_loops(weights, z_last, dz_last, x0, d):
+    norm = 0.0
+    nan = False
+    zero = True
+    new_z = []
+    x = []
+    for weight, z, dz, a in zip(weights, z_last, dz_last, x0):
+        z = z + dz
+        new_z.append(z)
+        b = d * dz
+        a = d * z + a
+        x.append(a)
+        size = b if b >= 0.0 else -b
+        value = weight * size
+        if value > norm:
+            norm = value
+        elif value != value:
+            nan = True
+        if zero:
+            if b != b or a != a:
+                zero = False
+            else:
+                bound = a if a >= 0.0 else -a
+                if bound < 1.0:
+                    bound = 1.0
+                if size > bound * _UPDATE_EPS:
+                    zero = False
+    return new_z, x, (_NAN if nan else norm), zero
+
+
+def _unpack(names: str, n: int, source: str) -> str:
+    return f"    {', '.join(f'{names}{k}' for k in range(n))}{',' if n == 1 else ''} = {source}"
+
+
+def _norm_and_zero_lines(k: int, d: str, a: str) -> list:
+    """One entry of CalcStateChangeNorm and IsUpdateZero (as the loops do it)."""
+    return [f"    s{k} = {d} if {d} >= 0.0 else -{d}",
+            f"    v{k} = w{k} * s{k}",
+            f"    if v{k} > norm:",
+            f"        norm = v{k}",
+            f"    elif v{k} != v{k}:",
+            f"        nan = True",
+            f"    if zero:",
+            f"        if {d} != {d} or {a} != {a}:",
+            f"            zero = False",
+            f"        else:",
+            f"            c = {a} if {a} >= 0.0 else -{a}",
+            f"            if c < 1.0:",
+            f"                c = 1.0",
+            f"            if s{k} > c * EPS:",
+            f"                zero = False"]
+
+
+def _compile(lines: list, name: str, label: str):
+    namespace = {"EPS": _UPDATE_EPS, "NAN": _NAN}
+    exec(compile("\n".join(lines), label, "exec"), namespace)
+    return namespace[name]
+
+
+def _newton_update_code(n: int):
+    lines = ["def update(weights, x, dx, live):",
+             _unpack("w", n, "weights"), _unpack("a", n, "x"), _unpack("d", n, "dx"),
+             "    norm = 0.0", "    nan = False", "    zero = True"]
+    for k in range(n):
+        lines += [f"    a{k} = a{k} + d{k}", f"    live[{k}] = a{k}"]
+        lines += _norm_and_zero_lines(k, f"d{k}", f"a{k}")
+    lines.append(f"    return [{', '.join(f'a{k}' for k in range(n))}], "
+                 f"(NAN if nan else norm), zero")
+    return _compile(lines, "update", f"<newton update {n}>")
+
+
+def _radau_update_code(n: int):
+    lines = ["def update(weights, z_last, dz_last, x0, d):",
+             _unpack("w", n, "weights"), _unpack("z", n, "z_last"),
+             _unpack("e", n, "dz_last"), _unpack("a", n, "x0"),
+             "    norm = 0.0", "    nan = False", "    zero = True"]
+    for k in range(n):
+        lines += [f"    z{k} = z{k} + e{k}", f"    b{k} = d * e{k}",
+                  f"    a{k} = d * z{k} + a{k}"]
+        lines += _norm_and_zero_lines(k, f"b{k}", f"a{k}")
+    lines.append(f"    return [{', '.join(f'z{k}' for k in range(n))}], "
+                 f"[{', '.join(f'a{k}' for k in range(n))}], (NAN if nan else norm), zero")
+    return _compile(lines, "update", f"<radau update {n}>")
 
 
 def lu_factor_array(matrix: np.ndarray):
