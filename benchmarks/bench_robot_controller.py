@@ -34,6 +34,13 @@ Per robot the figure is the median over ``--repeats`` fresh processes. The
 processes run with the bytecode cache on (benchmarks/bench_robots.process_env)
 and a warm numba cache (an untimed process per robot first).
 
+Clocks: ``--clock perf`` (default) times wall-clock (time.perf_counter);
+``--clock process`` times the process's CPU time (time.process_time: a
+system call per read, ~0.3 µs, paid by both libraries alike), which a
+machine shared with other work inflates much less — on 2 cores at load 4-6
+the wall-clock figures of a multi-millisecond step (TIAGo) vary by 3x from
+one process to the next.
+
 pydrake's figures: benchmarks/drake_robot_controller_times.json, per robot
 the median over rounds of fresh processes interleaved with ours, written by
 
@@ -66,6 +73,7 @@ CONFIGURATIONS = 50
 WARMUP = 2
 ROUNDS = 20
 P_BQ = (0.02, 0.01, 0.05)
+CLOCKS = {"perf": time.perf_counter, "process": time.process_time}
 DRAKE_TIMES = ROOT / "benchmarks" / "drake_robot_controller_times.json"
 PARTS = ("set_s", "pose_s", "jacobian_s", "distance_s")
 TIMED_FIELDS = ("step_s",) + PARTS
@@ -118,10 +126,10 @@ def configurations(plant, plant_context, count: int) -> list:
     return out
 
 
-def measure(import_api, urdf: str, package_map: dict) -> dict:
+def measure(import_api, urdf: str, package_map: dict, clock_name: str = "perf") -> dict:
     """The controller step on one robot (module docstring); never raises (a
     failure is recorded as "error" with the failing "step")."""
-    record: dict = {"urdf": urdf}
+    record: dict = {"urdf": urdf, "clock": clock_name}
     step = "import"
     try:
         api = import_api()
@@ -158,7 +166,7 @@ def measure(import_api, urdf: str, package_map: dict) -> dict:
         record["body"] = body.name()
 
         step = "steps"
-        clock = time.perf_counter
+        clock = CLOCKS[clock_name]
         steps, parts = [], {name: [] for name in PARTS}
         for r in range(WARMUP + ROUNDS):
             for q in qs:
@@ -186,11 +194,11 @@ def measure(import_api, urdf: str, package_map: dict) -> dict:
     return record
 
 
-def measure_one(key: str, import_api) -> dict:
+def measure_one(key: str, import_api, clock_name: str = "perf") -> dict:
     """One measurement of robot `key` in this (fresh) process."""
     urdf = robot_models.obj_copy(key)
     record = measure(import_api, str(urdf), robot_models.package_map(
-        urdf, robot_models.cache_root()))
+        urdf, robot_models.cache_root()), clock_name)
     record["robot"] = key
     return record
 
@@ -240,17 +248,22 @@ def report(ours: dict, drake: dict, title: str, out=print) -> None:
                 out(f"      {side} failed at {record.get('failed_step')}: {record['error']}")
 
 
-def load_drake(path: pathlib.Path = DRAKE_TIMES) -> dict:
+def rows_key(clock_name: str) -> str:
+    """Where the stored JSON keeps pydrake's figures for a clock."""
+    return "rows" if clock_name == "perf" else f"rows_{clock_name}_clock"
+
+
+def load_drake(path: pathlib.Path = DRAKE_TIMES, clock_name: str = "perf") -> dict:
     if not path.exists():
         print(f"(no pydrake figures: {path} missing; run "
               f"tools/robot_controller_side_by_side.py --write)")
         return {}
-    return json.loads(path.read_text())["rows"]
+    return json.loads(path.read_text()).get(rows_key(clock_name), {})
 
 
-def our_command(key: str) -> list:
+def our_command(key: str, clock_name: str = "perf") -> list:
     return [sys.executable, str(ROOT / "benchmarks" / "bench_robot_controller.py"),
-            "--one", key]
+            "--one", key, "--clock", clock_name]
 
 
 def main(argv=None) -> int:
@@ -261,21 +274,23 @@ def main(argv=None) -> int:
     parser.add_argument("--drake", default=str(DRAKE_TIMES))
     parser.add_argument("--one", default=None, metavar="KEY",
                         help="measure KEY in this process and print one JSON line")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="perf",
+                        help="wall-clock (perf, default) or process CPU time")
     args = parser.parse_args(argv)
     if args.one:
-        print(json.dumps(measure_one(args.one, library_api)), flush=True)
+        print(json.dumps(measure_one(args.one, library_api, args.clock)), flush=True)
         return 0
     for key in args.robots:
         robot_models.obj_copy(key)
-        bench_robots.run_process(our_command(key))          # warm-up, untimed
+        bench_robots.run_process(our_command(key, args.clock))          # warm-up, untimed
     merged = {}
     for key in args.robots:
-        merged[key] = merge([bench_robots.run_process(our_command(key))
+        merged[key] = merge([bench_robots.run_process(our_command(key, args.clock))
                              for _ in range(args.repeats)])
         print(f"  .. {key}: {_us(merged[key], 'step_s')} us per step", file=sys.stderr,
               flush=True)
-    report(merged, load_drake(pathlib.Path(args.drake)),
-           f"Controller step (SetPositions + EvalBodyPoseInWorld + CalcJacobianSpatialVelocity "
+    report(merged, load_drake(pathlib.Path(args.drake), args.clock),
+           f"[{args.clock} clock] Controller step (SetPositions + EvalBodyPoseInWorld + CalcJacobianSpatialVelocity "
            f"+ ComputeSignedDistancePairwiseClosestPoints({DISTANCE_M})), median us over "
            f"{args.repeats} fresh processes x {ROUNDS} rounds x {CONFIGURATIONS} "
            f"configurations")

@@ -23,13 +23,22 @@ class FramePoseVector:
     Python call, ~0.1 µs per frame on every set_value and every gather of a
     pose change), with the FrameIds themselves in ``_ids`` (same keys, same
     insertion order).
+
+    Packed poses (a producer's fast path, e.g. MultibodyPlant's geometry
+    poses): ``_set_packed(keys, R, p)`` replaces every pose at once with the
+    rows of R (3M, 3) and p (3M,) [m] — frame ``keys[i]`` (the vector's own
+    keys, in order) posed by R[3i:3i+3], p[3i:3i+3] — without making a
+    RigidTransform per frame; PoseComposer reads those arrays as they are,
+    and ``_values`` makes the RigidTransforms (views of the rows) the first
+    time anything else reads the vector.
     """
 
-    __slots__ = ("_values", "_ids")
+    __slots__ = ("_dict", "_ids", "_packed")
 
     def __init__(self, values=None):
-        self._values: dict[int, RigidTransform] = {}
+        self._dict: dict[int, RigidTransform] = {}
         self._ids: dict[int, FrameId] = {}
+        self._packed = None
         if values is not None:
             items = values.items() if hasattr(values, "items") else values
             for k, v in items:
@@ -49,6 +58,24 @@ class FramePoseVector:
         key = id._value
         self._values[key] = value
         self._ids[key] = id
+
+    @property
+    def _values(self) -> dict:
+        """The poses keyed by the frames' id values (made from the packed
+        rows first, if the vector holds packed poses)."""
+        if self._packed is not None:
+            keys, R, p = self._packed
+            self._dict = dict(zip(keys, map(RigidTransform._make, R.reshape(-1, 3, 3),
+                                            p.reshape(-1, 3))))
+            self._packed = None
+        return self._dict
+
+    def _set_packed(self, keys: tuple, R: np.ndarray, p: np.ndarray) -> None:
+        """Sets every pose from packed rows (class docstring). Unchecked: the
+        caller guarantees that `keys` is the tuple of this vector's keys in
+        order, and that R (3M, 3) and p (3M,) are C-contiguous float64 arrays
+        never written afterwards."""
+        self._packed = (keys, R, p)
 
     def value(self, id: FrameId) -> RigidTransform:
         """X_PF for frame ``id``.
@@ -72,11 +99,12 @@ class FramePoseVector:
 
     def size(self) -> int:
         """The number of frames with a pose."""
-        return len(self._values)
+        return len(self._ids)
 
     def clear(self) -> None:
         """Removes every pose."""
-        self._values.clear()
+        self._packed = None
+        self._dict.clear()
         self._ids.clear()
 
     def items(self):
@@ -84,23 +112,23 @@ class FramePoseVector:
         return zip(self._ids.values(), self._values.values())
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._ids)
 
     def __copy__(self):
         out = FramePoseVector()
-        out._values = dict(self._values)
+        out._dict = dict(self._values)
         out._ids = dict(self._ids)
         return out
 
     def __deepcopy__(self, memo):
         out = FramePoseVector()
-        out._values = {k: RigidTransform._make(v._R.copy(), v._p.copy())
-                       for k, v in self._values.items()}
+        out._dict = {k: RigidTransform._make(v._R.copy(), v._p.copy())
+                     for k, v in self._values.items()}
         out._ids = dict(self._ids)
         return out
 
     def __repr__(self) -> str:
-        return f"FramePoseVector(size={len(self._values)})"
+        return f"FramePoseVector(size={len(self._ids)})"
 
 
 class PoseTopology:
@@ -289,7 +317,7 @@ class PoseComposer:
     """
 
     __slots__ = ("topology", "sources", "rows", "_count", "_getter", "_entry", "_nF", "_nG",
-                 "_arrays")
+                 "_arrays", "_packed_keys")
 
     def __init__(self, topology: PoseTopology):
         self.topology = topology
@@ -313,6 +341,9 @@ class PoseComposer:
         self._nF, self._nG = len(topology.parent_index), len(topology.R_FG)
         self._arrays = (topology.parent_index, topology.geometry_frame_index, topology.R_FG,
                         topology.p_FG)
+        # Per source, the keys tuple of the last packed FramePoseVector found
+        # in this topology's order (compared by identity).
+        self._packed_keys = [None] * len(sources)
 
     def __reduce__(self):
         # Its getters are local functions and its entry compiled code: a
@@ -326,23 +357,33 @@ class PoseComposer:
         are never written to)."""
         if type(poses) is not FramePoseVector:
             return None
-        values = poses._values
-        count = self._count
-        if len(values) != count:
-            return None
-        try:
-            Xs = self._getter(values)
-        except KeyError:
-            return None
         entry = self._entry
-        if count == 1 or entry is None:
-            R_in, p_in = Xs[0]._R, Xs[0]._p
-            if count > 1:
-                R_in = np.concatenate([X._R for X in Xs])
-                p_in = np.concatenate([X._p for X in Xs])
-            return self.compose_frames(R_in, p_in, self.rows, True)
-        R_in = np.concatenate([X._R for X in Xs])
-        p_in = np.concatenate([X._p for X in Xs])
+        packed = poses._packed
+        if packed is not None and entry is not None and (
+                packed[0] is self._packed_keys[0] or self._takes_packed(0, packed[0])):
+            # Packed rows in this topology's frame order (FramePoseVector's
+            # docstring): used as they are.
+            R_in, p_in = packed[1], packed[2]
+            if not (R_in.dtype is _F64 and R_in.strides == _STRIDES_33 and p_in.dtype is _F64
+                    and p_in.strides == _STRIDES_3):
+                return self.compose_frames(R_in, p_in, self.rows, True)
+        else:
+            values = poses._values
+            count = self._count
+            if len(values) != count:
+                return None
+            try:
+                Xs = self._getter(values)
+            except KeyError:
+                return None
+            if count == 1 or entry is None:
+                R_in, p_in = Xs[0]._R, Xs[0]._p
+                if count > 1:
+                    R_in = np.concatenate([X._R for X in Xs])
+                    p_in = np.concatenate([X._p for X in Xs])
+                return self.compose_frames(R_in, p_in, self.rows, True)
+            R_in = np.concatenate([X._R for X in Xs])
+            p_in = np.concatenate([X._p for X in Xs])
         # A concatenation is C-contiguous: its dtype and number of dimensions
         # are all the compiled entry needs checked (RigidTransform holds (3, 3)
         # and (3,) float64 arrays; anything else takes compose_frames' way).
@@ -362,6 +403,17 @@ class PoseComposer:
         return WorldPoses(self.topology, (R_in, p_in, rows), None, None, R_WG, p_WG,
                           status == 0)
 
+    def _takes_packed(self, i: int, keys: tuple) -> bool:
+        """True if `keys` (a packed FramePoseVector's frame id values) are
+        the frames of source i (of `sources`) in this topology's order
+        (remembered)."""
+        source_id, count, _ = self.sources[i]
+        if len(keys) != count or keys != tuple(
+                f._value for f in self.topology.source_frames[source_id]):
+            return False
+        self._packed_keys[i] = keys
+        return True
+
     def compose(self, vectors: list):
         """World poses from the sources' FramePoseVectors, in one compiled
         call.
@@ -379,7 +431,13 @@ class PoseComposer:
         if self._count >= 0:
             return self.compose_one(vectors[0])
         Rs, ps = [], []
-        for (sid, count, getter), poses in zip(self.sources, vectors):
+        for i, ((sid, count, getter), poses) in enumerate(zip(self.sources, vectors)):
+            packed = poses._packed if type(poses) is FramePoseVector else None
+            if packed is not None and (packed[0] is self._packed_keys[i]
+                                       or self._takes_packed(i, packed[0])):
+                Rs.append(packed[1])
+                ps.append(packed[2])
+                continue
             Xs = _source_poses(poses, count, getter)
             if Xs is None:
                 return None

@@ -41,8 +41,9 @@ def pydrake_api() -> dict:
             "JacobianWrtVariable": JacobianWrtVariable, "BodyIndex": BodyIndex}
 
 
-def drake_command(key: str, python: str = DRAKE_PYTHON) -> list:
-    return [python, str(ROOT / "tools" / "drake_bench_robot_controller.py"), "--one", key]
+def drake_command(key: str, python: str = DRAKE_PYTHON, clock_name: str = "perf") -> list:
+    return [python, str(ROOT / "tools" / "drake_bench_robot_controller.py"), "--one", key,
+            "--clock", clock_name]
 
 
 def main(argv=None) -> int:
@@ -50,16 +51,18 @@ def main(argv=None) -> int:
     parser.add_argument("--one", default=None, metavar="KEY")
     parser.add_argument("--robots", nargs="+", default=list(bench_robot_controller.ROBOTS))
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--clock", choices=sorted(bench_robot_controller.CLOCKS),
+                        default="perf")
     args = parser.parse_args(argv)
     if args.one:
-        print(json.dumps(bench_robot_controller.measure_one(args.one, pydrake_api)),
-              flush=True)
+        print(json.dumps(bench_robot_controller.measure_one(args.one, pydrake_api,
+                                                            args.clock)), flush=True)
         return 0
     merged = {}
     for key in args.robots:
         robot_models.obj_copy(key)
         merged[key] = bench_robot_controller.merge(
-            [bench_robots.run_process(drake_command(key, sys.executable))
+            [bench_robots.run_process(drake_command(key, sys.executable, args.clock))
              for _ in range(args.repeats)])
     bench_robot_controller.report(merged, {}, f"pydrake alone: median us over "
                                   f"{args.repeats} processes")

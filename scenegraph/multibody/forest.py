@@ -40,12 +40,39 @@ class Forest:
 
     __slots__ = ("mobod_joint", "body_of", "parent", "kinds", "q_start", "v_start",
                  "mobod_of_body", "axes", "R_PF", "p_PF", "R_MB", "p_MB", "R_weld", "p_weld",
-                 "nq", "nv", "welded_groups", "group_of_body")
+                 "nq", "nv", "welded_groups", "group_of_body", "_packed", "_jacobian_ints")
 
     def kernel_arrays(self) -> tuple:
         """The arguments forward_kinematics takes before q."""
         return (self.kinds, self.parent, self.body_of, self.q_start, self.axes, self.R_PF,
                 self.p_PF, self.R_MB, self.p_MB, self.R_weld, self.p_weld)
+
+    def packed_arrays(self) -> tuple:
+        """The arguments forward_kinematics_packed takes before q, made at the
+        first call (the forest does not change once built): ints (4, n) int64
+        = kinds, parent, body_of, q_start; R_fixed (3, n, 3, 3) = R_PF, R_MB,
+        R_weld; p_fixed (4, n, 3) = axes, p_PF, p_MB, p_weld."""
+        try:
+            return self._packed
+        except AttributeError:
+            pass
+        self._packed = (
+            np.ascontiguousarray([self.kinds, self.parent, self.body_of, self.q_start],
+                                 dtype=np.int64),
+            np.ascontiguousarray([self.R_PF, self.R_MB, self.R_weld], dtype=float),
+            np.ascontiguousarray([self.axes, self.p_PF, self.p_MB, self.p_weld], dtype=float))
+        return self._packed
+
+    def jacobian_ints(self) -> np.ndarray:
+        """(3, n) int64 = kinds, parent, v_start (frame_point_jacobian_one's
+        packed argument), made at the first call."""
+        try:
+            return self._jacobian_ints
+        except AttributeError:
+            pass
+        self._jacobian_ints = np.ascontiguousarray([self.kinds, self.parent, self.v_start],
+                                                   dtype=np.int64)
+        return self._jacobian_ints
 
 
 def _loop_error(body, joints) -> RuntimeError:

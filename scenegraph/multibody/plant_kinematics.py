@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from scenegraph.math import RigidTransform, RotationMatrix
-from scenegraph.multibody.frames import Frame
+from scenegraph.multibody.frames import FixedOffsetFrame, Frame, RigidBodyFrame
 from scenegraph.multibody.spatial_algebra import SpatialVelocity
 from systems.framework._overloads import overloaded
 
@@ -36,6 +36,8 @@ class JacobianWrtVariable(enum.Enum):
 
 
 _FLOAT64 = np.dtype(np.float64)
+_PLAIN_FRAMES = (RigidBodyFrame, FixedOffsetFrame, Frame)
+_SHAPE_3, _STRIDES_3 = (3,), (8,)   # a C-contiguous (3,) array
 _kernels = None
 
 
@@ -65,6 +67,7 @@ class PlantKinematics:
 
     _frame_arrays_cache = None   # see _frame_arrays
     _jacobian_entry = None       # frame_point_jacobians' compiled entry
+    _jacobian_one_entry = None   # frame_point_jacobian_one's compiled entry
 
     # --- poses ----------------------------------------------------------------------------
     def EvalBodyPoseInWorld(self, context, body) -> RigidTransform:
@@ -194,6 +197,30 @@ class PlantKinematics:
                                     frame_A, frame_E) -> np.ndarray:
         """J_V_ABp_E (6, nv or nq): rows [w_AB_E; v_ABp_E] for the point Bp at
         p_BoBp_B (3,) [m] in frame B."""
+        if type(p_BoBp_B) is np.ndarray and p_BoBp_B.shape == _SHAPE_3 and \
+                p_BoBp_B.strides == _STRIDES_3 and p_BoBp_B.dtype is _FLOAT64 and \
+                with_respect_to is JacobianWrtVariable.kV:
+            # The controller's call (a float64 (3,) point, w.r.t. v): one
+            # compiled call into J, every argument checked here or made by the
+            # plant with fixed types (frame_point_jacobian_one).
+            pk = self._eval_position_kinematics(context)
+            if type(frame_B) in _PLAIN_FRAMES and frame_B._plant is self and \
+                    type(frame_A) in _PLAIN_FRAMES and frame_A._plant is self and \
+                    type(frame_E) in _PLAIN_FRAMES and frame_E._plant is self:
+                f = self._forest
+                J = np.zeros((6, f.nv))
+                frame_body, R_BF, p_BF = self._frame_arrays()
+                args = (f.jacobian_ints(), f.mobod_of_body, f.axes, frame_body, R_BF, p_BF,
+                        pk.R_WF, pk.p_WMo, pk.R_WB, pk.p_WB, frame_B._index, p_BoBp_B,
+                        frame_A._index, frame_E._index, J)
+                entry = self._jacobian_one_entry
+                if entry is None:
+                    from scenegraph._jit import entry_point
+                    entry = self._jacobian_one_entry = entry_point(
+                        _kernel_module().frame_point_jacobian_one,
+                        tuple(int(a) if isinstance(a, int) else a for a in args))
+                entry(*args)
+                return J
         if type(p_BoBp_B) is np.ndarray and p_BoBp_B.shape == (3,) and \
                 p_BoBp_B.dtype is _FLOAT64:
             P = p_BoBp_B.reshape(1, 3)

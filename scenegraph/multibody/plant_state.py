@@ -39,7 +39,6 @@ from scenegraph.math import RigidTransform, RotationMatrix
 from scenegraph.multibody.spatial_algebra import SpatialVelocity
 from systems.framework import AbstractValue, BasicVector, EventStatus
 from systems.framework._overloads import overloaded, signatures
-from systems.framework.cache import update_cache_value
 from systems.framework.tickets import BuiltInTicket
 
 _Q_TICKET = BuiltInTicket.q
@@ -305,8 +304,10 @@ class PlantState:
                                        f"shape {np.shape(args[0])}")
                 if self._time_step == 0:
                     context._invalidate(_Q_TICKET)
-                    context.get_continuous_state().get_mutable_generalized_position() \
-                        .get_mutable_value()[:] = q
+                    qv = context._state._continuous._q      # the q view, once partitioned
+                    if qv is None:
+                        qv = context.get_continuous_state().get_mutable_generalized_position()
+                    qv.get_mutable_value()[:] = q
                 else:
                     # Invalidates the discrete state's dependents, then writes.
                     context.get_mutable_discrete_state_vector().get_mutable_value()[:nq] = q
@@ -582,16 +583,17 @@ class PlantState:
         # New arrays every time (the class docstring says why).
         R_WB, p_WB = np.empty((nb, 3, 3)), np.empty((nb, 3))
         R_WF, p_WMo = np.empty((n, 3, 3)), np.empty((n, 3))
-        arrays = self._forest.kernel_arrays() + (q, R_WB, p_WB, R_WF, p_WMo)
+        ints, R_fixed, p_fixed = self._forest.packed_arrays()
         entry = self._fk_entry
         if entry is None:
             # Every argument is built here or by the forest with fixed types
             # (C-contiguous, writable float64/int64), so the compiled entry is
             # called without numba's per-call type resolution (scenegraph._jit).
             from scenegraph._jit import entry_point
-            from scenegraph.multibody.kinematics_kernels import forward_kinematics
-            entry = self._fk_entry = entry_point(forward_kinematics, arrays)
-        entry(*arrays)
+            from scenegraph.multibody.kinematics_kernels import forward_kinematics_packed
+            entry = self._fk_entry = entry_point(forward_kinematics_packed, (
+                ints, R_fixed, p_fixed, q, R_WB, p_WB, R_WF, p_WMo))
+        entry(ints, R_fixed, p_fixed, q, R_WB, p_WB, R_WF, p_WMo)
         pk.R_WB, pk.p_WB, pk.R_WF, pk.p_WMo, pk.q = R_WB, p_WB, R_WF, p_WMo, q
 
     def _eval_position_kinematics(self, context) -> _PositionKinematics:
@@ -603,7 +605,12 @@ class PlantState:
             if context._system_ref is entry._system_ref:
                 cev = context._cache[entry._index]
                 if not cev.valid:
-                    update_cache_value(cev, entry._calc, context, entry)
+                    # update_cache_value's work without its layers: this calc
+                    # reads q only (no port, no other cache entry), so it
+                    # cannot ask for itself and needs no recursion guard.
+                    self._calc_position_kinematics(context, cev.value)
+                    cev.valid = True
+                    cev.serial_number += 1
                 return cev.value._value
         except AttributeError:
             pass
@@ -657,18 +664,20 @@ class PlantState:
                 else np.array(rows, dtype=np.int64)
             cached = self._body_frame_rows = (frames, rows)
         rows = cached[1]
-        # Views of the kinematics arrays (never written after they are made).
-        transforms = map(RigidTransform._make, pk.R_WB[rows], pk.p_WB[rows])
-        values = poses._values
-        if len(values) == len(frames):
+        # Rows of the kinematics arrays (never written after they are made):
+        # views for the usual slice of bodies 1..n, else a gathered copy.
+        R, p = pk.R_WB[rows], pk.p_WB[rows]
+        if len(poses._ids) == len(frames):
             # The vector holds exactly these frames already (every evaluation
-            # after the first): replace the poses in place, in one C call.
-            values.update(zip(self._body_frame_keys, transforms))
+            # after the first): packed poses, no RigidTransform per frame
+            # (SceneGraph composes the rows as they are; FramePoseVector
+            # makes the transforms if anything else reads them).
+            poses._set_packed(self._body_frame_keys, R.reshape(-1, 3), p.reshape(-1))
             return
         poses.clear()
-        for (_, frame_id), X_WB in zip(frames, transforms):
+        for (_, frame_id), X_WB in zip(frames, map(RigidTransform._make, R, p)):
             poses.set_value(frame_id, X_WB)
-        self._body_frame_keys = [frame_id._value for _, frame_id in frames]
+        self._body_frame_keys = tuple(frame_id._value for _, frame_id in frames)
 
     # --- how q and v move ---------------------------------------------------------------------------
     def _undriven_error(self) -> RuntimeError:
