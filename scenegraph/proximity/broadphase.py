@@ -217,20 +217,25 @@ class AabbModel:
 
 
 class PairFilter:
-    """Filtered pairs as a symmetric boolean (N, N) matrix (True = filtered)."""
+    """Filtered pairs as a symmetric boolean (N, N) matrix (True = filtered).
 
-    def __init__(self, matrix: np.ndarray):
+    matrix is symmetrised (m | mᵀ); `symmetric=True` states that it is
+    symmetric already (a GeometryState's filter matrix is, by construction)
+    and keeps it as given, without the N² copy."""
+
+    def __init__(self, matrix: np.ndarray, symmetric: bool = False):
         m = np.asarray(matrix, dtype=bool)
         if m.ndim != 2 or m.shape[0] != m.shape[1]:
             raise ValueError(f"PairFilter: need a square matrix, got shape {m.shape}")
-        self.matrix = m | m.T
+        self.matrix = m if symmetric else m | m.T
         self._allowed_upper_words = None
 
     def allowed_upper_words(self) -> np.ndarray:
-        """(N, ceil(N/64)) uint64 bitsets of allowed pairs j > i (cached)."""
+        """(N, ceil(N/64)) uint64 bitsets of allowed pairs j > i (cached).
+        Packed a block of rows at a time: N²/8 bytes of words, no N² bool
+        temporaries (10,000 geometries: 12.5 MB, not 4 × 100 MB)."""
         if self._allowed_upper_words is None:
-            n = len(self.matrix)
-            self._allowed_upper_words = _pack_rows(np.triu(~self.matrix, 1))
+            self._allowed_upper_words = _pack_allowed_upper(self.matrix)
         return self._allowed_upper_words
 
     @classmethod
@@ -304,6 +309,24 @@ def _pack_rows(mask: np.ndarray) -> np.ndarray:
     pad = np.zeros((n, nw * 64), dtype=bool)
     pad[:, :m] = mask
     return np.packbits(pad, axis=1, bitorder="little").view("<u8").astype(np.uint64)
+
+
+def _pack_allowed_upper(filtered: np.ndarray, block: int = 512) -> np.ndarray:
+    """_pack_rows(np.triu(~filtered, 1)) for a square bool matrix, computed a
+    block of rows at a time (block × N temporaries)."""
+    n = len(filtered)
+    nw = (n + 63) // 64
+    words = np.empty((n, nw), dtype=np.uint64)
+    col = np.arange(nw * 64)
+    pad = np.zeros((min(block, max(n, 1)), nw * 64), dtype=bool)
+    for r0 in range(0, n, block):
+        r1 = min(r0 + block, n)
+        rows = pad[:r1 - r0]
+        np.logical_not(filtered[r0:r1], out=rows[:, :n])
+        rows[:, n:] = False
+        rows &= col[None, :] > np.arange(r0, r1)[:, None]   # j > i only
+        words[r0:r1] = np.packbits(rows, axis=1, bitorder="little").view("<u8")
+    return words
 
 
 _UPPER_WORDS: dict[int, np.ndarray] = {}

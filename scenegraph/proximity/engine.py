@@ -157,7 +157,8 @@ class ProximityEngine:
         self._identity_count = len(view.pose_index) if identity else -1
         self._filtered = view.filtered
         # Packed once per geometry state; the broadphase reuses its bitsets.
-        self._pair_filter = PairFilter(view.filtered) if len(view.filtered) else None
+        self._pair_filter = (PairFilter(view.filtered, symmetric=True) if len(view.filtered)
+                             else None)
         rows = None
         if explicit_pairs is not None:
             index = view.index

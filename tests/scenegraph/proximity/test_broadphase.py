@@ -271,3 +271,20 @@ def test_tiny_scenes(n):
     for m in (BroadphaseMethod.NXN, BroadphaseMethod.SAP, BroadphaseMethod.AUTO):
         got = candidate_pairs(lo, hi, PairFilter.none(n), m)
         assert got.shape == (n * (n - 1) // 2, 2) and got.dtype == np.int64
+
+
+@pytest.mark.parametrize("n", [0, 1, 63, 64, 65, 700])
+def test_allowed_words_are_packed_a_block_of_rows_at_a_time(n):
+    """The allowed upper triangle packed in row blocks equals the dense
+    packing of triu(~filtered, 1), across word (64) and block (512) edges;
+    a matrix stated symmetric is kept as it is (no copy)."""
+    from scenegraph.proximity.broadphase import _pack_rows
+
+    rng = np.random.default_rng(n)
+    m = rng.random((n, n)) < 0.3
+    m |= m.T
+    expected = _pack_rows(np.triu(~m, 1))
+    as_given = PairFilter(m, symmetric=True)
+    assert as_given.matrix is m
+    np.testing.assert_array_equal(as_given.allowed_upper_words(), expected)
+    np.testing.assert_array_equal(PairFilter(np.triu(m)).allowed_upper_words(), expected)
