@@ -22,6 +22,7 @@ from .implicit_base import (_CONVERGED, _DIVERGED, ImplicitIntegrator,
                             IterationMatrix, _ratio)
 from .small_linalg import ListVectors
 from .small_linalg import radau_update_lists as _radau_update_lists
+from .small_linalg import write_sum_lists as _write_sum_lists
 
 __all__ = ["RadauIntegrator", "Radau1Integrator", "Radau3Integrator"]
 
@@ -139,6 +140,7 @@ class RadauIntegrator(ImplicitIntegrator):
         d_last = d[last]
         weights = self._vectors.weights
         update = _radau_update_lists(n)
+        write_sum = _write_sum_lists(n)
         x_live = self._x
         info = self._info
         invalidate = self._invalidate_time_and_xc
@@ -168,18 +170,22 @@ class RadauIntegrator(ImplicitIntegrator):
                                                           self._radau_matrix)
                     solve = self._radau_matrix._factor[3]
                 self._num_newton_raphson_iterations += 1
-                F = []
-                for i in range(s):
-                    for k, (a, z) in enumerate(zip(xt0, Z[i])):
-                        x_live[k] = a + z
-                    info.time = stage_times[i]
+                # h·F_i = h·f(t0 + c_i h, x0 + Z_i); r_i = (Σ_j A_ij·(h·F_j)) − Z_i
+                if s == 1:
+                    z0 = Z[0]
+                    write_sum(x_live, xt0, z0)
+                    info.time = stage_times[0]
                     for cev in invalidate:
                         cev.valid = False
-                    F.append(eval_xcdot().tolist())
-                # r_i = (Σ_j A_ij·(h·f_j)) − Z_i
-                if s == 1:
-                    residual = [a00 * (h * f) - z for f, z in zip(F[0], Z[0])]
+                    residual = [a00 * (h * f) - z for f, z in zip(eval_xcdot().tolist(), z0)]
                 else:
+                    F = []
+                    for i in range(s):
+                        write_sum(x_live, xt0, Z[i])
+                        info.time = stage_times[i]
+                        for cev in invalidate:
+                            cev.valid = False
+                        F.append(eval_xcdot().tolist())
                     z0, z1 = Z
                     residual = [0.0] * (2 * n)
                     for k, (u, v, p, q) in enumerate(zip(F[0], F[1], z0, z1)):

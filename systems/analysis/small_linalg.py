@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 __all__ = ["ListVectors", "ArrayVectors", "lu_factor_lists", "lu_solve_lists",
-           "newton_update_lists", "radau_update_lists"]
+           "newton_update_lists", "radau_update_lists", "write_sum_lists"]
 
 _NAN = float("nan")
 # Drake's IsUpdateZero tolerance: ten machine epsilons relative to max(|x|, 1).
@@ -163,6 +163,27 @@ def radau_update_lists(n: int):
     return update
 
 
+def write_sum_lists(n: int):
+    """``write(live, a, b)``: live[k] = a[k] + b[k] for the n entries (a, b lists
+    of floats, live an array): straight-line code up to 8 entries, else a loop."""
+    write = _WRITE_SUMS.get(n)
+    if write is None:
+        if n <= _UNROLL_MAX:
+            lines = ["def write(live, a, b):", _unpack("a", n, "a"), _unpack("b", n, "b")]
+            lines += [f"    live[{k}] = a{k} + b{k}" for k in range(n)]
+            write = _compile(lines, "write", f"<write sum {n}>")
+        else:
+            write = _write_sum_loop
+        _WRITE_SUMS[n] = write
+    return write
+
+
+def _write_sum_loop(live, a, b):
+    for k, (u, v) in enumerate(zip(a, b)):
+        live[k] = u + v
+
+
+_WRITE_SUMS = {}
 _NEWTON_UPDATES = {}
 _RADAU_UPDATES = {}
 

@@ -419,7 +419,8 @@ def test_implicit_scalar_path_bit_for_bit(scheme, system):
 def test_straight_line_updates_and_solves_equal_the_loops():
     """small_linalg's generated straight-line code (states of <= 8 entries) gives the
     loops' results bit for bit: the Newton and Radau updates (new iterate, norm,
-    IsUpdateZero, the live state written) and the permuted LU solves, including
+    IsUpdateZero, the live state written), the stage-state writes and the permuted
+    LU solves, including
     NaN, inf, zero and just-above-10ε updates."""
     from systems.analysis import small_linalg as sl
     rng = np.random.default_rng(7)
@@ -442,6 +443,10 @@ def test_straight_line_updates_and_solves_equal_the_loops():
             b = sl._newton_update_loops(weights, x, dx, live_b)
             assert repr(a) == repr(b) and live_a.tobytes() == live_b.tobytes()
             z = rng.normal(size=n).tolist()
+            live_a, live_b = np.zeros(n), np.zeros(n)
+            sl.write_sum_lists(n)(live_a, x, z)
+            sl._write_sum_loop(live_b, x, z)
+            assert live_a.tobytes() == live_b.tobytes()
             for d in (1.0, 0.5):
                 assert (repr(radau(weights, z, dx, x, d))
                         == repr(sl._radau_update_loops(weights, z, dx, x, d)))
