@@ -74,9 +74,24 @@ def file_has_triangles(path):
     ext = mesh_extension(path)
     if ext not in (".stl", ".obj", ".ply", ".dae") or not os.path.isfile(path):
         return None     # (a FIFO or a device such as /dev/zero would never end)
+    # Most files answer from their first and last 64 kB (an STL's header, a
+    # PLY's header, an OBJ's or DAE's faces near the end); only a file whose
+    # ends do not show the answer is read whole (the rules below).
     try:
         with open(os.fspath(path), "rb") as f:
-            data = f.read()
+            size = os.fstat(f.fileno()).st_size
+            head = f.read(_PEEK)
+            if size > 2 * _PEEK:
+                f.seek(size - _PEEK)
+                quick = _quick_has_triangles(ext, head, f.read(), size)
+                if quick:
+                    return True
+                if quick is False:
+                    return False
+                f.seek(0)
+                data = f.read()
+            else:
+                data = head + f.read()
     except OSError:
         return None
     if ext == ".stl":
@@ -94,6 +109,31 @@ def file_has_triangles(path):
         match = re.search(rb"element\s+face\s+(\d+)", header)
         return None if not header else bool(match and int(match.group(1)) > 0)
     return any(tag in data for tag in (b"<triangles", b"<polylist", b"<polygons"))
+
+
+_PEEK = 1 << 16
+
+
+def _quick_has_triangles(ext: str, head: bytes, tail: bytes, size: int):
+    """file_has_triangles' answer from a large file's first and last bytes
+    and its size when they settle it (True, or False for a binary STL), else
+    None (read the whole file)."""
+    if ext == ".stl":
+        if head[:5].lower() == b"solid" and b"facet" in head[:4096]:
+            return True
+        count = int.from_bytes(head[80:84], "little")
+        if size == 84 + 50 * count:                  # a well-formed binary STL
+            return count > 0
+        return True if b"facet" in head or b"facet" in tail else None
+    if ext == ".obj":
+        for part in (tail, head):
+            if part.startswith(b"f ") and part is head or b"\nf " in part or b"\nf\t" in part:
+                return True
+        return None
+    if ext == ".ply":
+        return None
+    return True if any(tag in part for part in (tail, head)
+                       for tag in (b"<triangles", b"<polylist", b"<polygons")) else None
 
 
 def parse_obj(data: bytes, what: str) -> tuple[np.ndarray, np.ndarray]:

@@ -37,6 +37,18 @@ def check_proximity_shape(shape) -> None:
     kind = type(shape).__name__
     if kind not in ("Mesh", "Convex"):
         return
+    # A shape that passed is marked with what it was checked as (its type,
+    # its vertex data — shared by its copies, never changed in place — and
+    # its scale): the Parser checks a collision mesh, then registration and
+    # AssignRole check the same (copied) shape again.
+    state = getattr(shape, "__dict__", None)
+    mark = None
+    if state is not None and state.get("_data") is not None:
+        mark = (type(shape), state["_data"], tuple(float(s) for s in shape._scale3))
+        seen = state.get("_proximity_checked")
+        if seen is not None and seen[0] is mark[0] and seen[1] is mark[1] and \
+                seen[2] == mark[2]:
+            return
     if kind == "Mesh":
         _check_size(shape)
     from scenegraph.proximity.shape_data import shape_data_from_shape
@@ -44,6 +56,8 @@ def check_proximity_shape(shape) -> None:
     shape_data_from_shape(shape)  # raises ValueError for points without volume
     if kind == "Mesh":
         _check_closed_surface(shape)
+    if mark is not None:
+        state["_proximity_checked"] = mark
 
 
 def _check_size(mesh) -> None:

@@ -221,19 +221,16 @@ class PlantGeometry:
     def CollectRegisteredGeometries(self, bodies):
         """A GeometrySet of the SceneGraph frames of `bodies` (so, every
         geometry on them; the world body contributes its anchored geometry)."""
-        from scenegraph import GeometrySet
-        out = GeometrySet()
+        geometry_ids, frame_ids = [], []
         for body in bodies:
             b = int(body.index())
             if b == 0:
-                ids = self._collision_ids.get(0, []) + self._visual_ids.get(0, [])
-                if ids:
-                    out.Add(ids)
+                geometry_ids += self._collision_ids.get(0, []) + self._visual_ids.get(0, [])
                 continue
             fid = self._body_frame_ids.get(b)
             if fid is not None:
-                out.Add(fid)
-        return out
+                frame_ids.append(fid)
+        return _geometry_set(geometry_ids, frame_ids)
 
     def GetBodyFromFrameId(self, frame_id):
         """The body whose SceneGraph frame is `frame_id`, or None."""
@@ -305,7 +302,7 @@ class PlantGeometry:
         self._apply_default_collision_filters()
 
     def _apply_default_collision_filters(self) -> None:
-        from scenegraph import CollisionFilterDeclaration, GeometrySet
+        from scenegraph import CollisionFilterDeclaration
         manager = self._scene_graph.collision_filter_manager()
         if self._adjacent_filters:
             for joint in self._joints:
@@ -316,7 +313,7 @@ class PlantGeometry:
                 b = self._body_frame_ids.get(int(parent.index()))
                 if a is not None and b is not None:
                     manager.Apply(CollisionFilterDeclaration().ExcludeBetween(
-                        GeometrySet(a), GeometrySet(b)))
+                        _geometry_set((), [a]), _geometry_set((), [b])))
         for group in self._forest.welded_groups:
             if len(group) <= 1:
                 continue
@@ -369,3 +366,13 @@ class PlantGeometry:
             if sg is not None:
                 sg._restore_model(*sg_saved)
             raise
+
+
+def _geometry_set(geometry_ids, frame_ids):
+    """GeometrySet(geometry_ids, frame_ids) made without its overload set's
+    dispatch (pydrake's five constructor forms, tried in turn: ~10 µs a set,
+    hundreds of sets while a robot is finalized)."""
+    from scenegraph.geometry_set import GeometrySet
+    out = GeometrySet.__new__(GeometrySet)
+    out._init_lists(geometry_ids, frame_ids)
+    return out
