@@ -87,7 +87,9 @@ class GeometryProperties:
         return set(self._groups)
 
     def GetPropertiesInGroup(self, group_name: str) -> dict:
-        """dict name -> value of the group (a copy of the mapping).
+        """dict name -> AbstractValue holding the property's value, as pydrake's
+        (``value.get_value()`` is the stored object; set_value on it does not change
+        the properties here).
 
         Raises:
           RuntimeError: if the group does not exist.
@@ -95,7 +97,9 @@ class GeometryProperties:
         if group_name not in self._groups:
             raise RuntimeError(f"GetPropertiesInGroup(): Can't retrieve properties for a "
                                f"group that doesn't exist: '{group_name}'")
-        return dict(self._groups[group_name])
+        from systems.framework.value import AbstractValue
+        return {name: AbstractValue.Make(value)
+                for name, value in self._groups[group_name].items()}
 
     def GetProperty(self, group_name: str, name: str):
         """The value of (group_name, name).

@@ -167,8 +167,11 @@ class GeometryState:
         return self._source(source_id).name
 
     def collision_filter_manager(self):
-        """A CollisionFilterManager that edits this state's collision filters."""
+        """A CollisionFilterManager that edits this state's collision filters.
+        Acquiring one changes the proximity version, as in Drake (the filters may
+        change through it)."""
         from scenegraph.collision_filter_manager import CollisionFilterManager
+        self._bump(Role.kProximity)
         return CollisionFilterManager(self)
 
     # ---- validation helpers -------------------------------------------------
@@ -410,6 +413,14 @@ class GeometryState:
             self._check_name_free(g.frame_id, role, g.name, ignore=geometry_id)
         properties = type(properties)(properties)
         if role == Role.kProximity:
+            if not has and self._collision_filter.has_transient_history():
+                # Drake's message: adding a proximity geometry edits the persistent
+                # filters (its frame's invariant exclusions). Nothing is changed.
+                raise RuntimeError(
+                    "You cannot attempt to modify the persistent collision filter "
+                    "configuration when there are active, transient filter "
+                    f"declarations (AssignRole of geometry {geometry_id} ('{g.name}'); "
+                    "remove them or flatten_transient_history() first)")
             self._check_proximity(g.id, g.name, g.shape, properties)
         self._commit_role(g, role, properties)
 

@@ -124,10 +124,17 @@ class _Identifier:
         return (_restore_id, (type(self).__name__, self._value))
 
     def __repr__(self) -> str:
+        """pydrake's printed form, ``<GeometryId value=18>`` (str() and print() too):
+        ids of different kinds never print alike."""
         return f"<{type(self).__name__} value={self._value}>"
 
-    def __str__(self) -> str:
-        return str(self._value)
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        """The bare value, as Drake's C++ messages print ids (``f"geometry {gid}"``
+        reads "geometry 18"; the library's messages rely on it); an extension —
+        pydrake's format() gives the printed form, which str() gives here."""
+        return format(self._value, spec)
 
 
 class SourceId(_Identifier):

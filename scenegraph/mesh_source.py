@@ -79,6 +79,16 @@ class MemoryFile:
         return (f"MemoryFile(contents={self._contents!r}, extension={self._extension!r}, "
                 f"filename_hint={self._filename_hint!r})")
 
+    def __getstate__(self) -> dict:
+        """pydrake's pickled state: {'contents', 'extension', 'filename_hint'}."""
+        return {"contents": self._contents, "extension": self._extension,
+                "filename_hint": self._filename_hint}
+
+    def __setstate__(self, state: dict) -> None:
+        """From pydrake's state dict (contents as str or bytes)."""
+        MemoryFile.__init__(self, state["contents"], state["extension"],
+                            state["filename_hint"])
+
 
 class InMemoryMesh:
     """A mesh file held in memory (pydrake's ``InMemoryMesh``): `mesh_file` (a
@@ -99,6 +109,15 @@ class InMemoryMesh:
     def __eq__(self, other) -> bool:
         return (isinstance(other, InMemoryMesh) and self.mesh_file == other.mesh_file
                 and self.supporting_files == other.supporting_files)
+
+    def __getstate__(self) -> dict:
+        """pydrake's pickled state: {'mesh_file', 'supporting_files'}."""
+        return {"mesh_file": self.mesh_file, "supporting_files": dict(self.supporting_files)}
+
+    def __setstate__(self, state: dict) -> None:
+        """From pydrake's state dict (``supporting_files`` may be absent)."""
+        InMemoryMesh.__init__(self, mesh_file=state["mesh_file"],
+                              supporting_files=state.get("supporting_files"))
 
     def __repr__(self) -> str:
         text = f"InMemoryMesh(mesh_file={self.mesh_file!r}"
@@ -165,6 +184,17 @@ class MeshSource:
         if self._path is not None:
             return os.path.splitext(str(self._path))[1].lower()
         return self._mesh.mesh_file.extension().lower()
+
+    def __getstate__(self) -> dict:
+        """pydrake's pickled state: {'path': Path} or {'mesh': InMemoryMesh}."""
+        return {"path": self._path} if self._path is not None else {"mesh": self._mesh}
+
+    def __setstate__(self, state: dict) -> None:
+        """From pydrake's state dict."""
+        if "path" in state:
+            self._path, self._mesh = Path(state["path"]), None
+        else:
+            self._path, self._mesh = None, state["mesh"]
 
     def __repr__(self) -> str:
         if self._path is not None:

@@ -57,3 +57,17 @@ class Plane:
 
     def __deepcopy__(self, memo):
         return self.__copy__()
+
+    def __getstate__(self):
+        """pydrake's pickled state: (unit normal, reference point)."""
+        return (self._n.copy(), self.reference_point())
+
+    def __setstate__(self, state) -> None:
+        """From (unit normal, point on the plane) (pydrake's state, ours too), or
+        from this class's former attribute dict."""
+        if isinstance(state, dict):
+            self.__dict__.update(state)
+            return
+        normal, point = state
+        self._n = np.array(normal, dtype=float).reshape(3)
+        self._d = float(self._n @ np.asarray(point, dtype=float).reshape(3))

@@ -24,7 +24,7 @@ from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
 from scenegraph.kinematics_vector import FramePoseVector, composer_of
 from scenegraph.query_object import QueryObject
 from scenegraph.geometry_properties import ProximityProperties
-from scenegraph.geometry_roles import RoleAssign
+from scenegraph.geometry_roles import Role, RoleAssign
 from scenegraph.identifiers import FrameId, SourceId, id_type_error
 from systems.framework._overloads import overloaded
 from systems.framework.output_port import LeafOutputPort
@@ -99,6 +99,13 @@ class _ContextFilterManager(CollisionFilterManager):
     def flatten_transient_history(self):
         super().flatten_transient_history()
         self._touch()
+
+
+def _deformable_not_offered() -> NotImplementedError:
+    return NotImplementedError(
+        "SceneGraph.RegisterDeformableGeometry: deformable geometry is not offered by "
+        "this library (its geometry is rigid; see docs/migrating_from_pydrake.md, "
+        "'Not here'); register a rigid shape with RegisterGeometry")
 
 
 def _empty_value():
@@ -368,6 +375,22 @@ class SceneGraph(LeafSystem):
         return self._mutable_state(context)
 
     @overloaded.typed(source_id=_not_context)
+    def RegisterDeformableGeometry(self, source_id, frame_id, geometry, resolution_hint):
+        """Not offered: this library's geometry is rigid (pydrake's deformable
+        volume meshes, their configurations and deformable contact are absent).
+
+        Raises:
+          NotImplementedError: always, saying so; nothing is registered.
+        """
+        raise _deformable_not_offered()
+
+    @RegisterDeformableGeometry.overload(context=Context)
+    def RegisterDeformableGeometry(self, context, source_id, frame_id, geometry,
+                                   resolution_hint):
+        """Not offered (see above): raises NotImplementedError."""
+        raise _deformable_not_offered()
+
+    @overloaded.typed(source_id=_not_context)
     def RegisterGeometry(self, source_id, frame_id, geometry):
         """Registers `geometry` (a GeometryInstance) on frame `frame_id` of the model
         (a GeometryId there hangs it on that geometry's frame, as Drake's C++ does);
@@ -494,6 +517,8 @@ class SceneGraph(LeafSystem):
         """The filter manager of the model, or of `context`'s copy."""
         if context is None:
             return self._model.collision_filter_manager()
+        # As in Drake, acquiring the manager changes the proximity version.
+        self._mutable_state(context)._bump(Role.kProximity)
         return _ContextFilterManager(self, context)
 
     # --- renderers (scenegraph/render/renderers.py) ------------------------------------

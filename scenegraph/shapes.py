@@ -443,19 +443,24 @@ class _MeshFileData:
         self.source = source
         self._arrays = None if V is None else (V, F)
 
-    def arrays(self) -> tuple:
-        """(V, F), reading the source now if not yet read.
+    def arrays(self, check=None) -> tuple:
+        """(V, F), reading the source now if not yet read; `check(V)` (if given)
+        vets a fresh read, which is kept only if it passes.
 
         Raises:
-          RuntimeError: the file is missing or cannot be parsed (naming it)."""
+          RuntimeError: the file is missing or cannot be parsed (naming it), or
+            `check` refused it."""
         if self._arrays is None:
             source = self.source
             if source.is_path():
-                self._arrays = mesh_io.load_mesh_file(source.path())
+                arrays = mesh_io.load_mesh_file(source.path())
             else:
                 mesh_file = source.in_memory().mesh_file
-                self._arrays = mesh_io.load_mesh_data(
+                arrays = mesh_io.load_mesh_data(
                     mesh_file.contents(), source.extension(), source.description())
+            if check is not None:
+                check(arrays[0])
+            self._arrays = arrays
         return self._arrays
 
     def is_read(self) -> bool:
@@ -467,8 +472,8 @@ class _MeshBase(Shape):
     an in-memory file, or arrays; a per-axis scale."""
 
     _needs_volume = False  # Convex rejects degenerate vertex sets.
-    # A Mesh made from a file or an in-memory file reads it at its first use (as
-    # Drake's does); a Convex reads it at construction, to check its volume.
+    # A Mesh or Convex made from a file or an in-memory file reads it at its first
+    # use (as Drake's do); a Convex checks its volume then.
     _reads_lazily = False
 
     def _set_scale(self, scale) -> None:
@@ -501,11 +506,16 @@ class _MeshBase(Shape):
     # the source at the first use (shared by copies: read once).
     @property
     def _V(self) -> np.ndarray:
-        return self._data.arrays()[0]
+        return self._data.arrays(self._check_read)[0]
 
     @property
     def _F(self):
-        return self._data.arrays()[1]
+        return self._data.arrays(self._check_read)[1]
+
+    def _check_read(self, V) -> None:
+        """Vets vertices read lazily from a file (a Convex needs a volume)."""
+        if self._needs_volume:
+            _check_has_volume(V, type(self).__name__, self._description())
 
     def _from_points(self, points, scale, faces, label: str) -> None:
         name = type(self).__name__
@@ -581,6 +591,7 @@ class _MeshBase(Shape):
         from scenegraph.hydroelastic.surface_mesh import PolygonSurfaceMesh
 
         if self._hull is None:
+            _check_hull_extension(self._source)
             verts, polygons = convex_hull_polygons(self.mesh_vertices(), self._description())
             face_data = []
             for poly in polygons:
@@ -611,6 +622,35 @@ class _MeshBase(Shape):
         # Vertex data is never mutated in place, so copies share it.
         other = copy.copy(self)
         return other
+
+    def __setstate__(self, state) -> None:
+        """Unpickles this library's state (an attribute dict) or pydrake's:
+        ``(MeshSource, scale3)`` (1.40+), ``(MeshSource, scale)`` (1.34-1.39) or
+        ``(filename, scale)`` (up to 1.33)."""
+        if isinstance(state, dict):
+            self.__dict__.update(state)
+            return
+        source, scale = state
+        if not isinstance(source, MeshSource):
+            source = MeshSource(os.fspath(source))
+        self._from_source(source, scale)
+
+
+def _check_hull_extension(source) -> None:
+    """Drake's MakeConvexHull refusal of a format it cannot read, before any file is
+    opened (here: Drake's .obj, .vtk and .gltf plus the formats trimesh reads)."""
+    if source is None:
+        return
+    extension = source.extension()
+    if extension in (".obj", ".vtk", ".gltf"):
+        return
+    import trimesh
+    if extension.lstrip(".") in trimesh.available_formats():
+        return
+    raise RuntimeError(
+        f"MakeConvexHull only applies to .obj, .vtk, and .gltf meshes (and here the "
+        f"other formats trimesh reads); unsupported extension '{extension}' for "
+        f"geometry data: {source.description()}.")
 
 
 class _Raw(str):
@@ -655,12 +695,18 @@ class Convex(_MeshBase):
     ``Convex(points, label, scale3)`` with points (3, N) in G [m] (label defaults to ""
     here).
 
+    The file is read at first use (vertices, hull or volume asked for, a role
+    assigned, a viewer drawing it), as in pydrake; in-memory points are checked at
+    construction.
+
     Raises:
-      RuntimeError: missing or unparsable file, |scale| < 1e-8, or fewer than
-        4 non-coplanar vertices.
+      RuntimeError: |scale| < 1e-8; fewer than 4 non-coplanar points (at
+        construction for points, at first use for a file); at first use, a missing
+        or unparsable file.
     """
 
     _needs_volume = True
+    _reads_lazily = True
 
     __init__ = _file_forms()
 

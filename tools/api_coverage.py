@@ -46,13 +46,33 @@ def class_members(data, qualname):
 
 def has_member(cls, name) -> bool:
     """hasattr, counting dataclass fields (no class attribute when they use a
-    default_factory) and the ``name``/``value`` of enum members."""
+    default_factory), the ``name``/``value`` of enum members and instance
+    attributes that ``__init__`` assigns (``self.output = ...``)."""
     if hasattr(cls, name):
         return True
     if name in getattr(cls, "__dataclass_fields__", {}):
         return True
     import enum
-    return isinstance(cls, enum.EnumMeta) and name in ("name", "value")
+    if isinstance(cls, enum.EnumMeta) and name in ("name", "value"):
+        return True
+    return _init_assigns(cls, name)
+
+
+def _init_assigns(cls, name) -> bool:
+    """True if the ``__init__`` of `cls` (or of a base) assigns ``self.<name>``."""
+    import inspect
+    import re
+    for klass in getattr(cls, "__mro__", ()):
+        init = klass.__dict__.get("__init__")
+        if init is None or not inspect.isfunction(init):
+            continue
+        try:
+            source = inspect.getsource(init)
+        except (OSError, TypeError):
+            continue
+        if re.search(rf"\bself\.{re.escape(name)}\s*=(?!=)", source):
+            return True
+    return False
 
 
 def measure(data):
@@ -101,26 +121,37 @@ KNOWN_DIFFERENCES = {
         "System": "`ToAutoDiffXd`/`ToSymbolic`/`ToScalarType[T]` raise (float only)",
         "LeafSystem": "`ToAutoDiffXd`/`ToSymbolic`/`ToScalarType[T]` raise (float only)",
         "Diagram": "`ToAutoDiffXd`/`ToSymbolic`/`ToScalarType[T]` raise (float only)",
-        "Context": "`SetContinuousState(None)` or non-numeric entries raise `TypeError`",
+        "Context": "`SetContinuousState(None)` or non-numeric entries raise `TypeError`; "
+                   "a frozen cache's error does not name the entry",
     },
     "pydrake.systems.analysis": {
         "Simulator": "non-finite state/derivative raises; callback errors name system and "
                      "time and leave the context at the last completed step; "
-                     "`set_target_realtime_rate` refuses negative/NaN",
+                     "`set_target_realtime_rate` refuses negative/NaN; the deprecated "
+                     "`set_publish_every_time_step`/`set_publish_at_initialization` do not "
+                     "warn",
     },
     "pydrake.geometry": {
         "QueryObject": "well-defined normals where Drake gives NaN; `id_A` is always the "
                        "geometry registered first; signed distance to a `HalfSpace` for "
                        "every shape; extensions (snake_case)",
         "SceneGraph": "renderers are this library's `RenderEngineCpu`; refuses non-finite "
-                      "poses and proximity shapes no query can answer (flat or open meshes)",
+                      "poses and proximity shapes no query can answer (flat or open meshes); "
+                      "`RegisterDeformableGeometry` raises `NotImplementedError` (rigid "
+                      "geometry only)",
+        "GeometryId": "`format()`/f-strings give the bare value (`str`/`repr` as pydrake)",
+        "FrameId": "`format()`/f-strings give the bare value (`str`/`repr` as pydrake)",
+        "SourceId": "`format()`/f-strings give the bare value (`str`/`repr` as pydrake)",
+        "FilterId": "`format()`/f-strings give the bare value (`str`/`repr` as pydrake)",
+        "GeometryProperties": "`GetPropertiesInGroup` values do not alias the properties",
         "MakeRenderEngineVtk": "builds `RenderEngineCpu` (no VTK); shadows, SSAO, "
                                "environment maps, exposure and PBR are not rendered",
         "MakeRenderEngineGl": "builds `RenderEngineCpu` (no OpenGL)",
         "RenderEngine": "the renderers' interface; Python subclasses do not render",
         "RenderLabel": "also built from an int; hashable",
         "Meshcat": "binds 127.0.0.1 by default; meshcat-python's viewer (no stats, "
-                   "gamepad, WebXR, environment maps); `AddSlider` returns the value",
+                   "gamepad, WebXR, environment maps); `AddSlider` returns the value; "
+                   "no `_InjectWebsocketMessage` test hook",
         "AddCompliantHydroelasticProperties": "a margin on a compliant `Convex`/`Mesh` is "
                                               "refused at `AssignRole`",
         "GeometryVersion": "the perception version changes with every perception change "

@@ -196,6 +196,7 @@ class PlantGeometry:
                 perception = PerceptionProperties()
                 for group in properties.GetGroupNames():
                     for key, value in properties.GetPropertiesInGroup(group).items():
+                        value = value.get_value()
                         perception.AddProperty(group, key, value)
             if perception is not None:
                 self._assign_role(sg, gid, perception)

@@ -333,6 +333,25 @@ class _Handler(_HostChecked, tornado.websocket.WebSocketHandler):
         self._server._on_close(self)
 
 
+def _favicon() -> bytes:
+    """A 16 x 16 ICO (a grey disc on transparency), so /favicon.ico has a body as
+    pydrake's Meshcat serves one."""
+    import struct
+    size = 16
+    pixels = bytearray()
+    for row in range(size - 1, -1, -1):             # BMP rows are bottom-up
+        for col in range(size):
+            inside = (row - 7.5) ** 2 + (col - 7.5) ** 2 <= 7.0 ** 2
+            pixels += bytes((0x60, 0x60, 0x60, 0xFF if inside else 0x00))  # BGRA
+    mask = bytes(4 * size)                          # AND mask, rows padded to 32 bits
+    header = struct.pack("<IiiHHIIiiII", 40, size, 2 * size, 1, 32, 0,
+                         len(pixels) + len(mask), 0, 0, 0, 0)
+    image = header + bytes(pixels) + mask
+    directory = struct.pack("<HHH", 0, 1, 1) + struct.pack(
+        "<BBBBHHII", size, size, 0, 0, 1, 32, len(image), 6 + 16)
+    return directory + image
+
+
 class _Page(_HostChecked, tornado.web.RequestHandler):
     def initialize(self, server, page):
         self._server = server
@@ -440,6 +459,9 @@ class MeshcatServer:
             handler.set_header("Content-Type", "text/html; charset=utf-8")
             handler.set_header("Content-Disposition", 'attachment; filename="meshcat.html"')
             handler.finish(self.static_html())
+        elif page == "favicon":
+            handler.set_header("Content-Type", "image/x-icon")
+            handler.finish(_favicon())
         else:
             handler.set_status(204)
             handler.finish()

@@ -311,8 +311,11 @@ class Simulator:
         self._monitor = None
 
     def get_monitor(self):
-        """The monitor set with set_monitor, or None."""
-        return self._monitor
+        """The monitor set with set_monitor (as pydrake's, a new callable wrapping
+        it, which returns ``EventStatus.DidNothing()`` where the monitor returns
+        None), or None."""
+        monitor = self._monitor
+        return None if monitor is None else _MonitorCall(monitor)
 
     # --- statistics ----------------------------------------------------------------
     def ResetStatistics(self) -> None:
@@ -780,3 +783,18 @@ class Simulator:
                 break
         return [pair for pair, v0, v in zip(witnesses, w0, wc)
                 if pair[0].should_trigger(v0, v)]
+
+
+class _MonitorCall:
+    """What Simulator.get_monitor returns: the monitor as pydrake hands it back
+    (a wrapper; None results become ``EventStatus.DidNothing()``)."""
+
+    __slots__ = ("_monitor",)
+
+    def __init__(self, monitor):
+        self._monitor = monitor
+
+    def __call__(self, root_context):
+        from systems.framework.events import EventStatus
+        status = self._monitor(root_context)
+        return EventStatus.DidNothing() if status is None else status

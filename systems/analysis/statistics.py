@@ -3,6 +3,7 @@ PrintSimulatorStatistics, which prints them in Drake's format."""
 from __future__ import annotations
 
 import json
+import math
 
 __all__ = ["StatisticsMixin", "PrintSimulatorStatistics"]
 
@@ -42,7 +43,18 @@ class StatisticsMixin:
 
 
 def _g(value) -> str:
-    return format(float(value), "10.6g")
+    """Drake's {:10.6g}: right-aligned numbers, left-aligned nan/inf (as fmt prints)."""
+    value = float(value)
+    if not math.isfinite(value):
+        return format(format(value, "g"), "<10")
+    return format(value, "10.6g")
+
+
+def _json_value(value):
+    """JSON has no NaN or Infinity: Drake writes null for them."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def PrintSimulatorStatistics(simulator) -> None:
@@ -92,6 +104,7 @@ def PrintSimulatorStatistics(simulator) -> None:
                   f"{integrator.get_num_iteration_matrix_factorizations()}",
                   f"Number of Newton-Raphson Iterations = "
                   f"{integrator.get_num_newton_raphson_iterations()}"]
-    summary = {name: value for name, value in integrator.GetStatisticsSummary()}
+    summary = {name: _json_value(value)
+               for name, value in integrator.GetStatisticsSummary()}
     lines += ["", "JSON Statistics:", json.dumps(summary, indent=2, sort_keys=True)]
     print("\n".join(lines))

@@ -9,6 +9,7 @@ Invalidation (see ``dependency_tracker``) only clears flags.
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import Callable
 
 from ._weak import WeakSystemRef, weak_method
@@ -16,6 +17,8 @@ from .indices import _Index
 from .value import AbstractValue
 
 __all__ = ["ValueProducer", "CacheEntry", "CacheEntryValue", "CacheIndex"]
+
+_frozen_contexts = weakref.WeakSet()  # contexts whose cache FreezeCache froze
 
 _thread_id = threading.get_ident
 
@@ -46,12 +49,17 @@ class ValueProducer:
         """A new AbstractValue from the producer's allocate function.
 
         Raises:
-          TypeError: the allocate function did not return an AbstractValue.
+          RuntimeError: the allocate function did not return an AbstractValue
+            (pydrake's message, naming the function).
         """
         value = self._allocate()
         if not isinstance(value, AbstractValue):
-            raise TypeError("ValueProducer.allocate must return an AbstractValue; "
-                            f"got {type(value).__name__}")
+            function = getattr(self._allocate, "__func__", self._allocate)
+            got = "None" if value is None else repr(type(value))
+            raise RuntimeError(
+                f"The allocate callback function {function!r} must return a "
+                f"systems.framework.Value[...] or systems.framework.AbstractValue "
+                f"object, not {got}")
         return value
 
     def Calc(self, context, value: AbstractValue) -> None:
@@ -92,14 +100,37 @@ class CacheEntryValue:
         return self.serial_number
 
     def GetValueOrThrow(self):
-        """The cached value.
+        """The cached value (the held object for AbstractValue storage).
 
         Raises:
           RuntimeError: the value is out of date.
         """
-        if not self.valid:
-            raise RuntimeError("CacheEntryValue: the value is out of date")
-        return self.value
+        if not _stored_valid.__get__(self):
+            raise RuntimeError("CacheEntryValue::GetValueOrThrow(): the current value "
+                               "is out of date.")
+        return _held(self.value)
+
+    def GetMutableValueOrThrow(self):
+        """The value, for updating in place (the held object for AbstractValue
+        storage); the serial number is incremented. Call mark_up_to_date() after
+        the update to make it usable.
+
+        Raises:
+          RuntimeError: the value is already up to date, or the cache is frozen.
+        """
+        if _stored_valid.__get__(self):
+            raise RuntimeError("CacheEntryValue::GetMutableValueOrThrow(): the current "
+                               "value is already up to date.")
+        if getattr(self, "_frozen", False):
+            raise RuntimeError("CacheEntryValue::GetMutableValueOrThrow(): the cache "
+                               "is frozen but this entry is out of date.")
+        self.serial_number += 1
+        return _held(self.value)
+
+
+def _held(value):
+    """The object an AbstractValue holds; other storage (vectors) as is."""
+    return value.get_mutable_value() if isinstance(value, AbstractValue) else value
 
 
 class CacheEntry(WeakSystemRef):
@@ -111,7 +142,8 @@ class CacheEntry(WeakSystemRef):
     """
 
     __slots__ = ("_system_ref", "_index", "_ticket", "_description", "_allocate",
-                 "_calc", "_prerequisites", "_default_prerequisites")
+                 "_calc", "_prerequisites", "_default_prerequisites",
+                 "_disabled_by_default")
 
     def __init__(self, system, index: int, ticket: int, description: str,
                  allocate: Callable, calc: Callable, prerequisites,
@@ -124,6 +156,7 @@ class CacheEntry(WeakSystemRef):
         self._calc = weak_method(calc, arity=2)
         self._prerequisites = frozenset(int(t) for t in prerequisites)
         self._default_prerequisites = default_prerequisites
+        self._disabled_by_default = False
 
     def description(self) -> str:
         """The entry's description (used in messages)."""
@@ -173,14 +206,35 @@ class CacheEntry(WeakSystemRef):
     get_mutable_cache_entry_value = get_cache_entry_value
 
     def is_cache_entry_disabled(self, context) -> bool:
-        """Whether caching is disabled for this entry in `context`: always False here
-        (this library has no DisableCaching; every entry caches).
+        """Whether caching is disabled for this entry in `context` (disable_caching,
+        Context.DisableCaching or disable_caching_by_default): its value is then
+        recomputed at every Eval.
 
         Raises:
           RuntimeError: `context` is not the system's.
         """
-        self._system.ValidateContext(context)
-        return False
+        return is_cache_entry_value_disabled(self.get_cache_entry_value(context))
+
+    def disable_caching(self, context) -> None:
+        """Recompute this entry at every Eval in `context` (a debugging aid: a result
+        that changes with caching disabled reveals a missing prerequisite)."""
+        set_cache_entry_switches(self.get_cache_entry_value(context), disabled=True)
+
+    def enable_caching(self, context) -> None:
+        """Undoes disable_caching for this entry in `context` (the value is marked
+        out of date, as in Drake)."""
+        cev = self.get_cache_entry_value(context)
+        set_cache_entry_switches(cev, disabled=False)
+        cev.valid = False
+
+    def disable_caching_by_default(self) -> None:
+        """Contexts made from now on start with caching disabled for this entry."""
+        self._disabled_by_default = True
+        self._system._cache_disabled_by_default = True
+
+    def is_disabled_by_default(self) -> bool:
+        """True after disable_caching_by_default."""
+        return self._disabled_by_default
 
     def is_out_of_date(self, context) -> bool:
         """True if the entry's value in `context` must be recomputed before use."""
@@ -237,3 +291,106 @@ def _format_name(entry: CacheEntry, api: str) -> str:
     system = entry._system
     return (f"Subsystem '{system.GetSystemPathname()}' ({type(system).__name__}): "
             f"CacheEntry[{int(entry._index)}]({entry._description})::{api}(): ")
+
+
+# --- cache switches: DisableCaching / FreezeCache and their per-entry forms ---------
+# A switched entry's CacheEntryValue changes class in place (same slots), so every
+# holder of it — ports, integrators, memoised lists — sees the switch, and unswitched
+# contexts pay nothing: Eval paths read `cev.valid`, which for a switched value is this
+# property (disabled: always "needs recomputation"; frozen: reading an out-of-date
+# value raises Drake's frozen-cache error instead of recomputing it).
+_stored_valid = CacheEntryValue.valid  # the slot: the real up-to-date flag
+
+
+class _SwitchedCacheEntryValue(CacheEntryValue):
+    """A CacheEntryValue whose entry is disabled and/or whose context's cache is
+    frozen (Drake's CacheEntryValue flags)."""
+
+    __slots__ = ()
+    _disabled = False
+    _frozen = False
+
+    @property
+    def valid(self):
+        if _stored_valid.__get__(self) and not self._disabled:
+            return True
+        if self._frozen:
+            raise RuntimeError(
+                "CacheEntryValue: the cache is frozen but this entry is out of date "
+                "(" + ("caching is disabled for it; " if self._disabled else "")
+                + "call UnfreezeCache() on the context to compute it)")
+        return False
+
+    @valid.setter
+    def valid(self, flag):
+        _stored_valid.__set__(self, flag)
+
+    def is_out_of_date(self) -> bool:
+        """True if the value was invalidated since it was last computed (a disabled
+        entry is recomputed at every Eval regardless)."""
+        return not _stored_valid.__get__(self)
+
+def _switched_class(disabled: bool, frozen: bool) -> type:
+    return _SWITCHED[(bool(disabled), bool(frozen))]
+
+
+_SWITCHED = {(False, False): CacheEntryValue}
+for _d, _f in ((True, False), (False, True), (True, True)):
+    _SWITCHED[(_d, _f)] = type(
+        "CacheEntryValue", (_SwitchedCacheEntryValue,),
+        {"__slots__": (), "_disabled": _d, "_frozen": _f,
+         "__qualname__": "CacheEntryValue", "__module__": __name__})
+
+
+def set_cache_entry_switches(cev: CacheEntryValue, disabled=None, frozen=None) -> None:
+    """Sets one value's disabled and/or frozen switch (None: unchanged)."""
+    d = getattr(cev, "_disabled", False) if disabled is None else disabled
+    f = getattr(cev, "_frozen", False) if frozen is None else frozen
+    cls = _switched_class(d, f)
+    if type(cev) is not cls:
+        cev.__class__ = cls
+
+
+def is_cache_entry_value_disabled(cev: CacheEntryValue) -> bool:
+    """True if caching is disabled for this value."""
+    return getattr(cev, "_disabled", False)
+
+
+def stored_valid(cev: CacheEntryValue) -> bool:
+    """The up-to-date flag as stored (no frozen-cache check)."""
+    return _stored_valid.__get__(cev)
+
+
+def set_context_cache_switches(context, disabled=None, frozen=None) -> None:
+    """DisableCaching/EnableCaching (disabled) and FreezeCache/UnfreezeCache (frozen)
+    of `context` and its subcontexts: every cache entry value switched in place."""
+    for sub in context._all_contexts():
+        if frozen is not None:
+            if frozen:
+                _frozen_contexts.add(sub)
+            else:
+                _frozen_contexts.discard(sub)
+        if sub._is_leaf:
+            for cev in sub._cache:
+                set_cache_entry_switches(cev, disabled, frozen)
+                if disabled is False:
+                    cev.valid = False
+
+
+def is_context_cache_frozen(context) -> bool:
+    """True while `context`'s cache is frozen (FreezeCache)."""
+    return context in _frozen_contexts
+
+
+def disable_entries_by_default(system, cache: list) -> None:
+    """Switches off caching, in a new context's `cache`, for the entries of `system`
+    declared disable_caching_by_default."""
+    for entry, cev in zip(system._cache_entries, cache):
+        if entry._disabled_by_default:
+            set_cache_entry_switches(cev, disabled=True)
+
+
+def copy_cache_switches(dst: CacheEntryValue, src: CacheEntryValue) -> None:
+    """Gives `dst` the switches of `src` (Context.Clone keeps them, as Drake's)."""
+    if type(dst) is not type(src):
+        dst.__class__ = type(src)

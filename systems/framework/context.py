@@ -17,6 +17,7 @@ import weakref
 
 import numpy as np
 
+from .cache import copy_cache_switches, stored_valid
 from ._overloads import overloaded
 from .context_base import ContextBase
 from .dependency_tracker import global_closure, structure_epoch
@@ -312,13 +313,20 @@ class Context(ContextBase):
 
         Raises:
           TypeError: `xc` is None or has non-numeric entries.
-          ValueError: `xc` has the wrong size.
+          IndexError: `xc` has the wrong size (as pydrake).
         """
         vector = self._state._continuous._vector
         data = vector._data
         if type(xc) is _ndarray and xc.shape == data.shape:
             data[:] = xc                     # (SetFromVector's array case)
         else:
+            try:
+                size = None if xc is None else np.size(xc)
+            except ValueError:              # ragged: SetFromVector says what is wrong
+                size = None
+            if size is not None and size != data.shape[0]:
+                raise IndexError(f"SetContinuousState: operand vector size {size} does "
+                                 f"not match the continuous state size {data.shape[0]}")
             vector.SetFromVector(xc)
         found = self._memo.get(_XC)          # self._invalidate(T.xc), inlined
         if found is None:
@@ -562,6 +570,8 @@ class Context(ContextBase):
                 mine._parameters.SetFrom(theirs._parameters)
                 for dst, src in zip(mine._cache, theirs._cache):
                     _copy_cache_value(dst, src)
+        if self.is_cache_frozen():
+            clone.FreezeCache()
         return clone
 
     def __str__(self) -> str:
@@ -584,7 +594,8 @@ class Context(ContextBase):
 
 
 def _copy_cache_value(dst, src) -> None:
-    dst.valid = src.valid
+    copy_cache_switches(dst, src)
+    dst.valid = stored_valid(src)
     dst.serial_number = src.serial_number
     value = src.value
     if isinstance(value, BasicVector):

@@ -15,7 +15,8 @@ from ._overloads import overloaded
 from ._weak import weak_method
 from ._pickling import (CheckedAllocator, CopyAbstractState, copy_continuous_state,
                         copy_discrete_group)
-from .cache import CacheEntry, CacheEntryValue, ValueProducer, update_cache_value
+from .cache import (CacheEntry, CacheEntryValue, ValueProducer, disable_entries_by_default,
+                    update_cache_value)
 from .context import LeafContext
 from .dependency_tracker import note_structure_change
 from .leaf_events import LeafEventsMixin, _throw_on_failure  # noqa: F401 (re-export)
@@ -69,6 +70,9 @@ def _check_abstract_model(value, what: str) -> AbstractValue:
 
 class LeafSystem(LeafEventsMixin, System):
     """Base class for user-written systems (pydrake's ``LeafSystem``)."""
+
+    # True once a cache entry is declared disable_caching_by_default (see cache.py).
+    _cache_disabled_by_default = False
 
     def __init__(self, converter=None):
         """`converter` (a SystemScalarConverter) is accepted for pydrake compatibility;
@@ -597,6 +601,8 @@ class LeafSystem(LeafEventsMixin, System):
                                        else entry._allocate())
         context._cache = cache
         context._output_subscribers = {}
+        if self._cache_disabled_by_default:
+            disable_entries_by_default(self, cache)
         return context
 
     def AllocateTimeDerivatives(self) -> ContinuousState:

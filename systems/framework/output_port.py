@@ -78,6 +78,11 @@ class LeafOutputPort(OutputPort):
         """The CacheEntry that holds the port's value."""
         return self._cache_entry
 
+    def disable_caching_by_default(self) -> None:
+        """Contexts made from now on recompute this port at every Eval (its cache
+        entry's disable_caching_by_default)."""
+        self._cache_entry.disable_caching_by_default()
+
     def ticket(self):
         """The DependencyTicket of the port's value (its cache entry's)."""
         return self._cache_entry.ticket()

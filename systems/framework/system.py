@@ -142,9 +142,17 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         return "::" + "::".join(reversed(parts))
 
     def GetSystemType(self) -> str:
-        """The fully qualified Python class name of this system ("module.Class")."""
+        """The system's type name as pydrake gives it: Drake's C++ spelling for the
+        library's own systems (``"drake::systems::Adder<double>"``), the fully
+        qualified Python class name (``"module.Class"``) for Python subclasses."""
         cls = type(self)
-        return f"{cls.__module__}.{cls.__qualname__}"
+        package = cls.__module__.split(".")[:2]
+        namespace = None
+        if package[0] in ("systems", "scenegraph"):
+            namespace = _CPP_NAMESPACES.get(package[-1], _CPP_NAMESPACES.get(package[0]))
+        if namespace is None:
+            return f"{cls.__module__}.{cls.__qualname__}"
+        return f"drake::{namespace}::{cls.__name__}<double>"
 
     def GetMemoryObjectName(self) -> str:
         """A name unique to this object: the class path and the object's address in hex."""
@@ -594,3 +602,9 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
         port = self._output_ports[output_index]
         closure = local_cache_closure(self, self._input_tickets[input_index])
         return port._cache_index in closure
+
+
+# Drake's C++ namespace of the library's systems, by package (GetSystemType).
+_CPP_NAMESPACES = {"framework": "systems", "primitives": "systems", "analysis": "systems",
+                   "sensors": "systems::sensors", "multibody": "multibody",
+                   "scenegraph": "geometry", "systems": None}

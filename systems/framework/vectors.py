@@ -188,6 +188,10 @@ class BasicVector(VectorBase):
         """Writable view of the values."""
         return self._data
 
+    def _get_value_copy(self) -> np.ndarray:
+        """A copy of the values (pydrake's ``BasicVector._get_value_copy``)."""
+        return self._data.copy()
+
     def CopyToVector(self) -> np.ndarray:
         return self._data.copy()
 

@@ -3,6 +3,7 @@ Drake's C++): PortSwitch, WrapToSystem, Selector/SelectorParams, BusCreator and
 BusSelector. Every output here depends on the inputs only (direct feedthrough)."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass, field
@@ -115,10 +116,19 @@ class SelectorParams:
     outputs: list = field(default_factory=list)
 
 
+def _params_repr(self) -> str:
+    """pydrake's printed form: the bare class name (``InputPortParams(name='x',
+    size=3)``), so a printed SelectorParams reads as pydrake prints it."""
+    fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}"
+                       for f in dataclasses.fields(self))
+    return f"{type(self).__name__}({fields})"
+
+
 for _cls, _name in ((_InputPortParams, "InputPortParams"), (_OutputSelection, "OutputSelection"),
                     (_OutputPortParams, "OutputPortParams")):
     _cls.__name__ = _name
     _cls.__qualname__ = f"SelectorParams.{_name}"
+    _cls.__repr__ = _params_repr
 del _cls, _name
 
 

@@ -4,6 +4,8 @@ import copy
 import numpy as np
 import pytest
 
+from systems.framework import AbstractValue
+
 from scenegraph import (GeometryProperties, IllustrationProperties, MakePhongIllustrationProperties,
                         PerceptionProperties, ProximityProperties, Rgba)
 
@@ -93,7 +95,9 @@ def test_properties_in_group_and_missing_group():
     p = PerceptionProperties()
     p.AddProperty("label", "id", 3)
     p.AddProperty("label", "name", "a")
-    assert p.GetPropertiesInGroup("label") == {"id": 3, "name": "a"}
+    values = p.GetPropertiesInGroup("label")     # AbstractValues, as pydrake's
+    assert all(isinstance(v, AbstractValue) for v in values.values())
+    assert {k: v.get_value() for k, v in values.items()} == {"id": 3, "name": "a"}
     with pytest.raises(RuntimeError, match="doesn't exist"):
         p.GetPropertiesInGroup("other")
 

@@ -103,8 +103,9 @@ def test_missing_file_raises_naming_file_when_first_used():
     mesh = Mesh("/nowhere.obj")     # pydrake accepts it too, and fails at first use
     with pytest.raises(RuntimeError, match="nowhere.obj"):
         mesh.mesh_vertices()
+    convex = Convex("/nowhere.stl")     # a Convex too (pydrake's is lazy as well)
     with pytest.raises(RuntimeError, match="nowhere.stl"):
-        Convex("/nowhere.stl")      # a Convex checks its volume at construction
+        convex.GetConvexHull()
 
 
 def test_unparsable_file_raises_when_first_used(box_files):
@@ -170,9 +171,17 @@ def test_convex_too_few_points_raise():
         Convex(np.eye(3))
 
 
-def test_convex_from_flat_file_raises(box_files):
-    with pytest.raises(RuntimeError, match="non-coplanar"):
-        Convex(box_files["flat"])
+def test_convex_from_flat_file_raises_at_first_use_every_time(box_files):
+    convex = Convex(box_files["flat"])
+    for _ in range(2):      # a refused read is not kept
+        with pytest.raises(RuntimeError, match="non-coplanar"):
+            convex.mesh_vertices()
+
+
+def test_hull_of_a_format_no_reader_knows_is_refused_before_reading():
+    with pytest.raises(RuntimeError, match="MakeConvexHull only applies to .obj, .vtk, "
+                                           "and .gltf.*'.ext'.*arbitrary/path.ext"):
+        Convex("arbitrary/path.ext", 1.5).GetConvexHull()
 
 
 def test_flat_mesh_hull_is_two_sided_polygon(box_files):

@@ -1,0 +1,311 @@
+"""pydrake 1.51 behaviours found by running pydrake's own binding tests here (issue 34,
+round 3; tools/port_pydrake_tests.py) and by newcomers: each expected value below is
+what pydrake 1.51.1 does for the same calls."""
+import contextlib
+import copy
+import io
+import json
+import pickle
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scenegraph import (CollisionFilterDeclaration, Convex, GeometryId, GeometryInstance,
+                        GeometrySet, FrameId, InMemoryMesh, Mesh, MeshSource,
+                        Plane, ProximityProperties, Role, SceneGraph, SourceId, Sphere)
+from scenegraph.math import RigidTransform
+from scenegraph.mesh_source import MemoryFile
+from systems.analysis import PrintSimulatorStatistics, Simulator
+from systems.framework import (EventStatus, LeafSystem, ValueProducer, Value)
+from systems.primitives import Adder, Integrator, SelectorParams
+
+PICKLES = json.loads((Path(__file__).parent / "reference_data" /
+                      "pydrake_pickles.json").read_text())
+
+
+def _pydrake_pickle(name):
+    return pickle.loads(bytes.fromhex(PICKLES[name]))
+
+
+class _Counting(LeafSystem):
+    """One output y = t whose calc calls are counted."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+        self.port = self.DeclareVectorOutputPort("y", 1, self._calc)
+
+    def _calc(self, context, output):
+        self.calls += 1
+        output.SetFromVector([context.get_time()])
+
+
+# --- cache switches ----------------------------------------------------------------
+def test_disable_caching_recomputes_every_eval_until_enabled():
+    system = _Counting()
+    context = system.CreateDefaultContext()
+    system.port.Eval(context)
+    system.port.Eval(context)
+    assert system.calls == 1
+    context.DisableCaching()
+    assert system.port.cache_entry().is_cache_entry_disabled(context)
+    system.port.Eval(context)
+    system.port.Eval(context)
+    assert system.calls == 3
+    context.EnableCaching()
+    system.port.Eval(context)
+    system.port.Eval(context)
+    assert system.calls == 4 and not system.port.cache_entry().is_cache_entry_disabled(context)
+
+
+def test_one_entry_disabled_and_disabled_by_default_for_new_contexts():
+    system = _Counting()
+    entry = system.port.cache_entry()
+    context = system.CreateDefaultContext()
+    entry.disable_caching(context)
+    assert entry.is_cache_entry_disabled(context)
+    entry.enable_caching(context)
+    assert not entry.is_cache_entry_disabled(context)
+    assert not entry.is_disabled_by_default()
+    system.port.disable_caching_by_default()
+    assert entry.is_disabled_by_default()
+    fresh = system.CreateDefaultContext()
+    assert entry.is_cache_entry_disabled(fresh) and not entry.is_cache_entry_disabled(context)
+
+
+def test_frozen_cache_serves_up_to_date_values_and_refuses_to_compute():
+    system = _Counting()
+    context = system.CreateDefaultContext()
+    system.port.Eval(context)
+    context.FreezeCache()
+    assert context.is_cache_frozen()
+    assert system.port.Eval(context)[0] == 0.0          # up to date: served
+    context.SetTime(1.0)                                 # changes still invalidate
+    with pytest.raises(RuntimeError, match="frozen"):
+        system.port.Eval(context)
+    assert context.Clone().is_cache_frozen()             # Clone keeps the switches
+    context.UnfreezeCache()
+    assert not context.is_cache_frozen()
+    assert system.port.Eval(context)[0] == 1.0 and system.calls == 2
+
+
+def test_set_all_cache_entries_out_of_date_and_cache_entry_value_access():
+    system = _Counting()
+    context = system.CreateDefaultContext()
+    system.port.Eval(context)
+    context.SetAllCacheEntriesOutOfDate()
+    assert system.port.cache_entry().is_out_of_date(context)
+    cev = system.port.cache_entry().get_mutable_cache_entry_value(context)
+    with pytest.raises(RuntimeError, match="the current value is out of date"):
+        cev.GetValueOrThrow()
+    serial = cev.get_serial_number()
+    value = cev.GetMutableValueOrThrow()                 # allowed: out of date
+    assert cev.get_serial_number() == serial + 1 and value.size() == 1
+    cev.mark_up_to_date()
+    with pytest.raises(RuntimeError, match="already up to date"):
+        cev.GetMutableValueOrThrow()
+
+
+def test_num_total_states_counts_continuous_and_discrete_entries():
+    system = LeafSystem()
+    system.DeclareContinuousState(2)
+    system.DeclareDiscreteState(3)
+    system.DeclareDiscreteState(1)
+    assert system.CreateDefaultContext().num_total_states() == 6
+    system.DeclareAbstractState(Value("x"))
+    with pytest.raises(RuntimeError, match="abstract"):
+        system.CreateDefaultContext().num_total_states()
+
+
+# --- other framework behaviours -------------------------------------------------------
+def test_value_producer_allocate_mistakes_raise_runtime_error_naming_the_function():
+    def broken_alloc_callback():
+        return "hello"
+
+    system = LeafSystem()
+    system.DeclareCacheEntry(description="", value_producer=ValueProducer(
+        allocate=broken_alloc_callback, calc=lambda context, output: None))
+    with pytest.raises(RuntimeError, match="broken_alloc_callback.*return.*Value.*not.*str"):
+        system.CreateDefaultContext()
+
+
+def test_get_monitor_returns_a_wrapper_that_always_returns_a_status():
+    simulator = Simulator(Integrator(1))
+    calls = []
+    monitor = calls.append                             # returns None
+    simulator.set_monitor(monitor)
+    wrapped = simulator.get_monitor()
+    assert wrapped is not monitor
+    status = wrapped(simulator.get_context())
+    assert calls == [simulator.get_context()]
+    assert status.severity() == EventStatus.Severity.kDidNothing
+    simulator.clear_monitor()
+    assert simulator.get_monitor() is None
+
+
+def test_system_type_names_are_drakes_for_library_systems():
+    class Mine(LeafSystem):
+        pass
+
+    assert Adder(3, 10).GetSystemType() == "drake::systems::Adder<double>"
+    assert SceneGraph().GetSystemType() == "drake::geometry::SceneGraph<double>"
+    assert Mine().GetSystemType() == f"{__name__}.{Mine.__qualname__}"
+
+
+def test_selector_params_print_as_pydrake():
+    P = SelectorParams
+    params = P(inputs=[P.InputPortParams(name="x", size=3)],
+               outputs=[P.OutputPortParams(name="a", selections=[
+                   P.OutputSelection(input_port_index=0, input_offset=0)])])
+    assert repr(params) == (
+        "SelectorParams(inputs=[InputPortParams(name='x', size=3)], outputs=["
+        "OutputPortParams(name='a', selections=[OutputSelection(input_port_index=0, "
+        "input_offset=0)])])")
+    assert pickle.loads(pickle.dumps(params)) == params
+
+
+def test_basic_vector_value_copy_is_a_copy():
+    from systems.framework import BasicVector
+    vector = BasicVector([1.0, 2.0])
+    copied = vector._get_value_copy()
+    copied[0] = 5.0
+    assert vector.get_value().tolist() == [1.0, 2.0]
+
+
+def test_set_continuous_state_of_the_wrong_size_raises_index_error():
+    context = Integrator(2).CreateDefaultContext()
+    for bad in ([1.0, 2.0, 3.0], [1.0], np.zeros(3)):
+        with pytest.raises(IndexError, match=f"size {np.size(bad)} does not match.* 2"):
+            context.SetContinuousState(bad)
+    assert context.get_continuous_state_vector().CopyToVector().tolist() == [0.0, 0.0]
+
+
+def test_print_simulator_statistics_writes_null_for_nan_as_drake():
+    simulator = Simulator(Integrator(2))
+    simulator.Initialize()
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        PrintSimulatorStatistics(simulator)
+    printed = text.getvalue()
+    assert "Initial time step taken = nan        s" in printed   # fmt's {:10.6g}
+    summary = json.loads(printed.split("JSON Statistics:\n", 1)[1])
+    assert summary["integrator_actual_initial_step_size_taken"] is None
+    assert "NaN" not in printed
+
+
+# --- geometry -------------------------------------------------------------------------
+def test_ids_print_as_pydrake_and_kinds_never_alike():
+    gid, fid, sid = GeometryId.get_new_id(), FrameId.get_new_id(), SourceId.get_new_id()
+    assert str(gid) == repr(gid) == f"<GeometryId value={gid.get_value()}>"
+    assert str(fid).startswith("<FrameId value=") and str(sid).startswith("<SourceId value=")
+    same_value = FrameId._reserved(7), GeometryId._reserved(7)
+    assert str(same_value[0]) != str(same_value[1])
+    assert f"{gid}" == str(gid.get_value())     # messages: Drake's bare number
+
+
+def test_star_import_rebinds_neither_math_nor_all():
+    import math
+    namespace = {}
+    exec("import scenegraph.math, scenegraph.all\nfrom scenegraph import *", namespace)
+    assert "math" not in namespace or namespace["math"] is math
+    assert "all" not in namespace and "annotations" not in namespace
+    assert namespace["SceneGraph"] is SceneGraph
+
+
+def test_pydrake_pickles_load():
+    source = _pydrake_pickle("mesh_source_path")
+    assert source.is_path() and source.path() == Path("/a/path.obj")
+    mesh = _pydrake_pickle("in_memory")
+    assert mesh.mesh_file == MemoryFile("v 0 0 0", ".obj", "hint")
+    assert mesh.supporting_files == {"a.mtl": MemoryFile("x", ".mtl", "a.mtl")}
+    shape = _pydrake_pickle("mesh")       # not read: the file does not exist
+    assert isinstance(shape, Mesh) and shape.scale3().tolist() == [1.0, 2.0, 3.0]
+    assert shape.source().path() == Path("/path/to/file.obj")
+    convex = _pydrake_pickle("convex")
+    assert isinstance(convex, Convex) and convex.scale() == 2.0
+    plane = _pydrake_pickle("plane")
+    assert plane.unit_normal().tolist() == [0.0, 0.0, 1.0]
+    assert plane.CalcHeight([0.0, 0.0, 3.0]) == 2.0
+    for obj in (source, mesh, InMemoryMesh(mesh_file=MemoryFile("a", ".obj", "h")),
+                MeshSource(mesh=mesh)):
+        assert repr(pickle.loads(pickle.dumps(obj))) == repr(obj)
+    again = pickle.loads(pickle.dumps(plane))
+    assert again.reference_point().tolist() == plane.reference_point().tolist()
+
+
+def test_properties_in_group_are_abstract_values():
+    props = ProximityProperties()
+    props.AddProperty("g", "p", 3)
+    values = props.GetPropertiesInGroup("g")
+    assert isinstance(values["p"], Value) and values["p"].get_value() == 3
+
+
+def _two_spheres():
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("s")
+    ids = [scene_graph.RegisterGeometry(source, scene_graph.world_frame_id(),
+                                        GeometryInstance(RigidTransform(), Sphere(1), n))
+           for n in ("a", "b")]
+    scene_graph.AssignRole(source, ids[0], ProximityProperties())
+    return scene_graph, source, ids
+
+
+def test_acquiring_a_collision_filter_manager_changes_the_proximity_version():
+    scene_graph, source, ids = _two_spheres()
+    before = scene_graph.model_inspector().geometry_version()
+    scene_graph.collision_filter_manager()
+    after = scene_graph.model_inspector().geometry_version()
+    assert not before.IsSameAs(after, Role.kProximity)
+    assert before.IsSameAs(after, Role.kIllustration)
+    context = scene_graph.CreateDefaultContext()
+    query = scene_graph.get_query_output_port()
+    before = copy.copy(query.Eval(context).inspector().geometry_version())
+    scene_graph.collision_filter_manager(context)
+    after = query.Eval(context).inspector().geometry_version()
+    assert not before.IsSameAs(after, Role.kProximity)
+
+
+def test_assign_proximity_role_during_a_transient_declaration_raises_unchanged():
+    scene_graph, source, ids = _two_spheres()
+    context = scene_graph.CreateDefaultContext()
+    manager = scene_graph.collision_filter_manager(context)
+    manager.ApplyTransient(CollisionFilterDeclaration().ExcludeWithin(GeometrySet(ids)))
+    with pytest.raises(RuntimeError, match="active, transient filter declarations"):
+        scene_graph.AssignRole(context, source, ids[1], ProximityProperties())
+    inspector = query_inspector = scene_graph.get_query_output_port().Eval(
+        context).inspector()
+    assert query_inspector.GetProximityProperties(ids[1]) is None
+    assert inspector.NumGeometriesWithRole(Role.kProximity) == 1
+    scene_graph.AssignRole(source, ids[1], ProximityProperties())   # the model: fine
+
+
+def test_deformable_geometry_is_refused_saying_it_is_not_offered():
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("s")
+    with pytest.raises(NotImplementedError, match="deformable geometry is not offered"):
+        scene_graph.RegisterDeformableGeometry(
+            source, scene_graph.world_frame_id(),
+            GeometryInstance(RigidTransform(), Sphere(1), "d"), 0.1)
+    assert scene_graph.model_inspector().num_geometries() == 0
+
+
+def test_meshcat_serves_a_favicon_and_404_for_missing_files():
+    from scenegraph import Meshcat
+    meshcat = Meshcat()
+    with urllib.request.urlopen(meshcat.web_url() + "/favicon.ico") as response:
+        assert response.read(4) == b"\x00\x00\x01\x00"      # an ICO header
+    with pytest.raises(Exception, match="HTTP.*404"):
+        urllib.request.urlopen(meshcat.web_url() + "/favicon.ico/no_such_file")
+
+
+def test_migration_guide_rows_see_instance_attributes():
+    import sys
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
+    import api_coverage
+    from systems.analysis import InitializeParams, RandomSimulationResult
+    assert api_coverage.has_member(RandomSimulationResult, "output")
+    assert api_coverage.has_member(RandomSimulationResult, "generator_snapshot")
+    assert api_coverage.has_member(InitializeParams, "suppress_initialization_events")
+    assert not api_coverage.has_member(InitializeParams, "no_such_member")
