@@ -152,11 +152,12 @@ class RadauIntegrator(ImplicitIntegrator):
         if s == 2:
             (_, a01), (a10, a11) = A
         for trial in (1, 2, 3, 4):
-            for k, value in enumerate(xt0):
-                x_live[k] = value
-            info.time = t0
-            for cev in invalidate:
-                cev.valid = False
+            if trial > 1:        # (the first trial starts where the step put the context)
+                for k, value in enumerate(xt0):
+                    x_live[k] = value
+                info.time = t0
+                for cev in invalidate:
+                    cev.valid = False
             Z = [[0.0] * n for _ in range(s)]
             xtplus = list(xt0)
             if not self._use_full_newton and not self._maybe_freshen_matrices(
