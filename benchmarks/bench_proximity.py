@@ -35,6 +35,8 @@ Sections (``--only``):
   drake50  Drake's own bench scene N = 50 (tests/reference_data/drake_benchmarks.json)
            with the same small-motion poses: penetration, pairwise(0.1),
            HasCollisions, FindCollisionCandidates.
+  drakedense  Drake's bench scenes N = 200 and 1000 (dense: ~5 % of all pairs
+           penetrate), same poses: HasCollisions.
   convex   One Convex of V = 100, 200, 400, 642 (icosphere), 1000 vertices and
            a Box 10 mm away (``--convex``): build (register → end of first
            query) and each ComputeSignedDistancePairwiseClosestPoints(); 20 Convex
@@ -58,6 +60,12 @@ machine (2 cores), last written (every section, 2026-11-25) by
 
     .venv/bin/python tools/proximity_side_by_side.py --rounds 3 \
         --budget 5 --cap 60 --write
+
+and the drake50, drakedense and mixed N = 25, 100, 1000 rows again on
+2026-11-29 (issue 27) by
+
+    .venv/bin/python tools/proximity_side_by_side.py --rounds 3 --budget 3 \
+        --only drake50 drakedense mixed --n 25 100 1000 --write
 
 Each round runs ``/work/drake-venv/bin/python tools/drake_bench_proximity.py``
 and this script with ``--json`` (see tools/proximity_side_by_side.py); every
@@ -227,14 +235,15 @@ def report(ours: dict, drake: dict, out=print) -> list:
                 key = f"{job}/{query}"
                 out(_row(f"{name} {label}", ours.get(key), drake.get(key), problems, key,
                          unit=1e6, per_result=True))
-    for job in section("drake50"):
+    for job in section("drake50") + section("drakedense"):
         n = job.split("/")[1]
         out(f"\nDrake's bench scene N = {n}: median ms per call, poses changed before every call")
         out(header)
+        first = "penetration" if job.startswith("drake50/") else "HasCollisions"
         for key in job_rows(job):
             label = key[len(job) + 1:]
             if label == "build":
-                out(_row("build: register .. first penetration [ms]", ours[key],
+                out(_row(f"build: register .. first {first} [ms]", ours[key],
                          drake.get(key), problems, key, "build_s"))
             else:
                 out(_row(label, ours[key], drake.get(key), problems, key))

@@ -657,7 +657,9 @@ def write_meshes(scene: dict, directory) -> None:
 # ---------------------------------------------------------------------------
 # The benchmark plan: jobs (one scene each) and their rows.
 
-SECTIONS = ("mixed", "pairs", "drake50", "convex", "mesh")
+SECTIONS = ("mixed", "pairs", "drake50", "drakedense", "convex", "mesh")
+#: Sizes of Drake's dense bench scenes in the "drakedense" section.
+DRAKE_DENSE_SIZES = (200, 1000)
 
 
 def jobs(sections=SECTIONS, mixed_sizes=MIXED_SIZES, pair_names=None,
@@ -698,6 +700,12 @@ def jobs(sections=SECTIONS, mixed_sizes=MIXED_SIZES, pair_names=None,
         out.append({"key": "drake50/50", "make": (lambda: drake_bench_scene(50)),
                     "first": PENETRATION,
                     "queries": [PENETRATION, pairwise(0.1), HAS_COLLISIONS, CANDIDATES]})
+    if "drakedense" in sections:
+        # Drake's bench scenes N = 200 and 1000 (dense: ~5 % of all pairs
+        # penetrate), HasCollisions only (a motion planner's query).
+        for n in DRAKE_DENSE_SIZES:
+            out.append({"key": f"drakedense/{n}", "make": (lambda n=n: drake_bench_scene(n)),
+                        "first": HAS_COLLISIONS, "queries": [HAS_COLLISIONS]})
     if "convex" in sections:
         for v in convex_counts:
             out.append({"key": f"convex/{v}", "make": (lambda v=v: convex_build_scene(v)),
