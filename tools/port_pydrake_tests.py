@@ -155,7 +155,13 @@ PORT_RUNTIME = textwrap.dedent('''
                 TOUCHED.append(f"{fallback}.{name}")
             return _placeholder(f"{fallback or real_name}.{name}", error)
 
+        def __dir__():
+            if error is NotMirroredError and real is None:
+                TOUCHED.append(f"dir({fallback})")
+            return sorted(dir(real)) if real is not None else []
+
         module.__getattr__ = __getattr__
+        module.__dir__ = __dir__
         module.__path__ = []
         return module
 
