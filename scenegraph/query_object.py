@@ -169,6 +169,15 @@ class QueryObject:
         engine, poses = self._engine_and_poses()
         return engine.ComputePointPairPenetration(poses)
 
+    def compute_contact_manifolds(self) -> list:
+        """Extension: a ContactManifold (scenegraph.proximity.contact_manifold)
+        for every pair ComputePointPairPenetration reports, in its order and
+        with its normal: 1 point for point-like contact, 2 for an edge or a
+        line, 3–4 for face contact (p_WCa, p_WCb (k, 3) [m] in W, depths (k,))."""
+        from scenegraph.proximity.contact_manifold import compute_contact_manifolds
+        engine, poses = self._engine_and_poses()
+        return compute_contact_manifolds(engine, poses)
+
     def ComputeSignedDistancePairwiseClosestPoints(self, max_distance: float = math.inf):
         """SignedDistancePair for every unfiltered pair no farther apart than
         `max_distance` [m], sorted by (id_A, id_B)."""
@@ -375,16 +384,24 @@ class QueryObject:
                                       J_A, J_B)
 
     def compute_signed_distance_estimates(self, cutoff: float, pairs=None,
-                                          exact_mesh: bool = False):
+                                          exact_mesh: bool = False, method=None):
         """Extension (early exit): SignedDistanceEstimates of every unfiltered
         pair (or the given pairs): the bounding-sphere gap where it exceeds
         `cutoff` [m], else the narrow phase; with exact_mesh, pairs with a
         non-convex Mesh measured against its triangles where possible. Each
-        row's `method` says which (ProximityMethod)."""
+        row's `method` says which (ProximityMethod). `method` (mojo's modes):
+        None or kConvexHull as just said; kBoundingSphere: every pair's
+        bounding-sphere gap; kVertexToFace: near pairs of two polytopes from
+        vertices to faces (proximity/batched_queries.py)."""
+        from scenegraph.proximity import batched_queries
         cutoff = _checked_nonnegative(cutoff, "cutoff")
         engine, poses = self._engine_and_poses()
-        return engine.compute_signed_distance_estimates(
-            poses, cutoff, None if pairs is None else list(pairs), bool(exact_mesh))
+        if method is None:
+            return engine.compute_signed_distance_estimates(
+                poses, cutoff, None if pairs is None else list(pairs), bool(exact_mesh))
+        return batched_queries.signed_distance_estimates(
+            engine, poses, cutoff, None if pairs is None else list(pairs), bool(exact_mesh),
+            method)
 
     def cast_rays(self, p_WO, dhat_W, max_distance: float = math.inf, role=None,
                   geometries=None):

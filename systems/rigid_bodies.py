@@ -5,19 +5,17 @@ RigidBodies is a LeafSystem that owns a few free-floating bodies, registers
 their shapes with a SceneGraph (illustration and proximity roles on the same
 shape, so contact is computed on the true geometry), reports their frame
 poses to it and reads back its QueryObject. It steps like MultibodyPlant's
-discrete mode: every ``time_step`` it takes the penetrating pairs from
-``ComputePointPairPenetration``, puts a spring-damper normal force plus
-regularised Coulomb friction at each contact point, and advances with
-semi-implicit Euler (one compiled kernel, systems.rigid_body_kernels).
-
-A body resting on a face (a box, a cylinder's cap, a capsule's side, a
-convex hull's facet) touches along a face or an edge, which one query point
-cannot hold still; against fixed geometry each such contact therefore uses
-the face's own corners, rim points or segment ends, found from the body's
-true shape and the query's normal and depth (rigid_body_kernels explains
-how). Two bodies touching each other use the query point. Geometry that is
-not one of the bodies (a table, or geometry another source moves) is treated
-as fixed: it pushes but is not pushed, and its velocity is taken as zero.
+discrete mode: every ``time_step`` it takes the contact manifolds of the
+penetrating pairs (QueryObject.compute_contact_manifolds: one point for a
+sphere or a corner, the two ends of an edge or of a cylinder's or capsule's
+side, up to four corners of a face on a face), puts a spring-damper normal
+force plus regularised Coulomb friction at each manifold point (the pair's
+stiffness and damping shared among its points), and advances with
+semi-implicit Euler (one compiled kernel, systems.rigid_body_kernels). A box
+landing on a face is therefore held at its corners and comes to rest flat,
+instead of rocking on one query point. Geometry that is not one of the
+bodies (a table, or geometry another source moves) is treated as fixed: it
+pushes but is not pushed, and its velocity is taken as zero.
 
 Conventions: body B's frame has its origin at B's centre of mass; per body,
 q = [p_WB (3) [m], quaternion of R_WB (w, x, y, z)] and v = [v_WB (3) [m/s],
@@ -44,9 +42,7 @@ from scenegraph import (Box, Capsule, Convex, Cylinder, FramePoseVector, Geometr
                         ProximityProperties, QueryObject, Rgba, Sphere)
 from scenegraph.math import RigidTransform, RotationMatrix
 from systems.framework import AbstractValue, BasicVector, LeafSystem
-from systems.rigid_body_kernels import (SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX,
-                                        SHAPE_CYLINDER, SHAPE_OTHER, SHAPE_SPHERE,
-                                        rigid_bodies_step, rotations_of)
+from systems.rigid_body_kernels import rigid_bodies_step, rotations_of
 
 __all__ = ["GRAVITY_W", "BodySpec", "RigidBodies", "add_table", "box_body", "capsule_body",
            "convex_body", "cylinder_body", "rotations", "sphere_body"]
@@ -187,8 +183,6 @@ class RigidBodies(LeafSystem):
       mu: Coulomb friction coefficient, regularised below `slip` [m/s].
       angular_damping: [N·m·s] a little air drag on rotation, so that
         spheres come to rest.
-      tilt: tangent of the angle [rad] by which the direction into the other
-        geometry is tilted to find a face's corners (0.3 ≈ 17°).
 
     Ports: input "query" (QueryObject), output "frame_poses" (FramePoseVector
     for SceneGraph), output "state" (the state vector, layout in the module
@@ -201,7 +195,7 @@ class RigidBodies(LeafSystem):
 
     def __init__(self, scene_graph, bodies, time_step: float = 1e-3,
                  stiffness: float = 2.0e4, damping: float = 60.0, mu: float = 0.6,
-                 slip: float = 2e-2, angular_damping: float = 2e-3, tilt: float = 0.3):
+                 slip: float = 2e-2, angular_damping: float = 2e-3):
         super().__init__()
         self.bodies = list(bodies)
         if not self.bodies:
@@ -219,8 +213,7 @@ class RigidBodies(LeafSystem):
             raise ValueError(f"RigidBodies: time_step must be positive and finite; got "
                              f"{time_step}")
         self.time_step = float(time_step)
-        self._params = np.array([stiffness, damping, mu, slip, angular_damping, tilt],
-                                dtype=float)
+        self._params = np.array([stiffness, damping, mu, slip, angular_damping], dtype=float)
         self.source_id = scene_graph.RegisterSource("bodies")
         self.frame_ids = []
         self.geometry_ids = []
@@ -235,7 +228,6 @@ class RigidBodies(LeafSystem):
             self.frame_ids.append(frame_id)
             self.geometry_ids.append(geometry)
             self.body_of_geometry[geometry] = index
-        self._pack_shapes()
         n = len(self.bodies)
         x0 = np.zeros(13 * n)
         for i, body in enumerate(self.bodies):
@@ -254,43 +246,15 @@ class RigidBodies(LeafSystem):
         self.inertia_B = np.ascontiguousarray([b.inertia_B for b in self.bodies], dtype=float)
         self._inverse_inertia_B = np.ascontiguousarray(np.linalg.inv(self.inertia_B))
         self._gravity = GRAVITY_W.copy()
-        self._used = np.zeros(1, dtype=np.int64)
+        # Body index of each geometry row of the proximity engine, cached per
+        # engine (n for geometry that is not one of the bodies).
+        self._body_rows = (None, None)
         # Compile (first run on a machine, a few seconds) or load the kernel now
         # rather than in the first step.
         x_next = np.empty_like(x0)
         rigid_bodies_step(self.time_step, x0, self.mass, self.inertia_B,
-                          self._inverse_inertia_B, self._kinds, self._dims, self._X_BG,
-                          self._vertices, *self._no_contacts(), self._params, self._gravity,
-                          x_next, self._used)
-
-    def _pack_shapes(self) -> None:
-        """Shape kinds, dims, X_BG and convex vertices as the kernel reads them."""
-        n = len(self.bodies)
-        self._kinds = np.full(n, SHAPE_OTHER, dtype=np.int64)
-        self._dims = np.zeros((n, 3))
-        self._X_BG = np.ascontiguousarray([b.X_BG.GetAsMatrix4() for b in self.bodies],
-                                          dtype=float)
-        vertices = [np.zeros((1, 3))]
-        count = 1
-        for i, body in enumerate(self.bodies):
-            shape = body.shape
-            if isinstance(shape, Sphere):
-                self._kinds[i], self._dims[i, 0] = SHAPE_SPHERE, shape.radius()
-            elif isinstance(shape, Box):
-                self._kinds[i], self._dims[i] = SHAPE_BOX, 0.5 * np.asarray(shape.size())
-            elif isinstance(shape, Cylinder):
-                self._kinds[i] = SHAPE_CYLINDER
-                self._dims[i, :2] = shape.radius(), 0.5 * shape.length()
-            elif isinstance(shape, Capsule):
-                self._kinds[i] = SHAPE_CAPSULE
-                self._dims[i, :2] = shape.radius(), 0.5 * shape.length()
-            elif isinstance(shape, Convex):
-                p_GV = np.asarray(shape.GetConvexHull().vertices(), dtype=float).reshape(-1, 3)
-                self._kinds[i] = SHAPE_CONVEX
-                self._dims[i, :2] = count, len(p_GV)
-                vertices.append(p_GV)
-                count += len(p_GV)
-        self._vertices = np.ascontiguousarray(np.vstack(vertices))
+                          self._inverse_inertia_B, *self._no_contacts(), self._params,
+                          self._gravity, x_next)
 
     # --- ports and state access -------------------------------------------------------
     def get_query_input_port(self):
@@ -326,24 +290,35 @@ class RigidBodies(LeafSystem):
     def _no_contacts():
         empty = np.zeros((0, 3))
         return (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0),
-                empty, empty, empty)
+                empty, empty, empty, np.zeros(0))
 
     def _contact_arrays(self, context):
-        """(i_A, i_B, depth, p_WCa, p_WCb, nhat_BA_W) of every penetrating pair
-        involving a body: body indices of A and B (n for geometry that is not
-        one of the bodies, e.g. the anchored table), depth (m,) [m], witness
-        points (m, 3) [m] and unit normals (m, 3) out of B into A, in W."""
-        body, fixed = self.body_of_geometry, len(self.bodies)
-        rows = [(body.get(r.id_A, fixed), body.get(r.id_B, fixed), r.depth,
-                 r.p_WCa, r.p_WCb, r.nhat_BA_W)
-                for r in self.query_port.Eval(context).ComputePointPairPenetration()]
-        rows = [r for r in rows if r[0] != fixed or r[1] != fixed]
-        if not rows:
+        """(i_A, i_B, depth, p_WCa, p_WCb, nhat_BA_W, share), one row per
+        manifold point of every penetrating pair involving a body: body
+        indices of A and B (n for geometry that is not one of the bodies,
+        e.g. the anchored table), depth (m,) [m], the points on A and on B
+        (m, 3) [m], the pair's unit normal out of B into A (m, 3), in W, and
+        the point's share 1/k of its pair's k points."""
+        from scenegraph.proximity.contact_manifold import query_manifold_arrays
+        engine, manifolds = query_manifold_arrays(self.query_port.Eval(context))
+        if not len(manifolds):
             return self._no_contacts()
-        a, b, depth, p_WCa, p_WCb, nhat = zip(*rows)
-        return (np.array(a, dtype=np.int64), np.array(b, dtype=np.int64),
-                np.array(depth, dtype=float), np.array(p_WCa, dtype=float),
-                np.array(p_WCb, dtype=float), np.array(nhat, dtype=float))
+        key, body_of_row = self._body_rows
+        if key is not engine:
+            fixed = len(self.bodies)
+            body_of_row = np.array([self.body_of_geometry.get(g, fixed) for g in engine._ids],
+                                   dtype=np.int64)
+            self._body_rows = (engine, body_of_row)
+        fixed = len(self.bodies)
+        a = body_of_row[manifolds.rows[:, 0]]
+        b = body_of_row[manifolds.rows[:, 1]]
+        pairs = np.flatnonzero((a != fixed) | (b != fixed))
+        counts = manifolds.counts[pairs]
+        valid = np.arange(4) < counts[:, None]
+        pair = np.repeat(pairs, counts)
+        return (a[pair], b[pair], manifolds.depths[pairs][valid],
+                manifolds.p_WCa[pairs][valid], manifolds.p_WCb[pairs][valid],
+                manifolds.nhat_BA_W[pair], 1.0 / manifolds.counts[pair])
 
     def _step(self, context, discrete_state):
         """One step: contact forces at the current state, then v⁺ = v + h·a,
@@ -351,7 +326,6 @@ class RigidBodies(LeafSystem):
         x = np.ascontiguousarray(self.state_vector(context), dtype=float)
         x_next = np.empty_like(x)
         rigid_bodies_step(self.time_step, x, self.mass, self.inertia_B,
-                          self._inverse_inertia_B, self._kinds, self._dims, self._X_BG,
-                          self._vertices, *self._contact_arrays(context), self._params,
-                          self._gravity, x_next, self._used)
+                          self._inverse_inertia_B, *self._contact_arrays(context), self._params,
+                          self._gravity, x_next)
         discrete_state.get_mutable_vector().SetFromVector(x_next)

@@ -1,23 +1,16 @@
-"""The compiled step of systems.rigid_bodies: penalty contact forces on a
-contact manifold and one semi-implicit Euler step, for all bodies at once.
+"""The compiled step of systems.rigid_bodies: penalty contact forces at the
+points of the contact manifolds and one semi-implicit Euler step, for all
+bodies at once.
 
-Shape kinds (SHAPE_*), with dims: sphere (r, 0, 0); box (half sizes x, y, z);
-cylinder (r, half length, 0); capsule (r, half length, 0); convex (vertex
-rows [first, first + count) of the packed vertex array, in G); other kinds
-get no manifold (their query point only). All lengths in metres.
-
-Contact manifold: for a pair of a body X and geometry that is not one of the
-bodies (the anchored table), the query gives X's deepest point and depth
-along the unit direction d into the other geometry. The support points of
-X's true shape in the directions d + tilt·t_k (eight unit t_k ⊥ d, 45° apart)
-are the vertices (box, convex), rim points (cylinder) or segment ends
-(capsule: its segment's support along the tilted direction, plus its radius
-along d) of the face or edge touching the other surface; each one with
-depth_k = depth + (s_k − p_X)·d > 0 (below the other's tangent plane)
-becomes a contact point, and the pair's stiffness and damping are divided
-among its points (a face at rest sinks as deep as one point would). A sphere, or a tilted shape touching with one
-corner, keeps the single query point. Pairs of two bodies use the query
-point (a tangent plane there would reach beyond the other body's face).
+Contact points come from SceneGraph's contact manifolds
+(QueryObject.compute_contact_manifolds: up to four points per penetrating
+pair, one normal), flattened to one row per point: the bodies i_A, i_B of
+the pair (n = the number of bodies for geometry that is not one of them),
+the point's depth [m], its points p_WCa, p_WCb on A's and B's surfaces [m],
+the pair's unit normal out of B into A, and the point's share of the pair
+(1/k for a pair of k points): the pair's stiffness and damping are divided
+among its points, so a face at rest sinks as deep as one point would. All
+in the world frame W.
 """
 from __future__ import annotations
 
@@ -26,42 +19,6 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
-
-SHAPE_OTHER, SHAPE_SPHERE, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_CAPSULE, SHAPE_CONVEX = range(-1, 5)
-NUM_TILTS = 8
-
-
-@njit
-def _support_G(kind, dims, vertices, u0, u1, u2, d0, d1, d2):
-    """The point of shape G farthest along direction u (in G) [m]. Spheres
-    and capsules (a point or a segment swept by a ball) take the core's
-    support along u and the ball's along the untilted direction d, so that
-    tilting finds a capsule's segment ends, not points up its caps."""
-    if kind == 0:
-        n = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
-        r = dims[0] / n
-        return d0 * r, d1 * r, d2 * r
-    if kind == 1:
-        return (dims[0] if u0 >= 0.0 else -dims[0], dims[1] if u1 >= 0.0 else -dims[1],
-                dims[2] if u2 >= 0.0 else -dims[2])
-    if kind == 2:
-        z = dims[1] if u2 >= 0.0 else -dims[1]
-        n = math.sqrt(u0 * u0 + u1 * u1)
-        if n < 1e-12:
-            return 0.0, 0.0, z
-        return dims[0] * u0 / n, dims[0] * u1 / n, z
-    if kind == 3:
-        z = dims[1] if u2 >= 0.0 else -dims[1]
-        n = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
-        r = dims[0] / n
-        return d0 * r, d1 * r, z + d2 * r
-    first, count = int(dims[0]), int(dims[1])
-    best, k_best = -1e300, first
-    for k in range(first, first + count):
-        s = vertices[k, 0] * u0 + vertices[k, 1] * u1 + vertices[k, 2] * u2
-        if s > best:
-            best, k_best = s, k
-    return vertices[k_best, 0], vertices[k_best, 1], vertices[k_best, 2]
 
 
 @njit
@@ -82,11 +39,12 @@ def _rotation(q, i, R):
 
 
 @njit
-def _apply_contact(i_A, i_B, n_bodies, px, py, pz, nx, ny, nz, depth, pos, vel, omg,
+def _apply_contact(i_A, i_B, n_bodies, px, py, pz, nx, ny, nz, depth, share, pos, vel, omg,
                    params, force, torque):
     """Adds the penalty force of one contact point at p (W) with normal n (out
-    of B into A) and depth [m] to bodies A and B (index n_bodies: fixed)."""
-    k, c, mu, slip = params[0], params[1], params[2], params[3]
+    of B into A), depth [m] and `share` of the pair's stiffness and damping
+    to bodies A and B (index n_bodies: fixed)."""
+    k, c, mu, slip = share * params[0], share * params[1], params[2], params[3]
     v = np.zeros(3)
     for side in range(2):
         i = i_A if side == 0 else i_B
@@ -120,14 +78,13 @@ def _apply_contact(i_A, i_B, n_bodies, px, py, pz, nx, ny, nz, depth, pos, vel, 
 
 
 @njit
-def rigid_bodies_step(h, x, mass, inertia_B, inverse_inertia_B, kinds, dims, X_BG, vertices,
-                      i_A, i_B, depth, p_WCa, p_WCb, nhat_BA_W, params, gravity, x_next,
-                      manifold_points):
+def rigid_bodies_step(h, x, mass, inertia_B, inverse_inertia_B, i_A, i_B, depth, p_WCa, p_WCb,
+                      nhat_BA_W, share, params, gravity, x_next):
     """One step of `h` [s] from state x (layout of systems.rigid_bodies) into
-    x_next, with penalty contact at the given query pairs (body indices i_A,
-    i_B; n = len(mass) for fixed geometry). params = (stiffness [N/m],
-    damping [N·s/m], mu, slip [m/s], angular_damping [N·m·s], tilt).
-    manifold_points[0] receives the number of contact points used."""
+    x_next, with penalty contact at the given manifold points (module
+    docstring; each acting at the point halfway between p_WCa and p_WCb).
+    params = (stiffness [N/m], damping [N·s/m], mu, slip [m/s],
+    angular_damping [N·m·s]) of a contact pair."""
     n = mass.shape[0]
     q = x[:7 * n].reshape(n, 7)
     v = x[7 * n:].reshape(n, 6)
@@ -140,101 +97,11 @@ def rigid_bodies_step(h, x, mass, inertia_B, inverse_inertia_B, kinds, dims, X_B
         _rotation(quat, i, R[i])
     force = np.zeros((n, 3))
     torque = np.zeros((n, 3))
-    tilt = params[5]
-    shared = np.empty(4)
-    used = 0
     for j in range(i_A.shape[0]):
-        a, b = i_A[j], i_B[j]
-        nx, ny, nz = nhat_BA_W[j, 0], nhat_BA_W[j, 1], nhat_BA_W[j, 2]
-        # X: the body side of a body-vs-fixed pair with a shape that has a manifold.
-        X = -1
-        if b == n and a < n and kinds[a] >= 0:
-            X = a
-        elif a == n and b < n and kinds[b] >= 0:
-            X = b
-        count = 0
-        if X >= 0:
-            # d: out of X into the other geometry; p_X: X's deepest point.
-            if X == a:
-                dx, dy, dz = -nx, -ny, -nz
-                pX = p_WCa[j]
-            else:
-                dx, dy, dz = nx, ny, nz
-                pX = p_WCb[j]
-            # Tangent basis t1, t2 ⊥ d.
-            if abs(dx) < 0.9:
-                ax, ay, az = 1.0, 0.0, 0.0
-            else:
-                ax, ay, az = 0.0, 1.0, 0.0
-            t1x, t1y, t1z = ay * dz - az * dy, az * dx - ax * dz, ax * dy - ay * dx
-            nt = math.sqrt(t1x * t1x + t1y * t1y + t1z * t1z)
-            t1x, t1y, t1z = t1x / nt, t1y / nt, t1z / nt
-            t2x, t2y, t2z = dy * t1z - dz * t1y, dz * t1x - dx * t1z, dx * t1y - dy * t1x
-            points = np.empty((NUM_TILTS, 4))
-            RX = R[X]
-            G = X_BG[X]
-            # d in G (R_GW = R_BG^T R_WB^T).
-            ex = RX[0, 0] * dx + RX[1, 0] * dy + RX[2, 0] * dz
-            ey = RX[0, 1] * dx + RX[1, 1] * dy + RX[2, 1] * dz
-            ez = RX[0, 2] * dx + RX[1, 2] * dy + RX[2, 2] * dz
-            hx = G[0, 0] * ex + G[1, 0] * ey + G[2, 0] * ez
-            hy = G[0, 1] * ex + G[1, 1] * ey + G[2, 1] * ez
-            hz = G[0, 2] * ex + G[1, 2] * ey + G[2, 2] * ez
-            for k in range(NUM_TILTS):
-                angle = 2.0 * math.pi * k / NUM_TILTS
-                ca, sa = math.cos(angle) * tilt, math.sin(angle) * tilt
-                ux = dx + ca * t1x + sa * t2x
-                uy = dy + ca * t1y + sa * t2y
-                uz = dz + ca * t1z + sa * t2z
-                # u in B, then in G (R_BG = G[:3, :3]).
-                bx = RX[0, 0] * ux + RX[1, 0] * uy + RX[2, 0] * uz
-                by = RX[0, 1] * ux + RX[1, 1] * uy + RX[2, 1] * uz
-                bz = RX[0, 2] * ux + RX[1, 2] * uy + RX[2, 2] * uz
-                gx = G[0, 0] * bx + G[1, 0] * by + G[2, 0] * bz
-                gy = G[0, 1] * bx + G[1, 1] * by + G[2, 1] * bz
-                gz = G[0, 2] * bx + G[1, 2] * by + G[2, 2] * bz
-                sx, sy, sz = _support_G(kinds[X], dims[X], vertices, gx, gy, gz, hx, hy, hz)
-                # s in B, then in W.
-                cx = G[0, 0] * sx + G[0, 1] * sy + G[0, 2] * sz + G[0, 3]
-                cy = G[1, 0] * sx + G[1, 1] * sy + G[1, 2] * sz + G[1, 3]
-                cz = G[2, 0] * sx + G[2, 1] * sy + G[2, 2] * sz + G[2, 3]
-                wx = RX[0, 0] * cx + RX[0, 1] * cy + RX[0, 2] * cz + pos[X, 0]
-                wy = RX[1, 0] * cx + RX[1, 1] * cy + RX[1, 2] * cz + pos[X, 1]
-                wz = RX[2, 0] * cx + RX[2, 1] * cy + RX[2, 2] * cz + pos[X, 2]
-                dk = depth[j] + (wx - pX[0]) * dx + (wy - pX[1]) * dy + (wz - pX[2]) * dz
-                if dk <= 0.0:
-                    continue
-                duplicate = False
-                for m in range(count):
-                    ex, ey, ez = points[m, 0] - wx, points[m, 1] - wy, points[m, 2] - wz
-                    if ex * ex + ey * ey + ez * ez < 1e-12:
-                        duplicate = True
-                        break
-                if duplicate:
-                    continue
-                points[count, 0], points[count, 1], points[count, 2] = wx, wy, wz
-                points[count, 3] = dk
-                count += 1
-            if count >= 2:
-                # The pair's stiffness and damping are shared by its points, so a
-                # face at rest sinks as deep as a single point would.
-                for r in range(4):
-                    shared[r] = params[r]
-                shared[0] /= count
-                shared[1] /= count
-                for m in range(count):
-                    dk = points[m, 3]
-                    # The point halfway between X's surface and the other's.
-                    _apply_contact(a, b, n, points[m, 0] - 0.5 * dk * dx,
-                                   points[m, 1] - 0.5 * dk * dy, points[m, 2] - 0.5 * dk * dz,
-                                   nx, ny, nz, dk, pos, vel, omg, shared, force, torque)
-                used += count
-                continue
-        _apply_contact(a, b, n, 0.5 * (p_WCa[j, 0] + p_WCb[j, 0]),
+        _apply_contact(i_A[j], i_B[j], n, 0.5 * (p_WCa[j, 0] + p_WCb[j, 0]),
                        0.5 * (p_WCa[j, 1] + p_WCb[j, 1]), 0.5 * (p_WCa[j, 2] + p_WCb[j, 2]),
-                       nx, ny, nz, depth[j], pos, vel, omg, params, force, torque)
-        used += 1
-    manifold_points[0] = used
+                       nhat_BA_W[j, 0], nhat_BA_W[j, 1], nhat_BA_W[j, 2], depth[j], share[j],
+                       pos, vel, omg, params, force, torque)
 
     q1 = x_next[:7 * n].reshape(n, 7)
     v1 = x_next[7 * n:].reshape(n, 6)

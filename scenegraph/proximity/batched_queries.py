@@ -22,7 +22,11 @@ poses and memo), called through the engine's delegating methods:
   BOUNDING_SPHERE) and skips the narrow phase; the others are measured by
   the narrow phase (CONVEX_HULL: exact for every convex shape, a Mesh as its
   hull) or, on request, exactly against the triangles of a non-convex Mesh
-  where an exact routine exists (EXACT_MESH).
+  where an exact routine exists (EXACT_MESH). mojo's other two modes
+  (method=): kBoundingSphere gives every pair its bounding-sphere gap
+  whatever the cutoff, kVertexToFace measures the near pairs of two
+  polytopes (Box, Convex, Mesh) from each one's vertices to the other's
+  triangles (VERTEX_TO_FACE).
 
 All positions in W [m] unless a name says otherwise.
 """
@@ -116,11 +120,16 @@ class ProximityMethod(enum.IntEnum):
     kConvexHull: the narrow phase: exact for every convex shape; a Mesh is
       measured as its convex hull (Drake's behaviour for pair queries).
     kExactMesh: measured against the triangles of a non-convex Mesh.
+    kVertexToFace: mojo's vertex-to-face estimate of two polytopes (Box,
+      Convex, Mesh): the least signed distance from a vertex of either to
+      the other's triangles (≥ the true distance when they are apart; exact
+      when a vertex is a closest point).
     """
 
     kBoundingSphere = 0
     kConvexHull = 1
     kExactMesh = 2
+    kVertexToFace = 3
 
 
 class SignedDistanceEstimates:
@@ -147,9 +156,9 @@ class SignedDistanceEstimates:
         return len(self.distance)
 
     def __repr__(self) -> str:
-        counts = np.bincount(self.method, minlength=3)
+        counts = np.bincount(self.method, minlength=4)
         return (f"SignedDistanceEstimates({len(self)} pairs: {counts[0]} bounding sphere, "
-                f"{counts[1]} convex hull, {counts[2]} exact mesh)")
+                f"{counts[1]} convex hull, {counts[2]} exact mesh, {counts[3]} vertex to face)")
 
 
 # ----------------------------------------------------------- shared plumbing
@@ -531,11 +540,57 @@ def _exact_mesh_rows(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat, me
             method[k] = ProximityMethod.kExactMesh
 
 
+def _vertex_to_face_rows(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat, method):
+    """Replaces the answers of pairs of two polytopes (Box, Convex, Mesh) by
+    mojo's vertex-to-face estimate (ProximityMethod.kVertexToFace): the
+    least signed distance from a vertex of either geometry to the other's
+    triangles, its witnesses the vertex and its nearest surface point.
+    Rows answered exactly (kExactMesh) keep their answer. Updates in place."""
+    R, p = engine._poses(world_poses)
+    kinds = _kind_names(engine)
+    polytopes = ("Box", "Convex", "Mesh")
+    for k in range(len(rows)):
+        a, b = int(rows[k, 0]), int(rows[k, 1])
+        if (kinds[a] not in polytopes or kinds[b] not in polytopes
+                or method[k] == ProximityMethod.kExactMesh):
+            continue
+        bvh_a, bvh_b = _triangles_of(engine, a), _triangles_of(engine, b)
+        if not (bvh_a.is_closed and bvh_b.is_closed):
+            continue              # no inside to sign by: the hull's answer stays
+        V_a = bvh_a.vertices @ R[a].T + p[a]           # A's vertices in W
+        V_b = bvh_b.vertices @ R[b].T + p[b]
+        d_a, n_a, g_a = signed_distance_to_mesh(bvh_b, (V_a - p[b]) @ R[b])
+        d_b, n_b, g_b = signed_distance_to_mesh(bvh_a, (V_b - p[a]) @ R[a])
+        i, j = int(np.argmin(d_a)), int(np.argmin(d_b))
+        if d_a[i] <= d_b[j]:
+            # A's vertex i against B's surface; the gradient points from B into A.
+            distance[k], p_WCa[k] = d_a[i], V_a[i]
+            p_WCb[k], nhat[k] = R[b] @ n_a[i] + p[b], R[b] @ g_a[i]
+        else:
+            distance[k], p_WCb[k] = d_b[j], V_b[j]
+            p_WCa[k], nhat[k] = R[a] @ n_b[j] + p[a], -(R[a] @ g_b[j])
+        method[k] = ProximityMethod.kVertexToFace
+
+
 def signed_distance_estimates(engine, world_poses, cutoff: float, pairs=None,
-                              exact_mesh: bool = False) -> SignedDistanceEstimates:
+                              exact_mesh: bool = False,
+                              method=ProximityMethod.kConvexHull) -> SignedDistanceEstimates:
     """SignedDistanceEstimates of the given pairs (None: every unfiltered
-    pair, sorted by (id_A, id_B)); see the module docstring."""
+    pair, sorted by (id_A, id_B)); see the module docstring. `method`:
+    kConvexHull (the default early exit), kBoundingSphere (every pair's
+    bounding-sphere gap, whatever the cutoff, except pairs with a HalfSpace,
+    which has no bounding sphere: the narrow phase measures those) or
+    kVertexToFace (near pairs of two polytopes by vertex to face; the other
+    near pairs by the narrow phase)."""
     query = "compute_signed_distance_estimates"
+    try:
+        method = ProximityMethod(method)
+    except ValueError:
+        raise ValueError(f"{query}: method must be a ProximityMethod (kConvexHull, "
+                         f"kBoundingSphere or kVertexToFace); got {method!r}") from None
+    if method == ProximityMethod.kExactMesh:
+        raise ValueError(f"{query}: ask for kExactMesh with exact_mesh=True (method selects "
+                         f"kConvexHull, kBoundingSphere or kVertexToFace)")
     rows = engine._unfiltered_pairs() if pairs is None else _canonical_rows(engine, pairs,
                                                                             query)
     R, p = engine._poses(world_poses)
@@ -546,12 +601,18 @@ def signed_distance_estimates(engine, world_poses, cutoff: float, pairs=None,
     centres = np.linalg.norm(c, axis=1)
     with np.errstate(invalid="ignore"):
         gap = centres - size[a] - size[b]
-    far = np.isfinite(gap) & (gap > cutoff) & (centres > 0.0)
+    if method == ProximityMethod.kBoundingSphere:
+        far = np.isfinite(gap)
+        # Coincident origins: any direction serves; +z is used.
+        c = np.where((centres > 0.0)[:, None], c, [0.0, 0.0, 1.0])
+        centres = np.where(centres > 0.0, centres, 1.0)
+    else:
+        far = np.isfinite(gap) & (gap > cutoff) & (centres > 0.0)
     distance = np.empty(K)
     p_WCa = np.empty((K, 3))
     p_WCb = np.empty((K, 3))
     nhat = np.empty((K, 3))
-    method = np.full(K, int(ProximityMethod.kConvexHull), dtype=np.int64)
+    method_asked, method = method, np.full(K, int(ProximityMethod.kConvexHull), dtype=np.int64)
     if far.any():
         n = c[far] / centres[far, None]
         distance[far] = gap[far]
@@ -567,6 +628,11 @@ def signed_distance_estimates(engine, world_poses, cutoff: float, pairs=None,
             sub = (distance[near].copy(), p_WCa[near].copy(), p_WCb[near].copy(),
                    nhat[near].copy(), method[near].copy())
             _exact_mesh_rows(engine, world_poses, rows[near], *sub)
+            distance[near], p_WCa[near], p_WCb[near], nhat[near], method[near] = sub
+        if method_asked == ProximityMethod.kVertexToFace:
+            sub = (distance[near].copy(), p_WCa[near].copy(), p_WCb[near].copy(),
+                   nhat[near].copy(), method[near].copy())
+            _vertex_to_face_rows(engine, world_poses, rows[near], *sub)
             distance[near], p_WCa[near], p_WCb[near], nhat[near], method[near] = sub
     ids = engine._ids
     return SignedDistanceEstimates([ids[i] for i in a.tolist()], [ids[i] for i in b.tolist()],

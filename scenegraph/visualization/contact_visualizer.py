@@ -20,6 +20,12 @@ publish period it evaluates its ``query_object`` input and draws:
     is anchored and N is not. Point pairs that fall back to point contact
     are drawn as above.
 
+With ``manifold_points`` (extension), point contacts come from
+``compute_contact_manifolds`` instead when the scene has no hydroelastic
+geometry: one arrow per manifold point (up to four per pair: a face's
+corners, a line's ends), based at the midpoint of that point's p_WCa and
+p_WCb, of length depth_i · depth_scale, at ``<pair path>/<i>``.
+
 Each contact pair owns a path ``<prefix>/<name A>+<name B>`` (hydroelastic:
 ``<prefix>/hydroelastic/<name M>+<name N>``). Arrows are posed with
 transforms and "position"/"scale"/"visible" properties only, so recordings
@@ -62,7 +68,10 @@ class ContactVisualizerParams:
     the arrow shafts [m]. Extensions: depth_scale, arrow length per metre of
     penetration depth [m/m]; max_pressure [Pa] of the colour map's red end
     (None: the largest pressure drawn this publish); representation of
-    contact surfaces.
+    contact surfaces; manifold_points: draw an arrow at every contact
+    manifold point (QueryObject.compute_contact_manifolds: up to four per
+    pair) instead of one per pair (used when the scene has no hydroelastic
+    geometry).
     """
     publish_period: float = 1.0 / 64.0
     color: Rgba = field(default_factory=lambda: Rgba(1.0, 0.0, 0.0, 1.0))
@@ -75,6 +84,7 @@ class ContactVisualizerParams:
     depth_scale: float = 50.0
     max_pressure: float | None = None
     representation: HydroelasticContactRepresentation = HydroelasticContactRepresentation.kPolygon
+    manifold_points: bool = False
 
 
 def _pressure_colors(p: np.ndarray, p_max: float) -> np.ndarray:
@@ -242,9 +252,12 @@ class ContactVisualizer(QueryObjectVisualizer):
                 if "ContactSurfaces" not in str(error):
                     raise
                 self._skip_hydroelastic(error)
-        if pairs is None:
-            pairs = query.ComputePointPairPenetration()
         active = set()
+        if pairs is None and self._params.manifold_points:
+            self._draw_manifolds(inspector, query.compute_contact_manifolds(), time, active)
+            pairs = []
+        elif pairs is None:
+            pairs = query.ComputePointPairPenetration()
         self._draw_point_pairs(inspector, pairs, time, active)
         self._draw_surfaces(inspector, surfaces, time, active)
         for key, arrow in self._arrows.items():
@@ -294,14 +307,15 @@ class ContactVisualizer(QueryObjectVisualizer):
         B_anchored = inspector.GetFrameId(id_B) == world
         return -1.0 if A_anchored and not B_anchored else 1.0
 
-    def _arrow(self, inspector, kind: str, id_A, id_B, rgba: Rgba, time: float) -> _Arrow:
+    def _arrow(self, inspector, kind: str, id_A, id_B, rgba: Rgba, time: float,
+               suffix: str = "") -> _Arrow:
         key = (kind, id_A, id_B)
         arrow = self._arrows.get(key)
         if arrow is None:
             path = self._pair_path(inspector, kind, id_A, id_B)
-            if any(a.path == path for a in self._arrows.values()):
+            if any(a.path == path + suffix for a in self._arrows.values()):
                 path = f"{path}_{id_A.get_value()}_{id_B.get_value()}"
-            path = path + ("/force" if kind == "hydro" else "")
+            path = path + ("/force" if kind == "hydro" else suffix)
             arrow = self._arrows[key] = _Arrow(self._meshcat, path, self._params.radius,
                                                rgba, time,
                                                self._force_sign(inspector, id_A, id_B))
@@ -322,6 +336,27 @@ class ContactVisualizer(QueryObjectVisualizer):
             poses.append(arrow_poses)
             shown.append(arrow)
             active.add(("point", pair.id_A, pair.id_B))
+        if paths:
+            self._meshcat.set_transforms(paths, np.concatenate(poses), time)
+        for arrow in shown:
+            arrow.show(True, time)
+
+    def _draw_manifolds(self, inspector, manifolds, time: float, active: set) -> None:
+        """One arrow per contact manifold point (params.manifold_points)."""
+        params = self._params
+        paths, poses, shown = [], [], []
+        for m in manifolds:
+            p_WC = 0.5 * (m.p_WCa + m.p_WCb)
+            for i, depth in enumerate(m.depths.tolist()):
+                kind = f"manifold{i}"
+                arrow = self._arrow(inspector, kind, m.id_A, m.id_B, params.color, time,
+                                    f"/{i}")
+                arrow_paths, arrow_poses = arrow.poses(
+                    _frame_along(p_WC[i], arrow.sign * m.nhat_BA_W), depth * params.depth_scale)
+                paths.extend(arrow_paths)
+                poses.append(arrow_poses)
+                shown.append(arrow)
+                active.add((kind, m.id_A, m.id_B))
         if paths:
             self._meshcat.set_transforms(paths, np.concatenate(poses), time)
         for arrow in shown:

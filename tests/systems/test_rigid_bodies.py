@@ -166,3 +166,56 @@ def test_bad_input_is_refused_by_name():
         RigidBodies(scene_graph, [])
     # Nothing was registered by the refused constructions.
     assert scene_graph.model_inspector().num_sources() == sources
+
+
+def test_a_box_on_its_face_is_pushed_at_its_four_bottom_corners_sharing_the_stiffness():
+    spec = box_body("brick", (0.2, 0.1, 0.08), 0.6, RigidTransform([0.1, 0.0, 0.039]), GREY)
+    builder = DiagramBuilder()
+    scene_graph = builder.AddSystem(SceneGraph())
+    add_table(scene_graph)
+    bodies = builder.AddSystem(RigidBodies(scene_graph, [spec]))
+    builder.Connect(bodies.get_frame_poses_output_port(),
+                    scene_graph.get_source_pose_port(bodies.source_id))
+    builder.Connect(scene_graph.get_query_output_port(), bodies.get_query_input_port())
+    diagram = builder.Build()
+    context = diagram.CreateDefaultContext()
+    i_A, i_B, depth, p_WCa, p_WCb, nhat, share = bodies._contact_arrays(
+        diagram.GetSubsystemContext(bodies, context))
+    # The table (fixed: index 1) and the brick (body 0), one row per corner.
+    assert sorted(zip(i_A.tolist(), i_B.tolist())) == [(0, 1)] * 4 or \
+        sorted(zip(i_A.tolist(), i_B.tolist())) == [(1, 0)] * 4
+    np.testing.assert_allclose(depth, 0.001, atol=1e-12)
+    np.testing.assert_allclose(share, 0.25)
+    corners = {(round(x, 9), round(y, 9)) for x, y in p_WCb[:, :2].tolist()} | \
+        {(round(x, 9), round(y, 9)) for x, y in p_WCa[:, :2].tolist()}
+    assert corners == {(0.0, -0.05), (0.0, 0.05), (0.2, -0.05), (0.2, 0.05)}
+
+
+def test_quickstart_boxes_rest_flat_one_second_after_landing():
+    # Issue 31: tilt < 1°, speed < 1 mm/s one second after each box first touches.
+    from examples import quickstart
+    from systems.rigid_bodies import rotations
+    diagram, bodies, _ = quickstart.build(None)
+    simulator = Simulator(diagram)
+    context = diagram.GetSubsystemContext(bodies, simulator.get_context())
+    boxes = [i for i, b in enumerate(bodies.bodies) if isinstance(b.shape, Box)]
+    landed, states = {}, {}
+
+    def monitor(root_context):
+        t = root_context.get_time()
+        touching = {g for pair in bodies.get_query_input_port().Eval(context)
+                    .ComputePointPairPenetration() for g in (pair.id_A, pair.id_B)}
+        for i in boxes:
+            if i not in landed and bodies.geometry_ids[i] in touching:
+                landed[i] = t
+            if i in landed and i not in states and t >= landed[i] + 1.0:
+                states[i] = bodies.state_vector(context).copy()
+    simulator.set_monitor(monitor)
+    simulator.AdvanceTo(1.5)
+    assert sorted(states) == boxes
+    for i in boxes:
+        _, quat, v, w = bodies.split(states[i])
+        R = rotations(quat)[i]
+        tilt = math.degrees(math.acos(min(1.0, np.abs(R[2]).max())))
+        assert tilt < 1.0, bodies.bodies[i].name
+        assert np.linalg.norm(v[i]) < 1e-3, bodies.bodies[i].name
