@@ -20,6 +20,7 @@ import numpy as np
 
 from scenegraph.math import RigidTransform, RotationMatrix
 from scenegraph.multibody.frames import FixedOffsetFrame, Frame, RigidBodyFrame
+from scenegraph.multibody.rigid_body import RigidBody
 from scenegraph.multibody.spatial_algebra import SpatialVelocity
 from systems.framework._overloads import overloaded
 
@@ -72,7 +73,26 @@ class PlantKinematics:
     # --- poses ----------------------------------------------------------------------------
     def EvalBodyPoseInWorld(self, context, body) -> RigidTransform:
         """X_WB of `body` (cached per q)."""
+        # The controller's call (a context of this plant, one of its bodies):
+        # _eval_position_kinematics written out.
+        entry = self._position_kinematics
+        try:
+            if context._system_ref is entry._system_ref and type(body) is RigidBody and \
+                    body._plant is self:
+                cev = context._cache[entry._index]
+                if not cev.valid:
+                    self._calc_position_kinematics(context, cev.value)
+                    cev.valid = True
+                    cev.serial_number += 1
+                pk = cev.value._value
+                b = body._index
+                return RigidTransform._make(pk.R_WB[b], pk.p_WB[b])
+        except AttributeError:
+            pass
         pk = self._eval_position_kinematics(context)
+        if not isinstance(body, RigidBody):
+            raise TypeError(f"EvalBodyPoseInWorld: expected a RigidBody; got "
+                            f"{type(body).__name__}")
         if getattr(body, "_plant", None) is not self:
             self._body_index_of(body, "EvalBodyPoseInWorld")       # raises
         b = body._index

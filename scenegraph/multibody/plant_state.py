@@ -578,11 +578,12 @@ class PlantState:
 
     def _calc_position_kinematics(self, context, value) -> None:
         pk = value._value
-        q = np.array(self._q_array(context), dtype=float)     # a contiguous copy
-        nb, n = len(pk.R_WB), len(pk.R_WF)
+        qv = context._state._continuous._q if self._time_step == 0 else None
+        # A contiguous copy of q (from the partitioned q view when there is one).
+        q = np.array(qv.get_value() if qv is not None else self._q_array(context), dtype=float)
         # New arrays every time (the class docstring says why).
-        R_WB, p_WB = np.empty((nb, 3, 3)), np.empty((nb, 3))
-        R_WF, p_WMo = np.empty((n, 3, 3)), np.empty((n, 3))
+        R_WB, p_WB = np.empty(pk.R_WB.shape), np.empty(pk.p_WB.shape)
+        R_WF, p_WMo = np.empty(pk.R_WF.shape), np.empty(pk.p_WMo.shape)
         ints, R_fixed, p_fixed = self._forest.packed_arrays()
         entry = self._fk_entry
         if entry is None:
