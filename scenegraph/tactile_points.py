@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from scenegraph.shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, Mesh, Sphere
 
@@ -102,6 +101,7 @@ def _relax(candidates: np.ndarray, weights: np.ndarray, n: int, project):
     reach = _REACH * spacing
     k = min(_NEIGHBOURS, n - 1)
     for _ in range(_ITERATIONS):
+        from scipy.spatial import cKDTree   # at first use: scipy.spatial's import is slow
         dist, nb = cKDTree(p).query(p, k=k + 1)
         dist, nb = dist[:, 1:], nb[:, 1:]
         diff = p[:, None, :] - p[nb]

@@ -13,9 +13,15 @@ stabilizing solution, singular R) is a RuntimeError.
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 
 from systems.framework._overloads import overloaded_function
+
+
+def _linalg():
+    """scipy.linalg, imported at the first solve (about 0.3–0.6 s of a process's
+    import time otherwise, for programs that never solve an equation)."""
+    import scipy.linalg
+    return scipy.linalg
 
 __all__ = ["IsSymmetric", "IsPositiveDefinite", "ToLowerTriangularColumnsFromMatrix",
            "ToSymmetricMatrixFromLowerTriangularColumns", "ExtractPrincipalSubmatrix",
@@ -184,7 +190,7 @@ def _solve(func, what, *args):
 
 def ContinuousAlgebraicRiccatiEquation(A, B, Q, R) -> np.ndarray:
     """The stabilizing solution X of AᵀX + XA − XBR⁻¹BᵀX + Q = 0."""
-    return _solve(scipy.linalg.solve_continuous_are, "ContinuousAlgebraicRiccatiEquation",
+    return _solve(_linalg().solve_continuous_are, "ContinuousAlgebraicRiccatiEquation",
                   _matrix(A, "A"), _matrix(B, "B"), _matrix(Q, "Q"), _matrix(R, "R"))
 
 
@@ -192,13 +198,13 @@ def ContinuousAlgebraicRiccatiEquation(A, B, Q, R) -> np.ndarray:
 def DiscreteAlgebraicRiccatiEquation(A, B, Q, R) -> np.ndarray:
     """The stabilizing solution X of AᵀXA − X − AᵀXB(BᵀXB + R)⁻¹BᵀXA + Q = 0 (and,
     with N, the cross-term form in the module docstring)."""
-    return _solve(scipy.linalg.solve_discrete_are, "DiscreteAlgebraicRiccatiEquation",
+    return _solve(_linalg().solve_discrete_are, "DiscreteAlgebraicRiccatiEquation",
                   _matrix(A, "A"), _matrix(B, "B"), _matrix(Q, "Q"), _matrix(R, "R"))
 
 
 @DiscreteAlgebraicRiccatiEquation.overload
 def DiscreteAlgebraicRiccatiEquation(A, B, Q, R, N) -> np.ndarray:
-    return _solve(lambda *m: scipy.linalg.solve_discrete_are(*m[:4], s=m[4]),
+    return _solve(lambda *m: _linalg().solve_discrete_are(*m[:4], s=m[4]),
                   "DiscreteAlgebraicRiccatiEquation", _matrix(A, "A"), _matrix(B, "B"),
                   _matrix(Q, "Q"), _matrix(R, "R"), _matrix(N, "N"))
 
@@ -206,12 +212,12 @@ def DiscreteAlgebraicRiccatiEquation(A, B, Q, R, N) -> np.ndarray:
 def RealContinuousLyapunovEquation(A, Q) -> np.ndarray:
     """X with AᵀX + XA + Q = 0 (A Hurwitz for a unique solution)."""
     A, Q = _matrix(A, "A"), _matrix(Q, "Q")
-    return _solve(scipy.linalg.solve_continuous_lyapunov, "RealContinuousLyapunovEquation",
+    return _solve(_linalg().solve_continuous_lyapunov, "RealContinuousLyapunovEquation",
                   A.T, -Q)
 
 
 def RealDiscreteLyapunovEquation(A, Q) -> np.ndarray:
     """X with AᵀXA − X + Q = 0 (A Schur stable for a unique solution)."""
     A, Q = _matrix(A, "A"), _matrix(Q, "Q")
-    return _solve(scipy.linalg.solve_discrete_lyapunov, "RealDiscreteLyapunovEquation",
+    return _solve(_linalg().solve_discrete_lyapunov, "RealDiscreteLyapunovEquation",
                   A.T, Q)

@@ -53,7 +53,6 @@ inputs:
 from __future__ import annotations
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from scenegraph.geometry_instance import GeometryInstance
 from scenegraph.geometry_properties import ProximityProperties
@@ -250,6 +249,7 @@ class TactileSensor(LeafSystem):
         self._shift = np.zeros((len(self._bodies), 3))
         self._shift[:, 0] = self._gap * np.arange(len(self._bodies))
         stacked = np.concatenate([b.p_FS + self._shift[i] for i, b in enumerate(self._bodies)])
+        from scipy.spatial import cKDTree   # at first use: scipy.spatial's import is slow
         self._tree = cKDTree(stacked)
         self._R_FB = np.array([b.R_FB for b in self._bodies])
         self._frames = [b.frame for b in self._bodies]
@@ -409,6 +409,7 @@ class TactileSensor(LeafSystem):
         if self._response_function == "nearest":
             return np.arange(m), nearest, np.ones(m)
         r = self._response_radius
+        from scipy.spatial import cKDTree
         near = cKDTree(p_SC).sparse_distance_matrix(self._tree, r, output_type="ndarray")
         ci, si = near["i"].astype(np.int64), near["j"].astype(np.int64)
         w = np.maximum(1.0 - near["v"] / r, 0.0)

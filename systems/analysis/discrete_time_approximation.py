@@ -12,7 +12,6 @@ with a zero-order hold on its inputs (pydrake's ``DiscreteTimeApproximation``).
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 
 from systems.framework import LeafSystem, PortDataType
 from systems.framework._overloads import overloaded_function
@@ -34,6 +33,7 @@ def _zoh(A, B, f0, h):
     n, m = A.shape[0], B.shape[1]
     M = np.zeros((n + m + 1, n + m + 1))
     M[:n, :n], M[:n, n:n + m], M[:n, n + m] = A, B, f0
+    import scipy.linalg      # at the first use: a slow import most programs skip
     E = scipy.linalg.expm(M * h)
     return E[:n, :n], E[:n, n:n + m], E[:n, n + m]
 
