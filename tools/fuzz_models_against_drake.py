@@ -1,15 +1,18 @@
 """Fuzzes the robot-loading path against pydrake 1.51.1: seeded mutations of
-a URDF and an MJCF model (elements and attributes dropped, duplicated,
-renamed, given hostile values; joint types and link references changed;
-unknown elements added; the text truncated or a byte flipped), each loaded
-into a fresh plant by both libraries, then finalized and posed.
+a URDF, an MJCF and an SDFormat model (seed % 3 picks the format; elements
+and attributes dropped, duplicated, renamed, given hostile values or text;
+joint types and link, frame and class references changed; unknown elements
+added; the text truncated or a byte flipped), each loaded into a fresh plant
+by both libraries, then finalized and posed.
 
     .venv/bin/python tools/fuzz_models_against_drake.py --seeds 0-399 [--timeout 30]
         [--json out.json] [--show 40]
 
 Every case runs in a forked child (tests/robustness/isolated.py: a time limit and
 a 3 GB address space), pydrake's in the scratch virtualenv (/work/drake-venv)
-as a subprocess of this script (`--side drake`). For a model both accept, the
+as a subprocess of this script (`--side drake`). A case that runs out of time
+is tried once more with four times the limit (a loaded machine is not a
+hang); its record then says "slow". For a model both accept, the
 comparison covers what a user reads back: body names, joint names and types,
 nq and nv, position limits, default positions, collision geometries per
 body, and every body's pose in world at the default configuration and at a
@@ -160,6 +163,68 @@ MJCF = """<mujoco model="fuzz">
 </mujoco>
 """
 
+SDF = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="fuzz">
+    <frame name="mount" attached_to="base"><pose>0 0 0.1 0 0 0.3</pose></frame>
+    <link name="base">
+      <pose>0 0 0.5 0 0 0</pose>
+      <inertial><mass>2</mass><inertia><ixx>0.01</ixx><iyy>0.02</iyy><izz>0.025</izz>
+        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
+      <collision name="base_box"><geometry><box><size>0.2 0.2 0.1</size></box></geometry>
+      </collision>
+      <visual name="base_visual"><geometry><box><size>0.2 0.2 0.1</size></box></geometry>
+      </visual>
+    </link>
+    <link name="upper">
+      <pose relative_to="mount">0 0 0.05 0.1 0.2 0.3</pose>
+      <inertial><pose>0 0 0.1 0 0 0</pose><mass>1</mass><inertia><ixx>0.004</ixx>
+        <iyy>0.004</iyy><izz>0.001</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>
+      </inertial>
+      <collision name="upper_cyl"><pose>0 0 0.1 0 0 0</pose><geometry><cylinder>
+        <radius>0.02</radius><length>0.2</length></cylinder></geometry></collision>
+      <collision name="knuckle"><geometry><sphere><radius>0.03</radius></sphere></geometry>
+      </collision>
+    </link>
+    <link name="lower">
+      <pose relative_to="upper">0 0 0.2 0 0 0</pose>
+      <inertial><mass>0.5</mass></inertial>
+      <collision name="lower_capsule"><pose>0 0 0.1 0.3 0 0</pose><geometry><capsule>
+        <radius>0.02</radius><length>0.15</length></capsule></geometry></collision>
+      <collision name="lower_ellipsoid"><geometry><ellipsoid><radii>0.03 0.04 0.05</radii>
+        </ellipsoid></geometry></collision>
+    </link>
+    <link name="slider">
+      <pose relative_to="lower">0 0 0.2 0 0 0</pose>
+      <inertial><mass>0.2</mass></inertial>
+      <collision name="slider_box"><geometry><box><size>0.05 0.05 0.05</size></box>
+      </geometry></collision>
+    </link>
+    <link name="bob">
+      <pose>-1 0 1 0 0 0</pose>
+      <inertial><mass>0.3</mass></inertial>
+      <collision name="bob_sphere"><geometry><sphere><radius>0.05</radius></sphere>
+      </geometry></collision>
+    </link>
+    <joint name="shoulder" type="revolute">
+      <parent>base</parent><child>upper</child>
+      <axis><xyz>0 0 1</xyz><limit><lower>-1.5</lower><upper>1.5</upper></limit>
+        <dynamics><damping>0.1</damping></dynamics></axis>
+    </joint>
+    <joint name="elbow" type="revolute">
+      <pose>0 0 0.01 0 0 0</pose><parent>upper</parent><child>lower</child>
+      <axis><xyz expressed_in="__model__">0 1 0</xyz></axis>
+    </joint>
+    <joint name="slide" type="prismatic">
+      <parent>lower</parent><child>slider</child>
+      <axis><xyz>0 0 1</xyz><limit><lower>-0.05</lower><upper>0.1</upper></limit></axis>
+    </joint>
+    <joint name="swivel" type="ball"><parent>world</parent><child>bob</child></joint>
+    <joint name="weld" type="fixed"><parent>world</parent><child>base</child></joint>
+  </model>
+</sdf>
+"""
+
 HOSTILE = ["", " ", "nan", "inf", "-inf", "-1", "0", "1e400", "1e-320", "abc", "1 2",
            "1 2 3 4", "0 0 0", "-0", "1,2,3", "0x10", "1e308 1e308 1e308", "\u00e9\u00e8",
            "a" * 300, "${x}", "&amp;", "  1  2  3  ", "1e999 0 0", "3.0e-7 0 1", "true"]
@@ -197,10 +262,13 @@ def mutate(rng: random.Random, text: str, kind: str):
             key = rng.choice(sorted(e.attrib))
             del e.attrib[key]
             notes.append(f"drop {e.tag}@{key}")
-        elif op == "hostile" and e.attrib:
+        elif op == "hostile" and e.attrib and (not e.text or rng.random() < 0.5):
             key = rng.choice(sorted(e.attrib))
             e.set(key, rng.choice(HOSTILE))
             notes.append(f"{e.tag}@{key}={e.get(key)[:20]!r}")
+        elif op == "hostile" and e.text and e.text.strip():
+            e.text = rng.choice(HOSTILE)            # (SDFormat's values are element text)
+            notes.append(f"<{e.tag}>{e.text[:20]!r}")
         elif op == "duplicate":
             parent.insert(list(parent).index(e), copy.deepcopy(e))
             notes.append(f"duplicate <{e.tag} {e.get('name', '')}>")
@@ -216,9 +284,16 @@ def mutate(rng: random.Random, text: str, kind: str):
                 notes.append(f"joint {j.get('name')!r} type={j.get('type')!r}")
         elif op == "reference":
             refs = [(x, k) for x in root.iter() for k in ("link", "body1", "body2", "joint",
-                                                           "childclass", "class")
+                                                           "childclass", "class",
+                                                           "relative_to", "attached_to",
+                                                           "expressed_in")
                     if x.get(k) is not None]
-            if refs:
+            texts = [x for x in root.iter() if x.tag in ("parent", "child")]
+            if texts and (not refs or rng.random() < 0.3):
+                x = rng.choice(texts)
+                x.text = rng.choice(_names(root) + ["world", "nope"])
+                notes.append(f"<{x.tag}>{x.text!r}")
+            elif refs:
                 x, k = rng.choice(refs)
                 x.set(k, rng.choice(_names(root) + ["world", "nope"]))
                 notes.append(f"{x.tag}@{k}={x.get(k)!r}")
@@ -242,12 +317,16 @@ def mutate(rng: random.Random, text: str, kind: str):
     return data, notes
 
 
+KINDS = (("urdf", URDF, ".urdf"), ("mjcf", MJCF, ".xml"), ("sdf", SDF, ".sdf"))
+
+
 def case(seed: int):
-    """(kind, extension, data, notes) of a seed: even seeds URDF, odd MJCF."""
+    """(kind, extension, data, notes) of a seed: the model is URDF, MJCF or
+    SDFormat by seed % 3."""
     rng = random.Random(seed)
-    kind = "urdf" if seed % 2 == 0 else "mjcf"
-    data, notes = mutate(rng, URDF if kind == "urdf" else MJCF, kind)
-    return kind, ".urdf" if kind == "urdf" else ".xml", data, notes
+    kind, text, extension = KINDS[seed % 3]
+    data, notes = mutate(rng, text, kind)
+    return kind, extension, data, notes
 
 
 def _q_value(name: str) -> float:
@@ -334,7 +413,11 @@ def run_side(side: str, seeds, timeout: float) -> dict:
             _, ext, data, _ = case(seed)
             path = pathlib.Path(tmp) / f"fuzz_{seed}{ext}"
             path.write_bytes(data)
-            out[str(seed)] = run_isolated(load, (api, str(path)), timeout)
+            record = run_isolated(load, (api, str(path)), timeout)
+            if record["outcome"] == "hang":      # a loaded machine, or a real hang?
+                record = run_isolated(load, (api, str(path)), 4 * timeout)
+                record["slow"] = True            # (it needed the second, longer try)
+            out[str(seed)] = record
     return out
 
 

@@ -435,6 +435,180 @@ def _unchanged_after(api, tmp, name, text):
     return plant.num_bodies(), plant.num_joints()
 
 
+# --- second pass: meshes that are not meshes, deep nesting, huge files, SDFormat ----------
+def _collision_mesh(path, scale="1 1 1", convex=False):
+    extra = '<drake:declare_convex/>' if convex else ''
+    return (f'<?xml version="1.0"?>\n<robot name="r" xmlns:drake="http://drake.mit.edu">\n'
+            f'<link name="a"><collision><geometry><mesh filename="{path}" scale="{scale}">'
+            f'{extra}</mesh></geometry></collision></link>\n</robot>\n')
+
+
+def _mesh_file(tmp, name, data):
+    return _write(tmp, name, data)
+
+
+TETRA_OBJ = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
+
+
+def _nested_mjcf(depth):
+    """Bodies nested `depth` deep, each with a hinge and a sphere."""
+    opening = "".join(f'<body name="b{k}" pos="0 0 0.1"><joint name="j{k}"/>'
+                      f'<geom size="0.01"/>' for k in range(depth))
+    return f'<mujoco model="m"><worldbody>{opening}{"</body>" * depth}</worldbody></mujoco>'
+
+
+def _nested_sdf(depth):
+    """Models nested `depth` deep, each with one link."""
+    inner = ""
+    for k in reversed(range(depth)):
+        inner = f'<model name="m{k}"><link name="l{k}"/>{inner}</model>'
+    return f'<?xml version="1.0"?><sdf version="1.9">{inner}</sdf>'
+
+
+def _deep_unknown(depth):
+    """A link with an unknown element nested `depth` deep."""
+    return _urdf(f'<link name="a">{"<junk>" * depth}{"</junk>" * depth}</link>')
+
+
+def _include_chain(tmp, n):
+    """main.xml includes inc0.xml, which includes inc1.xml, ... inc{n-1}.xml
+    (the last holds a body)."""
+    for k in range(n):
+        body = (f'<include file="inc{k + 1}.xml"/>' if k + 1 < n else
+                '<worldbody><body name="b"><geom size="0.1"/></body></worldbody>')
+        _write(tmp, f"inc{k}.xml", f"<mujoco>{body}</mujoco>")
+    return _write(tmp, "main.xml", '<mujoco model="m"><include file="inc0.xml"/></mujoco>')
+
+
+def _parse_path(api, path):
+    _, plant, _ = _fresh(api)
+    api.Parser(plant).AddModels(path)
+    return plant.num_bodies(), plant.num_joints()
+
+
+def _sdf(body: str) -> str:
+    return f'<?xml version="1.0"?><sdf version="1.9">{body}</sdf>'
+
+
+SDF_LINK = ('<model name="m"><link name="a"><inertial><mass>1</mass></inertial>{}</link>'
+            '</model>')
+
+
+CASES.update({
+    # --- meshes that are not meshes (collision role: read while parsing) ------------------
+    "a collision mesh .obj that is a PNG image": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "png.urdf", _collision_mesh(
+            _mesh_file(tmp, "image.obj", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)))),
+    "a collision mesh .stl claiming 2**31 triangles": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "stl.urdf", _collision_mesh(
+            _mesh_file(tmp, "liar.stl", b"\0" * 80 + (2 ** 31).to_bytes(4, "little") +
+                       b"\0" * 50)))),
+    "a collision mesh .obj with a face index out of range": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "idx.urdf", _collision_mesh(
+            _mesh_file(tmp, "idx.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n")))),
+    "a collision mesh .obj with a NaN vertex": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "nanv.urdf", _collision_mesh(
+            _mesh_file(tmp, "nanv.obj", TETRA_OBJ.replace("v 1 0 0", "v nan 0 0"))))),
+    "a collision mesh .obj of vertices only": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "pts.urdf", _collision_mesh(
+            _mesh_file(tmp, "pts.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n")))),
+    "an empty collision mesh .obj": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "empty.urdf", _collision_mesh(
+            _mesh_file(tmp, "empty.obj", b"")))),
+    "a collision mesh .dae that is an XML bomb": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "dae.urdf", _collision_mesh(
+            _mesh_file(tmp, "bomb.dae", _billion_laughs().replace("robot", "COLLADA"))))),
+    "a collision mesh .gltf whose buffer is /etc/passwd": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "gltf.urdf", _collision_mesh(
+            _mesh_file(tmp, "m.gltf", '{"asset": {"version": "2.0"}, "buffers": [{"uri": '
+                                      '"file:///etc/passwd", "byteLength": 36}], '
+                                      '"bufferViews": [{"buffer": 0, "byteLength": 36}], '
+                                      '"accessors": [{"bufferView": 0, "componentType": '
+                                      '5126, "count": 3, "type": "VEC3"}], "meshes": '
+                                      '[{"primitives": [{"attributes": {"POSITION": 0}}]}], '
+                                      '"nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], '
+                                      '"scene": 0}')))),
+    "a collision mesh with scale 0": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "s0.urdf", _collision_mesh(
+            _mesh_file(tmp, "t0.obj", TETRA_OBJ), scale="0 0 0"))),
+    "a collision mesh with scale -1": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "sneg.urdf", _collision_mesh(
+            _mesh_file(tmp, "tn.obj", TETRA_OBJ), scale="-1 1 1"))),
+    "a declared-convex mesh of coplanar points": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "flat.urdf", _collision_mesh(
+            _mesh_file(tmp, "flat.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\n"),
+            convex=True))),
+    "a collision mesh in an unknown format": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "fmt.urdf", _collision_mesh(
+            _mesh_file(tmp, "m.xyz", TETRA_OBJ)))),
+    # --- deep nesting -----------------------------------------------------------------------
+    "MJCF bodies nested 1500 deep": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "deep.xml", _nested_mjcf(1500))),
+    "MJCF bodies nested 480 deep": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "d480.xml", _nested_mjcf(480))),
+    "SDFormat models nested 480 deep": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "deep.sdf", _nested_sdf(480))),
+    "an unknown URDF element nested 5000 deep": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "junk.urdf",
+                                                    _deep_unknown(5000))),
+    "MJCF includes chained 60 deep": (
+        "attacker", lambda api, r, tmp: _parse_path(api, _include_chain(tmp, 60))),
+    # --- huge files ---------------------------------------------------------------------------
+    "a URDF with 20 MB of comment": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "big.urdf", _urdf(
+            "<!--" + "x" * 20_000_000 + "-->" + LINK))),
+    "a URDF attribute of 5 MB": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "attr.urdf", _urdf(
+            LINK.replace('ixy="0"', 'ixy="' + "0" * 5_000_000 + '"')))),
+    "a URDF link with 500 collision spheres": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "many.urdf", _urdf(
+            '<link name="a">' + '<collision><geometry><sphere radius="0.1"/></geometry>'
+            '</collision>' * 500 + '</link>'))),
+    # --- SDFormat -------------------------------------------------------------------------------
+    "an SDFormat pose of nan": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "nan.sdf", _sdf(
+            SDF_LINK.format("<pose>nan 0 0 0 0 0</pose>")))),
+    "an SDFormat version 99": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "v99.sdf", _sdf(
+            SDF_LINK.format("")).replace('version="1.9"', 'version="99"'))),
+    "an SDFormat file without <sdf>": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "bare.sdf",
+                                                    SDF_LINK.format(""))),
+    "an SDFormat include of a FIFO": (
+        "attacker", lambda api, r, tmp: (_special_file(tmp, "model.sdf", None), _parse_file(
+            api, tmp, "main.sdf", _sdf('<world name="w"><include><uri>model.sdf</uri>'
+                                       '</include></world>')))[1]),
+    "an SDFormat mesh at an http:// URI": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "http.sdf", _sdf(
+            SDF_LINK.format('<collision name="c"><geometry><mesh><uri>'
+                            'http://127.0.0.1:9/m.obj</uri></mesh></geometry></collision>')))),
+    "a URDF mesh escaping its package with ..": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "esc.urdf", _collision_mesh(
+            "package://drake_models/../../../../../../etc/passwd"))),
+    "an SDFormat inertial mass of -inf": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "minf.sdf", _sdf(
+            SDF_LINK.replace("<mass>1</mass>", "<mass>-inf</mass>").format("")))),
+    # --- the Parser as a careless user calls it -------------------------------------------------
+    "PackageMap.AddPackageXml of a FIFO": (
+        "attacker", lambda api, r, tmp: api.Parser(_fresh(api)[1]).package_map().AddPackageXml(
+            _special_file(tmp, "package.xml", None))),
+    "AddModels with None": (
+        "careless", lambda api, r, tmp: api.Parser(_fresh(api)[1]).AddModels(None)),
+    "AddModels with a pathlib.Path": (
+        "careless", lambda api, r, tmp: len(api.Parser(_fresh(api)[1]).AddModels(
+            pathlib.Path(_write(tmp, "path.urdf", _urdf(LINK)))))),
+    "AddModelsFromString with bytes": (
+        "careless", lambda api, r, tmp: len(api.Parser(_fresh(api)[1]).AddModelsFromString(
+            _urdf(LINK).encode(), "urdf"))),
+    "Parser of a SceneGraph": (
+        "careless", lambda api, r, tmp: api.Parser(_fresh(api)[2]).AddModels(
+            _write(tmp, "sg.urdf", _urdf(LINK)))),
+    "a package folder that does not exist": (
+        "careless", lambda api, r, tmp: api.Parser(_fresh(api)[1]).package_map().Add(
+            "nowhere_pkg", str(tmp / "no_such_folder"))),
+})
+
+
 def _twice(api):
     _, plant, _ = _fresh(api)
     inertia = api.SpatialInertia.SolidSphereWithMass(1.0, 0.1)
@@ -499,11 +673,24 @@ def run_case(name: str, api, tmp) -> dict:
     tmp = pathlib.Path(tmp)
     tmp.mkdir(parents=True, exist_ok=True)
     try:
-        value = call(api, Rig(api), tmp)
+        value = call(api, _LazyRig(api), tmp)
     except Exception as error:  # noqa: BLE001 - the outcome is the point
         return {"outcome": "error", "type": type(error).__name__,
                 "message": str(error)[:600]}
     return {"outcome": "ok", "value": _plain(value)}
+
+
+class _LazyRig:
+    """The Rig, built when a case first reads one of its attributes (most
+    parser cases never do)."""
+
+    def __init__(self, api):
+        self._api, self._rig = api, None
+
+    def __getattr__(self, name):
+        if self.__dict__["_rig"] is None:
+            self.__dict__["_rig"] = Rig(self.__dict__["_api"])
+        return getattr(self.__dict__["_rig"], name)
 
 
 def _plain(value):

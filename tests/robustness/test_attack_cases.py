@@ -154,6 +154,68 @@ EXPECTED = {
                                   r"well-formed"),
     "a link name of 100 000 characters": ("ok", [2, 0]),
     "a mesh scale of 1e308 cubed": ("ok", [2, 0]),
+    # --- second pass: meshes that are not meshes (pydrake: collision meshes
+    # become convex hulls, and it refuses most of these with other words) --------------
+    "a collision mesh .obj that is a PNG image": (P, r"image\.obj' is not a text OBJ file: "
+                                                     r"it holds binary data"),
+    # Before and after: refused without allocating 2**31 triangles.
+    "a collision mesh .stl claiming 2**31 triangles": (P, r"stl\.urdf:3: .*liar\.stl' could "
+                                                          r"not be loaded as a Mesh"),
+    # pydrake aborts the process (an assertion in TriangleSurfaceMesh).
+    "a collision mesh .obj with a face index out of range": (P, r"idx\.urdf:3: .*idx\.obj"),
+    # pydrake loads it.
+    "a collision mesh .obj with a NaN vertex": (P, r"nanv\.obj"),
+    "a collision mesh .obj of vertices only": (P, r"pts\.obj' holds 4 vertices and no "
+                                                  r"triangles"),
+    "an empty collision mesh .obj": (P, r"empty\.urdf:3: .*empty\.obj"),
+    "a collision mesh .dae that is an XML bomb": (P, r"dae\.urdf:3: .*bomb\.dae' could not "
+                                                     r"be loaded"),
+    # pydrake aborts the process (vtk_gltf_uri_loader.cc); nothing is read here.
+    "a collision mesh .gltf whose buffer is /etc/passwd": (P, r"m\.gltf' could not be "
+                                                              r"parsed"),
+    "a collision mesh with scale 0": (P, r"Mesh \|scale\| cannot be < 1e-8"),
+    "a collision mesh with scale -1": ("ok", [2, 0]),           # as pydrake
+    # pydrake's hull of coplanar points is flat; here a Convex needs a volume.
+    "a declared-convex mesh of coplanar points": (P, r"needs at least 4 non-coplanar "
+                                                     r"vertices"),
+    "a collision mesh in an unknown format": (P, r"m\.xyz"),
+    # Before: RecursionError (no file named). tinyxml2's limit, as pydrake.
+    "MJCF bodies nested 1500 deep": (P, r"deep\.xml:1: error: Failed to parse XML file: "
+                                        r"<joint> is nested 501 elements deep; at most 500 "
+                                        r"are read \(XML_ELEMENT_DEPTH_EXCEEDED\)"),
+    "MJCF bodies nested 480 deep": ("ok", [481, 480]),         # as pydrake
+    # Before: a ParsingError saying "maximum recursion depth exceeded".
+    "SDFormat models nested 480 deep": ("ok", [481, 0]),       # as pydrake
+    # Before: accepted (pydrake refuses it, XML_ELEMENT_DEPTH_EXCEEDED).
+    "an unknown URDF element nested 5000 deep": (P, r"junk\.urdf:3: error: Failed to parse "
+                                                    r"XML file: <junk> is nested 501"),
+    "MJCF includes chained 60 deep": ("ok", [2, 1]),
+    "a URDF with 20 MB of comment": ("ok", [2, 0]),
+    "a URDF attribute of 5 MB": ("ok", [2, 0]),
+    # Both libraries take time quadratic in the geometries of one link (Drake's
+    # name uniquifying): 4000 take 13 s here, 119 s in pydrake.
+    "a URDF link with 500 collision spheres": ("ok", [2, 0]),
+    "an SDFormat pose of nan": (P, r"nan\.sdf:1: error: <pose> of <link name=\"a\"> must be "
+                                   r"6 finite numbers"),
+    "an SDFormat version 99": (P, r"v99\.sdf:1: .*'version' must be 'major\.minor'"),
+    "an SDFormat file without <sdf>": (P, r"bare\.sdf:1: error: the root element is "
+                                          r"<model>"),
+    # Before: never returned. pydrake: "Unable to find uri".
+    "an SDFormat include of a FIFO": (P, r"main\.sdf:1: error: <include> <uri>model\.sdf"
+                                         r"</uri>: .*model\.sdf' is not a regular file"),
+    "an SDFormat mesh at an http:// URI": (P, r"specifies an unsupported scheme"),
+    # pydrake tries to download drake_models from GitHub.
+    "a URDF mesh escaping its package with ..": (P, r"unknown package 'drake_models'"),
+    "an SDFormat inertial mass of -inf": ("ok", [2, 0]),       # warns; as pydrake
+    # Before (and in pydrake): never returns.
+    "PackageMap.AddPackageXml of a FIFO": (R, r"cannot read the manifest '.*package\.xml': "
+                                              r"it is not a regular file"),
+    "AddModels with None": (T, r"AddModels\(\): incompatible function arguments"),
+    "AddModels with a pathlib.Path": ("ok", 1),
+    "AddModelsFromString with bytes": ("ok", 1),
+    "Parser of a SceneGraph": (T, r"__init__\(\): incompatible function arguments"),
+    "a package folder that does not exist": (R, r"PackageMap::Add cannot add 'nowhere_pkg' "
+                                                r"because directory .* does not exist"),
 }
 
 SPECIAL_FILES = ("FIFO", "/dev/")
@@ -181,3 +243,41 @@ def test_bad_call(name, api, tmp_path):
         assert record["outcome"] == "error", record
         assert record["type"] == kind, record
         assert re.search(expected, record["message"]), record["message"]
+
+
+def _add_srdf_fifo(tmp_path):
+    import os
+
+    from scenegraph.multibody import AddMultibodyPlantSceneGraph, Parser
+    from systems.framework import DiagramBuilder
+
+    plant, _ = AddMultibodyPlantSceneGraph(DiagramBuilder(), 0.0)
+    parser = Parser(plant)
+    (instance,) = parser.AddModelsFromString(attack_cases._urdf(attack_cases.LINK), "urdf")
+    os.mkfifo(tmp_path / "robot.srdf")
+    try:
+        parser.add_srdf(str(tmp_path / "robot.srdf"), instance)
+    except Exception as error:  # noqa: BLE001 - the outcome is the point
+        return {"outcome": "error", "type": type(error).__name__, "message": str(error)}
+    return {"outcome": "ok", "value": None}
+
+
+def test_an_srdf_that_is_a_fifo_is_refused(tmp_path):
+    """Parser.add_srdf (an extension) refuses a FIFO as it refuses a model
+    file that is one (before: it never returned)."""
+    record = run_isolated(_add_srdf_fifo, (tmp_path,), timeout=60.0)
+    assert record["outcome"] == "error", record
+    assert record["type"] == "ParsingError"
+    assert re.search(r"robot\.srdf:0: error: cannot read the file: it is not a regular file",
+                     record["message"])
+
+
+def test_parsing_leaves_the_recursion_limit_as_it_was(api, tmp_path):
+    """The parser raises Python's recursion limit while it reads (nesting up to
+    the XML reader's 500 levels) and restores it after, refusal or not."""
+    import sys
+
+    before = sys.getrecursionlimit()
+    attack_cases.run_case("SDFormat models nested 480 deep", api, tmp_path / "a")
+    attack_cases.run_case("MJCF bodies nested 1500 deep", api, tmp_path / "b")
+    assert sys.getrecursionlimit() == before

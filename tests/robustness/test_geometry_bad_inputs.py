@@ -64,6 +64,14 @@ def _out_of_range_obj(tmp):
 
 
 # name -> (call(scene, tmp_path), error type, regex the message must match)
+
+def _take_model_manager(scene, tmp) -> None:
+    scene.manager = scene.sg.collision_filter_manager()
+
+
+def _take_context_manager(scene, tmp) -> None:
+    scene.manager = scene.sg.collision_filter_manager(scene.context)
+
 CASES = {
     # --- non-finite poses (issue 12 table) ---
     "RegisterGeometry with a NaN pose": (
@@ -198,20 +206,25 @@ CASES = {
         lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.a, _new(sc, Sphere(1.0))),
         TypeError, r"FrameId or GeometryId, got SourceId"),
     # --- collision filters ---
+    # (Acquiring a manager bumps the proximity version, as pydrake's does: the
+    # managers are taken before the snapshot.)
     "CollisionFilterManager.Apply(None)": (
-        lambda sc, tmp: sc.sg.collision_filter_manager().Apply(None),
-        TypeError, r"Apply\(\): declaration must be a CollisionFilterDeclaration; got None"),
+        lambda sc, tmp: sc.manager.Apply(None),
+        TypeError, r"Apply\(\): declaration must be a CollisionFilterDeclaration; got None",
+        _take_model_manager),
     "CollisionFilterManager.ApplyTransient(None)": (
-        lambda sc, tmp: sc.sg.collision_filter_manager(sc.context).ApplyTransient(None),
-        TypeError, r"ApplyTransient\(\): declaration must be .*; got None"),
+        lambda sc, tmp: sc.manager.ApplyTransient(None),
+        TypeError, r"ApplyTransient\(\): declaration must be .*; got None",
+        _take_context_manager),
     "CollisionFilterManager.RemoveDeclaration with a GeometryId": (
-        lambda sc, tmp: sc.sg.collision_filter_manager().RemoveDeclaration(sc.ball),
-        TypeError, r"filter_id must be a FilterId; got GeometryId"),
+        lambda sc, tmp: sc.manager.RemoveDeclaration(sc.ball),
+        TypeError, r"filter_id must be a FilterId; got GeometryId", _take_model_manager),
     "a filter declaration naming an unregistered geometry": (
-        lambda sc, tmp: sc.sg.collision_filter_manager().Apply(
+        lambda sc, tmp: sc.manager.Apply(
             CollisionFilterDeclaration().ExcludeWithin(
                 GeometrySet([sc.ball, GeometryId.get_new_id()]))),
-        RuntimeError, r"geometry id that doesn't belong to the SceneGraph: \d+"),
+        RuntimeError, r"geometry id that doesn't belong to the SceneGraph: \d+",
+        _take_model_manager),
     "a filter declaration given a list instead of a GeometrySet": (
         lambda sc, tmp: CollisionFilterDeclaration().ExcludeWithin([sc.ball]),
         TypeError, r"expected a GeometrySet, got list"),

@@ -156,7 +156,12 @@ def _checked_convex(convex, path: str):
 
     try:
         check_proximity_shape(convex)
+    except MeshFileError:
+        raise
     except ValueError as exc:
         raise MeshFileError(f"the convex hull of '{path}' cannot take part in proximity "
                             f"queries: {exc}") from None
+    except RuntimeError as exc:   # a Convex reads its file at its first use
+        raise UnreadableMeshError(f"the mesh file '{path}' could not be loaded as a "
+                                  f"Convex: {exc}") from None
     return convex

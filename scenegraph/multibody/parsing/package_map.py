@@ -311,6 +311,9 @@ class PackageMap:
 
 def _read_manifest(filename: str) -> tuple[str, str | None]:
     """(package name, deprecation message or None) of a package.xml."""
+    if os.path.exists(filename) and not os.path.isfile(filename):
+        raise RuntimeError(f"PackageMap: cannot read the manifest '{filename}': it is not a "
+                           f"regular file (a folder, a FIFO or a device)")
     try:
         with open(filename, "rb") as f:
             data = f.read()

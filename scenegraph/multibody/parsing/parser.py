@@ -17,7 +17,9 @@ SRDF's ``<disable_collisions>`` (see srdf.py).
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 
 from systems.framework._overloads import overloaded
 from scenegraph.multibody.parsing.collision_filter_groups import CollisionFilterGroups
@@ -28,6 +30,10 @@ from scenegraph.multibody.parsing.model_loader import commit_models
 from scenegraph.multibody.parsing.package_map import PackageMap, UriError, resolve_uri
 from scenegraph.multibody.parsing.urdf_geometry import ReadContext
 from scenegraph.multibody.parsing.urdf_reader import read_urdf
+from scenegraph.multibody.parsing.xml_tree import MAX_ELEMENT_DEPTH
+
+#: Python frames a reader or the commit may use per level of XML nesting.
+_FRAMES_PER_LEVEL = 8
 
 __all__ = ["Parser"]
 
@@ -239,19 +245,20 @@ class Parser:
                                f"(add models before MultibodyPlant.Finalize())")
         diagnostics = Diagnostics(source_name, self._strict)
         ctx = ReadContext(diagnostics, self._package_map, root_dir, MeshLoader())
-        try:
-            models = reader(data, ctx, plant.geometry_source_is_registered(), what)
-        finally:
-            diagnostics.flush_ignored()
-        names = self._model_names([m for m in models if not m.world_scope], diagnostics)
-        try:
-            added, records = commit_models(plant, models, names)
-        except ParsingError:
-            raise
-        except RuntimeError as error:
-            # The plant's or SceneGraph's own refusal (a duplicate frame or
-            # geometry name ...): the plant is as it was; name the source.
-            raise ParsingError(f"{source_name}: error: {error}", source_name) from None
+        with _room_for_nesting():
+            try:
+                models = reader(data, ctx, plant.geometry_source_is_registered(), what)
+            finally:
+                diagnostics.flush_ignored()
+            names = self._model_names([m for m in models if not m.world_scope], diagnostics)
+            try:
+                added, records = commit_models(plant, models, names)
+            except (ParsingError, RecursionError, NotImplementedError):
+                raise
+            except RuntimeError as error:
+                # The plant's or SceneGraph's own refusal (a duplicate frame or
+                # geometry name ...): the plant is as it was; name the source.
+                raise ParsingError(f"{source_name}: error: {error}", source_name) from None
         self._filter_records.extend(records)
         return added
 
@@ -297,3 +304,29 @@ class Parser:
 
     def __repr__(self) -> str:
         return f"<Parser prefix={self._prefix!r} packages={self._package_map.GetPackageNames()}>"
+
+
+@contextlib.contextmanager
+def _room_for_nesting():
+    """Python's recursion limit raised, for the block, to what the readers and
+    the commit need for any nesting the XML reader accepts (they recurse once
+    or a few times per level, and it accepts MAX_ELEMENT_DEPTH levels: pydrake
+    reads SDFormat models nested ~500 deep). On Python >= 3.11 a Python-to-
+    Python call uses no C stack, so the higher limit is safe."""
+    previous = sys.getrecursionlimit()
+    needed = len(_frames()) + _FRAMES_PER_LEVEL * MAX_ELEMENT_DEPTH + 200
+    if needed > previous:
+        sys.setrecursionlimit(needed)
+    try:
+        yield
+    finally:
+        if needed > previous and sys.getrecursionlimit() == needed:
+            sys.setrecursionlimit(previous)
+
+
+def _frames() -> list:
+    frames, frame = [], sys._getframe()
+    while frame is not None:
+        frames.append(frame)
+        frame = frame.f_back
+    return frames

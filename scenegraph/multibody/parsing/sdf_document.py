@@ -206,6 +206,9 @@ def _included(document, ctx, node, parent, chain: list) -> list:
         cycle = " -> ".join(chain[chain.index(path):] + [path])
         d.error(uri_node.line, f"<include> <uri>{uri}</uri>: the file includes itself "
                                f"({cycle})")
+    if os.path.exists(path) and not os.path.isfile(path):
+        d.error(uri_node.line, f"<include> <uri>{uri}</uri>: '{path}' is not a regular file "
+                               f"(a FIFO or a device)")
     try:
         with open(path, "rb") as f:
             data = f.read()

@@ -106,6 +106,9 @@ def add_srdf(plant, file_name: str, model_instance, strict: bool = False) -> Srd
     `model_instance` (see the module docstring); returns the SrdfDescription."""
     path = os.path.abspath(file_name)
     d = Diagnostics(path, strict)
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise ParsingError(f"{path}:0: error: cannot read the file: it is not a regular file "
+                           f"(a folder, a FIFO or a device)", path)
     try:
         with open(path, "rb") as f:
             data = f.read()

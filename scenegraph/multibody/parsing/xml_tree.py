@@ -16,7 +16,12 @@ from xml.parsers import expat
 
 import numpy as np
 
-__all__ = ["XmlElement", "parse_xml", "describe"]
+__all__ = ["XmlElement", "parse_xml", "describe", "MAX_ELEMENT_DEPTH"]
+
+#: Elements nested deeper than this are refused, as Drake's tinyxml2 refuses
+#: them (its TINYXML2_MAX_ELEMENT_DEPTH, XML_ELEMENT_DEPTH_EXCEEDED): the
+#: readers walk the tree recursively, and no robot model comes near it.
+MAX_ELEMENT_DEPTH = 500
 
 
 class XmlElement:
@@ -62,7 +67,8 @@ def parse_xml(data, diagnostics, what: str = "file"):
 
     Raises:
       ParsingError: malformed XML, naming the file, line and column and expat's
-        reason (through `diagnostics`).
+        reason, or elements nested deeper than MAX_ELEMENT_DEPTH (through
+        `diagnostics`).
     """
     parser = expat.ParserCreate()
     parser.buffer_text = True
@@ -70,6 +76,11 @@ def parse_xml(data, diagnostics, what: str = "file"):
     root: list[XmlElement] = []
 
     def start(tag, attrib):
+        if len(stack) >= MAX_ELEMENT_DEPTH:
+            diagnostics.error(parser.CurrentLineNumber,
+                              f"Failed to parse XML {what}: <{tag}> is nested "
+                              f"{len(stack) + 1} elements deep; at most "
+                              f"{MAX_ELEMENT_DEPTH} are read (XML_ELEMENT_DEPTH_EXCEEDED)")
         element = XmlElement(tag, attrib, parser.CurrentLineNumber)
         if stack:
             stack[-1].children.append(element)
