@@ -1,11 +1,13 @@
-"""The project's one set of numba settings for compiled kernels.
+"""The project's one set of numba settings for compiled kernels, their
+on-disk cache and the report of their first compile.
 
 Every compiled kernel in the library is declared with `njit` from here:
 
 * cache=True — machine code is written next to the source (``__pycache__``)
-  and loaded by later processes; when that folder is not writable numba uses
-  its user-wide cache, and ``NUMBA_CACHE_DIR`` (read by numba at import)
-  overrides both.
+  and loaded by later processes; ``NUMBA_CACHE_DIR`` (read by numba at
+  import) overrides that, and when the package folder is not writable (a
+  read-only install) kernels are cached in numba's user-wide cache instead,
+  with one CacheLocationWarning saying where.
 * nogil=True — kernels release the GIL (threads can query in parallel).
 * error_model="numpy" — division by zero gives inf/NaN as in numpy instead
   of raising (kernels test their denominators themselves).
@@ -13,13 +15,38 @@ Every compiled kernel in the library is declared with `njit` from here:
   reassociation would break the certificates.
 
 Cache validity. numba stamps a cached kernel with the source of *its own*
-file only, so a kernel whose callee in another module changed would load
-stale machine code (after a ``git pull``, or an edit). Here every kernel of
-this package is stamped instead with one digest of all the package's kernel
-sources (each .py file that uses ``njit`` or a numba intrinsic): any change to
-any of them recompiles them all, once. This is done with numba's cache
-locator classes (subclasses of the three source-file locators, consulted
-first and only for files of this package).
+file only, so a kernel whose callee in another module changed — or one that
+compiled in a constant or a packed layout from another module (a shape
+kind's number from packed_shapes.py, shape_data.py) — would load stale
+machine code (after a ``git pull``, or an edit). Here every kernel of this
+package is stamped instead with `module_digest` of its file: a digest of that
+file and of every file of the package it imports, transitively (the import
+statements read from the sources, ``_jit.py`` included). A change to any of
+them recompiles the kernels that depend on it, and only those. This is done
+with numba's cache locator classes (subclasses of the three source-file
+locators, consulted first and only for files of this package).
+
+Concurrent processes. numba numbers a function's cached specializations 1,
+2, ... in an index file that each process rewrites from what it read: two
+processes compiling different specializations at once could both choose
+number 1, leaving an index entry that names the other's machine code (a
+crash at the next load). Here each specialization's data file is named by a
+digest of its key (signature, CPU, bytecode, source stamp) and the index is
+merged under a file lock, so a data file always holds what its name says and
+no entry is lost; both files are written to a temporary name and renamed.
+
+Parallel compiles. The first cache miss of a query kernel called from
+Python starts one helper process (scenegraph._warmup) that compiles the other
+query groups (pair queries, HasCollisions, point queries, hydroelastic) into
+the same cache on the other core while this process compiles its own; a
+later miss in a group the helper took waits for the helper's group and loads
+it. SCENEGRAPH_PARALLEL_COMPILE=0 turns this off.
+
+Compile report. A kernel's first compile on a machine takes seconds; while a
+kernel of this package compiles, one line on stderr says which, how many of
+the functions it needs are done and for how long (`CompileReport`; a line
+per few seconds, rewritten in place on a terminal). SCENEGRAPH_COMPILE_REPORT=0
+silences it.
 
 Kernels take only contiguous float64 / int64 arrays and scalars so that each
 compiles exactly once.
@@ -36,25 +63,136 @@ dispatcher everywhere else.
 """
 from __future__ import annotations
 
+import ast
+import contextlib
 import functools
 import hashlib
 import os
+import atexit
+import pickle
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import types as pytypes
 import warnings
 
 import numba
 from numba.core import caching
+from numba.core import errors as numba_errors
+from numba.core import types as numba_types
+from numba.core import event as numba_event
 
-__all__ = ["njit", "entry_point", "kernel_sources_digest", "sources_digest",
-           "PACKAGE_LOCATORS"]
+try:                    # POSIX: the cache index is merged under a file lock
+    import fcntl
+except ImportError:     # pragma: no cover (Windows: content-named files only)
+    fcntl = None
+
+__all__ = ["njit", "entry_point", "module_digest", "module_closure", "kernel_sources_digest",
+           "sources_digest", "PACKAGE_LOCATORS", "CacheLocationWarning", "CompileReport",
+           "COMPILE_REPORT", "helper_process"]
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE = os.path.basename(_PACKAGE_DIR)
+
+
+class CacheLocationWarning(UserWarning):
+    """The package folder is not writable: kernels are cached elsewhere."""
+
+
+# ------------------------------------------------------------------ stamps
+
+
+def _module_file(name: str) -> str | None:
+    """The source file of module `name` of this package (a module or a
+    package's __init__.py), or None."""
+    parts = name.split(".")
+    if parts[0] != _PACKAGE:
+        return None
+    base = os.path.join(_PACKAGE_DIR, *parts[1:])
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def _module_level(tree):
+    """The nodes of `tree` outside function bodies (what runs at import)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(child for child in ast.iter_child_nodes(node) if not isinstance(
+            child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+
+def _imports_of(path: str) -> tuple:
+    """The package's source files that the file `path` imports at module
+    level (where every global a kernel can compile in comes from; an import
+    inside a function runs at its call): ``from a.b import c`` counts a.b and,
+    when c is a module, a.b.c; relative imports resolved."""
+    with open(path, "rb") as f:
+        tree = ast.parse(f.read(), filename=path)
+    found = set()
+    for node in _module_level(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:      # relative: from the file's own package
+                rel = os.path.relpath(os.path.dirname(path), os.path.dirname(_PACKAGE_DIR))
+                package = rel.split(os.sep)
+                package = package[:len(package) - (node.level - 1)]
+                module = ".".join(package + ([module] if module else []))
+            names = [module] + [f"{module}.{alias.name}" for alias in node.names]
+        for name in names:
+            # Only the module named: its parent packages' __init__.py files
+            # run first but compile nothing into a kernel (scenegraph's
+            # __init__ imports everything; a kernel module imports what it
+            # uses itself).
+            file = _module_file(name)
+            if file is not None:
+                found.add(os.path.abspath(file))
+    found.discard(os.path.abspath(path))
+    return tuple(sorted(found))
+
+
+@functools.lru_cache(maxsize=None)
+def module_closure(path: str) -> tuple:
+    """`path`, _jit.py and every source file of the package `path` imports,
+    transitively (absolute paths, sorted)."""
+    path = os.path.abspath(path)
+    seen = {path, os.path.abspath(__file__)}
+    todo = [path]
+    while todo:
+        for file in _imports_of(todo.pop()):
+            if file not in seen:
+                seen.add(file)
+                todo.append(file)
+    return tuple(sorted(seen))
+
+
+@functools.lru_cache(maxsize=None)
+def module_digest(path: str) -> bytes:
+    """The cache stamp of the kernels defined in the file `path`: sha256 over
+    numba's version and the path (relative to the package) and content of
+    every file of module_closure(path)."""
+    digest = hashlib.sha256(numba.__version__.encode())
+    for file in module_closure(path):
+        digest.update(os.path.relpath(file, _PACKAGE_DIR).encode())
+        with open(file, "rb") as f:
+            digest.update(f.read())
+    return digest.digest()
 
 
 def sources_digest(directory: str) -> bytes:
     """sha256 over the kernel source files below `directory`: every .py file
     that mentions ``njit`` or ``intrinsic`` (relative path and content), plus
-    numba's version."""
+    numba's version (one value for a whole tree; the cache itself is
+    stamped per module, module_digest)."""
     digest = hashlib.sha256(numba.__version__.encode())
     for root, dirs, files in os.walk(directory):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
@@ -80,19 +218,37 @@ def _in_package(py_file) -> bool:
     return os.path.abspath(py_file).startswith(_PACKAGE_DIR + os.sep)
 
 
+# ------------------------------------------------------------------ locators
+
+_REFUSED_IN_TREE: set = set()   # package folders whose __pycache__ is not writable
+_WARNED: set = set()
+
+
 def _package_locator(base):
     """A subclass of numba's locator `base` that stamps this package's
-    kernels with kernel_sources_digest() and declines every other file."""
+    kernels with module_digest(their file) and declines every other file."""
 
     class Locator(base):
         def get_source_stamp(self):
-            return kernel_sources_digest()
+            return module_digest(os.path.abspath(self._py_file))
 
         @classmethod
         def from_function(cls, py_func, py_file):
             if not _in_package(py_file):
                 return None
-            return super().from_function(py_func, py_file)
+            found = super().from_function(py_func, py_file)
+            folder = os.path.dirname(os.path.abspath(py_file))
+            if base is caching.InTreeCacheLocator and found is None:
+                _REFUSED_IN_TREE.add(folder)
+            if (base is caching.UserWideCacheLocator and found is not None
+                    and folder in _REFUSED_IN_TREE and "user-wide" not in _WARNED):
+                _WARNED.add("user-wide")
+                warnings.warn(
+                    f"scenegraph: the package folder {_PACKAGE_DIR} is not writable, so "
+                    f"compiled kernels are cached in {os.path.dirname(found.get_cache_path())} "
+                    f"instead (set NUMBA_CACHE_DIR to choose another folder)",
+                    CacheLocationWarning, stacklevel=2)
+            return found
 
     Locator.__name__ = Locator.__qualname__ = "Package" + base.__name__
     return Locator
@@ -106,9 +262,334 @@ if not any(c.__name__ == PACKAGE_LOCATORS[0].__name__
     caching.CacheImpl._locator_classes[:0] = list(PACKAGE_LOCATORS)
 
 
-def _compile_lazily(function, options):
+# ------------------------------------------------------------------ cache files
+
+
+@contextlib.contextmanager
+def _locked(path: str):
+    """An exclusive lock on the file `path` (created if needed) while the
+    block runs; no lock where fcntl is missing."""
+    if fcntl is None:   # pragma: no cover
+        yield
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
     try:
-        return numba.njit(**options)(function)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+class _IndexDataCacheFile(caching.IndexDataCacheFile):
+    """numba's index + data files with content-named data files and a locked
+    index merge (see the module docstring)."""
+
+    def data_name_for(self, key) -> str:
+        """The data file's name for index key `key` under this stamp."""
+        digest = hashlib.sha256(pickle.dumps((key, self._source_stamp), protocol=4))
+        return self._data_name_pattern.replace("{number:d}", digest.hexdigest()[:20])
+
+    def _stale_names(self) -> list:
+        """Data files named by the index on disk when its stamp is not ours."""
+        try:
+            with open(self._index_path, "rb") as f:
+                version = pickle.load(f)
+                stamp, overloads = pickle.loads(f.read())
+        except Exception:
+            return []
+        if version == self._version and stamp == self._source_stamp:
+            return []
+        return list(overloads.values())
+
+    def save(self, key, data):
+        data_name = self.data_name_for(key)
+        self._save_data(data_name, data)        # first the data, then the index naming it
+        with _locked(self._index_path + ".lock"):
+            stale = self._stale_names()
+            overloads = self._load_index()
+            overloads[key] = data_name
+            self._save_index(overloads)
+        for name in stale:
+            if name not in overloads.values():
+                with contextlib.suppress(OSError):
+                    os.unlink(self._data_path(name))
+
+
+class _FunctionCache(caching.FunctionCache):
+    """numba's FunctionCache writing through _IndexDataCacheFile; a miss of
+    a query kernel called from Python starts the helper process or waits for
+    it (see "Parallel compiles" below)."""
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file = _IndexDataCacheFile(
+            cache_path=self._cache_path, filename_base=self._impl.filename_base,
+            source_stamp=self._impl.locator.get_source_stamp())
+
+    def load_overload(self, sig, target_context):
+        result = super().load_overload(sig, target_context)
+        if result is not None or getattr(COMPILE_REPORT._local, "depth", 0):
+            return result       # found, or a callee inside a compile
+        group = _kernel_group(self._py_func)
+        if group is None or not _helpers_enabled():
+            return result
+        if _HELPER["process"] is None:
+            _start_helper(group)
+        elif _HELPER["process"] and not _claim(group) and _wait_for(group):
+            return super().load_overload(sig, target_context)
+        return result
+
+
+# ------------------------------------------------------------------ parallel compiles
+#
+# The first cache miss of a query kernel called from Python (not a callee
+# inside a compile) claims its group and starts one helper process,
+# scenegraph._warmup, that compiles the other query groups into the same
+# cache on the other core while this process compiles what it needs. Each
+# group is compiled by whichever process claims it first (a file created
+# exclusively in a folder both share): a later miss in a group this process
+# claims compiles here; in a group the helper claimed, it waits for the
+# helper's group and loads it. The helper is stopped when this process exits.
+
+_HELPER = {"process": None, "groups": (), "done": None, "own": set()}
+
+
+def _claim(group: str) -> bool:
+    """True if `group` is this process's to compile (claimed now or
+    before), False if the helper claimed it first."""
+    if group in _HELPER["own"]:
+        return True
+    try:
+        os.close(os.open(os.path.join(_HELPER["done"], group.replace(" ", "_") + ".claim"),
+                         os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    except OSError:
+        pass
+    _HELPER["own"].add(group)
+    return True
+
+
+def helper_process():
+    """The helper process started by this process (subprocess.Popen), or
+    None."""
+    return _HELPER["process"]
+
+
+def _kernel_group(py_func):
+    from scenegraph._warmup import KERNEL_GROUPS
+    return KERNEL_GROUPS.get((py_func.__module__, py_func.__name__))
+
+
+def _helpers_enabled() -> bool:
+    return (os.environ.get("SCENEGRAPH_PARALLEL_COMPILE", "1") != "0"
+            and not os.environ.get("SCENEGRAPH_WARMUP_HELPER")
+            and (os.cpu_count() or 1) > 1)
+
+
+def _start_helper(own_group: str) -> None:
+    from scenegraph._warmup import GROUPS
+    groups = tuple(g for g in GROUPS if g != own_group)
+    done = tempfile.mkdtemp(prefix="scenegraph_warmup_")
+    _HELPER["done"] = done
+    _claim(own_group)
+    parent = os.path.dirname(_PACKAGE_DIR)
+    env = {**os.environ, "SCENEGRAPH_WARMUP_HELPER": "1", "SCENEGRAPH_WARMUP_DONE": done,
+           "SCENEGRAPH_COMPILE_REPORT": "0",
+           "PYTHONPATH": os.pathsep.join(filter(None, (parent, os.environ.get("PYTHONPATH"))))}
+    if env.get("NUMBA_CACHE_DIR"):
+        env["NUMBA_CACHE_DIR"] = os.path.abspath(env["NUMBA_CACHE_DIR"])
+    try:
+        process = subprocess.Popen([sys.executable, "-m", f"{_PACKAGE}._warmup", *groups],
+                                   cwd=parent, env=env, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        _HELPER["process"] = False      # never try again
+        return
+    _HELPER.update(process=process, groups=groups, done=done)
+    atexit.register(_stop_helper)
+    COMPILE_REPORT.note(f"scenegraph: first use on this machine: a second process compiles "
+                        f"the {', '.join(groups)} kernels meanwhile")
+
+
+def _stop_helper() -> None:
+    process = _HELPER["process"]
+    if process and process.poll() is None:
+        process.terminate()
+        with contextlib.suppress(Exception):
+            process.wait(5)
+
+
+def _wait_for(group: str, limit: float = 900.0) -> bool:
+    """Waits while the helper works on `group`: True once it is done (the
+    kernels are then in the cache), False if the helper ended without it."""
+    process, marker = _HELPER["process"], os.path.join(
+        _HELPER["done"], group.replace(" ", "_") + ".done")
+    if process is None or process is False:
+        return False
+    start = shown = time.perf_counter()
+    while not os.path.exists(marker):
+        if process.poll() is not None and not os.path.exists(marker):
+            return False
+        now = time.perf_counter()
+        if now - start > limit:
+            return False
+        if now - shown >= 3.0:
+            COMPILE_REPORT.note(f"scenegraph: waiting for the second process compiling the "
+                                f"{group} kernels, {now - start:.0f} s")
+            shown = now
+        time.sleep(0.05)
+    return True
+
+
+# ------------------------------------------------------------------ compile report
+
+
+def _package_dispatchers(py_func, seen: set) -> None:
+    """Adds to `seen` the dispatchers of this package that py_func's code
+    names (globals and closure cells, nested code included), transitively."""
+    codes, names = [py_func.__code__], set()
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names)
+        codes.extend(c for c in code.co_consts if isinstance(c, pytypes.CodeType))
+    found = [py_func.__globals__.get(name) for name in names]
+    for cell in py_func.__closure__ or ():
+        with contextlib.suppress(ValueError):
+            found.append(cell.cell_contents)
+    for obj in found:
+        inner = getattr(obj, "py_func", None)
+        if (isinstance(obj, numba.core.dispatcher.Dispatcher) and inner is not None
+                and obj not in seen and _in_package(inner.__code__.co_filename)):
+            seen.add(obj)
+            _package_dispatchers(inner, seen)
+
+
+class CompileReport(numba_event.Listener):
+    """Reports, on `stream`, the compiles of this package's kernels: once a
+    kernel called from Python has compiled for `after` seconds, a line names
+    it and says how many of the package functions it needs (its
+    dispatchers not compiled yet when it started, an estimate) are done;
+    then a line every `every` seconds (rewritten in place on a terminal)
+    and one when it is done."""
+
+    def __init__(self, stream=None, after: float = 1.0, every: float = 3.0,
+                 quiet: bool = False):
+        self.stream = stream
+        self.after, self.every = after, every
+        self.quiet = quiet
+        self._local = threading.local()
+        self.compiled = 0       # package functions compiled in this process
+
+    def note(self, text: str) -> None:
+        """Writes one line (unless quiet)."""
+        self._write(text, True)
+
+    def _write(self, text: str, final: bool) -> None:
+        if self.quiet:
+            return
+        stream = self.stream or sys.stderr
+        try:
+            tty = stream.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        with contextlib.suppress(Exception):
+            if tty:
+                stream.write("\r" + text.ljust(getattr(self._local, "width", 0))
+                             + ("\n" if final else ""))
+                self._local.width = 0 if final else len(text)
+            else:
+                stream.write(text + "\n")
+            stream.flush()
+
+    def on_start(self, event):
+        state = self._local
+        depth = getattr(state, "depth", 0)
+        state.depth = depth + 1
+        if depth:
+            return
+        dispatcher = (event.data or {}).get("dispatcher")
+        py_func = getattr(dispatcher, "py_func", None)
+        state.top = None
+        if py_func is None or not _in_package(py_func.__code__.co_filename):
+            return
+        needed = set()
+        _package_dispatchers(py_func, needed)
+        state.top = py_func.__qualname__
+        state.module = py_func.__module__
+        state.total = 1 + sum(1 for d in needed if not d.overloads)
+        state.done = 0
+        state.start = time.perf_counter()
+        state.shown = None
+        if self.after <= 0.0:
+            self._show(state, state.start, False)
+
+    def _show(self, state, now, final):
+        elapsed = now - state.start
+        if final:
+            text = (f"scenegraph: compiled {state.top} ({state.module}): {state.done} "
+                    f"functions in {elapsed:.1f} s, cached for later runs")
+        else:
+            text = (f"scenegraph: compiling {state.top} ({state.module}), first use on "
+                    f"this machine: {state.done}/{max(state.total, state.done)} functions, "
+                    f"{elapsed:.0f} s")
+        self._write(text, final)
+        state.shown = now
+
+    def on_end(self, event):
+        state = self._local
+        state.depth -= 1
+        if getattr(state, "top", None) is None:
+            return
+        dispatcher = (event.data or {}).get("dispatcher")
+        py_func = getattr(dispatcher, "py_func", None)
+        if py_func is not None and _in_package(py_func.__code__.co_filename):
+            state.done += 1
+            self.compiled += 1
+        now = time.perf_counter()
+        elapsed = now - state.start
+        final = state.depth == 0
+        due = (state.shown is None and elapsed >= self.after) or (
+            state.shown is not None and now - state.shown >= self.every)
+        if due or (final and state.shown is not None):
+            self._show(state, now, final)
+        if final:
+            state.top = None
+
+
+#: The listener registered for this process (its `stream` may be replaced;
+#: quiet with SCENEGRAPH_COMPILE_REPORT=0). It also keeps the compile depth
+#: that tells a kernel called from Python from a callee.
+COMPILE_REPORT = CompileReport(quiet=os.environ.get("SCENEGRAPH_COMPILE_REPORT", "1") == "0")
+numba_event.register("numba:compile", COMPILE_REPORT)
+
+
+# ------------------------------------------------------------------ njit
+
+
+def _plain_call_template(dispatcher):
+    """get_call_template for `dispatcher` that types a call from compiled
+    code with its arguments' plain types (int64, bool, not Literal[int](0))
+    when that compiles, else as numba would (see njit)."""
+    original = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        plain = tuple(numba_types.unliteral(a) for a in args)
+        plain_kws = {k: numba_types.unliteral(v) for k, v in kws.items()}
+        if plain != tuple(args) or plain_kws != kws:
+            try:
+                return original(plain, plain_kws)
+            except numba_errors.TypingError:
+                pass
+        return original(args, kws)
+
+    return get_call_template
+
+
+def _compile_lazily(function, options):
+    literals = options.pop("specialize_literals", True)
+    try:
+        dispatcher = numba.njit(**options)(function)
     except RuntimeError as exc:
         if "no locator available" not in str(exc):
             raise
@@ -117,18 +598,34 @@ def _compile_lazily(function, options):
         warnings.warn(f"numba cannot cache {function.__qualname__} ({exc}); it will be "
                       f"compiled in every process. Set NUMBA_CACHE_DIR to a writable "
                       f"folder to keep compiled kernels.", RuntimeWarning, stacklevel=3)
-        return numba.njit(**{**options, "cache": False})(function)
+        dispatcher = numba.njit(**{**options, "cache": False})(function)
+    if not hasattr(dispatcher, "get_call_template"):        # NUMBA_DISABLE_JIT=1
+        return dispatcher
+    if isinstance(getattr(dispatcher, "_cache", None), caching.FunctionCache):
+        dispatcher._cache = _FunctionCache(function)
+    if not literals:
+        dispatcher.get_call_template = _plain_call_template(dispatcher)
+    return dispatcher
 
 
 def njit(function=None, **options):
     """numba.njit with the project's options (see the module docstring);
     usable bare (``@njit``) or with extra options (``@njit(inline="always")``).
     Where no cache folder is writable, kernels compile per process (with a
-    warning) rather than failing at import."""
+    warning) rather than failing at import.
+
+    specialize_literals=False (this module's option): a call from compiled
+    code that passes a constant (``f(x, 0, False)``) compiles `f` for int64
+    / bool, not for the constant's value — numba's default compiles one copy
+    of `f` (and of everything it calls with that argument) per distinct
+    constant: the narrow phase twice, a GJK helper ten times. (A call that
+    needs the literal, a tuple index, still gets it: plain types are tried
+    first.) For kernels whose constants buy nothing at run time (a flag
+    tested once per call, a start size, small helpers LLVM inlines)."""
     merged = {**_OPTIONS, **options}
     if function is None:
-        return lambda f: _compile_lazily(f, merged)
-    return _compile_lazily(function, merged)
+        return lambda f: _compile_lazily(f, dict(merged))
+    return _compile_lazily(function, dict(merged))
 
 
 def entry_point(dispatcher, args):

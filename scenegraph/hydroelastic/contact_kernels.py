@@ -173,7 +173,7 @@ def _new_stack(offsets_A, offsets_B):
     return stack
 
 
-@njit
+@njit(specialize_literals=False)
 def _collide_chunk(nodes_A, prims_A, leaves_A, offsets_A, nodes_B, prims_B, leaves_B,
                    offsets_B, X, stack, sp, pairs, W):
     """Continues the depth-first traversal from stack[:sp], writing candidate primitive
@@ -460,7 +460,7 @@ def _new_buffers(capacity):
             np.empty((capacity, 3)), np.empty((capacity, 3)), np.empty((capacity, 3)))
 
 
-@njit
+@njit(specialize_literals=False)
 def _reserve(buf, K, extra):
     """Buffers holding at least K + extra polygons (doubling; contents kept)."""
     start, p_FV, pressure, nhat_F, grad_A, grad_B = buf
@@ -472,7 +472,7 @@ def _reserve(buf, K, extra):
             _grow_rows(grad_B, cap))
 
 
-@njit
+@njit(specialize_literals=False)
 def _trim(buf, K, V, with_B):
     start, p_FV, pressure, nhat_F, grad_A, grad_B = buf
     return (start[:K + 1].copy(), p_FV[:V].copy(), pressure[:V].copy(), nhat_F[:K].copy(),

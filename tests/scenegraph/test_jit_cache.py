@@ -1,16 +1,26 @@
-"""The compiled kernels' on-disk cache is stamped with all kernel sources of
-the package, so a change to a callee in another module recompiles its
-callers instead of loading stale machine code (scenegraph/_jit.py)."""
+"""The compiled kernels' on-disk cache (scenegraph/_jit.py): each kernel is
+stamped with its module and every package module it imports, so a change to
+a callee or to a constant compiled in recompiles it instead of loading stale
+machine code; concurrent writers keep every entry; a read-only package folder
+falls back to the user cache saying so; compiles are reported."""
 from __future__ import annotations
 
 import inspect
+import io
+import os
+import subprocess
+import sys
+import threading
+import time
 
 import pytest
 
 from numba.core import caching
 
 from scenegraph import _jit
-from scenegraph.proximity.compiled import narrow_phase
+from scenegraph.proximity.compiled import narrow_phase, pair_queries
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _write(path, text):
@@ -33,11 +43,143 @@ def test_digest_ignores_files_without_kernels(tmp_path):
     assert _jit.sources_digest(str(tmp_path)) == before
 
 
-def test_package_kernels_are_stamped_with_the_package_digest():
+def _package_file(*parts):
+    return os.path.join(os.path.dirname(_jit.__file__), *parts)
+
+
+def test_a_kernel_module_is_stamped_with_every_module_it_imports():
+    closure = _jit.module_closure(_package_file("proximity", "compiled", "pair_queries.py"))
+    names = {os.path.relpath(f, os.path.dirname(_jit.__file__)) for f in closure}
+    # Its own callees, the shape kinds' numbers (packed_shapes.py) and the
+    # shape data they are packed from (shape_data.py), and this module.
+    assert {"_jit.py", "proximity/compiled/pair_queries.py",
+            "proximity/compiled/narrow_phase.py", "proximity/compiled/epa.py",
+            "proximity/compiled/packed_shapes.py", "proximity/shape_data.py"} <= names
+    # Not the package's front modules (scenegraph/__init__ imports everything).
+    assert "__init__.py" not in names and "scene_graph.py" not in names
+
+
+def test_package_kernels_are_stamped_with_their_module_digest():
     py_func = narrow_phase.solve_pairs.py_func
     locator = _jit.PACKAGE_LOCATORS[1].from_function(py_func, inspect.getfile(py_func))
     assert locator is not None
-    assert locator.get_source_stamp() == _jit.kernel_sources_digest()
+    assert locator.get_source_stamp() == _jit.module_digest(inspect.getfile(py_func))
+    assert _jit.module_digest(inspect.getfile(py_func)) != _jit.module_digest(
+        inspect.getfile(pair_queries.select_pairs.py_func))
+
+
+_KERNEL = """from scenegraph._jit import njit
+from pkg.kinds import SCALE
+
+@njit
+def scaled(x):
+    return SCALE * x
+"""
+
+# (scenegraph's __init__ is skipped: importing the whole library costs a
+# second per process; a kernel module only needs _jit.)
+_RUN = """import sys, types
+package = types.ModuleType("scenegraph")
+package.__path__ = [sys.argv[1] + "/scenegraph"]
+sys.modules["scenegraph"] = package
+from scenegraph import _jit
+_jit._PACKAGE_DIR = sys.argv[2] + "/pkg"
+_jit._PACKAGE = "pkg"
+sys.path.insert(0, sys.argv[2])
+from pkg.kernel import scaled
+print(scaled(2.0))
+"""
+
+
+def _run(tmp_path, env):
+    out = subprocess.run([sys.executable, str(tmp_path / "run.py"), REPO, str(tmp_path)],
+                         capture_output=True, text=True, env=env, check=True)
+    return out.stdout.split()[0]
+
+
+def test_a_changed_constant_in_an_imported_module_recompiles_its_kernels(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    _write(tmp_path / "pkg" / "__init__.py", "")
+    _write(tmp_path / "pkg" / "kinds.py", "SCALE = 3.0\n")
+    _write(tmp_path / "pkg" / "kernel.py", _KERNEL)
+    _write(tmp_path / "run.py", _RUN)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "SCENEGRAPH_COMPILE_REPORT": "0"}
+    assert _run(tmp_path, env) == "6.0"
+    assert _run(tmp_path, env) == "6.0"         # loaded from the cache
+    assert any(name.endswith(".nbc") for _, _, files in os.walk(tmp_path / "cache")
+               for name in files)
+    _write(tmp_path / "pkg" / "kinds.py", "SCALE = 5.0\n")   # kernel.py unchanged
+    assert _run(tmp_path, env) == "10.0"
+
+
+def _cache_file(folder, stamp=b"stamp"):
+    return _jit._IndexDataCacheFile(cache_path=str(folder), filename_base="f-1.py311",
+                                    source_stamp=stamp)
+
+
+def test_concurrent_writers_keep_every_entry_and_each_file_holds_its_own_key(tmp_path):
+    keys = [(f"sig{n}", "cpu") for n in range(40)]
+
+    def writer(part):
+        cache_file = _cache_file(tmp_path)
+        for key in part:
+            cache_file.save(key, ("machine code of", key))
+
+    threads = [threading.Thread(target=writer, args=(keys[k::4],)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    reader = _cache_file(tmp_path)
+    for key in keys:
+        assert reader.load(key) == ("machine code of", key)
+    assert len({reader.data_name_for(key) for key in keys}) == len(keys)
+
+
+def test_a_new_stamp_replaces_the_stale_entries_and_their_files(tmp_path):
+    old = _cache_file(tmp_path, b"old")
+    old.save(("sig", "cpu"), "old code")
+    new = _cache_file(tmp_path, b"new")
+    assert new.load(("sig", "cpu")) is None
+    new.save(("sig", "cpu"), "new code")
+    assert new.load(("sig", "cpu")) == "new code"
+    assert sorted(n for n in os.listdir(tmp_path) if n.endswith(".nbc")) == [
+        new.data_name_for(("sig", "cpu"))]
+
+
+def test_a_read_only_package_folder_falls_back_to_the_user_cache_with_a_warning(
+        tmp_path, monkeypatch):
+    monkeypatch.setattr(caching.config, "CACHE_DIR", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+
+    def read_only(self):
+        raise PermissionError(f"read-only: {self.get_cache_path()}")
+
+    monkeypatch.setattr(_jit.PACKAGE_LOCATORS[1], "ensure_cache_path", read_only)
+    monkeypatch.setattr(_jit, "_WARNED", set())
+    py_func = pair_queries.select_pairs.py_func
+    with pytest.warns(_jit.CacheLocationWarning, match="not writable.*NUMBA_CACHE_DIR"):
+        impl = caching.CompileResultCacheImpl(py_func)
+    assert isinstance(impl.locator, _jit.PACKAGE_LOCATORS[2])
+    assert impl.locator.get_cache_path().startswith(str(tmp_path / "user-cache"))
+
+
+def test_compiles_are_reported_with_counts(tmp_path):
+    stream = io.StringIO()
+    report = _jit.CompileReport(stream=stream, after=0.0, every=0.0)
+    from numba.core import event
+    event.register("numba:compile", report)
+    try:
+        kernel = _jit.njit(cache=False)(pair_queries._in_frame.py_func)
+        kernel(__import__("numpy").zeros((1, 3, 3)), __import__("numpy").zeros((1, 3)), 0,
+               1.0, 2.0, 3.0)
+    finally:
+        event.unregister("numba:compile", report)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("scenegraph: compiling _in_frame (scenegraph.proximity")
+    assert "0/1 functions" in lines[0]
+    assert lines[-1].startswith("scenegraph: compiled _in_frame") and "cached" in lines[-1]
 
 
 def test_package_locators_are_consulted_first_and_decline_other_files(tmp_path):
@@ -83,3 +225,49 @@ def test_entry_point_computes_what_the_dispatcher_computes():
     # p_WG = p_W1 + R_W1·(p_12 + R_12·p_2G) with R_W1 = I, R_12 the row permutation
     # [[0,1,0],[0,0,1],[1,0,0]]: (1, 2, 3) + (-1, 0.5, 0.25) + (0, 1, 0).
     np.testing.assert_array_equal(b[3][0], [0.0, 3.5, 3.25])
+
+
+def test_the_helper_groups_name_kernels_called_from_python():
+    import importlib
+
+    from scenegraph import _warmup
+    assert set(_warmup.KERNEL_GROUPS.values()) == set(_warmup.GROUPS)
+    for module, name in _warmup.KERNEL_GROUPS:
+        kernel = getattr(importlib.import_module(module), name)
+        assert isinstance(kernel, caching.numba.core.dispatcher.Dispatcher), (module, name)
+    with pytest.raises(ValueError, match="unknown warm-up group 'rays'"):
+        _warmup.run_group("rays")
+
+
+class _FakeHelper:
+    def __init__(self):
+        self.ended = False
+
+    def poll(self):
+        return 0 if self.ended else None
+
+
+def test_a_kernel_of_the_helpers_group_waits_for_it_and_not_after_it_ended(
+        tmp_path, monkeypatch):
+    helper = _FakeHelper()
+    monkeypatch.setattr(_jit, "_HELPER", {"process": helper, "groups": ("hydroelastic",),
+                                          "done": str(tmp_path), "own": set()})
+    monkeypatch.setattr(_jit.COMPILE_REPORT, "quiet", True)
+    timer = threading.Timer(0.2, lambda: (tmp_path / "hydroelastic.done").write_text(""))
+    timer.start()
+    start = time.perf_counter()
+    assert _jit._wait_for("hydroelastic")
+    assert time.perf_counter() - start >= 0.15
+    helper.ended = True             # ended without writing the group: compile here
+    assert not _jit._wait_for("point queries")
+
+
+def test_each_group_is_claimed_by_one_process(tmp_path, monkeypatch):
+    from scenegraph import _warmup
+    monkeypatch.setattr(_jit, "_HELPER", {"process": _FakeHelper(), "groups": (),
+                                          "done": str(tmp_path), "own": set()})
+    assert _jit._claim("pair queries")
+    assert _jit._claim("pair queries")      # still this process's
+    assert not _warmup._claim(str(tmp_path), "pair queries")
+    assert _warmup._claim(str(tmp_path), "hydroelastic")
+    assert not _jit._claim("hydroelastic")

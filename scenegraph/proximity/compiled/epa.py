@@ -113,7 +113,7 @@ def _same(pv, i, j):
     return xi == xj and yi == yj and zi == zj
 
 
-@njit
+@njit(specialize_literals=False)
 def _swap_vertices(pv, i, j):
     for c in range(_PV):
         x = load_f64(pv, _PV * i + c)
@@ -429,7 +429,7 @@ def other_basin(PF, FI, WORK, nx, ny, nz, below, max_cos):
     return True, load_f64(pf, o), load_f64(pf, o + 1), load_f64(pf, o + 2), best
 
 
-@njit
+@njit(specialize_literals=False)
 def epa(A, B, scale, S, n, PV, PF, FI, WORK, rel_tol, polytopes, resume):
     """Penetration of overlapping bodies A, B (supports.py tuples).
 

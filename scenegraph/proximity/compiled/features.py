@@ -97,7 +97,7 @@ AT_ANGLE, AT_POINT, BY_EXTENT = 0, 1, 2
 _SIDE_SLACK = 1e-2
 
 
-@njit
+@njit(specialize_literals=False)
 def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, mode):
     """The support feature of `body` along u (in G), see the module docstring;
     size [m]: the body's length scale; w (G): the coarse witness; mode:
@@ -389,7 +389,7 @@ def inside_feature(body, hull, feature, x, y, z, tol):
     return True
 
 
-@njit
+@njit(specialize_literals=False)
 def support_gap(body, ux, uy, uz, x, y, z, start=0):
     """h(u) − u·p ≥ 0 for a point p (G) of the body: 0 iff p is a support
     point along u (in G). start: a Convex's vertex to climb from

@@ -21,7 +21,7 @@ SEPARATED, INTERSECTING, FARTHER = 0, 1, 2
 _MAX_ITERATIONS = 128
 
 
-@njit
+@njit(specialize_literals=False)
 def _keep(S, i0, i1, i2, l0, l1, l2, n):
     """Compacts the simplex to its kept rows i0 < i1 < i2 (first n of them)
     with weights l0, l1, l2; returns n. Kept rows are ascending, so copying
@@ -35,7 +35,7 @@ def _keep(S, i0, i1, i2, l0, l1, l2, n):
     return n
 
 
-@njit
+@njit(specialize_literals=False)
 def _segment_t(S, i, j):
     """Parameter t ∈ [0, 1] of the point of segment S[i]S[j] closest to the origin."""
     ax, ay, az = S[i, 0], S[i, 1], S[i, 2]
@@ -46,7 +46,7 @@ def _segment_t(S, i, j):
     return min(max(-(ax * bx + ay * by + az * bz) / dd, 0.0), 1.0)
 
 
-@njit
+@njit(specialize_literals=False)
 def _segment(S, i, j):
     """Reduces the simplex to the closest feature of segment (i, j)."""
     t = _segment_t(S, i, j)
@@ -57,12 +57,12 @@ def _segment(S, i, j):
     return _keep(S, i, j, 0, 1.0 - t, t, 0.0, 2)
 
 
-@njit
+@njit(specialize_literals=False)
 def _dot(S, i, x, y, z):
     return S[i, 0] * x + S[i, 1] * y + S[i, 2] * z
 
 
-@njit
+@njit(specialize_literals=False)
 def _triangle_region(S, i, j, k):
     """Ericson's closest point of triangle (S[i], S[j], S[k]) to the origin:
     (code, s, t): code 0..2 vertex i, j, k; 3, 4, 5 edge ij, ik, jk at
@@ -125,7 +125,7 @@ def _triangle_distance2(S, i, j, k):
     return best
 
 
-@njit
+@njit(specialize_literals=False)
 def _triangle(S, i, j, k):
     """Reduces the simplex to the closest feature of triangle (i, j, k)."""
     code, s, t = _triangle_region(S, i, j, k)
@@ -155,7 +155,7 @@ def _triangle(S, i, j, k):
     return _segment(S, bi, bj)
 
 
-@njit
+@njit(specialize_literals=False)
 def _face(f):
     """Face f of a tetrahedron: (i, j, k, opposite vertex), i < j < k."""
     if f == 0:
@@ -215,7 +215,7 @@ def _closest(S, n):
     return _tetrahedron(S)
 
 
-@njit
+@njit(specialize_literals=False)
 def simplex_point(S, n, column):
     """Σ λ_s S[s, column:column+3] over the n simplex rows."""
     x = y = z = 0.0
@@ -226,7 +226,7 @@ def simplex_point(S, n, column):
     return x, y, z
 
 
-@njit
+@njit(specialize_literals=False)
 def _set_row(S, r, wx, wy, wz, ax, ay, az, bx, by, bz):
     S[r, 0], S[r, 1], S[r, 2] = wx, wy, wz
     S[r, 3], S[r, 4], S[r, 5] = ax, ay, az

@@ -400,7 +400,7 @@ def _smooth(kind):
     return kind == ELLIPSOID or kind == SPHERE
 
 
-@njit
+@njit(specialize_literals=False)
 def _axis(body, k):
     """Axis k (0, 1, 2) of the body's frame G, in W."""
     if k == 0:
@@ -452,7 +452,7 @@ def _off_surface(body, hull, x, y, z):
     return math.sqrt((x - qx) ** 2 + (y - qy) ** 2 + (z - qz) ** 2)
 
 
-@njit
+@njit(specialize_literals=False)
 def _refine_attempts(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz,
                      coarse, scale, level, work):
     """The refinement from a coarse answer (m, witnesses a, b; coarse = f(m)),
@@ -513,7 +513,7 @@ def _inner_radius(body):
     return body[6]  # Sphere
 
 
-@njit
+@njit(specialize_literals=False)
 def _best_axis_bound(A, B, own_axes_only, below=-math.inf):
     """(f, u): the best lower bound f(u) of the signed distance over the
     bodies' axes (±x, ±y, ±z of A and of B) and ±(z_A × z_B), the
@@ -837,7 +837,7 @@ def _near_general_pair(shapes, R, p, a, b, max_distance, S, PV, PF, FI, WORK, wo
     return st, d, ax + ox, ay + oy, az + oz, bx + ox, by + oy, bz + oz, nx, ny, nz
 
 
-@njit
+@njit(specialize_literals=False)
 def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p_WCa, p_WCb,
                 nhat_BA_W, status, stop_at_first):
     """Narrow phase of pairs (index_A[k], index_B[k]) of engine rows.

@@ -47,7 +47,7 @@ def _in_frame(R, p, g, x, y, z):
             R[g, 0, 2] * dx + R[g, 1, 2] * dy + R[g, 2, 2] * dz)
 
 
-@njit
+@njit(inline="always")  # in select_candidates: no library of its own to optimize
 def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, negate, rows,
                  values, stats):
     """See the module docstring."""

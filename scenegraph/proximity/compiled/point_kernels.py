@@ -529,7 +529,7 @@ def _triangle_d2(x, y, z, ax, ay, az, bx, by, bz, cx, cy, cz):
     return _d2(x, y, z, qx, qy, qz), qx, qy, qz
 
 
-@njit
+@njit(specialize_literals=False)
 def packed_hull_point(vertices, triangles, normals, offsets, triangle_facet, v0, f0, f1,
                       t0, t1, size, x, y, z):
     """convex_point on the hull that owns vertex rows v0…, facet rows

@@ -65,7 +65,7 @@ def _perpendicular(nx, ny, nz):
     return x / n, y / n, z / n
 
 
-@njit
+@njit(specialize_literals=False)
 def _free_world(body, feature, j):
     """Free direction j (0 or 1) of a feature, in W."""
     if j == 0:
@@ -188,7 +188,7 @@ def _solve_damped(wk, n):
     return True
 
 
-@njit
+@njit(specialize_literals=False)
 def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by, bz, tau,
            mode, freeze_A_first, work):
     """Refines a coarse answer (m = nhat_BA and witnesses a, b in W) of bodies

@@ -47,7 +47,9 @@ def make_body(shapes, g, R, p, core, ox=0.0, oy=0.0, oz=0.0):
     Hull data comes from PackedShapes.refs, so no PackedHulls is needed."""
     P = shapes.params
     F = shapes.refs
-    return (shapes.kind[g], F[g, 0], F[g, 1], F[g, 2], F[g, 3], core, P[g, 0], P[g, 1],
+    # bool(core): a constant core (False) would type the tuple with a literal
+    # and compile a second copy of every support function it reaches.
+    return (shapes.kind[g], F[g, 0], F[g, 1], F[g, 2], F[g, 3], bool(core), P[g, 0], P[g, 1],
             P[g, 2], R[g, 0, 0], R[g, 0, 1], R[g, 0, 2], R[g, 1, 0], R[g, 1, 1], R[g, 1, 2],
             R[g, 2, 0], R[g, 2, 1], R[g, 2, 2], p[g, 0] - ox, p[g, 1] - oy, p[g, 2] - oz)
 
@@ -58,14 +60,14 @@ def _plus(x):
     return -1.0 if x < 0.0 else 1.0
 
 
-@njit
+@njit(specialize_literals=False)
 def vertex(body, i):
     """(x, y, z) in G of local hull vertex i of a Convex body."""
     a = body[1]
     return load_f64(a, 3 * i), load_f64(a, 3 * i + 1), load_f64(a, 3 * i + 2)
 
 
-@njit
+@njit(specialize_literals=False)
 def convex_support_vertex(body, ux, uy, uz, start):
     """Local index of the hull vertex maximising u·v (u in G). `start`: a
     local vertex to climb from (large hulls). Ties keep the first vertex of a
@@ -182,7 +184,7 @@ def support_W(body, ux, uy, uz):
     return from_G(body, sx, sy, sz)
 
 
-@njit
+@njit(specialize_literals=False)
 def support_W_from(body, ux, uy, uz, start):
     """support_W with a warm start: (x, y, z, i), i the local support vertex
     of a Convex found by climbing from vertex `start` (the support vertex of

@@ -1,0 +1,175 @@
+"""Compiling the proximity kernels in a second process (scenegraph._jit).
+
+A fresh checkout has no machine code for the kernels; numba compiles each at
+its first call, on one core. When a process first has to compile a query
+kernel (a cache miss outside any compile, scenegraph._jit), it claims
+that kernel's group and starts one helper process, ``python -m
+scenegraph._warmup GROUP ...``, that compiles the other query groups into the
+same cache meanwhile, on the other core. A group is compiled by whichever
+process claims it first: when the process later needs a kernel of a group
+the helper claimed, it waits for the helper's group instead of compiling it a
+second time, then loads it.
+
+Groups (each compiled by running its queries on a small scene of every shape
+kind through the public API, so the signatures are those real scenes use):
+
+  pair queries     ComputePointPairPenetration, signed distances, candidates
+  collision check  HasCollisions
+  point queries    ComputeSignedDistanceToPoint
+  hydroelastic     ComputeContactSurfaces (polygons and triangles)
+
+The helper claims a group by creating ``<group>.claim`` exclusively in the
+folder named by SCENEGRAPH_WARMUP_DONE (skipping groups claimed already),
+writes ``<group>.done`` there after each and never starts helpers itself.
+SCENEGRAPH_PARALLEL_COMPILE=0 turns helpers off.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+__all__ = ["GROUPS", "KERNEL_GROUPS", "run_group"]
+
+#: The groups, in the order a helper compiles them (those a first query is
+#: least likely to need first).
+GROUPS = ("hydroelastic", "point queries", "collision check", "pair queries")
+
+#: (module, function) of the kernels a query calls from Python -> group.
+KERNEL_GROUPS = {
+    ("scenegraph.proximity.compiled.pair_queries", "select_candidates"): "pair queries",
+    ("scenegraph.proximity.compiled.pair_queries", "select_pairs"): "pair queries",
+    ("scenegraph.proximity.compiled.pair_queries", "candidates"): "pair queries",
+    ("scenegraph.proximity.compiled.sweep_and_prune", "boxes_and_pairs"): "pair queries",
+    ("scenegraph.proximity.compiled.narrow_phase", "solve_pairs"): "pair queries",
+    ("scenegraph.proximity.compiled.pair_queries", "first_colliding_pair"): "collision check",
+    ("scenegraph.proximity.compiled.point_query_kernel", "signed_distances_to_point"):
+        "point queries",
+    ("scenegraph.hydroelastic.contact_kernels", "soft_rigid_polygons"): "hydroelastic",
+    ("scenegraph.hydroelastic.contact_kernels", "soft_soft_polygons"): "hydroelastic",
+    ("scenegraph.hydroelastic.surface_kernels", "build_surface"): "hydroelastic",
+}
+# (hydroelastic.bvh.build_boxes, which registering a compliant geometry
+# calls, belongs to no group: a registration alone neither starts the helper
+# nor claims the contact kernels.)
+
+
+def _scene(hydroelastic: bool):
+    """(scene_graph, context, pose port, frame): two of every shape kind in
+    touching pairs and a half space; with `hydroelastic`, a compliant sphere
+    on a rigid box and on a compliant box instead."""
+    import scenegraph as sg
+    from scenegraph.math import RigidTransform, RollPitchYaw
+
+    scene_graph = sg.SceneGraph()
+    source = scene_graph.RegisterSource("warmup")
+    frame = scene_graph.RegisterFrame(source, sg.GeometryFrame("warmup"))
+
+    def add(shape, name, X, props=None, anchored=False):
+        instance = sg.GeometryInstance(X, shape, name)
+        gid = (scene_graph.RegisterAnchoredGeometry(source, instance) if anchored else
+               scene_graph.RegisterGeometry(source, frame, instance))
+        scene_graph.AssignRole(source, gid, props if props is not None else
+                               sg.ProximityProperties())
+
+    if hydroelastic:
+        soft = sg.ProximityProperties()
+        sg.AddCompliantHydroelasticProperties(0.05, 1e6, soft)
+        rigid = sg.ProximityProperties()
+        sg.AddRigidHydroelasticProperties(0.05, rigid)
+        add(sg.Sphere(0.1), "ball", RigidTransform([0.0, 0.0, 0.09]), soft)
+        add(sg.Box(1.0, 1.0, 0.1), "table", RigidTransform(), rigid, anchored=True)
+        add(sg.Box(0.3, 0.3, 0.1), "pad", RigidTransform([0.0, 0.0, 0.22]), soft,
+            anchored=True)
+    else:
+        vertices = np.array([[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.1],
+                             [0.08, 0.08, 0.08]], dtype=float)
+        shapes = [sg.Sphere(0.05), sg.Box(0.1, 0.08, 0.06), sg.Capsule(0.03, 0.1),
+                  sg.Cylinder(0.04, 0.1), sg.Ellipsoid(0.05, 0.04, 0.03),
+                  sg.Convex(vertices.T.copy(), "warmup_convex")]
+        k = 0
+        for i, shape in enumerate(shapes):
+            for j in range(2):
+                add(shape, f"g{k}", RigidTransform(RollPitchYaw(0.3 * k, 0.2, 0.1 * j),
+                                                   [0.3 * i, 0.06 * j, 0.0]))
+                k += 1
+        add(sg.HalfSpace(), "floor", RigidTransform([0.0, 0.0, -0.02]), anchored=True)
+    context = scene_graph.CreateDefaultContext()
+    return scene_graph, context, scene_graph.get_source_pose_port(source), frame
+
+
+def run_group(group: str) -> None:
+    """Runs `group`'s queries on the warm-up scene (compiling or loading its
+    kernels)."""
+    import scenegraph as sg
+    from scenegraph.math import RigidTransform
+
+    if group not in GROUPS:
+        raise ValueError(f"unknown warm-up group {group!r}; expected one of {GROUPS}")
+    scene_graph, context, port, frame = _scene(group == "hydroelastic")
+    for step in range(2):
+        poses = sg.FramePoseVector()
+        poses.set_value(frame, RigidTransform([0.0, 0.0, 0.001 * step]))
+        port.FixValue(context, poses)
+        query = scene_graph.get_query_output_port().Eval(context)
+        if group == "pair queries":
+            query.ComputePointPairPenetration()
+            query.ComputeSignedDistancePairwiseClosestPoints(0.05)
+            query.FindCollisionCandidates()
+        elif group == "collision check":
+            query.HasCollisions()
+        elif group == "point queries":
+            query.ComputeSignedDistanceToPoint(np.array([0.01, 0.02, 0.03]), 0.05)
+        else:
+            for representation in (sg.HydroelasticContactRepresentation.kPolygon,
+                                   sg.HydroelasticContactRepresentation.kTriangle):
+                query.ComputeContactSurfaces(representation)
+
+
+def _claim(folder: str, group: str) -> bool:
+    try:
+        os.close(os.open(os.path.join(folder, group.replace(" ", "_") + ".claim"),
+                         os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        return False
+
+
+def _exit_with_parent() -> None:
+    """Ends this process when the process that started it has gone (a
+    killed parent runs no exit handlers; the cache files are written whole,
+    so stopping mid-compile leaves nothing half-written)."""
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def main(groups) -> int:
+    """Compiles each of `groups` not claimed by the starting process yet
+    (claiming it), writing <group>.done after each into the folder
+    SCENEGRAPH_WARMUP_DONE (scenegraph._jit)."""
+    _exit_with_parent()
+    done = os.environ.get("SCENEGRAPH_WARMUP_DONE")
+    for group in groups:
+        if done and not _claim(done, group):
+            continue
+        try:
+            run_group(group)
+        finally:    # done or failed: the waiting process compiles what is missing
+            if done:
+                with open(os.path.join(done, group.replace(" ", "_") + ".done"), "w"):
+                    pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
