@@ -146,7 +146,7 @@ class RadauIntegrator(ImplicitIntegrator):
         invalidate = self._invalidate_time_and_xc
         eval_xcdot = self._eval_xcdot
         tolerance = 0.05 * self._accuracy_in_use
-        stage_times = [t0 + c[i] * h for i in range(s)]
+        stage_times = (t0 + c[0] * h,) if s == 1 else (t0 + c[0] * h, t0 + c[1] * h)
         tf = t0 + h
         a00 = A[0][0]
         if s == 2:
@@ -158,7 +158,7 @@ class RadauIntegrator(ImplicitIntegrator):
                 info.time = t0
                 for cev in invalidate:
                     cev.valid = False
-            Z = [[0.0] * n for _ in range(s)]
+            Z = [[0.0] * n] if s == 1 else [[0.0] * n, [0.0] * n]
             xtplus = list(xt0)
             if not self._use_full_newton and not self._maybe_freshen_matrices(
                     t0, xt0, h, trial, self._factor_radau, self._radau_matrix):

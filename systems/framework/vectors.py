@@ -205,8 +205,10 @@ class BasicVector(VectorBase):
                 if not isinstance(entry, float):
                     break
             else:
-                for i, entry in enumerate(value):
+                i = 0
+                for entry in value:
                     data[i] = entry
+                    i += 1
                 return
         if isinstance(value, np.ndarray):
             if value.shape != data.shape:
