@@ -81,7 +81,8 @@ def _feature(kinds, params, hull_rows, starts, V, N, E, T, R, p, g, ux, uy, uz, 
     if kind == HALFSPACE:
         for c in range(3):
             normal[c] = R[g, c, 2]
-        _to_w(R, p, g, 0.0, 0.0, 0.0, o, out, 0)
+        for c in range(3):
+            out[0, c] = p[g, c] - o[c]
         return PLANE, 1
     if kind == BOX:
         h = (a, b, L)
@@ -171,7 +172,7 @@ def _hull_feature(h, starts, V, N, E, T, R, p, g, gx, gy, gz, o, out, normal):
             face, align = f, c
     if face >= 0 and align * align >= 1.0 - SIN_TOLERANCE * SIN_TOLERANCE:
         # The facet's corners: ends of its feature edges, ordered by angle.
-        count = 0
+        count = np.int64(0)   # not a literal: callees compile once
         for q in range(t0 + T[FE + face], t0 + T[FE + face + 1]):
             e = T[q]
             for end in range(2):
@@ -207,8 +208,9 @@ def _hull_feature(h, starts, V, N, E, T, R, p, g, gx, gy, gz, o, out, normal):
                 other, ratio = w, r
     if other < 0:
         return POINT, 0
-    _to_w(R, p, g, V[v0 + v, 0], V[v0 + v, 1], V[v0 + v, 2], o, out, 0)
-    _to_w(R, p, g, V[v0 + other, 0], V[v0 + other, 1], V[v0 + other, 2], o, out, 1)
+    for m in range(2):
+        w = v0 + (v if m == 0 else other)
+        _to_w(R, p, g, V[w, 0], V[w, 1], V[w, 2], o, out, m)
     return SEGMENT, 2
 
 
@@ -286,7 +288,7 @@ def _clip_polygon(C, nc, S, ns, T, eps):
         if length == 0.0:
             continue
         ex, ey = ex / length, ey / length
-        count = 0
+        count = np.int64(0)   # not a literal: callees compile once
         for m in range(ns):
             k = (m + 1) % ns
             d0 = ex * (S[m, 1] - C[i, 1]) - ey * (S[m, 0] - C[i, 0]) + eps
@@ -338,14 +340,19 @@ def _clip_segment(C, nc, S, eps):
 
 @njit
 def _overlap_segments(A, B, S, eps):
-    """The overlap of two nearly parallel 2-D segments A, B (2 points each)
-    as two points on A written into S; 0 if they cross at an angle or do
-    not overlap."""
+    """The overlap of two collinear 2-D segments A, B (2 points each) as two
+    points on A written into S; 0 if they cross, lie on different lines or
+    do not overlap."""
     dx, dy = A[1, 0] - A[0, 0], A[1, 1] - A[0, 1]
     fx, fy = B[1, 0] - B[0, 0], B[1, 1] - B[0, 1]
     la, lb = math.sqrt(dx * dx + dy * dy), math.sqrt(fx * fx + fy * fy)
     if la == 0.0 or lb == 0.0 or abs(dx * fy - dy * fx) > SIN_TOLERANCE * la * lb:
         return 0
+    # B must lie on A's line (to rounding): otherwise the two lines cross and
+    # points on A would not face points on B along n.
+    for m in range(2):
+        if abs(dx * (B[m, 1] - A[0, 1]) - dy * (B[m, 0] - A[0, 0])) > 1e3 * eps * la:
+            return 0
     sa = ((B[0, 0] - A[0, 0]) * dx + (B[0, 1] - A[0, 1]) * dy) / (la * la)
     sb = ((B[1, 0] - A[0, 0]) * dx + (B[1, 1] - A[0, 1]) * dy) / (la * la)
     lo, hi = max(0.0, min(sa, sb)), min(1.0, max(sa, sb))
@@ -359,10 +366,10 @@ def _overlap_segments(A, B, S, eps):
 
 
 @njit
-def _lift(kind, X, Q, normal, n, t1, t2, q0, q1, out, c0):
+def _lift(kind, X, Q, normal, n, t1, t2, q0, q1, out):
     """The point of a feature (kind, points X relative to o, their 2-D
     projections Q, face normal) whose projection is (q0, q1), written into
-    out[c0:c0+3] (relative to o)."""
+    out[0:3] (relative to o)."""
     bx = q0 * t1[0] + q1 * t2[0]
     by = q0 * t1[1] + q1 * t2[1]
     bz = q0 * t1[2] + q1 * t2[2]
@@ -372,13 +379,13 @@ def _lift(kind, X, Q, normal, n, t1, t2, q0, q1, out, c0):
         lam = 0.0 if ll == 0.0 else ((q0 - Q[0, 0]) * dx + (q1 - Q[0, 1]) * dy) / ll
         lam = min(1.0, max(0.0, lam))
         for c in range(3):
-            out[c0 + c] = X[0, c] + lam * (X[1, c] - X[0, c])
+            out[c] = X[0, c] + lam * (X[1, c] - X[0, c])
         return
     # POLYGON or PLANE: along n from the base point onto the face's plane.
     mn = normal[0] * n[0] + normal[1] * n[1] + normal[2] * n[2]
     s = (normal[0] * (X[0, 0] - bx) + normal[1] * (X[0, 1] - by)
          + normal[2] * (X[0, 2] - bz)) / mn
-    out[c0], out[c0 + 1], out[c0 + 2] = bx + s * n[0], by + s * n[1], bz + s * n[2]
+    out[0], out[1], out[2] = bx + s * n[0], by + s * n[1], bz + s * n[2]
 
 
 @njit
@@ -501,7 +508,7 @@ def _pair(kinds, params, hull_rows, starts, V, N, E, T, R, p, i, j, n, o, XA, XB
     else:
         count = _overlap_segments(QA, QB, S, eps)
     # Lifted onto both features; the penetrating ones kept, duplicates dropped.
-    kept = 0
+    kept = np.int64(0)   # not a literal: callees compile once
     for m in range(count):
         q0, q1 = S[m, 0], S[m, 1]
         duplicate = False
@@ -511,8 +518,8 @@ def _pair(kinds, params, hull_rows, starts, V, N, E, T, R, p, i, j, n, o, XA, XB
                 break
         if duplicate:
             continue
-        _lift(kindA, XA, QA, mA, n, t1, t2, q0, q1, lifted[kept], 0)
-        _lift(kindB, XB, QB, mB, n, t1, t2, q0, q1, lifted[kept], 3)
+        _lift(kindA, XA, QA, mA, n, t1, t2, q0, q1, lifted[kept, 0:3])
+        _lift(kindB, XB, QB, mB, n, t1, t2, q0, q1, lifted[kept, 3:6])
         depth = ((lifted[kept, 3] - lifted[kept, 0]) * n[0]
                  + (lifted[kept, 4] - lifted[kept, 1]) * n[1]
                  + (lifted[kept, 5] - lifted[kept, 2]) * n[2])

@@ -170,6 +170,20 @@ def test_box_on_its_edge_reports_the_edge_ends_and_on_its_corner_one_point():
     assert corner.depths[0] == pytest.approx(0.001, abs=1e-12)
 
 
+def test_parallel_cylinder_and_capsule_share_a_line_and_crossed_ones_one_point():
+    # Both lying along W's y, the capsule 1 mm into the cylinder from above.
+    line = one_manifold(("low", Cylinder(0.05, 0.3), Rx(math.pi / 2), [0, 0, 0]),
+                        ("high", Capsule(0.05, 0.3), Rx(math.pi / 2), [0, 0, 0.099]))
+    assert len(line) == 2
+    np.testing.assert_allclose(line.depths, 0.001, atol=1e-12)
+    np.testing.assert_allclose(sorted_rows(line.p_WCb), [[0, -0.15, 0.049], [0, 0.15, 0.049]],
+                               atol=1e-12)
+    # Turned 0.02 rad apart the two lines cross: one point, the penetration query's.
+    crossed = one_manifold(("low", Cylinder(0.05, 0.3), Rz(0.02) @ Rx(math.pi / 2), [0, 0, 0]),
+                           ("high", Capsule(0.05, 0.3), Rx(math.pi / 2), [0, 0, 0.099]))
+    assert len(crossed) == 1 and crossed.depths[0] == pytest.approx(0.001, abs=1e-12)
+
+
 # ------------------------------------------------------------------ pairing and errors
 
 
