@@ -116,11 +116,11 @@ CASES = {
     "change shape of foreign geometry": (
         lambda sc: sc.st.ChangeShape(sc.s, sc.g_other, Sphere(2.0)), r"'box'"),
     "apply filter with unregistered geometry": (
-        lambda sc: sc.st.collision_filter_manager().Apply(CollisionFilterDeclaration()
+        lambda sc: _with_manager(sc).Apply(CollisionFilterDeclaration()
             .ExcludeWithin(GeometrySet([sc.g, sc.a])).ExcludeWithin(GeometrySet([sc.removed]))),
         r"geometry id that doesn't belong"),
     "apply transient with unregistered frame": (
-        lambda sc: sc.st.collision_filter_manager().ApplyTransient(
+        lambda sc: _with_manager(sc).ApplyTransient(
             CollisionFilterDeclaration().ExcludeWithin(GeometrySet(FrameId.get_new_id()))),
         r"frame id that doesn't belong"),
     "collision filtered on geometry without proximity": (
@@ -139,6 +139,14 @@ def _rename_and_assign(sc):
     sc.st.RenameGeometry(sc.bare, "ball")  # fine: "bare" has no roles
     sc._before = snapshot(sc.st)
     sc.st.AssignRole(sc.s, sc.bare, ProximityProperties())
+
+
+def _with_manager(sc):
+    """The state's filter manager, taken before the snapshot: acquiring one changes
+    the proximity version, as in Drake."""
+    manager = sc.st.collision_filter_manager()
+    sc._before = snapshot(sc.st)
+    return manager
 
 
 def _rename_frame_clash(sc):
