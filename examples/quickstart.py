@@ -3,7 +3,8 @@ fall onto a table and settle, with their contact forces drawn as arrows.
 
 A RigidBodies system (systems.rigid_bodies) steps the bodies' free motion
 every 2 ms with penalty contact computed on their true shapes from
-SceneGraph's ComputePointPairPenetration; its frame poses feed SceneGraph,
+SceneGraph's contact manifolds (QueryObject.compute_contact_manifolds: a
+face's corners, a line's ends, or one point); its frame poses feed SceneGraph,
 whose QueryObject feeds it back. MeshcatVisualizer draws the scene and
 ContactVisualizer an arrow per contact, pointing out of the supporting
 surface (length proportional to the contact force: 1 m per 20 N).
