@@ -588,6 +588,28 @@ CASES.update({
     "an SDFormat inertial mass of -inf": (
         "careless", lambda api, r, tmp: _parse_file(api, tmp, "minf.sdf", _sdf(
             SDF_LINK.replace("<mass>1</mass>", "<mass>-inf</mass>").format("")))),
+    # --- found by tools/fuzz_models_against_drake.py (seeds 62, 99, 200, 549) -------------------
+    "an SDFormat inertia moment of 1e400": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "ixx.sdf", _sdf(
+            SDF_LINK.replace("<mass>1</mass>", "<mass>1</mass><inertia><ixx>1e400</ixx>"
+                             "<iyy>1</iyy><izz>1</izz></inertia>").format("")))),
+    "an SDFormat joint axis of 1e999": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "axis.sdf", _sdf(
+            '<model name="m"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+            '<parent>a</parent><child>b</child><axis><xyz>1e999 0 0</xyz></axis></joint>'
+            '</model>'))),
+    "an SDFormat joint limit of inf": (
+        "careless", lambda api, r, tmp: _parse_file(api, tmp, "lim.sdf", _sdf(
+            '<model name="m"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+            '<parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz><limit><lower>-inf'
+            '</lower><upper>inf</upper></limit></axis></joint></model>'))),
+    "a URDF joint axis of 1e999": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "axis.urdf", _urdf(
+            LINK + '<link name="b"/><joint name="j" type="revolute"><parent link="a"/>'
+            '<child link="b"/><axis xyz="1e999 0 0"/></joint>'))),
+    "a URDF mass of 1e-320 with an unphysical inertia": (
+        "attacker", lambda api, r, tmp: _parse_file(api, tmp, "tiny.urdf", _urdf(
+            LINK.replace('value="1"', 'value="1e-320"').replace('izz="1"', 'izz="5"')))),
     # --- the Parser as a careless user calls it -------------------------------------------------
     "PackageMap.AddPackageXml of a FIFO": (
         "attacker", lambda api, r, tmp: api.Parser(_fresh(api)[1]).package_map().AddPackageXml(

@@ -210,6 +210,18 @@ EXPECTED = {
     # Before (and in pydrake): never returns.
     "PackageMap.AddPackageXml of a FIFO": (R, r"cannot read the manifest '.*package\.xml': "
                                               r"it is not a regular file"),
+    # Found by the fuzz. Before: the first two loaded (an infinite moment; an
+    # axis of NaN raised a ValueError naming no file), the URDF axis raised
+    # that ValueError, the tiny mass a RuntimeError from SolidSphereWithMass
+    # naming no file. pydrake refuses all four (the last naming no file).
+    "an SDFormat inertia moment of 1e400": (P, r"ixx\.sdf:1: error: .*<ixx> of <inertia> "
+                                               r"must be a number; got '1e400'"),
+    "an SDFormat joint axis of 1e999": (P, r"axis\.sdf:1: error: .*<xyz> of <axis> must be 3 "
+                                           r"numbers; got '1e999 0 0'"),
+    "an SDFormat joint limit of inf": ("ok", [3, 1]),         # as pydrake
+    "a URDF joint axis of 1e999": (P, r"axis\.urdf:3: error: joint 'j': <axis> attribute "
+                                      r"'xyz' must be 3 finite numbers; got '1e999 0 0'"),
+    "a URDF mass of 1e-320 with an unphysical inertia": ("ok", [2, 0]),   # warns: 1 kg
     "AddModels with None": (T, r"AddModels\(\): incompatible function arguments"),
     "AddModels with a pathlib.Path": ("ok", 1),
     "AddModelsFromString with bytes": ("ok", 1),

@@ -10,7 +10,8 @@ result is M_BBo_B, about the body origin Bo, expressed in the body frame B:
 * when the inertia cannot be physical (a negative moment, the triangle
   inequality broken) or the mass is not positive, a warning and, as Drake
   does, a plausible stand-in: a solid sphere of water density (1000 kg/m³)
-  with the given mass (1 kg when the mass is not positive) at Bcm.
+  with the given mass (1 kg when the mass is not positive, or so small that the
+  sphere's volume underflows) at Bcm.
 """
 from __future__ import annotations
 
@@ -29,6 +30,10 @@ def _stand_in(mass: float, p_BoBcm_B: np.ndarray):
     m = mass if (math.isfinite(mass) and mass > 0.0) else 1.0
     radius = ((3.0 / (4.0 * math.pi)) * (m / _PLAUSIBLE_DENSITY)) ** (1.0 / 3.0)
     volume = (4.0 / 3.0) * math.pi * radius * radius * radius
+    if not _PLAUSIBLE_DENSITY * volume > 0.0:
+        # A mass so small (1e-320 kg) that its sphere's volume underflows: the
+        # 1 kg stand-in (pydrake refuses the file with an error naming no file).
+        return _stand_in(1.0, p_BoBcm_B)
     M_BBcm = SpatialInertia.SolidSphereWithMass(_PLAUSIBLE_DENSITY * volume, radius)
     return M_BBcm.Shift(-p_BoBcm_B)
 

@@ -123,16 +123,24 @@ def child_numbers(element, tag: str, count, d, default=None, required: bool = Fa
             d.error(element.line, f"{where}{describe(element)} has no <{tag}> (required)")
         return default
     counts = count if isinstance(count, tuple) else (count,)
+    tokens = node.text.split()
     try:
-        values = [float(v) for v in node.text.split()]
+        values = [float(v) for v in tokens]
     except ValueError:
         values = None
-    if values is None or len(values) not in counts or any(math.isnan(v) for v in values):
+    if values is None or len(values) not in counts or any(math.isnan(v) for v in values) \
+            or _overflows(tokens, values):
         expected = " or ".join(str(c) for c in counts)
         what = "a number" if counts == (1,) else f"{expected} numbers"
         d.error(node.line, f"{where}<{tag}> of {describe(element)} must be {what}; got "
                            f"'{node.text}'")
     return values[0] if counts == (1,) else np.array(values)
+
+
+def _overflows(tokens, values) -> bool:
+    """A number written finite that is too large for a float ("1e400"): refused,
+    as libsdformat refuses it (an "inf" that is written so is kept)."""
+    return any(math.isinf(v) and "inf" not in t.lower() for t, v in zip(tokens, values))
 
 
 def child_bool(element, tag: str, d, default: bool, context: str = "") -> bool:

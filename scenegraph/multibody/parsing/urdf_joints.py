@@ -106,6 +106,9 @@ def read_joint(node, ctx, links):
     axis_node = node.find("axis")
     if axis_node is not None and kind not in ("fixed", "floating", "ball"):
         axis = vector_attribute(axis_node, "xyz", 3, d, axis, context)
+        if not np.isfinite(axis).all():      # "1e999 0 0" (pydrake refuses it too)
+            d.error(axis_node.line, f"{context}: <axis> attribute 'xyz' must be 3 finite "
+                                    f"numbers; got '{axis_node.get('xyz')}'")
         norm = float(np.linalg.norm(axis))
         if norm < 1e-8:
             d.error(axis_node.line, f"Joint '{name}' axis is zero (xyz=\"{axis_node.get('xyz')}"
