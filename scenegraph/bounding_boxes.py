@@ -19,7 +19,7 @@ import numpy as np
 
 from scenegraph.math.rigid_transform import RigidTransform
 from scenegraph.math.rotation_matrix import RotationMatrix
-from systems.framework._overloads import signatures
+from systems.common.overloads import signatures
 
 __all__ = ["Aabb", "Obb", "CalcObb", "ComputeAabbForTriangleMesh",
            "ComputeAabbForVolumeMesh", "ComputeObbForTriangleMesh", "ComputeObbForVolumeMesh",

@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 _DEFAULT_GROUP = "__default__"
 

@@ -6,7 +6,7 @@ No validation happens here; operations that take a set validate its ids.
 from __future__ import annotations
 
 from scenegraph.identifiers import FrameId, GeometryId
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 
 def _all_of(kind):

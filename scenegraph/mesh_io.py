@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from systems.framework._overloads import overloaded_function
+from systems.common.overloads import overloaded_function
 
 
 def mesh_extension(path) -> str:

@@ -11,7 +11,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["MemoryFile", "InMemoryMesh", "MeshSource"]
 

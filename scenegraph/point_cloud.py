@@ -9,7 +9,7 @@ import enum
 
 import numpy as np
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["BaseField", "Fields", "PointCloud"]
 

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from scenegraph.identifiers import FrameId, GeometryId, id_type_error
-from systems.framework._overloads import signatures
+from systems.common.overloads import signatures
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 
 # Query points farther than this from the world origin [m] are refused; the

@@ -26,7 +26,7 @@ from scenegraph.query_object import QueryObject
 from scenegraph.geometry_properties import ProximityProperties
 from scenegraph.geometry_roles import Role, RoleAssign
 from scenegraph.identifiers import FrameId, SourceId, id_type_error
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 from systems.framework.output_port import LeafOutputPort
 from scenegraph.scene_graph_config import SceneGraphConfig, backfill_proximity_defaults
 from scenegraph.scene_graph_inspector import SceneGraphInspector

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 from scenegraph.geometry_instance import GeometryInstance, canonicalize_name
 from scenegraph.geometry_roles import Role, role_name
 from scenegraph.geometry_state import GeometryState, world_frame_id

@@ -25,7 +25,7 @@ import numpy as np
 from scenegraph import mesh_io
 from scenegraph.hull_polygons import _check_has_volume, _mesh_volume, convex_hull_polygons
 from scenegraph.mesh_source import InMemoryMesh, MemoryFile, MeshSource
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 
 def _check_finite(shape_name: str, **values) -> None:

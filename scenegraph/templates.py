@@ -1,5 +1,5 @@
 """pydrake.geometry's template names: ``X_[float]`` / ``X_[None]`` are X; AutoDiff or
-symbolic scalars raise (see systems.framework._templates). DrakeVisualizer_ is absent
+symbolic scalars raise (see systems.common.scalar_templates). DrakeVisualizer_ is absent
 with DrakeVisualizer (LCM is not offered)."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from scenegraph.scene_graph import SceneGraph
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 from scenegraph.visualization.meshcat_point_cloud_visualizer import MeshcatPointCloudVisualizer
 from scenegraph.visualization.meshcat_visualizer import MeshcatVisualizer
-from systems.framework._templates import define_templates
+from systems.common.scalar_templates import define_templates
 
 _TEMPLATES = define_templates(globals(), (
     "ContactSurface", "FramePoseVector", "GeometryConfigurationVector",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from systems.framework._overloads import overloaded, overloaded_function
+from systems.common.overloads import overloaded, overloaded_function
 
 __all__ = ["PiecewisePolynomial", "Trajectory"]
 

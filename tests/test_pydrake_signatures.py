@@ -11,7 +11,7 @@ overloads must be accepted by one of our signatures:
 * a call giving only pydrake's required parameters binds too (our defaults cover pydrake's);
 * where pydrake's default is a plain literal (number, bool, None, string), ours is equal.
 
-Our overload sets declare their signatures in ``__overloads__`` (systems.framework._overloads);
+Our overload sets declare their signatures in ``__overloads__`` (systems.common.overloads);
 a plain ``*args``/``**kwargs`` signature would accept anything, so it is refused here unless
 pydrake's own signature is ``*args, **kwargs``. Names pydrake has and we lack are not this
 test's business (tools/api_coverage.py counts them).

@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import math
 
-from systems.framework._overloads import signatures
+from systems.common.overloads import signatures
 from scenegraph.geometry_properties import ProximityProperties
 
 HYDRO_GROUP = "hydroelastic"

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from scenegraph.math.quaternion import Quaternion, matrix_to_quaternion, quaternion_to_matrix
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["AngleAxis"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from systems.framework._overloads import overloaded_function
+from systems.common.overloads import overloaded_function
 
 
 def _linalg():

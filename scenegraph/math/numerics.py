@@ -16,6 +16,8 @@ import operator
 
 import numpy as np
 
+from systems.common.numerics import wrap_to  # noqa: F401  (pydrake.math.wrap_to)
+
 __all__ = ["abs", "acos", "arccos", "arcsin", "arctan", "arctan2", "asin", "atan", "atan2",
            "ceil", "cos", "cosh", "eq", "exp", "floor", "ge", "gt", "inv", "isnan", "le",
            "log", "lt", "matmul", "max", "min", "ne", "pow", "sin", "sinh", "sqrt", "tan",
@@ -98,15 +100,6 @@ lt = np.vectorize(operator.lt)
 le = np.vectorize(operator.le)
 gt = np.vectorize(operator.gt)
 ge = np.vectorize(operator.ge)
-
-
-def wrap_to(value, low, high):
-    """`value` wrapped into [low, high) (low < high, both finite)."""
-    if not low < high:
-        raise ValueError(f"wrap_to: need low < high; got [{low}, {high})")
-    span = high - low
-    result = value - span * np.floor((value - low) / span)
-    return float(result) if np.ndim(result) == 0 else result
 
 
 def _soft(x, alpha: float, over: bool, maximum: bool) -> float:

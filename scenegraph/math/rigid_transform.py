@@ -10,8 +10,8 @@ import numpy as np
 
 from scenegraph.math.quaternion import Quaternion, quaternion_to_matrix
 from scenegraph.math.rotation_matrix import RotationMatrix, _check_valid
-from systems.framework._overloads import signatures
-from systems.framework._templates import ScalarCast
+from systems.common.overloads import signatures
+from systems.common.scalar_templates import ScalarCast
 
 
 def _vec3(p, what: str) -> np.ndarray:

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from systems.framework._overloads import signatures
+from systems.common.overloads import signatures
 from scenegraph.math.quaternion import Quaternion, matrix_to_quaternion
 from scenegraph.math.rotation_matrix import RotationMatrix, kernels
 

@@ -16,8 +16,8 @@ import math
 import numpy as np
 
 from scenegraph.math.quaternion import Quaternion, matrix_to_quaternion, quaternion_to_matrix
-from systems.framework._overloads import signatures
-from systems.framework._templates import ScalarCast
+from systems.common.overloads import signatures
+from systems.common.scalar_templates import ScalarCast
 
 # Drake's RotationMatrix::get_internal_tolerance_for_orthonormality().
 _TOLERANCE = 128 * np.finfo(float).eps

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from systems.framework._overloads import overloaded_function
+from systems.common.overloads import overloaded_function
 
 __all__ = ["AddMultibodyPlantSceneGraph", "AddMultibodyPlant",
            "AddMultibodyPlantSceneGraphResult", "MultibodyPlantConfig"]

@@ -12,7 +12,7 @@ import numpy as np
 
 from scenegraph.math import RigidTransform, RotationMatrix
 from scenegraph.multibody.element import MultibodyElement
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["Frame", "RigidBodyFrame", "FixedOffsetFrame"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["RotationalInertia", "UnitInertia", "SpatialInertia"]
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from scenegraph.math import RigidTransform, RollPitchYaw, RotationMatrix
 from scenegraph.multibody.element import MultibodyElement
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["Joint", "RevoluteJoint", "PrismaticJoint", "WeldJoint",
            "QuaternionFloatingJoint", "RpyFloatingJoint", "BallRpyJoint", "PlanarJoint",

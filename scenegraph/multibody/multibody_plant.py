@@ -37,7 +37,7 @@ from scenegraph.multibody.plant_unsupported import PlantUnsupported
 from scenegraph.multibody.rigid_body import RigidBody
 from scenegraph.math import RigidTransform
 from systems.framework import LeafSystem
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["MultibodyPlant", "CouplerConstraintSpec"]
 

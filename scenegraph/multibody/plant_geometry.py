@@ -19,7 +19,7 @@ import numpy as np
 
 from scenegraph.geometry_roles import RoleAssign
 from scenegraph.math import RigidTransform
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["PlantGeometry"]
 

@@ -22,7 +22,7 @@ from scenegraph.math import RigidTransform, RotationMatrix
 from scenegraph.multibody.frames import FixedOffsetFrame, Frame, RigidBodyFrame
 from scenegraph.multibody.rigid_body import RigidBody
 from scenegraph.multibody.spatial_algebra import SpatialVelocity
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["PlantKinematics", "JacobianWrtVariable"]
 

@@ -2,7 +2,7 @@
 "<instance>_<joint>_<suffix>", as pydrake forms them."""
 from __future__ import annotations
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["PlantNames"]
 

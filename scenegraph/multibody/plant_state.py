@@ -38,7 +38,7 @@ import numpy as np
 from scenegraph.math import RigidTransform, RotationMatrix
 from scenegraph.multibody.spatial_algebra import SpatialVelocity
 from systems.framework import AbstractValue, BasicVector, EventStatus
-from systems.framework._overloads import overloaded, signatures
+from systems.common.overloads import overloaded, signatures
 from systems.framework.tickets import BuiltInTicket
 
 _Q_TICKET = BuiltInTicket.q

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 
-from systems.framework._overloads import signatures
+from systems.common.overloads import signatures
 
 __all__ = ["PlantUnsupported", "ContactModel", "DiscreteContactApproximation",
            "DiscreteContactSolver"]

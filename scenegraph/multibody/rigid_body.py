@@ -7,7 +7,7 @@ import numpy as np
 from scenegraph.multibody.element import MultibodyElement
 from scenegraph.multibody.indices import ModelInstanceIndex, default_model_instance
 from scenegraph.multibody.inertia import RotationalInertia, SpatialInertia, UnitInertia
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["RigidBody"]
 

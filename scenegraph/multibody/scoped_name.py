@@ -2,7 +2,7 @@
 instance's name in front, joined by "::" (e.g. "panda::panda_link0")."""
 from __future__ import annotations
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["ScopedName"]
 

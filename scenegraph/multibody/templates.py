@@ -1,7 +1,7 @@
 """pydrake.multibody's template names (plant, tree and math): ``MultibodyPlant_[float]``
 and ``MultibodyPlant_[None]`` are MultibodyPlant, ``RigidBody_[float]`` is RigidBody, and
 so on; AutoDiff or symbolic scalars raise a RuntimeError (see
-systems.framework._templates). Only the classes this library offers get a template
+systems.common.scalar_templates). Only the classes this library offers get a template
 name (no ``ContactResults_``, ``ScrewJoint_``, ``MultibodyForces_``, ...)."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from scenegraph.multibody.multibody_plant import MultibodyPlant
 from scenegraph.multibody.rigid_body import RigidBody
 from scenegraph.multibody.spatial_algebra import (SpatialAcceleration, SpatialForce,
                                                   SpatialMomentum, SpatialVelocity)
-from systems.framework._templates import define_templates
+from systems.common.scalar_templates import define_templates
 
 Body = RigidBody  # pydrake.multibody.tree's deprecated alias, so that Body_ exists too
 

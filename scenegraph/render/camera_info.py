@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["CameraInfo"]
 

@@ -12,7 +12,7 @@ import math
 
 from scenegraph.math.rigid_transform import RigidTransform
 from scenegraph.render.camera_info import CameraInfo, _fmt
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["ClippingRange", "DepthRange", "RenderCameraCore", "ColorRenderCamera",
            "DepthRenderCamera"]

@@ -18,7 +18,7 @@ import enum
 
 import numpy as np
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["PixelType", "PixelFormat", "PixelScalar", "ImageFileFormat", "Image",
            "ImageTraits", "ImageRgb8U", "ImageBgr8U", "ImageRgba8U", "ImageBgra8U",

@@ -25,7 +25,7 @@ from scenegraph.render.images import (ConvertDepth32FTo16U, ImageDepth16U, Image
                                       ImageLabel16I, ImageRgba8U)
 from systems.framework import (AbstractValue, Diagram, DiagramBuilder, LeafSystem, Value,
                                ValueProducer)
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 __all__ = ["RgbdSensor", "RgbdSensorDiscrete"]
 

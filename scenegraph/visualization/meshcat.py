@@ -23,7 +23,7 @@ from urllib.parse import urlparse
 import numpy as np
 
 from scenegraph.geometry_properties import Rgba
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 from scenegraph.visualization import meshcat_shapes as shapes
 from scenegraph.visualization.meshcat_animation import MeshcatAnimation
 from scenegraph.visualization.meshcat_controls import (Button, Slider, checked_number,

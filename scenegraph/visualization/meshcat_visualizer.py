@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from systems.framework._overloads import overloaded_function
+from systems.common.overloads import overloaded_function
 from scenegraph.geometry_properties import Rgba
 from scenegraph.geometry_roles import Role
 from scenegraph.geometry_version import GeometryVersion

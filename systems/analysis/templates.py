@@ -1,8 +1,8 @@
 """pydrake.systems.analysis's template names (``Simulator_``, ...): ``X_[float]`` and
-``X_[None]`` are X; other scalars raise (see systems.framework._templates)."""
+``X_[None]`` are X; other scalars raise (see systems.common.scalar_templates)."""
 from __future__ import annotations
 
-from systems.framework._templates import define_templates
+from systems.common.scalar_templates import define_templates
 
 from .integrator_base import IntegratorBase
 from .runge_kutta import RungeKutta2Integrator, RungeKutta3Integrator

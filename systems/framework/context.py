@@ -18,7 +18,7 @@ import weakref
 import numpy as np
 
 from .cache import copy_cache_switches, stored_valid
-from ._overloads import overloaded
+from systems.common.overloads import overloaded
 from .context_base import ContextBase
 from .dependency_tracker import global_closure, structure_epoch
 from .state import State

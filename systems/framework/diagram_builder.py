@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from ._overloads import overloaded
+from systems.common.overloads import overloaded
 from .diagram import Diagram
 from .indices import InputPortIndex, OutputPortIndex
 from .input_port import InputPort, PortDataType, UseDefaultName, _same_value_type

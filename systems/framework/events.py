@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from enum import IntEnum
 
-from ._overloads import overloaded
+from systems.common.overloads import overloaded
 from ._weak import weak_method
 
 __all__ = ["EventStatus", "TriggerType", "Event", "PublishEvent",

@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from ._overloads import overloaded
+from systems.common.overloads import overloaded
 from ._weak import weak_method
 from ._pickling import (CheckedAllocator, CopyAbstractState, copy_continuous_state,
                         copy_discrete_group)

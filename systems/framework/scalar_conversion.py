@@ -7,7 +7,7 @@ support), the *Maybe forms return None.
 """
 from __future__ import annotations
 
-from ._templates import ScalarTemplateMethod, scalar_name
+from systems.common.scalar_templates import ScalarTemplateMethod, scalar_name
 
 __all__ = ["SystemScalarConverter", "ScalarConversionMixin"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._overloads import signatures
+from systems.common.overloads import signatures
 from .value import AbstractValue
 from .vectors import BasicVector, VectorBase, _GatheredVector
 

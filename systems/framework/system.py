@@ -5,7 +5,7 @@ A System holds no run-time values; those live in its Context.
 """
 from __future__ import annotations
 
-from ._overloads import overloaded
+from systems.common.overloads import overloaded
 from .dependency_tracker import local_cache_closure, note_structure_change
 from .diagram_context import finalize_root_context
 from .input_port import PortDataType, UseDefaultName

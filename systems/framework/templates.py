@@ -1,9 +1,9 @@
 """pydrake.systems.framework's template names (``LeafSystem_``, ``Context_``, ...):
 ``X_[float]`` and ``X_[None]`` are the class X; other scalars raise (see
-systems.framework._templates)."""
+systems.common.scalar_templates)."""
 from __future__ import annotations
 
-from ._templates import define_templates
+from systems.common.scalar_templates import define_templates
 from .context import Context, LeafContext
 from .diagram import Diagram
 from .diagram_builder import DiagramBuilder

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._overloads import signatures
+from systems.common.overloads import signatures
 
 __all__ = ["VectorBase", "BasicVector", "Subvector", "Supervector"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from systems.framework import AbstractValue, DiagramBuilder, LeafSystem, Value
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 from systems.framework.diagram import Diagram
 
 from ._checks import as_period, as_size, as_vector, is_size

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from systems.framework import BasicVector, LeafSystem, kUseDefaultName
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 from ._checks import as_matrix, as_period, as_size, as_vector, is_size
 

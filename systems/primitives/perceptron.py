@@ -16,7 +16,7 @@ import enum
 import numpy as np
 
 from systems.framework import BasicVector, Context, LeafSystem
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 from ._checks import as_size
 

@@ -12,7 +12,8 @@ import numpy as np
 
 from systems.framework import (AbstractValue, BasicVector, BusValue, InputPortIndex,
                                LeafSystem, PortDataType, Value, kUseDefaultName)
-from systems.framework._overloads import overloaded
+from systems.common.numerics import wrap_to
+from systems.common.overloads import overloaded
 
 from ._checks import as_size
 
@@ -74,7 +75,6 @@ class WrapToSystem(LeafSystem):
         self._intervals[index] = (low, high)
 
     def _wrap(self, context, output) -> None:
-        from scenegraph.math.numerics import wrap_to
         u = self.get_input_port(0).Eval(context)
         y = np.array(u, dtype=float)
         for i, (low, high) in self._intervals.items():

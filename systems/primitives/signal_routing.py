@@ -14,7 +14,7 @@ import numpy as np
 
 from systems.framework import (AbstractValue, BasicVector, LeafSystem,
                                kUseDefaultName)
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 from ._checks import as_period, as_size, as_vector, is_size
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from systems.framework import AbstractValue, BasicVector, LeafSystem, kUseDefaultName
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 
 from ._checks import as_size, as_vector, is_size
 

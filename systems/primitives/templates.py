@@ -1,8 +1,8 @@
 """pydrake.systems.primitives' template names (``Adder_``, ...): ``X_[float]`` /
-``X_[None]`` are X; other scalars raise (see systems.framework._templates)."""
+``X_[None]`` are X; other scalars raise (see systems.common.scalar_templates)."""
 from __future__ import annotations
 
-from systems.framework._templates import define_templates
+from systems.common.scalar_templates import define_templates
 
 from .discrete import (DiscreteDerivative, DiscreteTimeDelay, DiscreteTimeIntegrator,
                        StateInterpolatorWithDiscreteDerivative)

@@ -15,7 +15,7 @@ import numpy as np
 
 from systems.framework import (PortDataType, TriggerType, Value, ValueProducer,
                                LeafSystem)
-from systems.framework._overloads import overloaded, overloaded_function
+from systems.common.overloads import overloaded, overloaded_function
 from systems.framework.output_port import OutputPort
 
 from ._checks import as_period, as_size, as_vector, read_only

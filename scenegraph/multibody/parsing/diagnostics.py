@@ -32,7 +32,7 @@ LITERAL_STRING_STEM = "<literal-string>"
 
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-_OVERLOADS = os.path.join("systems", "framework", "_overloads.py")
+_OVERLOADS = os.path.join("systems", "common", "overloads.py")
 
 
 def warn_at_caller(warning: Warning) -> None:

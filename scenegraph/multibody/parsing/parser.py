@@ -21,7 +21,7 @@ import contextlib
 import os
 import sys
 
-from systems.framework._overloads import overloaded
+from systems.common.overloads import overloaded
 from scenegraph.multibody.parsing.collision_filter_groups import CollisionFilterGroups
 from scenegraph.multibody.parsing.diagnostics import (LITERAL_STRING_STEM, Diagnostics,
                                                       ParsingError)
