@@ -1,7 +1,7 @@
 """Quick-start demo: spheres, boxes, a capsule, a cylinder and a convex gem
 fall onto a table and settle, with their contact forces drawn as arrows.
 
-A RigidBodies system (systems.rigid_bodies) steps the bodies' free motion
+A RigidBodies system (scenegraph.rigid_bodies) steps the bodies' free motion
 every 2 ms with penalty contact computed on their true shapes from
 SceneGraph's contact manifolds (QueryObject.compute_contact_manifolds: a
 face's corners, a line's ends, or one point); its frame poses feed SceneGraph,
@@ -36,8 +36,8 @@ from scenegraph import (ContactVisualizer, ContactVisualizerParams,  # noqa: E40
 from scenegraph.math import RigidTransform, RollPitchYaw  # noqa: E402
 from systems.analysis import Simulator  # noqa: E402
 from systems.framework import DiagramBuilder  # noqa: E402
-from systems.rigid_bodies import (RigidBodies, add_table, box_body,  # noqa: E402
-                                  capsule_body, convex_body, cylinder_body, sphere_body)
+from scenegraph.rigid_bodies import (RigidBodies, add_table, box_body,  # noqa: E402
+                                   capsule_body, convex_body, cylinder_body, sphere_body)
 
 TIME_STEP = 2e-3            # s
 STIFFNESS = 2.0e4           # N/m of penetration

@@ -43,7 +43,7 @@ def _systems_modules():
 # by scenegraph).
 PACKAGES = tuple(_systems_modules()) + (
     "scenegraph", "scenegraph.math", "scenegraph.visualization", "scenegraph.sensors",
-    "scenegraph.multibody")
+    "scenegraph.multibody", "scenegraph.rigid_bodies")
 _OURS = ("systems", "scenegraph")
 
 

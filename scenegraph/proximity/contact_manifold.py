@@ -14,7 +14,7 @@ costs one narrow phase).
 
 manifold_arrays() / query_manifold_arrays() give the same answer as arrays
 (ContactManifoldArrays), for simulators that consume them in bulk
-(systems.rigid_bodies does).
+(scenegraph.rigid_bodies does).
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ EXAMPLES = sorted(p.stem for p in (ROOT / "examples").glob("*.py") if not p.stem
 
 
 def test_examples_are_only_commands():
-    # Library code lives in the package (systems.rigid_bodies), not in examples/.
+    # Library code lives in the package (scenegraph.rigid_bodies), not in examples/.
     assert "rigid_bodies" not in EXAMPLES
     assert {"quickstart", "hydroelastic_contact", "collision_avoidance", "pendulum_pd",
             "arm_avoidance"} <= set(EXAMPLES)

@@ -1,4 +1,4 @@
-"""systems.rigid_bodies: free bodies stepped with penalty contact on their true
+"""scenegraph.rigid_bodies: free bodies stepped with penalty contact on their true
 shapes (closed forms: discrete free fall, resting depth m·g/k, torque-free
 rotation; exact inertias; faces at rest; bad input named)."""
 import math
@@ -11,8 +11,8 @@ from scenegraph import Box, Capsule, Convex, Cylinder, Rgba, Role, SceneGraph, S
 from scenegraph.math import RigidTransform, RollPitchYaw
 from systems.analysis import Simulator
 from systems.framework import DiagramBuilder
-from systems.rigid_bodies import (GRAVITY_W, RigidBodies, add_table, box_body, capsule_body,
-                                  convex_body, cylinder_body, sphere_body)
+from scenegraph.rigid_bodies import (GRAVITY_W, RigidBodies, add_table, box_body, capsule_body,
+                                   convex_body, cylinder_body, sphere_body)
 
 GREY = Rgba(0.5, 0.5, 0.5, 1.0)
 
@@ -66,7 +66,7 @@ def test_torque_free_body_keeps_its_angular_momentum_and_energy():
 
     def momentum_and_energy(x):
         _, quat, _, w = bodies.split(x)
-        from systems.rigid_bodies import rotations
+        from scenegraph.rigid_bodies import rotations
         R = rotations(quat)[0]
         I_W = R @ spec.inertia_B @ R.T
         return I_W @ w[0], 0.5 * w[0] @ I_W @ w[0]
@@ -107,7 +107,7 @@ def test_a_box_resting_on_its_face_holds_still_where_a_single_point_would_rock()
     _, quat, v, w = bodies.split(x)
     assert np.abs(v).max() < 1e-5 and np.abs(w).max() < 1e-4
     # Flat on a face: one body axis is vertical.
-    from systems.rigid_bodies import rotations
+    from scenegraph.rigid_bodies import rotations
     R = rotations(quat)[0]
     assert np.abs(R[2]).max() == pytest.approx(1.0, abs=1e-4)
 
@@ -194,7 +194,7 @@ def test_a_box_on_its_face_is_pushed_at_its_four_bottom_corners_sharing_the_stif
 def test_quickstart_boxes_rest_flat_one_second_after_landing():
     # Issue 31: tilt < 1°, speed < 1 mm/s one second after each box first touches.
     from examples import quickstart
-    from systems.rigid_bodies import rotations
+    from scenegraph.rigid_bodies import rotations
     diagram, bodies, _ = quickstart.build(None)
     simulator = Simulator(diagram)
     context = diagram.GetSubsystemContext(bodies, simulator.get_context())

@@ -1,4 +1,4 @@
-"""The compiled step of systems.rigid_bodies: penalty contact forces at the
+"""The compiled step of scenegraph.rigid_bodies: penalty contact forces at the
 points of the contact manifolds and one semi-implicit Euler step, for all
 bodies at once.
 
@@ -80,7 +80,7 @@ def _apply_contact(i_A, i_B, n_bodies, px, py, pz, nx, ny, nz, depth, share, pos
 @njit
 def rigid_bodies_step(h, x, mass, inertia_B, inverse_inertia_B, i_A, i_B, depth, p_WCa, p_WCb,
                       nhat_BA_W, share, params, gravity, x_next):
-    """One step of `h` [s] from state x (layout of systems.rigid_bodies) into
+    """One step of `h` [s] from state x (layout of scenegraph.rigid_bodies) into
     x_next, with penalty contact at the given manifold points (module
     docstring; each acting at the point halfway between p_WCa and p_WCb).
     params = (stiffness [N/m], damping [N·s/m], mu, slip [m/s],
