@@ -26,7 +26,8 @@ poses and memo), called through the engine's delegating methods:
   (method=): kBoundingSphere gives every pair its bounding-sphere gap
   whatever the cutoff, kVertexToFace measures the near pairs of two
   polytopes (Box, Convex, Mesh) from each one's vertices to the other's
-  triangles (VERTEX_TO_FACE).
+  triangles (VERTEX_TO_FACE), in one compiled call over those pairs
+  (compiled/vertex_face_kernel.py) instead of the narrow phase.
 
 All positions in W [m] unless a name says otherwise.
 """
@@ -42,9 +43,11 @@ from scenegraph.proximity.compiled.point_batch_kernel import signed_distances_to
 from scenegraph.proximity.dispatch import signed_distance_pairs_indexed
 from scenegraph.proximity.engine import POSITION_LIMIT
 from scenegraph.proximity.distance_jacobians import SignedDistanceJacobians, jacobian_rows
-from scenegraph.proximity.mesh_distance import (load_mesh_bvh, mesh_mesh_distance,
+from scenegraph.proximity.compiled.vertex_face_kernel import vertex_to_face_pairs
+from scenegraph.proximity.mesh_distance import (_BETA, load_mesh_bvh, mesh_mesh_distance,
                                                 signed_distance_mesh_sphere,
                                                 signed_distance_to_mesh)
+from scenegraph.proximity.mesh_distance import _kernel_args as _mesh_kernel_args
 from scenegraph.proximity.point_query import PointQuery
 from scenegraph.identifiers import GeometryId, id_type_error
 from scenegraph.query_results import SignedDistancePair, SignedDistanceToPoint
@@ -540,36 +543,85 @@ def _exact_mesh_rows(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat, me
             method[k] = ProximityMethod.kExactMesh
 
 
+class _PolytopePack:
+    """The closed triangle meshes of an engine's polytope rows (Box, Convex,
+    Mesh), packed end to end for compiled/vertex_face_kernel.py (its module
+    docstring gives the layout); a mesh shared by several rows is packed
+    once. slot (n,) int64: each row's mesh (−1: not a polytope); closed (n,)
+    bool: the row's mesh is closed (an open one has no inside to sign by)."""
+
+    def __init__(self, engine):
+        kinds = _kind_names(engine)
+        n = len(kinds)
+        self.slot = np.full(n, -1, dtype=np.int64)
+        self.closed = np.zeros(n, dtype=bool)
+        meshes, index = [], {}
+        for row in range(n):
+            if kinds[row] not in ("Box", "Convex", "Mesh"):
+                continue
+            bvh = _triangles_of(engine, row)
+            if id(bvh) not in index:
+                index[id(bvh)] = len(meshes)
+                meshes.append(bvh)
+            self.slot[row] = index[id(bvh)]
+            self.closed[row] = bvh.is_closed
+        mesh_i = np.zeros((len(meshes), 7), dtype=np.int64)
+        mesh_f = np.zeros((len(meshes), 2))
+        parts = [[] for _ in range(6)]
+        t = m = v = 0
+        for s, bvh in enumerate(meshes):
+            tri, pseudo, node_f, node_i, tri_id, _, eps, tol, _ = _mesh_kernel_args(bvh, False)
+            mesh_i[s] = (t, t + len(tri), m, m + len(node_f), v, v + len(bvh.vertices),
+                         int(bvh.is_closed))
+            mesh_f[s] = (eps, tol)
+            t, m, v = t + len(tri), m + len(node_f), v + len(bvh.vertices)
+            for part, array in zip(parts, (tri, pseudo, node_f, node_i, tri_id,
+                                           np.asarray(bvh.vertices, float))):
+                part.append(array)
+        widths = (12, 18, 13, 4, None, 3)
+        dtypes = (float, float, float, np.int64, np.int64, float)
+        packed = [np.ascontiguousarray(np.concatenate(part), dtype=dt) if part else
+                  np.zeros((0,) if w is None else (0, w), dtype=dt)
+                  for part, w, dt in zip(parts, widths, dtypes)]
+        self.arrays = (mesh_i, mesh_f, *packed, float(_BETA))
+
+
+def _vertex_to_face_pairs(engine, rows) -> np.ndarray:
+    """(K,) bool: the pairs of rows (K, 2) that the vertex-to-face estimate
+    measures: two polytopes (Box, Convex, Mesh) with closed meshes."""
+    pack = _cached(engine, "vertex_to_face_pack", lambda: _PolytopePack(engine))
+    a, b = rows[:, 0], rows[:, 1]
+    return (pack.slot[a] >= 0) & (pack.slot[b] >= 0) & pack.closed[a] & pack.closed[b]
+
+
 def _vertex_to_face_rows(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat, method):
     """Replaces the answers of pairs of two polytopes (Box, Convex, Mesh) by
     mojo's vertex-to-face estimate (ProximityMethod.kVertexToFace): the
     least signed distance from a vertex of either geometry to the other's
-    triangles, its witnesses the vertex and its nearest surface point.
-    Rows answered exactly (kExactMesh) keep their answer. Updates in place."""
+    triangles, its witnesses the vertex and its nearest surface point, in
+    one compiled call over all such pairs (compiled/vertex_face_kernel.py).
+    Rows answered exactly (kExactMesh) and pairs with an open mesh keep
+    their answer. Updates in place.
+
+    Raises:
+      RuntimeError: a pair's arithmetic overflowed (poses past ±1e150 m),
+        naming the pair.
+    """
+    take = np.flatnonzero(_vertex_to_face_pairs(engine, rows)
+                          & (method != ProximityMethod.kExactMesh))
+    if not len(take):
+        return
+    pack = engine._controllers_cache["vertex_to_face_pack"]
     R, p = engine._poses(world_poses)
-    kinds = _kind_names(engine)
-    polytopes = ("Box", "Convex", "Mesh")
-    for k in range(len(rows)):
-        a, b = int(rows[k, 0]), int(rows[k, 1])
-        if (kinds[a] not in polytopes or kinds[b] not in polytopes
-                or method[k] == ProximityMethod.kExactMesh):
-            continue
-        bvh_a, bvh_b = _triangles_of(engine, a), _triangles_of(engine, b)
-        if not (bvh_a.is_closed and bvh_b.is_closed):
-            continue              # no inside to sign by: the hull's answer stays
-        V_a = bvh_a.vertices @ R[a].T + p[a]           # A's vertices in W
-        V_b = bvh_b.vertices @ R[b].T + p[b]
-        d_a, n_a, g_a = signed_distance_to_mesh(bvh_b, (V_a - p[b]) @ R[b])
-        d_b, n_b, g_b = signed_distance_to_mesh(bvh_a, (V_b - p[a]) @ R[a])
-        i, j = int(np.argmin(d_a)), int(np.argmin(d_b))
-        if d_a[i] <= d_b[j]:
-            # A's vertex i against B's surface; the gradient points from B into A.
-            distance[k], p_WCa[k] = d_a[i], V_a[i]
-            p_WCb[k], nhat[k] = R[b] @ n_a[i] + p[b], R[b] @ g_a[i]
-        else:
-            distance[k], p_WCb[k] = d_b[j], V_b[j]
-            p_WCa[k], nhat[k] = R[a] @ n_b[j] + p[a], -(R[a] @ g_b[j])
-        method[k] = ProximityMethod.kVertexToFace
+    d, ca, cb, n = vertex_to_face_pairs(np.ascontiguousarray(rows[take]), pack.slot,
+                                        np.ascontiguousarray(R, dtype=float),
+                                        np.ascontiguousarray(p, dtype=float), *pack.arrays)
+    bad = ~(np.isfinite(d) & np.isfinite(n).all(axis=1))
+    if bad.any():
+        k = take[int(np.flatnonzero(bad)[0])]
+        engine._raise_non_finite("compute_signed_distance_estimates", rows[k, 0], rows[k, 1])
+    distance[take], p_WCa[take], p_WCb[take], nhat[take] = d, ca, cb, n
+    method[take] = ProximityMethod.kVertexToFace
 
 
 def signed_distance_estimates(engine, world_poses, cutoff: float, pairs=None,
@@ -622,8 +674,18 @@ def signed_distance_estimates(engine, world_poses, cutoff: float, pairs=None,
         method[far] = ProximityMethod.kBoundingSphere
     near = np.flatnonzero(~far)
     if len(near):
-        d, ca, cb, nn, _ = pair_arrays(engine, world_poses, rows[near], math.inf, query)
-        distance[near], p_WCa[near], p_WCb[near], nhat[near] = d, ca, cb, nn
+        # The narrow phase measures only the near pairs that vertex to face will
+        # not answer (_exact_mesh_rows does not read the narrow phase's answer of
+        # the pairs it measures exactly).
+        measured = near
+        if method_asked == ProximityMethod.kVertexToFace:
+            measured = near[~_vertex_to_face_pairs(engine, rows[near])]
+            distance[near] = np.nan
+        if len(measured):
+            d, ca, cb, nn, _ = pair_arrays(engine, world_poses, rows[measured], math.inf,
+                                           query)
+            distance[measured], p_WCa[measured], p_WCb[measured], nhat[measured] = (
+                d, ca, cb, nn)
         if exact_mesh:
             sub = (distance[near].copy(), p_WCa[near].copy(), p_WCb[near].copy(),
                    nhat[near].copy(), method[near].copy())
