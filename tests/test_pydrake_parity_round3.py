@@ -309,3 +309,31 @@ def test_migration_guide_rows_see_instance_attributes():
     assert api_coverage.has_member(RandomSimulationResult, "generator_snapshot")
     assert api_coverage.has_member(InitializeParams, "suppress_initialization_events")
     assert not api_coverage.has_member(InitializeParams, "no_such_member")
+
+
+# --- round 3, sensors and rendering (sensors_test, render tests) -------------------------
+def test_camera_config_focal_helpers_as_pydrake():
+    from scenegraph.sensors import CameraConfig
+    fov = CameraConfig.FovDegrees(x=90)
+    assert fov.focal_x(width=64, height=48) == pytest.approx(32.0)
+    assert fov.focal_y(width=64, height=48) == pytest.approx(32.0)     # follows x
+    both = CameraConfig.FovDegrees(x=90, y=90)
+    assert both.focal_y(64, 48) == pytest.approx(24.0)
+    assert CameraConfig.FocalLength(y=20).focal_x() == 20.0
+    with pytest.raises(RuntimeError, match="at least x or y for FovDegrees"):
+        CameraConfig.FovDegrees().focal_x(64, 48)
+    config = CameraConfig(width=64, height=48, focal=CameraConfig.FovDegrees(y=90))
+    assert (config.focal_x(), config.focal_y()) == pytest.approx((24.0, 24.0))
+
+
+def test_depth_conversions_resize_the_output_as_drake():
+    from scenegraph.sensors import (ConvertDepth16UTo32F, ConvertDepth32FTo16U,
+                                    ImageDepth16U, ImageDepth32F)
+    depth = ImageDepth32F(3, 4)
+    depth.mutable_data[...] = 1.5
+    out16 = ImageDepth16U()
+    ConvertDepth32FTo16U(input=depth, output=out16)
+    assert (out16.width(), out16.height()) == (3, 4) and (out16.data == 1500).all()
+    out32 = ImageDepth32F(7, 7)
+    ConvertDepth16UTo32F(input=out16, output=out32)
+    assert (out32.width(), out32.height()) == (3, 4) and (out32.data == 1.5).all()

@@ -147,7 +147,9 @@ KNOWN_DIFFERENCES = {
         "MakeRenderEngineVtk": "builds `RenderEngineCpu` (no VTK); shadows, SSAO, "
                                "environment maps, exposure and PBR are not rendered",
         "MakeRenderEngineGl": "builds `RenderEngineCpu` (no OpenGL)",
-        "RenderEngine": "the renderers' interface; Python subclasses do not render",
+        "RenderEngine": "Python subclasses render through their `Do*` overrides as in "
+                        "pydrake, and also take SceneGraph's geometries (`DoRegisterVisual`; "
+                        "pydrake 1.51.1 fails there)",
         "RenderLabel": "also built from an int; hashable",
         "Meshcat": "binds 127.0.0.1 by default; meshcat-python's viewer (no stats, "
                    "gamepad, WebXR, environment maps); `AddSlider` returns the value; "
@@ -166,6 +168,8 @@ KNOWN_DIFFERENCES = {
         "ApplyCameraConfig": "no LCM (the images are the sensor's ports); `output_delay` > 0 "
                              "(RgbdSensorAsync) refused",
         "ImageWriter": "PNG and TIFF written with Pillow",
+        "ImageIo": "Pillow; BGR(A) images are written in RGB(A) order, JPEG without "
+                   "alpha; a file that cannot be written raises (pydrake returns)",
     },
     "pydrake.multibody.plant": {
         "MultibodyPlant": "kinematics only: the dynamics, actuation and contact-force "

@@ -80,13 +80,35 @@ def _rgba(value, what: str) -> np.ndarray:
     return np.clip(a, 0.0, 1.0)
 
 
+def _pure_virtual(name: str) -> RuntimeError:
+    """pydrake's error for a RenderEngine virtual a Python subclass did not define."""
+    return RuntimeError(f'Tried to call pure virtual function "Base::{name}"')
+
+
 class RenderEngine:
     """pydrake's RenderEngine interface over a registry of visuals.
 
-    Subclasses render (RenderEngineCpu); this class keeps the registry, the
-    viewpoint and the default render label."""
+    This library's engine (RenderEngineCpu) renders with compiled kernels and
+    keeps its visuals itself. A **Python subclass** of RenderEngine (pydrake's
+    trampoline) works as in pydrake: the public methods call its overrides —
+    RegisterVisual -> DoRegisterVisual(id, shape, properties, X_WG) (returns
+    whether it took the geometry), UpdatePoses -> DoUpdateVisualPose(id, X_WG)
+    for the geometries registered with needs_updates, RemoveGeometry ->
+    DoRemoveGeometry(id), Render*Image -> DoRender*Image(camera, image_out)
+    after the image size is checked, GetParameterYaml -> DoGetParameterYaml(),
+    Clone -> DoClone() or else copy.deepcopy (its ``__deepcopy__``). It must
+    define UpdateViewpoint(X_WC). A virtual it does not define raises
+    RuntimeError('Tried to call pure virtual function ...'). SceneGraph's
+    QueryObject.Render*Image calls UpdatePoses, UpdateViewpoint(X_WC) and then
+    the Render*Image method on the context's clone of the engine.
+    """
+
+    #: True for this library's engines (RenderEngineCpu), which draw the visuals
+    #: they keep; False for Python subclasses, which render through Do* methods.
+    _renders_natively = False
 
     def __init__(self):
+        self._virtual = {}               # Python subclasses: GeometryId -> needs_updates
         self._visuals = {}               # GeometryId -> _Visual, in registration order
         self._X_WC = RigidTransform()
         self._default_label = RenderLabel.kDontCare
@@ -111,6 +133,11 @@ class RenderEngine:
         if not isinstance(X_WG, RigidTransform):
             raise TypeError(f"RegisterVisual(): X_WG must be a RigidTransform; got "
                             f"{type(X_WG).__name__}")
+        if not self._renders_natively:
+            accepted = bool(self.DoRegisterVisual(id, shape, properties, X_WG))
+            if accepted:
+                self._virtual[id] = bool(needs_updates)
+            return accepted
         visual = self._make_visual(id, shape, properties, X_WG, bool(needs_updates), "")
         if visual is None:
             return False
@@ -121,6 +148,12 @@ class RenderEngine:
 
     def RemoveGeometry(self, id) -> bool:
         """Removes geometry `id`; False if this engine does not have it."""
+        if not self._renders_natively:
+            if id not in self._virtual:
+                return False
+            self.DoRemoveGeometry(id)
+            del self._virtual[id]
+            return True
         if self._visuals.pop(id, None) is None:
             return False
         self._revision += 1
@@ -128,11 +161,16 @@ class RenderEngine:
 
     def has_geometry(self, id) -> bool:
         """True if geometry `id` is registered with this engine."""
-        return id in self._visuals
+        return id in (self._visuals if self._renders_natively else self._virtual)
 
     def UpdatePoses(self, X_WGs) -> None:
         """Sets X_WG of the registered geometries that need updates (dict
         GeometryId -> RigidTransform; Drake's C++ UpdatePoses)."""
+        if not self._renders_natively:
+            for gid, X_WG in X_WGs.items():
+                if self._virtual.get(gid):
+                    self.DoUpdateVisualPose(gid, X_WG)
+            return
         for gid, X_WG in X_WGs.items():
             visual = self._visuals.get(gid)
             if visual is not None and visual.needs_updates:
@@ -141,7 +179,9 @@ class RenderEngine:
 
     def UpdateViewpoint(self, X_WR) -> None:
         """Sets the pose X_WR of the camera (sensor frame) used by the Render*Image
-        methods of this engine."""
+        methods of this engine (a Python subclass must define it)."""
+        if not self._renders_natively:
+            raise _pure_virtual("UpdateViewpoint")
         if not isinstance(X_WR, RigidTransform):
             raise TypeError(f"UpdateViewpoint(): X_WR must be a RigidTransform; got "
                             f"{type(X_WR).__name__}")
@@ -198,7 +238,22 @@ class RenderEngine:
 
     def Clone(self) -> "RenderEngine":
         """An independent copy (visuals, viewpoint and parameters; mesh and texture
-        data are shared, never modified)."""
+        data are shared, never modified). A Python subclass is copied by its
+        DoClone() or, without one, copy.deepcopy (its ``__deepcopy__``); the copy
+        keeps the registrations."""
+        if not self._renders_natively:
+            do_clone = getattr(type(self), "DoClone", None)
+            other = self.DoClone() if do_clone is not None else copy.deepcopy(self)
+            if not isinstance(other, RenderEngine):
+                raise TypeError(f"{type(self).__name__}.Clone(): DoClone/__deepcopy__ must "
+                                f"return a RenderEngine; got {type(other).__name__}")
+            if not hasattr(other, "_virtual"):
+                raise TypeError(f"{type(other).__name__}.__init__ must call "
+                                f"RenderEngine.__init__")
+            other._virtual = dict(self._virtual)
+            other._seen = dict(self.__dict__.get("_seen", {}))     # see renderers.sync
+            other._synced = self._synced
+            return other
         other = copy.copy(self)
         other._visuals = {gid: copy.copy(v) for gid, v in self._visuals.items()}
         other._clone_caches(self)
@@ -208,8 +263,37 @@ class RenderEngine:
         """Hook for subclasses: reset per-instance caches in a clone."""
 
     def GetParameterYaml(self) -> str:
-        """The engine's parameters as YAML (empty for this base class)."""
-        return ""
+        """The engine's parameters as YAML (DoGetParameterYaml)."""
+        return self.DoGetParameterYaml()
+
+    def DoGetParameterYaml(self) -> str:
+        """Override point of GetParameterYaml; Drake's default text."""
+        return "UnknownRenderEngine: {}"
+
+    # --- pydrake's virtuals, for Python subclasses -------------------------------------
+    def DoRegisterVisual(self, id, shape, properties, X_WG) -> bool:
+        """Override point of RegisterVisual: True if the engine takes the geometry."""
+        raise _pure_virtual("DoRegisterVisual")
+
+    def DoUpdateVisualPose(self, id, X_WG) -> None:
+        """Override point of UpdatePoses: geometry `id` is now posed X_WG [m]."""
+        raise _pure_virtual("DoUpdateVisualPose")
+
+    def DoRemoveGeometry(self, id) -> None:
+        """Override point of RemoveGeometry."""
+        raise _pure_virtual("DoRemoveGeometry")
+
+    def DoRenderColorImage(self, camera, color_image_out) -> None:
+        """Override point of RenderColorImage: fill `color_image_out` (ImageRgba8U)."""
+        raise _pure_virtual("DoRenderColorImage")
+
+    def DoRenderDepthImage(self, camera, depth_image_out) -> None:
+        """Override point of RenderDepthImage: fill `depth_image_out` (ImageDepth32F) [m]."""
+        raise _pure_virtual("DoRenderDepthImage")
+
+    def DoRenderLabelImage(self, camera, label_image_out) -> None:
+        """Override point of RenderLabelImage: fill `label_image_out` (ImageLabel16I)."""
+        raise _pure_virtual("DoRenderLabelImage")
 
     # --- rendering -------------------------------------------------------------------
     def RenderColorImage(self, camera, color_image_out) -> None:
@@ -233,6 +317,9 @@ class RenderEngine:
             raise TypeError(f"Render{name.capitalize()}Image(): expected an "
                             f"{image_type.__name__}; got {type(image).__name__}")
         self.ThrowIfInvalid(camera.core().intrinsics(), image, name)
+        if not self._renders_natively:
+            getattr(self, f"DoRender{name.capitalize()}Image")(camera, image)
+            return
         self._render(mode, camera, self._X_WC, image.mutable_data, None)
 
     def _render(self, mode, camera, X_WS, out, poses) -> None:
@@ -320,6 +407,8 @@ class RenderEngineCpu(RenderEngine):
     """This library's render engine (see the module docstring): what
     MakeRenderEngineVtk and MakeRenderEngineGl build. ``params`` is a
     RenderEngineVtkParams or RenderEngineGlParams (default: VTK's)."""
+
+    _renders_natively = True
 
     def __init__(self, params=None):
         super().__init__()

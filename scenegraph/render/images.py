@@ -247,15 +247,14 @@ Image = _Template("Image", {
 
 
 def _same_size(input, output, name):
+    """Resizes `output` to `input`'s size when they differ (as Drake's conversions)."""
     if input.width() != output.width() or input.height() != output.height():
-        raise RuntimeError(f"{name}(): the output image is {output.width()} × "
-                           f"{output.height()}; the input is {input.width()} × "
-                           f"{input.height()}")
+        output.resize(input.width(), input.height())
 
 
 def ConvertDepth32FTo16U(input, output) -> None:
-    """Writes the depths of `input` (ImageDepth32F [m]) into `output` (ImageDepth16U,
-    same size [mm], truncated): 0 stays 0 (too close); +inf, NaN and depths of
+    """Writes the depths of `input` (ImageDepth32F [m]) into `output` (ImageDepth16U
+    [mm], truncated; resized to `input`'s size): 0 stays 0 (too close); +inf, NaN and depths of
     65.535 m or more become 65535 (too far)."""
     if not isinstance(input, ImageDepth32F) or not isinstance(output, ImageDepth16U):
         raise TypeError("ConvertDepth32FTo16U(): expected (ImageDepth32F, ImageDepth16U)")
@@ -267,8 +266,8 @@ def ConvertDepth32FTo16U(input, output) -> None:
 
 
 def ConvertDepth16UTo32F(input, output) -> None:
-    """Writes the depths of `input` (ImageDepth16U [mm]) into `output` (ImageDepth32F,
-    same size [m]): 65535 becomes +inf (too far), 0 stays 0."""
+    """Writes the depths of `input` (ImageDepth16U [mm]) into `output` (ImageDepth32F
+    [m], resized to `input`'s size): 65535 becomes +inf (too far), 0 stays 0."""
     if not isinstance(input, ImageDepth16U) or not isinstance(output, ImageDepth32F):
         raise TypeError("ConvertDepth16UTo32F(): expected (ImageDepth16U, ImageDepth32F)")
     _same_size(input, output, "ConvertDepth16UTo32F")

@@ -157,6 +157,10 @@ def sync(state, name: str, engine) -> bool:
         props = g.props.get(Role.kPerception)
         if props is not None and _accepts(props, name):
             wanted[gid] = (g, props)
+    if not engine._renders_natively:
+        changed = _sync_python_engine(engine, wanted)
+        engine._synced = token
+        return changed
     for gid in [gid for gid in engine._visuals if gid not in wanted]:
         engine.RemoveGeometry(gid)
         changed = True
@@ -181,6 +185,37 @@ def sync(state, name: str, engine) -> bool:
         engine._revision += 1
     engine._synced = token
     return changed
+
+
+def _sync_python_engine(engine, wanted) -> bool:
+    """sync() for a Python RenderEngine subclass: its RemoveGeometry and
+    RegisterVisual (hence DoRemoveGeometry, DoRegisterVisual) for what changed."""
+    seen = engine.__dict__.setdefault("_seen", {})     # gid -> (shape, properties) offered
+    changed = False
+    for gid in [gid for gid in seen if gid not in wanted or
+                seen[gid][0] is not wanted[gid][0].shape or seen[gid][1] is not wanted[gid][1]]:
+        engine.RemoveGeometry(gid)
+        del seen[gid]
+        changed = True
+    for gid, (g, props) in wanted.items():
+        if gid in seen:
+            continue
+        anchored = g.is_anchored()
+        engine.RegisterVisual(gid, g.shape, props, g.X_FG if anchored else RigidTransform(),
+                              not anchored)
+        seen[gid] = (g.shape, props)
+        changed = True
+    return changed
+
+
+def _render_python_engine(engine, image, camera, X_WS, poses, method) -> None:
+    """A Python RenderEngine subclass renders as in pydrake: UpdatePoses of its
+    moving geometries, UpdateViewpoint(X_WS), then its Render*Image method."""
+    moving = [gid for gid, needs in engine._virtual.items() if needs]
+    if moving:
+        engine.UpdatePoses({gid: poses.X_WG(gid) for gid in moving})
+    engine.UpdateViewpoint(X_WS)
+    getattr(engine, method)(camera, image)
 
 
 def _world_pose_rows(engine, pack, topology) -> np.ndarray:
@@ -233,10 +268,13 @@ def render(query_object, mode: int, camera, parent_frame, X_PC, method: str):
                            f"{X_PC.translation().tolist()}, X_BS: translation "
                            f"{X_BS.translation().tolist()}); no image is rendered from it")
     sync(state, name, engine)
-    pack = engine._packed()
-    rows = _world_pose_rows(engine, pack, poses.topology)
     info = camera.core().intrinsics()
     image = image_type(info.width(), info.height())
+    if not engine._renders_natively:
+        _render_python_engine(engine, image, camera, X_WS, poses, method)
+        return image
+    pack = engine._packed()
+    rows = _world_pose_rows(engine, pack, poses.topology)
     engine._render(mode, camera, X_WS, image.mutable_data,
                    (np.ascontiguousarray(poses.R_WG[rows]),
                     np.ascontiguousarray(poses.p_WG[rows])))

@@ -47,6 +47,21 @@ class _FocalLength:
     def __repr__(self) -> str:
         return _repr(self)
 
+    def _check(self) -> None:
+        if self.x is None and self.y is None:
+            raise RuntimeError("Invalid camera configuration; you must define at least x "
+                               "or y for FocalLength.")
+
+    def focal_x(self) -> float:
+        """f_x [pixels]: x, or y when x is not set."""
+        self._check()
+        return float(self.x if self.x is not None else self.y)
+
+    def focal_y(self) -> float:
+        """f_y [pixels]: y, or x when y is not set."""
+        self._check()
+        return float(self.y if self.y is not None else self.x)
+
 
 @dataclasses.dataclass(repr=False)
 class _FovDegrees:
@@ -56,6 +71,27 @@ class _FovDegrees:
 
     def __repr__(self) -> str:
         return _repr(self)
+
+    def _check(self) -> None:
+        if self.x is None and self.y is None:
+            raise RuntimeError("Invalid camera configuration; you must define at least x "
+                               "or y for FovDegrees.")
+
+    def focal_x(self, width: int, height: int) -> float:
+        """f_x [pixels] of an image `width` × `height` [pixels]: from the x field of
+        view, or equal to focal_y when x is not set."""
+        self._check()
+        if self.x is None:
+            return self.focal_y(width, height)
+        return int(width) * 0.5 / math.tan(0.5 * math.radians(float(self.x)))
+
+    def focal_y(self, width: int, height: int) -> float:
+        """f_y [pixels] of an image `width` × `height` [pixels]: from the y field of
+        view, or equal to focal_x when y is not set."""
+        self._check()
+        if self.y is None:
+            return self.focal_x(width, height)
+        return int(height) * 0.5 / math.tan(0.5 * math.radians(float(self.y)))
 
 
 _FocalLength.__name__ = _FocalLength.__qualname__ = "FocalLength"
@@ -109,22 +145,10 @@ class CameraConfig:
     def _focal(self) -> tuple:
         focal = self.focal
         if isinstance(focal, _FocalLength):
-            if focal.x is None and focal.y is None:
-                raise RuntimeError("Invalid camera configuration; you must define at least x "
-                                   "or y for FocalLength.")
-            fx = float(focal.x if focal.x is not None else focal.y)
-            fy = float(focal.y if focal.y is not None else focal.x)
-            return fx, fy
+            return focal.focal_x(), focal.focal_y()
         if isinstance(focal, _FovDegrees):
-            if focal.x is None and focal.y is None:
-                raise RuntimeError("Invalid camera configuration; you must define at least x "
-                                   "or y for FovDegrees.")
-            fx = fy = None
-            if focal.x is not None:
-                fx = self.width * 0.5 / math.tan(0.5 * math.radians(float(focal.x)))
-            if focal.y is not None:
-                fy = self.height * 0.5 / math.tan(0.5 * math.radians(float(focal.y)))
-            return (fx if fx is not None else fy), (fy if fy is not None else fx)
+            return (focal.focal_x(self.width, self.height),
+                    focal.focal_y(self.width, self.height))
         raise TypeError(f"CameraConfig.focal must be a FocalLength or FovDegrees; got "
                         f"{type(focal).__name__}")
 

@@ -129,7 +129,9 @@ class RgbdSensor(LeafSystem):
         output.set_value(self._rgbd_depth_entry.Eval(context))
 
     def _calc_depth16(self, context, output) -> None:
-        depth = self._rgbd_depth_entry.Eval(context)
+        # Its own render, as Drake's RgbdSensor (a Python RenderEngine sees two
+        # depth renders when both depth ports are evaluated).
+        depth = self._render(context, "RenderDepthImage", self._rgbd_depth)
         image = ImageDepth16U(depth.width(), depth.height())
         ConvertDepth32FTo16U(depth, image)
         output.set_value(image)
