@@ -47,7 +47,7 @@ class MultibodyPlantConfig:
 
 
 def _wire(builder, plant, scene_graph):
-    from scenegraph import SceneGraph
+    from scenegraph.scene_graph import SceneGraph
     from systems.framework import DiagramBuilder
     if not isinstance(builder, DiagramBuilder):
         raise TypeError(f"AddMultibodyPlantSceneGraph: builder must be a DiagramBuilder; "
@@ -97,9 +97,9 @@ def AddMultibodyPlant(plant_config, scene_graph_config, builder):
 
 
 def _add_from_config(config, scene_graph_config, builder):
-    from scenegraph import SceneGraph
+    from scenegraph.scene_graph import SceneGraph
     from scenegraph.multibody.multibody_plant import MultibodyPlant
-    from scenegraph import HydroelasticContactRepresentation
+    from scenegraph.hydroelastic.contact_surface import HydroelasticContactRepresentation
     from scenegraph.multibody.plant_unsupported import (ContactModel,
                                                         DiscreteContactApproximation)
     plant = MultibodyPlant(config.time_step)

@@ -84,7 +84,7 @@ def _frame_bodies(plant) -> dict:
     is finalized)."""
     cached = plant.__dict__.get("_distance_frame_bodies")
     if cached is None or cached[0] != len(plant._body_of_frame_id):
-        from scenegraph import SceneGraph
+        from scenegraph.scene_graph import SceneGraph
         table = dict(plant._body_of_frame_id)
         table[SceneGraph.world_frame_id()] = 0
         cached = plant.__dict__["_distance_frame_bodies"] = (len(plant._body_of_frame_id),

@@ -77,7 +77,7 @@ class PlantGeometry:
     def _ensure_body_frame(self, body):
         """The body's SceneGraph FrameId, registered now if needed (None for the
         world body)."""
-        from scenegraph import GeometryFrame
+        from scenegraph.geometry_frame import GeometryFrame
         b = int(body.index())
         if b == 0:
             return None
@@ -91,7 +91,7 @@ class PlantGeometry:
         return fid
 
     def _register_geometry(self, body, X_BG, shape, name, what):
-        from scenegraph import GeometryInstance
+        from scenegraph.geometry_instance import GeometryInstance
         from scenegraph.multibody.rigid_body import RigidBody
         self._throw_if_finalized(what)
         sg = self._require_scene_graph(what)
@@ -124,15 +124,16 @@ class PlantGeometry:
     @RegisterCollisionGeometry.overload
     def RegisterCollisionGeometry(self, body, X_BG, shape, name, coulomb_friction):
         """Same, with Drake's ("material", "coulomb_friction") property."""
-        from scenegraph import ProximityProperties
+        from scenegraph.geometry_properties import ProximityProperties
         props = ProximityProperties()
         props.AddProperty("material", "coulomb_friction", coulomb_friction)
         return self._register_collision(body, X_BG, shape, name, props)
 
     def _register_collision(self, body, X_BG, shape, name, properties):
-        from scenegraph import ProximityProperties, Role
+        from scenegraph.geometry_properties import ProximityProperties
+        from scenegraph.geometry_roles import Role
         if not isinstance(properties, ProximityProperties):
-            from scenegraph import CoulombFriction
+            from scenegraph.hydroelastic.properties import CoulombFriction
             if isinstance(properties, CoulombFriction):
                 return self.RegisterCollisionGeometry(body, X_BG, shape, name,
                                                       coulomb_friction=properties)
@@ -153,7 +154,8 @@ class PlantGeometry:
         """Registers `shape` at X_BG on `body` with the illustration and
         perception roles, coloured `diffuse_color` (Rgba or (4,)) or with
         `properties` (IllustrationProperties); returns its GeometryId."""
-        from scenegraph import IllustrationProperties, MakePhongIllustrationProperties, Rgba
+        from scenegraph.geometry_properties import (IllustrationProperties,
+                                                    MakePhongIllustrationProperties, Rgba)
         if isinstance(diffuse_color, IllustrationProperties):
             return self._register_visual(body, X_BG, shape, name, diffuse_color)
         rgba = diffuse_color.rgba if isinstance(diffuse_color, Rgba) else \
@@ -169,7 +171,7 @@ class PlantGeometry:
     def RegisterVisualGeometry(self, body, geometry_instance):
         """pydrake's rule for a GeometryInstance: the roles it has
         (illustration, perception or both); with neither, both (defaults)."""
-        from scenegraph import IllustrationProperties
+        from scenegraph.geometry_properties import IllustrationProperties
         illustration = geometry_instance.illustration_properties()
         perception = geometry_instance.perception_properties()
         if illustration is None and perception is None:
@@ -183,7 +185,7 @@ class PlantGeometry:
         """Registers with `properties` (IllustrationProperties or None) and
         `perception` (None: none, or a copy of `properties` if
         `copy_perception`)."""
-        from scenegraph import IllustrationProperties, PerceptionProperties
+        from scenegraph.geometry_properties import IllustrationProperties, PerceptionProperties
         if properties is not None and not isinstance(properties, IllustrationProperties):
             raise TypeError(f"RegisterVisualGeometry(): properties must be "
                             f"IllustrationProperties; got {type(properties).__name__}")
@@ -235,7 +237,7 @@ class PlantGeometry:
 
     def GetBodyFromFrameId(self, frame_id):
         """The body whose SceneGraph frame is `frame_id`, or None."""
-        from scenegraph import SceneGraph
+        from scenegraph.scene_graph import SceneGraph
         if self._scene_graph is not None and frame_id == SceneGraph.world_frame_id():
             return self._bodies[0]
         b = self._body_of_frame_id.get(frame_id)
@@ -243,7 +245,7 @@ class PlantGeometry:
 
     def GetBodyFrameIdIfExists(self, body_index):
         """The SceneGraph FrameId of body `body_index`, or None."""
-        from scenegraph import SceneGraph
+        from scenegraph.scene_graph import SceneGraph
         b = int(body_index)
         if b == 0 and self._scene_graph is not None:
             return SceneGraph.world_frame_id()
@@ -283,7 +285,7 @@ class PlantGeometry:
                                                                collision_filter_group_b):
         """Excludes collisions between two named GeometrySets ((name, set) pairs),
         or within one set when both names are equal."""
-        from scenegraph import CollisionFilterDeclaration
+        from scenegraph.collision_filter_manager import CollisionFilterDeclaration
         self._throw_if_finalized("ExcludeCollisionGeometriesWithCollisionFilterGroupPair")
         sg = self._require_scene_graph(
             "ExcludeCollisionGeometriesWithCollisionFilterGroupPair")
@@ -303,7 +305,7 @@ class PlantGeometry:
         self._apply_default_collision_filters()
 
     def _apply_default_collision_filters(self) -> None:
-        from scenegraph import CollisionFilterDeclaration
+        from scenegraph.collision_filter_manager import CollisionFilterDeclaration
         manager = self._scene_graph.collision_filter_manager()
         if self._adjacent_filters:
             for joint in self._joints:

@@ -206,7 +206,7 @@ class PlantUnsupported:
     @staticmethod
     def GetDefaultContactSurfaceRepresentation(time_step):
         """kTriangle for a continuous plant (time_step 0 [s]), else kPolygon."""
-        from scenegraph import HydroelasticContactRepresentation
+        from scenegraph.hydroelastic.contact_surface import HydroelasticContactRepresentation
         return HydroelasticContactRepresentation.kTriangle if time_step == 0 \
             else HydroelasticContactRepresentation.kPolygon
 

@@ -207,7 +207,7 @@ def _integer(node, attributes, name: str, default: int, d) -> int:
 
 
 def _shape(node, attributes, kind: str, length, reader, d, visual_only: bool):
-    import scenegraph as sg
+    import scenegraph.shapes as sg
 
     size = numbers(node, attributes, "size", None, d, np.zeros(0))
 

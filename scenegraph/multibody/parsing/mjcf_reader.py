@@ -252,11 +252,12 @@ class MjcfReader:
             self._world_geoms += 1
         if geom is None or not self.with_geometry:
             return geom
-        from scenegraph import MakePhongIllustrationProperties, ProximityProperties
+        from scenegraph.geometry_properties import (MakePhongIllustrationProperties,
+                                                    ProximityProperties)
         from scenegraph.hydroelastic.properties import CoulombFriction
 
         if geom.visual:
-            from scenegraph import PerceptionProperties
+            from scenegraph.geometry_properties import PerceptionProperties
 
             illustration = MakePhongIllustrationProperties(np.array(geom.rgba))
             link.geometries.append(GeometryDescription(

@@ -179,7 +179,7 @@ def _commit(plant, model, model_name, added, records, scopes=None) -> _Committed
 
 def _apply_exclusions(plant, model, bodies, geometry_ids) -> None:
     """The model's geometry_exclusions and link_exclusions (collision filters)."""
-    from scenegraph import GeometrySet
+    from scenegraph.geometry_set import GeometrySet
 
     def geometry_set(keys):
         ids = [geometry_ids[link][index] for link, index in keys]

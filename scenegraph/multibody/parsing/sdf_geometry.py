@@ -50,7 +50,7 @@ _MATERIAL_COLOURS = ("diffuse", "ambient", "specular", "emissive")
 def _shape(geometry, ctx, role: str, context: str):
     """(Shape or None, X_GC) of a <geometry>: X_GC is the identity except for
     a plane (the HalfSpace's frame in the geometry frame)."""
-    import scenegraph as sg
+    import scenegraph.shapes as sg
     from scenegraph.math import RigidTransform
 
     d = ctx.diagnostics

@@ -149,7 +149,7 @@ def read_material(element, ctx, name_required: bool, context: str):
 def _read_shape(geometry_node, ctx, role: str, context: str):
     """(shape, Drake type name) of a <geometry>; (None, type name) for a visual
     mesh whose file exists but cannot be read (a warning: the visual is skipped)."""
-    import scenegraph as sg
+    import scenegraph.shapes as sg
 
     d = ctx.diagnostics
     node = None
