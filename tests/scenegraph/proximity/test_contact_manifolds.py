@@ -87,6 +87,33 @@ def test_cylinder_on_its_side_reports_the_ends_of_its_contact_line():
                                atol=1e-12)
 
 
+def test_cylinder_cap_is_its_rim_16_gon_exact_on_a_face_within_the_sagitta_at_an_edge():
+    # docs/controllers.md: a cap of radius ρ = 0.1 standing 1 mm into a table
+    # (top z = 0). Wholly supported: four rim vertices, a square on the rim.
+    rho, sagitta = 0.1, 0.1 * (1 - math.cos(math.pi / 16))
+    m = one_manifold(("table", Box(2, 2, 0.1), I3, [0, 0, -0.05]),
+                     ("can", Cylinder(rho, 0.2), I3, [0, 0, 0.099]))
+    assert len(m) == 4
+    np.testing.assert_allclose(m.depths, 0.001, atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(m.p_WCb[:, :2], axis=1), rho, atol=1e-12)
+    np.testing.assert_allclose(sorted_rows(m.p_WCb[:, :2]),
+                               [[-rho, 0], [0, -rho], [0, rho], [rho, 0]], atol=1e-12)
+    # The table's edge at x = 0.05 under the cap: the edge crosses the 16-gon's
+    # side between the rim vertices at π/4 and 3π/8 (and its mirror), not the
+    # rim: 1.8 mm inside it, within the sagitta ρ(1 − cos(π/16)).
+    m = one_manifold(("table", Box(2, 2, 0.1), I3, [-0.95, 0, -0.05]),
+                     ("can", Cylinder(rho, 0.2), I3, [0, 0, 0.099]))
+    v1 = rho * np.array([math.cos(3 * math.pi / 8), math.sin(3 * math.pi / 8)])
+    v2 = rho * np.array([math.cos(math.pi / 4), math.sin(math.pi / 4)])
+    y = v1[1] + (0.05 - v1[0]) / (v2[0] - v1[0]) * (v2[1] - v1[1])
+    on_edge = np.abs(m.p_WCb[:, 0] - 0.05) < 1e-10       # clipping rounds at ~1e-12
+    assert on_edge.sum() == 2
+    np.testing.assert_allclose(np.sort(m.p_WCb[on_edge, 1]), [-y, y], atol=1e-10)
+    exact = math.sqrt(rho**2 - 0.05**2)                  # where the rim meets the edge
+    assert 0.0 < exact - y and rho - math.hypot(0.05, y) <= sagitta
+    np.testing.assert_allclose(m.depths, 0.001, atol=1e-12)
+
+
 def test_capsule_on_its_side_reports_its_segment_ends():
     m = one_manifold(("table", Box(1.0, 1.0, 0.1), I3, [0, 0, -0.05]),
                      ("capsule", Capsule(0.03, 0.1), Rx(math.pi / 2), [0.0, 0.0, 0.029]))
