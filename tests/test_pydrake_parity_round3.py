@@ -337,3 +337,20 @@ def test_depth_conversions_resize_the_output_as_drake():
     out32 = ImageDepth32F(7, 7)
     ConvertDepth16UTo32F(input=out16, output=out32)
     assert (out32.width(), out32.height()) == (3, 4) and (out32.data == 1.5).all()
+
+
+def test_simulator_publish_switches_warn_as_deprecated_in_pydrake():
+    import warnings
+    from systems.analysis import ApplySimulatorConfig, SimulatorConfig
+    simulator = Simulator(Adder(1, 1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        simulator.set_publish_every_time_step(publish=True)
+        simulator.set_publish_at_initialization(publish=True)
+        ApplySimulatorConfig(SimulatorConfig(publish_every_time_step=False), simulator)
+    from systems.common.deprecation import DrakeDeprecationWarning
+    assert [w.category for w in caught] == [DrakeDeprecationWarning] * 2
+    assert issubclass(DrakeDeprecationWarning, DeprecationWarning)
+    assert "must be defined in the LeafSystem" in str(caught[0].message)
+    assert "2026-06-01" in str(caught[1].message)
+    assert simulator.get_publish_every_time_step() is False   # the config still applies

@@ -127,9 +127,7 @@ KNOWN_DIFFERENCES = {
     "pydrake.systems.analysis": {
         "Simulator": "non-finite state/derivative raises; callback errors name system and "
                      "time and leave the context at the last completed step; "
-                     "`set_target_realtime_rate` refuses negative/NaN; the deprecated "
-                     "`set_publish_every_time_step`/`set_publish_at_initialization` do not "
-                     "warn",
+                     "`set_target_realtime_rate` refuses negative/NaN",
     },
     "pydrake.geometry": {
         "QueryObject": "well-defined normals where Drake gives NaN; `id_A` is always the "

@@ -26,7 +26,9 @@ from __future__ import annotations
 import math
 import time as _time
 import types
+import warnings
 
+from systems.common.deprecation import DrakeDeprecationWarning
 from systems.framework.events import (DiscreteUpdateEvent, EventStatus, PublishEvent,
                                       TriggerType, _as_status, next_sample_time)
 from systems.framework.tickets import BuiltInTicket as T
@@ -35,6 +37,13 @@ from .callback_errors import annotate_callback_error, mark_annotated
 from .lean_loop import advance_loop_lean, lean_loop_applies
 from .runge_kutta import RungeKutta3Integrator
 from .simulator_status import SimulatorStatus
+
+#: pydrake 1.51's deprecation text of the Simulator's publish switches.
+_PUBLISH_DEPRECATION = (
+    "(Deprecated.)\n\nDeprecated:\n    This is no longer controlled by the Simulator. It "
+    "must {}be defined in the LeafSystem instead. See "
+    "https://drake.mit.edu/troubleshooting.html#force-publishing for help. This will be "
+    "removed from Drake on or after 2026-06-01.")
 
 __all__ = ["Simulator", "InitializeParams", "WitnessTriggeredEventData"]
 
@@ -279,7 +288,11 @@ class Simulator:
         return simtime / realtime if realtime > 0 else float("nan")
 
     def set_publish_every_time_step(self, publish: bool) -> None:
-        """True: run the forced publish events after every step (False by default)."""
+        """True: run the forced publish events after every step (False by default).
+
+        Deprecated in pydrake 1.51 (a DrakeDeprecationWarning, as pydrake's): declare
+        forced publish events on the LeafSystem instead."""
+        warnings.warn(_PUBLISH_DEPRECATION.format(""), DrakeDeprecationWarning, stacklevel=2)
         self._publish_every_time_step = bool(publish)
 
     def get_publish_every_time_step(self) -> bool:
@@ -287,7 +300,10 @@ class Simulator:
         return self._publish_every_time_step
 
     def set_publish_at_initialization(self, publish: bool) -> None:
-        """True: run the forced publish events at Initialize() too."""
+        """True: run the forced publish events at Initialize() too.
+
+        Deprecated in pydrake 1.51 (a DrakeDeprecationWarning, as pydrake's)."""
+        warnings.warn(_PUBLISH_DEPRECATION.format("be "), DrakeDeprecationWarning, stacklevel=2)
         self._publish_at_initialization = bool(publish)
 
     def set_lean_event_loop(self, enabled: bool) -> None:

@@ -84,8 +84,9 @@ def ApplySimulatorConfig(config: SimulatorConfig, simulator) -> None:
     if not integrator.get_fixed_step_mode():
         integrator.set_target_accuracy(config.accuracy)
     simulator.set_target_realtime_rate(config.target_realtime_rate)
-    simulator.set_publish_at_initialization(config.publish_every_time_step)
-    simulator.set_publish_every_time_step(config.publish_every_time_step)
+    # The deprecated setters' state, without their warning (as Drake's C++ call).
+    simulator._publish_at_initialization = bool(config.publish_every_time_step)
+    simulator._publish_every_time_step = bool(config.publish_every_time_step)
 
 
 def _scheme_name(integrator) -> str:
