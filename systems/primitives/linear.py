@@ -49,7 +49,61 @@ class _StateDefaults:
             self._xc_model.SetFromVector(value)
 
 
-class AffineSystem(_StateDefaults, LeafSystem):
+class _RandomAffineState(_StateDefaults):
+    """Mixin of the affine systems: the state's random distribution (Drake's
+    TimeVaryingAffineSystem::configure_random_state and SetRandomState)."""
+
+    def configure_random_state(self, covariance) -> None:
+        """Makes SetRandomContext draw the state x ~ N(x0, covariance): x = x0 + L·w,
+        L Lᵀ = covariance (n, n), w standard normal from the generator; x0 the
+        default state.
+
+        Raises:
+          ValueError: covariance is not (n, n) or not symmetric positive semidefinite.
+        """
+        name = f"{type(self).__name__}.configure_random_state"
+        cov = as_matrix(covariance, f"{name}: covariance")
+        n = self._default_state_vector().size
+        if cov.shape != (n, n):
+            raise ValueError(f"{name}: covariance is {cov.shape[0]}x{cov.shape[1]} but the "
+                             f"system has {n} states")
+        lam, V = np.linalg.eigh(cov) if n else (np.zeros(0), np.zeros((0, 0)))
+        scale = max(1.0, float(np.abs(cov).max())) if n else 1.0
+        if not np.isfinite(cov).all() or not np.allclose(cov, cov.T, rtol=0.0,
+                                                         atol=1e-12 * scale) \
+                or (n and lam.min() < -1e-12 * scale):
+            raise ValueError(f"{name}: covariance is not symmetric positive semidefinite: "
+                             f"{cov.tolist()}")
+        try:
+            self._sqrt_sigma_x0 = np.linalg.cholesky(cov)
+        except np.linalg.LinAlgError:       # singular: a square root from the eigenbasis
+            self._sqrt_sigma_x0 = V * np.sqrt(np.clip(lam, 0.0, None))
+
+    def _default_state_vector(self) -> np.ndarray:
+        if self._discrete_models:
+            return self._discrete_models[0].CopyToVector()
+        model = getattr(self, "_xc_model", None)
+        return np.zeros(0) if model is None else model.CopyToVector()
+
+    def SetRandomContext(self, context, generator=None) -> None:
+        """Default parameters; the state drawn as configure_random_state says (n
+        standard normals from `generator`, as Drake draws them even without a
+        covariance; a fixed-seed generator when None)."""
+        super().SetRandomContext(context, generator)
+        x0 = self._default_state_vector()
+        if not x0.size:
+            return
+        rng = generator if generator is not None else np.random.default_rng(0)
+        w = rng.standard_normal(x0.size)
+        L = getattr(self, "_sqrt_sigma_x0", None)
+        x = x0 + (L @ w if L is not None else 0.0)
+        if self._discrete_models:
+            context.get_mutable_discrete_state_vector().SetFromVector(x)
+        else:
+            context.get_mutable_continuous_state_vector().SetFromVector(x)
+
+
+class AffineSystem(_RandomAffineState, LeafSystem):
     """A (continuous or discrete) affine system (pydrake's ``AffineSystem``).
 
     A (n, n), B (n, m), f0 (n,), C (p, n), D (p, m), y0 (p,); time_period h [s]
@@ -143,6 +197,40 @@ class AffineSystem(_StateDefaults, LeafSystem):
     def _update_discrete(self, context, discrete_state) -> None:
         discrete_state.get_mutable_value(0)[:] = self._next_or_derivative(
             context, context._state._discrete._groups[0]._data)
+
+    def UpdateCoefficients(self, A=None, B=None, f0=None, C=None, D=None, y0=None) -> None:
+        """Replaces A, B, f0, C, D, y0, each of the size it has now (as Drake's; an
+        empty or omitted argument matches only an empty coefficient). Contexts keep
+        their state; outputs computed before are not recomputed by this call.
+
+        Raises:
+          RuntimeError: a size differs, or a C (D) that is not zero where the current
+            one is makes the output depend on the state (input), which the declared
+            output port does not; nothing changes.
+        """
+        name = f"{type(self).__name__}.UpdateCoefficients"
+        new = {"A": as_matrix(A, f"{name}: A"), "B": as_matrix(B, f"{name}: B"),
+               "f0": as_vector(f0, f"{name}: f0") if f0 is not None else np.zeros(0),
+               "C": as_matrix(C, f"{name}: C"), "D": as_matrix(D, f"{name}: D"),
+               "y0": as_vector(y0, f"{name}: y0") if y0 is not None else np.zeros(0)}
+        for key, value in new.items():
+            current = getattr(self, f"_{key}")
+            if value.shape != current.shape:
+                raise RuntimeError(f"{name}: New and current {key} have different sizes "
+                                   f"({value.shape} vs {current.shape}).")
+        for key, has, dependency in (("C", self._has_C, "state"),
+                                     ("D", self._has_D, "input")):
+            if not has and _meaningful(new[key]):
+                raise RuntimeError(
+                    f"{name}: new_{key} makes the output dependent on {dependency}, when "
+                    f"it was previously independent. This would change the dependencies "
+                    f"of the output port, and it is currently unsupported.")
+        for key, value in new.items():
+            setattr(self, f"_{key}", value)
+        self._has_B = self._num_inputs > 0 and _meaningful(self._B)
+        self._has_f0 = _meaningful(self._f0)
+        self._has_C = _meaningful(self._C)
+        self._has_D = _meaningful(self._D)
 
     # --- pydrake accessors -----------------------------------------------------
     def A(self) -> np.ndarray:

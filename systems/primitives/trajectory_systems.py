@@ -9,6 +9,7 @@ import numpy as np
 from systems.framework import BasicVector, LeafSystem, kUseDefaultName
 
 from ._checks import as_period, as_vector
+from .linear import _RandomAffineState
 
 __all__ = ["TrajectorySource", "TrajectoryAffineSystem", "TrajectoryLinearSystem"]
 
@@ -57,7 +58,7 @@ class TrajectorySource(LeafSystem):
                 y[k * n:(k + 1) * n] = trajectory.EvalDerivative(t, k)[:, 0]
 
 
-class TrajectoryAffineSystem(LeafSystem):
+class TrajectoryAffineSystem(_RandomAffineState, LeafSystem):
     """ẋ = A(t) x + B(t) u + f0(t), y = C(t) x + D(t) u + y0(t) with matrix
     trajectories (or x[n+1] = ... for time_period > 0), pydrake's
     ``TrajectoryAffineSystem``. Ports "u0" and "y0"."""
@@ -125,9 +126,6 @@ class TrajectoryAffineSystem(LeafSystem):
             self._xc_model.SetFromVector(x0)
         else:
             self._discrete_models[0].SetFromVector(x0)
-
-    def configure_random_state(self, covariance) -> None:
-        """Accepted for pydrake compatibility; random initial states are not drawn."""
 
     def _x(self, context) -> np.ndarray:
         if self._period == 0.0:
