@@ -9,7 +9,7 @@ on both.
   ``systems.framework`` nor ``scenegraph``; scenegraph uses no private module of systems.
 * No module imports names from its own package's ``__init__`` (an ancestor package):
   it imports them from their defining module, so no import circle runs through a
-  package's re-exports.
+  package's re-exports; and no module-level import circle is left at all.
 """
 from __future__ import annotations
 
@@ -168,3 +168,61 @@ def test_the_moved_module_names_its_new_home():
     assert set(moved._NAMES) == set(rigid_bodies.__all__)
     with pytest.raises(AttributeError, match="moved to scenegraph.rigid_bodies"):
         moved.simulate
+
+
+def _module_level_imports(module: str, is_package: bool, source: str):
+    """The modules of ours that `source` imports when it is imported (its top-level
+    statements and ``if`` blocks, not function bodies): ``from p import name`` counts
+    as p.name when that is a module, else as p's __init__."""
+    package = module if is_package else module.rpartition(".")[0]
+    nodes = []
+    for node in _parse(source).body:
+        nodes.extend(node.body if isinstance(node, ast.If) else [node])
+    out = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.split(".")[0] in PACKAGES)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module
+            if target.split(".")[0] in PACKAGES:
+                out.update(f"{target}.{a.name}" if _is_module(f"{target}.{a.name}")
+                           else target for a in node.names)
+    return out
+
+
+def import_circle(graph: dict):
+    """One circle of `graph` (module -> modules it imports) as a list, or None."""
+    state, path = {}, []
+
+    def visit(module):
+        state[module] = "open"
+        path.append(module)
+        for other in sorted(graph.get(module, ())):
+            if state.get(other) == "open":
+                return path[path.index(other):] + [other]
+            if other in graph and other not in state:
+                circle = visit(other)
+                if circle:
+                    return circle
+        state[module] = "done"
+        path.pop()
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            circle = visit(module)
+            if circle:
+                return circle
+    return None
+
+
+def test_no_import_circle_at_module_level():
+    assert import_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    graph = {module: _module_level_imports(module, is_package, source)
+             for top in PACKAGES for module, is_package, source in _sources(top)}
+    assert len(graph) > 150
+    assert import_circle(graph) is None
