@@ -150,8 +150,7 @@ KNOWN_DIFFERENCES = {
                         "pydrake 1.51.1 fails there)",
         "RenderLabel": "also built from an int; hashable",
         "Meshcat": "binds 127.0.0.1 by default; meshcat-python's viewer (no stats, "
-                   "gamepad, WebXR, environment maps); `AddSlider` returns the value; "
-                   "no `_InjectWebsocketMessage` test hook",
+                   "gamepad, WebXR, environment maps); `AddSlider` returns the value",
         "AddCompliantHydroelasticProperties": "a margin on a compliant `Convex`/`Mesh` is "
                                               "refused at `AssignRole`",
         "GeometryVersion": "the perception version changes with every perception change "

@@ -523,6 +523,34 @@ class Meshcat:
                 control.keycode = control.keycode or keycode
             self._server.enqueue([control.message()])
 
+    def _InjectWebsocketMessage(self, message: bytes) -> None:
+        """(pydrake's test hook.) Handles `message` (msgpack bytes, e.g.
+        ``{"type": "button", "name": ...}``) as if a browser had sent it; returns
+        after it is handled."""
+        if not isinstance(message, (bytes, bytearray)):
+            raise TypeError(f"_InjectWebsocketMessage(): message must be bytes; got "
+                            f"{type(message).__name__}")
+        self._server._on_message(bytes(message))
+
+    def _GetPackedObject(self, path: str) -> bytes:
+        """(pydrake's test hook.) The msgpack set_object command stored for `path`
+        (relative paths are under /drake); b'' if there is none."""
+        with self._server.lock:
+            return self._server.tree.get_object(split_path(_abs_path(path))) or b""
+
+    def _GetPackedTransform(self, path: str) -> bytes:
+        """(pydrake's test hook.) The msgpack set_transform command stored for
+        `path`; b'' if there is none."""
+        with self._server.lock:
+            return self._server.tree.get_transform(split_path(_abs_path(path))) or b""
+
+    def _GetPackedProperty(self, path: str, property: str) -> bytes:
+        """(pydrake's test hook.) The msgpack set_property command stored for
+        `property` of `path`; b'' if there is none."""
+        with self._server.lock:
+            return self._server.tree.get_property(split_path(_abs_path(path)),
+                                                  property) or b""
+
     def GetButtonClicks(self, name: str) -> int:
         """Clicks in every browser since the button was added."""
         with self._server.lock:

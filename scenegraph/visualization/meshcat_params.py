@@ -67,6 +67,11 @@ class _PerspectiveCamera:
     def __init__(self, fov=75.0, aspect=1.0, near=0.01, far=100.0, zoom=1.0):
         self.fov, self.aspect, self.near, self.far, self.zoom = fov, aspect, near, far, zoom
 
+    def __repr__(self) -> str:
+        return (f"PerspectiveCamera(fov={float(self.fov)!r}, aspect={float(self.aspect)!r}, "
+                f"near={float(self.near)!r}, far={float(self.far)!r}, "
+                f"zoom={float(self.zoom)!r})")
+
     def _json(self):
         return {"uuid": shapes._uuid(), "type": "PerspectiveCamera", "fov": self.fov,
                 "aspect": self.aspect, "near": self.near, "far": self.far, "zoom": self.zoom}
@@ -79,6 +84,12 @@ class _OrthographicCamera:
                  zoom=1.0):
         self.left, self.right, self.top, self.bottom = left, right, top, bottom
         self.near, self.far, self.zoom = near, far, zoom
+
+    def __repr__(self) -> str:
+        return (f"OrthographicCamera(left={float(self.left)!r}, right={float(self.right)!r}, "
+                f"top={float(self.top)!r}, bottom={float(self.bottom)!r}, "
+                f"near={float(self.near)!r}, far={float(self.far)!r}, "
+                f"zoom={float(self.zoom)!r})")
 
     def _json(self):
         return {"uuid": shapes._uuid(), "type": "OrthographicCamera", "left": self.left,

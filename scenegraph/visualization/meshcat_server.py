@@ -720,7 +720,9 @@ class MeshcatServer:
         """A self-contained page that replays the current scene with no server."""
         with self.lock:
             messages = self.replay_messages(include_controls=False)
-        commands = ",\n".join(f'"{base64.b64encode(m).decode("ascii")}"' for m in messages)
+        commands = ",\n".join(  # data URLs, as pydrake's page embeds its commands
+            f'"data:application/octet-binary;base64,{base64.b64encode(m).decode("ascii")}"'
+            for m in messages)
         js = self._file("main.min.js").decode("utf-8")
         return _STATIC_TEMPLATE.replace("@@VIEWER_JS@@", js).replace("@@COMMANDS@@", commands)
 
@@ -767,7 +769,7 @@ var viewer = new MeshCat.Viewer(document.getElementById("meshcat-pane"));
 @@COMMANDS@@
   ];
   for (var i = 0; i < commands.length; ++i) {
-    var raw = atob(commands[i]);
+    var raw = atob(commands[i].slice(commands[i].indexOf(",") + 1));
     var bytes = new Uint8Array(raw.length);
     for (var j = 0; j < raw.length; ++j) bytes[j] = raw.charCodeAt(j);
     try { viewer.handle_command_bytearray(bytes); } catch (e) { console.error(e); }

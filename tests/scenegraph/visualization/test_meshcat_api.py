@@ -322,7 +322,8 @@ def test_static_html_is_self_contained_and_replays_the_scene(meshcat):
     assert "<script src" not in html and "MeshCat.Viewer" in html
     assert re.search(r"https?://(?!www\.w3\.org)", html.split("var viewer")[1]) is None
     commands = [umsgpack.unpackb(base64.b64decode(c))
-                for c in re.findall(r'^"([A-Za-z0-9+/=]+)",?$', html, flags=re.M)]
+                for c in re.findall(r'^"data:application/octet-binary;base64,([A-Za-z0-9+/=]+)",?$',
+                                    html, flags=re.M)]
     state = fold(commands)
     assert state["objects"]["/drake/box"]["geometries"][0]["depth"] == 3
     np.testing.assert_allclose(state["transforms"]["/drake/box"][:3, 3], [0.5, 0, 0])
