@@ -165,6 +165,7 @@ KNOWN_DIFFERENCES = {
         "ApplyCameraConfig": "no LCM (the images are the sensor's ports); `output_delay` > 0 "
                              "(RgbdSensorAsync) refused",
         "ImageWriter": "PNG and TIFF written with Pillow",
+        "RotaryEncoders": "a tick count below 1 is refused (Drake accepts 0 and outputs NaN)",
         "ImageIo": "Pillow; BGR(A) images are written in RGB(A) order, JPEG without "
                    "alpha; a file that cannot be written raises (pydrake returns)",
     },
