@@ -181,7 +181,8 @@ def main(argv=None) -> int:
     print(f"Meshcat viewer: {meshcat.web_url()} (the recording plays when the page opens)",
           flush=True)
     print("warming up: 0.5 s without the viewer, untimed (the first run on a machine also "
-          "compiles the library's numba kernels, 1-2 minutes once)", flush=True)
+          "compiles the library's numba kernels once: minutes of CPU time, with a progress "
+          "line on stderr)", flush=True)
     start = time.perf_counter()
     run(0.5, None)
     print(f"warmed up in {time.perf_counter() - start:.1f} s; simulating {args.duration:g} s "
