@@ -34,7 +34,7 @@ from scenegraph.multibody.parsing.diagnostics import ParsingError
 from scenegraph.multibody.parsing.mesh_files import MeshFileError, UnreadableMeshError
 from scenegraph.multibody.parsing.model_description import GeometryDescription
 from scenegraph.multibody.parsing.sdf_poses import child_numbers
-from scenegraph.multibody.parsing.xml_tree import describe
+from scenegraph.multibody.parsing.xml_tree import describe, ignore_unknown_children
 
 __all__ = ["read_visual", "read_collision"]
 
@@ -133,12 +133,6 @@ def _name(element, names: set, ctx, context: str) -> str:
     return name
 
 
-def _note_ignored(element, known: set, ctx) -> None:
-    for child in element.children:
-        if child.tag not in known:
-            ctx.diagnostics.ignore(child.tag, element.tag, child.line)
-
-
 def _enabled(element, ctx, context: str) -> bool:
     if element is None:
         return True
@@ -187,7 +181,7 @@ def read_visual(element, X_LG, ctx, names: set, context: str):
 
     d = ctx.diagnostics
     context = f"{context} {describe(element)}"
-    _note_ignored(element, _VISUAL_CHILDREN, ctx)
+    ignore_unknown_children(element, _VISUAL_CHILDREN, ctx.diagnostics)
     name = _name(element, names, ctx, context)
     geometry = element.find("geometry")
     if geometry is None:
@@ -230,7 +224,7 @@ def read_collision(element, X_LG, ctx, names: set, context: str):
 
     d = ctx.diagnostics
     context = f"{context} {describe(element)}"
-    _note_ignored(element, _COLLISION_CHILDREN, ctx)
+    ignore_unknown_children(element, _COLLISION_CHILDREN, ctx.diagnostics)
     name = _name(element, names, ctx, context)
     geometry = element.find("geometry")
     if geometry is None:

@@ -40,8 +40,9 @@ from scenegraph.multibody.parsing.diagnostics import ParsingError
 from scenegraph.multibody.parsing.mesh_files import MeshFileError, UnreadableMeshError
 from scenegraph.multibody.parsing.model_description import GeometryDescription
 from scenegraph.multibody.parsing.package_map import UriError, resolve_uri
-from scenegraph.multibody.parsing.xml_tree import (describe, scalar_attribute,
-                                                  scale_attribute, vector_attribute)
+from scenegraph.multibody.parsing.xml_tree import (describe, ignore_unknown_children,
+                                                  scalar_attribute, scale_attribute,
+                                                  vector_attribute)
 
 __all__ = ["ReadContext", "read_origin", "read_material", "read_visual", "read_collision"]
 
@@ -224,12 +225,6 @@ def _unique_name(element, type_name: str, names: set, role: str, ctx) -> str:
     return name
 
 
-def _note_ignored(element, known: set, ctx) -> None:
-    for child in element.children:
-        if child.tag not in known:
-            ctx.diagnostics.ignore(child.tag, element.tag, child.line)
-
-
 def _enabled(element, ctx, context: str) -> bool:
     if element is None:
         return True
@@ -252,7 +247,7 @@ def read_visual(element, link_name: str, ctx, names: set):
 
     d = ctx.diagnostics
     context = f"link '{link_name}' {describe(element)}"
-    _note_ignored(element, _VISUAL_CHILDREN, ctx)
+    ignore_unknown_children(element, _VISUAL_CHILDREN, ctx.diagnostics)
     geometry_node = element.find("geometry")
     if geometry_node is None:
         d.error(element.line, f"Link {link_name} has a visual element without geometry.")
@@ -417,7 +412,7 @@ def read_collision(element, link_name: str, ctx, names: set):
     names so far (updated)."""
     d = ctx.diagnostics
     context = f"link '{link_name}' {describe(element)}"
-    _note_ignored(element, _COLLISION_CHILDREN, ctx)
+    ignore_unknown_children(element, _COLLISION_CHILDREN, ctx.diagnostics)
     if element.find("verbose") is not None:
         d.warning(element.find("verbose").line, "The tag 'verbose' found as a child of "
                                                 "'collision' is currently unsupported and will "

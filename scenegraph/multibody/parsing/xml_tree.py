@@ -107,6 +107,14 @@ def parse_xml(data, diagnostics, what: str = "file"):
     return root[0]
 
 
+def ignore_unknown_children(element: XmlElement, known, diagnostics) -> None:
+    """Reports each child of `element` whose tag is not in `known` as ignored
+    (once per tag, through diagnostics.ignore, with the child's line)."""
+    for child in element.children:
+        if child.tag not in known:
+            diagnostics.ignore(child.tag, element.tag, child.line)
+
+
 def describe(element: XmlElement) -> str:
     """``<joint name="elbow">`` (the start tag with its name, for messages)."""
     name = element.attrib.get("name")
