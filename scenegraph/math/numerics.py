@@ -2,7 +2,8 @@
 
 ``sin``, ``cos``, ``exp``, ... take a float and return a float (as pydrake's
 float overloads do; numpy arrays are also accepted here and map elementwise — an
-extension). ``eq``/``ne``/``lt``/``le``/``gt``/``ge`` are elementwise comparisons
+extension), or an AutoDiffXd (systems.autodiff) and return an AutoDiffXd, as pydrake's
+AutoDiffXd overloads; ``inv`` inverts AutoDiffXd matrices with their derivatives. ``eq``/``ne``/``lt``/``le``/``gt``/``ge`` are elementwise comparisons
 returning numpy arrays (pydrake's numpy.vectorize objects). ``wrap_to(value, low,
 high)`` = value − (high − low)·floor((value − low)/(high − low)), in [low, high).
 The Soft* functions are Drake's smooth max/min: SoftOverMax(x, α) = log(Σ e^{αxᵢ})/α
@@ -16,6 +17,8 @@ import operator
 
 import numpy as np
 
+from systems.autodiff.autodiff_arrays import autodiff_inv
+from systems.autodiff.autodiff_scalar import AutoDiffXd
 from systems.common.numerics import wrap_to  # noqa: F401  (pydrake.math.wrap_to)
 
 __all__ = ["abs", "acos", "arccos", "arcsin", "arctan", "arctan2", "asin", "atan", "atan2",
@@ -28,10 +31,21 @@ def _unary(name, func):
     def f(arg0):
         if isinstance(arg0, np.ndarray):
             return func(arg0)
-        return float(func(float(arg0)))
+        try:
+            x = float(arg0)
+        except TypeError:
+            if isinstance(arg0, AutoDiffXd):
+                return getattr(arg0, name)()
+            raise
+        return float(func(x))
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"{name}(x) for a float x (elementwise for a numpy array)."
+    f.__doc__ = (f"{name}(x) for a float x or an AutoDiffXd x (elementwise for a numpy "
+                 "array).")
     return f
+
+
+def _is_autodiff(*args) -> bool:
+    return any(isinstance(arg, AutoDiffXd) for arg in args)
 
 
 abs = _unary("abs", np.abs)            # noqa: A001 (pydrake's name)
@@ -55,12 +69,19 @@ tanh = _unary("tanh", np.tanh)
 
 
 def isnan(x) -> bool:
-    """True for NaN (elementwise for arrays)."""
+    """True for NaN (elementwise for arrays; an AutoDiffXd's value)."""
+    if isinstance(x, AutoDiffXd):
+        return x.isnan()
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        return np.array([isnan(item) for item in x.reshape(-1)],
+                        dtype=bool).reshape(x.shape)
     return np.isnan(x) if isinstance(x, np.ndarray) else math.isnan(float(x))
 
 
 def atan2(y, x) -> float:
-    """atan2(y, x) [rad] in (−π, π]."""
+    """atan2(y, x) [rad] in (−π, π] (an AutoDiffXd if y or x is one)."""
+    if _is_autodiff(y, x):
+        return (y if isinstance(y, AutoDiffXd) else AutoDiffXd(y)).atan2(x)
     return float(np.arctan2(y, x)) if np.ndim(y) == 0 and np.ndim(x) == 0 else \
         np.arctan2(y, x)
 
@@ -69,23 +90,35 @@ arctan2 = atan2
 
 
 def pow(arg0, arg1):                  # noqa: A001 (pydrake's name)
-    """arg0 ** arg1."""
+    """arg0 ** arg1 (an AutoDiffXd if either is one)."""
+    if _is_autodiff(arg0, arg1):
+        return (arg0 if isinstance(arg0, AutoDiffXd) else AutoDiffXd(arg0)).pow(arg1)
     return float(arg0) ** float(arg1) if np.ndim(arg0) == 0 and np.ndim(arg1) == 0 \
         else np.power(arg0, arg1)
 
 
 def max(arg0, arg1):                  # noqa: A001 (pydrake's name)
-    """The larger of two scalars, as a float (pydrake.math.max)."""
+    """The larger of two scalars, as a float (pydrake.math.max); an AutoDiffXd if
+    either is one (the first on a tie)."""
+    if _is_autodiff(arg0, arg1):
+        return (arg0 if isinstance(arg0, AutoDiffXd) else AutoDiffXd(arg0)).max(arg1)
     return builtins.max(float(arg0), float(arg1))
 
 
 def min(arg0, arg1):                  # noqa: A001 (pydrake's name)
-    """The smaller of two scalars, as a float (pydrake.math.min)."""
+    """The smaller of two scalars, as a float (pydrake.math.min); an AutoDiffXd if
+    either is one (the first on a tie)."""
+    if _is_autodiff(arg0, arg1):
+        return (arg0 if isinstance(arg0, AutoDiffXd) else AutoDiffXd(arg0)).min(arg1)
     return builtins.min(float(arg0), float(arg1))
 
 
 def inv(arg0) -> np.ndarray:
-    """Matrix inverse of a square matrix."""
+    """Matrix inverse of a square matrix (of floats, or of AutoDiffXd with the
+    derivatives of the inverse)."""
+    array = np.asarray(arg0)
+    if array.dtype == object:
+        return autodiff_inv(array)
     return np.linalg.inv(np.asarray(arg0, dtype=float))
 
 
