@@ -106,8 +106,15 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
     _compiled_path = True
     _norm_weights = ()
     _step_norm = None
+    #: True in AutoDiffXd integrator classes (no class swap needed).
+    _scalar_checked = False
+    #: x·0 (NaN iff x has a NaN or inf); AutoDiffXd integrators take it of the values.
+    _dot = staticmethod(_dot)
 
     def __init__(self, system, context=None):
+        if getattr(type(system), "_scalar", float) is not float and not self._scalar_checked:
+            from .integrators_autodiff import autodiff_integrator_class
+            self.__class__ = autodiff_integrator_class(type(self))   # once, by class
         self._system = system
         self._context = None
         self._max_step_size = _NAN
@@ -928,7 +935,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
                 full_step = self._fixed_step(h, t0, x0)
             else:
                 full_step = self._step_error_controlled(h, x0)
-            if not math.isfinite(_dot(self._x, self._zeros)):  # NaN iff an entry is
+            if not math.isfinite(self._dot(self._x, self._zeros)):  # NaN iff an entry is
                 self._diagnose_non_finite_step(t0, x0, info.time - t0)
         except BaseException as error:
             annotate_callback_error(error, info.time, step_start=t0)
@@ -974,7 +981,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         try:
             if not self.DoStep(h):
                 return False
-            if not math.isfinite(_dot(self._x, self._zeros)):
+            if not math.isfinite(self._dot(self._x, self._zeros)):
                 self._diagnose_non_finite_step(t0, x0, h)
         except BaseException as error:
             annotate_callback_error(error, info.time, step_start=t0)

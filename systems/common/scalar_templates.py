@@ -1,52 +1,99 @@
-"""pydrake's template spellings (``LeafSystem_[float]``, ``SceneGraph_[None]``, ...).
+"""pydrake's template spellings (``LeafSystem_[float]``, ``Adder_[AutoDiffXd]``, ...).
 
 pydrake names every scalar-templated class twice: ``LeafSystem`` (the default, double)
-and ``LeafSystem_`` (the template, indexed by scalar type). This library computes in
-float (double) only, so ``X_[float]`` and ``X_[None]`` are the plain class and any other
-scalar (AutoDiffXd, Expression, ...) raises a RuntimeError saying it is not offered.
+and ``LeafSystem_`` (the template, indexed by scalar type). ``X_[float]`` and
+``X_[None]`` are the plain class. ``X_[AutoDiffXd]`` (systems.autodiff) is offered where
+the defining module gives an AutoDiffXd instantiation (a class, or a factory called with
+the float class on first use, so importing costs nothing); other scalars (symbolic
+Expression, ...) and classes without one raise a RuntimeError saying so.
+
+``template_of(cls)`` finds the TemplateClass a class belongs to (scalar conversion uses
+it to find a system's class for another scalar).
 """
 from __future__ import annotations
 
-__all__ = ["TemplateClass", "ScalarTemplateMethod", "scalar_name"]
+from systems.autodiff.autodiff_scalar import AutoDiffXd
+
+__all__ = ["TemplateClass", "ScalarTemplateMethod", "scalar_name", "template_of"]
+
+#: class -> the TemplateClass holding it (for every instantiation made).
+_TEMPLATE_OF = {}
 
 
 def scalar_name(param) -> str:
     return getattr(param, "__name__", None) or str(param)
 
 
-class TemplateClass:
-    """``Name_``: ``Name_[float]`` / ``Name_[None]`` give `default`; other scalars raise."""
+def template_of(cls):
+    """The TemplateClass `cls` is an instantiation of, or None."""
+    return _TEMPLATE_OF.get(cls)
 
-    def __init__(self, name: str, default, module: str):
+
+def _param(param):
+    if isinstance(param, tuple) and len(param) == 1:
+        param = param[0]
+    return float if param is None else param
+
+
+class TemplateClass:
+    """``Name_``: ``Name_[float]`` / ``Name_[None]`` give `default`; ``Name_[AutoDiffXd]``
+    the AutoDiffXd instantiation when `autodiff` (a class, or a factory taking the float
+    class) is given; other scalars raise."""
+
+    def __init__(self, name: str, default, module: str, autodiff=None):
         self.name = name
         self._default = default
         self._module = module
-        self.param_list = [(float,)]
+        self._instantiations = {float: default}
+        self._autodiff = autodiff
+        _TEMPLATE_OF.setdefault(default, self)
+
+    @property
+    def param_list(self) -> list:
+        """[(float,)] plus [(AutoDiffXd,)] where offered (pydrake's param_list)."""
+        return [(float,)] + ([(AutoDiffXd,)] if self._autodiff is not None else [])
 
     def _check(self, param):
-        if isinstance(param, tuple) and len(param) == 1:
-            param = param[0]
-        if param is None or param is float:
-            return self._default
+        param = _param(param)
+        found = self._instantiations.get(param)
+        if found is not None:
+            return found
+        if param is AutoDiffXd and self._autodiff is not None:
+            made = self._autodiff
+            if not isinstance(made, type):
+                made = made(self._default)
+            self._instantiations[AutoDiffXd] = made
+            _TEMPLATE_OF[made] = self
+            return made
+        offered = "[float] and [AutoDiffXd]" if self._autodiff is not None else \
+            "[float] (double)"
         raise RuntimeError(
             f"Invalid instantiation: {self.name}[{scalar_name(param)}]: only "
-            f"{self.name}[float] (double) is offered here; AutoDiffXd and symbolic "
-            f"scalars are not supported")
+            f"{self.name}{offered} {'are' if self._autodiff is not None else 'is'} "
+            f"offered here; symbolic scalars are not supported"
+            + ("" if self._autodiff is not None else " and AutoDiffXd is not offered "
+               "for this class"))
 
     def __getitem__(self, param):
         return self._check(param)
 
     def get_instantiation(self, param=None):
-        return self._check(param), (float,)
+        """(the class for `param`, (param,)) — pydrake's get_instantiation."""
+        param = _param(param)
+        return self._check(param), (param,)
 
     def is_instantiation(self, obj) -> bool:
-        return obj is self._default
+        """True if `obj` is one of this template's instantiations (made so far)."""
+        return any(obj is cls for cls in self._instantiations.values())
 
     def is_subclass_of_instantiation(self, obj) -> bool:
-        return isinstance(obj, type) and issubclass(obj, self._default)
+        """True if `obj` is a class deriving from one of the instantiations."""
+        return isinstance(obj, type) and any(
+            issubclass(obj, cls) for cls in self._instantiations.values())
 
     def get_param_set(self, param=None):
-        return {(float,)}
+        """The set of parameter tuples offered."""
+        return {tuple(p) for p in self.param_list}
 
     def __call__(self, *args, **kwargs):
         """``Name_(...)`` constructs the default instantiation, as pydrake allows."""
@@ -57,8 +104,9 @@ class TemplateClass:
 
 
 class ScalarTemplateMethod:
-    """A method indexed by scalar type, e.g. ``system.ToScalarType[T]()``: every T
-    raises (or, with `maybe`, returns None), since only float is offered."""
+    """A method indexed by scalar type, e.g. ``system.ToScalarType[T]()``, or from the
+    class, ``Adder_[float].ToScalarType[T](system)``: calls
+    ``system._to_scalar_type(T, maybe)`` (System's scalar conversion)."""
 
     __overloads__ = ()   # indexed, not called: ``X[T]()``
 
@@ -71,19 +119,28 @@ class ScalarTemplateMethod:
             return self
         return _BoundScalarMethod(self, obj)
 
+    def __getitem__(self, param):
+        """From the class: a function of the system to convert."""
+        maybe = self._maybe
+
+        def call(system):
+            return system._to_scalar_type(_param(param), maybe)
+        call.__name__ = f"{self._name}[{scalar_name(_param(param))}]"
+        return call
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self._name} is a template method: call {self._name}[T]()")
+
 
 class _BoundScalarMethod:
     def __init__(self, method: ScalarTemplateMethod, obj):
         self._method, self._obj = method, obj
 
     def __getitem__(self, param):
+        obj, maybe, scalar = self._obj, self._method._maybe, _param(param)
+
         def call():
-            if self._method._maybe:
-                return None
-            raise RuntimeError(
-                f"System {self._obj.GetSystemPathname()} of type "
-                f"{type(self._obj).__name__} does not support scalar conversion to type "
-                f"{scalar_name(param)} (this library computes in float only)")
+            return obj._to_scalar_type(scalar, maybe)
         return call
 
     def __call__(self, *args, **kwargs):
@@ -91,9 +148,15 @@ class _BoundScalarMethod:
                         f"{self._method._name}[T]()")
 
 
-def define_templates(namespace: dict, names, module: str) -> dict:
-    """{"X_": TemplateClass for X} for each name X in `names` found in `namespace`."""
-    return {f"{name}_": TemplateClass(f"{name}_", namespace[name], module)
+def define_templates(namespace: dict, names, module: str, autodiff=None) -> dict:
+    """{"X_": TemplateClass for X} for each name X in `names` found in `namespace`.
+
+    autodiff: None (AutoDiffXd not offered), or a factory taking the float class and
+    returning its AutoDiffXd instantiation (called on first use), or a dict name ->
+    such a factory / class for some names only."""
+    def pick(name):
+        return autodiff.get(name) if isinstance(autodiff, dict) else autodiff
+    return {f"{name}_": TemplateClass(f"{name}_", namespace[name], module, pick(name))
             for name in names if name in namespace}
 
 

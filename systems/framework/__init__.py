@@ -29,6 +29,7 @@ from .indices import InputPortSelection, OutputPortSelection, SystemConstraintIn
 from .scalar_conversion import SystemScalarConverter
 from .system_base import SystemBase, SystemVisitor
 from .vector_system import VectorSystem
+from .template_system import TemplateSystem
 from .templates import *  # noqa: F401,F403  (BasicVector_, ..., WitnessFunction_)
 from .templates import __all__ as _template_names
 
@@ -47,5 +48,5 @@ __all__ = [
     "WitnessFunctionDirection", "kUseDefaultName",
     "BusValue", "ContextBase", "RandomDistribution", "RandomGenerator", "InputPortSelection", "OutputPortSelection",
     "Subvector", "Supervector", "SystemBase", "SystemConstraintIndex",
-    "SystemScalarConverter", "SystemVisitor", "VectorSystem",
+    "SystemScalarConverter", "SystemVisitor", "TemplateSystem", "VectorSystem",
 ] + list(_template_names)

@@ -82,8 +82,13 @@ def finalize_root_context(root: Context) -> Context:
 
     sizes = [leaf._state._continuous.size() for leaf in leaves]
     total = int(sum(sizes))
-    xc_flat = np.zeros(total)
-    xcdot_flat = np.zeros(total)
+    if any(leaf._state._continuous._vector._data.dtype == object for leaf in leaves):
+        # An AutoDiffXd diagram: the flat arrays hold AutoDiffXd (decided once here).
+        from .vectors_autodiff import autodiff_zeros
+        xc_flat, xcdot_flat = autodiff_zeros(total), autodiff_zeros(total)
+    else:
+        xc_flat = np.zeros(total)
+        xcdot_flat = np.zeros(total)
     starts = {}
     offset = 0
     for leaf, n in zip(leaves, sizes):

@@ -202,18 +202,21 @@ class InputPort(PortBase):
                 value = held
             if isinstance(value, BasicVector):
                 vector = value.Clone()
+                model = self._model
+                if isinstance(model, BasicVector) and \
+                        model._data.dtype is not vector._data.dtype:
+                    vector = type(model)._coerce(vector.get_value())   # float <-> AD
             else:
                 try:
                     if value is None or isinstance(value, (str, bytes)):
                         raise TypeError
-                    array = np.array(value, dtype=float).reshape(-1)
+                    vector = type(self._model)._coerce(value) if isinstance(
+                        self._model, BasicVector) else BasicVector._coerce(value)
                 except (TypeError, ValueError):
                     raise TypeError(
                         f"FixValue(): {self.GetFullDescription()} takes a vector of "
                         f"{self._size} numbers (array-like, BasicVector or float); got "
                         f"a value of type {type(value).__name__}") from None
-                vector = type(self._model)._view(array) if isinstance(
-                    self._model, BasicVector) else BasicVector(array)
             if vector.size() != self._size:
                 raise RuntimeError(self._type_check_message(
                     f"drake::systems::BasicVector<double> with size={self._size}",

@@ -32,16 +32,23 @@ from .vectors import BasicVector
 
 __all__ = ["LeafSystem"]
 
-def _as_model_vector(value, what: str, fill: float = 0.0) -> BasicVector:
+def _as_model_vector(value, what: str, fill: float = 0.0,
+                     vector_class=BasicVector) -> BasicVector:
     """A model BasicVector from a BasicVector, an array, or a size (then filled with
-    `fill`: zeros for state, NaN for ports, as Drake's ``BasicVector(size)``)."""
+    `fill`: zeros for state, NaN for ports, as Drake's ``BasicVector(size)``).
+    `vector_class` is the system's scalar's vector class (BasicVector_[AutoDiffXd]
+    for an AutoDiffXd system, which converts float models)."""
     if isinstance(value, BasicVector):
+        if vector_class is not BasicVector and not isinstance(value, vector_class):
+            return vector_class(value.get_value())
         return value.Clone()
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         if value < 0:
             raise ValueError(f"{what}: size must be non-negative; got {value}")
-        return BasicVector(np.full(int(value), fill))
+        return vector_class(np.full(int(value), fill))
     try:
+        if vector_class is not BasicVector:
+            return vector_class(value)
         return BasicVector(np.asarray(value, dtype=float))
     except (TypeError, ValueError):
         raise TypeError(f"{what}: expected a size, a BasicVector or an array; got "
@@ -73,12 +80,17 @@ class LeafSystem(LeafEventsMixin, System):
 
     # True once a cache entry is declared disable_caching_by_default (see cache.py).
     _cache_disabled_by_default = False
+    #: The class of this system's vectors (BasicVector_[AutoDiffXd] in
+    #: LeafSystem_[AutoDiffXd]): chosen once per class, never tested per call.
+    _vector_class = BasicVector
 
     def __init__(self, converter=None):
-        """`converter` (a SystemScalarConverter) is accepted for pydrake compatibility;
-        only float is offered, so it converts nothing."""
+        """`converter` (a SystemScalarConverter) gives the scalar conversions this
+        system supports (TemplateSystem passes its own); None keeps the default."""
         super().__init__()
-        self._xc_model = BasicVector(0)
+        if converter is not None:
+            self._scalar_converter = converter
+        self._xc_model = self._vector_class(0)
         self._num_q = self._num_v = self._num_z = 0
         self._xc_declared = False
         self._discrete_models = []
@@ -153,13 +165,15 @@ class LeafSystem(LeafEventsMixin, System):
           ValueError: a size is negative, or num_q + num_v + num_z differs from the
             model vector's size.
         """
-        return self._declare_xc(model_vector.Clone(), 0, 0, model_vector.size())
+        return self._declare_xc(_as_model_vector(model_vector, "DeclareContinuousState",
+                                                 vector_class=self._vector_class),
+                                0, 0, model_vector.size())
 
     @DeclareContinuousState.overload
     def DeclareContinuousState(self, num_state_variables) -> ContinuousStateIndex:
         """Declares `num_state_variables` continuous states (all z), zero-initialised."""
         model = _as_model_vector(_as_count(num_state_variables, "num_state_variables"),
-                                 "DeclareContinuousState")
+                                 "DeclareContinuousState", vector_class=self._vector_class)
         return self._declare_xc(model, 0, 0, model.size())
 
     @DeclareContinuousState.overload
@@ -167,13 +181,14 @@ class LeafSystem(LeafEventsMixin, System):
         """Declares xc = [q; v; z] with the given sizes, zero-initialised."""
         num_q, num_v, num_z = (_as_count(n, k) for n, k in
                                ((num_q, "num_q"), (num_v, "num_v"), (num_z, "num_z")))
-        return self._declare_xc(BasicVector(np.zeros(num_q + num_v + num_z)),
+        return self._declare_xc(self._vector_class(np.zeros(num_q + num_v + num_z)),
                                 num_q, num_v, num_z)
 
     @DeclareContinuousState.overload
     def DeclareContinuousState(self, model_vector, num_q, num_v, num_z) -> ContinuousStateIndex:
         """Declares xc = [q; v; z] initialised from `model_vector` (a BasicVector)."""
-        model = _as_model_vector(model_vector, "DeclareContinuousState")
+        model = _as_model_vector(model_vector, "DeclareContinuousState",
+                                 vector_class=self._vector_class)
         num_q, num_v, num_z = (_as_count(n, k) for n, k in
                                ((num_q, "num_q"), (num_v, "num_v"), (num_z, "num_z")))
         return self._declare_xc(model, num_q, num_v, num_z)
@@ -194,7 +209,7 @@ class LeafSystem(LeafEventsMixin, System):
         return self._xc_model.size()
 
     def _allocate_xcdot(self) -> ContinuousState:
-        return ContinuousState._make(BasicVector._view(np.zeros(self._xc_model._data.shape[0])),
+        return ContinuousState._make(self._xc_model._zeros(self._xc_model._data.shape[0]),
                                      self._num_q, self._num_v, self._num_z)
 
     def _calc_xcdot(self, context, derivatives: ContinuousState) -> None:
@@ -254,18 +269,21 @@ class LeafSystem(LeafEventsMixin, System):
           ValueError: a negative size.
           TypeError: the argument is none of a BasicVector, a size or an array.
         """
-        return self._declare_discrete(model_vector.Clone())
+        return self._declare_discrete(_as_model_vector(
+            model_vector, "DeclareDiscreteState", vector_class=self._vector_class))
 
     @DeclareDiscreteState.overload(num_state_variables=_is_integer)
     def DeclareDiscreteState(self, num_state_variables) -> DiscreteStateIndex:
         """A new discrete group of `num_state_variables` zeros."""
         return self._declare_discrete(_as_model_vector(
-            _as_count(num_state_variables, "num_state_variables"), "DeclareDiscreteState"))
+            _as_count(num_state_variables, "num_state_variables"), "DeclareDiscreteState",
+            vector_class=self._vector_class))
 
     @DeclareDiscreteState.overload
     def DeclareDiscreteState(self, vector) -> DiscreteStateIndex:
         """A new discrete group initialised from `vector` (array-like)."""
-        return self._declare_discrete(_as_model_vector(vector, "DeclareDiscreteState"))
+        return self._declare_discrete(_as_model_vector(vector, "DeclareDiscreteState",
+                                                       vector_class=self._vector_class))
 
     def _declare_discrete(self, model) -> DiscreteStateIndex:
         ticket = self._new_ticket()
@@ -297,7 +315,8 @@ class LeafSystem(LeafEventsMixin, System):
         Raises:
           TypeError: `model_vector` is none of those.
         """
-        model = _as_model_vector(model_vector, "DeclareNumericParameter")
+        model = _as_model_vector(model_vector, "DeclareNumericParameter",
+                                 vector_class=self._vector_class)
         ticket = self._new_ticket()
         self._numeric_parameter_models.append(model)
         self._numeric_parameter_tickets.append(ticket)
@@ -412,7 +431,8 @@ class LeafSystem(LeafEventsMixin, System):
         return self._declare_vector_input(name, size, random_type)
 
     def _declare_vector_input(self, name, size, random_type) -> InputPort:
-        model = _as_model_vector(size, "DeclareVectorInputPort", fill=np.nan)
+        model = _as_model_vector(size, "DeclareVectorInputPort", fill=np.nan,
+                                 vector_class=self._vector_class)
         index = len(self._input_ports)
         name = self._port_name(name, "u", index, self._input_port_by_name)
         ticket = self._new_ticket()
@@ -480,7 +500,8 @@ class LeafSystem(LeafEventsMixin, System):
         if not callable(calc):
             raise TypeError(f"DeclareVectorOutputPort: calc must be callable; got "
                             f"{type(calc).__name__}")
-        model = _as_model_vector(size, "DeclareVectorOutputPort", fill=np.nan)
+        model = _as_model_vector(size, "DeclareVectorOutputPort", fill=np.nan,
+                                 vector_class=self._vector_class)
         return self._declare_output(name, PortDataType.kVectorValued, model.size(),
                                     model.Clone, calc, prerequisites_of_calc)
 

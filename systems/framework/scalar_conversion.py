@@ -1,74 +1,253 @@
-"""Scalar conversion, as far as a float-only library has it: SystemScalarConverter and
-the System methods ToAutoDiffXd, ToSymbolic, ToScalarType[T] and their *Maybe forms.
+"""Scalar conversion (pydrake's ``SystemScalarConverter`` and the System methods
+ToAutoDiffXd, ToScalarType[T], ToSymbolic and their *Maybe forms).
 
-Converting to AutoDiffXd or symbolic scalars is not offered: the plain forms raise a
-RuntimeError naming the system (pydrake's message for a system without conversion
-support), the *Maybe forms return None.
+The scalars are float and AutoDiffXd (systems.autodiff); symbolic Expression is not
+offered. A System converts when its converter says so:
+
+* a TemplateSystem (systems.framework.template_system) passes its converter to
+  LeafSystem_[T].__init__: conversion calls the target class's ``_construct_copy``;
+* a library system whose class has an AutoDiffXd instantiation (``Adder_``, ...)
+  converts by a deep copy of its structure given the target class, its model vectors
+  (state, parameters, ports) converted (floats become AutoDiffXd constants; AutoDiffXd
+  becomes its value);
+* a Diagram converts when every subsystem does: it is rebuilt from the converted
+  subsystems with the same connections and exported ports;
+* any other System (a Python LeafSystem subclass that is not a TemplateSystem) does not
+  convert, as in pydrake: the plain forms raise RuntimeError, the *Maybe forms return
+  None.
 """
 from __future__ import annotations
 
-from systems.common.scalar_templates import ScalarTemplateMethod, scalar_name
+import copy
+
+import numpy as np
+
+from systems.autodiff.autodiff_scalar import AutoDiffXd
+from systems.common.scalar_templates import ScalarTemplateMethod, scalar_name, template_of
 
 __all__ = ["SystemScalarConverter", "ScalarConversionMixin"]
 
+_SCALARS = (float, AutoDiffXd)
+_PAIRS = ((AutoDiffXd, float), (float, AutoDiffXd))
+
+
+def cpp_scalar_name(scalar) -> str:
+    """Drake's C++ spelling of a scalar type, for messages."""
+    if scalar is float:
+        return "double"
+    if scalar is AutoDiffXd:
+        return "drake::AutoDiffXd"
+    name = scalar_name(scalar)
+    return "drake::symbolic::Expression" if name == "Expression" else name
+
 
 class SystemScalarConverter:
-    """Conversions a System supports (pydrake's ``SystemScalarConverter``): none here."""
+    """The scalar conversions a System supports (pydrake's ``SystemScalarConverter``):
+    a constructor per pair (T, U), converting a System of scalar U to scalar T."""
 
-    SupportedScalars = (float,)
-    SupportedConversionPairs = ()
+    SupportedScalars = _SCALARS
+    SupportedConversionPairs = _PAIRS
+
+    def __init__(self):
+        self._constructors = {}
 
     class _IsConvertible:
         __overloads__ = ()   # indexed, not called: ``IsConvertible[T, U]()``
+
+        def __get__(self, obj, objtype=None):
+            return self if obj is None else _BoundIsConvertible(obj)
 
         def __getitem__(self, params):
             return lambda: False
 
     IsConvertible = _IsConvertible()
 
+    class _AddConstructor:
+        __overloads__ = ()
+
+        def __get__(self, obj, objtype=None):
+            return _BoundAddConstructor(obj)
+
+    _AddConstructor = _AddConstructor()
+
+    def _convert(self, T, U, system_U):
+        return self._constructors[(T, U)](system_U)
+
     def __copy__(self) -> "SystemScalarConverter":
-        return SystemScalarConverter()
+        new = SystemScalarConverter()
+        new._constructors = dict(self._constructors)
+        return new
 
 
-def _not_offered(system, scalar: str):
-    return RuntimeError(f"System {system.GetSystemPathname()} of type "
-                        f"{type(system).__name__} does not support scalar conversion to "
-                        f"type {scalar} (this library computes in float only)")
+class _BoundIsConvertible:
+    def __init__(self, converter):
+        self._converter = converter
+
+    def __getitem__(self, params):
+        T, U = params
+        return lambda: (T, U) in self._converter._constructors
+
+
+class _BoundAddConstructor:
+    def __init__(self, converter):
+        self._converter = converter
+
+    def __getitem__(self, params):
+        T, U = params
+        if (T, U) not in _PAIRS:
+            raise RuntimeError(f"SystemScalarConverter: conversion from "
+                               f"{scalar_name(U)} to {scalar_name(T)} is not supported")
+
+        def add(constructor):
+            self._converter._constructors[(T, U)] = constructor
+        return add
+
+
+# --- the library's own conversions ---------------------------------------------------
+def _vector_to(vector, vector_class):
+    """`vector` (a BasicVector) as a new vector of `vector_class`'s scalar."""
+    if isinstance(vector, vector_class) and type(vector) is vector_class:
+        return vector
+    data = vector.get_value()
+    if data.dtype == object and vector_class._object_class is not vector_class:
+        data = np.array([x.value() if isinstance(x, AutoDiffXd) else float(x)
+                         for x in data], dtype=float)          # AutoDiffXd -> value
+    return vector_class(data)
+
+
+def _convert_models(system, vector_class) -> None:
+    """Converts every model vector a LeafSystem holds (in place, on a fresh copy)."""
+    from .vectors import BasicVector
+    system._xc_model = _vector_to(system._xc_model, vector_class)
+    system._discrete_models = [_vector_to(m, vector_class) for m in system._discrete_models]
+    system._numeric_parameter_models = [_vector_to(m, vector_class)
+                                        for m in system._numeric_parameter_models]
+    for port in system._input_ports:
+        if isinstance(port._model, BasicVector):
+            port._model = _vector_to(port._model, vector_class)
+    for entry in system._cache_entries:
+        owner = getattr(entry._allocate, "__self__", None)
+        if isinstance(owner, BasicVector):
+            entry._allocate = _vector_to(owner, vector_class).Clone
+
+
+def _convert_leaf(system, target_cls):
+    """A copy of the library LeafSystem `system` as an instance of `target_cls`."""
+    from .system_base import next_system_id
+    memo = {id(system._parent): None, id(system._owner): None}
+    clone = copy.deepcopy(system, memo)
+    clone.__class__ = target_cls
+    clone._parent, clone._parent_index, clone._owner = None, -1, None
+    clone._system_id = next_system_id()
+    clone._feedthrough_memo = None
+    _convert_models(clone, target_cls._vector_class)
+    return clone
+
+
+def _convert_diagram(diagram, T):
+    """`diagram` rebuilt of its subsystems converted to T (same names, connections and
+    exported ports)."""
+    from systems.framework.templates import DiagramBuilder_
+    systems = [s._to_scalar_type(T, False) for s in diagram._systems]
+    builder = DiagramBuilder_[T]()
+    for system in systems:
+        builder.AddSystem(system)
+    for (dst, dst_port), (src, src_port) in diagram._connections.items():
+        builder.Connect(systems[src].get_output_port(src_port),
+                        systems[dst].get_input_port(dst_port))
+    for k, targets in enumerate(diagram._input_port_map):
+        name = diagram.get_input_port(k).get_name()
+        (i, port), rest = targets[0], targets[1:]
+        index = builder.ExportInput(systems[i].get_input_port(port), name)
+        for i, port in rest:
+            builder.ConnectInput(index, systems[i].get_input_port(port))
+    for k, (i, port) in enumerate(diagram._output_port_map):
+        builder.ExportOutput(systems[i].get_output_port(port),
+                             diagram.get_output_port(k).get_name())
+    result = builder.Build()
+    result.set_name(diagram.get_name())
+    return result
+
+
+def _library_converter(system) -> SystemScalarConverter:
+    converter = SystemScalarConverter()
+    U = type(system)._scalar
+    if system._is_diagram:
+        from .diagram import Diagram
+        if type(system) is not Diagram and template_of(type(system)) is None:
+            return converter           # a Diagram subclass: as pydrake, no conversion
+        for T in _SCALARS:
+            if T is not U and all(s.get_system_scalar_converter().IsConvertible[T, U]()
+                                  for s in system._systems):
+                converter._constructors[(T, U)] = \
+                    lambda d, T=T: _convert_diagram(d, T)
+        return converter
+    template = template_of(type(system))
+    if template is None:
+        return converter
+    for T in _SCALARS:
+        if T is U:
+            continue
+        try:
+            target = template[T]
+        except RuntimeError:
+            continue
+        converter._constructors[(T, U)] = lambda s, target=target: _convert_leaf(s, target)
+    return converter
 
 
 class ScalarConversionMixin:
     """System's scalar-conversion API (mixed into System)."""
 
+    #: The scalar type of this System's values (AutoDiffXd in X_[AutoDiffXd]).
+    _scalar = float
+
     ToScalarType = ScalarTemplateMethod("ToScalarType", maybe=False)
     ToScalarTypeMaybe = ScalarTemplateMethod("ToScalarTypeMaybe", maybe=True)
 
+    def _to_scalar_type(self, T, maybe: bool):
+        U = type(self)._scalar
+        converter = self.get_system_scalar_converter()
+        if not converter.IsConvertible[T, U]():
+            if maybe:
+                return None
+            raise RuntimeError(f"System {self.GetSystemPathname()} of type "
+                               f"{type(self).__module__}.{type(self).__qualname__} does "
+                               f"not support scalar conversion to type "
+                               f"{cpp_scalar_name(T)}")
+        return converter._convert(T, U, self)
+
     def ToAutoDiffXd(self):
-        """Not offered: this library computes in float only.
+        """A copy of this System on AutoDiffXd scalars.
 
         Raises:
-          RuntimeError: always (pydrake's message for a system without conversion).
+          RuntimeError: the System does not support that conversion (a Python
+            LeafSystem that is not a TemplateSystem, or a Diagram holding one).
         """
-        raise _not_offered(self, "drake::AutoDiffXd")
+        return self._to_scalar_type(AutoDiffXd, False)
 
     def ToAutoDiffXdMaybe(self):
-        """None: conversion to AutoDiffXd is not offered."""
-        return None
+        """ToAutoDiffXd(), or None when the System does not support it."""
+        return self._to_scalar_type(AutoDiffXd, True)
 
     def ToSymbolic(self):
-        """Not offered: this library computes in float only.
+        """Not offered: symbolic Expression is not a scalar of this library.
 
         Raises:
           RuntimeError: always (pydrake's message for a system without conversion).
         """
-        raise _not_offered(self, "drake::symbolic::Expression")
+        raise RuntimeError(f"System {self.GetSystemPathname()} of type "
+                           f"{type(self).__name__} does not support scalar conversion to "
+                           f"type drake::symbolic::Expression (symbolic scalars are not "
+                           f"offered by this library)")
 
     def ToSymbolicMaybe(self):
         """None: conversion to symbolic scalars is not offered."""
         return None
 
     def get_system_scalar_converter(self) -> SystemScalarConverter:
-        """A SystemScalarConverter that supports no conversions."""
-        return SystemScalarConverter()
-
-
-del scalar_name
+        """The SystemScalarConverter giving the conversions this System supports."""
+        converter = self.__dict__.get("_scalar_converter")
+        if converter is not None:
+            return converter
+        return _library_converter(self)

@@ -14,6 +14,17 @@ from systems.common.overloads import signatures
 from .value import AbstractValue
 from .vectors import BasicVector, VectorBase, _GatheredVector
 
+
+def _copy_values(mine: BasicVector, theirs: BasicVector) -> None:
+    """mine[:] = theirs (same size); between float and AutoDiffXd vectors, floats become
+    AutoDiffXd constants and AutoDiffXd gives its value."""
+    if mine._data.dtype is theirs._data.dtype:
+        mine._data[:] = theirs._data
+    elif theirs._data.dtype == object:
+        mine._data[:] = [x.value() if hasattr(x, "value") else x for x in theirs._data]
+    else:
+        mine.SetFromVector(theirs._data)
+
 __all__ = ["ContinuousState", "DiscreteValues", "AbstractValues", "State",
            "Parameters"]
 
@@ -265,7 +276,7 @@ class DiscreteValues:
         if other.num_groups() != len(self._groups):
             raise ValueError("DiscreteValues.SetFrom: the number of groups differs")
         for mine, theirs in zip(self._groups, other._groups):
-            mine._data[:] = theirs._data
+            _copy_values(mine, theirs)
 
     def __getitem__(self, index: int) -> float:
         return self._group(0)[index]
@@ -487,7 +498,7 @@ class Parameters:
             raise ValueError("Parameters.set_numeric_parameters: the group count or a "
                              "group size differs from this Parameters'")
         for mine, theirs in zip(self._numeric, groups):
-            mine._data[:] = theirs._data
+            _copy_values(mine, theirs)
 
     def set_abstract_parameters(self, abstract_params: "AbstractValues") -> None:
         """Copies `abstract_params` (same count and types) into these parameters."""
@@ -499,7 +510,7 @@ class Parameters:
     def SetFrom(self, other: "Parameters") -> None:
         """Copies every numeric group and abstract parameter of `other` into this one."""
         for mine, theirs in zip(self._numeric, other._numeric):
-            mine._data[:] = theirs._data
+            _copy_values(mine, theirs)
         for mine, theirs in zip(self._abstract, other._abstract):
             mine.SetFrom(theirs)
 

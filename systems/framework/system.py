@@ -152,7 +152,9 @@ class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
             namespace = _CPP_NAMESPACES.get(package[-1], _CPP_NAMESPACES.get(package[0]))
         if namespace is None:
             return f"{cls.__module__}.{cls.__qualname__}"
-        return f"drake::{namespace}::{cls.__name__}<double>"
+        scalar = "double" if cls._scalar is float else "drake::AutoDiffXd"
+        name = cls.__dict__.get("_scalar_base_name", cls.__name__)
+        return f"drake::{namespace}::{name}<{scalar}>"
 
     def GetMemoryObjectName(self) -> str:
         """A name unique to this object: the class path and the object's address in hex."""

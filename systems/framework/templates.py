@@ -1,9 +1,11 @@
 """pydrake.systems.framework's template names (``LeafSystem_``, ``Context_``, ...):
-``X_[float]`` and ``X_[None]`` are the class X; other scalars raise (see
+``X_[float]`` and ``X_[None]`` are the class X, ``X_[AutoDiffXd]`` its AutoDiffXd
+instantiation (systems.framework.autodiff_systems); symbolic scalars raise (see
 systems.common.scalar_templates)."""
 from __future__ import annotations
 
 from systems.common.scalar_templates import define_templates
+from .autodiff_systems import autodiff_subclass
 from .context import Context, LeafContext
 from .diagram import Diagram
 from .diagram_builder import DiagramBuilder
@@ -24,6 +26,6 @@ _TEMPLATES = define_templates(globals(), (
     "LeafOutputPort", "LeafSystem", "OutputPort", "Parameters", "PublishEvent", "State",
     "Subvector", "Supervector", "SystemOutput", "SystemVisitor", "System",
     "UnrestrictedUpdateEvent", "VectorBase", "VectorSystem", "WitnessFunction"),
-    "systems.framework")
+    "systems.framework", autodiff=autodiff_subclass)
 globals().update(_TEMPLATES)
 __all__ = sorted(_TEMPLATES)

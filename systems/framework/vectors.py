@@ -14,6 +14,8 @@ import numpy as np
 
 from systems.common.overloads import signatures
 
+_OBJECT = np.dtype(object)
+
 __all__ = ["VectorBase", "BasicVector", "Subvector", "Supervector"]
 
 
@@ -152,13 +154,30 @@ class BasicVector(VectorBase):
         """A vector holding the given scalar values."""
         return cls(list(values))
 
+    #: The class that views object (AutoDiffXd) arrays; set by vectors_autodiff.
+    _object_class = None
+
     @classmethod
     def _view(cls, array: np.ndarray) -> "BasicVector":
-        """Wraps an existing float64 1-D array without copying (internal)."""
+        """Wraps an existing float64 1-D array without copying (internal); an object
+        array gets BasicVector_[AutoDiffXd]."""
+        if array.dtype is _OBJECT:
+            cls = BasicVector._object_class
         vector = object.__new__(cls)
         vector._data = array        # (_bind, inlined)
         vector._readonly = None
         return vector
+
+    @classmethod
+    def _coerce(cls, value) -> "BasicVector":
+        """A new vector from an array-like of numbers (FixValue); TypeError/ValueError
+        for what is not one."""
+        return cls._view(np.array(value, dtype=float).reshape(-1))
+
+    @staticmethod
+    def _zeros(n: int) -> "BasicVector":
+        """A new vector of n zeros of this class's scalar (internal)."""
+        return BasicVector._view(np.zeros(n))
 
     def _bind(self, array: np.ndarray) -> None:
         self._data = array

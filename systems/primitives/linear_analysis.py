@@ -2,8 +2,12 @@
 FirstOrderTaylorApproximation, ControllabilityMatrix, IsControllable,
 ObservabilityMatrix, IsObservable, IsStabilizable, IsDetectable).
 
-Derivatives are numerical, not automatic: each column of ∂f/∂x, ∂f/∂u, ∂g/∂x, ∂g/∂u
-is a central difference with one Richardson extrapolation,
+Derivatives are automatic when the system converts to AutoDiffXd (``ToAutoDiffXdMaybe()``
+is not None: library systems, TemplateSystems and Diagrams of them), as in Drake: the
+AutoDiffXd system is evaluated once at (x0, u0) seeded with the identity, and A, B, C, D
+are the exact Jacobians. Otherwise (a plain Python LeafSystem) they are numerical: each
+column of ∂f/∂x, ∂f/∂u, ∂g/∂x, ∂g/∂u is a central difference with one Richardson
+extrapolation,
     D(h) = (f(x + h e_j) − f(x − h e_j)) / 2h,   D = (4 D(h/2) − D(h)) / 3,
 with h = 1e-3 · max(1, |x_j|). The truncation error is O(h⁴) and the rounding error
 O(ε/h): about 1e-10 relative for smooth dynamics (tests compare with analytic
@@ -40,6 +44,15 @@ def _jacobian(func, x0: np.ndarray, rows: int) -> np.ndarray:
     return J
 
 
+def _gradient(values: np.ndarray, n: int) -> np.ndarray:
+    """(len(values), n) Jacobian of AutoDiffXd `values` (constants give zero rows)."""
+    from systems.autodiff import ExtractGradient
+    if values.size == 0:
+        return np.zeros((0, n))
+    J = ExtractGradient(values)
+    return J if J.shape[1] == n else np.zeros((values.size, n))
+
+
 def _port(system, index, kind: str):
     """The selected vector port (or None), following Drake's selection rules."""
     count = system.num_input_ports() if kind == "input" else system.num_output_ports()
@@ -56,6 +69,18 @@ def _port(system, index, kind: str):
                            f"{system.GetSystemPathname()} is abstract-valued; only vector "
                            "ports can be linearized")
     return port
+
+
+def _autodiff_context(system, system_ad, context):
+    """A context of `system_ad` with `context`'s time, state, parameters and fixed inputs
+    (floats, as AutoDiffXd constants)."""
+    ad = system_ad.CreateDefaultContext()
+    ad.SetTimeStateAndParametersFrom(context)
+    for i in range(system_ad.num_input_ports()):
+        port = system.get_input_port(i)
+        if port.HasValue(context) and port.get_data_type() == PortDataType.kVectorValued:
+            system_ad.get_input_port(i).FixValue(ad, port.Eval(context))
+    return ad
 
 
 class _Model:
@@ -89,6 +114,37 @@ class _Model:
         self.u0 = (self.in_port.Eval(context).copy() if self.in_port is not None
                    else np.zeros(0))
 
+    def _autodiff_matrices(self):
+        """(A, B, C, D) by AutoDiffXd, or None when the system does not convert."""
+        from systems.autodiff import InitializeAutoDiff
+        system_ad = self.system.ToAutoDiffXdMaybe()
+        if system_ad is None:
+            return None
+        nx, nu = self.x0.size, self.u0.size
+        ny = 0 if self.out_port is None else self.out_port.size()
+        seeded = InitializeAutoDiff(np.concatenate([self.x0, self.u0]))[:, 0]
+        x, u = seeded[:nx], seeded[nx:]
+        work = _autodiff_context(self.system, system_ad, self.work)
+        if self.nx_c:
+            work.SetContinuousState(x)
+        elif nx:
+            work.SetDiscreteState(x)
+        if self.in_port is not None:
+            system_ad.get_input_port(self.in_port.get_index()).FixValue(work, u)
+        if self.nx_c:
+            f = system_ad.EvalTimeDerivatives(work).CopyToVector()
+        elif nx:
+            f = system_ad.EvalUniquePeriodicDiscreteUpdate(work).get_vector(0).CopyToVector()
+        else:
+            f = np.zeros(0, dtype=object)
+        F = _gradient(f, nx + nu)
+        if self.out_port is not None:
+            y = system_ad.get_output_port(self.out_port.get_index()).Eval(work)
+            G = _gradient(np.asarray(y), nx + nu)
+        else:
+            G = np.zeros((0, nx + nu))
+        return F[:, :nx], F[:, nx:], G[:ny, :nx], G[:ny, nx:]
+
     def _load(self, x, u):
         work = self.work
         if self.nx_c:
@@ -114,6 +170,9 @@ class _Model:
         return np.array(self.out_port.Eval(self._load(x, u)), dtype=float)
 
     def matrices(self):
+        exact = self._autodiff_matrices()
+        if exact is not None:
+            return exact
         x0, u0 = self.x0, self.u0
         nx, ny = x0.size, 0 if self.out_port is None else self.out_port.size()
         A = _jacobian(lambda x: self.dynamics(x, u0), x0, nx)

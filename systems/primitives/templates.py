@@ -1,8 +1,10 @@
 """pydrake.systems.primitives' template names (``Adder_``, ...): ``X_[float]`` /
-``X_[None]`` are X; other scalars raise (see systems.common.scalar_templates)."""
+``X_[None]`` are X, ``X_[AutoDiffXd]`` its AutoDiffXd instantiation; symbolic
+scalars raise (see systems.common.scalar_templates)."""
 from __future__ import annotations
 
 from systems.common.scalar_templates import define_templates
+from systems.framework.autodiff_systems import autodiff_subclass
 
 from .discrete import (DiscreteDerivative, DiscreteTimeDelay, DiscreteTimeIntegrator,
                        StateInterpolatorWithDiscreteDerivative)
@@ -27,6 +29,6 @@ _TEMPLATES = define_templates(globals(), (
     "SharedPointerSystem", "Sine", "SparseMatrixGain",
     "StateInterpolatorWithDiscreteDerivative", "TrajectoryAffineSystem",
     "TrajectoryLinearSystem", "TrajectorySource", "VectorLogSink", "VectorLog",
-    "WrapToSystem", "ZeroOrderHold"), "systems.primitives")
+    "WrapToSystem", "ZeroOrderHold"), "systems.primitives", autodiff=autodiff_subclass)
 globals().update(_TEMPLATES)
 __all__ = sorted(_TEMPLATES)

@@ -7,6 +7,9 @@ on both.
   access to one of its names.
 * ``systems.common`` (overloads, scalar templates, numerics) imports neither
   ``systems.framework`` nor ``scenegraph``; scenegraph uses no private module of systems.
+  ``systems.autodiff`` (the AutoDiffXd scalar, pydrake.autodiffutils) is part of the
+  bottom layer: it imports nothing of systems or scenegraph but itself, and
+  ``systems.common`` may import it (the scalar templates name AutoDiffXd).
 * No module imports names from its own package's ``__init__`` (an ancestor package):
   it imports them from their defining module, so no import circle runs through a
   package's re-exports; and no module-level import circle is left at all.
@@ -126,7 +129,12 @@ def test_the_bottom_layer_builds_on_nothing_above_it():
     for module, is_package, source in _sources("systems/common"):
         targets = {target for _, target, _ in _imports(source, module, is_package)}
         above = sorted(t for t in targets if t.split(".")[0] in PACKAGES
-                       and not t.startswith("systems.common"))
+                       and not t.startswith(("systems.common", "systems.autodiff")))
+        assert above == [], module
+    for module, is_package, source in _sources("systems/autodiff"):
+        targets = {target for _, target, _ in _imports(source, module, is_package)}
+        above = sorted(t for t in targets if t.split(".")[0] in PACKAGES
+                       and not t.startswith("systems.autodiff"))
         assert above == [], module
     # scenegraph builds on systems' public modules only (no private ones).
     private = [f"{module}:{line} {target}"

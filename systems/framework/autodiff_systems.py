@@ -1,0 +1,101 @@
+"""The AutoDiffXd instantiations of the framework's classes (``LeafSystem_[AutoDiffXd]``,
+``Diagram_[AutoDiffXd]``, ``DiagramBuilder_[AutoDiffXd]``, ``BasicVector_[AutoDiffXd]``)
+and `autodiff_subclass`, which makes ``X_[AutoDiffXd]`` of any library class X.
+
+A LeafSystem_[AutoDiffXd] differs from a LeafSystem only in its vector class
+(BasicVector_[AutoDiffXd], whose entries are AutoDiffXd): every model vector it declares
+(state, parameters, ports) is one, so its contexts and outputs hold AutoDiffXd, and the
+code of a library system (Adder, Gain, LinearSystem, ...) runs unchanged on object
+arrays. The choice is made once, by class; no float code path tests for AutoDiffXd.
+"""
+from __future__ import annotations
+
+from systems.autodiff.autodiff_scalar import AutoDiffXd
+
+from .diagram import Diagram
+from .diagram_builder import DiagramBuilder
+from .leaf_system import LeafSystem
+from .vectors import BasicVector
+from .vectors_autodiff import AutoDiffBasicVector
+
+__all__ = ["LeafSystem_AutoDiffXd", "Diagram_AutoDiffXd", "DiagramBuilder_AutoDiffXd",
+           "autodiff_subclass"]
+
+
+def _rename(cls, name: str, module: str):
+    cls.__name__ = cls.__qualname__ = name
+    cls.__module__ = module
+    return cls
+
+
+class LeafSystem_AutoDiffXd(LeafSystem):
+    """pydrake's ``LeafSystem_[AutoDiffXd]``: a LeafSystem whose vectors hold AutoDiffXd
+    (a float model given to a Declare* call is converted: its values become constants).
+    Time stays a float."""
+
+    _scalar = AutoDiffXd
+    _vector_class = AutoDiffBasicVector
+    _scalar_base_name = "LeafSystem"
+
+
+class Diagram_AutoDiffXd(Diagram):
+    """pydrake's ``Diagram_[AutoDiffXd]``: a Diagram of AutoDiffXd systems (made by
+    ``DiagramBuilder_[AutoDiffXd].Build()`` or ``ToAutoDiffXd()``)."""
+
+    _scalar = AutoDiffXd
+    _scalar_base_name = "Diagram"
+
+
+class DiagramBuilder_AutoDiffXd(DiagramBuilder):
+    """pydrake's ``DiagramBuilder_[AutoDiffXd]``: builds a Diagram_[AutoDiffXd] of
+    AutoDiffXd systems."""
+
+    _scalar = AutoDiffXd
+
+    def AddSystem(self, system):
+        """Adds `system` (an AutoDiffXd System) and returns it.
+
+        Raises:
+          TypeError: `system` is not an AutoDiffXd System.
+        """
+        if getattr(type(system), "_scalar", None) is not AutoDiffXd:
+            raise TypeError(f"DiagramBuilder_[AutoDiffXd].AddSystem: {system!r} is not an "
+                            f"AutoDiffXd System (convert it with ToAutoDiffXd())")
+        return DiagramBuilder.AddSystem(self, system)
+
+    def Build(self) -> Diagram_AutoDiffXd:
+        """Builds the Diagram_[AutoDiffXd]. Raises as DiagramBuilder.Build does."""
+        diagram = Diagram_AutoDiffXd()
+        self.BuildInto(diagram)
+        return diagram
+
+
+for _cls, _name in ((LeafSystem_AutoDiffXd, "LeafSystem"), (Diagram_AutoDiffXd, "Diagram"),
+                    (DiagramBuilder_AutoDiffXd, "DiagramBuilder")):
+    _rename(_cls, f"{_name}_[AutoDiffXd]", _cls.__module__)
+del _cls, _name
+
+_FIXED = {LeafSystem: LeafSystem_AutoDiffXd, Diagram: Diagram_AutoDiffXd,
+          DiagramBuilder: DiagramBuilder_AutoDiffXd, BasicVector: AutoDiffBasicVector}
+
+
+def autodiff_subclass(cls):
+    """``X_[AutoDiffXd]`` for the library class X (`cls`): the fixed instantiations
+    above, or a subclass of X (and of LeafSystem_[AutoDiffXd] / Diagram_[AutoDiffXd] for
+    systems) named ``X_[AutoDiffXd]``, whose ``_scalar`` is AutoDiffXd."""
+    fixed = _FIXED.get(cls)
+    if fixed is not None:
+        return fixed
+    if issubclass(cls, LeafSystem):
+        bases = (cls, LeafSystem_AutoDiffXd)
+    elif issubclass(cls, Diagram):
+        bases = (cls, Diagram_AutoDiffXd)
+    else:
+        bases = (cls,)
+    name = f"{cls.__name__}_[AutoDiffXd]"
+    namespace = {"__module__": cls.__module__, "__qualname__": name,
+                 "__doc__": f"pydrake's ``{name}``: {cls.__name__} on AutoDiffXd scalars.",
+                 "_scalar": AutoDiffXd, "_scalar_base_name": cls.__name__}
+    if "__slots__" in cls.__dict__:
+        namespace["__slots__"] = ()
+    return type(name, bases, namespace)

@@ -1,0 +1,207 @@
+"""Issue 35 §2: the systems framework on AutoDiffXd — X_[AutoDiffXd] instantiations,
+TemplateSystem, ToAutoDiffXd/ToScalarType of leaf systems and Diagrams, simulated
+gradients checked against finite differences, and Linearize by AutoDiffXd."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import systems.primitives.templates as primitive_templates
+from systems.analysis import (ExplicitEulerIntegrator, RungeKutta2Integrator, Simulator,
+                              Simulator_)
+from systems.autodiff import AutoDiffXd, ExtractGradient, ExtractValue, InitializeAutoDiff
+from systems.framework import (BasicVector_, Diagram_, DiagramBuilder, DiagramBuilder_,
+                               LeafSystem, LeafSystem_, SystemScalarConverter,
+                               TemplateSystem)
+from systems.primitives import Adder, Adder_, Gain, Integrator, Linearize
+
+AD = AutoDiffXd
+
+
+@TemplateSystem.define("Pendulum_")
+def Pendulum_(T):
+    class Impl(LeafSystem_[T]):
+        """θ̈ = −g sin θ − b θ̇, with g a numeric parameter [m/s²] and b [1/s] fixed;
+        output θ; input: an added torque/inertia u (θ̈ += u)."""
+
+        def _construct(self, damping=0.1, converter=None):
+            LeafSystem_[T].__init__(self, converter=converter)
+            self.damping = damping
+            self.copied_from = None
+            self.DeclareContinuousState(1, 1, 0)
+            self.DeclareNumericParameter(BasicVector_[T]([9.81]))
+            self.DeclareVectorInputPort("u", 1)
+            self.DeclareVectorOutputPort("theta", 1, self._calc_theta,
+                                         {self.xc_ticket()})
+
+        def _construct_copy(self, other, converter=None):
+            Impl._construct(self, other.damping, converter=converter)
+            self.copied_from = other
+
+        def DoCalcTimeDerivatives(self, context, derivatives):
+            q, v = context.get_continuous_state_vector().CopyToVector()
+            g = context.get_numeric_parameter(0).GetAtIndex(0)
+            u = self.get_input_port(0).Eval(context)[0]
+            derivatives.SetFromVector([v, -g * np.sin(q) - self.damping * v + u])
+
+        def _calc_theta(self, context, y):
+            y.SetFromVector(context.get_continuous_state_vector().CopyToVector()[:1])
+    return Impl
+
+
+Pendulum = Pendulum_[None]
+
+
+def test_instantiations_for_every_primitive_and_framework_class():
+    assert LeafSystem_[AD] is not LeafSystem and issubclass(LeafSystem_[AD], LeafSystem)
+    for name in primitive_templates.__all__:
+        template = getattr(primitive_templates, name)
+        cls = template[AD]
+        assert cls is not template[float] and cls.__name__ == f"{name}[AutoDiffXd]"
+        assert (AD,) in template.param_list
+        if issubclass(template[float], LeafSystem):
+            assert issubclass(cls, LeafSystem_[AD])
+    assert SystemScalarConverter.SupportedScalars == (float, AD)
+    assert str(BasicVector_[AD]([1.0])) == "[<AutoDiffXd 1.0 nderiv=0>]"
+    assert repr(BasicVector_[AD]([1.0])) == \
+        "BasicVector_[AutoDiffXd]([<AutoDiffXd 1.0 nderiv=0>])"
+    with pytest.raises(RuntimeError, match="symbolic scalars are not supported"):
+        LeafSystem_["Expression"]
+
+
+def test_adder_on_autodiff_propagates_input_derivatives():
+    adder = Adder_[AD](2, 3)
+    context = adder.CreateDefaultContext()
+    adder.get_input_port(0).FixValue(context, [1.0, 2.0, 3.0])        # constants
+    adder.get_input_port(1).FixValue(context, InitializeAutoDiff([1.0, 2.0, 3.0])[:, 0])
+    y = adder.get_output_port().Eval(context)
+    np.testing.assert_array_equal(ExtractValue(y).ravel(), [2, 4, 6])
+    np.testing.assert_array_equal(ExtractGradient(y), np.eye(3))
+    assert adder.GetSystemType() == "drake::systems::Adder<drake::AutoDiffXd>"
+    # Conversions both ways, from an instance and from the class.
+    adder_ad = Adder(2, 3).ToAutoDiffXd()
+    assert type(adder_ad) is Adder_[AD] and adder_ad.num_input_ports() == 2
+    assert type(Adder_[float].ToScalarType[AD](Adder(2, 3))) is Adder_[AD]
+    assert type(adder_ad.ToScalarType[float]()) is Adder
+    assert adder_ad.ToAutoDiffXdMaybe() is None      # already AutoDiffXd
+    with pytest.raises(TypeError, match="not an AutoDiffXd System"):
+        DiagramBuilder_[AD]().AddSystem(Adder(1, 1))
+
+
+def test_template_system_converts_by_construct_copy_alone_and_in_a_diagram():
+    pendulum = Pendulum(0.3)
+    pendulum.set_name("pendulum")
+    converted = pendulum.ToAutoDiffXd()
+    assert isinstance(converted, Pendulum_[AD]) and isinstance(converted, LeafSystem_[AD])
+    assert converted.copied_from is pendulum and converted.get_name() == "pendulum"
+    assert converted.damping == 0.3 and Pendulum_[AD].__name__ == "Pendulum_[AutoDiffXd]"
+    assert converted.ToScalarType[float]().copied_from is converted
+
+    builder = DiagramBuilder()
+    plant = builder.AddSystem(pendulum)
+    gain = builder.AddSystem(Gain(-0.5, 1))
+    builder.Connect(plant.get_output_port(), gain.get_input_port())
+    builder.Connect(gain.get_output_port(), plant.get_input_port())
+    builder.ExportOutput(plant.get_output_port(), "theta")
+    diagram = builder.Build()
+    diagram_ad = diagram.ToAutoDiffXd()
+    assert isinstance(diagram_ad, Diagram_[AD])
+    plant_ad, gain_ad = diagram_ad.GetSystems()
+    assert plant_ad.copied_from is pendulum and type(gain_ad).__name__ == "Gain_[AutoDiffXd]"
+    assert diagram_ad.get_output_port(0).get_name() == "theta"
+    assert diagram_ad.AreConnected(gain_ad.get_output_port(), plant_ad.get_input_port())
+
+    # A plain Python LeafSystem does not convert (pydrake's rule), nor a diagram of one.
+    class Plain(LeafSystem):
+        pass
+    builder = DiagramBuilder()
+    builder.AddSystem(Plain())
+    assert builder.Build().ToAutoDiffXdMaybe() is None
+
+
+def test_template_system_definition_errors_are_pydrakes():
+    @TemplateSystem.define("NoInit_")
+    def NoInit_(T):
+        class Impl(LeafSystem_[T]):
+            def __init__(self):
+                pass
+
+            def _construct(self, converter=None):
+                pass
+
+            def _construct_copy(self, other, converter=None):
+                pass
+        return Impl
+    with pytest.raises(RuntimeError, match=r"NoInit_\[float\] defines `__init__`"):
+        NoInit_[float]
+    with pytest.raises(AssertionError):
+        TemplateSystem.define("C", T_list=[int, float])
+    B = TemplateSystem.define("B", T_list=[float, AD], T_pairs=[(float, AD)])(None)
+    assert B._T_pairs == [(float, AD)]
+
+
+def _simulate(system, x0, g, integrator_factory, t_final=1.0):
+    """x(t_final) of the pendulum with u = 0 from x0 and parameter g."""
+    context = system.CreateDefaultContext()
+    context.SetContinuousState(x0)
+    context.get_mutable_numeric_parameter(0).SetFromVector(g)
+    system.get_input_port(0).FixValue(context, [0.0])
+    simulator = Simulator_[type(system)._scalar](system, context)
+    simulator.reset_integrator(integrator_factory(system, context))
+    simulator.AdvanceTo(t_final)
+    return context.get_continuous_state_vector().CopyToVector()
+
+
+@pytest.mark.parametrize("factory", [
+    lambda s, c: ExplicitEulerIntegrator(s, 0.01, c),
+    lambda s, c: RungeKutta2Integrator(s, 0.02, c)], ids=["euler", "rk2"])
+def test_simulated_gradient_equals_finite_differences_of_the_same_steps(factory):
+    """The AutoDiffXd simulation differentiates the integrator's discrete map exactly:
+    central differences of float simulations agree to their own error (~1e-9)."""
+    pendulum = Pendulum(0.2)
+    x0, g0 = np.array([0.5, 0.0]), 9.81
+    z = InitializeAutoDiff(np.r_[x0, g0])[:, 0]
+    x1 = _simulate(pendulum.ToAutoDiffXd(), z[:2], z[2:], factory)
+    J = ExtractGradient(x1)                                  # d x(1) / d (x0, g)
+    np.testing.assert_allclose(ExtractValue(x1).ravel(),
+                               _simulate(pendulum, x0, [g0], factory), rtol=1e-13)
+    h, columns = 1e-5, []
+    for k in range(3):
+        dz = h * np.eye(3)[k]
+        plus = _simulate(pendulum, x0 + dz[:2], [g0 + dz[2]], factory)
+        minus = _simulate(pendulum, x0 - dz[:2], [g0 - dz[2]], factory)
+        columns.append((plus - minus) / (2 * h))
+    np.testing.assert_allclose(J, np.column_stack(columns), atol=1e-8)
+
+
+def test_default_simulator_gives_the_sensitivity_of_the_flow():
+    """Simulator_[AutoDiffXd] with its default error-controlled RK3: x' = −a x has
+    x(t) = x0 e^{−a t}, so dx/dx0 = e^{−a t} and dx/da = −t x0 e^{−a t}."""
+    builder = DiagramBuilder()
+    integrator = builder.AddSystem(Integrator(1))
+    gain = builder.AddSystem(Gain(-0.7, 1))
+    builder.Connect(integrator.get_output_port(), gain.get_input_port())
+    builder.Connect(gain.get_output_port(), integrator.get_input_port())
+    diagram_ad = builder.Build().ToAutoDiffXd()
+    context = diagram_ad.CreateDefaultContext()
+    context.SetContinuousState(InitializeAutoDiff([2.0])[:, 0])
+    simulator = Simulator(diagram_ad, context)               # picks RK3 on AutoDiffXd
+    simulator.get_mutable_integrator().set_target_accuracy(1e-9)
+    simulator.AdvanceTo(1.5)
+    x = context.get_continuous_state_vector().CopyToVector()
+    assert type(simulator.get_integrator()).__name__ == "RungeKutta3Integrator_[AutoDiffXd]"
+    assert x[0].value() == pytest.approx(2.0 * np.exp(-1.05), rel=1e-8)
+    np.testing.assert_allclose(x[0].derivatives(), [np.exp(-1.05)], rtol=1e-7)
+
+
+def test_linearize_uses_autodiff_when_the_system_converts():
+    pendulum = Pendulum(0.2)
+    context = pendulum.CreateDefaultContext()
+    context.SetContinuousState([np.pi, 0.0])                # upright: an equilibrium
+    pendulum.get_input_port(0).FixValue(context, [0.0])
+    linear = Linearize(pendulum, context)
+    # Exact: d(−g sin θ)/dθ at π = g (no finite-difference error at all).
+    np.testing.assert_array_equal(linear.A(), [[0.0, 1.0], [9.81, -0.2]])
+    np.testing.assert_array_equal(linear.B(), [[0.0], [1.0]])
+    np.testing.assert_array_equal(linear.C(), [[1.0, 0.0]])
+    np.testing.assert_array_equal(linear.D(), [[0.0]])
