@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from systems.framework import LeafSystem, PortDataType
 from systems.common.overloads import overloaded_function
+from systems.common.scalar_templates import TemplateClass
+from systems.framework import LeafSystem, PortDataType
+from systems.framework.autodiff_systems import autodiff_subclass
 
 from .simulator_config import SimulatorConfig
 
@@ -110,6 +112,14 @@ class _IntegratedDiscreteSystem(LeafSystem):
     def time_period(self) -> float:
         return self._period
 
+    def _convert_to_scalar(self, target_cls):
+        """Scalar conversion (ToAutoDiffXd, ...): the same approximation of the inner
+        system converted to the target's scalar."""
+        inner = self._system._to_scalar_type(target_cls._scalar, False)
+        converted = target_cls(inner, self._period, self._config)
+        converted.set_name(self.get_name())
+        return converted
+
     def _load(self, context):
         """The inner context at (t, x[n], current inputs)."""
         inner = self._sub_context
@@ -145,3 +155,10 @@ class _IntegratedDiscreteSystem(LeafSystem):
         self._simulator.AdvanceTo(t0 + self._period)
         discrete_state.get_mutable_vector(0).SetFromVector(
             inner.get_continuous_state_vector().CopyToVector())
+
+
+#: The template of the approximation (its AutoDiffXd instantiation wraps an AutoDiffXd
+#: inner system), so that ToAutoDiffXd() converts it.
+_IntegratedDiscreteSystem_ = TemplateClass("_IntegratedDiscreteSystem_",
+                                           _IntegratedDiscreteSystem, "systems.analysis",
+                                           autodiff_subclass)

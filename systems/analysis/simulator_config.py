@@ -90,8 +90,11 @@ def ApplySimulatorConfig(config: SimulatorConfig, simulator) -> None:
 
 
 def _scheme_name(integrator) -> str:
+    kind = type(integrator)
+    if getattr(kind, "_scalar_checked", False):      # an AutoDiffXd integrator class
+        kind = kind.__mro__[2]                       # (mixin, float class, ...)
     for name, cls in _SCHEMES.items():
-        if type(integrator) is cls:
+        if kind is cls:
             return name
     raise RuntimeError(f"ExtractSimulatorConfig(): unknown integrator type "
                        f"{type(integrator).__name__}")

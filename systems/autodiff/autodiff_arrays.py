@@ -207,3 +207,25 @@ def autodiff_inv(matrix) -> np.ndarray:
         for j in range(n):
             out[i, j] = _new(float(a_inv[i, j]), dA_inv[i, j].copy() if nz else _EMPTY)
     return out
+
+
+def autodiff_det(matrix) -> AutoDiffXd:
+    """Determinant of a square matrix of AutoDiffXd (and/or floats), with
+    d(det A)/dz_k = det A · tr(A⁻¹ dA/dz_k) (Jacobi's formula; A invertible).
+
+    Raises:
+      ValueError: the matrix is not square.
+      numpy.linalg.LinAlgError: the values are singular (the formula needs A⁻¹).
+    """
+    a = np.asarray(matrix)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"det: expected a square matrix; got shape {a.shape}")
+    n = a.shape[0]
+    values = ExtractValue(a)
+    grad = ExtractGradient(a)
+    det = float(np.linalg.det(values))
+    if grad.shape[1] == 0:
+        return _new(det, _EMPTY)
+    a_inv = np.linalg.inv(values)
+    dA = grad.reshape(n, n, grad.shape[1], order="F")
+    return _new(det, det * np.einsum("ji,ijk->k", a_inv, dA))

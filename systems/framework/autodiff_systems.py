@@ -12,13 +12,17 @@ from __future__ import annotations
 
 from systems.autodiff.autodiff_scalar import AutoDiffXd
 
+from .context import Context, LeafContext
 from .diagram import Diagram
 from .diagram_builder import DiagramBuilder
+from .diagram_context import DiagramContext
 from .leaf_system import LeafSystem
+from .system import System
 from .vectors import BasicVector
 from .vectors_autodiff import AutoDiffBasicVector
 
-__all__ = ["LeafSystem_AutoDiffXd", "Diagram_AutoDiffXd", "DiagramBuilder_AutoDiffXd",
+__all__ = ["System_AutoDiffXd", "LeafSystem_AutoDiffXd", "Diagram_AutoDiffXd",
+           "DiagramBuilder_AutoDiffXd", "Context_AutoDiffXd", "LeafContext_AutoDiffXd",
            "autodiff_subclass"]
 
 
@@ -28,7 +32,33 @@ def _rename(cls, name: str, module: str):
     return cls
 
 
-class LeafSystem_AutoDiffXd(LeafSystem):
+class Context_AutoDiffXd(Context):
+    """pydrake's ``Context_[AutoDiffXd]``: the base of the contexts of AutoDiffXd
+    systems (their state and parameters hold AutoDiffXd; time is a float)."""
+
+    __slots__ = ()
+
+
+class LeafContext_AutoDiffXd(LeafContext, Context_AutoDiffXd):
+    """pydrake's ``LeafContext_[AutoDiffXd]``."""
+
+    __slots__ = ()
+
+
+class DiagramContext_AutoDiffXd(DiagramContext, Context_AutoDiffXd):
+    """The context of a Diagram_[AutoDiffXd]."""
+
+    __slots__ = ()
+
+
+class System_AutoDiffXd(System):
+    """pydrake's ``System_[AutoDiffXd]``: the base of every AutoDiffXd system."""
+
+    _scalar = AutoDiffXd
+    _scalar_base_name = "System"
+
+
+class LeafSystem_AutoDiffXd(LeafSystem, System_AutoDiffXd):
     """pydrake's ``LeafSystem_[AutoDiffXd]``: a LeafSystem whose vectors hold AutoDiffXd
     (a float model given to a Declare* call is converted: its values become constants).
     Time stays a float."""
@@ -37,13 +67,23 @@ class LeafSystem_AutoDiffXd(LeafSystem):
     _vector_class = AutoDiffBasicVector
     _scalar_base_name = "LeafSystem"
 
+    def _make_context(self, parent):
+        context = LeafSystem._make_context(self, parent)
+        context.__class__ = LeafContext_AutoDiffXd
+        return context
 
-class Diagram_AutoDiffXd(Diagram):
+
+class Diagram_AutoDiffXd(Diagram, System_AutoDiffXd):
     """pydrake's ``Diagram_[AutoDiffXd]``: a Diagram of AutoDiffXd systems (made by
     ``DiagramBuilder_[AutoDiffXd].Build()`` or ``ToAutoDiffXd()``)."""
 
     _scalar = AutoDiffXd
     _scalar_base_name = "Diagram"
+
+    def _make_context(self, parent):
+        context = Diagram._make_context(self, parent)
+        context.__class__ = DiagramContext_AutoDiffXd
+        return context
 
 
 class DiagramBuilder_AutoDiffXd(DiagramBuilder):
@@ -71,12 +111,17 @@ class DiagramBuilder_AutoDiffXd(DiagramBuilder):
 
 
 for _cls, _name in ((LeafSystem_AutoDiffXd, "LeafSystem"), (Diagram_AutoDiffXd, "Diagram"),
-                    (DiagramBuilder_AutoDiffXd, "DiagramBuilder")):
+                    (DiagramBuilder_AutoDiffXd, "DiagramBuilder"),
+                    (System_AutoDiffXd, "System"), (Context_AutoDiffXd, "Context"),
+                    (LeafContext_AutoDiffXd, "LeafContext"),
+                    (DiagramContext_AutoDiffXd, "DiagramContext")):
     _rename(_cls, f"{_name}_[AutoDiffXd]", _cls.__module__)
 del _cls, _name
 
 _FIXED = {LeafSystem: LeafSystem_AutoDiffXd, Diagram: Diagram_AutoDiffXd,
-          DiagramBuilder: DiagramBuilder_AutoDiffXd, BasicVector: AutoDiffBasicVector}
+          DiagramBuilder: DiagramBuilder_AutoDiffXd, BasicVector: AutoDiffBasicVector,
+          System: System_AutoDiffXd, Context: Context_AutoDiffXd,
+          LeafContext: LeafContext_AutoDiffXd, DiagramContext: DiagramContext_AutoDiffXd}
 
 
 def autodiff_subclass(cls):

@@ -192,7 +192,12 @@ def _library_converter(system) -> SystemScalarConverter:
             target = template[T]
         except RuntimeError:
             continue
-        converter._constructors[(T, U)] = lambda s, target=target: _convert_leaf(s, target)
+        custom = getattr(type(system), "_convert_to_scalar", None)
+        if custom is not None:         # a system that rebuilds itself (holds subsystems)
+            converter._constructors[(T, U)] = lambda s, target=target: custom(s, target)
+        else:
+            converter._constructors[(T, U)] = \
+                lambda s, target=target: _convert_leaf(s, target)
     return converter
 
 

@@ -29,9 +29,25 @@ def as_size(value, what: str, minimum: int = 1) -> int:
     return value
 
 
+def _autodiff_or_none(value):
+    """`value` as an object array when it holds AutoDiffXd (and numbers), else None."""
+    from systems.autodiff.autodiff_scalar import AutoDiffXd
+    try:
+        array = np.array(value, dtype=object)
+    except (TypeError, ValueError):
+        return None
+    flat = array.reshape(-1)
+    if flat.size and any(isinstance(x, AutoDiffXd) for x in flat) and all(
+            isinstance(x, (AutoDiffXd, float, int, np.floating, np.integer))
+            for x in flat):
+        return array
+    return None
+
+
 def as_vector(value, what: str) -> np.ndarray:
     """A new 1-D float array from a scalar (size 1), an array-like of shape
-    (n,), (n, 1) or (1, n), or a BasicVector."""
+    (n,), (n, 1) or (1, n), or a BasicVector (an object array if the entries are
+    AutoDiffXd)."""
     if isinstance(value, AbstractValue):
         raise TypeError(f"{what} must be a vector of numbers; got an AbstractValue")
     if isinstance(value, BasicVector):
@@ -39,7 +55,10 @@ def as_vector(value, what: str) -> np.ndarray:
     try:
         array = np.array(value, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"{what} must be a vector of numbers; got {value!r}") from None
+        array = _autodiff_or_none(value)
+        if array is None:
+            raise TypeError(f"{what} must be a vector of numbers; got {value!r}") \
+                from None
     if array.ndim == 0:
         return array.reshape(1)
     if array.ndim == 2 and 1 in array.shape:

@@ -155,7 +155,9 @@ class LinearTransformDensity(LeafSystem):
         Raises:
           ValueError: `A` has the wrong shape.
         """
-        A = np.asarray(A, dtype=float)
+        A = np.asarray(A)
+        if A.dtype != object:
+            A = A.astype(float)
         if A.shape != (self._n_out, self._n_in):
             raise ValueError(f"FixConstantA: A must be {(self._n_out, self._n_in)}; got "
                              f"{A.shape}")
@@ -179,6 +181,8 @@ class LinearTransformDensity(LeafSystem):
         """
         self.ValidateContext(context)
         A = self._A(context)
+        if A.dtype == object:                       # LinearTransformDensity_[AutoDiffXd]
+            return self._autodiff_density(context, A)
         if A.shape[0] != A.shape[1] or np.linalg.matrix_rank(A) < A.shape[0]:
             raise RuntimeError("CalcDensity: to compute the density, we require the "
                                "matrix A being invertible.")
@@ -186,13 +190,25 @@ class LinearTransformDensity(LeafSystem):
         w_in = np.linalg.solve(A, w_out - self._b(context))
         return _density(self._distribution, w_in) / abs(np.linalg.det(A))
 
+    def _autodiff_density(self, context, A):
+        """CalcDensity on AutoDiffXd: p(w_in) / |det A| with their derivatives."""
+        from systems.autodiff.autodiff_arrays import ExtractValue, autodiff_det
+        if A.shape[0] != A.shape[1] or \
+                np.linalg.matrix_rank(ExtractValue(A)) < A.shape[0]:
+            raise RuntimeError("CalcDensity: to compute the density, we require the "
+                               "matrix A being invertible.")
+        return _density(self._distribution, self.get_input_port(0).Eval(context),
+                        scalar=True) / abs(autodiff_det(A))
+
     def _calc_density_output(self, context, output) -> None:
         output.SetFromVector([self.CalcDensity(context)])
 
 
-def _density(kind, w) -> float:
+def _density(kind, w, scalar: bool = False):
+    """The density of w (floats, or AutoDiffXd with scalar=True: no float())."""
+    as_result = (lambda x: x) if scalar else float
     if kind == RandomDistribution.kUniform:
         return 1.0 if np.all((w >= 0.0) & (w <= 1.0)) else 0.0
     if kind == RandomDistribution.kGaussian:
-        return float(np.exp(-0.5 * w @ w) / (2.0 * np.pi) ** (w.size / 2.0))
-    return float(np.exp(-np.sum(w))) if np.all(w >= 0.0) else 0.0
+        return as_result(np.exp(-0.5 * w @ w) / (2.0 * np.pi) ** (w.size / 2.0))
+    return as_result(np.exp(-np.sum(w))) if np.all(w >= 0.0) else 0.0

@@ -13,6 +13,8 @@ import functools
 
 import numpy as np
 
+from systems.common.scalar_templates import template_of
+
 from systems.framework import (PortDataType, TriggerType, Value, ValueProducer,
                                LeafSystem)
 from systems.common.overloads import overloaded, overloaded_function
@@ -61,7 +63,8 @@ class VectorLog:
             n = self._num_samples
             times = np.empty(capacity)
             times[:n] = self._times[:n]
-            data = np.empty((self._input_size, capacity), order="F")
+            data = np.empty((self._input_size, capacity), order="F",
+                            dtype=self._data.dtype)
             data[:, :n] = self._data[:, :n]
             self._times, self._data = times, data
 
@@ -82,7 +85,15 @@ class VectorLog:
         if n == self._times.shape[0]:
             self.Reserve(max(2 * n, 1))
         self._times[n] = time
-        self._data[:, n] = sample
+        try:
+            self._data[:, n] = sample
+        except TypeError:
+            if sample.dtype != object:
+                raise
+            # The first AutoDiffXd sample (VectorLogSink_[AutoDiffXd]): the log keeps
+            # AutoDiffXd from now on, as Drake's VectorLog<AutoDiffXd>.
+            self._data = self._data.astype(object)
+            self._data[:, n] = sample
         self._num_samples = n + 1
 
     def __deepcopy__(self, memo) -> "VectorLog":
@@ -235,10 +246,12 @@ def _log_vector_output(src, builder, publish_triggers, publish_period):
     if not any(system is src.get_system() for system in builder.GetSystems()):
         raise RuntimeError(f"LogVectorOutput: the System of {src.GetFullDescription()} "
                            f"has not been added to this DiagramBuilder")
+    scalar = getattr(type(builder), "_scalar", float)
+    sink_class = VectorLogSink if scalar is float else template_of(VectorLogSink)[scalar]
     if publish_triggers is None:
-        sink = VectorLogSink(src.size(), publish_period)
+        sink = sink_class(src.size(), publish_period)
     else:
-        sink = VectorLogSink(src.size(), publish_triggers, publish_period)
+        sink = sink_class(src.size(), publish_triggers, publish_period)
     builder.AddSystem(sink)
     builder.Connect(src, sink.get_input_port())
     return sink

@@ -205,3 +205,52 @@ def test_linearize_uses_autodiff_when_the_system_converts():
     np.testing.assert_array_equal(linear.B(), [[0.0], [1.0]])
     np.testing.assert_array_equal(linear.C(), [[1.0, 0.0]])
     np.testing.assert_array_equal(linear.D(), [[0.0]])
+
+
+def test_autodiff_contexts_simulator_config_and_logging():
+    from systems.analysis import ExtractSimulatorConfig
+    from systems.framework import Context_, System_
+    from systems.primitives import ConstantVectorSource_, Integrator_, LogVectorOutput
+    builder = DiagramBuilder_[AD]()
+    source = builder.AddSystem(ConstantVectorSource_[AD]([2.0]))
+    integrator = builder.AddSystem(Integrator_[AD](1))
+    builder.Connect(source.get_output_port(), integrator.get_input_port())
+    logger = LogVectorOutput(integrator.get_output_port(), builder, 0.05)
+    diagram = builder.Build()
+    assert isinstance(diagram, System_[AD]) and isinstance(source, System_[AD])
+    context = diagram.CreateDefaultContext()
+    assert isinstance(context, Context_[AD])
+    assert isinstance(diagram.GetSubsystemContext(source, context), Context_[AD])
+    simulator = Simulator_[AD](diagram, context)
+    assert ExtractSimulatorConfig(simulator).integration_scheme == "runge_kutta3"
+    simulator.AdvanceTo(0.2)
+    log = logger.FindLog(context)
+    assert log.num_samples() == 5 and isinstance(log.data()[0, -1], AutoDiffXd)
+    assert log.data()[0, -1].value() == pytest.approx(0.4)
+
+
+def test_discrete_time_approximation_and_density_convert():
+    from systems.analysis import DiscreteTimeApproximation, SimulatorConfig
+    from systems.framework import RandomDistribution
+    from systems.primitives import LinearTransformDensity_
+    approximation = DiscreteTimeApproximation(
+        system=Integrator(2), time_period=0.01,
+        integrator_config=SimulatorConfig(integration_scheme="explicit_euler"))
+    converted = approximation.ToAutoDiffXd()
+    context = converted.CreateDefaultContext()
+    converted.get_input_port().FixValue(context, InitializeAutoDiff([1.0, 2.0])[:, 0])
+    x1 = converted.EvalUniquePeriodicDiscreteUpdate(context).get_vector(0).CopyToVector()
+    np.testing.assert_allclose(ExtractGradient(x1), 0.01 * np.eye(2), rtol=1e-12)
+
+    # p(w_out) = N(w_in; 0, I) / |det A|, differentiated through det A (Jacobi).
+    density = LinearTransformDensity_[AD](RandomDistribution.kGaussian, 2, 2)
+    context = density.CreateDefaultContext()
+    density.get_input_port_w_in().FixValue(context, [0.5, 0.1])
+    A = InitializeAutoDiff(np.array([[2.0, 1.0], [0.5, 3.0]]))
+    density.FixConstantA(context, A)
+    p = density.CalcDensity(context)
+    p_float = np.exp(-0.5 * 0.26) / (2 * np.pi) / 5.5
+    assert p.value() == pytest.approx(p_float, rel=1e-14)
+    # dp/dA = -p A^-T (column-major), from d|det A| = |det A| tr(A^-1 dA).
+    expected = -p_float * np.linalg.inv([[2.0, 1.0], [0.5, 3.0]]).T.reshape(-1, order="F")
+    np.testing.assert_allclose(p.derivatives(), expected, rtol=1e-12)
