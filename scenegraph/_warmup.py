@@ -13,8 +13,8 @@ second time, then loads it.
 Groups (each compiled by running its queries on a small scene of every shape
 kind through the public API, so the signatures are those real scenes use):
 
-  pair queries     ComputePointPairPenetration, signed distances, candidates
-  collision check  HasCollisions
+  pair queries     ComputePointPairPenetration, signed distances, candidates,
+                   HasCollisions (one compiled entry, pair_queries.query)
   point queries    ComputeSignedDistanceToPoint
   hydroelastic     ComputeContactSurfaces (polygons and triangles)
 
@@ -34,16 +34,12 @@ __all__ = ["GROUPS", "KERNEL_GROUPS", "run_group"]
 
 #: The groups, in the order a helper compiles them (those a first query is
 #: least likely to need first).
-GROUPS = ("hydroelastic", "point queries", "collision check", "pair queries")
+GROUPS = ("hydroelastic", "point queries", "pair queries")
 
 #: (module, function) of the kernels a query calls from Python -> group.
 KERNEL_GROUPS = {
-    ("scenegraph.proximity.compiled.pair_queries", "select_candidates"): "pair queries",
-    ("scenegraph.proximity.compiled.pair_queries", "select_pairs"): "pair queries",
-    ("scenegraph.proximity.compiled.pair_queries", "candidates"): "pair queries",
-    ("scenegraph.proximity.compiled.sweep_and_prune", "boxes_and_pairs"): "pair queries",
-    ("scenegraph.proximity.compiled.narrow_phase", "solve_pairs"): "pair queries",
-    ("scenegraph.proximity.compiled.pair_queries", "first_colliding_pair"): "collision check",
+    ("scenegraph.proximity.compiled.pair_queries", "query"): "pair queries",
+    ("scenegraph.proximity.compiled.query_state", "new_query_state"): "pair queries",
     ("scenegraph.proximity.compiled.point_query_kernel", "signed_distances_to_point"):
         "point queries",
     ("scenegraph.hydroelastic.contact_kernels", "soft_rigid_polygons"): "hydroelastic",
@@ -117,7 +113,6 @@ def run_group(group: str) -> None:
             query.ComputePointPairPenetration()
             query.ComputeSignedDistancePairwiseClosestPoints(0.05)
             query.FindCollisionCandidates()
-        elif group == "collision check":
             query.HasCollisions()
         elif group == "point queries":
             query.ComputeSignedDistanceToPoint(np.array([0.01, 0.02, 0.03]), 0.05)

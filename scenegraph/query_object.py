@@ -393,15 +393,10 @@ class QueryObject:
         None or kConvexHull as just said; kBoundingSphere: every pair's
         bounding-sphere gap; kVertexToFace: near pairs of two polytopes from
         vertices to faces (proximity/batched_queries.py)."""
-        from scenegraph.proximity import batched_queries
         cutoff = _checked_nonnegative(cutoff, "cutoff")
         engine, poses = self._engine_and_poses()
-        if method is None:
-            return engine.compute_signed_distance_estimates(
-                poses, cutoff, None if pairs is None else list(pairs), bool(exact_mesh))
-        return batched_queries.signed_distance_estimates(
-            engine, poses, cutoff, None if pairs is None else list(pairs), bool(exact_mesh),
-            method)
+        return engine.compute_signed_distance_estimates(
+            poses, cutoff, None if pairs is None else list(pairs), bool(exact_mesh), method)
 
     def cast_rays(self, p_WO, dhat_W, max_distance: float = math.inf, role=None,
                   geometries=None):

@@ -37,6 +37,8 @@ import numpy as np  # noqa: E402
 from benchmarks import proximity_scenes as ps  # noqa: E402
 from benchmarks.bench_proximity import library_api  # noqa: E402
 from scenegraph.query_results import SignedDistancePair  # noqa: E402
+from scenegraph.proximity.broadphase import NO_BOXES, NO_PAIRS  # noqa: E402
+from scenegraph.proximity.compiled import layout  # noqa: E402
 
 
 def _floor_call(handle):
@@ -46,10 +48,8 @@ def _floor_call(handle):
     composer = state.pose_topology()._composer
     port_index = scene_graph._pose_inputs[3]
     engine = scene_graph._eval_proximity_engine(context)
-    broadphase = engine._broadphase
-    query_state = broadphase._table_state[2]
-    allowed, method = broadphase._filter_words[1], broadphase._method_code
-    select, compose = broadphase._select_entry, composer._entry
+    query_state, select, allowed = engine.scene.compiled   # pair_queries.query's entry
+    compose = composer._entry
     nF, nG = composer._nF, composer._nG
     parent_index, frame_index, R_FG, p_FG = composer._arrays
     rows, getter, ids = composer.rows, composer._getter, engine._ids
@@ -60,9 +60,9 @@ def _floor_call(handle):
         R_WG, p_WG = np.empty((nG, 3, 3)), np.empty((nG, 3))
         compose(parent_index, X._R, X._p, rows, frame_index, R_FG, p_FG, True,
                 np.empty((nF, 3, 3)), np.empty((nF, 3)), R_WG, p_WG)
-        stats = np.empty(8, np.int64)
-        found, values = select(query_state, R_WG, p_WG, 0.025, allowed, method, 0.05, True,
-                               False, False, stats)
+        stats = np.empty(layout.NUM_STATS, np.int64)
+        found, values = select(query_state, R_WG, p_WG, layout.QUERY_SELECT | layout.FLAG_IN_FRAMES,
+                               0.025, 0.05, allowed, NO_PAIRS, NO_BOXES, stats)
         return SignedDistancePair._rows_of(ids, found, values)
 
     return floor

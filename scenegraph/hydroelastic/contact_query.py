@@ -1,4 +1,4 @@
-"""ComputeContactSurfaces(+WithFallback) for one ProximityEngine: builds the
+"""ComputeContactSurfaces(+WithFallback) for one ProximityScene: builds the
 geometries' hydroelastic representations once per geometry state and runs the
 per-pair contact-surface calculator over the broadphase candidates.
 
@@ -10,22 +10,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from scenegraph.proximity.dispatch import penetration_pairs_indexed
+from scenegraph.proximity.compiled.layout import FLAG_NEGATE, FLAG_REFUSE_HALFSPACE_PAIRS
 from scenegraph.query_results import PenetrationAsPointPair
 
 __all__ = ["ContactQuery"]
 
 
 class ContactQuery:
-    """Hydroelastic contact queries of one engine (its ids, representations,
-    proximity properties, shape table and candidate-pair function)."""
+    """Hydroelastic contact queries of one ProximityScene (its ids,
+    representations, proximity properties, boxes and candidate pairs)."""
 
-    def __init__(self, engine):
-        self._engine = engine
-        self._ids = engine._ids
-        self._reps = engine._reps
-        self._properties = engine._properties
-        self._table = engine._table
+    def __init__(self, scene):
+        self._scene = scene
+        self._ids = scene.ids
+        self._reps = scene.reps
+        self._properties = scene.properties
         self._hydro = None
         self._margins = None
 
@@ -50,13 +49,13 @@ class ContactQuery:
         margins = self._margin_per_row()
         top = float(margins.max()) if margins.size else 0.0
         if top == 0.0:
-            return self._engine._candidates(R, p, 0.0)
+            return self._scene.candidates(R, p, 0.0)
         # A superset first (every box grown by the largest reach, δ·√3 per axis) ...
-        pairs = self._engine._candidates(R, p, top * 3.0 ** 0.5)
+        pairs = self._scene.candidates(R, p, top * 3.0 ** 0.5)
         if not len(pairs):
             return pairs
         # ... then each box grown by R_WG·(δ, δ, δ)'s reach: δ·Σⱼ|R_ij| along world axis i.
-        lo, hi = self._engine._broadphase.world_aabbs(R, p, 0.0)
+        lo, hi = self._scene.boxes(R, p, 0.0)
         grow = margins[:, None] * np.abs(R).sum(axis=2)
         lo, hi = lo - grow, hi + grow
         a, b = pairs[:, 0], pairs[:, 1]
@@ -75,7 +74,7 @@ class ContactQuery:
         from scenegraph.hydroelastic.calculator import (ContactSurfaceResult,
                                                         compute_contact_surface,
                                                         contact_surface_error_message)
-        R, p = self._engine._poses(world_poses)
+        R, p, _ = self._scene.poses(world_poses)
         hydro = self._hydro_representations()
         pairs = self._candidate_pairs(R, p)
         ids = self._ids
@@ -108,12 +107,11 @@ class ContactQuery:
         surfaces, refused, R, p = self._contact(world_poses, representation, fallback=True)
         point_pairs = []
         if refused:
-            rows = np.array(refused, dtype=np.int64)
-            res = penetration_pairs_indexed(self._table, R, p, rows[:, 0], rows[:, 1])
-            ids = self._ids
-            for k in np.flatnonzero(res.distance <= 0.0).tolist():
-                a, b = refused[k]
-                point_pairs.append(PenetrationAsPointPair._make(
-                    ids[a], ids[b], res.p_WCa[k].copy(), res.p_WCb[k].copy(),
-                    res.nhat_BA_W[k].copy(), -float(res.distance[k]) + 0.0))
+            # The penetration query on the refused pairs, in one compiled call:
+            # their depths and witnesses in W; two half spaces raise Drake's error.
+            rows, block, _ = self._scene.select_rows(
+                R, p, np.array(refused, dtype=np.int64), 0.0,
+                FLAG_NEGATE | FLAG_REFUSE_HALFSPACE_PAIRS, "ComputeContactSurfacesWithFallback",
+                check=False)
+            point_pairs = PenetrationAsPointPair._rows_of(self._ids, rows, block)
         return surfaces, point_pairs

@@ -188,19 +188,20 @@ def _engine_arrays(plant, query, max_distance, pairs):
     try:
         from scenegraph.proximity import batched_queries
         engine, world_poses = query._engine_and_poses()
-        R, p = engine._poses(world_poses)
+        scene = engine.scene       # the engine's ProximityScene: rows, poses, pair queries
+        R, p, _ = scene.poses(world_poses)
         if pairs is not None:
-            rows = batched_queries._canonical_rows(engine, list(pairs), _QUERY)
+            rows = batched_queries._canonical_rows(scene, list(pairs), _QUERY)
         elif math.isinf(max_distance):
-            rows = engine._unfiltered_pairs()
+            rows = scene.unfiltered_pairs()
         else:
-            rows = engine._candidates(R, p, 0.5 * max_distance)
-        per_row = _engine_rows(plant, engine)
+            rows = scene.candidates(R, p, 0.5 * max_distance)
+        per_row = _engine_rows(plant, scene)
         measure = batched_queries.pair_arrays
     except (AttributeError, ImportError, TypeError):
         return None
     ids, row_body = per_row
-    distance, p_WCa, p_WCb, nhat, _ = measure(engine, world_poses, rows, max_distance, _QUERY)
+    distance, p_WCa, p_WCb, nhat, _ = measure(scene, world_poses, rows, max_distance, _QUERY)
     keep = np.flatnonzero(distance <= max_distance)
     a, b = rows[keep, 0], rows[keep, 1]
     m = len(keep)
@@ -209,18 +210,18 @@ def _engine_arrays(plant, query, max_distance, pairs):
             _contiguous(nhat[keep], m))
 
 
-def _engine_rows(plant, engine):
-    """(GeometryIds (n,) object array, body index (n,) int64) per engine row,
-    cached per engine (one per geometry state)."""
+def _engine_rows(plant, scene):
+    """(GeometryIds (n,) object array, body index (n,) int64) per row of the
+    proximity engine's scene, cached per scene (one per geometry state)."""
     cached = plant.__dict__.get("_distance_engine_rows")
-    if cached is not None and cached[0]() is engine:
+    if cached is not None and cached[0]() is scene:
         return cached[1]
     frame_bodies = _frame_bodies(plant)
-    frames = engine._view.frame_ids
-    rows = (_object_array(list(engine._ids)),
+    frames = scene.frame_ids
+    rows = (_object_array(list(scene.ids)),
             np.fromiter(map(frame_bodies.get, frames, itertools.repeat(-1)), dtype=np.int64,
                         count=len(frames)))
-    plant.__dict__["_distance_engine_rows"] = (weakref.ref(engine), rows)
+    plant.__dict__["_distance_engine_rows"] = (weakref.ref(scene), rows)
     return rows
 
 

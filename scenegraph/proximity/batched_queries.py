@@ -1,8 +1,8 @@
 """Batched and targeted proximity queries for controllers (extensions beyond
 pydrake, except ComputeSignedDistanceGeometryToPoint, Drake's C++ name).
 
-Drivers over one ProximityEngine (its rows, ShapeTable, broadphase, world
-poses and memo), called through the engine's delegating methods:
+Drivers over one ProximityScene (its rows, ShapeTable, compiled pair query,
+world poses and memo), which the scene's methods of these names hand them:
 
 * signed_distance_to_points: many query points at once; the answers of N
   calls of ComputeSignedDistanceToPoint, as arrays, in one compiled call
@@ -38,17 +38,16 @@ import math
 
 import numpy as np
 
-from scenegraph.proximity.compiled.narrow_phase import FARTHER
+from scenegraph.proximity.compiled.layout import (VALUE_CA, VALUE_CB, VALUE_NHAT, VALUE_PHI,
+                                                  VALUE_STATUS)
 from scenegraph.proximity.compiled.point_batch_kernel import signed_distances_to_points
-from scenegraph.proximity.dispatch import signed_distance_pairs_indexed
-from scenegraph.proximity.engine import POSITION_LIMIT
 from scenegraph.proximity.distance_jacobians import SignedDistanceJacobians, jacobian_rows
 from scenegraph.proximity.compiled.vertex_face_kernel import vertex_to_face_pairs
 from scenegraph.proximity.mesh_distance import (_BETA, load_mesh_bvh, mesh_mesh_distance,
                                                 signed_distance_mesh_sphere,
                                                 signed_distance_to_mesh)
 from scenegraph.proximity.mesh_distance import _kernel_args as _mesh_kernel_args
-from scenegraph.proximity.point_query import PointQuery
+from scenegraph.proximity.scene import POSITION_LIMIT
 from scenegraph.identifiers import GeometryId, id_type_error
 from scenegraph.query_results import SignedDistancePair, SignedDistanceToPoint
 
@@ -167,38 +166,24 @@ class SignedDistanceEstimates:
 # ----------------------------------------------------------- shared plumbing
 
 
-def _cached(engine, key, make):
-    """A per-engine (per geometry state) cached value."""
-    store = engine.__dict__.setdefault("_controllers_cache", {})
-    value = store.get(key)
-    if value is None:
-        value = store[key] = make()
-    return value
+def _poses(scene, world_poses):
+    """(R_WG (n, 3, 3), p_WG (n, 3)) of the scene's rows."""
+    R, p, _ = scene.poses(world_poses)
+    return R, p
 
 
-def _point_query(engine) -> PointQuery:
-    table = engine._table
-    return _cached(engine, "point_query",
-                   lambda: PointQuery(engine._ids, engine._reps,
-                                      packed=(table.packed, table.hulls)))
-
-
-def _kind_names(engine) -> list:
-    return _cached(engine, "kind_names", lambda: [type(r.shape).__name__ for r in engine._reps])
-
-
-def frame_origins(engine, world_poses):
-    """(frame ids (list, per engine row), p_WF (n, 3)): the frame each
+def frame_origins(scene, world_poses):
+    """(frame ids (list, per scene row), p_WF (n, 3)): the frame each
     proximity geometry is affixed to and its origin in W [m]."""
     topology = world_poses.topology
     key = ("frame_rows", id(topology))
-    rows = _cached(engine, key, lambda: np.array(
-        [topology.frame_index[f] for f in engine._view.frame_ids], dtype=np.int64))
-    return engine._view.frame_ids, world_poses.p_WF[rows]
+    rows = scene.cached(key, lambda: np.array(
+        [topology.frame_index[f] for f in scene.frame_ids], dtype=np.int64))
+    return scene.frame_ids, world_poses.p_WF[rows]
 
 
-def _canonical_rows(engine, pairs, query: str) -> np.ndarray:
-    """(K, 2) engine rows of the given (id_A, id_B) pairs, lower row first."""
+def _canonical_rows(scene, pairs, query: str) -> np.ndarray:
+    """(K, 2) scene rows of the given (id_A, id_B) pairs, lower row first."""
     out = np.empty((len(pairs), 2), dtype=np.int64)
     for k, pair in enumerate(pairs):
         try:
@@ -208,7 +193,7 @@ def _canonical_rows(engine, pairs, query: str) -> np.ndarray:
         for name, value in (("geometry_id_A", id_a), ("geometry_id_B", id_b)):
             if not isinstance(value, GeometryId):
                 raise id_type_error(value, GeometryId, f"{query}: pair {k}: {name}")
-        a, b = engine._row(id_a, query), engine._row(id_b, query)
+        a, b = scene.row(id_a, query), scene.row(id_b, query)
         if a == b:
             raise RuntimeError(f"{query}: pair {k} names geometry {id_a} twice; give two "
                                f"different geometries")
@@ -216,30 +201,31 @@ def _canonical_rows(engine, pairs, query: str) -> np.ndarray:
     return out
 
 
-def pair_arrays(engine, world_poses, rows, max_distance: float, query: str):
+def pair_arrays(scene, world_poses, rows, max_distance: float, query: str):
     """(distance (K,), p_WCa, p_WCb, nhat_BA_W (K, 3), status (K,)) of the
-    engine row pairs `rows` (K, 2); rows farther than max_distance have
-    status FARTHER, a distance > max_distance and NaN witnesses."""
-    R, p = engine._poses(world_poses)
+    scene row pairs `rows` (K, 2), in one compiled call (the scene's
+    QUERY_SOLVE); rows farther than max_distance have status FARTHER, a
+    distance > max_distance and NaN witnesses."""
+    R, p = _poses(scene, world_poses)
     if not len(rows):
         e = np.zeros((0, 3))
         return np.zeros(0), e, e, e, np.zeros(0, np.int64)
-    res = engine._checked(signed_distance_pairs_indexed(engine._table, R, p, rows[:, 0],
-                                                        rows[:, 1], max_distance),
-                          rows[:, 0], rows[:, 1], query)
-    return res.distance, res.p_WCa, res.p_WCb, res.nhat_BA_W, res.status
+    values = scene.solve(R, p, rows, max_distance, query)
+    return (values[:, VALUE_PHI].copy(), values[:, VALUE_CA:VALUE_CA + 3].copy(),
+            values[:, VALUE_CB:VALUE_CB + 3].copy(), values[:, VALUE_NHAT:VALUE_NHAT + 3].copy(),
+            values[:, VALUE_STATUS].astype(np.int64))
 
 
 def _to_frame(R, p, rows, p_W):
-    """p_GX = R_WGᵀ (p_WX − p_WG) for engine rows `rows`, batched."""
+    """p_GX = R_WGᵀ (p_WX − p_WG) for scene rows `rows`, batched."""
     return np.einsum("nji,nj->ni", R[rows], p_W - p[rows])
 
 
-def _pair_results(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat) -> list:
-    R, p = engine._poses(world_poses)
+def _pair_results(scene, world_poses, rows, distance, p_WCa, p_WCb, nhat) -> list:
+    R, p = _poses(scene, world_poses)
     p_ACa = _to_frame(R, p, rows[:, 0], p_WCa)
     p_BCb = _to_frame(R, p, rows[:, 1], p_WCb)
-    ids = engine._ids
+    ids = scene.ids
     return [SignedDistancePair._make(ids[a], ids[b], ca, cb, d, n.copy())
             for (a, b), d, ca, cb, n in zip(rows.tolist(), distance.tolist(), p_ACa, p_BCb,
                                             nhat)]
@@ -248,16 +234,16 @@ def _pair_results(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat) -> li
 # ----------------------------------------------------------- points
 
 
-def _rows_of(engine, geometry_ids, query: str) -> np.ndarray:
+def _rows_of(scene, geometry_ids, query: str) -> np.ndarray:
     if geometry_ids is None:
-        return np.arange(len(engine._ids), dtype=np.int64)
-    return np.array(sorted({engine._row(g, query) for g in geometry_ids}), dtype=np.int64)
+        return np.arange(len(scene.ids), dtype=np.int64)
+    return np.array(sorted({scene.row(g, query) for g in geometry_ids}), dtype=np.int64)
 
 
-def _measure_points(engine, world_poses, P, threshold: float, rows):
-    """(point index (K,), engine row (K,), out (K, 7)) for points P (N, 3)."""
-    R, p = engine._poses(world_poses)
-    pq = _point_query(engine)
+def _measure_points(scene, world_poses, P, threshold: float, rows):
+    """(point index (K,), scene row (K,), out (K, 7)) for points P (N, 3)."""
+    R, p = _poses(scene, world_poses)
+    pq = scene.table_point_query()
     R = np.ascontiguousarray(R, dtype=float)
     p = np.ascontiguousarray(p, dtype=float)
     M = len(rows)
@@ -283,7 +269,7 @@ def _measure_points(engine, world_poses, P, threshold: float, rows):
     if deferred.any():
         for g in np.unique(out_i[deferred, 1]).tolist():
             k = np.flatnonzero(deferred & (out_i[:, 1] == g))
-            d, p_GN, grad_G = signed_distance_to_mesh(engine._reps[g].bvh(), out_f[k, 1:4])
+            d, p_GN, grad_G = signed_distance_to_mesh(scene.reps[g].bvh(), out_f[k, 1:4])
             Rg = R[g]
             gx, gy, gz = grad_G[:, 0], grad_G[:, 1], grad_G[:, 2]
             out_f[k, 0] = d
@@ -316,15 +302,15 @@ def checked_points(p_WQ, query: str) -> np.ndarray:
     return P
 
 
-def signed_distance_to_points(engine, world_poses, P, threshold: float,
+def signed_distance_to_points(scene, world_poses, P, threshold: float,
                               geometry_ids=None) -> SignedDistanceToPoints:
     """SignedDistanceToPoints of the points P (N, 3) in W [m] (checked by the
     caller) against every proximity geometry, or those of `geometry_ids`,
     within `threshold` [m]."""
     query = "compute_signed_distance_to_points"
-    rows = _rows_of(engine, geometry_ids, query)
-    point, g, out = _measure_points(engine, world_poses, P, float(threshold), rows)
-    ids = _cached(engine, "id_array", lambda: _object_array(engine._ids))
+    rows = _rows_of(scene, geometry_ids, query)
+    point, g, out = _measure_points(scene, world_poses, P, float(threshold), rows)
+    ids = scene.cached("id_array", lambda: _object_array(scene.ids))
     return SignedDistanceToPoints(point, ids[g], out[:, 0].copy(), out[:, 1:4].copy(),
                                   out[:, 4:7].copy(), len(P))
 
@@ -335,12 +321,12 @@ def _object_array(items) -> np.ndarray:
     return out
 
 
-def signed_distance_geometry_to_point(engine, world_poses, p_WQ, geometry_ids) -> list:
+def signed_distance_geometry_to_point(scene, world_poses, p_WQ, geometry_ids) -> list:
     """Drake's ComputeSignedDistanceGeometryToPoint: SignedDistanceToPoint of
     every geometry of `geometry_ids` (no threshold), sorted by id."""
-    rows = _rows_of(engine, geometry_ids, "ComputeSignedDistanceGeometryToPoint")
-    _, g, out = _measure_points(engine, world_poses, p_WQ.reshape(1, 3), math.inf, rows)
-    ids = engine._ids
+    rows = _rows_of(scene, geometry_ids, "ComputeSignedDistanceGeometryToPoint")
+    _, g, out = _measure_points(scene, world_poses, p_WQ.reshape(1, 3), math.inf, rows)
+    ids = scene.ids
     return [SignedDistanceToPoint._make(ids[k], o[1:4].copy(), float(o[0]), o[4:7].copy())
             for k, o in zip(g.tolist(), out)]
 
@@ -348,35 +334,35 @@ def signed_distance_geometry_to_point(engine, world_poses, p_WQ, geometry_ids) -
 # ----------------------------------------------------------- pairs
 
 
-def signed_distance_pairs(engine, world_poses, pairs, max_distance: float) -> list:
+def signed_distance_pairs(scene, world_poses, pairs, max_distance: float) -> list:
     """SignedDistancePair of each given (id_A, id_B) pair whose distance is
     ≤ max_distance, in the order given; within a pair id_A is the geometry
     registered first. Filters are ignored."""
     query = "compute_signed_distance_pairs"
-    rows = _canonical_rows(engine, pairs, query)
-    distance, p_WCa, p_WCb, nhat, _ = pair_arrays(engine, world_poses, rows, max_distance,
+    rows = _canonical_rows(scene, pairs, query)
+    distance, p_WCa, p_WCb, nhat, _ = pair_arrays(scene, world_poses, rows, max_distance,
                                                   query)
     keep = np.flatnonzero(distance <= max_distance)
-    return _pair_results(engine, world_poses, rows[keep], distance[keep], p_WCa[keep],
+    return _pair_results(scene, world_poses, rows[keep], distance[keep], p_WCa[keep],
                          p_WCb[keep], nhat[keep])
 
 
-def _set_rows(engine, geometry_ids) -> np.ndarray:
-    return np.array(sorted({engine._view.index[g] for g in geometry_ids
-                            if g in engine._view.index}), dtype=np.int64)
+def _set_rows(scene, geometry_ids) -> np.ndarray:
+    return np.array(sorted({scene.index[g] for g in geometry_ids
+                            if g in scene.index}), dtype=np.int64)
 
 
-def closest_pairs(engine, world_poses, geometry_ids, k: int, max_distance: float) -> list:
+def closest_pairs(scene, world_poses, geometry_ids, k: int, max_distance: float) -> list:
     """The k pairs of smallest signed distance (≤ max_distance) between the
     proximity geometries `geometry_ids` and every geometry outside that set
     not filtered against them, as SignedDistancePair sorted by (distance,
     id_A, id_B); id_A is the geometry registered first."""
     query = "compute_closest_pairs"
-    S = _set_rows(engine, geometry_ids)
-    n = len(engine._ids)
+    S = _set_rows(scene, geometry_ids)
+    n = len(scene.ids)
     if k <= 0 or not len(S) or n < 2:
         return []
-    filtered = engine._filtered
+    filtered = scene.filtered
     inside = np.zeros(n, dtype=bool)
     inside[S] = True
     ii, jj = np.nonzero(~filtered[S][:, ~inside])
@@ -385,19 +371,19 @@ def closest_pairs(engine, world_poses, geometry_ids, k: int, max_distance: float
     if not len(a):
         return []
     rows = np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
-    R, p = engine._poses(world_poses)
-    size = engine._table.packed.size
+    R, p = _poses(scene, world_poses)
+    size = scene.table.packed.size
     gap = (np.linalg.norm(p[rows[:, 0]] - p[rows[:, 1]], axis=1) - size[rows[:, 0]]
            - size[rows[:, 1]])
     order = np.lexsort((rows[:, 1], rows[:, 0], gap))
     first, rest = order[:k], order[k:]
-    d1, a1, b1, n1, _ = pair_arrays(engine, world_poses, rows[first], max_distance, query)
+    d1, a1, b1, n1, _ = pair_arrays(scene, world_poses, rows[first], max_distance, query)
     measured = [(first, d1, a1, b1, n1)]
     if len(rest):
         bound = min(float(np.sort(d1)[-1]) if len(d1) >= k else math.inf, max_distance)
         near = rest[gap[rest] <= bound]
         if len(near):
-            measured.append((near, *pair_arrays(engine, world_poses, rows[near], bound,
+            measured.append((near, *pair_arrays(scene, world_poses, rows[near], bound,
                                                 query)[:4]))
     sel = np.concatenate([m[0] for m in measured])
     distance = np.concatenate([m[1] for m in measured])
@@ -406,75 +392,71 @@ def closest_pairs(engine, world_poses, geometry_ids, k: int, max_distance: float
     nhat = np.concatenate([m[4] for m in measured])
     ok = np.flatnonzero(distance <= max_distance)
     best = ok[np.lexsort((rows[sel[ok], 1], rows[sel[ok], 0], distance[ok]))][:k]
-    return _pair_results(engine, world_poses, rows[sel[best]], distance[best], p_WCa[best],
+    return _pair_results(scene, world_poses, rows[sel[best]], distance[best], p_WCa[best],
                          p_WCb[best], nhat[best])
 
 
 # ----------------------------------------------------------- Jacobians
 
 
-def _jacobians(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat):
-    frame_ids, p_WF = frame_origins(engine, world_poses)
+def _jacobians(scene, world_poses, rows, distance, p_WCa, p_WCb, nhat):
+    frame_ids, p_WF = frame_origins(scene, world_poses)
     J_A, J_B = jacobian_rows(p_WCa, p_WCb, nhat, p_WF[rows[:, 0]], p_WF[rows[:, 1]])
-    ids = engine._ids
+    ids = scene.ids
     a, b = rows[:, 0].tolist(), rows[:, 1].tolist()
     return SignedDistanceJacobians([ids[i] for i in a], [ids[i] for i in b],
                                    [frame_ids[i] for i in a], [frame_ids[i] for i in b],
                                    distance, p_WCa, p_WCb, nhat, J_A, J_B)
 
 
-def _memo(engine, world_poses) -> dict:
-    """A dict of results memoised for these world poses (replaced, as one
-    tuple, when the poses object changes)."""
-    held = engine.__dict__.get("_controllers_memo")
-    if held is None or held[0] is not world_poses:
-        held = engine.__dict__["_controllers_memo"] = (world_poses, {})
-    return held[1]
+def _memo(scene, world_poses) -> dict:
+    """The scene's dict of results memoised for these world poses."""
+    return scene.poses(world_poses)[2]
 
 
-def pairwise_jacobian_arrays(engine, world_poses, max_distance: float):
+def pairwise_jacobian_arrays(scene, world_poses, max_distance: float):
     """SignedDistanceJacobians of the pairs ComputeSignedDistancePairwise-
     ClosestPoints(max_distance) reports (same pairs, same order)."""
-    R, p = engine._poses(world_poses)
-    memo = _memo(engine, world_poses)
+    R, p = _poses(scene, world_poses)
+    memo = _memo(scene, world_poses)
     key = ("jacobians", max_distance)
     found = memo.get(key)
     if found is None:
         if math.isinf(max_distance):
-            rows = engine._unfiltered_pairs()
+            rows = scene.unfiltered_pairs()
         else:
-            rows = engine._candidates(R, p, 0.5 * max_distance)
+            rows = scene.candidates(R, p, 0.5 * max_distance)
         distance, p_WCa, p_WCb, nhat, _ = pair_arrays(
-            engine, world_poses, rows, max_distance, "compute_signed_distance_jacobians")
+            scene, world_poses, rows, max_distance, "compute_signed_distance_jacobians")
         keep = np.flatnonzero(distance <= max_distance)
-        found = _jacobians(engine, world_poses, rows[keep], distance[keep], p_WCa[keep],
+        found = _jacobians(scene, world_poses, rows[keep], distance[keep], p_WCa[keep],
                            p_WCb[keep], nhat[keep])
         memo[key] = found
     return found
 
 
-def pair_jacobian_arrays(engine, world_poses, pairs, max_distance: float):
+def pair_jacobian_arrays(scene, world_poses, pairs, max_distance: float):
     """SignedDistanceJacobians of the given (id_A, id_B) pairs within
     max_distance, in the order given (id_A registered first in each)."""
     query = "compute_signed_distance_jacobians"
-    rows = _canonical_rows(engine, pairs, query)
-    distance, p_WCa, p_WCb, nhat, _ = pair_arrays(engine, world_poses, rows, max_distance,
+    rows = _canonical_rows(scene, pairs, query)
+    distance, p_WCa, p_WCb, nhat, _ = pair_arrays(scene, world_poses, rows, max_distance,
                                                   query)
     keep = np.flatnonzero(distance <= max_distance)
-    return _jacobians(engine, world_poses, rows[keep], distance[keep], p_WCa[keep],
+    return _jacobians(scene, world_poses, rows[keep], distance[keep], p_WCa[keep],
                       p_WCb[keep], nhat[keep])
 
 
-def jacobian_of_pair(engine, world_poses, pair):
+def jacobian_of_pair(scene, world_poses, pair):
     """(frame_id_A, frame_id_B, J_A (6,), J_B (6,)) for one SignedDistancePair
     computed on these poses (its witnesses are in its geometries' frames)."""
     query = "signed_distance_jacobian"
-    a = engine._row(pair.id_A, query)
-    b = engine._row(pair.id_B, query)
-    R, p = engine._poses(world_poses)
+    a = scene.row(pair.id_A, query)
+    b = scene.row(pair.id_B, query)
+    R, p = _poses(scene, world_poses)
     p_WCa = R[a] @ np.asarray(pair.p_ACa, dtype=float) + p[a]
     p_WCb = R[b] @ np.asarray(pair.p_BCb, dtype=float) + p[b]
-    frame_ids, p_WF = frame_origins(engine, world_poses)
+    frame_ids, p_WF = frame_origins(scene, world_poses)
     J_A, J_B = jacobian_rows(p_WCa, p_WCb, pair.nhat_BA_W, p_WF[a], p_WF[b])
     return frame_ids[a], frame_ids[b], J_A[0], J_B[0]
 
@@ -486,10 +468,10 @@ _BOX_FACES = np.array([[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1
                       dtype=np.int64)
 
 
-def _triangles_of(engine, row):
+def _triangles_of(scene, row):
     """A TriangleMeshBvh of a polytope row (Box, Convex, Mesh), in G."""
-    rep = engine._reps[row]
-    kind = _kind_names(engine)[row]
+    rep = scene.reps[row]
+    kind = scene.kind_names()[row]
     if kind == "Mesh":
         return rep.bvh()
     if kind == "Box":
@@ -502,11 +484,11 @@ def _triangles_of(engine, row):
     return load_mesh_bvh((np.asarray(hull.vertices, float), np.asarray(hull.faces, np.int64)))
 
 
-def _exact_mesh_rows(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat, method):
+def _exact_mesh_rows(scene, world_poses, rows, distance, p_WCa, p_WCb, nhat, method):
     """Replaces the hull answers of pairs with a non-convex Mesh by exact
     ones where a routine exists (module docstring); updates in place."""
-    R, p = engine._poses(world_poses)
-    kinds = _kind_names(engine)
+    R, p = _poses(scene, world_poses)
+    kinds = scene.kind_names()
     for k in range(len(rows)):
         a, b = int(rows[k, 0]), int(rows[k, 1])
         ka, kb = kinds[a], kinds[b]
@@ -518,17 +500,17 @@ def _exact_mesh_rows(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat, me
         if ko == "HalfSpace":
             method[k] = ProximityMethod.kExactMesh   # the hull's answer is exact
         elif ko == "Sphere":
-            bvh = engine._reps[m].bvh()
+            bvh = scene.reps[m].bvh()
             p_GS = R[m].T @ (p[o] - p[m])
             d, p_GCm, p_GCs, n_G = signed_distance_mesh_sphere(
-                bvh, engine._table.params[o, 0], p_GS[None])
+                bvh, scene.table.params[o, 0], p_GS[None])
             c_m, c_s, n_W = R[m] @ p_GCm[0] + p[m], R[m] @ p_GCs[0] + p[m], R[m] @ n_G[0]
             distance[k] = d[0]
             p_WCa[k], p_WCb[k] = (c_m, c_s) if m == a else (c_s, c_m)
             nhat[k] = -sign * n_W
             method[k] = ProximityMethod.kExactMesh
         elif ko in ("Box", "Convex", "Mesh"):
-            bvh_m, bvh_o = _triangles_of(engine, m), _triangles_of(engine, o)
+            bvh_m, bvh_o = _triangles_of(scene, m), _triangles_of(scene, o)
             R_MO = R[m].T @ R[o]
             p_MO = R[m].T @ (p[o] - p[m])
             with np.errstate(invalid="ignore", divide="ignore"):   # degenerate segments
@@ -544,14 +526,14 @@ def _exact_mesh_rows(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat, me
 
 
 class _PolytopePack:
-    """The closed triangle meshes of an engine's polytope rows (Box, Convex,
+    """The closed triangle meshes of an scene's polytope rows (Box, Convex,
     Mesh), packed end to end for compiled/vertex_face_kernel.py (its module
     docstring gives the layout); a mesh shared by several rows is packed
     once. slot (n,) int64: each row's mesh (−1: not a polytope); closed (n,)
     bool: the row's mesh is closed (an open one has no inside to sign by)."""
 
-    def __init__(self, engine):
-        kinds = _kind_names(engine)
+    def __init__(self, scene):
+        kinds = scene.kind_names()
         n = len(kinds)
         self.slot = np.full(n, -1, dtype=np.int64)
         self.closed = np.zeros(n, dtype=bool)
@@ -559,7 +541,7 @@ class _PolytopePack:
         for row in range(n):
             if kinds[row] not in ("Box", "Convex", "Mesh"):
                 continue
-            bvh = _triangles_of(engine, row)
+            bvh = _triangles_of(scene, row)
             if id(bvh) not in index:
                 index[id(bvh)] = len(meshes)
                 meshes.append(bvh)
@@ -586,15 +568,15 @@ class _PolytopePack:
         self.arrays = (mesh_i, mesh_f, *packed, float(_BETA))
 
 
-def _vertex_to_face_pairs(engine, rows) -> np.ndarray:
+def _vertex_to_face_pairs(scene, rows) -> np.ndarray:
     """(K,) bool: the pairs of rows (K, 2) that the vertex-to-face estimate
     measures: two polytopes (Box, Convex, Mesh) with closed meshes."""
-    pack = _cached(engine, "vertex_to_face_pack", lambda: _PolytopePack(engine))
+    pack = scene.cached("vertex_to_face_pack", lambda: _PolytopePack(scene))
     a, b = rows[:, 0], rows[:, 1]
     return (pack.slot[a] >= 0) & (pack.slot[b] >= 0) & pack.closed[a] & pack.closed[b]
 
 
-def _vertex_to_face_rows(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat, method):
+def _vertex_to_face_rows(scene, world_poses, rows, distance, p_WCa, p_WCb, nhat, method):
     """Replaces the answers of pairs of two polytopes (Box, Convex, Mesh) by
     mojo's vertex-to-face estimate (ProximityMethod.kVertexToFace): the
     least signed distance from a vertex of either geometry to the other's
@@ -607,24 +589,24 @@ def _vertex_to_face_rows(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat
       RuntimeError: a pair's arithmetic overflowed (poses past ±1e150 m),
         naming the pair.
     """
-    take = np.flatnonzero(_vertex_to_face_pairs(engine, rows)
+    take = np.flatnonzero(_vertex_to_face_pairs(scene, rows)
                           & (method != ProximityMethod.kExactMesh))
     if not len(take):
         return
-    pack = engine._controllers_cache["vertex_to_face_pack"]
-    R, p = engine._poses(world_poses)
+    pack = scene.cache["vertex_to_face_pack"]
+    R, p = _poses(scene, world_poses)
     d, ca, cb, n = vertex_to_face_pairs(np.ascontiguousarray(rows[take]), pack.slot,
                                         np.ascontiguousarray(R, dtype=float),
                                         np.ascontiguousarray(p, dtype=float), *pack.arrays)
     bad = ~(np.isfinite(d) & np.isfinite(n).all(axis=1))
     if bad.any():
         k = take[int(np.flatnonzero(bad)[0])]
-        engine._raise_non_finite("compute_signed_distance_estimates", rows[k, 0], rows[k, 1])
+        scene.raise_non_finite("compute_signed_distance_estimates", rows[k, 0], rows[k, 1])
     distance[take], p_WCa[take], p_WCb[take], nhat[take] = d, ca, cb, n
     method[take] = ProximityMethod.kVertexToFace
 
 
-def signed_distance_estimates(engine, world_poses, cutoff: float, pairs=None,
+def signed_distance_estimates(scene, world_poses, cutoff: float, pairs=None,
                               exact_mesh: bool = False,
                               method=ProximityMethod.kConvexHull) -> SignedDistanceEstimates:
     """SignedDistanceEstimates of the given pairs (None: every unfiltered
@@ -643,12 +625,12 @@ def signed_distance_estimates(engine, world_poses, cutoff: float, pairs=None,
     if method == ProximityMethod.kExactMesh:
         raise ValueError(f"{query}: ask for kExactMesh with exact_mesh=True (method selects "
                          f"kConvexHull, kBoundingSphere or kVertexToFace)")
-    rows = engine._unfiltered_pairs() if pairs is None else _canonical_rows(engine, pairs,
+    rows = scene.unfiltered_pairs() if pairs is None else _canonical_rows(scene, pairs,
                                                                             query)
-    R, p = engine._poses(world_poses)
+    R, p = _poses(scene, world_poses)
     K = len(rows)
     a, b = rows[:, 0], rows[:, 1]
-    size = engine._table.packed.size
+    size = scene.table.packed.size
     c = p[a] - p[b]
     centres = np.linalg.norm(c, axis=1)
     with np.errstate(invalid="ignore"):
@@ -679,23 +661,23 @@ def signed_distance_estimates(engine, world_poses, cutoff: float, pairs=None,
         # the pairs it measures exactly).
         measured = near
         if method_asked == ProximityMethod.kVertexToFace:
-            measured = near[~_vertex_to_face_pairs(engine, rows[near])]
+            measured = near[~_vertex_to_face_pairs(scene, rows[near])]
             distance[near] = np.nan
         if len(measured):
-            d, ca, cb, nn, _ = pair_arrays(engine, world_poses, rows[measured], math.inf,
+            d, ca, cb, nn, _ = pair_arrays(scene, world_poses, rows[measured], math.inf,
                                            query)
             distance[measured], p_WCa[measured], p_WCb[measured], nhat[measured] = (
                 d, ca, cb, nn)
         if exact_mesh:
             sub = (distance[near].copy(), p_WCa[near].copy(), p_WCb[near].copy(),
                    nhat[near].copy(), method[near].copy())
-            _exact_mesh_rows(engine, world_poses, rows[near], *sub)
+            _exact_mesh_rows(scene, world_poses, rows[near], *sub)
             distance[near], p_WCa[near], p_WCb[near], nhat[near], method[near] = sub
         if method_asked == ProximityMethod.kVertexToFace:
             sub = (distance[near].copy(), p_WCa[near].copy(), p_WCb[near].copy(),
                    nhat[near].copy(), method[near].copy())
-            _vertex_to_face_rows(engine, world_poses, rows[near], *sub)
+            _vertex_to_face_rows(scene, world_poses, rows[near], *sub)
             distance[near], p_WCa[near], p_WCb[near], nhat[near], method[near] = sub
-    ids = engine._ids
+    ids = scene.ids
     return SignedDistanceEstimates([ids[i] for i in a.tolist()], [ids[i] for i in b.tolist()],
                                    distance, p_WCa, p_WCb, nhat, method)

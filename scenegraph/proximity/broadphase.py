@@ -514,18 +514,21 @@ def boxes_near_point(lo: np.ndarray, hi: np.ndarray, p_WQ, threshold: float = np
     return np.flatnonzero((d * d).sum(axis=1) <= threshold * threshold)
 
 
-# ----------------------------------------------------------- stateful cache
+# ------------------------------------------------------- compiled queries
 
 
 def _compiled_method(method: BroadphaseMethod) -> int:
-    from scenegraph.proximity.compiled import sweep_and_prune as sap
-    return {BroadphaseMethod.NXN: sap.NXN, BroadphaseMethod.SAP: sap.SWEEP,
-            BroadphaseMethod.AUTO: sap.AUTO}.get(method, sap.BOXES_ONLY)
+    from scenegraph.proximity.compiled import layout
+    return {BroadphaseMethod.NXN: layout.NXN, BroadphaseMethod.SAP: layout.SWEEP,
+            BroadphaseMethod.AUTO: layout.AUTO,
+            BroadphaseMethod.EXPLICIT: layout.EXPLICIT}[method]
 
 
-_NO_FILTER = np.zeros((0, 0), dtype=np.int64)
-#: lo/hi of pair_queries.candidates when the caller does not want the boxes.
-_NO_BOXES = np.zeros((0, 3))
+#: The filter words of no filter.
+NO_FILTER = np.zeros((0, 0), dtype=np.int64)
+#: The `pairs` and `boxes` arguments of a query that has none.
+NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
+NO_BOXES = np.zeros((2, 0, 3))
 
 
 def _rows_by_kind(model: AabbModel, rows: np.ndarray) -> tuple:
@@ -537,12 +540,29 @@ def _rows_by_kind(model: AabbModel, rows: np.ndarray) -> tuple:
     return np.ascontiguousarray(rows[order], dtype=np.int64), start
 
 
+def explicit_rows(pairs, n: int) -> np.ndarray:
+    """(K, 2) int64 row pairs i < j of an explicit pair list, sorted, without
+    repeats or self pairs (the EXPLICIT method's list)."""
+    P = np.asarray(list(pairs) if not isinstance(pairs, np.ndarray) else pairs,
+                   dtype=np.int64).reshape(-1, 2)
+    if len(P) and (P.min() < 0 or P.max() >= n):
+        raise ValueError(f"explicit pair index out of range [0, {n})")
+    P = P[P[:, 0] != P[:, 1]]
+    return np.ascontiguousarray(np.unique(np.sort(P, axis=1), axis=0), dtype=np.int64).reshape(
+        -1, 2)
+
+
+def raise_bad_row(bad: int) -> None:
+    """The error of a row whose pose is not finite."""
+    raise ValueError(f"world AABB: the pose of geometry row {bad} is not finite")
+
+
 _EMPTY_SHAPE_TABLE = []
 
 
 def _empty_shape_table():
-    """(PackedShapes, PackedHulls) of no geometry: the narrow-phase part of
-    the query state of broadphase-only calls (same types as a real table's)."""
+    """(PackedShapes, PackedHulls) of no geometry: the narrow-phase part of a
+    broadphase-only query state (the same types as a real table's)."""
     if not _EMPTY_SHAPE_TABLE:
         from scenegraph.proximity.compiled.packed_shapes import pack_shapes
         _EMPTY_SHAPE_TABLE.append(pack_shapes([]))
@@ -550,244 +570,89 @@ def _empty_shape_table():
 
 
 class Broadphase:
-    """World boxes with anchored geometries' boxes computed once, plus the
-    candidate-pair selection, in one compiled call per query
-    (compiled/sweep_and_prune.py; same boxes and pairs as AabbModel.world_aabbs
-    and candidate_pairs).
+    """The broadphase's data: the rows' shapes for their world boxes
+    (AabbModel), which rows are anchored (their boxes computed once and
+    kept), the candidate-pair method, and the boxes and candidate pairs
+    themselves.
+
+    Its compiled half is the scene's query call (compiled/pair_queries.query,
+    modes QUERY_BOXES and QUERY_CANDIDATES, the same boxes and pairs as
+    AabbModel.world_aabbs and candidate_pairs): new_state puts this data in
+    a query state, with the narrow phase's tables when a ProximityScene asks;
+    world_aabbs and candidate_pairs call it on a state of its own, without.
 
     Args:
       model: AabbModel of all N rows.
-      anchored: (N,) bool; anchored rows' boxes are computed at the first call
-        and reused until invalidate_anchored() (their poses never change).
+      anchored: (N,) bool; anchored rows' boxes are computed by the first
+        query and reused until invalidate_anchored() (their poses never
+        change).
       method: BroadphaseMethod. NXN tests all pairs, SAP sweeps along one
         axis, AUTO tests all pairs below 64 geometries, sweeps below 128 and
         sweeps inside grid columns above (sweep_and_prune.AUTO_*); EXPLICIT
-        tests explicit_pairs (numpy, boxes compiled).
+        tests explicit_pairs only.
       explicit_pairs: (K, 2) rows for EXPLICIT.
     """
 
     def __init__(self, model: AabbModel, anchored=None,
                  method: BroadphaseMethod | str = BroadphaseMethod.AUTO,
                  explicit_pairs=None):
-        from scenegraph.proximity.compiled import sweep_and_prune
-
-        self._kernel = sweep_and_prune.boxes_and_pairs
-        self._boxes_only = sweep_and_prune.BOXES_ONLY
-        self._init_compiled()
-        self._shape_R = (model.num_geometries, 3, 3)
-        self._shape_p = (model.num_geometries, 3)
         self.model = model
         n = model.num_geometries
         self.anchored = (np.zeros(n, dtype=bool) if anchored is None
                          else np.asarray(anchored, dtype=bool).reshape(n))
         self.method = resolve_method(method, n, explicit_pairs)
-        self._method_code = _compiled_method(self.method)
-        self.explicit_pairs = explicit_pairs
-        self._anchored_rows = np.flatnonzero(self.anchored)
-        self._dynamic_rows = np.flatnonzero(~self.anchored)
-        self._anchored_plan = _rows_by_kind(model, self._anchored_rows)
-        self._dynamic_plan = _rows_by_kind(model, self._dynamic_rows)
-        self._anchored_ready = False
-        self._base_lo = self._base_hi = np.zeros((n, 3))
-        self._filter_words = (None, _NO_FILTER)
-        # The rows of the last pair first_colliding_pair found (tested first
-        # at its next call), −1 before any.
-        self._hint = np.full(2, -1, dtype=np.int64)
-
-    #: Compiled objects (query states, kernel entries): rebuilt on demand, so
-    #: copies and pickles of a Broadphase leave them out.
-    _COMPILED = ("_kernels", "_entries", "_hit_entry", "_select_entry", "_plain_state",
-                 "_table_state")
-
-    def _init_compiled(self) -> None:
-        from scenegraph.proximity.compiled import pair_queries
-
-        self._kernels = pair_queries
-        self._entries = {}
-        self._hit_entry = self._select_entry = None
-        self._plain_state = self._table_state = None
+        self.method_code = _compiled_method(self.method)
+        self.explicit_pairs = (explicit_rows(explicit_pairs, n)
+                               if self.method is BroadphaseMethod.EXPLICIT else NO_PAIRS)
+        self._shape_R = (n, 3, 3)
+        self._shape_p = (n, 3)
+        self._anchored_plan = _rows_by_kind(model, np.flatnonzero(self.anchored))
+        self._dynamic_plan = _rows_by_kind(model, np.flatnonzero(~self.anchored))
+        # Shared by every state made here: the anchored rows' margin-free
+        # boxes, whether they are computed, and the first-hit hint.
+        self.base_lo, self.base_hi = np.zeros((n, 3)), np.zeros((n, 3))
+        self.anchored_ready = np.zeros(1, dtype=np.int64)
+        self.hint = np.full(2, -1, dtype=np.int64)
+        self._filter_words = (None, NO_FILTER)
+        self._own = None
 
     def __getstate__(self):
-        return {k: v for k, v in self.__dict__.items() if k not in self._COMPILED}
+        # The compiled state of world_aabbs/candidate_pairs is rebuilt on demand.
+        return {k: v for k, v in self.__dict__.items() if k != "_own"}
 
     def __setstate__(self, state) -> None:
         self.__dict__.update(state)
-        self._init_compiled()
+        self._own = None
+
+    @property
+    def num_geometries(self) -> int:
+        return self.model.num_geometries
 
     def invalidate_anchored(self) -> None:
-        """Recompute the anchored rows' boxes at the next call."""
-        self._anchored_ready = False
+        """Recompute the anchored rows' boxes at the next query."""
+        self.anchored_ready[0] = 0
 
-    def _ready_base_boxes(self, R, p) -> None:
-        """Computes the anchored rows' boxes (margin-free) if not done yet."""
-        if self._anchored_ready:
-            return
-        n = self.model.num_geometries
-        if len(self._anchored_rows):
-            _, params, vertex_start, vertices = self.model.packed
-            base_lo, base_hi = np.zeros((n, 3)), np.zeros((n, 3))
-            _, bad = self._kernel(*self._anchored_plan, params, vertex_start, vertices, R, p,
-                                  base_lo, base_hi, 0.0, _NO_FILTER, self._boxes_only, base_lo,
-                                  base_hi)
-            self._raise_bad(bad)
-            self._base_lo, self._base_hi = base_lo, base_hi
-        self._anchored_ready = True
-
-    def _new_state(self, table):
-        """A new compiled query state (query_state.QueryState) of this
-        broadphase's data and the current anchored boxes, with the narrow
-        phase data of `table` (a dispatch.ShapeTable; None: none, for the
-        broadphase-only calls), kept (one with a table, one without: see
-        _prepared) until the anchored boxes are recomputed."""
+    def new_state(self, packed=None, hulls=None):
+        """A compiled query state (query_state.QueryState) of this
+        broadphase's data, with the narrow phase's PackedShapes and
+        PackedHulls of the same rows (none: a broadphase-only state)."""
+        from scenegraph.proximity.compiled import layout
         from scenegraph.proximity.compiled.query_state import new_query_state
-        if table is None:
+        if packed is None:
             packed, hulls = _empty_shape_table()
-        else:
-            packed, hulls = table.packed, table.hulls
         _, params, vertex_start, vertices = self.model.packed
-        state = new_query_state(*self._dynamic_plan, params, vertex_start, vertices,
-                                self._base_lo, self._base_hi, packed, hulls)
-        slot = (table, self._base_lo, state)
-        if table is None:
-            self._plain_state = slot
-        else:
-            self._table_state = slot
-        return state
+        return new_query_state(*self._dynamic_plan, *self._anchored_plan, params, vertex_start,
+                               vertices, self.base_lo, self.base_hi, self.anchored_ready,
+                               self.method_code, self.explicit_pairs, self.hint, packed, hulls,
+                               NO_PAIRS, np.zeros((0, layout.NUM_VALUES)))
 
-    def _entry_of(self, kernel, args):
-        """kernel's compiled entry (_jit.entry_point) for these argument types,
-        kept per kernel. Every call site passes fixed types by construction:
-        the QueryState (one type per model), contiguous float64 poses of
-        this model's shape (_prepared), int64 (·, ·) filter words, Python
-        floats, ints and bools, and an int64 (8,) stats array."""
-        entry = self._entries.get(kernel)
-        if entry is None:
-            from scenegraph._jit import entry_point
-            entry = self._entries[kernel] = entry_point(kernel, args)
-        return entry
-
-    def _prepared(self, R_WG, p_WG, margin: float, table, poses_ready: bool = False):
-        """(state, R, p) for one compiled call: poses checked and made
-        contiguous (unless poses_ready: see first_colliding_pair), anchored
-        boxes ready."""
-        if not margin >= 0.0:
-            raise ValueError(f"broadphase margin must be non-negative, got {margin}")
-        if poses_ready:
-            R, p = R_WG, p_WG
-        else:
-            # _poses, inlined (every query passes here).
-            R = np.ascontiguousarray(R_WG, dtype=float)
-            p = np.ascontiguousarray(p_WG, dtype=float)
-            if R.shape != self._shape_R or p.shape != self._shape_p:
-                R, p = R.reshape(self._shape_R), p.reshape(self._shape_p)
-        if not self._anchored_ready:
-            self._ready_base_boxes(R, p)
-        slot = self._table_state if table is not None else self._plain_state
-        if slot is not None and slot[0] is table and slot[1] is self._base_lo:
-            return slot[2], R, p
-        return self._new_state(table), R, p
-
-    def _settled(self, R_WG, p_WG, filtered, margin: float, table, poses_ready: bool):
-        """(state, R, p, allowed) for a query kernel with narrow-phase table
-        `table`: _prepared's (state, R, p) and the filter's words. The
-        callers first test whether all of it is cached already (inline: that
-        is every pose change of a query loop) and then use it as it is."""
-        state, R, p = self._prepared(R_WG, p_WG, margin, table, poses_ready)
-        cached = self._filter_words
-        allowed = cached[1] if filtered is cached[0] else self._allowed_words(filtered)
-        return state, R, p, allowed
-
-    def _run(self, R_WG, p_WG, margin: float, allowed, method: int, boxes: bool = False):
-        """(pairs, lo, hi) from one compiled call (pair_queries.candidates);
-        lo, hi (N, 3) only with `boxes` (else None)."""
-        state, R, p = self._prepared(R_WG, p_WG, margin, None)
-        if boxes:
-            n = self.model.num_geometries
-            lo, hi = np.empty((n, 3)), np.empty((n, 3))
-        else:
-            lo = hi = _NO_BOXES
-        args = (state, R, p, float(margin), allowed, int(method), lo, hi)
-        pairs, bad = self._entry_of(self._kernels.candidates, args)(*args)
-        self._raise_bad(bad)
-        return (pairs, lo, hi) if boxes else (pairs, None, None)
-
-    def select(self, R_WG, p_WG, filtered, margin: float, table, max_distance: float,
-               in_frames: bool, refuse_halfspace_pairs: bool, negate: bool = False,
-               poses_ready: bool = False):
-        """A pair query's candidates and narrow phase in one compiled call
-        (pair_queries.select_candidates over `table`, a dispatch.ShapeTable of
-        the same rows): (rows, values, stats) as that kernel returns them.
-        NotImplemented for the EXPLICIT method. poses_ready: as in
-        first_colliding_pair."""
-        if self._method_code == self._boxes_only:
-            return NotImplemented
-        stats = np.empty(8, dtype=np.int64)
-        slot, cached = self._table_state, self._filter_words
-        if (poses_ready and self._anchored_ready and slot is not None and slot[0] is table
-                and slot[1] is self._base_lo and filtered is cached[0] and margin >= 0.0):
-            # Steady (every pose change of a query loop): anchored boxes
-            # computed, the state built for this table, the same filter.
-            state, R, p, allowed = slot[2], R_WG, p_WG, cached[1]
-        else:
-            state, R, p, allowed = self._settled(R_WG, p_WG, filtered, margin, table,
-                                                 poses_ready)
-        args = (state, R, p, float(margin), allowed, self._method_code, float(max_distance),
-                bool(in_frames), bool(refuse_halfspace_pairs), bool(negate), stats)
-        entry = self._select_entry
-        if entry is None:
-            entry = self._select_entry = self._entry_of(self._kernels.select_candidates, args)
-        rows, values = entry(*args)
-        if stats[6] >= 0:
-            self._raise_bad(int(stats[6]))
-        return rows, values, stats
-
-    def first_colliding_pair(self, R_WG, p_WG, filtered, table, poses_ready: bool = False):
-        """(row A, row B) of a candidate pair (boxes touching, not filtered)
-        whose geometries penetrate or touch, or None if no pair does; boxes,
-        candidates and the narrow phase of `table` (dispatch.ShapeTable over
-        the same rows) in one compiled call that stops at the first hit
-        (HasCollisions). The pair found is tested first at the next call
-        (poses change little between calls: it usually still collides).
-        NotImplemented for the EXPLICIT method (its pairs are chosen in
-        numpy: use candidate_pairs).
-
-        poses_ready: R_WG, p_WG are already C-contiguous float64 arrays of
-        this model's shape, (N, 3, 3) and (N, 3) (the engine's pose state:
-        world-pose arrays or row gathers of them), so they are passed to the
-        compiled call as they are (its entry checks no argument)."""
-        if self._method_code == self._boxes_only:
-            return NotImplemented
-        slot, cached = self._table_state, self._filter_words
-        if (poses_ready and self._anchored_ready and slot is not None and slot[0] is table
-                and slot[1] is self._base_lo and filtered is cached[0]):
-            state, R, p, allowed = slot[2], R_WG, p_WG, cached[1]  # steady, as in select
-        else:
-            state, R, p, allowed = self._settled(R_WG, p_WG, filtered, 0.0, table, poses_ready)
-        entry = self._hit_entry
-        if entry is None:
-            entry = self._hit_entry = self._entry_of(
-                self._kernels.first_colliding_pair,
-                (state, R, p, allowed, self._method_code, self._hint))
-        a, b, bad = entry(state, R, p, allowed, self._method_code, self._hint)
-        if bad >= 0:
-            self._raise_bad(bad)
-        return None if a < 0 else (a, b)
-
-    @staticmethod
-    def _raise_bad(bad: int) -> None:
-        if bad >= 0:
-            raise ValueError(f"world AABB: the pose of geometry row {bad} is not finite")
-
-    def world_aabbs(self, R_WG, p_WG, margin: float = 0.0):
-        """(lo, hi), each (N, 3) [m]; anchored rows come from the cache."""
-        _, lo, hi = self._run(R_WG, p_WG, margin, _NO_FILTER, self._boxes_only, True)
-        return lo, hi
-
-    def _allowed_words(self, filtered) -> np.ndarray:
-        """The filter as int64 bitsets of allowed pairs i < j (cached for the
-        last PairFilter: its matrix never changes)."""
+    def allowed_words(self, filtered) -> np.ndarray:
+        """The filter as int64 bitsets of allowed pairs i < j (NO_FILTER for
+        None; cached for the last PairFilter: its matrix never changes).
+        filtered: None, a PairFilter, an (N, N) bool matrix (True = filtered)
+        or an iterable of index pairs."""
         if filtered is None:
-            return _NO_FILTER
+            return NO_FILTER
         cached = self._filter_words
         if filtered is cached[0]:
             return cached[1]
@@ -802,13 +667,37 @@ class Broadphase:
         self._filter_words = (filtered, words)  # one tuple: threads never see a mix
         return words
 
+    def _query(self, R_WG, p_WG, mode: int, margin: float, allowed, boxes):
+        """One compiled query (pair_queries.query) on this broadphase's own state."""
+        from scenegraph.proximity.compiled import layout
+        if not margin >= 0.0:
+            raise ValueError(f"broadphase margin must be non-negative, got {margin}")
+        R = np.ascontiguousarray(R_WG, dtype=float).reshape(self._shape_R)
+        p = np.ascontiguousarray(p_WG, dtype=float).reshape(self._shape_p)
+        stats = np.empty(layout.NUM_STATS, dtype=np.int64)
+        args = (None, R, p, int(mode), float(margin), 0.0, allowed, NO_PAIRS, boxes, stats)
+        own = self._own
+        if own is None:
+            from scenegraph._jit import entry_point
+            from scenegraph.proximity.compiled.pair_queries import query
+            state = self.new_state()
+            own = self._own = (state, entry_point(query, (state,) + args[1:]))
+        rows, _ = own[1](own[0], *args[1:])
+        if stats[layout.STAT_BAD_ROW] >= 0:
+            raise_bad_row(int(stats[layout.STAT_BAD_ROW]))
+        return rows
+
+    def world_aabbs(self, R_WG, p_WG, margin: float = 0.0):
+        """(lo, hi), each (N, 3) [m]; anchored rows' boxes computed once."""
+        from scenegraph.proximity.compiled import layout
+        boxes = np.empty((2, self.model.num_geometries, 3))
+        self._query(R_WG, p_WG, layout.QUERY_BOXES, margin, NO_FILTER, boxes)
+        return boxes[0], boxes[1]
+
     def candidate_pairs(self, R_WG, p_WG, filtered=None, margin: float = 0.0) -> np.ndarray:
         """Sorted (K, 2) int64 unfiltered row pairs i < j whose (inflated)
         boxes overlap. filtered: None, a PairFilter (fastest), an (N, N) bool
         matrix (True = filtered) or an iterable of index pairs."""
-        if self._method_code == self._boxes_only:  # EXPLICIT
-            _, lo, hi = self._run(R_WG, p_WG, margin, _NO_FILTER, self._boxes_only, True)
-            return candidate_pairs(lo, hi, filtered, self.method, self.explicit_pairs)
-        pairs, _, _ = self._run(R_WG, p_WG, margin, self._allowed_words(filtered),
-                                self._method_code)
-        return pairs
+        from scenegraph.proximity.compiled import layout
+        return self._query(R_WG, p_WG, layout.QUERY_CANDIDATES, margin,
+                           self.allowed_words(filtered), NO_BOXES)

@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from scenegraph.proximity.compiled.layout import FLAG_NEGATE, FLAG_REFUSE_HALFSPACE_PAIRS
 from scenegraph.proximity.compiled.manifold_kernels import (CAP_SIDES, MAX_POINTS,
                                                             contact_manifolds)
+
+#: The penetration query's flags (engine.PENETRATION_FLAGS): depths, witnesses in W.
+PENETRATION_FLAGS = FLAG_NEGATE | FLAG_REFUSE_HALFSPACE_PAIRS
 
 __all__ = ["ContactManifold", "ContactManifoldArrays", "manifold_arrays",
            "query_manifold_arrays", "compute_contact_manifolds"]
@@ -99,16 +103,16 @@ class ContactManifoldArrays:
         return f"ContactManifoldArrays({len(self)} pairs, {int(self.counts.sum())} points)"
 
 
-def _static(engine) -> tuple:
+def _static(scene) -> tuple:
     """(kinds, params, hull rows, starts, vertices, facet normals, edges,
-    topology, cap): the engine's packed shape arrays as the kernel takes
+    topology, cap): the scene's packed shape arrays as the kernel takes
     them (compiled/manifold_kernels.contact_manifolds), and cap, the largest
     feature point count (a cylinder cap's CAP_SIDES, a hull's largest
-    facet); cached per engine."""
-    store = engine.__dict__.setdefault("_controllers_cache", {})
+    facet); cached per scene."""
+    store = scene.cache
     found = store.get("manifold_static")
     if found is None:
-        shapes, hulls = engine._table.packed, engine._table.hulls
+        shapes, hulls = scene.table.packed, scene.table.hulls
         cap = CAP_SIDES
         for h in range(len(hulls.edge_start) - 1):
             facets = hulls.edge_facets[hulls.edge_start[h]:hulls.edge_start[h + 1]]
@@ -123,14 +127,14 @@ def _static(engine) -> tuple:
     return found
 
 
-def _penetration_selection(engine, R, p, memo):
+def _penetration_selection(scene, R, p, memo):
     """(rows (K, 2), values (K, 10)) of the penetration query on these poses:
     its memoised selection when no result has been handed out from it yet
     (so nothing was written into it), else a fresh one (kept in the memo for
     a later ComputePointPairPenetration)."""
     found = memo.get("penetration")
     if found is None or found[2]:
-        fresh = engine._select_candidates(R, p, 0.0, 0.0, False, _QUERY, penetration=True)
+        fresh = scene.select(R, p, 0.0, 0.0, PENETRATION_FLAGS, _QUERY)
         if found is None:
             memo["penetration"] = fresh
         found = fresh
@@ -138,16 +142,17 @@ def _penetration_selection(engine, R, p, memo):
 
 
 def _compute(engine, world_poses) -> ContactManifoldArrays:
-    R, p, memo = engine._pose_state(world_poses)
-    rows, values = _penetration_selection(engine, R, p, memo)
+    scene = engine.scene
+    R, p, memo = scene.poses(world_poses)
+    rows, values = _penetration_selection(scene, R, p, memo)
     K = len(rows)
     counts = np.empty(K, dtype=np.int64)
     out = np.full((K, MAX_POINTS, 7), np.nan)
     if K:
-        engine._table.call(contact_manifolds, *_static(engine), R, p,
+        scene.table.call(contact_manifolds, *_static(scene), R, p,
                            np.ascontiguousarray(rows), np.ascontiguousarray(values), counts,
                            out)
-    ids = engine._ids
+    ids = scene.ids
     a, b = rows[:, 0].tolist(), rows[:, 1].tolist()
     return ContactManifoldArrays([ids[i] for i in a], [ids[i] for i in b], rows.copy(),
                                  values[:, 7:10].copy(), counts, out[:, :, 0:3],

@@ -1,5 +1,6 @@
 """Narrow-phase entry points: pairs of geometries in, one compiled call
-(compiled/narrow_phase.py) over all of them, PairBatchResult out.
+(compiled/pair_queries.query's QUERY_SOLVE over compiled/narrow_phase.py,
+the same entry every scene query uses) over all of them, PairBatchResult out.
 
 Entry points (all poses and results in the world frame W, SI units):
 
@@ -26,9 +27,10 @@ Entry points (all poses and results in the world frame W, SI units):
 
 Rows with distance ≤ max_distance are exact; farther rows may hold any
 distance > max_distance and NaN witnesses (pair_result.py). Each pair is
-computed in the canonical order of its kinds (shape_data.KINDS order) and
-swapped back (witnesses exchanged, normal negated), so callers always get A
-and B as asked and answers do not depend on the order.
+computed in the canonical order of its kinds (shape_data.KINDS order) by the
+routine routes.ROUTES names for them (PairBatchResult.route says which ran)
+and swapped back (witnesses exchanged, normal negated), so callers always
+get A and B as asked and answers do not depend on the order.
 """
 from __future__ import annotations
 
@@ -36,15 +38,14 @@ from typing import Sequence
 
 import numpy as np
 
-from scenegraph.proximity.compiled.narrow_phase import solve_pairs
+from scenegraph.proximity.compiled import layout
 from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 from scenegraph.proximity.pair_result import PairBatchResult
 from scenegraph.proximity.shape_data import KINDS, ShapeData
 from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
 __all__ = [
-    "ShapeTable", "check_halfspace_pairs", "compute_pairs", "compute_pairs_indexed",
-    "first_penetrating_pair",
+    "ShapeTable", "raise_halfspace_pair", "compute_pairs", "compute_pairs_indexed",
     "penetration_pairs",
     "penetration_pairs_indexed", "signed_distance_pairs", "signed_distance_pairs_indexed",
     "penetration_results", "signed_distance_results",
@@ -68,9 +69,42 @@ class ShapeTable:
         self.packed, self.hulls = pack_shapes(self.shapes)
         self.num_halfspaces = int(np.count_nonzero(self.kind_index == _HALFSPACE))
         self._entries = {}
+        self._solver = None
 
     def __len__(self) -> int:
         return len(self.shapes)
+
+    def __getstate__(self):
+        # Compiled entries and the query state are rebuilt on demand.
+        return {k: v for k, v in self.__dict__.items() if k not in ("_entries", "_solver")}
+
+    def __setstate__(self, state) -> None:
+        self.__dict__.update(state)
+        self._entries, self._solver = {}, None
+
+    def solve(self, R, p, pairs, max_distance: float) -> np.ndarray:
+        """(K, layout.NUM_SOLVE_VALUES) answers of the row pairs (K, 2) (int64,
+        C-contiguous) in W with status and route, from pair_queries.query's
+        QUERY_SOLVE on a query state of this table alone (no broadphase);
+        R (G, 3, 3), p (G, 3) C-contiguous float64."""
+        from scenegraph.proximity.broadphase import NO_BOXES, NO_FILTER, NO_PAIRS
+        solver = self._solver
+        stats = np.empty(layout.NUM_STATS, dtype=np.int64)
+        args = (None, R, p, layout.QUERY_SOLVE, 0.0, float(max_distance), NO_FILTER, pairs,
+                NO_BOXES, stats)
+        if solver is None:
+            from scenegraph._jit import entry_point
+            from scenegraph.proximity.compiled.pair_queries import query
+            from scenegraph.proximity.compiled.query_state import new_query_state
+            none_i, none_f = np.zeros(0, dtype=np.int64), np.zeros((0, 3))
+            state = new_query_state(none_i, np.zeros(9, dtype=np.int64), none_i,
+                                    np.zeros(9, dtype=np.int64), none_f,
+                                    np.zeros(1, dtype=np.int64), none_f, none_f, none_f,
+                                    np.ones(1, dtype=np.int64), layout.AUTO, NO_PAIRS,
+                                    np.full(2, -1, dtype=np.int64), self.packed, self.hulls,
+                                    NO_PAIRS, np.zeros((0, layout.NUM_VALUES)))
+            solver = self._solver = (state, entry_point(query, (state,) + args[1:]))
+        return solver[1](solver[0], *args[1:])[1]
 
     def call(self, kernel, *args):
         """kernel(*args) through its compiled entry (_jit.entry_point), kept
@@ -82,14 +116,6 @@ class ShapeTable:
             from scenegraph._jit import entry_point
             entry = self._entries[kernel] = entry_point(kernel, args)
         return entry(*args)
-
-
-def check_halfspace_pairs(table: ShapeTable, pairs: np.ndarray) -> None:
-    """Drake's RuntimeError if any row pair (K, 2) of `table` is two half
-    spaces (their penetration is meaningless)."""
-    if table.num_halfspaces > 1 and len(pairs):
-        k = table.kind_index
-        _check_halfspace_pairs(k[pairs[:, 0]], k[pairs[:, 1]])
 
 
 def _check_halfspace_pairs(kA: np.ndarray, kB: np.ndarray) -> None:
@@ -109,11 +135,11 @@ def raise_halfspace_pair() -> None:
 def compute_pairs_indexed(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray,
                           index_A, index_B, max_distance: float = np.inf) -> PairBatchResult:
     """Narrow phase for the pairs (index_A[k], index_B[k]) of `table`, in one
-    compiled call (compiled/narrow_phase.py).
+    compiled call (ShapeTable.solve).
 
     R_WG (G, 3, 3), p_WG (G, 3): world poses of all table geometries [m].
     index_A, index_B: (N,) int rows of the table. Returns a PairBatchResult
-    of N rows for (A_k, B_k) as asked.
+    of N rows for (A_k, B_k) as asked, with status and route.
     """
     iA = np.ascontiguousarray(index_A, dtype=np.int64).reshape(-1)
     iB = np.ascontiguousarray(index_B, dtype=np.int64).reshape(-1)
@@ -122,29 +148,15 @@ def compute_pairs_indexed(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray,
     n = len(iA)
     if n == 0:
         return PairBatchResult.empty(0)
-    out = PairBatchResult.uninitialized(n)  # solve_pairs writes every row
-    solve_pairs(table.packed, table.hulls, np.ascontiguousarray(R_WG, dtype=float),
-                np.ascontiguousarray(p_WG, dtype=float), iA, iB, float(max_distance),
-                out.distance, out.p_WCa, out.p_WCb, out.nhat_BA_W, out.status, False)
-    return out
-
-
-def first_penetrating_pair(table: ShapeTable, R_WG: np.ndarray, p_WG: np.ndarray,
-                           index_A, index_B) -> int:
-    """Position k of a pair (index_A[k], index_B[k]) of `table` that
-    penetrates or touches (signed distance ≤ 0), or −1 if none does; the
-    compiled narrow phase stops at the first one it finds (HasCollisions),
-    trying overlapping inner balls before any narrow phase."""
-    iA = np.ascontiguousarray(index_A, dtype=np.int64).reshape(-1)
-    iB = np.ascontiguousarray(index_B, dtype=np.int64).reshape(-1)
-    n = len(iA)
-    if n == 0:
-        return -1
-    rows3 = np.empty((n, 3))  # scratch: the rows' answers are not used
     R = np.ascontiguousarray(R_WG, dtype=float).reshape(-1, 3, 3)
     p = np.ascontiguousarray(p_WG, dtype=float).reshape(-1, 3)
-    return int(table.call(solve_pairs, table.packed, table.hulls, R, p, iA, iB, 0.0,
-                          np.empty(n), rows3, rows3, rows3, np.empty(n, dtype=np.int64), True))
+    v = table.solve(R, p, np.ascontiguousarray(np.stack([iA, iB], axis=1)), max_distance)
+    return PairBatchResult(v[:, layout.VALUE_PHI].copy(),
+                           v[:, layout.VALUE_CA:layout.VALUE_CA + 3].copy(),
+                           v[:, layout.VALUE_CB:layout.VALUE_CB + 3].copy(),
+                           v[:, layout.VALUE_NHAT:layout.VALUE_NHAT + 3].copy(),
+                           v[:, layout.VALUE_STATUS].astype(np.int64),
+                           v[:, layout.VALUE_ROUTE].astype(np.int64))
 
 
 def _stack_poses(R, p, n: int, name: str):

@@ -20,6 +20,8 @@ class PairBatchResult:
     status: (N,) int or None: per row, compiled/narrow_phase.py's EXACT (0,
       closed form or certified), UNCERTIFIED (1, the coarse answer) or
       FARTHER (2, beyond max_distance: distance a lower bound, NaN witnesses).
+    route: (N,) int or None: per row, the routes.Route that answered it
+      (compiled/layout.ROUTE_NONE, −1: none ran).
     Invariant: p_WCa − p_WCb = φ · nhat_BA_W (for finite φ).
     """
 
@@ -28,6 +30,7 @@ class PairBatchResult:
     p_WCb: np.ndarray
     nhat_BA_W: np.ndarray
     status: np.ndarray | None = None
+    route: np.ndarray | None = None
 
     @classmethod
     def empty(cls, n: int) -> "PairBatchResult":
@@ -39,7 +42,7 @@ class PairBatchResult:
     def uninitialized(cls, n: int) -> "PairBatchResult":
         """N pairs of unset values, for a producer that writes every row."""
         return cls(np.empty(n), np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3)),
-                   np.empty(n, dtype=np.int64))
+                   np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
 
     def __len__(self) -> int:
         return len(self.distance)

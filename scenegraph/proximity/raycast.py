@@ -1,7 +1,7 @@
 """Ray casting against the geometries of a role (an extension beyond
 pydrake; Drake issue #15260).
 
-cast_rays(engine, world_poses, p_WO, dhat_W, max_distance, ...) returns, per
+cast_rays(rays, R, p, p_WO, dhat_W, max_distance, rows) returns, per
 ray p_WO + t·dhat_W (t ≥ 0, dhat_W unit, in W), its first hit: the distance
 t [m], the GeometryId, the hit point p_WH and the outward unit surface normal
 nhat_W at it (compiled/raycast_kernels.py states the hit rules: a ray
@@ -14,9 +14,9 @@ call per non-convex Mesh over all rays (rays moved into the mesh frame in
 numpy), bounded by the rays' best distances so far. No Python per ray.
 
 A RayScene packs the geometries of one role once per geometry state (for
-the proximity role it shares the engine's packed shapes and mesh BVHs; for
-illustration or perception it packs that role's shapes); the engine caches
-one per role.
+the proximity role it shares the ProximityScene's packed shapes and mesh
+BVHs; for illustration or perception it packs that role's shapes); the
+ProximityScene caches one per role (scene_for).
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 from scenegraph.proximity.compiled.raycast_kernels import cast_rays_mesh, cast_rays_primitives
-from scenegraph.proximity.engine import POSITION_LIMIT
+from scenegraph.proximity.scene import POSITION_LIMIT, Representation
 
 __all__ = ["RayCastResults", "RayScene", "cast_rays", "checked_rays"]
 
@@ -195,19 +195,18 @@ def cast_rays(scene: RayScene, R, p, O, D, max_distance: float, rows) -> RayCast
     return RayCastResults(t, scene.id_array[g], p_WH, n)
 
 
-def scene_for(engine, role, state) -> RayScene:
-    """The engine's RayScene for `role` (a Role), built once per engine."""
+def scene_for(scene, role, state) -> RayScene:
+    """The RayScene for `role` (a Role) of a ProximityScene's geometry state
+    `state`, built once per scene."""
     from scenegraph.geometry_roles import Role
-    from scenegraph.proximity.batched_queries import _cached
 
     role = Role(role)
     if role == Role.kProximity:
-        return _cached(engine, ("rays", role), lambda: RayScene(
-            engine._ids, engine._reps, engine._pose_index,
-            packed=(engine._table.packed, engine._table.hulls)))
+        return scene.cached(("rays", role), lambda: RayScene(
+            scene.ids, scene.reps, scene.pose_index,
+            packed=(scene.table.packed, scene.table.hulls)))
 
     def make():
-        from scenegraph.proximity.engine import _Representation
         from scenegraph.scene_graph_inspector import SceneGraphInspector
         inspector = SceneGraphInspector(state)
         ids = inspector.GetAllGeometryIds(role)
@@ -215,11 +214,11 @@ def scene_for(engine, role, state) -> RayScene:
         for gid in ids:
             shape = inspector.GetShape(gid)
             try:
-                reps.append(_Representation(shape))
+                reps.append(Representation(shape))
             except ValueError as exc:
                 raise RuntimeError(f"cast_rays: geometry {gid} ('{inspector.GetName(gid)}') "
                                    f"has a shape rays cannot be cast against: {exc}") from None
         index = state.pose_topology().geometry_index
         return RayScene(ids, reps, [index[g] for g in ids])
 
-    return _cached(engine, ("rays", role), make)
+    return scene.cached(("rays", role), make)

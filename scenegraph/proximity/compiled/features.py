@@ -50,6 +50,8 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
+from scenegraph.proximity.compiled.layout import (REF_EDGES, REF_FACET_NORMALS, REF_FACET_OFFSETS,
+                                                  REF_NUM_EDGES, REF_NUM_FACETS, REF_TOPOLOGY)
 from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
                                                           ELLIPSOID)
 from scenegraph.proximity.compiled.raw_memory import load_f64, load_i64
@@ -65,7 +67,8 @@ def make_hull_ref(shapes, g):
     """The hull reference tuple of geometry row g (zeros unless Convex), from
     PackedShapes.refs."""
     F = shapes.refs
-    return (F[g, 4], F[g, 5], F[g, 6], F[g, 7], F[g, 8], F[g, 9])
+    return (F[g, REF_FACET_NORMALS], F[g, REF_FACET_OFFSETS], F[g, REF_NUM_FACETS],
+            F[g, REF_EDGES], F[g, REF_NUM_EDGES], F[g, REF_TOPOLOGY])
 
 
 @njit

@@ -2,7 +2,9 @@
 candidate pair of a query in one call.
 
 solve_pairs(shapes, hulls, R_WG, p_WG, index_A, index_B, max_distance, out…)
-answers pairs (A_k, B_k) of engine rows for all shape kinds at once:
+answers pairs (A_k, B_k) of engine rows for all shape kinds at once, each
+by the routine that the routing table (routes.ROUTES, compiled in as
+layout.ROUTE_TABLE) names for its kinds:
 
 * a HalfSpace pair: closed form (the other shape's support point along the
   half space's inward normal; two half spaces: their gap if anti-parallel
@@ -41,8 +43,10 @@ from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import INTERSECTING as GJK_INTERSECTING
 from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
-from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CONVEX, CYLINDER,
-                                                          ELLIPSOID, HALFSPACE, SPHERE)
+from scenegraph.proximity.compiled.layout import (BOX, CAPSULE, CONVEX, CYLINDER, ELLIPSOID,
+                                                  EXACT, FARTHER, ROUTE_HALFSPACE,
+                                                  ROUTE_HALFSPACE_PAIR, ROUTE_NONE, ROUTE_SPHERE,
+                                                  ROUTE_TABLE, SPHERE, UNCERTIFIED)
 from scenegraph.proximity.compiled.point_kernels import convex_point, primitive_point
 from scenegraph.proximity.compiled.refinement import certified, refine
 from scenegraph.proximity.compiled.raw_memory import load_f64
@@ -51,7 +55,6 @@ from scenegraph.proximity.compiled.supports import (from_G, make_body, rotate_fr
 
 __all__ = ["solve_pairs", "EXACT", "UNCERTIFIED", "FARTHER"]
 
-EXACT, UNCERTIFIED, FARTHER = 0, 1, 2
 _NAN = math.nan
 # Feature choices tried by the refinement, in order: direction tolerance,
 # selection mode (features.py) and which body's coordinates parallel features
@@ -839,13 +842,16 @@ def _near_general_pair(shapes, R, p, a, b, max_distance, S, PV, PF, FI, WORK, wo
 
 @njit(specialize_literals=False)
 def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p_WCa, p_WCb,
-                nhat_BA_W, status, stop_at_first):
+                nhat_BA_W, status, route, stop_at_first):
     """Narrow phase of pairs (index_A[k], index_B[k]) of engine rows.
 
     shapes, hulls: PackedShapes / PackedHulls; R (G, 3, 3), p (G, 3): X_WG of
     all rows [m]; max_distance [m]: pairs farther apart may stop early
-    (status FARTHER). Writes distance (N,), p_WCa, p_WCb, nhat_BA_W (N, 3)
-    and status (N,) (see the module docstring).
+    (status FARTHER). Writes distance (N,), p_WCa, p_WCb, nhat_BA_W (N, 3),
+    status (N,) (see the module docstring) and route (N,): the routine that
+    answered each pair, layout.ROUTE_TABLE[kind A, kind B] (routes.Route
+    codes, the kinds in canonical order), ROUTE_NONE where none ran (the
+    inner-ball hit below).
 
     stop_at_first: return as soon as one pair is within max_distance (the
     rows not visited keep their values). Returns the row of the first pair
@@ -860,6 +866,7 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
         if hit >= 0:
             status[hit] = UNCERTIFIED  # not computed: only known to overlap
             distance[hit] = -math.inf
+            route[hit] = ROUTE_NONE
             return hit
     # Scratch (every entry is written before it is read), allocated at full
     # size only when a pair without a closed form comes up (a HasCollisions
@@ -886,14 +893,17 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
         swap = ki > kj
         a, b = (j, i) if swap else (i, j)
         ka, kb = min(ki, kj), max(ki, kj)
-        if kb == HALFSPACE:
-            if ka == HALFSPACE:
-                res = _halfspace_halfspace(R, p, a, b)
-            else:
-                res = _shape_halfspace(shapes, R, p, a, b)
-        elif kb == SPHERE:
+        # The routing table (routes.ROUTES, as data): one routine per kind pair.
+        way = ROUTE_TABLE[ka, kb]
+        route[k] = way
+        if way == ROUTE_HALFSPACE_PAIR:
+            res = _halfspace_halfspace(R, p, a, b)
+        elif way == ROUTE_HALFSPACE:
+            res = _shape_halfspace(shapes, R, p, a, b)
+        elif way == ROUTE_SPHERE:
             # Sphere–X: the sphere's centre against X (Sphere–Sphere: A's
-            # centre against sphere B, as Drake).
+            # centre against sphere B, as Drake; HalfSpace–Sphere: the
+            # centre against the half space).
             o, s = (b, a) if ka == SPHERE else (a, b)
             x, y, z = _in_frame(R, p, o, p[s, 0], p[s, 1], p[s, 2])
             if shapes.kind[o] == CONVEX:

@@ -58,12 +58,14 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
+# Kind codes: positions in shape_data.KINDS (layout.py, the one home of the codes).
+from scenegraph.proximity.compiled.layout import (BOX, CAPSULE, CONVEX, CYLINDER, ELLIPSOID,
+                                                  HALFSPACE, NUM_REFS, SPHERE)
 from scenegraph.proximity.shape_data import KINDS, ShapeData
 
 __all__ = ["PackedShapes", "PackedHulls", "pack_shapes", "BOX", "CAPSULE", "CONVEX",
            "CYLINDER", "ELLIPSOID", "HALFSPACE", "SPHERE", "CLIMB_MIN_VERTICES"]
 
-BOX, CAPSULE, CONVEX, CYLINDER, ELLIPSOID, HALFSPACE, SPHERE = range(7)
 # Hulls with at least this many vertices find support points by climbing their
 # vertex graph (supports.convex_support_vertex) instead of scanning.
 CLIMB_MIN_VERTICES = 48
@@ -287,7 +289,7 @@ def pack_shapes(shapes: Sequence[ShapeData]) -> tuple[PackedShapes, PackedHulls]
 def _hull_refs(hull_row: np.ndarray, H: PackedHulls) -> np.ndarray:
     """(G, 10) int64 addresses and counts of each geometry's hull data (see
     the module docstring); the arrays of H must stay alive with them."""
-    refs = np.zeros((len(hull_row), 10), dtype=np.int64)
+    refs = np.zeros((len(hull_row), NUM_REFS), dtype=np.int64)
     for g, h in enumerate(hull_row.tolist()):
         if h < 0:
             continue

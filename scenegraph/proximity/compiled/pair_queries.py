@@ -1,20 +1,53 @@
-"""One compiled call per pair query: the narrow phase over the candidate
-pairs, the selection of the pairs within the query's distance, and the
-witnesses in the frame the query reports them in.
+"""Every pair query of a scene in one compiled call: `query`.
+
+query(state, R, p, mode, margin, max_distance, allowed, pairs, boxes, stats)
+    -> (rows, values)
+
+state: the scene's query_state.QueryState; R (N, 3, 3), p (N, 3): X_WG of
+every row [m] (C-contiguous float64); mode: one of layout.QUERY_* plus
+layout.FLAG_* bits; margin [m] inflates the broadphase boxes; max_distance
+[m] bounds the pairs kept; allowed (N, W) int64: the filter as bitsets of
+allowed pairs i < j (PairFilter.allowed_upper_words as int64; (0, 0): no
+filter); pairs (K, 2) int64: the pairs of QUERY_SELECT_ROWS and QUERY_SOLVE
+(else unused); boxes (2, N, 3) float64: lo, hi of every row, written by
+QUERY_BOXES and QUERY_CANDIDATES (pass (2, 0, 3) when not wanted); stats
+(layout.NUM_STATS,) int64, written (layout.STAT_*).
+
+  QUERY_CANDIDATES   rows: the broadphase's candidate pairs (K, 2), i < j,
+                     sorted by (i, j), minus filtered pairs.
+  QUERY_SELECT       the candidates' narrow phase, keeping the pairs within
+                     max_distance: rows (K, 2) and values (K, NUM_VALUES) =
+                     [φ | Ca | Cb | nhat_BA_W] (select_pairs), in the
+                     candidates' order.
+  QUERY_SELECT_ROWS  the same on the given pairs (no broadphase, no filter).
+  QUERY_SOLVE        every given pair's answer, in W, in the pairs' order:
+                     values (K, NUM_SOLVE_VALUES), the ten above then the
+                     status (EXACT, UNCERTIFIED, FARTHER: a distance > max_distance
+                     and NaN witnesses) and the route that answered it
+                     (routes.Route codes).
+  QUERY_FIRST_HIT    HasCollisions: STAT_HIT_A/B the rows of a candidate pair
+                     that penetrates or touches, or −1 (_first_hit).
+  QUERY_BOXES        the boxes only.
+
+Flags: FLAG_IN_FRAMES puts the witnesses in A's frame (p_ACa) and B's frame
+(p_BCb) instead of W; FLAG_NEGATE reports the depth −φ + 0.0 instead of φ;
+FLAG_REFUSE_HALFSPACE_PAIRS: if two half spaces are among the pairs,
+nothing is computed and STAT_HALFSPACE_PAIR is 1. A row whose pose is not
+finite stops a broadphase query (STAT_BAD_ROW, nothing else computed). The
+anchored rows' boxes are computed by the first query after
+state.anchored_ready[0] was set to 0, and kept.
+
+One entry for every mode: numba compiles (and a new process loads) each
+compiled entry separately, and LLVM optimizes the whole narrow phase again
+inside every entry that links it. Arrays a mode does not fill are the
+state's no_rows / no_values (made in Python, so handing them back creates no
+array data; each array a compiled call returns still costs ~0.3 µs).
 
 select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames,
              negate, rows, values, stats)
-
-pairs (K, 2) int64 engine rows; max_distance [m]; outputs preallocated with
-K rows, of which the first stats[0] are written, in the pairs' order:
-rows (·, 2) int64, the pair's rows; values (·, 10) = [φ | p_Ca | p_Cb |
-nhat_BA_W]: the signed distance φ [m] (−φ + 0.0, the depth, with negate),
-witnesses Ca, Cb [m] — in W, or with in_geometry_frames in A's frame (p_ACa)
-and B's frame (p_BCb) — and the normal (the query results read their
-vectors as rows of this one block; two arrays instead of five: each array a
-compiled call hands back costs ~0.45 µs). stats (6,) int64: [count kept,
-pairs not certified, first such pair's rows A and B (−1), first pair with a
-non-finite answer's rows A and B (−1)].
+is the narrow phase and selection of QUERY_SELECT(_ROWS): outputs
+preallocated with K rows, of which the first stats[STAT_COUNT] are written,
+in the pairs' order.
 """
 from __future__ import annotations
 
@@ -23,17 +56,21 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
-from scenegraph.proximity.compiled.narrow_phase import UNCERTIFIED, solve_pairs
-from scenegraph.proximity.compiled.packed_shapes import HALFSPACE
-from scenegraph.proximity.compiled.sweep_and_prune import (GRID, NXN, _fill_boxes, _grown,
-                                                            _mode, _sweep_order,
-                                                            boxes_and_pairs,
+from scenegraph.proximity.compiled.layout import (
+    BOXES_ONLY, EXPLICIT, FLAG_IN_FRAMES, FLAG_NEGATE, FLAG_REFUSE_HALFSPACE_PAIRS, GRID,
+    HALFSPACE, NUM_SOLVE_VALUES, NUM_VALUES, NXN, QUERY_BOXES, QUERY_CANDIDATES,
+    QUERY_FIRST_HIT, QUERY_MODE_MASK, QUERY_SELECT_ROWS, QUERY_SOLVE, STAT_BAD_ROW, STAT_COUNT,
+    STAT_HALFSPACE_PAIR, STAT_HIT_A, STAT_HIT_B, STAT_NAN_A, STAT_NAN_B, STAT_UNCERTIFIED,
+    STAT_UNCERTIFIED_A, STAT_UNCERTIFIED_B, UNCERTIFIED, VALUE_CA, VALUE_CB, VALUE_NHAT,
+    VALUE_PHI, VALUE_ROUTE, VALUE_STATUS)
+from scenegraph.proximity.compiled.narrow_phase import solve_pairs
+from scenegraph.proximity.compiled.sweep_and_prune import (_boxes, _fill_boxes, _grown, _mode,
+                                                            _sweep_order, candidate_pairs_kernel,
                                                             found_pairs_in_order)
 
-__all__ = ["select_pairs", "candidates", "first_colliding_pair", "select_candidates",
-           "GRID_PROBE_TESTS_PER_ROW"]
+__all__ = ["query", "select_pairs", "GRID_PROBE_TESTS_PER_ROW"]
 
-#: first_colliding_pair at the grid's sizes: box tests of the early-exit
+#: The first-hit query at the grid's sizes: box tests of the early-exit
 #: sweep per geometry before the grid takes over (a sparse scene of 10,000
 #: geometries: the whole sweep costs ~9x the grid, this probe ~5 %).
 GRID_PROBE_TESTS_PER_ROW = 4
@@ -47,15 +84,30 @@ def _in_frame(R, p, g, x, y, z):
             R[g, 0, 2] * dx + R[g, 1, 2] * dy + R[g, 2, 2] * dz)
 
 
-@njit(inline="always")  # in select_candidates: no library of its own to optimize
+@njit(inline="always")
+def _note_answer(stats, i, j, d, status):
+    """Records pair (i, j)'s non-finite answer or missing certificate in
+    stats (the first such pair's rows); False for a NaN answer."""
+    if math.isnan(d):
+        if stats[STAT_NAN_A] < 0:
+            stats[STAT_NAN_A], stats[STAT_NAN_B] = i, j
+        return False
+    if status == UNCERTIFIED:
+        stats[STAT_UNCERTIFIED] += 1
+        if stats[STAT_UNCERTIFIED_A] < 0:
+            stats[STAT_UNCERTIFIED_A], stats[STAT_UNCERTIFIED_B] = i, j
+    return True
+
+
+@njit(inline="always")  # one call site (query): no library of its own to optimize
 def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, negate, rows,
                  values, stats):
     """See the module docstring."""
     K = pairs.shape[0]
-    # Two allocations, not seven (each costs ~0.1 µs on a one-pair query):
+    # Two allocations, not eight (each costs ~0.1 µs on a one-pair query):
     # the narrow phase's inputs and outputs are contiguous pieces of them.
-    ints = np.empty(3 * K, dtype=np.int64)
-    iA, iB, status = ints[:K], ints[K:2 * K], ints[2 * K:]
+    ints = np.empty(4 * K, dtype=np.int64)
+    iA, iB, status, route = ints[:K], ints[K:2 * K], ints[2 * K:3 * K], ints[3 * K:]
     for k in range(K):
         iA[k], iB[k] = pairs[k, 0], pairs[k, 1]
     floats = np.empty(10 * K)
@@ -63,113 +115,59 @@ def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, n
     a = floats[K:4 * K].reshape(K, 3)
     b = floats[4 * K:7 * K].reshape(K, 3)
     n = floats[7 * K:].reshape(K, 3)
-    solve_pairs(shapes, hulls, R, p, iA, iB, max_distance, d, a, b, n, status, False)
+    solve_pairs(shapes, hulls, R, p, iA, iB, max_distance, d, a, b, n, status, route, False)
     count = 0
-    loose = 0
-    stats[2], stats[3], stats[4], stats[5] = -1, -1, -1, -1
     for k in range(K):
         i, j = iA[k], iB[k]
-        if math.isnan(d[k]):
-            if stats[4] < 0:
-                stats[4], stats[5] = i, j
+        if not _note_answer(stats, i, j, d[k], status[k]):
             continue
-        if status[k] == UNCERTIFIED:
-            loose += 1
-            if stats[2] < 0:
-                stats[2], stats[3] = i, j
         if not d[k] <= max_distance:
             continue
         rows[count, 0], rows[count, 1] = i, j
-        values[count, 0] = -d[k] + 0.0 if negate else d[k]
+        values[count, VALUE_PHI] = -d[k] + 0.0 if negate else d[k]
         if in_geometry_frames:
-            values[count, 1], values[count, 2], values[count, 3] = _in_frame(
-                R, p, i, a[k, 0], a[k, 1], a[k, 2])
-            values[count, 4], values[count, 5], values[count, 6] = _in_frame(
-                R, p, j, b[k, 0], b[k, 1], b[k, 2])
+            values[count, VALUE_CA], values[count, VALUE_CA + 1], values[count, VALUE_CA + 2] = \
+                _in_frame(R, p, i, a[k, 0], a[k, 1], a[k, 2])
+            values[count, VALUE_CB], values[count, VALUE_CB + 1], values[count, VALUE_CB + 2] = \
+                _in_frame(R, p, j, b[k, 0], b[k, 1], b[k, 2])
         else:
             for c in range(3):
-                values[count, 1 + c] = a[k, c]
-                values[count, 4 + c] = b[k, c]
+                values[count, VALUE_CA + c] = a[k, c]
+                values[count, VALUE_CB + c] = b[k, c]
         for c in range(3):
-            values[count, 7 + c] = n[k, c]
+            values[count, VALUE_NHAT + c] = n[k, c]
         count += 1
-    stats[0], stats[1] = count, loose
+    stats[STAT_COUNT] = count
 
 
 @njit(inline="always")
-def _broadphase(state, R, p, margin, allowed, method, lo, hi):
-    """(pairs, bad row): sweep_and_prune.boxes_and_pairs on the state's
-    broadphase data, the boxes written into lo, hi (N, 3)."""
-    return boxes_and_pairs(state.rows, state.kind_start, state.params, state.vertex_start,
-                           state.vertices, R, p, state.base_lo, state.base_hi, margin, allowed,
-                           method, lo, hi)
-
-
-@njit
-def candidates(state, R, p, margin, allowed, method, lo, hi):
-    """The broadphase alone: (pairs (K, 2), bad row) of
-    sweep_and_prune.boxes_and_pairs over `state` (query_state.QueryState) on
-    poses R (N, 3, 3), p (N, 3), boxes inflated by margin [m] written into
-    lo, hi (N, 3) — or, when they have no rows, into scratch boxes."""
-    n = state.base_lo.shape[0]
-    if lo.shape[0] != n or hi.shape[0] != n:
-        lo = np.empty((n, 3))
-        hi = np.empty((n, 3))
-    return _broadphase(state, R, p, margin, allowed, method, lo, hi)
-
-
-@njit
-def first_colliding_pair(state, R, p, allowed, method, hint):
-    """HasCollisions in one call: the world boxes of every row, then the
-    candidate pairs (boxes touching, allowed by the filter words) until one
-    penetrates or touches.
-
-    hint (2,) int64: the rows of the pair found by the previous call (any
-    other values: none). That pair is tested first, as any candidate is
-    (boxes, filter, then the narrow phase): poses change little between
-    calls, so a pair in contact usually still is, and the query then costs
-    the boxes and one pair. Otherwise the pairs are visited in the order of
-    the all-pairs test (method resolved to NXN) or of the sweep along one
-    axis (every other method: unlike the grid it can stop at the first
-    hit; at the grid's sizes only for a bounded number of box tests, then
-    the grid finds every pair), inner balls tested while the pairs are
-    found (_pairs_hit), then the narrow phase of the pairs found
-    (_first_narrow_hit). A pair found is written into hint.
-
-    state: query_state.QueryState; poses R (G, 3, 3), p (G, 3). Returns
-    (row A, row B) of a colliding pair (A < B), or (−1, −1), and the
-    boxes' bad row (≥ 0: a non-finite pose; no pair is then tested)."""
-    n = state.base_lo.shape[0]
-    lo, hi = np.empty((n, 3)), np.empty((n, 3))
-    bad = _fill_boxes(state.rows, state.kind_start, state.params, state.vertex_start,
-                      state.vertices, R, p, state.base_lo, state.base_hi, 0.0, lo, hi)
-    if bad >= 0:
-        return -1, -1, bad
-    a, b = hint[0], hint[1]
-    if 0 <= a and a < b and b < n and _candidate(lo, hi, allowed, a, b):
-        one = np.empty(2, dtype=np.int64)
-        one[0], one[1] = a, b
-        if _first_narrow_hit(state, R, p, one[:1], one[1:])[0] >= 0:
-            return a, b, -1
-    mode = _mode(method, n)
-    if mode == NXN:
-        ax, order = 0, np.arange(n)
-    else:
-        ax, order = _sweep_order(lo, hi)
-    # The grid's sizes (sparse scenes of many geometries, where the plain
-    # sweep would test many more box pairs than the grid) sweep only until
-    # GRID_PROBE_TESTS_PER_ROW·N + 64 box tests are spent, then let the grid
-    # find every pair.
-    budget = GRID_PROBE_TESTS_PER_ROW * n + 64 if mode == GRID else -1
-    a, b, first, second, K = _pairs_hit(state.shapes.inner, R, p, lo, hi, allowed, ax, order,
-                                        mode != NXN, budget)
-    if a < 0 and K < 0:
-        first, second, K = found_pairs_in_order(lo, hi, allowed, mode, ax, order)
-    if a < 0:
-        a, b, _ = _first_narrow_hit(state, R, p, first[:K], second[:K])
-    if a >= 0:
-        hint[0], hint[1] = a, b
-    return a, b, -1
+def _solved(shapes, hulls, R, p, pairs, max_distance, stats):
+    """QUERY_SOLVE: values (K, NUM_SOLVE_VALUES) of every pair, in W."""
+    K = pairs.shape[0]
+    ints = np.empty(4 * K, dtype=np.int64)
+    iA, iB, status, route = ints[:K], ints[K:2 * K], ints[2 * K:3 * K], ints[3 * K:]
+    for k in range(K):
+        iA[k], iB[k] = pairs[k, 0], pairs[k, 1]
+    floats = np.empty(10 * K)
+    d = floats[:K]
+    a = floats[K:4 * K].reshape(K, 3)
+    b = floats[4 * K:7 * K].reshape(K, 3)
+    n = floats[7 * K:].reshape(K, 3)
+    values = np.empty((K, NUM_SOLVE_VALUES))
+    if K:
+        solve_pairs(shapes, hulls, R, p, iA, iB, max_distance, d, a, b, n, status, route,
+                    False)
+    for k in range(K):
+        _note_answer(stats, iA[k], iB[k], d[k], status[k])
+        values[k, VALUE_PHI] = d[k]
+        for c in range(3):
+            values[k, VALUE_CA + c] = a[k, c]
+            values[k, VALUE_CB + c] = b[k, c]
+            values[k, VALUE_NHAT + c] = n[k, c]
+        values[k, VALUE_STATUS] = status[k]
+        values[k, VALUE_ROUTE] = route[k]
+    stats[STAT_COUNT] = K
+    return values
 
 
 @njit(inline="always")
@@ -180,6 +178,23 @@ def _candidate(lo, hi, allowed, a, b):
         if not (lo[a, c] <= hi[b, c] and lo[b, c] <= hi[a, c]):
             return False
     return allowed.shape[0] == 0 or ((allowed[a, b >> 6] >> (b & 63)) & 1) != 0
+
+
+@njit(inline="always")
+def _explicit_pairs(lo, hi, allowed, explicit):
+    """(first, second, count): the pairs of `explicit` (K, 2), rows i < j,
+    that are candidates (_candidate), in the list's order (sorted by (i, j))."""
+    K = explicit.shape[0]
+    first = np.empty(K, dtype=np.int64)
+    second = np.empty(K, dtype=np.int64)
+    count = 0
+    for t in range(K):
+        i, j = explicit[t, 0], explicit[t, 1]
+        if _candidate(lo, hi, allowed, i, j):
+            first[count] = i
+            second[count] = j
+            count += 1
+    return first, second, count
 
 
 @njit(inline="always")
@@ -239,53 +254,165 @@ def _pairs_hit(inner, R, p, lo, hi, allowed, ax, order, swept, budget):
 
 @njit(inline="always")
 def _first_narrow_hit(state, R, p, iA, iB):
-    """(row A, row B, −1) of the first pair (iA[k], iB[k]) that penetrates or
-    touches (solve_pairs tries the pairs' inner balls first), or
-    (−1, −1, −1)."""
+    """(row A, row B) of the first pair (iA[k], iB[k]) that penetrates or
+    touches (solve_pairs tries the pairs' inner balls first), or (−1, −1)."""
     K = iA.shape[0]
     if K == 0:
-        return -1, -1, -1
+        return -1, -1
     d = np.empty(K)
     w = np.empty((K, 3))
     status = np.empty(K, dtype=np.int64)
-    k = solve_pairs(state.shapes, state.hulls, R, p, iA, iB, 0.0, d, w, w, w, status, True)
+    k = solve_pairs(state.shapes, state.hulls, R, p, iA, iB, 0.0, d, w, w, w, status, status,
+                    True)
     if k < 0:
-        return -1, -1, -1
-    return iA[k], iB[k], -1
+        return -1, -1
+    return iA[k], iB[k]
 
 
-@njit
-def select_candidates(state, R, p, margin, allowed, method, max_distance, in_geometry_frames,
-                      refuse_halfspace_pairs, negate, stats):
-    """A pair query in one call: the broadphase (sweep_and_prune.boxes_and_pairs
-    over `state`, a query_state.QueryState; margin [m] inflates the boxes) on
-    poses R (G, 3, 3), p (G, 3), then select_pairs on its candidate pairs
-    (the state's shapes, hulls).
+@njit(inline="always")
+def _anchored_boxes_ready(state, R, p):
+    """Computes the anchored rows' boxes if state.anchored_ready[0] is 0
+    (then sets it): −1, or the first anchored row whose pose is not finite
+    (the boxes then stay not ready)."""
+    if state.anchored_ready[0] == 0:
+        bad = _boxes(state.anchored_rows, state.anchored_kind_start, state.params,
+                     state.vertex_start, state.vertices, R, p, 0.0, state.base_lo,
+                     state.base_hi)
+        if bad >= 0:
+            return bad
+        state.anchored_ready[0] = 1
+    return -1
 
-    Returns (rows, values): select_pairs' outputs, its stats[0] rows kept.
-    stats (8,) int64: select_pairs' six, then the broadphase's bad row
-    (≥ 0: a non-finite pose; nothing else computed) and, with
-    refuse_halfspace_pairs, 1 if a candidate pair is two half spaces
-    (nothing else computed), else 0."""
-    n = state.base_lo.shape[0]
-    pairs, bad = _broadphase(state, R, p, margin, allowed, method, np.empty((n, 3)),
-                             np.empty((n, 3)))
-    K = pairs.shape[0]
-    rows = np.empty((K, 2), dtype=np.int64)
-    values = np.empty((K, 10))
-    stats[0], stats[1], stats[2], stats[3], stats[4], stats[5] = 0, 0, -1, -1, -1, -1
-    stats[6], stats[7] = bad, 0
+
+@njit(inline="always")
+def _world_boxes(state, R, p, margin, lo, hi):
+    """lo, hi (N, 3): every row's world box inflated by margin [m]; the
+    first row whose pose is not finite, or −1."""
+    bad = _anchored_boxes_ready(state, R, p)
     if bad >= 0:
-        return rows[:0], values[:0]
+        return bad
+    return _fill_boxes(state.rows, state.kind_start, state.params, state.vertex_start,
+                       state.vertices, R, p, state.base_lo, state.base_hi, margin, lo, hi)
+
+
+@njit(inline="always")
+def _first_hit(state, R, p, allowed):
+    """HasCollisions: the world boxes of every row, then the candidate pairs
+    (boxes touching, allowed by the filter words) until one penetrates or
+    touches.
+
+    The pair found by the previous call (state.hint) is tested first, as any
+    candidate is (boxes, filter, then the narrow phase): poses change little
+    between calls, so a pair in contact usually still is, and the query then
+    costs the boxes and one pair. Otherwise the pairs are visited in the
+    order of the all-pairs test (method resolved to NXN), of the explicit
+    list, or of the sweep along one axis (every other method: unlike the
+    grid it can stop at the first hit; at the grid's sizes only for a
+    bounded number of box tests, then the grid finds every pair), inner
+    balls tested while the pairs are found (_pairs_hit), then the narrow
+    phase of the pairs found (_first_narrow_hit). A pair found is written
+    into the hint.
+
+    Returns (row A, row B) of a colliding pair (A < B), or (−1, −1), and the
+    boxes' bad row (≥ 0: a non-finite pose; no pair is then tested)."""
+    n = state.base_lo.shape[0]
+    lo, hi = np.empty((n, 3)), np.empty((n, 3))
+    bad = _world_boxes(state, R, p, 0.0, lo, hi)
+    if bad >= 0:
+        return -1, -1, bad
+    hint = state.hint
+    a, b = hint[0], hint[1]
+    if 0 <= a and a < b and b < n and _candidate(lo, hi, allowed, a, b):
+        one = np.empty(2, dtype=np.int64)
+        one[0], one[1] = a, b
+        if _first_narrow_hit(state, R, p, one[:1], one[1:])[0] >= 0:
+            return a, b, -1
+    method = state.method
+    if method == EXPLICIT:
+        first, second, K = _explicit_pairs(lo, hi, allowed, state.explicit)
+        a, b = -1, -1
+    else:
+        mode = _mode(method, n)
+        if mode == NXN:
+            ax, order = 0, np.arange(n)
+        else:
+            ax, order = _sweep_order(lo, hi)
+        # The grid's sizes (sparse scenes of many geometries, where the plain
+        # sweep would test many more box pairs than the grid) sweep only until
+        # GRID_PROBE_TESTS_PER_ROW·N + 64 box tests are spent, then let the grid
+        # find every pair.
+        budget = GRID_PROBE_TESTS_PER_ROW * n + 64 if mode == GRID else -1
+        a, b, first, second, K = _pairs_hit(state.shapes.inner, R, p, lo, hi, allowed, ax,
+                                            order, mode != NXN, budget)
+        if a < 0 and K < 0:
+            first, second, K = found_pairs_in_order(lo, hi, allowed, mode, ax, order)
+    if a < 0:
+        a, b = _first_narrow_hit(state, R, p, first[:K], second[:K])
+    if a >= 0:
+        hint[0], hint[1] = a, b
+    return a, b, -1
+
+
+@njit(inline="always")
+def _candidates(state, R, p, margin, allowed, method, lo, hi):
+    """(pairs (K, 2) sorted by (i, j), bad row): the world boxes into lo, hi
+    and the candidate pairs of `method` (BOXES_ONLY: none)."""
+    bad = _world_boxes(state, R, p, margin, lo, hi)
+    if bad >= 0 or method == BOXES_ONLY:
+        return state.no_rows, bad
+    if method == EXPLICIT:
+        first, second, K = _explicit_pairs(lo, hi, allowed, state.explicit)
+        pairs = np.empty((K, 2), dtype=np.int64)
+        for t in range(K):
+            pairs[t, 0] = first[t]
+            pairs[t, 1] = second[t]
+        return pairs, -1
+    return candidate_pairs_kernel(lo, hi, allowed, method), -1
+
+
+@njit(specialize_literals=False)
+def query(state, R, p, mode, margin, max_distance, allowed, pairs, boxes, stats):
+    """See the module docstring."""
+    what = mode & QUERY_MODE_MASK
+    for s in range(stats.shape[0]):
+        stats[s] = -1
+    stats[STAT_COUNT], stats[STAT_UNCERTIFIED], stats[STAT_HALFSPACE_PAIR] = 0, 0, 0
+    if what == QUERY_FIRST_HIT:
+        a, b, bad = _first_hit(state, R, p, allowed)
+        stats[STAT_HIT_A], stats[STAT_HIT_B], stats[STAT_BAD_ROW] = a, b, bad
+        return state.no_rows, state.no_values
+    if what == QUERY_SELECT_ROWS or what == QUERY_SOLVE:
+        found = pairs
+    else:
+        n = state.base_lo.shape[0]
+        if boxes.shape[1] == n:
+            lo, hi = boxes[0], boxes[1]
+        else:
+            lo, hi = np.empty((n, 3)), np.empty((n, 3))
+        found, bad = _candidates(state, R, p, margin, allowed,
+                                 BOXES_ONLY if what == QUERY_BOXES else state.method, lo, hi)
+        if bad >= 0:
+            stats[STAT_BAD_ROW] = bad
+            return state.no_rows, state.no_values
+        if what == QUERY_BOXES:
+            return state.no_rows, state.no_values
+        if what == QUERY_CANDIDATES:
+            stats[STAT_COUNT] = found.shape[0]
+            return found, state.no_values
     shapes = state.shapes
-    if refuse_halfspace_pairs:
+    if mode & FLAG_REFUSE_HALFSPACE_PAIRS:
         kind = shapes.kind
-        for k in range(K):
-            if kind[pairs[k, 0]] == HALFSPACE and kind[pairs[k, 1]] == HALFSPACE:
-                stats[7] = 1
-                return rows[:0], values[:0]
+        for k in range(found.shape[0]):
+            if kind[found[k, 0]] == HALFSPACE and kind[found[k, 1]] == HALFSPACE:
+                stats[STAT_HALFSPACE_PAIR] = 1
+                return state.no_rows, state.no_values
+    if what == QUERY_SOLVE:
+        return state.no_rows, _solved(shapes, state.hulls, R, p, found, max_distance, stats)
+    K = found.shape[0]
+    rows = np.empty((K, 2), dtype=np.int64)
+    values = np.empty((K, NUM_VALUES))
     if K:
-        select_pairs(shapes, state.hulls, R, p, pairs, max_distance, in_geometry_frames, negate,
-                     rows, values, stats)
-    count = stats[0]
+        select_pairs(shapes, state.hulls, R, p, found, max_distance, (mode & FLAG_IN_FRAMES) != 0,
+                     (mode & FLAG_NEGATE) != 0, rows, values, stats)
+    count = stats[STAT_COUNT]
     return rows[:count], values[:count]

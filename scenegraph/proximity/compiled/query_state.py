@@ -5,20 +5,36 @@ A query kernel called from Python unboxes every array it is handed, about
 its cached anchored boxes and the narrow phase's PackedShapes (7 arrays)
 and PackedHulls (13) come to ~3 µs per call, more than the broadphase's
 own work on a small scene. QueryState holds all of them in one numba
-StructRef, unboxed as one pointer, so the query kernels
-(pair_queries.py) take (state, poses, a few scalars).
+StructRef, unboxed as one pointer, so the query kernel
+(pair_queries.query) takes (state, poses, a few scalars).
 
-Fields (all built once per Broadphase and ShapeTable, never written by the
-kernels; see sweep_and_prune.py and packed_shapes.py for their meaning):
+Fields (built once per scene, never replaced; see sweep_and_prune.py and
+packed_shapes.py for their meaning):
 
   rows (M,) int64, kind_start (9,) int64
                      the moving rows grouped by broadphase kind code
+  anchored_rows (A,) int64, anchored_kind_start (9,) int64
+                     the anchored rows, grouped the same way
   params (N, 3), vertex_start (N+1,), vertices (V, 3)
                      broadphase.AabbModel.packed (minus its kind codes)
   base_lo, base_hi (N, 3) [m]
-                     margin-free boxes of the anchored rows (others unused)
+                     margin-free boxes of the anchored rows (others unused),
+                     computed by the first query after anchored_ready[0] was
+                     set to 0 (the kernel then sets it to 1)
+  anchored_ready (1,) int64
+  method int64       the broadphase method (layout.NXN, SWEEP, GRID, AUTO,
+                     EXPLICIT)
+  explicit (K, 2) int64
+                     the EXPLICIT method's pairs, rows i < j, sorted, no
+                     repeats ((0, 2) for the other methods)
+  hint (2,) int64    the rows of the pair the last first-hit query found
+                     (tested first by the next one), −1 before any
   shapes, hulls      packed_shapes.PackedShapes / PackedHulls of the same N
-                     rows (the narrow phase's data)
+                     rows (the narrow phase's data; of no geometry for a
+                     broadphase-only state)
+  no_rows (0, 2) int64, no_values (0, layout.NUM_VALUES) float64
+                     what a query returns when it has no rows to hand back
+                     (made in Python once: no new array per call)
 
 The object keeps references to the arrays (they stay alive with it).
 Built with `new_query_state` (compiled, cached like every kernel).
@@ -30,10 +46,11 @@ from numba.experimental import structref
 
 from scenegraph._jit import njit
 
-__all__ = ["QueryState", "new_query_state"]
+__all__ = ["QueryState", "new_query_state", "FIELDS"]
 
-_FIELDS = ("rows", "kind_start", "params", "vertex_start", "vertices", "base_lo", "base_hi",
-           "shapes", "hulls")
+FIELDS = ("rows", "kind_start", "anchored_rows", "anchored_kind_start", "params",
+          "vertex_start", "vertices", "base_lo", "base_hi", "anchored_ready", "method",
+          "explicit", "hint", "shapes", "hulls", "no_rows", "no_values")
 
 
 @structref.register
@@ -49,12 +66,14 @@ class QueryState(structref.StructRefProxy):
     docstring). Build it with new_query_state."""
 
 
-structref.define_proxy(QueryState, QueryStateType, list(_FIELDS))
+structref.define_proxy(QueryState, QueryStateType, list(FIELDS))
 
 
 @njit
-def new_query_state(rows, kind_start, params, vertex_start, vertices, base_lo, base_hi, shapes,
-                    hulls):
+def new_query_state(rows, kind_start, anchored_rows, anchored_kind_start, params, vertex_start,
+                    vertices, base_lo, base_hi, anchored_ready, method, explicit, hint, shapes,
+                    hulls, no_rows, no_values):
     """A QueryState holding these arrays (see the module docstring)."""
-    return QueryState(rows, kind_start, params, vertex_start, vertices, base_lo, base_hi, shapes,
-                      hulls)
+    return QueryState(rows, kind_start, anchored_rows, anchored_kind_start, params, vertex_start,
+                      vertices, base_lo, base_hi, anchored_ready, method, explicit, hint, shapes,
+                      hulls, no_rows, no_values)

@@ -33,15 +33,23 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
+# Kind codes (positions in broadphase.SHAPE_KINDS) and pair methods (test all
+# pairs, sweep and prune, sweep within grid columns, choose by N, boxes only):
+# layout.py's.
+from scenegraph.proximity.compiled.layout import AUTO, BOXES_ONLY, GRID, NXN, SWEEP
+from scenegraph.proximity.compiled.layout import BP_BOX as BOX
+from scenegraph.proximity.compiled.layout import BP_CAPSULE as CAPSULE
+from scenegraph.proximity.compiled.layout import BP_CONVEX as CONVEX
+from scenegraph.proximity.compiled.layout import BP_CYLINDER as CYLINDER
+from scenegraph.proximity.compiled.layout import BP_ELLIPSOID as ELLIPSOID
+from scenegraph.proximity.compiled.layout import BP_HALFSPACE as HALFSPACE
+from scenegraph.proximity.compiled.layout import BP_MESH as MESH
+from scenegraph.proximity.compiled.layout import BP_SPHERE as SPHERE
 
 __all__ = ["SPHERE", "BOX", "CAPSULE", "CYLINDER", "ELLIPSOID", "HALFSPACE", "CONVEX",
            "MESH", "NXN", "SWEEP", "GRID", "AUTO", "BOXES_ONLY", "candidate_pairs_kernel",
            "boxes_and_pairs", "boxes_and_unordered_pairs", "found_pairs_in_order"]
 
-SPHERE, BOX, CAPSULE, CYLINDER, ELLIPSOID, HALFSPACE, CONVEX, MESH = range(8)
-#: Pair methods: test all pairs, sweep and prune, sweep within grid columns,
-#: choose by N, or boxes only.
-NXN, SWEEP, GRID, AUTO, BOXES_ONLY = range(5)
 #: AUTO tests all pairs below this many geometries (measured crossover) ...
 AUTO_SWEEP_MIN_GEOMETRIES = 64
 #: ... and sweeps inside grid columns from this many on.

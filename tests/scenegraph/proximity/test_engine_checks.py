@@ -1,4 +1,4 @@
-"""What the engine does with the narrow phase's per-pair status: a pair the
+"""What the scene does with the narrow phase's per-pair status: a pair the
 refinement could not certify warns, naming both geometries; a non-finite
 answer raises, naming both; HasCollisions agrees with the penetration query
 whichever pair collides first."""
@@ -12,7 +12,7 @@ import pytest
 from scenegraph import (Box, Cylinder, Ellipsoid, FramePoseVector, GeometryFrame,
                         GeometryInstance, ProximityProperties, SceneGraph)
 from scenegraph.math import RigidTransform
-from scenegraph.proximity.compiled.narrow_phase import EXACT, UNCERTIFIED
+from scenegraph.proximity.compiled.layout import EXACT, UNCERTIFIED
 from scenegraph.proximity.pair_result import PairBatchResult
 
 
@@ -46,17 +46,17 @@ def _result(distance, status):
 
 def test_an_uncertified_pair_warns_naming_both_geometries():
     query, ids = _scene([[0, 0, 0], [1, 0, 0], [2, 0, 0]])
-    engine = query._engine()
+    scene = query._engine().scene
     res = _result([0.1, 0.2], [EXACT, UNCERTIFIED])
     with pytest.warns(RuntimeWarning, match=f"geometries {ids[1]} and {ids[2]}"):
-        engine._checked(res, np.array([0, 1]), np.array([1, 2]), "AQuery")
+        scene.checked(res, np.array([0, 1]), np.array([1, 2]), "AQuery")
 
 
 def test_certified_pairs_do_not_warn():
     query, ids = _scene([[0, 0, 0], [1, 0, 0], [2, 0, 0]])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        query._engine()._checked(_result([0.1], [EXACT]), np.array([0]), np.array([1]), "Q")
+        query._engine().scene.checked(_result([0.1], [EXACT]), np.array([0]), np.array([1]), "Q")
         query.ComputeSignedDistancePairwiseClosestPoints()
 
 
@@ -64,7 +64,7 @@ def test_a_non_finite_answer_raises_naming_both_geometries():
     query, ids = _scene([[0, 0, 0], [1, 0, 0], [2, 0, 0]])
     res = _result([0.1, np.nan], [EXACT, EXACT])
     with pytest.raises(RuntimeError, match=f"geometries {ids[0]} and {ids[2]}"):
-        query._engine()._checked(res, np.array([0, 0]), np.array([1, 2]), "AQuery")
+        query._engine().scene.checked(res, np.array([0, 0]), np.array([1, 2]), "AQuery")
 
 
 @pytest.mark.parametrize("positions,colliding", [

@@ -97,19 +97,19 @@ def test_modes_refuse_unknown_values_and_exact_mesh_by_method():
         query.compute_signed_distance_estimates(0.1, method=ProximityMethod.kExactMesh)
 
 
-def _vertex_to_face_reference(engine, world_poses, rows, distance, p_WCa, p_WCb, nhat, method):
+def _vertex_to_face_reference(scene, world_poses, rows, distance, p_WCa, p_WCb, nhat, method):
     """The per-pair form the compiled kernel replaced (f2dcfb2): for each pair
     of closed polytope meshes, both vertex sets through
     signed_distance_to_mesh, the first least distance kept (A's on a tie)."""
-    R, p = engine._poses(world_poses)
-    kinds = batched_queries._kind_names(engine)
+    R, p, _ = scene.poses(world_poses)
+    kinds = scene.kind_names()
     for k in range(len(rows)):
         a, b = int(rows[k, 0]), int(rows[k, 1])
         if (kinds[a] not in ("Box", "Convex", "Mesh") or kinds[b] not in ("Box", "Convex", "Mesh")
                 or method[k] == ProximityMethod.kExactMesh):
             continue
-        bvh_a = batched_queries._triangles_of(engine, a)
-        bvh_b = batched_queries._triangles_of(engine, b)
+        bvh_a = batched_queries._triangles_of(scene, a)
+        bvh_b = batched_queries._triangles_of(scene, b)
         if not (bvh_a.is_closed and bvh_b.is_closed):
             continue
         V_a = bvh_a.vertices @ R[a].T + p[a]
@@ -142,11 +142,12 @@ def test_vertex_to_face_in_one_compiled_call_answers_as_the_per_pair_mesh_routin
         est = query.compute_signed_distance_estimates(math.inf, method=VF, exact_mesh=exact_mesh)
         hull = query.compute_signed_distance_estimates(math.inf, exact_mesh=exact_mesh)
         engine, poses = query._engine_and_poses()
-        rows = np.array([[engine._ids.index(a), engine._ids.index(b)]
+        scene = engine.scene
+        rows = np.array([[scene.ids.index(a), scene.ids.index(b)]
                          for a, b in zip(hull.id_A, hull.id_B)], dtype=np.int64)
         ref = (hull.distance.copy(), hull.p_WCa.copy(), hull.p_WCb.copy(),
                hull.nhat_BA_W.copy(), hull.method.copy())
-        _vertex_to_face_reference(engine, poses, rows, *ref)
+        _vertex_to_face_reference(scene, poses, rows, *ref)
         np.testing.assert_array_equal(est.method, ref[4])
         np.testing.assert_allclose(est.distance, ref[0], rtol=0, atol=1e-13)
         np.testing.assert_allclose(est.p_WCa, ref[1], rtol=0, atol=1e-13)

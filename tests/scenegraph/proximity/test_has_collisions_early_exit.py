@@ -214,19 +214,25 @@ def test_the_last_pair_found_is_tried_first_and_only_counts_if_it_collides(n):
     pose = _two_sphere_pairs(n)
     query = pose([(0, 1)])
     assert query.HasCollisions()
-    engine = query._engine_and_poses()[0]
-    hint = engine._broadphase._hint
+    scene = query._engine_and_poses()[0].scene
+    hint = scene.broadphase.hint
     assert hint.tolist() == [0, 1]
     assert pose([(0, 1)]).HasCollisions() and hint.tolist() == [0, 1]
     assert pose([(2, 3)]).HasCollisions() and hint.tolist() == [2, 3]
     assert not pose().HasCollisions()
     assert hint.tolist() == [2, 3]          # kept: it is only tried first
     # Kept rows that are no candidate pair are ignored, however they got there.
-    from scenegraph.proximity.broadphase import PairFilter
-    bp, table = engine._broadphase, engine._table
-    R, p = engine._poses(pose([(2, 3)])._engine_and_poses()[1])
-    only_23 = PairFilter.from_pairs(n, [(2, 3)])
+    from scenegraph.proximity.broadphase import NO_BOXES, NO_PAIRS, PairFilter
+    from scenegraph.proximity.compiled import layout
+    R, p, _ = scene.poses(pose([(2, 3)])._engine_and_poses()[1])
+    only_23 = scene.broadphase.allowed_words(PairFilter.from_pairs(n, [(2, 3)]))
+    no_filter = scene.broadphase.allowed_words(None)
+    state, entry, _ = scene.compiled
     for kept in ([2, 3], [3, 2], [3, 3], [2, n + 4], [-1, 3]):
         hint[:] = kept
-        answer = bp.first_colliding_pair(R, p, only_23 if kept == [2, 3] else None, table)
+        stats = np.empty(layout.NUM_STATS, dtype=np.int64)
+        entry(state, R, p, layout.QUERY_FIRST_HIT, 0.0, 0.0,
+              only_23 if kept == [2, 3] else no_filter, NO_PAIRS, NO_BOXES, stats)
+        a, b = stats[layout.STAT_HIT_A], stats[layout.STAT_HIT_B]
+        answer = None if a < 0 else (a, b)
         assert answer == (None if kept == [2, 3] else (2, 3)), kept

@@ -267,13 +267,13 @@ def test_mixed_batch_keeps_order_in_one_compiled_call(monkeypatch):
     pA = rng.normal(scale=0.2, size=(n, 3))
     pB = rng.normal(scale=0.2, size=(n, 3))
     calls = []
-    solve = dispatch.solve_pairs
+    solve = dispatch.ShapeTable.solve
 
-    def counted(*a, **k):
-        calls.append(len(a[4]))
-        return solve(*a, **k)
+    def counted(table, R, p, pairs, max_distance):
+        calls.append(len(pairs))
+        return solve(table, R, p, pairs, max_distance)
 
-    monkeypatch.setattr(dispatch, "solve_pairs", counted)
+    monkeypatch.setattr(dispatch.ShapeTable, "solve", counted)
     batch = sd([DATA[k] for k in ka], RA, pA, [DATA[k] for k in kb], RB, pB)
     assert calls == [n]  # one compiled call for the whole mixed batch
     for k in rng.choice(n, size=25, replace=False):
@@ -349,16 +349,3 @@ def test_results_as_pydrake_objects():
         k = s.id_A
         lhs = RA[k] @ s.p_ACa + pA[k] - (RB[k] @ s.p_BCb + pB[k])
         assert np.allclose(lhs, s.distance * s.nhat_BA_W, atol=1e-14)
-
-
-def test_first_penetrating_pair_stops_at_a_colliding_pair():
-    rng = np.random.default_rng(9)
-    geos = [DATA[k] for k in ("Box", "Cylinder", "Ellipsoid", "Convex", "Capsule", "Sphere")]
-    R = np.array([rot(rng) for _ in geos])
-    p = np.array([[3.0 * k, 0.0, 0.0] for k in range(len(geos))])  # all far apart
-    table = dispatch.ShapeTable(geos)
-    I, J = np.triu_indices(len(geos), 1)
-    assert dispatch.first_penetrating_pair(table, R, p, I, J) == -1
-    p[2] = p[1] + [0.05, 0.0, 0.0]  # the Ellipsoid into the Cylinder
-    k = dispatch.first_penetrating_pair(table, R, p, I, J)
-    assert (I[k], J[k]) == (1, 2)

@@ -11,6 +11,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from scenegraph.proximity.broadphase import AabbModel, Broadphase, PairFilter
+from scenegraph.proximity.compiled import layout
 from scenegraph.proximity.compiled import sweep_and_prune as sap
 from tests.scenegraph.proximity.test_broadphase import random_shapes
 
@@ -185,34 +186,59 @@ def test_grid_columns_are_used_and_abandoned_when_boxes_span_too_many():
                                       expected)
 
 
+def _pair_query(bp, table):
+    """call(R, p, mode) -> (rows, values, stats): the compiled pair query
+    (pair_queries.query) on a state of bp's broadphase data and table's
+    narrow-phase data, as a ProximityScene makes it (no filter, margin 0)."""
+    from scenegraph.proximity.broadphase import NO_BOXES, NO_PAIRS
+    from scenegraph.proximity.compiled.pair_queries import query
+
+    state = bp.new_state(table.packed, table.hulls)
+
+    def call(R, p, mode):
+        stats = np.empty(layout.NUM_STATS, dtype=np.int64)
+        rows, values = query(state, R, p, mode, 0.0, 0.0, NO_FILTER, NO_PAIRS, NO_BOXES, stats)
+        return rows, values, stats
+
+    return call
+
+
+def _first_hit(call, R, p):
+    stats = call(R, p, layout.QUERY_FIRST_HIT)[2]
+    a = stats[layout.STAT_HIT_A]
+    return None if a < 0 else (a, stats[layout.STAT_HIT_B])
+
+
 def test_pair_queries_follow_recomputed_anchored_boxes():
-    """first_colliding_pair and select read the anchored boxes of their
-    compiled query state: cached at the first call (a later anchored pose is
-    ignored by the broadphase), replaced after invalidate_anchored."""
+    """The first-hit and select queries read the anchored boxes of their
+    compiled query state: computed at the first call (a later anchored pose
+    is ignored by the broadphase), again after invalidate_anchored."""
     from scenegraph.proximity.dispatch import ShapeTable
     from scenegraph.proximity.shape_data import _make_primitive
 
     spheres = [_make_primitive("Sphere", radius=0.5)] * 2
     table = ShapeTable(spheres)
     bp = Broadphase(AabbModel([("Sphere", {"radius": 0.5})] * 2), anchored=[True, False])
+    call = _pair_query(bp, table)
     R = np.stack([np.eye(3)] * 2)
     far = np.array([[0.0, 0.0, 0.0], [3.0, 0.0, 0.0]])
-    assert bp.first_colliding_pair(R, far, None, table) is None
+    assert _first_hit(call, R, far) is None
     moved = np.array([[2.6, 0.0, 0.0], [3.0, 0.0, 0.0]])   # anchored row "moves" onto row 1
-    assert bp.first_colliding_pair(R, moved, None, table) is None
-    assert len(bp.select(R, moved, None, 0.0, table, 0.0, False, False)[0]) == 0
+    assert _first_hit(call, R, moved) is None
+    assert len(call(R, moved, layout.QUERY_SELECT)[0]) == 0
     bp.invalidate_anchored()
-    assert bp.first_colliding_pair(R, moved, None, table) == (0, 1)
-    rows, values, stats = bp.select(R, moved, None, 0.0, table, 0.0, False, False)
+    assert _first_hit(call, R, moved) == (0, 1)
+    rows, values, stats = call(R, moved, layout.QUERY_SELECT)
     np.testing.assert_array_equal(rows, [[0, 1]])
-    assert stats[0] == 1 and values[0, 0] == pytest.approx(-0.6, abs=1e-15)
+    assert stats[layout.STAT_COUNT] == 1
+    assert values[0, layout.VALUE_PHI] == pytest.approx(-0.6, abs=1e-15)
     np.testing.assert_array_equal(bp.candidate_pairs(R, moved), [[0, 1]])
 
 
 def test_copies_and_pickles_after_queries_answer_alike():
-    """A Broadphase that has run its compiled queries (it then holds compiled
-    state objects) deep-copies and pickles (Context.Clone copies the engine)
-    and its copies answer the same."""
+    """A Broadphase that has run its compiled queries (it then holds a
+    compiled state object) deep-copies and pickles (Context.Clone copies the
+    engine) and its copies answer the same."""
     import copy
     import pickle
 
@@ -223,13 +249,13 @@ def test_copies_and_pickles_after_queries_answer_alike():
     bp = Broadphase(AabbModel([("Sphere", {"radius": 0.5})] * 3), anchored=[True, False, False])
     R = np.stack([np.eye(3)] * 3)
     p = np.array([[0.0, 0.0, 0.0], [0.9, 0.0, 0.0], [5.0, 0.0, 0.0]])
-    assert bp.first_colliding_pair(R, p, None, table) == (0, 1)
+    assert _first_hit(_pair_query(bp, table), R, p) == (0, 1)
     expected = bp.candidate_pairs(R, p)
     for other in (copy.deepcopy(bp), pickle.loads(pickle.dumps(bp))):
-        assert other.first_colliding_pair(R, p, None, table) == (0, 1)
+        call = _pair_query(other, table)
+        assert _first_hit(call, R, p) == (0, 1)
         np.testing.assert_array_equal(other.candidate_pairs(R, p), expected)
-        np.testing.assert_array_equal(other.select(R, p, None, 0.0, table, 0.0, False, False)[0],
-                                      [[0, 1]])
+        np.testing.assert_array_equal(call(R, p, layout.QUERY_SELECT)[0], [[0, 1]])
 
 
 @pytest.mark.parametrize("n", [0, 2, 63, 100, 400])
@@ -241,10 +267,10 @@ def test_unordered_pairs_are_the_same_pairs_each_once(n):
     shapes, R, p = scene(rng, n, spread=0.12 * max(n, 1) ** (1 / 3))
     bp = Broadphase(AabbModel(shapes), rng.random(n) < 0.15, "auto")
     lo, hi = bp.world_aabbs(R, p)  # computes the anchored rows' boxes
-    allowed = bp._allowed_words(PairFilter(rng.random((n, n)) < 0.25))
+    allowed = bp.allowed_words(PairFilter(rng.random((n, n)) < 0.25))
     args = (*bp._dynamic_plan, bp.model.packed[1], bp.model.packed[2], bp.model.packed[3],
             np.ascontiguousarray(R, dtype=float), np.ascontiguousarray(p, dtype=float),
-            bp._base_lo, bp._base_hi, 0.01, allowed)
+            bp.base_lo, bp.base_hi, 0.01, allowed)
     for method in (sap.NXN, sap.SWEEP, sap.GRID, sap.AUTO):
         pairs, bad = sap.boxes_and_pairs(*args, method, np.empty((n, 3)), np.empty((n, 3)))
         first, second, k, bad_unordered = sap.boxes_and_unordered_pairs(

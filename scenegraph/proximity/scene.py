@@ -1,0 +1,434 @@
+"""ProximityScene: the proximity data of one geometry state, and the compiled
+calls every proximity query makes on it.
+
+One scene per GeometryState (the ProximityEngine, which SceneGraph caches per
+context, holds it; a new geometry state builds a new scene reusing every
+shape's representation). It holds, by row (the geometries with the proximity
+role, ordered by GeometryId, so pair (i, j) with i < j has id_A registered
+before id_B):
+
+  ids, index          GeometryIds and their rows
+  reps                per-row Representation: the shape, its narrow-phase
+                      ShapeData (a Mesh's hull built at the first pair query)
+                      and, for a Mesh, its triangle BVH (built lazily)
+  frame_ids, properties, pose_index (rows into WorldPoses), anchored
+  filtered, pair_filter   Drake's filters and invariants, (n, n) bool and
+                      packed as bitsets
+  table               dispatch.ShapeTable: PackedShapes + PackedHulls
+  broadphase          broadphase.Broadphase: boxes and candidate pairs only
+  cache               values of the batched, ray, manifold and contact
+                      queries, built once per scene
+
+and the pose state of the latest world poses: (R_WG, p_WG) of its rows and a
+memo of the results computed on them.
+
+Every pair query is one compiled call the scene makes: query() runs
+compiled/pair_queries.query on the scene's compiled QueryState (the
+broadphase's arrays, the anchored boxes and the narrow-phase tables in one
+object) in one of its modes: select (broadphase + narrow phase + selection),
+select_rows (given pairs), solve (every answer of given pairs in W, with its
+status and route), first_hit (HasCollisions, stopping at the first
+collision), candidates and boxes. The point queries go through PointQuery
+(one compiled call per point or per point batch).
+"""
+from __future__ import annotations
+
+import threading
+import warnings
+
+import numpy as np
+
+from scenegraph.proximity.broadphase import (NO_BOXES, NO_PAIRS, AabbModel, Broadphase,
+                                             BroadphaseMethod, PairFilter, explicit_rows,
+                                             raise_bad_row)
+from scenegraph.proximity.compiled import layout
+from scenegraph.proximity.compiled.layout import (FLAG_REFUSE_HALFSPACE_PAIRS, NUM_STATS,
+                                                  QUERY_FIRST_HIT, STAT_BAD_ROW, STAT_HIT_A,
+                                                  STAT_HIT_B)
+from scenegraph.proximity.compiled.packed_shapes import pack_shapes
+from scenegraph.proximity.mesh_distance import load_mesh_bvh
+from scenegraph.proximity.point_query import PointQuery
+from scenegraph.proximity.shape_data import box_shape_data, shape_data_from_shape
+
+__all__ = ["ProximityScene", "Representation", "POSITION_LIMIT"]
+
+# Proximity queries refuse geometries (and query points) farther than this
+# from the world origin [m]: the narrow phase squares differences of
+# positions, which overflow past ~1.3e154 m and would give wrong answers.
+POSITION_LIMIT = 1e150
+
+
+def _aabb_params(shape, data):
+    kind = type(shape).__name__
+    if kind in ("Mesh", "Convex"):
+        return kind, {"vertices": data.hull.vertices}
+    return kind, shape
+
+
+class Representation:
+    """What a scene keeps per shape object: narrow-phase ShapeData (a Mesh's
+    convex hull built at the first pair query) and, for a Mesh, the exact
+    triangle BVH, built lazily."""
+
+    __slots__ = ("shape", "data", "_bvh")
+
+    def __init__(self, shape):
+        self.shape = shape
+        self.data = shape_data_from_shape(shape)
+        self._bvh = None
+
+    @property
+    def aabb(self):
+        """(kind, params) of the broadphase entry (AabbModel)."""
+        return _aabb_params(self.shape, self.data)
+
+    def bvh(self):
+        if self._bvh is None:
+            shape = self.shape
+            faces = shape.mesh_faces()
+            if faces is not None:
+                # The shape holds the file's triangles already (scale applied):
+                # no second read of the file.
+                self._bvh = load_mesh_bvh((shape.mesh_vertices(), faces))
+            else:
+                raise RuntimeError("A Mesh given by vertices only has no surface to "
+                                   "measure distance to")
+        return self._bvh
+
+
+# Guards the scenes' first builds of their lazy parts (a module lock, so that
+# scenes stay copyable and picklable as cache values).
+_LAZY_LOCK = threading.RLock()
+
+
+class _BuiltOnce:
+    """A scene attribute built at its first read, under _LAZY_LOCK, then kept
+    in the instance's __dict__ (read directly from there afterwards: this
+    descriptor defines no __set__)."""
+
+    def __init__(self, build):
+        self._build = build
+
+    def __set_name__(self, owner, name):
+        self._name = name
+
+    def __get__(self, scene, owner=None):
+        if scene is None:
+            return self
+        with _LAZY_LOCK:
+            found = scene.__dict__
+            if self._name not in found:
+                found[self._name] = self._build(scene)
+            return found[self._name]
+
+
+class ProximityScene:
+    """The proximity data of one geometry state and its compiled calls (see
+    the module docstring).
+
+    view: the state's ProximityView; previous: the scene of the previous
+    geometry state (its representations are reused); method: the broadphase
+    method (BroadphaseMethod or its name); explicit_pairs: (id_A, id_B)
+    pairs of the EXPLICIT method."""
+
+    def __init__(self, view, previous: "ProximityScene | None" = None, method="auto",
+                 explicit_pairs=None):
+        self.view = view
+        self.ids = list(view.geometry_ids)
+        self.index = view.index
+        known = previous.representations if previous is not None else {}
+        self.representations = {}
+        reps = []
+        for shape in view.shapes:
+            rep = known.get(id(shape))
+            if rep is None or rep.shape is not shape:
+                rep = Representation(shape)
+            self.representations[id(shape)] = rep
+            reps.append(rep)
+        self.reps = reps
+        self.frame_ids = view.frame_ids
+        self.properties = list(view.properties)
+        self.anchored = view.is_anchored
+        self.pose_index = view.pose_index
+        # The geometry count of poses whose arrays serve as they are (every
+        # geometry has the proximity role, in the topology's order), else −1.
+        identity = np.array_equal(view.pose_index, np.arange(len(view.pose_index)))
+        self.identity_count = len(view.pose_index) if identity else -1
+        self.filtered = view.filtered
+        # Packed once per geometry state (symmetric by construction: kept as given).
+        self.pair_filter = (PairFilter(view.filtered, symmetric=True) if len(view.filtered)
+                            else None)
+        self.method = BroadphaseMethod(method)
+        self._explicit = None
+        if explicit_pairs is not None:
+            index = view.index
+            self._explicit = explicit_rows([(index[a], index[b]) for a, b in explicit_pairs
+                                            if a in index and b in index], len(self.ids))
+        self.cache = {}
+        # (world poses, R_WG, p_WG, memo): replaced as one tuple (see poses()).
+        self.pose_state = (None, None, None, {})
+        self._all_pairs = None
+
+    # --- built at first use (a Mesh's hull with the first two) ---------------------
+    def _build_table(self):
+        from scenegraph.proximity.dispatch import ShapeTable
+        return ShapeTable([r.data for r in self.reps])
+
+    def _build_broadphase(self):
+        return Broadphase(AabbModel([r.aabb for r in self.reps]), anchored=self.anchored,
+                          method=self.method, explicit_pairs=self._explicit)
+
+    def _build_compiled(self):
+        """(QueryState, pair_queries.query's entry, the filter words): one
+        state per scene, every query's arguments of fixed types."""
+        from scenegraph._jit import entry_point
+        from scenegraph.proximity.compiled.pair_queries import query
+        table, broadphase = self.table, self.broadphase
+        allowed = broadphase.allowed_words(self.pair_filter)
+        state = broadphase.new_state(table.packed, table.hulls)
+        n = len(self.ids)
+        R, p = np.zeros((n, 3, 3)), np.zeros((n, 3))
+        stats = np.empty(NUM_STATS, dtype=np.int64)
+        entry = entry_point(query, (state, R, p, 0, 0.0, 0.0, allowed, NO_PAIRS, NO_BOXES,
+                                    stats))
+        return state, entry, allowed
+
+    table = _BuiltOnce(_build_table)
+    broadphase = _BuiltOnce(_build_broadphase)
+    compiled = _BuiltOnce(_build_compiled)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getstate__(self):
+        # The compiled state and entry are rebuilt on demand (not picklable);
+        # everything else is plain data.
+        return {k: v for k, v in self.__dict__.items() if k != "compiled"}
+
+    # --- poses ----------------------------------------------------------------------
+    def poses(self, world_poses):
+        """(R_WG (n, 3, 3), p_WG (n, 3), memo dict) of the scene's rows for
+        these world poses, checked finite and within POSITION_LIMIT. The
+        three are replaced together (one tuple), so threads sharing the scene
+        never see poses and results of different pose sets mixed; a result
+        memoised in `memo` belongs to these poses."""
+        state = self.pose_state
+        if state[0] is world_poses:
+            return state[1], state[2], state[3]
+        R = world_poses.R_WG
+        if len(R) == self.identity_count and world_poses.all_finite:
+            # Every geometry has the proximity role, in the topology's order, and the
+            # compiled composition saw every entry finite: use its arrays as they are
+            # (never written to: they belong to this pose set).
+            p = world_poses.p_WG
+            memo = {}
+            self.pose_state = (world_poses, R, p, memo)
+            return R, p, memo
+        index = self.pose_index
+        R = world_poses.R_WG[index]
+        p = world_poses.p_WG[index]
+        if not (np.isfinite(R).all() and np.isfinite(p).all()):
+            bad = int(np.flatnonzero(~(np.isfinite(R).all(axis=(1, 2))
+                                       & np.isfinite(p).all(axis=1)))[0])
+            raise RuntimeError(f"Geometry {self.ids[bad]} has a non-finite pose")
+        if not getattr(world_poses, "all_finite", False):
+            # Finite but possibly out of range (the compiled composition flags
+            # positions past ~1.3e150 m; checked here, off the fast path).
+            far = np.abs(p).max(axis=1, initial=0.0) > POSITION_LIMIT
+            if far.any():
+                k = int(np.flatnonzero(far)[0])
+                raise RuntimeError(
+                    f"Geometry {self.ids[k]} is at p_WG = {p[k].tolist()} m: proximity "
+                    f"queries need every geometry within ±{POSITION_LIMIT:g} m of the world "
+                    f"origin (farther, distances overflow)")
+        memo = {}
+        self.pose_state = (world_poses, R, p, memo)
+        return R, p, memo
+
+    # --- the compiled calls -------------------------------------------------------------
+    def query(self, R, p, mode: int, margin: float = 0.0, max_distance: float = 0.0,
+              pairs=NO_PAIRS, boxes=NO_BOXES):
+        """(rows, values, stats) of one compiled pair query
+        (pair_queries.query) on poses R (n, 3, 3), p (n, 3): C-contiguous
+        float64 arrays of the scene's rows (poses()'). A row with a
+        non-finite pose raises (naming the row)."""
+        state, entry, allowed = self.compiled
+        stats = np.empty(NUM_STATS, dtype=np.int64)
+        rows, values = entry(state, R, p, mode, margin, max_distance, allowed, pairs, boxes,
+                             stats)
+        if stats[STAT_BAD_ROW] >= 0:
+            raise_bad_row(int(stats[STAT_BAD_ROW]))
+        return rows, values, stats
+
+    def select(self, R, p, margin: float, max_distance: float, flags: int, query: str):
+        """[rows (k, 2), values (k, NUM_VALUES), False]: the broadphase's
+        candidates (boxes inflated by margin [m]) within max_distance [m]
+        after the narrow phase (QUERY_SELECT with `flags`). Two half spaces
+        among the candidates of a penetration query
+        (FLAG_REFUSE_HALFSPACE_PAIRS) raise Drake's error; a non-finite answer
+        raises and uncertified ones warn, naming the pair (`query` names the
+        query). The list's last entry is the engine's hand-out mark."""
+        if not len(self.ids):
+            return [NO_PAIRS, np.zeros((0, layout.NUM_VALUES)), False]
+        if self.table.num_halfspaces < 2:
+            flags &= ~FLAG_REFUSE_HALFSPACE_PAIRS
+        rows, values, stats = self.query(R, p, layout.QUERY_SELECT | flags, float(margin),
+                                         float(max_distance))
+        self._refuse_halfspace_pair(stats)
+        self.check(stats, query)
+        return [rows, values, False]
+
+    def select_rows(self, R, p, pairs, max_distance: float, flags: int, query: str,
+                    check: bool = True):
+        """select for the given row pairs (K, 2) instead of the broadphase's
+        candidates (filters not applied); `check=False` leaves non-finite and
+        uncertified answers unreported."""
+        pairs = np.ascontiguousarray(pairs, dtype=np.int64).reshape(-1, 2)
+        rows, values, stats = self.query(R, p, layout.QUERY_SELECT_ROWS | flags, 0.0,
+                                         float(max_distance), pairs)
+        self._refuse_halfspace_pair(stats)
+        if check:
+            self.check(stats, query)
+        return [rows, values, False]
+
+    def solve(self, R, p, pairs, max_distance: float, query: str) -> np.ndarray:
+        """(K, NUM_SOLVE_VALUES) answers of the row pairs (K, 2) in their
+        order, in W, with status and route (pair_queries' QUERY_SOLVE: a pair
+        farther than max_distance has status FARTHER and NaN witnesses). A
+        non-finite answer raises and uncertified ones warn, naming the pair."""
+        pairs = np.ascontiguousarray(pairs, dtype=np.int64).reshape(-1, 2)
+        if not len(pairs):
+            return np.zeros((0, layout.NUM_SOLVE_VALUES))
+        _, values, stats = self.query(R, p, layout.QUERY_SOLVE, 0.0, float(max_distance), pairs)
+        self.check(stats, query)
+        return values
+
+    def first_hit(self, R, p):
+        """(row A, row B) of an unfiltered candidate pair that penetrates or
+        touches, or None (HasCollisions: one compiled call that stops at the
+        first hit)."""
+        state, entry, allowed = self.compiled
+        stats = np.empty(NUM_STATS, dtype=np.int64)
+        entry(state, R, p, QUERY_FIRST_HIT, 0.0, 0.0, allowed, NO_PAIRS, NO_BOXES, stats)
+        if stats[STAT_BAD_ROW] >= 0:
+            raise_bad_row(int(stats[STAT_BAD_ROW]))
+        a = stats[STAT_HIT_A]
+        return None if a < 0 else (int(a), int(stats[STAT_HIT_B]))
+
+    def candidates(self, R, p, margin: float = 0.0) -> np.ndarray:
+        """(K, 2) int64 unfiltered row pairs i < j whose boxes (inflated by
+        margin [m]) overlap, sorted."""
+        if not len(self.ids):
+            return NO_PAIRS
+        if not margin >= 0.0:
+            raise ValueError(f"broadphase margin must be non-negative, got {margin}")
+        return self.query(R, p, layout.QUERY_CANDIDATES, float(margin))[0]
+
+    def boxes(self, R, p, margin: float = 0.0):
+        """(lo, hi) (n, 3): the rows' world boxes inflated by margin [m]."""
+        boxes = np.empty((2, len(self.ids), 3))
+        if len(self.ids):
+            self.query(R, p, layout.QUERY_BOXES, float(margin), boxes=boxes)
+        return boxes[0], boxes[1]
+
+    @staticmethod
+    def _refuse_halfspace_pair(stats) -> None:
+        if stats[layout.STAT_HALFSPACE_PAIR] > 0:
+            from scenegraph.proximity.dispatch import raise_halfspace_pair
+            raise_halfspace_pair()
+
+    # --- checks -------------------------------------------------------------------------
+    def check(self, stats, query: str) -> None:
+        """A non-finite answer raises and uncertified ones warn, naming the
+        pair, from a query's stats."""
+        if stats[layout.STAT_NAN_A] >= 0:
+            self.raise_non_finite(query, int(stats[layout.STAT_NAN_A]),
+                                  int(stats[layout.STAT_NAN_B]))
+        loose = int(stats[layout.STAT_UNCERTIFIED])
+        if loose:
+            self.warn_uncertified(query, int(stats[layout.STAT_UNCERTIFIED_A]),
+                                  int(stats[layout.STAT_UNCERTIFIED_B]), loose)
+
+    def checked(self, res, ia, ib, query: str):
+        """res (a PairBatchResult of pairs ia[k], ib[k]) after the narrow
+        phase's own checks: a NaN (poses so large that the arithmetic
+        overflowed) raises, naming the pair; a pair the refinement could not
+        certify exact warns, naming the pair (its answer is GJK/EPA's coarse
+        one: a translation-realised lower bound of the signed distance, not
+        proven to be the best)."""
+        bad = np.isnan(res.distance)
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            self.raise_non_finite(query, ia[k], ib[k])
+        loose = res.status == layout.UNCERTIFIED
+        if loose.any():
+            rows = np.flatnonzero(loose)
+            k = int(rows[0])
+            self.warn_uncertified(query, ia[k], ib[k], len(rows))
+        return res
+
+    def raise_non_finite(self, query: str, a: int, b: int) -> None:
+        raise RuntimeError(
+            f"{query}: geometries {self.ids[a]} and {self.ids[b]}: the signed distance "
+            f"could not be computed (non-finite arithmetic; are their poses within "
+            f"±1e150 m?)")
+
+    def warn_uncertified(self, query: str, a: int, b: int, count: int) -> None:
+        """The RuntimeWarning for `count` uncertified pairs, naming rows a, b's ids."""
+        more = f" (and {count - 1} other pairs)" if count > 1 else ""
+        warnings.warn(
+            f"{query}: the answer for geometries {self.ids[a]} and {self.ids[b]}{more} is "
+            f"not certified exact; it is the coarse GJK/EPA estimate, a signed distance "
+            f"realised along its normal but possibly not the best one (please report the "
+            f"poses)", RuntimeWarning, stacklevel=5)
+
+    # --- rows and pairs -----------------------------------------------------------------
+    def row(self, geometry_id, query: str) -> int:
+        row = self.index.get(geometry_id)
+        if row is None:
+            raise RuntimeError(
+                f"{query}: geometry {geometry_id} is not registered or has no proximity "
+                f"role; only geometries with the proximity role can be queried")
+        return row
+
+    def unfiltered_pairs(self) -> np.ndarray:
+        """(K, 2) every unfiltered row pair i < j, sorted (built once)."""
+        if self._all_pairs is None:
+            i, j = np.nonzero(np.triu(~self.filtered, 1))
+            self._all_pairs = np.stack([i, j], axis=1).astype(np.int64).reshape(-1, 2)
+        return self._all_pairs
+
+    def cached(self, key, make):
+        """A value of this scene (per geometry state), built by make() once."""
+        cache = self.cache
+        value = cache.get(key)
+        if value is None:
+            value = cache[key] = make()
+        return value
+
+    def kind_names(self) -> list:
+        """The rows' shape type names (Mesh and Convex apart)."""
+        return self.cached("kind_names", lambda: [type(r.shape).__name__ for r in self.reps])
+
+    # --- point queries ------------------------------------------------------------------
+    def point_query(self) -> PointQuery:
+        """The scene's PointQuery, built at the first point query. A Mesh row
+        is measured on its BVH, so it is packed by its vertex box
+        (box_shape_data), never by its convex hull (no hull built)."""
+        query = self.cache.get("point_query")
+        if query is None:
+            with _LAZY_LOCK:
+                query = self.cache.get("point_query")
+                if query is None:
+                    data = [box_shape_data(r.data) if type(r.shape).__name__ == "Mesh"
+                            else r.data for r in self.reps]
+                    query = self.cache["point_query"] = PointQuery(
+                        self.ids, self.reps, packed=pack_shapes(data))
+        return query
+
+    def table_point_query(self) -> PointQuery:
+        """A PointQuery over the narrow-phase table's packed shapes (a Mesh
+        by its hull, measured on its BVH): the batched point queries'."""
+        table = self.table
+        return self.cached("table_point_query", lambda: PointQuery(
+            self.ids, self.reps, packed=(table.packed, table.hulls)))
