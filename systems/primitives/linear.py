@@ -156,6 +156,8 @@ class AffineSystem(_RandomAffineState, LeafSystem):
                 self.DeclareDiscreteState(n)
                 self.DeclarePeriodicDiscreteUpdateEvent(period, 0.0,
                                                         self._update_discrete)
+                # As Drake's TimeVaryingAffineSystem: the same update when forced.
+                self.DeclareForcedDiscreteUpdateEvent(self._update_discrete)
                 state_ticket = self.discrete_state_ticket(0)
         if m > 0:
             self.DeclareVectorInputPort(kUseDefaultName, m)

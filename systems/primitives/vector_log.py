@@ -49,8 +49,13 @@ class VectorLog:
         return self._num_samples
 
     def sample_times(self) -> np.ndarray:
-        """(N,) sample times [s], read-only view."""
-        return read_only(self._times[:self._num_samples])
+        """(N,) sample times [s], read-only view (AutoDiffXd without derivatives in an
+        AutoDiffXd log, as Drake's VectorLog<AutoDiffXd>)."""
+        times = self._times[:self._num_samples]
+        if self._data.dtype == object:
+            from systems.autodiff.autodiff_arrays import to_autodiff_array
+            times = to_autodiff_array(times)
+        return read_only(times)
 
     def data(self) -> np.ndarray:
         """(input_size, N) samples, one column per sample time; read-only view."""

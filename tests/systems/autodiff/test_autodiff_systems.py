@@ -254,3 +254,32 @@ def test_discrete_time_approximation_and_density_convert():
     # dp/dA = -p A^-T (column-major), from d|det A| = |det A| tr(A^-1 dA).
     expected = -p_float * np.linalg.inv([[2.0, 1.0], [0.5, 3.0]]).T.reshape(-1, order="F")
     np.testing.assert_allclose(p.derivatives(), expected, rtol=1e-12)
+
+
+def test_forced_discrete_update_of_a_converted_linear_system():
+    """pydrake's autodiff_basics tutorial: x' = A x + B u, y = C x + D u (A, B, C, D =
+    1, 2, 3, 4, period 1) on AutoDiffXd gives dx'/dx = 1, dx'/du = 2, dy/dx = 3,
+    dy/du = 4; the float system's forced update is the same update (as Drake's)."""
+    from systems.autodiff import InitializeAutoDiffTuple
+    from systems.primitives import LinearSystem
+    system = LinearSystem([[1.0]], [[2.0]], [[3.0]], [[4.0]], 1.0)
+    context = system.CreateDefaultContext()
+    context.SetDiscreteState(0, [1.0])
+    system.get_input_port(0).FixValue(context, [1.0])
+    x_next = system.AllocateDiscreteVariables()
+    system.CalcForcedDiscreteVariableUpdate(context, x_next)
+    assert x_next.get_vector(0).CopyToVector().tolist() == [3.0]
+
+    system_ad = system.ToAutoDiffXd()
+    context_ad = system_ad.CreateDefaultContext()
+    x, u = InitializeAutoDiffTuple(np.array([1]), np.array([1]))
+    context_ad.SetDiscreteState(0, x)
+    system_ad.get_input_port(0).FixValue(context_ad, u)
+    x_next = system_ad.AllocateContext().get_discrete_state()
+    system_ad.CalcForcedDiscreteVariableUpdate(context_ad, x_next)
+    np.testing.assert_array_equal(ExtractGradient(x_next.get_vector(0).CopyToVector()),
+                                  [[1.0, 2.0]])
+    output = system_ad.AllocateOutput()
+    system_ad.CalcOutput(context_ad, output)
+    np.testing.assert_array_equal(
+        ExtractGradient(output.get_vector_data(0).CopyToVector()), [[3.0, 4.0]])
