@@ -81,6 +81,8 @@ IMPORT_TABLE = {
     "pydrake.systems.analysis": "systems.analysis",
     "pydrake.systems.primitives": "systems.primitives",
     "pydrake.systems.drawing": "systems.drawing",
+    "pydrake.systems.scalar_conversion": "systems.framework",
+    "pydrake.autodiffutils": "systems.autodiff",
     "pydrake.trajectories": "systems.trajectories",
     "pydrake.geometry": "scenegraph",
     "pydrake.math": "scenegraph.math",
