@@ -2,8 +2,8 @@
 ``pydrake.all``: a script's ``from pydrake.all import X`` ports as
 ``from scenegraph.all import X``.
 
-Re-exported (pydrake's module in brackets): systems.trajectories
-[pydrake.trajectories], scenegraph [pydrake.geometry, plus pydrake.perception's
+Re-exported (pydrake's module in brackets): systems.autodiff
+[pydrake.autodiffutils], systems.trajectories [pydrake.trajectories], scenegraph [pydrake.geometry, plus pydrake.perception's
 PointCloud], scenegraph.multibody [pydrake.multibody.plant, .tree, .math, .parsing,
 .meshcat], systems.analysis, systems.drawing, systems.framework [also
 pydrake.common.value], systems.primitives, systems.sensors (when present) and
@@ -25,7 +25,9 @@ import *`` never binds ``math``, ``all`` or another submodule.
 import importlib.util as _importlib_util
 import types as _types
 
-# pydrake.all imports pydrake.trajectories before its submodules' .all modules.
+# pydrake.all imports pydrake.autodiffutils first, and pydrake.trajectories before its
+# submodules' .all modules.
+from systems.autodiff import *  # noqa: F401,F403
 from systems.trajectories import *  # noqa: F401,F403
 # pydrake.geometry.all
 from scenegraph import *  # noqa: F401,F403
@@ -48,7 +50,7 @@ from scenegraph.math import *  # noqa: F401,F403
 # The modules above in import order: for a name several of them export, the last wins.
 _PRECEDENCE = tuple(
     _name for _name in (
-        "systems.trajectories", "scenegraph", "scenegraph.multibody",
+        "systems.autodiff", "systems.trajectories", "scenegraph", "scenegraph.multibody",
         "scenegraph.multibody.templates", "systems.analysis", "systems.drawing",
         "systems.framework", "systems.primitives", "systems.sensors", "scenegraph.sensors",
         "scenegraph.math")

@@ -1,1 +1,2 @@
-"""pydrake.systems-compatible systems framework: framework, analysis, primitives."""
+"""pydrake.systems-compatible systems framework: framework, analysis, primitives, and
+autodiff (pydrake.autodiffutils: the AutoDiffXd scalar the framework also runs on)."""

@@ -118,9 +118,12 @@ END = "<!-- END GENERATED NAME TABLES -->"
 KNOWN_DIFFERENCES = {
     "pydrake.systems.framework": {
         "EventStatus": "`KeepMoreSevere` returns the result (statuses are immutable)",
-        "System": "`ToAutoDiffXd`/`ToSymbolic`/`ToScalarType[T]` raise (float only)",
-        "LeafSystem": "`ToAutoDiffXd`/`ToSymbolic`/`ToScalarType[T]` raise (float only)",
-        "Diagram": "`ToAutoDiffXd`/`ToSymbolic`/`ToScalarType[T]` raise (float only)",
+        "System": "scalar conversion to AutoDiffXd only (`ToSymbolic` raises); "
+                  "`X_[AutoDiffXd]` subclasses the float class",
+        "LeafSystem": "scalar conversion to AutoDiffXd only (`ToSymbolic` raises); "
+                  "`X_[AutoDiffXd]` subclasses the float class",
+        "Diagram": "scalar conversion to AutoDiffXd only (`ToSymbolic` raises); "
+                  "`X_[AutoDiffXd]` subclasses the float class",
         "Context": "`SetContinuousState(None)` or non-numeric entries raise `TypeError`; "
                    "a frozen cache's error does not name the entry",
     },
@@ -209,7 +212,9 @@ def markdown(data) -> str:
            "`tools/api_coverage.py --markdown --write`. *present*: same name, "
            "pydrake's signatures accepted (`tests/test_pydrake_signatures.py`); "
            "*different*: present, with the differences noted; *missing*: not offered. "
-           "Templates (`Foo_`) hold the float (double) class only.", ""]
+           "Templates (`Foo_`) hold the float (double) class and, for the systems "
+           "framework, its primitives and the explicit integrators, an AutoDiffXd one.",
+           ""]
     summary = ["| pydrake module | here | present | different | missing |",
                "| --- | --- | --: | --: | --: |"]
     sections = []
