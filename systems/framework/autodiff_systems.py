@@ -19,7 +19,8 @@ from .diagram_context import DiagramContext
 from .leaf_system import LeafSystem
 from .system import System
 from .vectors import BasicVector
-from .vectors_autodiff import AutoDiffBasicVector
+from .input_port import PortDataType
+from .vectors_autodiff import AutoDiffBasicVector, AutoDiffOutputCalc
 
 __all__ = ["System_AutoDiffXd", "LeafSystem_AutoDiffXd", "Diagram_AutoDiffXd",
            "DiagramBuilder_AutoDiffXd", "Context_AutoDiffXd", "LeafContext_AutoDiffXd",
@@ -71,6 +72,15 @@ class LeafSystem_AutoDiffXd(LeafSystem, System_AutoDiffXd):
         context = LeafSystem._make_context(self, parent)
         context.__class__ = LeafContext_AutoDiffXd
         return context
+
+    def _declare_output(self, name, data_type, size, allocate, calc, prerequisites):
+        port = LeafSystem._declare_output(self, name, data_type, size, allocate, calc,
+                                          prerequisites)
+        if data_type == PortDataType.kVectorValued:
+            entry = self._cache_entries[-1]
+            entry._calc = AutoDiffOutputCalc(entry._calc)   # floats written -> constants
+            port._calc = entry._calc
+        return port
 
 
 class Diagram_AutoDiffXd(Diagram, System_AutoDiffXd):

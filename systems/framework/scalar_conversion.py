@@ -125,10 +125,19 @@ def _convert_models(system, vector_class) -> None:
     for port in system._input_ports:
         if isinstance(port._model, BasicVector):
             port._model = _vector_to(port._model, vector_class)
+    from .vectors_autodiff import AutoDiffOutputCalc
     for entry in system._cache_entries:
         owner = getattr(entry._allocate, "__self__", None)
-        if isinstance(owner, BasicVector):
+        if isinstance(owner, BasicVector):         # a vector output port's entry
             entry._allocate = _vector_to(owner, vector_class).Clone
+            calc = entry._calc
+            if isinstance(calc, AutoDiffOutputCalc):
+                calc = calc.calc
+            if vector_class is not BasicVector:
+                calc = AutoDiffOutputCalc(calc)
+            entry._calc = calc
+    for port in system._output_ports:
+        port._calc = port._cache_entry._calc
 
 
 def _convert_leaf(system, target_cls):

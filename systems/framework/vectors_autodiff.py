@@ -15,7 +15,7 @@ from systems.autodiff.autodiff_scalar import AutoDiffXd
 
 from .vectors import BasicVector
 
-__all__ = ["AutoDiffBasicVector", "autodiff_zeros"]
+__all__ = ["AutoDiffBasicVector", "autodiff_zeros", "AutoDiffOutputCalc"]
 
 _ZERO = AutoDiffXd(0.0)
 
@@ -25,6 +25,33 @@ def autodiff_zeros(n: int) -> np.ndarray:
     out = np.empty(int(n), dtype=object)
     out.fill(_ZERO)
     return out
+
+
+def make_entries_autodiff(data: np.ndarray) -> None:
+    """Replaces, in place, every entry of the object array `data` that is a plain number
+    by an AutoDiffXd constant."""
+    for i, entry in enumerate(data):
+        if type(entry) is not AutoDiffXd:
+            data[i] = to_autodiff_array([entry], "output")[0]
+
+
+class AutoDiffOutputCalc:
+    """The calc of a vector output port of an AutoDiffXd system: the system's calc, then
+    any float it wrote straight into the output's array (a constant, a clamped limit, a
+    time-based source) becomes an AutoDiffXd constant, so downstream numpy ufuncs find
+    AutoDiffXd only. Wrapped once, when the port is declared or the system converted."""
+
+    __slots__ = ("calc",)
+
+    def __init__(self, calc):
+        self.calc = calc
+
+    def __call__(self, context, output) -> None:
+        self.calc(context, output)
+        make_entries_autodiff(output._data)
+
+    def __reduce__(self):
+        return (AutoDiffOutputCalc, (self.calc,))
 
 
 class AutoDiffBasicVector(BasicVector):

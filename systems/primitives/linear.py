@@ -509,4 +509,8 @@ class SparseMatrixGain(LeafSystem):
         self._D = D
 
     def _calc(self, context, output) -> None:
-        output.SetFromVector(self._D @ self.get_input_port().Eval(context))
+        u = self.get_input_port().Eval(context)
+        if u.dtype == object:                     # SparseMatrixGain_[AutoDiffXd]
+            output.SetFromVector(self._D.toarray() @ u)
+            return
+        output.SetFromVector(self._D @ u)

@@ -76,6 +76,13 @@ class WrapToSystem(LeafSystem):
 
     def _wrap(self, context, output) -> None:
         u = self.get_input_port(0).Eval(context)
+        if u.dtype == object:                     # WrapToSystem_[AutoDiffXd]
+            y = u.copy()
+            for i, (low, high) in self._intervals.items():
+                span = high - low                 # y - span floor((y - low) / span)
+                y[i] = y[i] - span * math.floor((y[i].value() - low) / span)
+            output.SetFromVector(y)
+            return
         y = np.array(u, dtype=float)
         for i, (low, high) in self._intervals.items():
             y[i] = wrap_to(y[i], low, high)

@@ -336,3 +336,50 @@ def test_forced_discrete_update_of_a_converted_linear_system():
     system_ad.CalcOutput(context_ad, output)
     np.testing.assert_array_equal(
         ExtractGradient(output.get_vector_data(0).CopyToVector()), [[3.0, 4.0]])
+
+
+_PRIMITIVES = {
+    "Adder": (2, 2), "ConstantVectorSource": ([1.0, 2.0],), "Demultiplexer": (4, 2),
+    "AffineSystem": (np.eye(2), np.ones((2, 1)), np.ones(2), np.eye(2), np.ones((2, 1)),
+                     np.ones(2)),
+    "DiscreteDerivative": (2, 0.1), "DiscreteTimeDelay": (0.1, 2, 2),
+    "DiscreteTimeIntegrator": (2, 0.1), "FirstOrderLowPassFilter": (0.5, 2),
+    "Gain": (2.0, 2), "Integrator": (2,), "MatrixGain": (np.ones((2, 2)),),
+    "LinearSystem": (np.eye(2), np.ones((2, 1)), np.zeros((2, 2)), np.zeros((2, 1))),
+    "Multiplexer": (3,), "PassThrough": (2,), "Saturation": ([-1.0, -1.5], [1.0, 1.5]),
+    "Sine": ([1.0, 2.0], [1.0, 1.0], [0.0, 0.5]), "WrapToSystem": (3,),
+    "ZeroOrderHold": (0.1, 2), "MultilayerPerceptron": ([2, 3, 1],),
+    "SparseMatrixGain": (np.eye(2),)}
+
+
+@pytest.mark.parametrize("name", sorted(_PRIMITIVES))
+def test_every_primitive_converts_and_computes_the_float_values(name):
+    """Each primitive's AutoDiffXd copy, fed inputs 1, 2, ... seeded with the identity,
+    gives the float system's outputs, derivatives and updates as values, with
+    AutoDiffXd entries only (floats a calc writes, e.g. a clamped limit, become
+    constants)."""
+    import systems.primitives as primitives
+    system = getattr(primitives, name)(*_PRIMITIVES[name])
+    if name == "WrapToSystem":
+        system.set_interval(1, 0.0, 1.5)
+    system_ad = system.ToAutoDiffXd()
+    contexts = system.CreateDefaultContext(), system_ad.CreateDefaultContext()
+    for context in contexts:
+        context.SetTime(0.3)
+    for i in range(system.num_input_ports()):
+        u = np.arange(1.0, system.get_input_port(i).size() + 1)
+        system.get_input_port(i).FixValue(contexts[0], u)
+        system_ad.get_input_port(i).FixValue(contexts[1], InitializeAutoDiff(u)[:, 0])
+    results = []
+    for s, context in zip((system, system_ad), contexts):
+        values = [s.get_output_port(j).Eval(context) for j in range(s.num_output_ports())]
+        if context.num_continuous_states():
+            values.append(s.EvalTimeDerivatives(context).CopyToVector())
+        if context.num_discrete_state_groups():
+            update = s.EvalUniquePeriodicDiscreteUpdate(context)
+            values += [update.get_vector(g).CopyToVector() for g in range(update.num_groups())]
+        results.append(values)
+    for expected, got in zip(*results):
+        got = np.asarray(got)
+        assert got.dtype == object and all(type(v) is AutoDiffXd for v in got), got
+        np.testing.assert_allclose(ExtractValue(got).ravel(), expected, rtol=1e-14)
