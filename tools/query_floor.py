@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 from benchmarks import proximity_scenes as ps  # noqa: E402
 from benchmarks.bench_proximity import library_api  # noqa: E402
 from scenegraph.query_results import SignedDistancePair  # noqa: E402
-from scenegraph.proximity.broadphase import NO_BOXES, NO_PAIRS  # noqa: E402
+from scenegraph.proximity.broadphase import NO_PAIRS  # noqa: E402
 from scenegraph.proximity.compiled import layout  # noqa: E402
 
 
@@ -48,7 +48,7 @@ def _floor_call(handle):
     composer = state.pose_topology()._composer
     port_index = scene_graph._pose_inputs[3]
     engine = scene_graph._eval_proximity_engine(context)
-    query_state, select, allowed = engine.scene.compiled   # pair_queries.query's entry
+    query_state, select = engine.scene.compiled   # pair_queries.query's entry
     compose = composer._entry
     nF, nG = composer._nF, composer._nG
     parent_index, frame_index, R_FG, p_FG = composer._arrays
@@ -61,8 +61,8 @@ def _floor_call(handle):
         compose(parent_index, X._R, X._p, rows, frame_index, R_FG, p_FG, True,
                 np.empty((nF, 3, 3)), np.empty((nF, 3)), R_WG, p_WG)
         stats = np.empty(layout.NUM_STATS, np.int64)
-        found, values = select(query_state, R_WG, p_WG, layout.QUERY_SELECT | layout.FLAG_IN_FRAMES,
-                               0.025, 0.05, allowed, NO_PAIRS, NO_BOXES, stats)
+        _, found, values = select(query_state, R_WG, p_WG, layout.QUERY_SELECT | layout.FLAG_IN_FRAMES,
+                               0.025, 0.05, NO_PAIRS, stats)
         return SignedDistancePair._rows_of(ids, found, values)
 
     return floor

@@ -526,9 +526,8 @@ def _compiled_method(method: BroadphaseMethod) -> int:
 
 #: The filter words of no filter.
 NO_FILTER = np.zeros((0, 0), dtype=np.int64)
-#: The `pairs` and `boxes` arguments of a query that has none.
+#: The `pairs` argument of a query that has none.
 NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
-NO_BOXES = np.zeros((2, 0, 3))
 
 
 def _rows_by_kind(model: AabbModel, rows: np.ndarray) -> tuple:
@@ -614,7 +613,7 @@ class Broadphase:
         self.anchored_ready = np.zeros(1, dtype=np.int64)
         self.hint = np.full(2, -1, dtype=np.int64)
         self._filter_words = (None, NO_FILTER)
-        self._own = None
+        self._own = (None, None, None)
 
     def __getstate__(self):
         # The compiled state of world_aabbs/candidate_pairs is rebuilt on demand.
@@ -622,7 +621,7 @@ class Broadphase:
 
     def __setstate__(self, state) -> None:
         self.__dict__.update(state)
-        self._own = None
+        self._own = (None, None, None)
 
     @property
     def num_geometries(self) -> int:
@@ -632,19 +631,20 @@ class Broadphase:
         """Recompute the anchored rows' boxes at the next query."""
         self.anchored_ready[0] = 0
 
-    def new_state(self, packed=None, hulls=None):
+    def new_state(self, packed=None, hulls=None, allowed=NO_FILTER):
         """A compiled query state (query_state.QueryState) of this
-        broadphase's data, with the narrow phase's PackedShapes and
-        PackedHulls of the same rows (none: a broadphase-only state)."""
-        from scenegraph.proximity.compiled import layout
+        broadphase's data and the filter words `allowed` (allowed_words),
+        with the narrow phase's PackedShapes and PackedHulls of the same rows
+        (none: a broadphase-only state). States made here share the anchored
+        boxes and the first-hit hint."""
         from scenegraph.proximity.compiled.query_state import new_query_state
         if packed is None:
             packed, hulls = _empty_shape_table()
         _, params, vertex_start, vertices = self.model.packed
         return new_query_state(*self._dynamic_plan, *self._anchored_plan, params, vertex_start,
                                vertices, self.base_lo, self.base_hi, self.anchored_ready,
-                               self.method_code, self.explicit_pairs, self.hint, packed, hulls,
-                               NO_PAIRS, np.zeros((0, layout.NUM_VALUES)))
+                               allowed, self.method_code, self.explicit_pairs, self.hint, packed,
+                               hulls, NO_PAIRS)
 
     def allowed_words(self, filtered) -> np.ndarray:
         """The filter as int64 bitsets of allowed pairs i < j (NO_FILTER for
@@ -667,32 +667,35 @@ class Broadphase:
         self._filter_words = (filtered, words)  # one tuple: threads never see a mix
         return words
 
-    def _query(self, R_WG, p_WG, mode: int, margin: float, allowed, boxes):
-        """One compiled query (pair_queries.query) on this broadphase's own state."""
+    def _query(self, R_WG, p_WG, mode: int, margin: float, allowed):
+        """(rows, values) of one compiled query (pair_queries.query) on a state
+        of this broadphase's own with the filter words `allowed` (kept for the
+        last words asked)."""
         from scenegraph.proximity.compiled import layout
         if not margin >= 0.0:
             raise ValueError(f"broadphase margin must be non-negative, got {margin}")
         R = np.ascontiguousarray(R_WG, dtype=float).reshape(self._shape_R)
         p = np.ascontiguousarray(p_WG, dtype=float).reshape(self._shape_p)
         stats = np.empty(layout.NUM_STATS, dtype=np.int64)
-        args = (None, R, p, int(mode), float(margin), 0.0, allowed, NO_PAIRS, boxes, stats)
-        own = self._own
-        if own is None:
+        args = (R, p, int(mode), float(margin), 0.0, NO_PAIRS, stats)
+        words, state, entry = self._own
+        if words is not allowed:
             from scenegraph._jit import entry_point
             from scenegraph.proximity.compiled.pair_queries import query
-            state = self.new_state()
-            own = self._own = (state, entry_point(query, (state,) + args[1:]))
-        rows, _ = own[1](own[0], *args[1:])
+            state = self.new_state(allowed=allowed)
+            entry = entry_point(query, (state,) + args)
+            self._own = (allowed, state, entry)
+        _, rows, values = entry(state, *args)
         if stats[layout.STAT_BAD_ROW] >= 0:
             raise_bad_row(int(stats[layout.STAT_BAD_ROW]))
-        return rows
+        return rows, values
 
     def world_aabbs(self, R_WG, p_WG, margin: float = 0.0):
         """(lo, hi), each (N, 3) [m]; anchored rows' boxes computed once."""
         from scenegraph.proximity.compiled import layout
-        boxes = np.empty((2, self.model.num_geometries, 3))
-        self._query(R_WG, p_WG, layout.QUERY_BOXES, margin, NO_FILTER, boxes)
-        return boxes[0], boxes[1]
+        n = self.model.num_geometries
+        boxes = self._query(R_WG, p_WG, layout.QUERY_BOXES, margin, NO_FILTER)[1]
+        return boxes[:n], boxes[n:]
 
     def candidate_pairs(self, R_WG, p_WG, filtered=None, margin: float = 0.0) -> np.ndarray:
         """Sorted (K, 2) int64 unfiltered row pairs i < j whose (inflated)
@@ -700,4 +703,4 @@ class Broadphase:
         matrix (True = filtered) or an iterable of index pairs."""
         from scenegraph.proximity.compiled import layout
         return self._query(R_WG, p_WG, layout.QUERY_CANDIDATES, margin,
-                           self.allowed_words(filtered), NO_BOXES)
+                           self.allowed_words(filtered))[0]

@@ -87,11 +87,10 @@ class ShapeTable:
         C-contiguous) in W with status and route, from pair_queries.query's
         QUERY_SOLVE on a query state of this table alone (no broadphase);
         R (G, 3, 3), p (G, 3) C-contiguous float64."""
-        from scenegraph.proximity.broadphase import NO_BOXES, NO_FILTER, NO_PAIRS
+        from scenegraph.proximity.broadphase import NO_FILTER, NO_PAIRS
         solver = self._solver
         stats = np.empty(layout.NUM_STATS, dtype=np.int64)
-        args = (None, R, p, layout.QUERY_SOLVE, 0.0, float(max_distance), NO_FILTER, pairs,
-                NO_BOXES, stats)
+        args = (None, R, p, layout.QUERY_SOLVE, 0.0, float(max_distance), pairs, stats)
         if solver is None:
             from scenegraph._jit import entry_point
             from scenegraph.proximity.compiled.pair_queries import query
@@ -100,11 +99,11 @@ class ShapeTable:
             state = new_query_state(none_i, np.zeros(9, dtype=np.int64), none_i,
                                     np.zeros(9, dtype=np.int64), none_f,
                                     np.zeros(1, dtype=np.int64), none_f, none_f, none_f,
-                                    np.ones(1, dtype=np.int64), layout.AUTO, NO_PAIRS,
+                                    np.ones(1, dtype=np.int64), NO_FILTER, layout.AUTO, NO_PAIRS,
                                     np.full(2, -1, dtype=np.int64), self.packed, self.hulls,
-                                    NO_PAIRS, np.zeros((0, layout.NUM_VALUES)))
+                                    NO_PAIRS)
             solver = self._solver = (state, entry_point(query, (state,) + args[1:]))
-        return solver[1](solver[0], *args[1:])[1]
+        return solver[1](solver[0], *args[1:])[2]
 
     def call(self, kernel, *args):
         """kernel(*args) through its compiled entry (_jit.entry_point), kept

@@ -38,19 +38,21 @@ import warnings
 
 import numpy as np
 
-from scenegraph.proximity.broadphase import (NO_BOXES, NO_PAIRS, AabbModel, Broadphase,
-                                             BroadphaseMethod, PairFilter, explicit_rows,
-                                             raise_bad_row)
+from scenegraph.proximity.broadphase import (NO_PAIRS, AabbModel, Broadphase, BroadphaseMethod,
+                                             PairFilter, explicit_rows, raise_bad_row)
 from scenegraph.proximity.compiled import layout
 from scenegraph.proximity.compiled.layout import (FLAG_REFUSE_HALFSPACE_PAIRS, NUM_STATS,
-                                                  QUERY_FIRST_HIT, STAT_BAD_ROW, STAT_HIT_A,
-                                                  STAT_HIT_B)
+                                                  QUERY_FIRST_HIT, STAT_BAD_ROW)
 from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 from scenegraph.proximity.mesh_distance import load_mesh_bvh
 from scenegraph.proximity.point_query import PointQuery
 from scenegraph.proximity.shape_data import box_shape_data, shape_data_from_shape
 
 __all__ = ["ProximityScene", "Representation", "POSITION_LIMIT"]
+
+#: The stats argument of the first-hit query, whose answer is its return
+#: code: written by every call (any thread), never read.
+_SCRATCH_STATS = np.empty(NUM_STATS, dtype=np.int64)
 
 # Proximity queries refuse geometries (and query points) farther than this
 # from the world origin [m]: the narrow phase squares differences of
@@ -179,23 +181,28 @@ class ProximityScene:
                           method=self.method, explicit_pairs=self._explicit)
 
     def _build_compiled(self):
-        """(QueryState, pair_queries.query's entry, the filter words): one
-        state per scene, every query's arguments of fixed types."""
+        """(QueryState, pair_queries.query's entry): one state per scene (the
+        filter's words in it), every query's arguments of fixed types."""
         from scenegraph._jit import entry_point
         from scenegraph.proximity.compiled.pair_queries import query
         table, broadphase = self.table, self.broadphase
-        allowed = broadphase.allowed_words(self.pair_filter)
-        state = broadphase.new_state(table.packed, table.hulls)
+        state = broadphase.new_state(table.packed, table.hulls,
+                                     broadphase.allowed_words(self.pair_filter))
         n = len(self.ids)
         R, p = np.zeros((n, 3, 3)), np.zeros((n, 3))
         stats = np.empty(NUM_STATS, dtype=np.int64)
-        entry = entry_point(query, (state, R, p, 0, 0.0, 0.0, allowed, NO_PAIRS, NO_BOXES,
-                                    stats))
-        return state, entry, allowed
+        return state, entry_point(query, (state, R, p, 0, 0.0, 0.0, NO_PAIRS, stats))
+
+    def _build_exact(self):
+        """exact_mesh_queries.ExactRows of the rows that are exact meshes
+        (issue 32), or None; refuses an open mesh with the property."""
+        from scenegraph.proximity.exact_mesh_queries import build_exact_rows
+        return build_exact_rows(self)
 
     table = _BuiltOnce(_build_table)
     broadphase = _BuiltOnce(_build_broadphase)
     compiled = _BuiltOnce(_build_compiled)
+    exact = _BuiltOnce(_build_exact)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -247,15 +254,14 @@ class ProximityScene:
 
     # --- the compiled calls -------------------------------------------------------------
     def query(self, R, p, mode: int, margin: float = 0.0, max_distance: float = 0.0,
-              pairs=NO_PAIRS, boxes=NO_BOXES):
+              pairs=NO_PAIRS):
         """(rows, values, stats) of one compiled pair query
         (pair_queries.query) on poses R (n, 3, 3), p (n, 3): C-contiguous
         float64 arrays of the scene's rows (poses()'). A row with a
         non-finite pose raises (naming the row)."""
-        state, entry, allowed = self.compiled
+        state, entry = self.compiled
         stats = np.empty(NUM_STATS, dtype=np.int64)
-        rows, values = entry(state, R, p, mode, margin, max_distance, allowed, pairs, boxes,
-                             stats)
+        _, rows, values = entry(state, R, p, mode, margin, max_distance, pairs, stats)
         if stats[STAT_BAD_ROW] >= 0:
             raise_bad_row(int(stats[STAT_BAD_ROW]))
         return rows, values, stats
@@ -276,6 +282,8 @@ class ProximityScene:
                                          float(max_distance))
         self._refuse_halfspace_pair(stats)
         self.check(stats, query)
+        if self.exact is not None:
+            rows, values = self.exact.patch(R, p, rows, values, flags, max_distance)
         return [rows, values, False]
 
     def select_rows(self, R, p, pairs, max_distance: float, flags: int, query: str,
@@ -289,6 +297,8 @@ class ProximityScene:
         self._refuse_halfspace_pair(stats)
         if check:
             self.check(stats, query)
+        if self.exact is not None:
+            rows, values = self.exact.patch(R, p, rows, values, flags, max_distance)
         return [rows, values, False]
 
     def solve(self, R, p, pairs, max_distance: float, query: str) -> np.ndarray:
@@ -306,14 +316,18 @@ class ProximityScene:
     def first_hit(self, R, p):
         """(row A, row B) of an unfiltered candidate pair that penetrates or
         touches, or None (HasCollisions: one compiled call that stops at the
-        first hit)."""
-        state, entry, allowed = self.compiled
-        stats = np.empty(NUM_STATS, dtype=np.int64)
-        entry(state, R, p, QUERY_FIRST_HIT, 0.0, 0.0, allowed, NO_PAIRS, NO_BOXES, stats)
-        if stats[STAT_BAD_ROW] >= 0:
-            raise_bad_row(int(stats[STAT_BAD_ROW]))
-        a = stats[STAT_HIT_A]
-        return None if a < 0 else (int(a), int(stats[STAT_HIT_B]))
+        first hit; with exact meshes, exact_mesh_queries.ExactRows.first_hit)."""
+        if self.exact is not None:
+            return self.exact.first_hit(self, R, p)
+        state, entry = self.compiled
+        # The answer comes back as one int (QUERY_FIRST_HIT's code); the
+        # stats it also writes go to a scratch array nobody reads.
+        code = entry(state, R, p, QUERY_FIRST_HIT, 0.0, 0.0, NO_PAIRS, _SCRATCH_STATS)[0]
+        if code < 0:
+            if code == -1:
+                return None
+            raise_bad_row(-2 - code)
+        return divmod(code, len(self.ids))
 
     def candidates(self, R, p, margin: float = 0.0) -> np.ndarray:
         """(K, 2) int64 unfiltered row pairs i < j whose boxes (inflated by
@@ -326,10 +340,11 @@ class ProximityScene:
 
     def boxes(self, R, p, margin: float = 0.0):
         """(lo, hi) (n, 3): the rows' world boxes inflated by margin [m]."""
-        boxes = np.empty((2, len(self.ids), 3))
-        if len(self.ids):
-            self.query(R, p, layout.QUERY_BOXES, float(margin), boxes=boxes)
-        return boxes[0], boxes[1]
+        n = len(self.ids)
+        if not n:
+            return np.zeros((0, 3)), np.zeros((0, 3))
+        boxes = self.query(R, p, layout.QUERY_BOXES, float(margin))[1]
+        return boxes[:n], boxes[n:]
 
     @staticmethod
     def _refuse_halfspace_pair(stats) -> None:

@@ -1,17 +1,17 @@
 """Every pair query of a scene in one compiled call: `query`.
 
-query(state, R, p, mode, margin, max_distance, allowed, pairs, boxes, stats)
-    -> (rows, values)
+query(state, R, p, mode, margin, max_distance, pairs, stats) -> (code, rows, values)
 
-state: the scene's query_state.QueryState; R (N, 3, 3), p (N, 3): X_WG of
-every row [m] (C-contiguous float64); mode: one of layout.QUERY_* plus
-layout.FLAG_* bits; margin [m] inflates the broadphase boxes; max_distance
-[m] bounds the pairs kept; allowed (N, W) int64: the filter as bitsets of
-allowed pairs i < j (PairFilter.allowed_upper_words as int64; (0, 0): no
-filter); pairs (K, 2) int64: the pairs of QUERY_SELECT_ROWS and QUERY_SOLVE
-(else unused); boxes (2, N, 3) float64: lo, hi of every row, written by
-QUERY_BOXES and QUERY_CANDIDATES (pass (2, 0, 3) when not wanted); stats
-(layout.NUM_STATS,) int64, written (layout.STAT_*).
+state: the scene's query_state.QueryState (its filter included); R (N, 3, 3),
+p (N, 3): X_WG of every row [m] (C-contiguous float64); mode: one of
+layout.QUERY_* plus layout.FLAG_* bits; margin [m] inflates the broadphase
+boxes; max_distance [m] bounds the pairs kept; pairs (K, 2) int64: the pairs
+of QUERY_SELECT_ROWS and QUERY_SOLVE (else unused); stats
+(layout.NUM_STATS,) int64, written (layout.STAT_*). rows and values are
+None where a mode has none to hand back, and code is 0 except for
+QUERY_FIRST_HIT (a None or an int costs nothing to return; each array a
+compiled call returns costs ~0.3-0.5 µs, and reading a stats array back
+about as much: a noticeable part of a HasCollisions call).
 
   QUERY_CANDIDATES   rows: the broadphase's candidate pairs (K, 2), i < j,
                      sorted by (i, j), minus filtered pairs.
@@ -25,9 +25,11 @@ QUERY_BOXES and QUERY_CANDIDATES (pass (2, 0, 3) when not wanted); stats
                      status (EXACT, UNCERTIFIED, FARTHER: a distance > max_distance
                      and NaN witnesses) and the route that answered it
                      (routes.Route codes).
-  QUERY_FIRST_HIT    HasCollisions: STAT_HIT_A/B the rows of a candidate pair
-                     that penetrates or touches, or −1 (_first_hit).
-  QUERY_BOXES        the boxes only.
+  QUERY_FIRST_HIT    HasCollisions (_first_hit): code A·N + B for the rows
+                     A < B of a candidate pair that penetrates or touches,
+                     −1 if none does, −2 − row for a row whose pose is not
+                     finite; also in STAT_HIT_A/B and STAT_BAD_ROW.
+  QUERY_BOXES        values: the boxes, lo (N rows) then hi (N rows), (2N, 3).
 
 Flags: FLAG_IN_FRAMES puts the witnesses in A's frame (p_ACa) and B's frame
 (p_BCb) instead of W; FLAG_NEGATE reports the depth −φ + 0.0 instead of φ;
@@ -39,9 +41,7 @@ state.anchored_ready[0] was set to 0, and kept.
 
 One entry for every mode: numba compiles (and a new process loads) each
 compiled entry separately, and LLVM optimizes the whole narrow phase again
-inside every entry that links it. Arrays a mode does not fill are the
-state's no_rows / no_values (made in Python, so handing them back creates no
-array data; each array a compiled call returns still costs ~0.3 µs).
+inside every entry that links it.
 
 select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames,
              negate, rows, values, stats)
@@ -296,7 +296,7 @@ def _world_boxes(state, R, p, margin, lo, hi):
 
 
 @njit(inline="always")
-def _first_hit(state, R, p, allowed):
+def _first_hit(state, R, p):
     """HasCollisions: the world boxes of every row, then the candidate pairs
     (boxes touching, allowed by the filter words) until one penetrates or
     touches.
@@ -320,6 +320,7 @@ def _first_hit(state, R, p, allowed):
     bad = _world_boxes(state, R, p, 0.0, lo, hi)
     if bad >= 0:
         return -1, -1, bad
+    allowed = state.allowed
     hint = state.hint
     a, b = hint[0], hint[1]
     if 0 <= a and a < b and b < n and _candidate(lo, hi, allowed, a, b):
@@ -354,12 +355,13 @@ def _first_hit(state, R, p, allowed):
 
 
 @njit(inline="always")
-def _candidates(state, R, p, margin, allowed, method, lo, hi):
+def _candidates(state, R, p, margin, method, lo, hi):
     """(pairs (K, 2) sorted by (i, j), bad row): the world boxes into lo, hi
     and the candidate pairs of `method` (BOXES_ONLY: none)."""
     bad = _world_boxes(state, R, p, margin, lo, hi)
     if bad >= 0 or method == BOXES_ONLY:
         return state.no_rows, bad
+    allowed = state.allowed
     if method == EXPLICIT:
         first, second, K = _explicit_pairs(lo, hi, allowed, state.explicit)
         pairs = np.empty((K, 2), dtype=np.int64)
@@ -371,43 +373,42 @@ def _candidates(state, R, p, margin, allowed, method, lo, hi):
 
 
 @njit(specialize_literals=False)
-def query(state, R, p, mode, margin, max_distance, allowed, pairs, boxes, stats):
+def query(state, R, p, mode, margin, max_distance, pairs, stats):
     """See the module docstring."""
     what = mode & QUERY_MODE_MASK
     for s in range(stats.shape[0]):
         stats[s] = -1
     stats[STAT_COUNT], stats[STAT_UNCERTIFIED], stats[STAT_HALFSPACE_PAIR] = 0, 0, 0
     if what == QUERY_FIRST_HIT:
-        a, b, bad = _first_hit(state, R, p, allowed)
+        a, b, bad = _first_hit(state, R, p)
         stats[STAT_HIT_A], stats[STAT_HIT_B], stats[STAT_BAD_ROW] = a, b, bad
-        return state.no_rows, state.no_values
+        code = -2 - bad if bad >= 0 else (a * state.base_lo.shape[0] + b if a >= 0 else -1)
+        return code, None, None
     if what == QUERY_SELECT_ROWS or what == QUERY_SOLVE:
         found = pairs
     else:
         n = state.base_lo.shape[0]
-        if boxes.shape[1] == n:
-            lo, hi = boxes[0], boxes[1]
-        else:
-            lo, hi = np.empty((n, 3)), np.empty((n, 3))
-        found, bad = _candidates(state, R, p, margin, allowed,
-                                 BOXES_ONLY if what == QUERY_BOXES else state.method, lo, hi)
+        boxes = np.empty((2 * n, 3))
+        found, bad = _candidates(state, R, p, margin,
+                                 BOXES_ONLY if what == QUERY_BOXES else state.method,
+                                 boxes[:n], boxes[n:])
         if bad >= 0:
             stats[STAT_BAD_ROW] = bad
-            return state.no_rows, state.no_values
+            return 0, None, None
         if what == QUERY_BOXES:
-            return state.no_rows, state.no_values
+            return 0, None, boxes
         if what == QUERY_CANDIDATES:
             stats[STAT_COUNT] = found.shape[0]
-            return found, state.no_values
+            return 0, found, None
     shapes = state.shapes
     if mode & FLAG_REFUSE_HALFSPACE_PAIRS:
         kind = shapes.kind
         for k in range(found.shape[0]):
             if kind[found[k, 0]] == HALFSPACE and kind[found[k, 1]] == HALFSPACE:
                 stats[STAT_HALFSPACE_PAIR] = 1
-                return state.no_rows, state.no_values
+                return 0, None, None
     if what == QUERY_SOLVE:
-        return state.no_rows, _solved(shapes, state.hulls, R, p, found, max_distance, stats)
+        return 0, None, _solved(shapes, state.hulls, R, p, found, max_distance, stats)
     K = found.shape[0]
     rows = np.empty((K, 2), dtype=np.int64)
     values = np.empty((K, NUM_VALUES))
@@ -415,4 +416,4 @@ def query(state, R, p, mode, margin, max_distance, allowed, pairs, boxes, stats)
         select_pairs(shapes, state.hulls, R, p, found, max_distance, (mode & FLAG_IN_FRAMES) != 0,
                      (mode & FLAG_NEGATE) != 0, rows, values, stats)
     count = stats[STAT_COUNT]
-    return rows[:count], values[:count]
+    return 0, rows[:count], values[:count]

@@ -22,6 +22,9 @@ packed_shapes.py for their meaning):
                      computed by the first query after anchored_ready[0] was
                      set to 0 (the kernel then sets it to 1)
   anchored_ready (1,) int64
+  allowed (N, W) int64
+                     the filter: bitsets of allowed pairs i < j
+                     (PairFilter.allowed_upper_words as int64; (0, 0): none)
   method int64       the broadphase method (layout.NXN, SWEEP, GRID, AUTO,
                      EXPLICIT)
   explicit (K, 2) int64
@@ -32,9 +35,9 @@ packed_shapes.py for their meaning):
   shapes, hulls      packed_shapes.PackedShapes / PackedHulls of the same N
                      rows (the narrow phase's data; of no geometry for a
                      broadphase-only state)
-  no_rows (0, 2) int64, no_values (0, layout.NUM_VALUES) float64
-                     what a query returns when it has no rows to hand back
-                     (made in Python once: no new array per call)
+  no_rows (0, 2) int64
+                     the pairs of a broadphase query that found none to
+                     look for (made in Python once)
 
 The object keeps references to the arrays (they stay alive with it).
 Built with `new_query_state` (compiled, cached like every kernel).
@@ -49,8 +52,8 @@ from scenegraph._jit import njit
 __all__ = ["QueryState", "new_query_state", "FIELDS"]
 
 FIELDS = ("rows", "kind_start", "anchored_rows", "anchored_kind_start", "params",
-          "vertex_start", "vertices", "base_lo", "base_hi", "anchored_ready", "method",
-          "explicit", "hint", "shapes", "hulls", "no_rows", "no_values")
+          "vertex_start", "vertices", "base_lo", "base_hi", "anchored_ready", "allowed", "method",
+          "explicit", "hint", "shapes", "hulls", "no_rows")
 
 
 @structref.register
@@ -71,9 +74,9 @@ structref.define_proxy(QueryState, QueryStateType, list(FIELDS))
 
 @njit
 def new_query_state(rows, kind_start, anchored_rows, anchored_kind_start, params, vertex_start,
-                    vertices, base_lo, base_hi, anchored_ready, method, explicit, hint, shapes,
-                    hulls, no_rows, no_values):
+                    vertices, base_lo, base_hi, anchored_ready, allowed, method, explicit, hint,
+                    shapes, hulls, no_rows):
     """A QueryState holding these arrays (see the module docstring)."""
     return QueryState(rows, kind_start, anchored_rows, anchored_kind_start, params, vertex_start,
-                      vertices, base_lo, base_hi, anchored_ready, method, explicit, hint, shapes,
-                      hulls, no_rows, no_values)
+                      vertices, base_lo, base_hi, anchored_ready, allowed, method, explicit, hint,
+                      shapes, hulls, no_rows)

@@ -222,17 +222,20 @@ def test_the_last_pair_found_is_tried_first_and_only_counts_if_it_collides(n):
     assert not pose().HasCollisions()
     assert hint.tolist() == [2, 3]          # kept: it is only tried first
     # Kept rows that are no candidate pair are ignored, however they got there.
-    from scenegraph.proximity.broadphase import NO_BOXES, NO_PAIRS, PairFilter
+    from scenegraph.proximity.broadphase import NO_PAIRS, PairFilter
     from scenegraph.proximity.compiled import layout
+    from scenegraph.proximity.compiled.pair_queries import query as pair_query
     R, p, _ = scene.poses(pose([(2, 3)])._engine_and_poses()[1])
-    only_23 = scene.broadphase.allowed_words(PairFilter.from_pairs(n, [(2, 3)]))
-    no_filter = scene.broadphase.allowed_words(None)
-    state, entry, _ = scene.compiled
+    bp, table = scene.broadphase, scene.table
+    # States sharing the scene's hint: no filter, and only the pair (2, 3) filtered.
+    only_23 = bp.new_state(table.packed, table.hulls,
+                           bp.allowed_words(PairFilter.from_pairs(n, [(2, 3)])))
+    no_filter = bp.new_state(table.packed, table.hulls)
     for kept in ([2, 3], [3, 2], [3, 3], [2, n + 4], [-1, 3]):
         hint[:] = kept
         stats = np.empty(layout.NUM_STATS, dtype=np.int64)
-        entry(state, R, p, layout.QUERY_FIRST_HIT, 0.0, 0.0,
-              only_23 if kept == [2, 3] else no_filter, NO_PAIRS, NO_BOXES, stats)
+        pair_query(only_23 if kept == [2, 3] else no_filter, R, p, layout.QUERY_FIRST_HIT, 0.0,
+                   0.0, NO_PAIRS, stats)
         a, b = stats[layout.STAT_HIT_A], stats[layout.STAT_HIT_B]
         answer = None if a < 0 else (a, b)
         assert answer == (None if kept == [2, 3] else (2, 3)), kept

@@ -190,14 +190,14 @@ def _pair_query(bp, table):
     """call(R, p, mode) -> (rows, values, stats): the compiled pair query
     (pair_queries.query) on a state of bp's broadphase data and table's
     narrow-phase data, as a ProximityScene makes it (no filter, margin 0)."""
-    from scenegraph.proximity.broadphase import NO_BOXES, NO_PAIRS
+    from scenegraph.proximity.broadphase import NO_PAIRS
     from scenegraph.proximity.compiled.pair_queries import query
 
     state = bp.new_state(table.packed, table.hulls)
 
     def call(R, p, mode):
         stats = np.empty(layout.NUM_STATS, dtype=np.int64)
-        rows, values = query(state, R, p, mode, 0.0, 0.0, NO_FILTER, NO_PAIRS, NO_BOXES, stats)
+        _, rows, values = query(state, R, p, mode, 0.0, 0.0, NO_PAIRS, stats)
         return rows, values, stats
 
     return call
