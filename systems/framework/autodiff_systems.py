@@ -10,7 +10,10 @@ arrays. The choice is made once, by class; no float code path tests for AutoDiff
 """
 from __future__ import annotations
 
+import copyreg
+
 from systems.autodiff.autodiff_scalar import AutoDiffXd
+from systems.common.scalar_templates import template_of
 
 from .context import Context, LeafContext
 from .diagram import Diagram
@@ -52,11 +55,28 @@ class DiagramContext_AutoDiffXd(DiagramContext, Context_AutoDiffXd):
     __slots__ = ()
 
 
+def _autodiff_instance(float_cls):
+    """A new, empty instance of the AutoDiffXd class of `float_cls` (unpickling)."""
+    cls = _FIXED.get(float_cls) or template_of(float_cls)[AutoDiffXd]
+    return cls.__new__(cls)
+
+
 class System_AutoDiffXd(System):
     """pydrake's ``System_[AutoDiffXd]``: the base of every AutoDiffXd system."""
 
     _scalar = AutoDiffXd
     _scalar_base_name = "System"
+    _float_class = System
+
+    def __reduce_ex__(self, protocol):
+        # Pickled by their float class (an AutoDiffXd class's name, "Adder_[AutoDiffXd]",
+        # is no attribute of its module): unpickling asks the template again.
+        reduced = super().__reduce_ex__(protocol)
+        if reduced[0] is copyreg.__newobj__ and reduced[1][0] is type(self):
+            float_cls = type(self).__dict__.get("_float_class") or type(self)._float_class
+            if template_of(float_cls) is not None or float_cls in _FIXED:
+                return (_autodiff_instance, (float_cls,)) + tuple(reduced[2:])
+        return reduced
 
 
 class LeafSystem_AutoDiffXd(LeafSystem, System_AutoDiffXd):
@@ -67,6 +87,7 @@ class LeafSystem_AutoDiffXd(LeafSystem, System_AutoDiffXd):
     _scalar = AutoDiffXd
     _vector_class = AutoDiffBasicVector
     _scalar_base_name = "LeafSystem"
+    _float_class = LeafSystem
 
     def _make_context(self, parent):
         context = LeafSystem._make_context(self, parent)
@@ -89,6 +110,7 @@ class Diagram_AutoDiffXd(Diagram, System_AutoDiffXd):
 
     _scalar = AutoDiffXd
     _scalar_base_name = "Diagram"
+    _float_class = Diagram
 
     def _make_context(self, parent):
         context = Diagram._make_context(self, parent)
@@ -150,7 +172,8 @@ def autodiff_subclass(cls):
     name = f"{cls.__name__}_[AutoDiffXd]"
     namespace = {"__module__": cls.__module__, "__qualname__": name,
                  "__doc__": f"pydrake's ``{name}``: {cls.__name__} on AutoDiffXd scalars.",
-                 "_scalar": AutoDiffXd, "_scalar_base_name": cls.__name__}
+                 "_scalar": AutoDiffXd, "_scalar_base_name": cls.__name__,
+                 "_float_class": cls}
     if "__slots__" in cls.__dict__:
         namespace["__slots__"] = ()
     return type(name, bases, namespace)

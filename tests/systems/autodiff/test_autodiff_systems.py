@@ -383,3 +383,22 @@ def test_every_primitive_converts_and_computes_the_float_values(name):
         got = np.asarray(got)
         assert got.dtype == object and all(type(v) is AutoDiffXd for v in got), got
         np.testing.assert_allclose(ExtractValue(got).ravel(), expected, rtol=1e-14)
+
+
+def test_autodiff_diagram_and_context_copy_and_pickle():
+    import copy
+    import pickle
+    builder = DiagramBuilder()
+    integrator = builder.AddSystem(Integrator(2))
+    gain = builder.AddSystem(Gain(2.0, 2))
+    builder.Connect(integrator.get_output_port(), gain.get_input_port())
+    builder.ExportOutput(gain.get_output_port(), "y")
+    diagram_ad = builder.Build().ToAutoDiffXd()
+    context = diagram_ad.CreateDefaultContext()
+    context.SetContinuousState(InitializeAutoDiff([1.0, 2.0])[:, 0])
+    for system, copied in [pickle.loads(pickle.dumps((diagram_ad, context))),
+                           copy.deepcopy((diagram_ad, context))]:
+        assert type(system) is Diagram_[AD] and isinstance(copied.get_time(), float)
+        y = system.get_output_port(0).Eval(copied)
+        np.testing.assert_array_equal(ExtractGradient(y), 2.0 * np.eye(2))
+    assert type(diagram_ad.Clone()) is Diagram_[AD]
