@@ -1,0 +1,134 @@
+"""Exact meshes in a ProximityScene's pair queries (issue 32).
+
+A scene whose rows include an exact mesh (exact_mesh.is_exact_mesh: a closed
+Mesh with ("proximity", "exact_mesh") = True) builds an ExactRows at its
+first pair query. The compiled pair query runs as always, with every Mesh as
+its convex hull; then ExactRows.patch re-answers the selected pairs that hold
+an exact mesh, at the triangles (exact_mesh.exact_pair), and keeps those the
+query still selects. That is complete because a mesh lies inside its hull:
+
+  * a pair whose exact solids overlap has overlapping hulls, so the hull
+    penetration query has selected it;
+  * a pair's exact distance is at least its hull distance, so a pair within
+    max_distance exactly is within it for the hulls.
+
+FindCollisionCandidates needs nothing: a mesh's box and its hull's box are
+the same. HasCollisions (first_hit) takes the hull-penetrating pairs, returns
+the first without an exact mesh, else the first whose exact solids overlap.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scenegraph.proximity.compiled import layout
+from scenegraph.proximity.exact_mesh import (ExactShape, exact_mesh_bvh, exact_pair,
+                                             is_exact_mesh)
+
+__all__ = ["ExactRows", "build_exact_rows"]
+
+
+def _label(scene, row: int) -> str:
+    shape = scene.reps[row].shape
+    name = ""
+    try:
+        name = shape.source().description()
+    except Exception:
+        pass
+    where = f" ({name})" if name else ""
+    return f"geometry {scene.ids[row]}{where}"
+
+
+def build_exact_rows(scene):
+    """ExactRows of the scene, or None when no row is an exact mesh.
+
+    Raises:
+      ValueError: a Mesh with ("proximity", "exact_mesh") = True is not
+        closed (naming the geometry).
+    """
+    rows = [k for k, rep in enumerate(scene.reps)
+            if is_exact_mesh(rep.shape, scene.properties[k])]
+    if not rows:
+        return None
+    return ExactRows(scene, rows)
+
+
+class ExactRows:
+    """The exact-mesh rows of a scene and their pair answers.
+
+    exact: (n,) bool, the rows that are exact meshes; shapes: per row, the
+    ExactShape built at the first pair that needs it (exact meshes at
+    construction, so an open one is refused at once)."""
+
+    def __init__(self, scene, rows):
+        n = len(scene.ids)
+        self.exact = np.zeros(n, dtype=bool)
+        self.exact[rows] = True
+        self._scene = scene
+        self._shapes = [None] * n
+        for k in rows:
+            shape = scene.reps[k].shape
+            faces = shape.mesh_faces()
+            if faces is None:
+                raise ValueError(f"{_label(scene, k)}: ('proximity', 'exact_mesh') needs a "
+                                 f"Mesh with triangles (this one has vertices only)")
+            self._shapes[k] = ExactShape.from_mesh(
+                exact_mesh_bvh(shape.mesh_vertices(), faces, _label(scene, k)))
+
+    def shape(self, row: int) -> ExactShape:
+        found = self._shapes[row]
+        if found is None:
+            found = self._shapes[row] = ExactShape.from_shape_data(self._scene.reps[row].data)
+        return found
+
+    def answer(self, R, p, a: int, b: int):
+        """exact_mesh.exact_pair of rows a, b at poses R (n, 3, 3), p (n, 3)."""
+        return exact_pair(self.shape(a), R[a], p[a], self.shape(b), R[b], p[b])
+
+    def patch(self, R, p, rows, values, flags: int, max_distance: float):
+        """(rows, values) of a select/select_rows result with the pairs that
+        hold an exact mesh re-answered exactly (module docstring); pairs no
+        longer selected are dropped. values (K, ≥10) as pair_queries writes
+        them under `flags` (FLAG_NEGATE: depths, the penetration query;
+        FLAG_IN_FRAMES: witnesses in the geometries' frames)."""
+        if not len(rows):
+            return rows, values
+        mine = np.flatnonzero(self.exact[rows[:, 0]] | self.exact[rows[:, 1]])
+        if not len(mine):
+            return rows, values
+        keep = np.ones(len(rows), dtype=bool)
+        values = np.array(values, copy=True)
+        negate = bool(flags & layout.FLAG_NEGATE)
+        in_frames = bool(flags & layout.FLAG_IN_FRAMES)
+        for k in mine.tolist():
+            a, b = int(rows[k, 0]), int(rows[k, 1])
+            phi, ca, cb, nhat, overlapping = self.answer(R, p, a, b)
+            if negate:
+                if not overlapping:
+                    keep[k] = False
+                    continue
+                values[k, layout.VALUE_PHI] = -phi + 0.0
+            else:
+                if phi > max_distance:
+                    keep[k] = False
+                    continue
+                values[k, layout.VALUE_PHI] = phi
+            if in_frames:
+                ca = R[a].T @ (ca - p[a])
+                cb = R[b].T @ (cb - p[b])
+            values[k, layout.VALUE_CA:layout.VALUE_CA + 3] = ca
+            values[k, layout.VALUE_CB:layout.VALUE_CB + 3] = cb
+            values[k, layout.VALUE_NHAT:layout.VALUE_NHAT + 3] = nhat
+        if keep.all():
+            return rows, values
+        return np.ascontiguousarray(rows[keep]), np.ascontiguousarray(values[keep])
+
+    def first_hit(self, scene, R, p):
+        """HasCollisions' (row A, row B) of a colliding unfiltered pair, or None."""
+        rows, _, stats = scene.query(R, p, layout.QUERY_SELECT, 0.0, 0.0)
+        for a, b in rows.tolist():
+            if not (self.exact[a] or self.exact[b]):
+                return a, b
+        for a, b in rows.tolist():
+            if self.answer(R, p, a, b)[4]:
+                return a, b
+        return None
