@@ -2,7 +2,7 @@
 
 Everything here is expressed in the mesh's own frame M (for a geometry, its
 frame G); lengths are in metres. The tree is built and queried by compiled
-kernels (mesh_kernels.py: median-split build, depth-first nearest-first
+kernels (compiled/mesh_kernels.py: median-split build, depth-first nearest-first
 closest point, hierarchical winding number); the numpy functions below are
 the reference definitions the kernels reproduce, and stay usable on their own.
 
@@ -29,7 +29,7 @@ import threading
 
 import numpy as np
 
-from scenegraph.proximity import mesh_kernels as _k
+from scenegraph.proximity.compiled import mesh_kernels as _k
 
 # Voronoi region of the closest point on triangle (a, b, c).
 REGION_FACE = 0

@@ -35,7 +35,7 @@ import threading
 
 import numpy as np
 
-from scenegraph.proximity import mesh_kernels as _k
+from scenegraph.proximity.compiled import mesh_kernels as _k
 from scenegraph.proximity.mesh_bvh import (
     TriangleMeshBvh,
     closest_points_on_segments,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from scenegraph._jit import njit
-from scenegraph.proximity.mesh_kernels import _CANDIDATES, _signed_one
+from scenegraph.proximity.compiled.mesh_kernels import _CANDIDATES, _signed_one
 
 __all__ = ["vertex_to_face_pairs"]
 

@@ -184,7 +184,7 @@ def test_bad_mesh_input():
 
 
 def test_edge_twins_classify_border_and_shared_edges():
-    from scenegraph.proximity.mesh_kernels import edge_twins
+    from scenegraph.proximity.compiled.mesh_kernels import edge_twins
 
     V, F = torus()
     twin, closed = edge_twins(F.astype(np.int64), len(V))
