@@ -61,8 +61,8 @@ def _floor_call(handle):
         compose(parent_index, X._R, X._p, rows, frame_index, R_FG, p_FG, True,
                 np.empty((nF, 3, 3)), np.empty((nF, 3)), R_WG, p_WG)
         stats = np.empty(layout.NUM_STATS, np.int64)
-        _, found, values = select(query_state, R_WG, p_WG, layout.QUERY_SELECT | layout.FLAG_IN_FRAMES,
-                               0.025, 0.05, NO_PAIRS, stats)
+        mode = layout.QUERY_SELECT | layout.FLAG_IN_FRAMES
+        _, found, values = select(query_state, R_WG, p_WG, mode, 0.025, 0.05, NO_PAIRS, stats)
         return SignedDistancePair._rows_of(ids, found, values)
 
     return floor

@@ -2,11 +2,14 @@
 (NXN), sweep-and-prune (SAP) or an explicit list.
 
 Two implementations give the same boxes (bit for bit) and the same pairs:
-`Broadphase`, the one the engine uses, does a whole query (boxes of the
-moving geometries, anchored boxes from a cache, candidate pairs minus filtered
-pairs) in one compiled call (compiled/sweep_and_prune.py); the module-level
+`Broadphase`, the one the ProximityScene uses, holds the broadphase's data
+(shapes for the boxes, anchored rows and their kept boxes, the method) that
+the scene's one compiled query call reads (compiled/pair_queries.py over
+compiled/sweep_and_prune.py: boxes of the moving geometries, anchored boxes
+computed once, candidate pairs minus filtered pairs); the module-level
 functions (AabbModel.world_aabbs, candidate_pairs, pairs_nxn, pairs_sap,
 pairs_explicit) do the same in numpy and are its reference in the tests.
+The broadphase runs no narrow phase.
 
 Geometries are addressed by their row index 0..N−1 in the arrays given here;
 the engine orders rows by GeometryId, so "i < j" means "registered earlier".

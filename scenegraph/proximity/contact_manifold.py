@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from scenegraph.proximity.compiled.layout import FLAG_NEGATE, FLAG_REFUSE_HALFSPACE_PAIRS
+from scenegraph.proximity.compiled.layout import (FLAG_NEGATE, FLAG_REFUSE_HALFSPACE_PAIRS,
+                                                  VALUE_NHAT)
 from scenegraph.proximity.compiled.manifold_kernels import (CAP_SIDES, MAX_POINTS,
                                                             contact_manifolds)
 
@@ -149,14 +150,13 @@ def _compute(engine, world_poses) -> ContactManifoldArrays:
     counts = np.empty(K, dtype=np.int64)
     out = np.full((K, MAX_POINTS, 7), np.nan)
     if K:
-        scene.table.call(contact_manifolds, *_static(scene), R, p,
-                           np.ascontiguousarray(rows), np.ascontiguousarray(values), counts,
-                           out)
+        scene.table.call(contact_manifolds, *_static(scene), R, p, np.ascontiguousarray(rows),
+                         np.ascontiguousarray(values), counts, out)
     ids = scene.ids
     a, b = rows[:, 0].tolist(), rows[:, 1].tolist()
-    return ContactManifoldArrays([ids[i] for i in a], [ids[i] for i in b], rows.copy(),
-                                 values[:, 7:10].copy(), counts, out[:, :, 0:3],
-                                 out[:, :, 3:6], out[:, :, 6])
+    nhat = values[:, VALUE_NHAT:VALUE_NHAT + 3].copy()
+    return ContactManifoldArrays([ids[i] for i in a], [ids[i] for i in b], rows.copy(), nhat,
+                                 counts, out[:, :, 0:3], out[:, :, 3:6], out[:, :, 6])
 
 
 def manifold_arrays(engine, world_poses) -> ContactManifoldArrays:
