@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copyreg
 
+from systems.autodiff.autodiff_arrays import to_autodiff_array
 from systems.autodiff.autodiff_scalar import AutoDiffXd
 from systems.common.scalar_templates import template_of
 
@@ -20,6 +21,7 @@ from .diagram import Diagram
 from .diagram_builder import DiagramBuilder
 from .diagram_context import DiagramContext
 from .leaf_system import LeafSystem
+from .state import ContinuousState
 from .system import System
 from .vectors import BasicVector
 from .input_port import PortDataType
@@ -43,16 +45,28 @@ class Context_AutoDiffXd(Context):
     __slots__ = ()
 
 
+def _set_continuous_state(base):
+    def SetContinuousState(self, xc) -> None:
+        """Sets xc from an array-like of floats and/or AutoDiffXd (floats become
+        constants). Raises as Context.SetContinuousState."""
+        if xc is not None and not isinstance(xc, (str, bytes)):
+            xc = to_autodiff_array(xc, "SetContinuousState")
+        base.SetContinuousState(self, xc)
+    return SetContinuousState
+
+
 class LeafContext_AutoDiffXd(LeafContext, Context_AutoDiffXd):
     """pydrake's ``LeafContext_[AutoDiffXd]``."""
 
     __slots__ = ()
+    SetContinuousState = _set_continuous_state(LeafContext)
 
 
 class DiagramContext_AutoDiffXd(DiagramContext, Context_AutoDiffXd):
     """The context of a Diagram_[AutoDiffXd]."""
 
     __slots__ = ()
+    SetContinuousState = _set_continuous_state(DiagramContext)
 
 
 def _autodiff_instance(float_cls):
@@ -93,6 +107,11 @@ class LeafSystem_AutoDiffXd(LeafSystem, System_AutoDiffXd):
         context = LeafSystem._make_context(self, parent)
         context.__class__ = LeafContext_AutoDiffXd
         return context
+
+    def _allocate_xcdot(self) -> ContinuousState:
+        return ContinuousState._make(
+            AutoDiffBasicVector._zeros(self._xc_model._data.shape[0]),
+            self._num_q, self._num_v, self._num_z)
 
     def _declare_output(self, name, data_type, size, allocate, calc, prerequisites):
         port = LeafSystem._declare_output(self, name, data_type, size, allocate, calc,

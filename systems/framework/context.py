@@ -317,7 +317,7 @@ class Context(ContextBase):
         """
         vector = self._state._continuous._vector
         data = vector._data
-        if type(xc) is _ndarray and xc.shape == data.shape and xc.dtype is data.dtype:
+        if type(xc) is _ndarray and xc.shape == data.shape:
             data[:] = xc                     # (SetFromVector's array case)
         else:
             try:

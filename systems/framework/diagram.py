@@ -346,7 +346,7 @@ def _leaf_state_views(context, state: State):
         continuous = ContinuousState(BasicVector(0), 0, 0, 0)
         continuous._num_q, continuous._num_v, continuous._num_z = (
             xc.num_q(), xc.num_v(), xc.num_z())
-        continuous._bind_vector(BasicVector._view(flat[offset:offset + n]))
+        continuous._bind_vector(type(xc._vector)._view(flat[offset:offset + n]))
         offset += n
         nd = leaf_state._discrete.num_groups()
         discrete = DiscreteValues(state._discrete._groups[group:group + nd])

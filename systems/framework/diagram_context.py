@@ -12,6 +12,7 @@ import numpy as np
 
 from .context import Context, _RootInfo
 from .state import AbstractValues, ContinuousState, DiscreteValues, Parameters, State
+from .vectors import BasicVector
 
 __all__ = ["DiagramContext", "finalize_root_context"]
 
@@ -82,10 +83,12 @@ def finalize_root_context(root: Context) -> Context:
 
     sizes = [leaf._state._continuous.size() for leaf in leaves]
     total = int(sum(sizes))
-    if any(leaf._state._continuous._vector._data.dtype == object for leaf in leaves):
+    vector_class = BasicVector
+    if type(root._system)._scalar is not float:
         # An AutoDiffXd diagram: the flat arrays hold AutoDiffXd (decided once here).
-        from .vectors_autodiff import autodiff_zeros
+        from .vectors_autodiff import AutoDiffBasicVector, autodiff_zeros
         xc_flat, xcdot_flat = autodiff_zeros(total), autodiff_zeros(total)
+        vector_class = AutoDiffBasicVector
     else:
         xc_flat = np.zeros(total)
         xcdot_flat = np.zeros(total)
@@ -117,9 +120,10 @@ def finalize_root_context(root: Context) -> Context:
             z_idx.extend(range(local + nq + nv, local + nq + nv + nz))
             local += nq + nv + nz
         end = begin + local
-        continuous = ContinuousState._gathered(xc_flat[begin:end], q_idx, v_idx, z_idx)
+        continuous = ContinuousState._gathered(xc_flat[begin:end], q_idx, v_idx, z_idx,
+                                               vector_class)
         c._xcdot_state = ContinuousState._gathered(xcdot_flat[begin:end], q_idx,
-                                                   v_idx, z_idx)
+                                                   v_idx, z_idx, vector_class)
         c._discrete_map = [(leaf, i) for leaf in sub_leaves
                            for i in range(leaf._state._discrete.num_groups())]
         c._abstract_map = [(leaf, i) for leaf in sub_leaves

@@ -209,7 +209,7 @@ class LeafSystem(LeafEventsMixin, System):
         return self._xc_model.size()
 
     def _allocate_xcdot(self) -> ContinuousState:
-        return ContinuousState._make(self._xc_model._zeros(self._xc_model._data.shape[0]),
+        return ContinuousState._make(BasicVector._view(np.zeros(self._xc_model._data.shape[0])),
                                      self._num_q, self._num_v, self._num_z)
 
     def _calc_xcdot(self, context, derivatives: ContinuousState) -> None:

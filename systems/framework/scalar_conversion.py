@@ -25,6 +25,10 @@ import numpy as np
 from systems.autodiff.autodiff_scalar import AutoDiffXd
 from systems.common.scalar_templates import ScalarTemplateMethod, scalar_name, template_of
 
+from ._weak import weak_method
+from .vectors import BasicVector
+from .vectors_autodiff import AutoDiffOutputCalc
+
 __all__ = ["SystemScalarConverter", "ScalarConversionMixin"]
 
 _SCALARS = (float, AutoDiffXd)
@@ -117,7 +121,6 @@ def _vector_to(vector, vector_class):
 
 def _convert_models(system, vector_class) -> None:
     """Converts every model vector a LeafSystem holds (in place, on a fresh copy)."""
-    from .vectors import BasicVector
     system._xc_model = _vector_to(system._xc_model, vector_class)
     system._discrete_models = [_vector_to(m, vector_class) for m in system._discrete_models]
     system._numeric_parameter_models = [_vector_to(m, vector_class)
@@ -125,7 +128,6 @@ def _convert_models(system, vector_class) -> None:
     for port in system._input_ports:
         if isinstance(port._model, BasicVector):
             port._model = _vector_to(port._model, vector_class)
-    from .vectors_autodiff import AutoDiffOutputCalc
     for entry in system._cache_entries:
         owner = getattr(entry._allocate, "__self__", None)
         if isinstance(owner, BasicVector):         # a vector output port's entry
@@ -138,6 +140,8 @@ def _convert_models(system, vector_class) -> None:
             entry._calc = calc
     for port in system._output_ports:
         port._calc = port._cache_entry._calc
+    system._cache_entries[system._xcdot_cache_index]._allocate = weak_method(
+        system._allocate_xcdot, arity=0)          # the target class's allocation
 
 
 def _convert_leaf(system, target_cls):

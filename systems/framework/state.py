@@ -72,9 +72,10 @@ class ContinuousState:
     def _partition(self) -> None:
         data = self._vector._data
         nq, nv = self._num_q, self._num_v
-        self._q = BasicVector._view(data[:nq])
-        self._v = BasicVector._view(data[nq:nq + nv])
-        self._z = BasicVector._view(data[nq + nv:])
+        view = type(self._vector)._view
+        self._q = view(data[:nq])
+        self._v = view(data[nq:nq + nv])
+        self._z = view(data[nq + nv:])
 
     def _rebind(self, array: np.ndarray) -> None:
         """Makes this state a view of `array` (same size), keeping values."""
@@ -82,10 +83,12 @@ class ContinuousState:
         self._bind_vector(type(self._vector)._view(array))
 
     @classmethod
-    def _gathered(cls, flat: np.ndarray, q_idx, v_idx, z_idx) -> "ContinuousState":
-        """A diagram-level state over `flat` with scattered q/v/z (internal)."""
+    def _gathered(cls, flat: np.ndarray, q_idx, v_idx, z_idx,
+                  vector_class=BasicVector) -> "ContinuousState":
+        """A diagram-level state over `flat` with scattered q/v/z (internal);
+        `vector_class` is the scalar's (BasicVector_[AutoDiffXd] for AutoDiffXd)."""
         state = object.__new__(cls)
-        state._vector = BasicVector._view(flat)
+        state._vector = vector_class._view(flat)
         state._num_q, state._num_v, state._num_z = len(q_idx), len(v_idx), len(z_idx)
         state._q = _GatheredVector(flat, np.asarray(q_idx, dtype=np.intp))
         state._v = _GatheredVector(flat, np.asarray(v_idx, dtype=np.intp))

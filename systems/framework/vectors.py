@@ -14,8 +14,6 @@ import numpy as np
 
 from systems.common.overloads import signatures
 
-_OBJECT = np.dtype(object)
-
 __all__ = ["VectorBase", "BasicVector", "Subvector", "Supervector"]
 
 
@@ -159,10 +157,8 @@ class BasicVector(VectorBase):
 
     @classmethod
     def _view(cls, array: np.ndarray) -> "BasicVector":
-        """Wraps an existing float64 1-D array without copying (internal); an object
-        array gets BasicVector_[AutoDiffXd]."""
-        if array.dtype is _OBJECT:
-            cls = BasicVector._object_class
+        """Wraps an existing 1-D array of this class's scalar without copying
+        (internal; callers that may hold AutoDiffXd use their vector's class)."""
         vector = object.__new__(cls)
         vector._data = array        # (_bind, inlined)
         vector._readonly = None
