@@ -109,13 +109,14 @@ class _BoundAddConstructor:
 
 # --- the library's own conversions ---------------------------------------------------
 def _vector_to(vector, vector_class):
-    """`vector` (a BasicVector) as a new vector of `vector_class`'s scalar."""
-    if isinstance(vector, vector_class) and type(vector) is vector_class:
+    """`vector` (a BasicVector) as a vector of `vector_class` (BasicVector or
+    BasicVector_[AutoDiffXd]): floats become constants; AutoDiffXd gives its value."""
+    if type(vector) is vector_class:
         return vector
     data = vector.get_value()
-    if data.dtype == object and vector_class._object_class is not vector_class:
+    if vector_class is BasicVector and data.dtype == object:
         data = np.array([x.value() if isinstance(x, AutoDiffXd) else float(x)
-                         for x in data], dtype=float)          # AutoDiffXd -> value
+                         for x in data], dtype=float)
     return vector_class(data)
 
 
