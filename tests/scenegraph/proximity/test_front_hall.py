@@ -41,8 +41,8 @@ def test_the_queries_around_the_scene_never_import_the_engine():
 
 def test_every_pair_query_is_one_call_of_one_compiled_entry(monkeypatch):
     """Penetration, pairwise (bounded and not), one pair, HasCollisions,
-    candidates, given pairs, closest pairs, Jacobians and the hydroelastic
-    on a mixed scene: the only compiled entry of the proximity
+    candidates, given pairs and Jacobians on a mixed scene (every shape
+    kind, anchored rows, a filtered pair): the only compiled entry of the proximity
     kernels taken is pair_queries.query (once per scene), and each query
     calls it once (the Jacobians twice: candidates, then their answers)."""
     taken = []
