@@ -26,6 +26,38 @@ def _kind(value):
     return type(value)
 
 
+# Values copy.deepcopy returns as they are (checked by exact type: a subclass
+# may hold mutable state).
+_ATOMIC = frozenset((bool, int, float, str, bytes, complex, type(None)))
+
+
+def _copy_groups(groups: dict) -> dict:
+    """A deep copy of a property set's groups, as copy.deepcopy makes it (the
+    same value named twice stays one object in the copy), without its
+    per-value dispatch for the values sets mostly hold: numbers and strings
+    are shared, an Rgba is copied directly (a parse copies every geometry's
+    properties several times)."""
+    memo: dict = {}
+    out = {}
+    for group_name, group in groups.items():
+        out[group_name] = copied = {}
+        for name, value in group.items():
+            kind = type(value)
+            if kind in _ATOMIC:
+                copied[name] = value
+                continue
+            twin = memo.get(id(value))
+            if twin is None:
+                if kind is Rgba:
+                    twin = object.__new__(Rgba)
+                    twin._v = value._v.copy()
+                    memo[id(value)] = twin
+                else:
+                    twin = copy.deepcopy(value, memo)
+            copied[name] = twin
+    return out
+
+
 class GeometryProperties:
     """Base of ProximityProperties, IllustrationProperties, PerceptionProperties."""
 
@@ -36,7 +68,7 @@ class GeometryProperties:
             if not isinstance(other, GeometryProperties):
                 raise TypeError(f"{type(self).__name__}: can only copy GeometryProperties, "
                                 f"got {type(other).__name__}")
-            self._groups = copy.deepcopy(other._groups)
+            self._groups = _copy_groups(other._groups)
 
     @staticmethod
     def default_group_name() -> str:

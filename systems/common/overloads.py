@@ -31,23 +31,75 @@ def _strip_first(sig: inspect.Signature) -> inspect.Signature:
     return sig.replace(parameters=params[1:])
 
 
+_PLAIN_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
 class _Impl:
-    __slots__ = ("func", "sig", "types")
+    """One implementation of an overload set. For a signature of plain
+    parameters (positional-or-keyword and keyword-only, no ``*args``,
+    ``**kwargs`` or positional-only ones) `accepts` decides binding itself
+    (what ``Signature.bind`` decides, without building a BoundArguments: a
+    parse calls these sets thousands of times); other signatures use bind."""
+
+    __slots__ = ("func", "sig", "types", "_positional", "_index", "_names", "_required",
+                 "_min_positional")
 
     def __init__(self, func, types):
         self.func = func
         self.sig = inspect.signature(func)
         self.types = types
+        params = list(self.sig.parameters.values())
+        self._positional = None
+        if all(p.kind in _PLAIN_KINDS for p in params):
+            self._positional = tuple(p.name for p in params
+                                     if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            self._index = {name: i for i, name in enumerate(self._positional)}
+            self._names = frozenset(p.name for p in params)
+            self._required = frozenset(p.name for p in params if p.default is p.empty)
+            # Without keywords, a call binds iff it gives every required
+            # positional parameter and at most all positional ones (none
+            # binds without keywords when a keyword-only one is required).
+            required_at = [i + 1 for i, name in enumerate(self._positional)
+                           if name in self._required]
+            self._min_positional = (max(required_at, default=0)
+                                    if self._required <= set(self._positional) else None)
+
+    def _binds(self, args, kwargs) -> bool:
+        """Whether Signature.bind(*args, **kwargs) succeeds (plain signatures)."""
+        n = len(args)
+        if n > len(self._positional):
+            return False
+        if not kwargs:
+            return self._min_positional is not None and n >= self._min_positional
+        given = self._positional[:n]
+        for name in kwargs:
+            if name not in self._names or name in given:
+                return False
+        return all(name in kwargs or name in given for name in self._required)
 
     def accepts(self, args, kwargs):
-        try:
-            bound = self.sig.bind(*args, **kwargs)
-        except TypeError:
-            return False
+        if self._positional is not None:
+            if not self._binds(args, kwargs):
+                return False
+            arguments = None
+        else:
+            try:
+                arguments = self.sig.bind(*args, **kwargs).arguments
+            except TypeError:
+                return False
         for name, expected in self.types.items():
-            if name not in bound.arguments:
-                continue
-            value = bound.arguments[name]
+            if arguments is not None:
+                if name not in arguments:
+                    continue
+                value = arguments[name]
+            else:
+                i = self._index.get(name)
+                if i is not None and i < len(args):
+                    value = args[i]
+                elif name in kwargs:
+                    value = kwargs[name]
+                else:
+                    continue
             if isinstance(expected, (type, tuple)):
                 if not isinstance(value, expected):
                     return False

@@ -111,6 +111,29 @@ def test_copy_constructor_across_role_types_is_deep():
     assert copy.deepcopy(p) == p
 
 
+def test_copy_is_deep_for_every_value_kind_and_keeps_shared_values_shared():
+    colour, values, nested = Rgba(0.1, 0.2, 0.3, 0.4), [1.0, [2.0]], {"k": np.ones(2)}
+    p = ProximityProperties()
+    p.AddProperty("phong", "diffuse", colour)
+    p.AddProperty("phong", "specular", colour)          # one Rgba named twice
+    p.AddProperty("g", "list", values)
+    p.AddProperty("g", "again", values)
+    p.AddProperty("g", "dict", nested)
+    p.AddProperty("g", "x", 1.5)
+    p.AddProperty("g", "s", "text")
+    q = ProximityProperties(p)
+    assert q == p and list(q.GetGroupNames()) == list(p.GetGroupNames())
+    copied = q.GetProperty("phong", "diffuse")
+    assert copied is not colour and copied == colour
+    assert q.GetProperty("phong", "specular") is copied  # as copy.deepcopy keeps it
+    assert q.GetProperty("g", "again") is q.GetProperty("g", "list")
+    copied.set(1.0, 1.0, 1.0, 1.0)
+    q.GetProperty("g", "list")[1][0] = 7.0
+    q.GetProperty("g", "dict")["k"][0] = 5.0
+    assert colour == Rgba(0.1, 0.2, 0.3, 0.4)
+    assert values == [1.0, [2.0]] and nested["k"][0] == 1.0
+
+
 def test_default_group_name():
     assert GeometryProperties.default_group_name() == "__default__"
 

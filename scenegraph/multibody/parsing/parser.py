@@ -22,6 +22,7 @@ import os
 import sys
 
 from systems.common.overloads import overloaded
+from scenegraph.multibody.gc_pause import paused_gc
 from scenegraph.multibody.parsing.collision_filter_groups import CollisionFilterGroups
 from scenegraph.multibody.parsing.diagnostics import (LITERAL_STRING_STEM, Diagnostics,
                                                       ParsingError)
@@ -245,7 +246,7 @@ class Parser:
                                f"(add models before MultibodyPlant.Finalize())")
         diagnostics = Diagnostics(source_name, self._strict)
         ctx = ReadContext(diagnostics, self._package_map, root_dir, MeshLoader())
-        with _room_for_nesting():
+        with _room_for_nesting(), paused_gc():
             try:
                 models = reader(data, ctx, plant.geometry_source_is_registered(), what)
             finally:
