@@ -439,13 +439,20 @@ class GeometryState:
         builds (and caches) the hydroelastic representation the properties ask
         for, so a bad shape or value fails now, naming the geometry, instead of
         failing every later query of the scene."""
-        from scenegraph.hydroelastic.representation import (
-            HydroelasticPropertyError, make_hydroelastic_representation)
+        from scenegraph.hydroelastic.properties import HydroelasticType
         from scenegraph.proximity_shape_check import check_proximity_shape
-        try:
-            make_hydroelastic_representation(shape, props)
-        except HydroelasticPropertyError as error:
-            raise RuntimeError(f"Geometry {gid} ('{name}'): {error}") from None
+        compliance = None if props is None else \
+            props.GetPropertyOrDefault("hydroelastic", "compliance_type", None)
+        if compliance is not None and compliance is not HydroelasticType.kUndefined:
+            # Imported only for a declared compliance (SceneGraph's defaults
+            # say kUndefined): the hydroelastic modules' compiled kernels cost
+            # a fresh process ~30 ms CPU to set up.
+            from scenegraph.hydroelastic.representation import (
+                HydroelasticPropertyError, make_hydroelastic_representation)
+            try:
+                make_hydroelastic_representation(shape, props)
+            except HydroelasticPropertyError as error:
+                raise RuntimeError(f"Geometry {gid} ('{name}'): {error}") from None
         try:
             check_proximity_shape(shape)
         except ValueError as error:
