@@ -108,8 +108,6 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
     _step_norm = None
     #: True in AutoDiffXd integrator classes (no class swap needed).
     _scalar_checked = False
-    #: x·0 (NaN iff x has a NaN or inf); AutoDiffXd integrators take it of the values.
-    _dot = staticmethod(_dot)
 
     def __init__(self, system, context=None):
         if getattr(type(system), "_scalar", float) is not float and not self._scalar_checked:
@@ -419,6 +417,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         self._x = xc.get_vector().get_mutable_value()
         n = self._x.shape[0]
         self._zeros = np.zeros(n)  # x·0 is NaN iff x has a NaN or inf, never overflows
+        self._dot = _dot           # (an instance attribute: AutoDiffXd ones use values)
         if self._supports_error_estimation:
             self._err_est = np.zeros(n)
             nv, nz = xc.num_v(), xc.num_z()

@@ -78,7 +78,6 @@ class _AutoDiffIntegrator:
     _scalar_checked = True
     _scalar_path_limit = -1           # the float-only fast paths never apply
     _compiled_path = False
-    _dot = staticmethod(_value_dot)
 
     def _note_growth(self, t, x) -> None:
         IntegratorBase._note_growth(self, t, autodiff_values(x))
@@ -92,6 +91,7 @@ class _AutoDiffIntegrator:
     def Initialize(self) -> None:
         """IntegratorBase.Initialize; time starts without derivatives."""
         IntegratorBase.Initialize(self)
+        self._dot = _value_dot
         self._dt = _EMPTY
         self._h_max_ad = None
         self._last_step_ad = None

@@ -16,11 +16,9 @@ from .vectors import BasicVector, VectorBase, _GatheredVector
 
 
 def _copy_values(mine: BasicVector, theirs: BasicVector) -> None:
-    """mine[:] = theirs (same size); between float and AutoDiffXd vectors, floats become
-    AutoDiffXd constants and AutoDiffXd gives its value."""
-    if mine._data.dtype is theirs._data.dtype:
-        mine._data[:] = theirs._data
-    elif theirs._data.dtype == object:
+    """mine[:] = theirs (same size, different scalars): floats become AutoDiffXd
+    constants and AutoDiffXd gives its value."""
+    if theirs._data.dtype == object:
         mine._data[:] = [x.value() if hasattr(x, "value") else x for x in theirs._data]
     else:
         mine.SetFromVector(theirs._data)
@@ -279,7 +277,10 @@ class DiscreteValues:
         if other.num_groups() != len(self._groups):
             raise ValueError("DiscreteValues.SetFrom: the number of groups differs")
         for mine, theirs in zip(self._groups, other._groups):
-            _copy_values(mine, theirs)
+            if mine._data.dtype is theirs._data.dtype:
+                mine._data[:] = theirs._data
+            else:
+                _copy_values(mine, theirs)
 
     def __getitem__(self, index: int) -> float:
         return self._group(0)[index]
@@ -501,7 +502,10 @@ class Parameters:
             raise ValueError("Parameters.set_numeric_parameters: the group count or a "
                              "group size differs from this Parameters'")
         for mine, theirs in zip(self._numeric, groups):
-            _copy_values(mine, theirs)
+            if mine._data.dtype is theirs._data.dtype:
+                mine._data[:] = theirs._data
+            else:
+                _copy_values(mine, theirs)
 
     def set_abstract_parameters(self, abstract_params: "AbstractValues") -> None:
         """Copies `abstract_params` (same count and types) into these parameters."""
@@ -513,7 +517,10 @@ class Parameters:
     def SetFrom(self, other: "Parameters") -> None:
         """Copies every numeric group and abstract parameter of `other` into this one."""
         for mine, theirs in zip(self._numeric, other._numeric):
-            _copy_values(mine, theirs)
+            if mine._data.dtype is theirs._data.dtype:
+                mine._data[:] = theirs._data
+            else:
+                _copy_values(mine, theirs)
         for mine, theirs in zip(self._abstract, other._abstract):
             mine.SetFrom(theirs)
 
