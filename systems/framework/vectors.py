@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from systems.autodiff.autodiff_arrays import to_autodiff_array
+from systems.autodiff.autodiff_scalar import AutoDiffXd
 from systems.common.overloads import signatures
 
 __all__ = ["VectorBase", "BasicVector", "Subvector", "Supervector"]
@@ -35,8 +37,8 @@ class VectorBase:
         raise NotImplementedError
 
     def CopyToVector(self) -> np.ndarray:
-        """A new numpy array holding a copy of the values."""
-        return np.array(self.get_value(), dtype=float)
+        """A new numpy array holding a copy of the values (float, or AutoDiffXd)."""
+        return _copy_values(self.get_value())
 
     def SetFromVector(self, value) -> None:
         """Copies `value` (array-like of the same size) into this vector."""
@@ -62,13 +64,14 @@ class VectorBase:
         self.SetFromVector(np.zeros(self.size()))
 
     def GetAtIndex(self, index: int) -> float:
-        """Element `index` as a float.
+        """Element `index` as a float (an AutoDiffXd in an AutoDiffXd vector).
 
         Raises:
           IndexError: `index` is out of bounds.
         """
         self._check_index(index)
-        return float(self.get_value()[index])
+        value = self.get_value()[index]
+        return value if type(value) is AutoDiffXd else float(value)
 
     def SetAtIndex(self, index: int, value: float) -> None:
         """Sets element `index` to `value`.
@@ -104,6 +107,20 @@ class VectorBase:
     def __str__(self) -> str:
         """The entries as a list, e.g. ``[1.0, 2.0]`` (pydrake's printed form)."""
         return str(self.CopyToVector().tolist())
+
+
+def _copy_values(values: np.ndarray) -> np.ndarray:
+    """A copy of `values`: a float array, or an object array of AutoDiffXd as it is."""
+    if values.dtype == object:
+        return values.copy()
+    return np.array(values, dtype=float)
+
+
+def _entries(value, size: int, autodiff: bool) -> np.ndarray:
+    """`value` as a flat array of floats, or of AutoDiffXd when `autodiff`."""
+    if autodiff:
+        return to_autodiff_array(value, "SetFromVector")
+    return _float_entries(value, size)
 
 
 def _float_entries(value, size: int) -> np.ndarray:
@@ -321,7 +338,7 @@ class _GatheredVector(VectorBase):
         return self._flat[self._indices]
 
     def SetFromVector(self, value) -> None:
-        value = _float_entries(value, self._indices.shape[0])
+        value = _entries(value, self._indices.shape[0], self._flat.dtype == object)
         if value.shape[0] != self._indices.shape[0]:
             raise ValueError(f"SetFromVector: expected a vector of size "
                              f"{self._indices.shape[0]}, got size {value.shape[0]}")
@@ -360,15 +377,15 @@ class Subvector(VectorBase):
         return self._vector.get_mutable_value()[self._first:self._first + self._size]
 
     def CopyToVector(self) -> np.ndarray:
-        return np.array(self.get_value(), dtype=float)
+        return _copy_values(self.get_value())
 
     def SetFromVector(self, value) -> None:
-        value = np.asarray(value, dtype=float).reshape(-1)
+        value = _entries(value, self._size, self._vector.get_value().dtype == object)
         if value.shape[0] != self._size:
             raise ValueError(f"SetFromVector: expected a vector of size {self._size}, "
                              f"got size {value.shape[0]}")
-        for i, v in enumerate(value):
-            self._vector.SetAtIndex(self._first + i, float(v))
+        for i, v in enumerate(value.tolist()):
+            self._vector.SetAtIndex(self._first + i, v)
 
     def SetAtIndex(self, index: int, value: float) -> None:
         """Sets element `index` of the slice (in the underlying vector).
@@ -439,7 +456,8 @@ class Supervector(VectorBase):
         vector.SetAtIndex(i, value)
 
     def SetFromVector(self, value) -> None:
-        value = np.asarray(value, dtype=float).reshape(-1)
+        autodiff = any(v.get_value().dtype == object for v in self._vectors)
+        value = _entries(value, self.size(), autodiff)
         if value.shape[0] != self.size():
             raise ValueError(f"SetFromVector: expected a vector of size {self.size()}, "
                              f"got size {value.shape[0]}")
