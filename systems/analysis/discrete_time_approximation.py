@@ -45,7 +45,19 @@ def _is_affine(system) -> bool:
     return isinstance(system, AffineSystem)
 
 
-@overloaded_function(linear_system=lambda s: type(s).__name__ == "LinearSystem")
+def _is_linear(system) -> bool:
+    """A LinearSystem (or LinearSystem_[AutoDiffXd]), not a subclass."""
+    cls = type(system)
+    return cls.__dict__.get("_scalar_base_name", cls.__name__) == "LinearSystem"
+
+
+def _same_scalar(result, system):
+    """`result` (a float system) converted to `system`'s scalar."""
+    scalar = type(system)._scalar
+    return result if scalar is float else result._to_scalar_type(scalar, False)
+
+
+@overloaded_function(linear_system=_is_linear)
 def DiscreteTimeApproximation(linear_system, time_period: float):
     """See the module docstring: the exact ZOH discretisation of a continuous
     LinearSystem (also of an AffineSystem and, with `integrator_config`, of any
@@ -57,7 +69,8 @@ def DiscreteTimeApproximation(linear_system, time_period: float):
                            "continuous (its time_period is not 0)")
     A, B, _ = _zoh(linear_system.A(), linear_system.B(),
                    np.zeros(linear_system.A().shape[0]), h)
-    return LinearSystem(A, B, linear_system.C(), linear_system.D(), h)
+    return _same_scalar(LinearSystem(A, B, linear_system.C(), linear_system.D(), h),
+                        linear_system)
 
 
 @DiscreteTimeApproximation.overload(affine_system=_is_affine)
@@ -68,8 +81,8 @@ def DiscreteTimeApproximation(affine_system, time_period: float):
         raise RuntimeError("DiscreteTimeApproximation: the affine_system is not "
                            "continuous (its time_period is not 0)")
     A, B, f0 = _zoh(affine_system.A(), affine_system.B(), affine_system.f0(), h)
-    return AffineSystem(A, B, f0, affine_system.C(), affine_system.D(),
-                        affine_system.y0(), h)
+    return _same_scalar(AffineSystem(A, B, f0, affine_system.C(), affine_system.D(),
+                                     affine_system.y0(), h), affine_system)
 
 
 @DiscreteTimeApproximation.overload
@@ -77,7 +90,10 @@ def DiscreteTimeApproximation(system, time_period: float, integrator_config=None
     h = _check(system, time_period)
     if _is_affine(system):
         return DiscreteTimeApproximation(system, h)
-    return _IntegratedDiscreteSystem(system, h, integrator_config or SimulatorConfig())
+    cls = _IntegratedDiscreteSystem
+    if type(system)._scalar is not float:
+        cls = _IntegratedDiscreteSystem_[type(system)._scalar]
+    return cls(system, h, integrator_config or SimulatorConfig())
 
 
 class _IntegratedDiscreteSystem(LeafSystem):

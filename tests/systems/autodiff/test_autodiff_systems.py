@@ -423,3 +423,18 @@ def test_vector_views_of_autodiff_values_keep_autodiffxd():
     z.SetFromVector(InitializeAutoDiff([1.0, 2.0, 3.0])[:, 0])
     np.testing.assert_array_equal(ExtractGradient(context.get_continuous_state_vector()
                                                   .CopyToVector()), np.eye(3))
+
+
+def test_discrete_time_approximation_keeps_the_scalar():
+    from systems.analysis import DiscreteTimeApproximation, SimulatorConfig
+    from systems.primitives import Integrator_, LinearSystem_
+    approximation = DiscreteTimeApproximation(
+        system=Integrator_[AD](3), time_period=0.01,
+        integrator_config=SimulatorConfig(integration_scheme="explicit_euler"))
+    assert isinstance(approximation, LeafSystem_[AD])
+    linear = DiscreteTimeApproximation(
+        linear_system=LinearSystem_[AD]([[0.0, 1.0], [0.0, 0.0]], [[0.0], [1.0]],
+                                         [[1.0, 0.0]], [[0.0]]), time_period=0.1)
+    assert type(linear) is LinearSystem_[AD]
+    np.testing.assert_allclose(linear.A(), [[1.0, 0.1], [0.0, 1.0]])
+    np.testing.assert_allclose(linear.B(), [[0.005], [0.1]])
