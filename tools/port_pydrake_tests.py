@@ -41,6 +41,18 @@ and writes FILE); ``--failures`` lists every in-scope failure with its first err
 This script imports neither pydrake nor the library; it only runs subprocesses.
 ``--only sensors_test render`` runs those files alone (seconds, with a cached pydrake side).
 
+Issue 35's measure (29 Nov 2026, AutoDiffXd in systems; ``pydrake.autodiffutils`` and
+``pydrake.systems.scalar_conversion`` now have rows, so 8 more tests are in scope): 159
+of 206 in scope pass (146 of 197 before it). Files that changed (in scope / pass here):
+
+    common/numpy_compare_test.py              4 / 4 -> 5 / 5
+    systems/analysis_test.py                  9 / 3 -> 9 / 6
+    systems/primitives_test.py               33 / 24 -> 33 / 28
+    systems/scalar_conversion_test.py         0 / 0 -> 6 / 4
+    tutorials/autodiff_basics.ipynb           0 / 0 -> 1 / 1
+    tutorials/multibody_plant_autodiff_mass   0 / 0 -> 1 / 0  (MultibodyPlant does not
+                                              convert)
+
 Round 3's measure (29 Nov 2026, after the sensors/rendering work): 146 of 197 in scope
 pass (137 of 198 before it). Files that changed (in scope / pass here, before -> after):
 
