@@ -37,11 +37,13 @@ import numpy as np
 
 from scenegraph.proximity.exact_mesh_overlap import (Overlap, mesh_solid_overlap,
                                                      primitive_overlap)
-from scenegraph.proximity.exact_mesh_primitives import primitive_box, triangle_primitive
+from scenegraph.proximity.exact_mesh_primitives import primitive_box
 from scenegraph.proximity.mesh_bvh import TriangleMeshBvh
+from scenegraph.proximity.compiled.exact_mesh_kernels import (mesh_mesh_crossings,
+                                                              mesh_primitive_nearest)
+from scenegraph.proximity.exact_mesh_primitives import _CODES
 from scenegraph.proximity.mesh_distance import (load_mesh_bvh, mesh_mesh_distance,
-                                                signed_distance_to_mesh, triangle_pair_distances,
-                                                triangle_pairs_within, triangles_near_box)
+                                                signed_distance_to_mesh, triangles_near_box)
 from scenegraph.proximity.shape_data import ShapeData
 
 __all__ = ["ExactShape", "ExactAnswer", "exact_pair", "exact_mesh_bvh", "box_mesh_bvh",
@@ -145,15 +147,12 @@ def _mesh_vs_polytope(bvh_M, bvh_O, R, t) -> ExactAnswer:
     xo = R @ xo_O + t
     if not overlapping:
         return ExactAnswer(d, xm, xo, _unit(xm - xo, [0.0, 0.0, 1.0]), False)
-    ia, ib = triangle_pairs_within(bvh_M, bvh_O, R, t, 0.0)
-    crossing_m = crossing_o = np.zeros(0, np.int64)
-    if len(ia):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            d2, _, _ = triangle_pair_distances(
-                bvh_M.tri_a[ia], bvh_M.tri_b[ia], bvh_M.tri_c[ia],
-                bvh_O.tri_a[ib] @ R.T + t, bvh_O.tri_b[ib] @ R.T + t, bvh_O.tri_c[ib] @ R.T + t)
-        hit = d2 == 0.0
-        crossing_m, crossing_o = np.unique(ia[hit]), np.unique(ib[hit])
+    tri_m, nf_m, ni_m, id_m = bvh_M.packed
+    tri_o, nf_o, ni_o, id_o = bvh_O.packed
+    slots = mesh_mesh_crossings(tri_m, nf_m, ni_m, tri_o, nf_o, ni_o,
+                                np.ascontiguousarray(R), np.ascontiguousarray(t))
+    crossing_m = np.unique(id_m[slots[:, 0]])
+    crossing_o = np.unique(id_o[slots[:, 1]])
     # No point found inside (a grazing crossing): φ = 0 at the crossing, the
     # normal against M's face there.
     k = 0
@@ -177,25 +176,31 @@ def _mesh_vs_halfspace(bvh_M, R, t) -> ExactAnswer:
     return ExactAnswer(float(z[k]), v, v - z[k] * n_M, n_M.copy(), bool(z[k] <= 0.0))
 
 
+def _bounding_radius(kind: str, params) -> float:
+    r, hl = float(params[0]), float(params[1])
+    if kind == "Capsule":
+        return hl + r
+    if kind == "Cylinder":
+        return float(np.hypot(r, hl))
+    return float(max(params))
+
+
 def _mesh_vs_curved(bvh_M, kind, params, R, t) -> ExactAnswer:
     d_c = float(signed_distance_to_mesh(bvh_M, t[None])[0][0])
     lo, hi = primitive_box(kind, params, R, t)
-    if d_c > 0.0:
-        near = triangles_near_box(bvh_M, lo, hi, d_c)
-        A = (bvh_M.tri_a[near] - t) @ R
-        B = (bvh_M.tri_b[near] - t) @ R
-        C = (bvh_M.tri_c[near] - t) @ R
-        phi, p_T, p_S = triangle_primitive(kind, params, A, B, C)
-        k = int(np.argmin(phi)) if len(phi) else -1
-        if k >= 0 and phi[k] > 0.0:
-            xm, xo = R @ p_T[k] + t, R @ p_S[k] + t
-            return ExactAnswer(float(phi[k]), xm, xo, _unit(xm - xo, [0.0, 0.0, 1.0]), False)
-        touch_m = R @ p_T[k] + t if k >= 0 else t
-        touch_n = -bvh_M.face_normals[near[k]] if k >= 0 else np.array([0.0, 0.0, 1.0])
-    else:
-        touch_m, touch_n = t, np.array([0.0, 0.0, 1.0])
+    touch = ExactAnswer(0.0, t, t, np.array([0.0, 0.0, 1.0]), True)
+    if d_c > 0.0:        # the centre outside M: measure (an upper bound: d_c)
+        tri, node_f, node_i, tri_id = bvh_M.packed
+        P = np.asarray(params, float)
+        phi, out, k = mesh_primitive_nearest(tri, node_f, node_i, tri_id, _CODES[kind],
+                                             float(P[0]), float(P[1]), float(P[2]),
+                                             np.ascontiguousarray(R), np.ascontiguousarray(t),
+                                             lo, hi, _bounding_radius(kind, P), d_c)
+        xm, xo = out[:3].copy(), out[3:].copy()
+        if phi > 0.0:
+            return ExactAnswer(float(phi), xm, xo, _unit(xm - xo, [0.0, 0.0, 1.0]), False)
+        touch = ExactAnswer(0.0, xm, xm, -bvh_M.face_normals[k], True)
     near0 = triangles_near_box(bvh_M, lo, hi, 0.0)
-    touch = ExactAnswer(0.0, touch_m, touch_m, touch_n, True)
     return _from_overlap(primitive_overlap(bvh_M, kind, params, R, t, near0), touch)
 
 

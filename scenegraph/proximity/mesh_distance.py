@@ -327,7 +327,8 @@ def triangle_pair_distances(A0, A1, A2, B0, B1, B2):
 
 
 def mesh_mesh_distance(bvh_A: TriangleMeshBvh, bvh_B: TriangleMeshBvh, R_AB, p_AB):
-    """Exact distance between the surfaces of meshes A and B.
+    """Exact distance between the surfaces of meshes A and B (one compiled
+    traversal of both trees, compiled/exact_mesh_kernels.mesh_mesh_nearest).
 
     Args:
       bvh_A, bvh_B: the meshes in their frames A and B [m].
@@ -340,53 +341,15 @@ def mesh_mesh_distance(bvh_A: TriangleMeshBvh, bvh_B: TriangleMeshBvh, R_AB, p_A
       is NOT a signed penetration distance. When False it is the exact signed
       distance between the two solids.
     """
-    R = np.asarray(R_AB, float)
-    t = np.asarray(p_AB, float)
-    VB_A = bvh_B.vertices @ R.T + t
-    tb_a, tb_b, tb_c = (bvh_B.tri_a @ R.T + t, bvh_B.tri_b @ R.T + t, bvh_B.tri_c @ R.T + t)
-    # B's node boxes, re-boxed in A (conservative).
-    cen = 0.5 * (bvh_B.node_lo + bvh_B.node_hi) @ R.T + t
-    half = 0.5 * (bvh_B.node_hi - bvh_B.node_lo) @ np.abs(R).T
-    blo, bhi = cen - half, cen + half
-    # Upper bound: distance from some of B's vertices to A's surface.
-    d2v, _, _, _ = bvh_A.closest_points(VB_A[: min(len(VB_A), 256)])
-    bound = float(d2v.min()) * (1 + 1e-9) + 1e-300
-    best = (np.inf, None, None)
-    na = np.zeros(1, np.int64)
-    nb = np.zeros(1, np.int64)
-    while len(na):
-        gap = np.maximum(bvh_A.node_lo[na] - bhi[nb], 0) + np.maximum(blo[nb] - bvh_A.node_hi[na], 0)
-        keep = (gap * gap).sum(1) <= bound
-        na, nb = na[keep], nb[keep]
-        la = bvh_A.node_child[na, 0] < 0
-        lb = bvh_B.node_child[nb, 0] < 0
-        both = la & lb
-        if both.any():
-            pa, pb = na[both], nb[both]
-            ca_ = bvh_A.node_count[pa]
-            cb_ = bvh_B.node_count[pb]
-            # all triangle pairs of each leaf pair
-            pair = np.repeat(np.arange(len(pa)), ca_ * cb_)
-            offs = np.arange(len(pair)) - np.repeat(np.cumsum(ca_ * cb_) - ca_ * cb_, ca_ * cb_)
-            ia = bvh_A.tri_order[bvh_A.node_start[pa][pair] + offs // cb_[pair]]
-            ib = bvh_B.tri_order[bvh_B.node_start[pb][pair] + offs % cb_[pair]]
-            d2, xa, xb = triangle_pair_distances(bvh_A.tri_a[ia], bvh_A.tri_b[ia], bvh_A.tri_c[ia],
-                                                 tb_a[ib], tb_b[ib], tb_c[ib])
-            order = np.lexsort((ib, ia, d2))
-            k = order[0]
-            if d2[k] < best[0]:
-                best = (d2[k], xa[k], xb[k])
-                bound = min(bound, d2[k] * (1 + 1e-12) + 1e-300)
-        # Split: descend A where A is internal and (B is a leaf or A's box is bigger).
-        na, nb, la, lb = na[~both], nb[~both], la[~both], lb[~both]
-        size_a = (bvh_A.node_hi[na] - bvh_A.node_lo[na]).max(1)
-        size_b = (bhi[nb] - blo[nb]).max(1)
-        split_a = ~la & (lb | (size_a >= size_b))
-        sa_n, sa_b = na[split_a], nb[split_a]
-        sb_n, sb_a = nb[~split_a], na[~split_a]
-        na = np.concatenate([bvh_A.node_child[sa_n, 0], bvh_A.node_child[sa_n, 1], sb_a, sb_a])
-        nb = np.concatenate([sa_b, sa_b, bvh_B.node_child[sb_n, 0], bvh_B.node_child[sb_n, 1]])
-    d2, xa, xb = best
+    from scenegraph.proximity.compiled.exact_mesh_kernels import mesh_mesh_nearest
+
+    R = np.ascontiguousarray(R_AB, dtype=float)
+    t = np.ascontiguousarray(p_AB, dtype=float)
+    tri_a, nf_a, ni_a, _ = bvh_A.packed
+    tri_b, nf_b, ni_b, _ = bvh_B.packed
+    d2, out, _, _ = mesh_mesh_nearest(tri_a, nf_a, ni_a, tri_b, nf_b, ni_b, R, t, True)
+    xa, xb = out[:3].copy(), out[3:].copy()
+    VB_A = bvh_B.vertices[:1] @ R.T + t
     dist = float(np.sqrt(d2))
     p_BCb = (xb - t) @ R
     overlapping = dist == 0.0

@@ -9,12 +9,16 @@ primitive's frame O [m].
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from scenegraph._jit import njit
-from scenegraph.proximity.compiled.point_kernels import primitive_point
+from scenegraph.proximity.compiled.packed_shapes import CAPSULE, CYLINDER, SPHERE
+from scenegraph.proximity.compiled.point_kernels import _triangle_closest, primitive_point
 
-__all__ = ["segment_minima", "primitive_distances"]
+__all__ = ["segment_minima", "primitive_distances", "tri_tri", "mesh_mesh_nearest",
+           "mesh_mesh_crossings", "mesh_primitive_nearest"]
 
 _GOLDEN = 0.6180339887498949
 _STEPS = 60
@@ -34,6 +38,41 @@ def primitive_distances(k, a, b, c, P):
 
 
 @njit
+def _seg_min(k, a, b, c, px, py, pz, qx, qy, qz, out, off):
+    """Golden-section minimum of the primitive's signed distance along
+    segment pq (see segment_minima); writes (distance, x (3), N (3), grad
+    (3)) to out[off:off + 10] and returns the distance."""
+    dx, dy, dz = qx - px, qy - py, qz - pz
+    lo, hi = 0.0, 1.0
+    t1 = hi - _GOLDEN
+    t2 = lo + _GOLDEN
+    f1 = primitive_point(k, a, b, c, px + t1 * dx, py + t1 * dy, pz + t1 * dz)[0]
+    f2 = primitive_point(k, a, b, c, px + t2 * dx, py + t2 * dy, pz + t2 * dz)[0]
+    for _ in range(_STEPS):
+        if f1 <= f2:
+            hi = t2
+            t2, f2 = t1, f1
+            t1 = hi - _GOLDEN * (hi - lo)
+            f1 = primitive_point(k, a, b, c, px + t1 * dx, py + t1 * dy, pz + t1 * dz)[0]
+        else:
+            lo = t1
+            t1, f1 = t2, f2
+            t2 = lo + _GOLDEN * (hi - lo)
+            f2 = primitive_point(k, a, b, c, px + t2 * dx, py + t2 * dy, pz + t2 * dz)[0]
+    best = np.inf
+    for t in (0.0, 1.0, 0.5 * (lo + hi)):
+        x, y, z = px + t * dx, py + t * dy, pz + t * dz
+        r = primitive_point(k, a, b, c, x, y, z)
+        if r[0] < best:
+            best = r[0]
+            out[off] = r[0]
+            out[off + 1], out[off + 2], out[off + 3] = x, y, z
+            for j in range(6):
+                out[off + 4 + j] = r[1 + j]
+    return best
+
+
+@njit
 def segment_minima(k, a, b, c, P, Q):
     """Least signed distance to the (convex) primitive along each segment
     P[i]Q[i] (N, 3 each): golden-section search of the convex function
@@ -44,33 +83,499 @@ def segment_minima(k, a, b, c, P, Q):
     the point of the segment, its nearest surface point and the gradient."""
     n = P.shape[0]
     out = np.empty((n, 10))
+    row = np.empty(10)
     for i in range(n):
-        px, py, pz = P[i, 0], P[i, 1], P[i, 2]
-        dx, dy, dz = Q[i, 0] - px, Q[i, 1] - py, Q[i, 2] - pz
-        lo, hi = 0.0, 1.0
-        t1 = hi - _GOLDEN
-        t2 = lo + _GOLDEN
-        f1 = primitive_point(k, a, b, c, px + t1 * dx, py + t1 * dy, pz + t1 * dz)[0]
-        f2 = primitive_point(k, a, b, c, px + t2 * dx, py + t2 * dy, pz + t2 * dz)[0]
-        for _ in range(_STEPS):
-            if f1 <= f2:
-                hi = t2
-                t2, f2 = t1, f1
-                t1 = hi - _GOLDEN * (hi - lo)
-                f1 = primitive_point(k, a, b, c, px + t1 * dx, py + t1 * dy, pz + t1 * dz)[0]
-            else:
-                lo = t1
-                t1, f1 = t2, f2
-                t2 = lo + _GOLDEN * (hi - lo)
-                f2 = primitive_point(k, a, b, c, px + t2 * dx, py + t2 * dy, pz + t2 * dz)[0]
-        best = np.inf
-        for t in (0.0, 1.0, 0.5 * (lo + hi)):
-            x, y, z = px + t * dx, py + t * dy, pz + t * dz
-            r = primitive_point(k, a, b, c, x, y, z)
-            if r[0] < best:
-                best = r[0]
-                out[i, 0] = r[0]
-                out[i, 1], out[i, 2], out[i, 3] = x, y, z
-                for j in range(6):
-                    out[i, 4 + j] = r[1 + j]
+        _seg_min(k, a, b, c, P[i, 0], P[i, 1], P[i, 2], Q[i, 0], Q[i, 1], Q[i, 2], row, 0)
+        for j in range(10):
+            out[i, j] = row[j]
     return out
+
+
+# ------------------------------------------------ triangles, in compiled code
+# Triangles are rows of 9 floats (a, b, c) of a (F, 9+) array; a BVH is the
+# packed arrays of mesh_bvh.TriangleMeshBvh: tri (F, 12) in leaf order,
+# node_f (M, 13) with the box in columns 0:6, node_i (M, 4) = (child 0,
+# child 1, first slot, count), child 0 < 0 for a leaf.
+
+_STACK = 1 << 14
+
+
+@njit
+def _seg_seg(p, q, r, s, out):
+    """Closest points of segments pq and rs (rows of 3 in the arrays p, q, r,
+    s given as (array, offset) pairs flattened by the caller): writes c1 to
+    out[0:3], c2 to out[3:6]; returns the squared distance."""
+    d1x, d1y, d1z = q[0] - p[0], q[1] - p[1], q[2] - p[2]
+    d2x, d2y, d2z = s[0] - r[0], s[1] - r[1], s[2] - r[2]
+    rx, ry, rz = p[0] - r[0], p[1] - r[1], p[2] - r[2]
+    a = d1x * d1x + d1y * d1y + d1z * d1z
+    e = d2x * d2x + d2y * d2y + d2z * d2z
+    f = d2x * rx + d2y * ry + d2z * rz
+    if a <= 0.0 and e <= 0.0:
+        sc, tc = 0.0, 0.0
+    elif a <= 0.0:
+        sc, tc = 0.0, min(max(f / e, 0.0), 1.0)
+    else:
+        c = d1x * rx + d1y * ry + d1z * rz
+        if e <= 0.0:
+            sc, tc = min(max(-c / a, 0.0), 1.0), 0.0
+        else:
+            b = d1x * d2x + d1y * d2y + d1z * d2z
+            den = a * e - b * b
+            sc = min(max((b * f - c * e) / den, 0.0), 1.0) if den > 0.0 else 0.0
+            tc = (b * sc + f) / e
+            if tc < 0.0:
+                tc, sc = 0.0, min(max(-c / a, 0.0), 1.0)
+            elif tc > 1.0:
+                tc, sc = 1.0, min(max((b - c) / a, 0.0), 1.0)
+    out[0], out[1], out[2] = p[0] + sc * d1x, p[1] + sc * d1y, p[2] + sc * d1z
+    out[3], out[4], out[5] = r[0] + tc * d2x, r[1] + tc * d2y, r[2] + tc * d2z
+    ex, ey, ez = out[0] - out[3], out[1] - out[4], out[2] - out[5]
+    return ex * ex + ey * ey + ez * ez
+
+
+@njit
+def _seg_tri_hit(p, q, a, b, c, out):
+    """Möller–Trumbore: segment pq crosses triangle abc (closed); writes the
+    crossing to out[0:3]."""
+    dx, dy, dz = q[0] - p[0], q[1] - p[1], q[2] - p[2]
+    e1x, e1y, e1z = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+    e2x, e2y, e2z = c[0] - a[0], c[1] - a[1], c[2] - a[2]
+    px, py, pz = dy * e2z - dz * e2y, dz * e2x - dx * e2z, dx * e2y - dy * e2x
+    det = e1x * px + e1y * py + e1z * pz
+    if det == 0.0:
+        return False
+    inv = 1.0 / det
+    tx, ty, tz = p[0] - a[0], p[1] - a[1], p[2] - a[2]
+    u = (tx * px + ty * py + tz * pz) * inv
+    if u < 0.0 or u > 1.0:
+        return False
+    qx, qy, qz = ty * e1z - tz * e1y, tz * e1x - tx * e1z, tx * e1y - ty * e1x
+    v = (dx * qx + dy * qy + dz * qz) * inv
+    if v < 0.0 or u + v > 1.0:
+        return False
+    t = (e2x * qx + e2y * qy + e2z * qz) * inv
+    if t < 0.0 or t > 1.0:
+        return False
+    out[0], out[1], out[2] = p[0] + t * dx, p[1] + t * dy, p[2] + t * dz
+    return True
+
+
+@njit
+def _point_tri(v, a, b, c, out, off):
+    qx, qy, qz = _triangle_closest(v[0], v[1], v[2], a[0], a[1], a[2], b[0], b[1], b[2],
+                                   c[0], c[1], c[2])
+    out[off], out[off + 1], out[off + 2] = qx, qy, qz
+    ex, ey, ez = v[0] - qx, v[1] - qy, v[2] - qz
+    return ex * ex + ey * ey + ez * ez
+
+
+@njit
+def tri_tri(TA, TB, out, work):
+    """Distance between triangles TA, TB (9 floats each): returns d²; the
+    closest points go to out[0:3] (on A) and out[3:6] (on B); crossing
+    triangles give 0 at a crossing point. work: scratch of 6 floats."""
+    best = np.inf
+    for i in range(3):
+        v = TA[3 * i:3 * i + 3]
+        d2 = _point_tri(v, TB[0:3], TB[3:6], TB[6:9], work, 3)
+        if d2 < best:
+            best = d2
+            out[0], out[1], out[2] = v[0], v[1], v[2]
+            out[3], out[4], out[5] = work[3], work[4], work[5]
+    for i in range(3):
+        v = TB[3 * i:3 * i + 3]
+        d2 = _point_tri(v, TA[0:3], TA[3:6], TA[6:9], work, 0)
+        if d2 < best:
+            best = d2
+            out[0], out[1], out[2] = work[0], work[1], work[2]
+            out[3], out[4], out[5] = v[0], v[1], v[2]
+    for i in range(3):
+        j0, j1 = 3 * i, 3 * ((i + 1) % 3)
+        for k in range(3):
+            k0, k1 = 3 * k, 3 * ((k + 1) % 3)
+            d2 = _seg_seg(TA[j0:j0 + 3], TA[j1:j1 + 3], TB[k0:k0 + 3], TB[k1:k1 + 3], work)
+            if d2 < best:
+                best = d2
+                for m in range(6):
+                    out[m] = work[m]
+    if best > 0.0:
+        for i in range(3):
+            j0, j1 = 3 * i, 3 * ((i + 1) % 3)
+            if _seg_tri_hit(TA[j0:j0 + 3], TA[j1:j1 + 3], TB[0:3], TB[3:6], TB[6:9], work):
+                for m in range(3):
+                    out[m] = work[m]
+                    out[3 + m] = work[m]
+                return 0.0
+            if _seg_tri_hit(TB[j0:j0 + 3], TB[j1:j1 + 3], TA[0:3], TA[3:6], TA[6:9], work):
+                for m in range(3):
+                    out[m] = work[m]
+                    out[3 + m] = work[m]
+                return 0.0
+    return best
+
+
+@njit
+def _posed(tri, node_f, R, t):
+    """B's triangles (F, 9) and node boxes (M, 6) posed in A by (R, t)
+    (boxes conservatively re-boxed)."""
+    F = tri.shape[0]
+    T = np.empty((F, 9))
+    for i in range(F):
+        for v in range(3):
+            x, y, z = tri[i, 3 * v], tri[i, 3 * v + 1], tri[i, 3 * v + 2]
+            for r in range(3):
+                T[i, 3 * v + r] = R[r, 0] * x + R[r, 1] * y + R[r, 2] * z + t[r]
+    M = node_f.shape[0]
+    box = np.empty((M, 6))
+    for n in range(M):
+        for r in range(3):
+            c = 0.0
+            h = 0.0
+            for j in range(3):
+                cj = 0.5 * (node_f[n, j] + node_f[n, 3 + j])
+                hj = 0.5 * (node_f[n, 3 + j] - node_f[n, j])
+                c += R[r, j] * cj
+                h += abs(R[r, j]) * hj
+            box[n, r] = c + t[r] - h
+            box[n, 3 + r] = c + t[r] + h
+    return T, box
+
+
+@njit
+def _balls(T):
+    """Each triangle's centroid and the radius of the ball about it holding
+    its corners: (F, 4)."""
+    F = T.shape[0]
+    out = np.empty((F, 4))
+    for i in range(F):
+        for r in range(3):
+            out[i, r] = (T[i, r] + T[i, 3 + r] + T[i, 6 + r]) / 3.0
+        rad = 0.0
+        for v in range(3):
+            dx = T[i, 3 * v] - out[i, 0]
+            dy = T[i, 3 * v + 1] - out[i, 1]
+            dz = T[i, 3 * v + 2] - out[i, 2]
+            rad = max(rad, math.sqrt(dx * dx + dy * dy + dz * dz))
+        out[i, 3] = rad * (1.0 + 1e-12)
+    return out
+
+
+@njit
+def _ball_gap(BA, i, BB, j):
+    dx, dy, dz = BA[i, 0] - BB[j, 0], BA[i, 1] - BB[j, 1], BA[i, 2] - BB[j, 2]
+    return math.sqrt(dx * dx + dy * dy + dz * dz) - BA[i, 3] - BB[j, 3]
+
+
+@njit
+def _gap2(A, a, B, b):
+    g = 0.0
+    for j in range(3):
+        d = max(A[a, j] - B[b, 3 + j], B[b, j] - A[a, 3 + j], 0.0)
+        g += d * d
+    return g
+
+
+@njit
+def mesh_mesh_nearest(triA, nodeA_f, nodeA_i, triB, nodeB_f, nodeB_i, R, t, stop_at_zero):
+    """Least distance between the triangles of meshes A and B (B posed in A
+    by R (3, 3), t (3,)): a simultaneous traversal of the two trees, nearer
+    node pairs first, pruned by box gaps. With stop_at_zero it returns at the
+    first crossing found.
+
+    Returns (d², out (6,) = (p_ACa, p_ACb) in A, slot of A, slot of B)."""
+    TB, boxB = _posed(triB, nodeB_f, R, t)
+    ballA = _balls(triA)
+    ballB = _balls(TB)
+    best = np.inf
+    out = np.zeros(6)
+    cand = np.empty(6)
+    work = np.empty(6)
+    sa, sb = -1, -1
+    st_a = np.empty(_STACK, dtype=np.int64)
+    st_b = np.empty(_STACK, dtype=np.int64)
+    sp = 1
+    st_a[0] = 0
+    st_b[0] = 0
+    while sp > 0:
+        sp -= 1
+        na, nb = st_a[sp], st_b[sp]
+        if _gap2(nodeA_f, na, boxB, nb) > best:
+            continue
+        leaf_a = nodeA_i[na, 0] < 0
+        leaf_b = nodeB_i[nb, 0] < 0
+        if leaf_a and leaf_b:
+            for i in range(nodeA_i[na, 2], nodeA_i[na, 2] + nodeA_i[na, 3]):
+                for j in range(nodeB_i[nb, 2], nodeB_i[nb, 2] + nodeB_i[nb, 3]):
+                    g = _ball_gap(ballA, i, ballB, j)
+                    if g > 0.0 and g * g > best:
+                        continue
+                    d2 = tri_tri(triA[i, 0:9], TB[j], cand, work)
+                    if d2 < best:
+                        best = d2
+                        sa, sb = i, j
+                        for m in range(6):
+                            out[m] = cand[m]
+                        if best == 0.0 and stop_at_zero:
+                            return best, out, sa, sb
+            continue
+        size_a = 0.0
+        size_b = 0.0
+        for j in range(3):
+            size_a = max(size_a, nodeA_f[na, 3 + j] - nodeA_f[na, j])
+            size_b = max(size_b, boxB[nb, 3 + j] - boxB[nb, j])
+        if sp + 2 > _STACK:
+            raise RuntimeError("mesh_mesh_nearest: traversal stack overflow")
+        if not leaf_a and (leaf_b or size_a >= size_b):
+            c0, c1 = nodeA_i[na, 0], nodeA_i[na, 1]
+            g0, g1 = _gap2(nodeA_f, c0, boxB, nb), _gap2(nodeA_f, c1, boxB, nb)
+            if g0 < g1:
+                c0, c1 = c1, c0
+            st_a[sp], st_b[sp] = c0, nb
+            st_a[sp + 1], st_b[sp + 1] = c1, nb
+        else:
+            c0, c1 = nodeB_i[nb, 0], nodeB_i[nb, 1]
+            g0, g1 = _gap2(nodeA_f, na, boxB, c0), _gap2(nodeA_f, na, boxB, c1)
+            if g0 < g1:
+                c0, c1 = c1, c0
+            st_a[sp], st_b[sp] = na, c0
+            st_a[sp + 1], st_b[sp + 1] = na, c1
+        sp += 2
+    return best, out, sa, sb
+
+
+@njit
+def mesh_mesh_crossings(triA, nodeA_f, nodeA_i, triB, nodeB_f, nodeB_i, R, t):
+    """Every pair of crossing (or touching) triangles of A and B (B posed in
+    A by R, t): (K, 2) int64 leaf slots (A's, B's)."""
+    TB, boxB = _posed(triB, nodeB_f, R, t)
+    cand = np.empty(6)
+    work = np.empty(6)
+    found = np.empty((64, 2), dtype=np.int64)
+    k = 0
+    st_a = np.empty(_STACK, dtype=np.int64)
+    st_b = np.empty(_STACK, dtype=np.int64)
+    sp = 1
+    st_a[0] = 0
+    st_b[0] = 0
+    while sp > 0:
+        sp -= 1
+        na, nb = st_a[sp], st_b[sp]
+        if _gap2(nodeA_f, na, boxB, nb) > 0.0:
+            continue
+        leaf_a = nodeA_i[na, 0] < 0
+        leaf_b = nodeB_i[nb, 0] < 0
+        if leaf_a and leaf_b:
+            for i in range(nodeA_i[na, 2], nodeA_i[na, 2] + nodeA_i[na, 3]):
+                for j in range(nodeB_i[nb, 2], nodeB_i[nb, 2] + nodeB_i[nb, 3]):
+                    if tri_tri(triA[i, 0:9], TB[j], cand, work) == 0.0:
+                        if k == found.shape[0]:
+                            bigger = np.empty((2 * k, 2), dtype=np.int64)
+                            bigger[:k] = found
+                            found = bigger
+                        found[k, 0], found[k, 1] = i, j
+                        k += 1
+            continue
+        if sp + 2 > _STACK:
+            raise RuntimeError("mesh_mesh_crossings: traversal stack overflow")
+        size_a = 0.0
+        size_b = 0.0
+        for j in range(3):
+            size_a = max(size_a, nodeA_f[na, 3 + j] - nodeA_f[na, j])
+            size_b = max(size_b, boxB[nb, 3 + j] - boxB[nb, j])
+        if not leaf_a and (leaf_b or size_a >= size_b):
+            st_a[sp], st_b[sp] = nodeA_i[na, 0], nb
+            st_a[sp + 1], st_b[sp + 1] = nodeA_i[na, 1], nb
+        else:
+            st_a[sp], st_b[sp] = na, nodeB_i[nb, 0]
+            st_a[sp + 1], st_b[sp + 1] = na, nodeB_i[nb, 1]
+        sp += 2
+    return found[:k].copy()
+
+
+# ------------------------------------------- a mesh against a curved primitive
+
+
+@njit
+def _support(k, a, b, c, ux, uy, uz):
+    """Support point of a Cylinder (r = a, half length b) or Ellipsoid
+    (semi-axes a, b, c) along u, ties to the middle of the supporting set."""
+    n = math.sqrt(ux * ux + uy * uy + uz * uz)
+    ux, uy, uz = ux / n, uy / n, uz / n
+    if k == CYLINDER:
+        rxy = math.hypot(ux, uy)
+        sz = b if uz > 0.0 else (-b if uz < 0.0 else 0.0)
+        if rxy > 1e-12:
+            return a * ux / rxy, a * uy / rxy, sz
+        return 0.0, 0.0, sz
+    mx, my, mz = a * a * ux, b * b * uy, c * c * uz
+    h = math.sqrt(mx * ux + my * uy + mz * uz)
+    return mx / h, my / h, mz / h
+
+
+@njit
+def _inside_tri(qx, qy, qz, T):
+    v0x, v0y, v0z = T[3] - T[0], T[4] - T[1], T[5] - T[2]
+    v1x, v1y, v1z = T[6] - T[0], T[7] - T[1], T[8] - T[2]
+    v2x, v2y, v2z = qx - T[0], qy - T[1], qz - T[2]
+    d00 = v0x * v0x + v0y * v0y + v0z * v0z
+    d01 = v0x * v1x + v0y * v1y + v0z * v1z
+    d11 = v1x * v1x + v1y * v1y + v1z * v1z
+    d20 = v2x * v0x + v2y * v0y + v2z * v0z
+    d21 = v2x * v1x + v2y * v1y + v2z * v1z
+    den = d00 * d11 - d01 * d01
+    if not den > 1e-300:
+        return False
+    v = (d11 * d20 - d01 * d21) / den
+    w = (d00 * d21 - d01 * d20) / den
+    return v >= 0.0 and w >= 0.0 and v + w <= 1.0
+
+
+@njit
+def _tri_primitive(k, a, b, c, T, out, work):
+    """exact_mesh_primitives.triangle_primitive for one triangle T (9, in
+    O): returns φ; p_T to out[0:3], p_S to out[3:6]."""
+    if k == SPHERE or k == CAPSULE:
+        hl = b if k == CAPSULE else 0.0
+        S = work[10:16]
+        S[0], S[1], S[2], S[3], S[4], S[5] = 0.0, 0.0, -hl, 0.0, 0.0, hl
+        best = np.inf
+        for e in range(2):
+            d2 = _point_tri(S[3 * e:3 * e + 3], T[0:3], T[3:6], T[6:9], work, 0)
+            if d2 < best:
+                best = d2
+                out[0], out[1], out[2] = work[0], work[1], work[2]
+                out[3], out[4], out[5] = S[3 * e], S[3 * e + 1], S[3 * e + 2]
+        for i in range(3):
+            j0, j1 = 3 * i, 3 * ((i + 1) % 3)
+            d2 = _seg_seg(T[j0:j0 + 3], T[j1:j1 + 3], S[0:3], S[3:6], work)
+            if d2 < best:
+                best = d2
+                for m in range(6):
+                    out[m] = work[m]
+        if best > 0.0 and _seg_tri_hit(S[0:3], S[3:6], T[0:3], T[3:6], T[6:9], work):
+            best = 0.0
+            for m in range(3):
+                out[m] = work[m]
+                out[3 + m] = work[m]
+        d = math.sqrt(best)
+        ux, uy, uz = out[0] - out[3], out[1] - out[4], out[2] - out[5]
+        if d > 0.0:
+            out[3] += a * ux / d
+            out[4] += a * uy / d
+            out[5] += a * uz / d
+        return d - a
+    phi = np.inf
+    for i in range(3):
+        j0, j1 = 3 * i, 3 * ((i + 1) % 3)
+        d = _seg_min(k, a, b, c, T[j0], T[j0 + 1], T[j0 + 2], T[j1], T[j1 + 1], T[j1 + 2],
+                     work, 0)
+        if d < phi:
+            phi = d
+            out[0], out[1], out[2] = work[1], work[2], work[3]
+            out[3], out[4], out[5] = work[4], work[5], work[6]
+    ex, ey, ez = T[3] - T[0], T[4] - T[1], T[5] - T[2]
+    fx, fy, fz = T[6] - T[0], T[7] - T[1], T[8] - T[2]
+    nx, ny, nz = ey * fz - ez * fy, ez * fx - ex * fz, ex * fy - ey * fx
+    ln = math.sqrt(nx * nx + ny * ny + nz * nz)
+    if not ln > 0.0:
+        return phi
+    nx, ny, nz = nx / ln, ny / ln, nz / ln
+    lx, ly, lz = _support(k, a, b, c, -nx, -ny, -nz)
+    hx, hy, hz = _support(k, a, b, c, nx, ny, nz)
+    h_lo = (lx - T[0]) * nx + (ly - T[1]) * ny + (lz - T[2]) * nz
+    h_hi = (hx - T[0]) * nx + (hy - T[1]) * ny + (hz - T[2]) * nz
+    if h_lo > 0.0:
+        qx, qy, qz = lx - h_lo * nx, ly - h_lo * ny, lz - h_lo * nz
+        if h_lo < phi and _inside_tri(qx, qy, qz, T):
+            phi = h_lo
+            out[0], out[1], out[2], out[3], out[4], out[5] = qx, qy, qz, lx, ly, lz
+    elif h_hi < 0.0:
+        qx, qy, qz = hx - h_hi * nx, hy - h_hi * ny, hz - h_hi * nz
+        if -h_hi < phi and _inside_tri(qx, qy, qz, T):
+            phi = -h_hi
+            out[0], out[1], out[2], out[3], out[4], out[5] = qx, qy, qz, hx, hy, hz
+    elif phi > 0.0:
+        f = -h_lo / (h_hi - h_lo) if h_hi > h_lo else 0.0
+        qx, qy, qz = lx + f * (hx - lx), ly + f * (hy - ly), lz + f * (hz - lz)
+        if _inside_tri(qx, qy, qz, T):
+            phi = 0.0
+            out[0], out[1], out[2], out[3], out[4], out[5] = qx, qy, qz, qx, qy, qz
+    return phi
+
+
+@njit
+def mesh_primitive_nearest(tri, node_f, node_i, tri_id, k, a, b, c, R, t, lo, hi, rho, bound):
+    """Least distance between a mesh's triangles (tree in M) and a primitive
+    (kind code k, parameters a, b, c) posed in M by R (3, 3), t (3,), with
+    its box [lo, hi] in M, a bounding radius rho about its origin, and an
+    upper bound `bound` [m] of the answer (the origin's distance to the
+    mesh). The triangles whose leaves come within `bound` of the box are
+    measured nearest first (by their distance to the origin minus rho),
+    until that lower bound passes the best distance found.
+
+    Returns (φ, out (6,) = (p_MT on the mesh, p_MS on the primitive),
+    triangle): φ ≤ 0 means some triangle meets the primitive (then it
+    returns at once); φ = inf and triangle −1 if none came within bound."""
+    out = np.zeros(6)
+    cand = np.empty(6)
+    work = np.empty(16)
+    T = np.empty(9)
+    n_tri = tri.shape[0]
+    lbs = np.empty(n_tri)
+    slots = np.empty(n_tri, dtype=np.int64)
+    m = 0
+    stack = np.empty(_STACK, dtype=np.int64)
+    sp = 1
+    stack[0] = 0
+    b2 = bound * bound
+    while sp > 0:
+        sp -= 1
+        n = stack[sp]
+        g = 0.0
+        for j in range(3):
+            d = max(node_f[n, j] - hi[j], lo[j] - node_f[n, 3 + j], 0.0)
+            g += d * d
+        if g > b2:
+            continue
+        if node_i[n, 0] >= 0:
+            if sp + 2 > _STACK:
+                raise RuntimeError("mesh_primitive_nearest: traversal stack overflow")
+            stack[sp] = node_i[n, 1]
+            stack[sp + 1] = node_i[n, 0]
+            sp += 2
+            continue
+        for i in range(node_i[n, 2], node_i[n, 2] + node_i[n, 3]):
+            qx, qy, qz = _triangle_closest(t[0], t[1], t[2], tri[i, 0], tri[i, 1], tri[i, 2],
+                                           tri[i, 3], tri[i, 4], tri[i, 5], tri[i, 6],
+                                           tri[i, 7], tri[i, 8])
+            dx, dy, dz = qx - t[0], qy - t[1], qz - t[2]
+            lb = math.sqrt(dx * dx + dy * dy + dz * dz) - rho
+            if lb <= bound:
+                lbs[m] = lb
+                slots[m] = i
+                m += 1
+    order = np.argsort(lbs[:m])
+    best = np.inf
+    best_tri = -1
+    for q in range(m):
+        i = slots[order[q]]
+        if lbs[order[q]] > best:
+            break
+        for v in range(3):
+            x = tri[i, 3 * v] - t[0]
+            y = tri[i, 3 * v + 1] - t[1]
+            z = tri[i, 3 * v + 2] - t[2]
+            for r in range(3):
+                T[3 * v + r] = R[0, r] * x + R[1, r] * y + R[2, r] * z
+        phi = _tri_primitive(k, a, b, c, T, cand, work)
+        if phi < best or (phi == best and tri_id[i] < best_tri):
+            best = phi
+            best_tri = tri_id[i]
+            for mm in range(2):
+                for r in range(3):
+                    out[3 * mm + r] = (R[r, 0] * cand[3 * mm] + R[r, 1] * cand[3 * mm + 1]
+                                       + R[r, 2] * cand[3 * mm + 2] + t[r])
+            if best <= 0.0:
+                return best, out, best_tri
+    return best, out, best_tri
