@@ -438,3 +438,11 @@ def test_discrete_time_approximation_keeps_the_scalar():
     assert type(linear) is LinearSystem_[AD]
     np.testing.assert_allclose(linear.A(), [[1.0, 0.1], [0.0, 1.0]])
     np.testing.assert_allclose(linear.B(), [[0.005], [0.1]])
+
+
+def test_implicit_integrators_refuse_autodiff_systems_by_name():
+    from systems.analysis import ImplicitEulerIntegrator
+    system_ad = Integrator(1).ToAutoDiffXd()
+    with pytest.raises(RuntimeError, match="ImplicitEulerIntegrator does not integrate "
+                                           "AutoDiffXd systems"):
+        ImplicitEulerIntegrator(system_ad, system_ad.CreateDefaultContext())
