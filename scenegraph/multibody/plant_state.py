@@ -590,10 +590,16 @@ class PlantState:
             # Every argument is built here or by the forest with fixed types
             # (C-contiguous, writable float64/int64), so the compiled entry is
             # called without numba's per-call type resolution (scenegraph._jit).
+            # Loading the kernel (and, first in a process, its module) makes
+            # thousands of objects that all live on: no collector passes over
+            # the whole heap meanwhile (scenegraph/multibody/gc_pause.py).
             from scenegraph._jit import entry_point
-            from scenegraph.multibody.kinematics_kernels import forward_kinematics_packed
-            entry = self._fk_entry = entry_point(forward_kinematics_packed, (
-                ints, R_fixed, p_fixed, q, R_WB, p_WB, R_WF, p_WMo))
+            from scenegraph.multibody.gc_pause import paused_gc
+            with paused_gc():
+                from scenegraph.multibody.kinematics_kernels import \
+                    forward_kinematics_packed
+                entry = self._fk_entry = entry_point(forward_kinematics_packed, (
+                    ints, R_fixed, p_fixed, q, R_WB, p_WB, R_WF, p_WMo))
         entry(ints, R_fixed, p_fixed, q, R_WB, p_WB, R_WF, p_WMo)
         pk.R_WB, pk.p_WB, pk.R_WF, pk.p_WMo, pk.q = R_WB, p_WB, R_WF, p_WMo, q
 
