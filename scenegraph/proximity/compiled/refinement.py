@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 
 from scenegraph._jit import njit
-from scenegraph.proximity.compiled.features import (feature_point, inside_body,
+from scenegraph.proximity.compiled.features import (AT_POINT, feature_point, inside_body,
                                                      inside_feature, select_feature,
                                                      smooth_jacobian, support_gap)
 from scenegraph.proximity.compiled.raw_memory import load_f64, store_f64
@@ -202,17 +202,95 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
     work: (24, 8) float scratch.
     Returns (certified, φ, mx, my, mz, ax, ay, az, bx, by, bz): φ = m·(a − b),
     the refined unit m and witnesses on A and B (cores), in W.
+
+    Outside AT_POINT mode, the features at the coarse witnesses' boundary
+    (select_feature's AT_POINT choice, when it differs) get a second chance:
+    first, when the features chosen by angle leave a system without
+    solution (_free_counts: two flat features tilted from each other by more
+    than the parallel test's 1e-6 rad but less than tau, such as a box's
+    face on a mesh's nearly parallel facet, whose closest points are the
+    box's corner and the facet); otherwise after the chosen features did not
+    certify (an edge whose witness sits at its end is a vertex). A retry's
+    answer is returned only if certified; else the chosen features' answer
+    is, as without the retry (callers re-seat from its direction).
     """
-    scale = max(size_A, size_B)
-    if work.shape[0] < 14 or work.shape[1] != _ROW:
-        raise ValueError("refine: work must be a (24, 8) float64 scratch")
-    wk = work.ctypes.data
     uAx, uAy, uAz = rotate_to_G(A, -mx, -my, -mz)
     uBx, uBy, uBz = rotate_to_G(B, mx, my, mz)
     wAx, wAy, wAz = to_G(A, ax, ay, az)
     wBx, wBy, wBz = to_G(B, bx, by, bz)
     fA = select_feature(A, hull_A, uAx, uAy, uAz, tau, size_A, wAx, wAy, wAz, mode)
     fB = select_feature(B, hull_B, uBx, uBy, uBz, tau, size_B, wBx, wBy, wBz, mode)
+    if mode != AT_POINT:
+        kA, kB = _free_counts(A, fA, B, fB, freeze_A_first)
+        if kA + kB >= 3:
+            # No solution with these features: the boundary features first.
+            gA = select_feature(A, hull_A, uAx, uAy, uAz, tau, size_A, wAx, wAy, wAz, AT_POINT)
+            gB = select_feature(B, hull_B, uBx, uBy, uBz, tau, size_B, wBx, wBy, wBz, AT_POINT)
+            if not (_same_feature(fA, gA) and _same_feature(fB, gB)):
+                second = _refine_features(A, hull_A, size_A, B, hull_B, size_B, gA, gB, mx,
+                                          my, mz, ax, ay, az, bx, by, bz, freeze_A_first, work)
+                if second[0]:
+                    return second
+            return _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, mx, my, mz,
+                                    ax, ay, az, bx, by, bz, freeze_A_first, work)
+    first = _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, mx, my, mz, ax, ay,
+                             az, bx, by, bz, freeze_A_first, work)
+    if first[0] or mode == AT_POINT:
+        return first
+    gA = select_feature(A, hull_A, uAx, uAy, uAz, tau, size_A, wAx, wAy, wAz, AT_POINT)
+    gB = select_feature(B, hull_B, uBx, uBy, uBz, tau, size_B, wBx, wBy, wBz, AT_POINT)
+    if _same_feature(fA, gA) and _same_feature(fB, gB):
+        return first
+    second = _refine_features(A, hull_A, size_A, B, hull_B, size_B, gA, gB, mx, my, mz, ax, ay,
+                              az, bx, by, bz, freeze_A_first, work)
+    return second if second[0] else first
+
+
+@njit
+def _same_feature(f, g):
+    """Whether two features (features.py tuples) are the same."""
+    return (f[0] == g[0] and f[1] == g[1] and f[2] == g[2] and f[3] == g[3] and f[4] == g[4]
+            and f[5] == g[5] and f[6] == g[6] and f[7] == g[7] and f[8] == g[8]
+            and f[9] == g[9] and f[10] == g[10] and f[11] == g[11] and f[12] == g[12])
+
+
+@njit(specialize_literals=False)
+def _free_counts(A, fA, B, fB, freeze_A_first):
+    """(kA, kB): the free coordinates the refinement solves for with
+    features fA, fB. Parallel features (face on face, a cylinder's side on a
+    face, parallel edges) touch along a continuum of exact witness pairs:
+    the free coordinates of the body whose free directions lie in the span
+    of the other's are frozen at the coarse witness (their constraints are
+    then implied), which keeps the system square and regular. Left with
+    kA + kB ≥ 3, the free directions span space (a face and a face or edge
+    tilted from it by more than 1e-6 rad), no direction m is perpendicular
+    to all of them and the system has no solution."""
+    kA, kB = fA[1], fB[1]
+    if kA > 0 and kB > 0:
+        EA1x, EA1y, EA1z = _free_world(A, fA, 0)
+        EA2x, EA2y, EA2z = _free_world(A, fA, 1)
+        EB1x, EB1y, EB1z = _free_world(B, fB, 0)
+        EB2x, EB2y, EB2z = _free_world(B, fB, 1)
+        B_in_A = _in_span(EB1x, EB1y, EB1z, EA1x, EA1y, EA1z, EA2x, EA2y, EA2z, kA) and (
+            kB == 1 or _in_span(EB2x, EB2y, EB2z, EA1x, EA1y, EA1z, EA2x, EA2y, EA2z, kA))
+        A_in_B = _in_span(EA1x, EA1y, EA1z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, kB) and (
+            kA == 1 or _in_span(EA2x, EA2y, EA2z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, kB))
+        if A_in_B and (freeze_A_first or not B_in_A):
+            kA = 0
+        elif B_in_A:
+            kB = 0
+    return kA, kB
+
+
+@njit(specialize_literals=False)
+def _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, mx, my, mz, ax, ay, az,
+                     bx, by, bz, freeze_A_first, work):
+    """refine() with the features fA, fB chosen (features.py tuples in the
+    bodies' frames)."""
+    scale = max(size_A, size_B)
+    if work.shape[0] < 14 or work.shape[1] != _ROW:
+        raise ValueError("refine: work must be a (24, 8) float64 scratch")
+    wk = work.ctypes.data
     # Free coordinates from the coarse witnesses, scaled by 1/scale.
     gx, gy, gz = to_G(A, ax, ay, az)
     gx, gy, gz = gx - fA[2], gy - fA[3], gz - fA[4]
@@ -226,21 +304,7 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
     EA2x, EA2y, EA2z = _free_world(A, fA, 1)
     EB1x, EB1y, EB1z = _free_world(B, fB, 0)
     EB2x, EB2y, EB2z = _free_world(B, fB, 1)
-    # Parallel features (face on face, a cylinder's side on a face, parallel
-    # edges) touch along a continuum of exact witness pairs: the free
-    # coordinates of the body whose free directions lie in the span of the
-    # other's are frozen at the coarse witness (their constraints are then
-    # implied), which keeps the system square and regular.
-    kA, kB = fA[1], fB[1]
-    if kA > 0 and kB > 0:
-        B_in_A = _in_span(EB1x, EB1y, EB1z, EA1x, EA1y, EA1z, EA2x, EA2y, EA2z, kA) and (
-            kB == 1 or _in_span(EB2x, EB2y, EB2z, EA1x, EA1y, EA1z, EA2x, EA2y, EA2z, kA))
-        A_in_B = _in_span(EA1x, EA1y, EA1z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, kB) and (
-            kA == 1 or _in_span(EA2x, EA2y, EA2z, EB1x, EB1y, EB1z, EB2x, EB2y, EB2z, kB))
-        if A_in_B and (freeze_A_first or not B_in_A):
-            kA = 0
-        elif B_in_A:
-            kB = 0
+    kA, kB = _free_counts(A, fA, B, fB, freeze_A_first)
     n = 2 + kA + kB
     n0 = math.sqrt(mx * mx + my * my + mz * mz)
     mx, my, mz = mx / n0, my / n0, mz / n0
