@@ -1,0 +1,61 @@
+"""The refinement retries with the features at the coarse witnesses'
+boundary (refinement.refine, features.AT_POINT) when the features chosen by
+angle cannot be solved.
+
+A small box hovers over a large box's top face, its own bottom face tilted
+from it by 1e-5 rad: more than the parallel test's 1e-6 rad, less than the
+selection tolerance tau = 1e-4. By angle both faces are chosen; no direction
+is perpendicular to both, so that system has no solution. The closest
+points are the small box's lowest corner and its projection on the top face
+(UR5's ee_link box over wrist_3's flange facet is such a pair); the
+boundary features (that corner, the face) certify them at once.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph.proximity.compiled.features import AT_ANGLE
+from scenegraph.proximity.compiled.packed_shapes import BOX
+from scenegraph.proximity.compiled.refinement import refine
+
+_NO_HULL = (0, 0, 0, 0, 0, 0)
+H_A, H_B = 0.005, 0.1          # half sizes of the small box A and the large box B [m]
+TILT = 1e-5                    # rad, about A's x axis
+GAP = 0.02                     # lowest corner of A above B's top face [m]
+
+
+def _body(half, R, p):
+    """A supports.py body tuple of a cube with half size `half` posed (R, p)."""
+    return (BOX, 0, 0, 0, 0, False, half, half, half,
+            *(float(x) for x in np.asarray(R).reshape(9)), *(float(x) for x in p))
+
+
+def _tilted_pair():
+    c, s = math.cos(TILT), math.sin(TILT)
+    R_WA = np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+    corners = np.array([[x, y, z] for x in (-H_A, H_A) for y in (-H_A, H_A)
+                        for z in (-H_A, H_A)]) @ R_WA.T
+    low = corners[np.argmin(corners[:, 2])]
+    # A's centre placed so that its lowest corner is GAP above z = H_B.
+    p_WA = np.array([0.01, 0.02, H_B + GAP]) - low
+    A = _body(H_A, R_WA, p_WA)
+    B = _body(H_B, np.eye(3), (0.0, 0.0, 0.0))
+    return A, B, p_WA + low
+
+
+def test_tilted_faces_certify_at_the_corner_and_the_face():
+    A, B, p_WCa = _tilted_pair()
+    # The coarse answer: B's face normal (from B into A), A's corner, its
+    # projection on B's top face.
+    a = p_WCa
+    b = np.array([a[0], a[1], H_B])
+    ok, phi, mx, my, mz, ax, ay, az, bx, by, bz = refine(
+        A, _NO_HULL, math.sqrt(3) * H_A, B, _NO_HULL, math.sqrt(3) * H_B, 0.0, 0.0, 1.0,
+        *a, *b, 1e-4, AT_ANGLE, False, np.zeros((24, 8)))
+    assert ok
+    assert abs(phi - GAP) <= 1e-15
+    np.testing.assert_allclose((mx, my, mz), (0.0, 0.0, 1.0), atol=1e-15)
+    np.testing.assert_allclose((ax, ay, az), p_WCa, atol=1e-15)
+    np.testing.assert_allclose((bx, by, bz), (p_WCa[0], p_WCa[1], H_B), atol=1e-15)
