@@ -141,7 +141,7 @@ def _unit(v, fallback):
     return v / n if n > 0.0 else np.asarray(fallback, float)
 
 
-def _mesh_vs_polytope(bvh_M, bvh_O, R, t) -> ExactAnswer:
+def _mesh_vs_polytope(bvh_M, bvh_O, R, t, box_O=None) -> ExactAnswer:
     with np.errstate(invalid="ignore", divide="ignore"):
         d, xm, xo_O, overlapping = mesh_mesh_distance(bvh_M, bvh_O, R, t)
     xo = R @ xo_O + t
@@ -159,7 +159,8 @@ def _mesh_vs_polytope(bvh_M, bvh_O, R, t) -> ExactAnswer:
     if len(crossing_m):
         k = int(crossing_m[0])
     touch = ExactAnswer(0.0, xm, xm, -bvh_M.face_normals[k], True)
-    return _from_overlap(mesh_solid_overlap(bvh_M, bvh_O, R, t, crossing_m, crossing_o), touch)
+    return _from_overlap(mesh_solid_overlap(bvh_M, bvh_O, R, t, crossing_m, crossing_o, box_O),
+                         touch)
 
 
 def _mesh_vs_sphere(bvh_M, r, t) -> ExactAnswer:
@@ -210,7 +211,8 @@ def _mesh_answer(bvh_M: TriangleMeshBvh, other: ExactShape, R_MO, p_MO) -> Exact
     t = np.asarray(p_MO, float)
     kind = other.kind
     if kind in _POLYTOPES:
-        return _mesh_vs_polytope(bvh_M, other.bvh, R, t)
+        return _mesh_vs_polytope(bvh_M, other.bvh, R, t,
+                                 other.params if kind == "Box" else None)
     if kind == "Sphere":
         return _mesh_vs_sphere(bvh_M, float(other.params[0]), t)
     if kind == "HalfSpace":

@@ -31,7 +31,8 @@ import numpy as np
 from scenegraph.proximity.exact_mesh_primitives import (primitive_signed_distance,
                                                         primitive_support, segment_minimum)
 from scenegraph.proximity.mesh_bvh import TriangleMeshBvh
-from scenegraph.proximity.mesh_distance import signed_distance_to_mesh
+from scenegraph.proximity.compiled.exact_mesh_kernels import mesh_segment_minima
+from scenegraph.proximity.mesh_distance import _kernel_args, signed_distance_to_mesh
 
 __all__ = ["Overlap", "deepest", "points_inside_mesh", "mesh_points_inside",
            "edges_of", "edge_points_inside"]
@@ -101,16 +102,36 @@ def edges_of(faces: np.ndarray, tris: np.ndarray) -> np.ndarray:
     return np.unique(e, axis=0)
 
 
-def edge_points_inside(sd_other, R, t, P, Q, other_is_m: bool) -> Overlap | None:
+# Golden-section steps along an edge for its deepest point: the bracket
+# shrinks to 0.618^48 = 1·10⁻¹⁰ of the edge, so the depth is within about
+# that times the edge's length (separated distances use 60 steps).
+_DEPTH_STEPS = 48
+
+
+def _segment_minima(solid, P, Q):
+    """(d (K,), x (K, 3), N (K, 3), grad (K, 3)): the least signed distance
+    to `solid` along segments PQ (in its frame), in one compiled call;
+    solid: a TriangleMeshBvh (closed) or (kind, params) of a primitive."""
+    P = np.ascontiguousarray(P, dtype=float)
+    Q = np.ascontiguousarray(Q, dtype=float)
+    if isinstance(solid, TriangleMeshBvh):
+        r = mesh_segment_minima(P, Q, _DEPTH_STEPS, *_kernel_args(solid, True))
+        return r[:, 0], r[:, 1:4], r[:, 4:7], r[:, 7:10]
+    kind, params = solid
+    return segment_minimum(kind, params, P, Q, steps=_DEPTH_STEPS)
+
+
+def edge_points_inside(solid, R, t, P, Q, other_is_m: bool) -> Overlap | None:
     """The deepest point on segments PQ (K, 3 each, in M's frame) inside the
-    other solid, whose signed distance sd_other takes points in its own frame
-    F posed in M by (R, t). other_is_m: the segments are the other shape's and
-    the solid is M itself (then F = M, R = I, t = 0)."""
+    other solid (a closed TriangleMeshBvh, or (kind, params) of a convex
+    primitive), in its own frame F posed in M by (R, t). other_is_m: the
+    segments are the other shape's and the solid is M itself (then F = M,
+    R = I, t = 0)."""
     if not len(P):
         return None
     R = np.asarray(R, float)
     t = np.asarray(t, float)
-    d, x, N, g = segment_minimum(None, None, (P - t) @ R, (Q - t) @ R, sd_other)
+    d, x, N, g = _segment_minima(solid, (P - t) @ R, (Q - t) @ R)
     k = int(np.argmin(d))
     if d[k] >= 0.0:
         return None
@@ -121,11 +142,13 @@ def edge_points_inside(sd_other, R, t, P, Q, other_is_m: bool) -> Overlap | None
 
 
 def mesh_solid_overlap(bvh_M: TriangleMeshBvh, bvh_O: TriangleMeshBvh, R_MO, p_MO,
-                       crossing_M: np.ndarray, crossing_O: np.ndarray) -> Overlap | None:
+                       crossing_M: np.ndarray, crossing_O: np.ndarray,
+                       box_O=None) -> Overlap | None:
     """Deepest point of two overlapping closed triangle meshes M and O (O
     posed in M by R_MO, p_MO): vertices of each inside the other (those in
     the other's box), and the deepest points of the edges of the crossing
-    triangles crossing_M (of M) and crossing_O (of O)."""
+    triangles crossing_M (of M) and crossing_O (of O). box_O: O's half sizes
+    when O is a Box (its signed distance is then the closed form)."""
     R = np.asarray(R_MO, float)
     t = np.asarray(p_MO, float)
     I, z = np.eye(3), np.zeros(3)
@@ -143,8 +166,9 @@ def mesh_solid_overlap(bvh_M: TriangleMeshBvh, bvh_O: TriangleMeshBvh, R_MO, p_M
     return deepest([
         points_inside_mesh(bvh_M, in_box),
         mesh_points_inside(sd_O, R, t, m_in_box),
-        edge_points_inside(sd_O, R, t, V_M[e_M[:, 0]], V_M[e_M[:, 1]], False),
-        edge_points_inside(_mesh_sd(bvh_M), I, z, VO_M[e_O[:, 0]], VO_M[e_O[:, 1]], True),
+        edge_points_inside(bvh_O if box_O is None else ("Box", box_O), R, t,
+                           V_M[e_M[:, 0]], V_M[e_M[:, 1]], False),
+        edge_points_inside(bvh_M, I, z, VO_M[e_O[:, 0]], VO_M[e_O[:, 1]], True),
     ])
 
 
@@ -171,6 +195,6 @@ def primitive_overlap(bvh_M: TriangleMeshBvh, kind: str, params, R_MO, p_MO,
     s_O = primitive_support(kind, params, -n_O[ok])
     return deepest([
         mesh_points_inside(sd_O, R, t, V[verts]),
-        edge_points_inside(sd_O, R, t, V[e[:, 0]], V[e[:, 1]], False),
+        edge_points_inside((kind, params), R, t, V[e[:, 0]], V[e[:, 1]], False),
         points_inside_mesh(bvh_M, s_O @ R.T + t),
     ])

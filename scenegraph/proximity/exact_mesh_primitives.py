@@ -40,7 +40,6 @@ __all__ = ["primitive_signed_distance", "primitive_support", "primitive_box",
            "point_in_triangle"]
 
 _GOLDEN = 0.5 * (np.sqrt(5.0) - 1.0)
-_SECTION_STEPS = 60
 
 
 def _code(kind: str) -> int:
@@ -99,20 +98,20 @@ def primitive_box(kind: str, params, R_MO, p_MO):
     return lo + p, hi + p
 
 
-def segment_minimum(kind: str, params, P, Q, signed_distance=None):
+def segment_minimum(kind: str, params, P, Q, signed_distance=None, steps: int = 60):
     """Least signed distance to a convex shape along each segment PQ.
 
     P, Q: (K, 3) in O [m]. `signed_distance(points) -> (d, p_ON, grad)`
     (default: the primitive's). The signed distance to a convex set is convex
-    along a segment, so a golden-section search finds its minimum; 60 steps
-    shrink the bracket to 2·10⁻¹³ of the segment.
+    along a segment, so a golden-section search finds its minimum; `steps`
+    steps shrink the bracket to 0.618^steps of the segment (60: 2·10⁻¹³).
     Returns (d (K,), x (K, 3) the point of PQ, p_ON (K, 3), grad_O (K, 3)).
     """
     if signed_distance is None:
         Pr = np.asarray(params, dtype=float)
         r = _ck.segment_minima(_code(kind), float(Pr[0]), float(Pr[1]), float(Pr[2]),
                                np.ascontiguousarray(P, dtype=float),
-                               np.ascontiguousarray(Q, dtype=float))
+                               np.ascontiguousarray(Q, dtype=float), int(steps))
         return r[:, 0], r[:, 1:4], r[:, 4:7], r[:, 7:10]
     P = np.asarray(P, dtype=float)
     D = np.asarray(Q, dtype=float) - P
@@ -123,7 +122,7 @@ def segment_minimum(kind: str, params, P, Q, signed_distance=None):
     t2 = lo + _GOLDEN
     both = signed_distance(np.concatenate([P + t1[:, None] * D, P + t2[:, None] * D]))[0]
     f1, f2 = both[:K], both[K:]
-    for _ in range(_SECTION_STEPS):
+    for _ in range(steps):
         left = f1 <= f2          # minimum in [lo, t2]
         hi = np.where(left, t2, hi)
         lo = np.where(left, lo, t1)

@@ -368,65 +368,10 @@ def mesh_mesh_distance(bvh_A: TriangleMeshBvh, bvh_B: TriangleMeshBvh, R_AB, p_A
 def triangles_near_box(bvh: TriangleMeshBvh, lo, hi, bound: float) -> np.ndarray:
     """Triangles (original indices, ascending) of the leaves whose boxes come
     within `bound` [m] of the box [lo, hi] (both in the mesh's frame): a
-    superset of the triangles within `bound` of anything inside that box."""
-    lo = np.asarray(lo, float)
-    hi = np.asarray(hi, float)
-    b2 = float(bound) ** 2
-    node = np.zeros(1, np.int64)
-    leaves = []
-    while len(node):
-        gap = (np.maximum(bvh.node_lo[node] - hi, 0.0) + np.maximum(lo - bvh.node_hi[node], 0.0))
-        node = node[(gap * gap).sum(1) <= b2]
-        leaf = bvh.node_child[node, 0] < 0
-        leaves.append(node[leaf])
-        inner = node[~leaf]
-        node = np.concatenate([bvh.node_child[inner, 0], bvh.node_child[inner, 1]])
-    leaves = np.concatenate(leaves)
-    if not len(leaves):
-        return np.zeros(0, np.int64)
-    counts = bvh.node_count[leaves]
-    slot = np.repeat(bvh.node_start[leaves], counts) + (
-        np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts))
-    return np.sort(bvh.tri_order[slot])
+    superset of the triangles within `bound` of anything inside that box.
+    One compiled traversal (compiled/exact_mesh_kernels.triangles_in_box)."""
+    from scenegraph.proximity.compiled.exact_mesh_kernels import triangles_in_box
 
-
-def triangle_pairs_within(bvh_A: TriangleMeshBvh, bvh_B: TriangleMeshBvh, R_AB, p_AB,
-                          bound: float):
-    """(ia (K,), ib (K,)): every pair of triangles of A and B from leaf pairs
-    whose boxes (B's re-boxed in A, conservatively) come within `bound` [m]
-    of each other; B is posed in A by R_AB (3, 3), p_AB (3,)."""
-    R = np.asarray(R_AB, float)
-    t = np.asarray(p_AB, float)
-    cen = 0.5 * (bvh_B.node_lo + bvh_B.node_hi) @ R.T + t
-    half = 0.5 * (bvh_B.node_hi - bvh_B.node_lo) @ np.abs(R).T
-    blo, bhi = cen - half, cen + half
-    b2 = float(bound) ** 2
-    na = np.zeros(1, np.int64)
-    nb = np.zeros(1, np.int64)
-    out_a, out_b = [], []
-    while len(na):
-        gap = np.maximum(bvh_A.node_lo[na] - bhi[nb], 0) + np.maximum(blo[nb] - bvh_A.node_hi[na], 0)
-        keep = (gap * gap).sum(1) <= b2
-        na, nb = na[keep], nb[keep]
-        la = bvh_A.node_child[na, 0] < 0
-        lb = bvh_B.node_child[nb, 0] < 0
-        both = la & lb
-        if both.any():
-            pa, pb = na[both], nb[both]
-            ca_ = bvh_A.node_count[pa]
-            cb_ = bvh_B.node_count[pb]
-            pair = np.repeat(np.arange(len(pa)), ca_ * cb_)
-            offs = np.arange(len(pair)) - np.repeat(np.cumsum(ca_ * cb_) - ca_ * cb_, ca_ * cb_)
-            out_a.append(bvh_A.tri_order[bvh_A.node_start[pa][pair] + offs // cb_[pair]])
-            out_b.append(bvh_B.tri_order[bvh_B.node_start[pb][pair] + offs % cb_[pair]])
-        na, nb, la, lb = na[~both], nb[~both], la[~both], lb[~both]
-        size_a = (bvh_A.node_hi[na] - bvh_A.node_lo[na]).max(1)
-        size_b = (bhi[nb] - blo[nb]).max(1)
-        split_a = ~la & (lb | (size_a >= size_b))
-        sa_n, sa_b = na[split_a], nb[split_a]
-        sb_n, sb_a = nb[~split_a], na[~split_a]
-        na = np.concatenate([bvh_A.node_child[sa_n, 0], bvh_A.node_child[sa_n, 1], sb_a, sb_a])
-        nb = np.concatenate([sa_b, sa_b, bvh_B.node_child[sb_n, 0], bvh_B.node_child[sb_n, 1]])
-    if not out_a:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    return np.concatenate(out_a), np.concatenate(out_b)
+    _, node_f, node_i, tri_id = bvh.packed
+    return triangles_in_box(node_f, node_i, tri_id, np.ascontiguousarray(lo, dtype=float),
+                            np.ascontiguousarray(hi, dtype=float), float(bound))

@@ -14,11 +14,13 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
+from scenegraph.proximity.compiled.mesh_kernels import _CANDIDATES, _signed_one
 from scenegraph.proximity.compiled.packed_shapes import CAPSULE, CYLINDER, SPHERE
 from scenegraph.proximity.compiled.point_kernels import _triangle_closest, primitive_point
 
 __all__ = ["segment_minima", "primitive_distances", "tri_tri", "mesh_mesh_nearest",
-           "mesh_mesh_crossings", "mesh_primitive_nearest"]
+           "mesh_mesh_crossings", "mesh_primitive_nearest", "mesh_segment_minima",
+           "triangles_in_box"]
 
 _GOLDEN = 0.6180339887498949
 _STEPS = 60
@@ -38,17 +40,18 @@ def primitive_distances(k, a, b, c, P):
 
 
 @njit
-def _seg_min(k, a, b, c, px, py, pz, qx, qy, qz, out, off):
+def _seg_min(k, a, b, c, px, py, pz, qx, qy, qz, out, off, steps):
     """Golden-section minimum of the primitive's signed distance along
     segment pq (see segment_minima); writes (distance, x (3), N (3), grad
-    (3)) to out[off:off + 10] and returns the distance."""
+    (3)) to out[off:off + 10] and returns the distance; `steps` golden
+    steps (the bracket shrinks to 0.618^steps of the segment)."""
     dx, dy, dz = qx - px, qy - py, qz - pz
     lo, hi = 0.0, 1.0
     t1 = hi - _GOLDEN
     t2 = lo + _GOLDEN
     f1 = primitive_point(k, a, b, c, px + t1 * dx, py + t1 * dy, pz + t1 * dz)[0]
     f2 = primitive_point(k, a, b, c, px + t2 * dx, py + t2 * dy, pz + t2 * dz)[0]
-    for _ in range(_STEPS):
+    for _ in range(steps):
         if f1 <= f2:
             hi = t2
             t2, f2 = t1, f1
@@ -73,10 +76,10 @@ def _seg_min(k, a, b, c, px, py, pz, qx, qy, qz, out, off):
 
 
 @njit
-def segment_minima(k, a, b, c, P, Q):
+def segment_minima(k, a, b, c, P, Q, steps):
     """Least signed distance to the (convex) primitive along each segment
     P[i]Q[i] (N, 3 each): golden-section search of the convex function
-    t -> φ(P + t(Q − P)) over 60 steps (bracket 2·10⁻¹³ of the length), then
+    t -> φ(P + t(Q − P)) over `steps` steps (60: bracket 2·10⁻¹³ of the length), then
     the best of the two ends and the bracket's middle.
 
     Returns (N, 10) rows (distance, x (3), N (3), grad (3)): the least value,
@@ -85,7 +88,7 @@ def segment_minima(k, a, b, c, P, Q):
     out = np.empty((n, 10))
     row = np.empty(10)
     for i in range(n):
-        _seg_min(k, a, b, c, P[i, 0], P[i, 1], P[i, 2], Q[i, 0], Q[i, 1], Q[i, 2], row, 0)
+        _seg_min(k, a, b, c, P[i, 0], P[i, 1], P[i, 2], Q[i, 0], Q[i, 1], Q[i, 2], row, 0, steps)
         for j in range(10):
             out[i, j] = row[j]
     return out
@@ -432,9 +435,10 @@ def _inside_tri(qx, qy, qz, T):
 
 
 @njit
-def _tri_primitive(k, a, b, c, T, out, work):
+def _tri_primitive(k, a, b, c, T, out, work, best):
     """exact_mesh_primitives.triangle_primitive for one triangle T (9, in
-    O): returns φ; p_T to out[0:3], p_S to out[3:6]."""
+    O): returns φ; p_T to out[0:3], p_S to out[3:6]. A curved primitive's
+    triangle whose plane gap exceeds `best` is not measured (returns inf)."""
     if k == SPHERE or k == CAPSULE:
         hl = b if k == CAPSULE else 0.0
         S = work[10:16]
@@ -465,42 +469,46 @@ def _tri_primitive(k, a, b, c, T, out, work):
             out[4] += a * uy / d
             out[5] += a * uz / d
         return d - a
-    phi = np.inf
-    for i in range(3):
-        j0, j1 = 3 * i, 3 * ((i + 1) % 3)
-        d = _seg_min(k, a, b, c, T[j0], T[j0 + 1], T[j0 + 2], T[j1], T[j1 + 1], T[j1 + 2],
-                     work, 0)
-        if d < phi:
-            phi = d
-            out[0], out[1], out[2] = work[1], work[2], work[3]
-            out[3], out[4], out[5] = work[4], work[5], work[6]
+    # Curved: the interior first (the support point against the plane's
+    # normal: where it projects inside, that gap is the triangle's distance;
+    # else the plane's gap bounds it from below), then the edges.
     ex, ey, ez = T[3] - T[0], T[4] - T[1], T[5] - T[2]
     fx, fy, fz = T[6] - T[0], T[7] - T[1], T[8] - T[2]
     nx, ny, nz = ey * fz - ez * fy, ez * fx - ex * fz, ex * fy - ey * fx
     ln = math.sqrt(nx * nx + ny * ny + nz * nz)
-    if not ln > 0.0:
-        return phi
-    nx, ny, nz = nx / ln, ny / ln, nz / ln
-    lx, ly, lz = _support(k, a, b, c, -nx, -ny, -nz)
-    hx, hy, hz = _support(k, a, b, c, nx, ny, nz)
-    h_lo = (lx - T[0]) * nx + (ly - T[1]) * ny + (lz - T[2]) * nz
-    h_hi = (hx - T[0]) * nx + (hy - T[1]) * ny + (hz - T[2]) * nz
-    if h_lo > 0.0:
-        qx, qy, qz = lx - h_lo * nx, ly - h_lo * ny, lz - h_lo * nz
-        if h_lo < phi and _inside_tri(qx, qy, qz, T):
-            phi = h_lo
-            out[0], out[1], out[2], out[3], out[4], out[5] = qx, qy, qz, lx, ly, lz
-    elif h_hi < 0.0:
-        qx, qy, qz = hx - h_hi * nx, hy - h_hi * ny, hz - h_hi * nz
-        if -h_hi < phi and _inside_tri(qx, qy, qz, T):
-            phi = -h_hi
-            out[0], out[1], out[2], out[3], out[4], out[5] = qx, qy, qz, hx, hy, hz
-    elif phi > 0.0:
-        f = -h_lo / (h_hi - h_lo) if h_hi > h_lo else 0.0
-        qx, qy, qz = lx + f * (hx - lx), ly + f * (hy - ly), lz + f * (hz - lz)
-        if _inside_tri(qx, qy, qz, T):
-            phi = 0.0
-            out[0], out[1], out[2], out[3], out[4], out[5] = qx, qy, qz, qx, qy, qz
+    if ln > 0.0:
+        nx, ny, nz = nx / ln, ny / ln, nz / ln
+        lx, ly, lz = _support(k, a, b, c, -nx, -ny, -nz)
+        hx, hy, hz = _support(k, a, b, c, nx, ny, nz)
+        h_lo = (lx - T[0]) * nx + (ly - T[1]) * ny + (lz - T[2]) * nz
+        h_hi = (hx - T[0]) * nx + (hy - T[1]) * ny + (hz - T[2]) * nz
+        if h_lo > 0.0 or h_hi < 0.0:
+            if h_lo > 0.0:
+                gap, sx, sy, sz = h_lo, lx, ly, lz
+                qx, qy, qz = lx - h_lo * nx, ly - h_lo * ny, lz - h_lo * nz
+            else:
+                gap, sx, sy, sz = -h_hi, hx, hy, hz
+                qx, qy, qz = hx - h_hi * nx, hy - h_hi * ny, hz - h_hi * nz
+            if gap > best:
+                return np.inf          # cannot beat the best: not measured
+            if _inside_tri(qx, qy, qz, T):
+                out[0], out[1], out[2], out[3], out[4], out[5] = qx, qy, qz, sx, sy, sz
+                return gap
+        else:
+            f = -h_lo / (h_hi - h_lo) if h_hi > h_lo else 0.0
+            qx, qy, qz = lx + f * (hx - lx), ly + f * (hy - ly), lz + f * (hz - lz)
+            if _inside_tri(qx, qy, qz, T):
+                out[0], out[1], out[2], out[3], out[4], out[5] = qx, qy, qz, qx, qy, qz
+                return 0.0
+    phi = np.inf
+    for i in range(3):
+        j0, j1 = 3 * i, 3 * ((i + 1) % 3)
+        d = _seg_min(k, a, b, c, T[j0], T[j0 + 1], T[j0 + 2], T[j1], T[j1 + 1], T[j1 + 2],
+                     work, 0, _STEPS)
+        if d < phi:
+            phi = d
+            out[0], out[1], out[2] = work[1], work[2], work[3]
+            out[3], out[4], out[5] = work[4], work[5], work[6]
     return phi
 
 
@@ -568,7 +576,7 @@ def mesh_primitive_nearest(tri, node_f, node_i, tri_id, k, a, b, c, R, t, lo, hi
             z = tri[i, 3 * v + 2] - t[2]
             for r in range(3):
                 T[3 * v + r] = R[0, r] * x + R[1, r] * y + R[2, r] * z
-        phi = _tri_primitive(k, a, b, c, T, cand, work)
+        phi = _tri_primitive(k, a, b, c, T, cand, work, best)
         if phi < best or (phi == best and tri_id[i] < best_tri):
             best = phi
             best_tri = tri_id[i]
@@ -579,3 +587,87 @@ def mesh_primitive_nearest(tri, node_f, node_i, tri_id, k, a, b, c, R, t, lo, hi
             if best <= 0.0:
                 return best, out, best_tri
     return best, out, best_tri
+
+
+# ------------------------------------------------- along segments, to a mesh
+
+
+@njit
+def mesh_segment_minima(P, Q, steps, tri, pseudo, node_f, node_i, tri_id, closed, eps, tol,
+                        beta):
+    """segment_minima against a closed triangle mesh: its exact signed
+    distance (mesh_kernels._signed_one) minimised along each segment by the
+    same golden-section search (exact for a convex mesh; a local minimum
+    otherwise). Returns (N, 10) rows (distance, x (3), N (3), grad (3))."""
+    n = P.shape[0]
+    out = np.empty((n, 10))
+    cand_k = np.empty(_CANDIDATES, dtype=np.int64)
+    cand_d2 = np.empty(_CANDIDATES)
+    for i in range(n):
+        px, py, pz = P[i, 0], P[i, 1], P[i, 2]
+        dx, dy, dz = Q[i, 0] - px, Q[i, 1] - py, Q[i, 2] - pz
+        lo, hi = 0.0, 1.0
+        t1 = hi - _GOLDEN
+        t2 = lo + _GOLDEN
+        f1 = _signed_one(px + t1 * dx, py + t1 * dy, pz + t1 * dz, tri, pseudo, node_f, node_i,
+                         tri_id, closed, eps, tol, beta, cand_k, cand_d2)[0]
+        f2 = _signed_one(px + t2 * dx, py + t2 * dy, pz + t2 * dz, tri, pseudo, node_f, node_i,
+                         tri_id, closed, eps, tol, beta, cand_k, cand_d2)[0]
+        for _ in range(steps):
+            if f1 <= f2:
+                hi = t2
+                t2, f2 = t1, f1
+                t1 = hi - _GOLDEN * (hi - lo)
+                f1 = _signed_one(px + t1 * dx, py + t1 * dy, pz + t1 * dz, tri, pseudo, node_f,
+                                 node_i, tri_id, closed, eps, tol, beta, cand_k, cand_d2)[0]
+            else:
+                lo = t1
+                t1, f1 = t2, f2
+                t2 = lo + _GOLDEN * (hi - lo)
+                f2 = _signed_one(px + t2 * dx, py + t2 * dy, pz + t2 * dz, tri, pseudo, node_f,
+                                 node_i, tri_id, closed, eps, tol, beta, cand_k, cand_d2)[0]
+        best = np.inf
+        for t in (0.0, 1.0, 0.5 * (lo + hi)):
+            x, y, z = px + t * dx, py + t * dy, pz + t * dz
+            d, qx, qy, qz, gx, gy, gz, _, _ = _signed_one(x, y, z, tri, pseudo, node_f, node_i,
+                                                          tri_id, closed, eps, tol, beta,
+                                                          cand_k, cand_d2)
+            if d < best:
+                best = d
+                out[i, 0] = d
+                out[i, 1], out[i, 2], out[i, 3] = x, y, z
+                out[i, 4], out[i, 5], out[i, 6] = qx, qy, qz
+                out[i, 7], out[i, 8], out[i, 9] = gx, gy, gz
+    return out
+
+
+@njit
+def triangles_in_box(node_f, node_i, tri_id, lo, hi, bound):
+    """Original indices (sorted) of the triangles of the leaves whose boxes
+    come within `bound` [m] of the box [lo, hi] (mesh_distance.triangles_near_box)."""
+    out = np.empty(tri_id.shape[0], dtype=np.int64)
+    m = 0
+    b2 = bound * bound
+    stack = np.empty(_STACK, dtype=np.int64)
+    sp = 1
+    stack[0] = 0
+    while sp > 0:
+        sp -= 1
+        n = stack[sp]
+        g = 0.0
+        for j in range(3):
+            d = max(node_f[n, j] - hi[j], lo[j] - node_f[n, 3 + j], 0.0)
+            g += d * d
+        if g > b2:
+            continue
+        if node_i[n, 0] >= 0:
+            if sp + 2 > _STACK:
+                raise RuntimeError("triangles_in_box: traversal stack overflow")
+            stack[sp] = node_i[n, 1]
+            stack[sp + 1] = node_i[n, 0]
+            sp += 2
+            continue
+        for i in range(node_i[n, 2], node_i[n, 2] + node_i[n, 3]):
+            out[m] = tri_id[i]
+            m += 1
+    return np.sort(out[:m])

@@ -95,7 +95,8 @@ def test_shapes_in_the_hole_do_not_collide_exactly_but_do_as_hulls():
     assert query.HasCollisions()
     (pair,) = query.ComputePointPairPenetration()
     assert (pair.id_A, pair.id_B) == (hull.torus, hull.ids[0])
-    assert pair.depth == pytest.approx(0.1, abs=1e-12)      # the cube pushed out of the hull vertically
+    # The cube pushed out of the hull vertically.
+    assert pair.depth == pytest.approx(0.1, abs=1e-12)
 
 
 def test_pairwise_and_pair_queries_answer_the_torus_pairs_exactly():
@@ -145,7 +146,8 @@ def test_penetration_reports_the_deepest_point_and_hascollisions_agrees():
         np.testing.assert_array_equal(p.p_WCa, ca)
         np.testing.assert_array_equal(p.p_WCb, cb)
         np.testing.assert_array_equal(p.nhat_BA_W, nhat)
-    assert pairs[0].depth == pytest.approx(0.02, abs=1e-12)    # r − (0.08 − 0.05), a vertex on top
+    # r − (0.08 − 0.05): the torus's top vertex under the sphere's centre.
+    assert pairs[0].depth == pytest.approx(0.02, abs=1e-12)
     assert query.HasCollisions()
     sd = query.ComputeSignedDistancePairClosestPoints(scene.torus, scene.ids[1])
     assert sd.distance == -pairs[0].depth
