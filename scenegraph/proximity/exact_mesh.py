@@ -46,11 +46,7 @@ from scenegraph.proximity.mesh_distance import (load_mesh_bvh, mesh_mesh_distanc
                                                 signed_distance_to_mesh, triangles_near_box)
 from scenegraph.proximity.shape_data import ShapeData
 
-__all__ = ["ExactShape", "ExactAnswer", "exact_pair", "exact_mesh_bvh", "box_mesh_bvh",
-           "EXACT_MESH_PROPERTY", "is_exact_mesh"]
-
-#: The proximity property (group, name) that opts a Mesh in.
-EXACT_MESH_PROPERTY = ("proximity", "exact_mesh")
+__all__ = ["ExactShape", "ExactAnswer", "exact_pair", "exact_mesh_bvh", "box_mesh_bvh"]
 
 _POLYTOPES = ("Box", "Convex", "Mesh")
 _CURVED = ("Capsule", "Cylinder", "Ellipsoid")
@@ -251,18 +247,3 @@ def exact_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB)
     if m_is_a:
         return float(ans.distance), c_m, c_o, n_W, bool(ans.overlapping)
     return float(ans.distance), c_o, c_m, -n_W, bool(ans.overlapping)
-
-
-def is_exact_mesh(shape, properties) -> bool:
-    """Whether a geometry opts in: a Mesh whose proximity properties hold
-    ("proximity", "exact_mesh") = True (any other value: False)."""
-    if type(shape).__name__ != "Mesh" or properties is None:
-        return False
-    group, name = EXACT_MESH_PROPERTY
-    try:
-        if not properties.HasProperty(group, name):
-            return False
-        return properties.GetProperty(group, name) is True
-    except Exception:
-        return False
-

@@ -1,6 +1,6 @@
 """Exact meshes in a ProximityScene's pair queries (issue 32).
 
-A scene whose rows include an exact mesh (exact_mesh.is_exact_mesh: a closed
+A scene whose rows include an exact mesh (is_exact_mesh: a closed
 Mesh with ("proximity", "exact_mesh") = True) builds an ExactRows at its
 first pair query. The compiled pair query runs as always, with every Mesh as
 its convex hull; then ExactRows.patch re-answers the selected pairs that hold
@@ -21,10 +21,24 @@ from __future__ import annotations
 import numpy as np
 
 from scenegraph.proximity.compiled import layout
-from scenegraph.proximity.exact_mesh import (ExactShape, exact_mesh_bvh, exact_pair,
-                                             is_exact_mesh)
 
-__all__ = ["ExactRows", "build_exact_rows"]
+#: The proximity property (group, name) that opts a Mesh in.
+EXACT_MESH_PROPERTY = ("proximity", "exact_mesh")
+
+
+def is_exact_mesh(shape, properties) -> bool:
+    """Whether a geometry opts in: a Mesh whose proximity properties hold
+    ("proximity", "exact_mesh") = True (any other value: False)."""
+    if type(shape).__name__ != "Mesh" or properties is None:
+        return False
+    group, name = EXACT_MESH_PROPERTY
+    try:
+        return properties.HasProperty(group, name) and properties.GetProperty(group,
+                                                                               name) is True
+    except Exception:
+        return False
+
+__all__ = ["ExactRows", "build_exact_rows", "is_exact_mesh", "EXACT_MESH_PROPERTY"]
 
 
 def _label(scene, row: int) -> str:
@@ -44,6 +58,9 @@ def build_exact_rows(scene):
     Raises:
       ValueError: a Mesh with ("proximity", "exact_mesh") = True is not
         closed (naming the geometry).
+
+    Scenes without an exact mesh import nothing more (exact_mesh.py and its
+    kernels are imported only here, when one is found).
     """
     rows = [k for k, rep in enumerate(scene.reps)
             if is_exact_mesh(rep.shape, scene.properties[k])]
@@ -60,6 +77,8 @@ class ExactRows:
     construction, so an open one is refused at once)."""
 
     def __init__(self, scene, rows):
+        from scenegraph.proximity.exact_mesh import ExactShape, exact_mesh_bvh, exact_pair
+        self._ExactShape, self._exact_pair = ExactShape, exact_pair
         n = len(scene.ids)
         self.exact = np.zeros(n, dtype=bool)
         self.exact[rows] = True
@@ -77,12 +96,13 @@ class ExactRows:
     def shape(self, row: int) -> ExactShape:
         found = self._shapes[row]
         if found is None:
-            found = self._shapes[row] = ExactShape.from_shape_data(self._scene.reps[row].data)
+            found = self._shapes[row] = self._ExactShape.from_shape_data(
+                self._scene.reps[row].data)
         return found
 
     def answer(self, R, p, a: int, b: int):
         """exact_mesh.exact_pair of rows a, b at poses R (n, 3, 3), p (n, 3)."""
-        return exact_pair(self.shape(a), R[a], p[a], self.shape(b), R[b], p[b])
+        return self._exact_pair(self.shape(a), R[a], p[a], self.shape(b), R[b], p[b])
 
     def patch(self, R, p, rows, values, flags: int, max_distance: float):
         """(rows, values) of a select/select_rows result with the pairs that
@@ -121,6 +141,31 @@ class ExactRows:
         if keep.all():
             return rows, values
         return np.ascontiguousarray(rows[keep]), np.ascontiguousarray(values[keep])
+
+    def patch_solve(self, R, p, pairs, values, max_distance: float):
+        """QUERY_SOLVE's values (K, NUM_SOLVE_VALUES) of the row pairs (K, 2),
+        in W, with the pairs that hold an exact mesh re-answered: status
+        EXACT, or FARTHER (distance kept, NaN witnesses) past max_distance.
+        The batched pair queries and the distance Jacobians read these."""
+        if not len(pairs):
+            return values
+        mine = np.flatnonzero(self.exact[pairs[:, 0]] | self.exact[pairs[:, 1]])
+        if not len(mine):
+            return values
+        values = np.array(values, copy=True)
+        for k in mine.tolist():
+            a, b = int(pairs[k, 0]), int(pairs[k, 1])
+            phi, ca, cb, nhat, _ = self.answer(R, p, a, b)
+            values[k, layout.VALUE_PHI] = phi
+            if phi > max_distance:
+                values[k, layout.VALUE_CA:layout.VALUE_NHAT + 3] = np.nan
+                values[k, layout.VALUE_STATUS] = layout.FARTHER
+                continue
+            values[k, layout.VALUE_CA:layout.VALUE_CA + 3] = ca
+            values[k, layout.VALUE_CB:layout.VALUE_CB + 3] = cb
+            values[k, layout.VALUE_NHAT:layout.VALUE_NHAT + 3] = nhat
+            values[k, layout.VALUE_STATUS] = layout.EXACT
+        return values
 
     def first_hit(self, scene, R, p):
         """HasCollisions' (row A, row B) of a colliding unfiltered pair, or None."""

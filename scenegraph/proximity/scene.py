@@ -311,6 +311,8 @@ class ProximityScene:
             return np.zeros((0, layout.NUM_SOLVE_VALUES))
         _, values, stats = self.query(R, p, layout.QUERY_SOLVE, 0.0, float(max_distance), pairs)
         self.check(stats, query)
+        if self.exact is not None:
+            values = self.exact.patch_solve(R, p, pairs, values, max_distance)
         return values
 
     def first_hit(self, R, p):

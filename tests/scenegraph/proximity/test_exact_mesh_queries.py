@@ -198,3 +198,26 @@ def test_an_open_mesh_cannot_be_exact():
     # The exact representation refuses one too, naming what it is given.
     with pytest.raises(ValueError, match=r"holey: \('proximity', 'exact_mesh'\) needs a closed"):
         exact_mesh_bvh(TORUS.vertices, open_faces, "holey")
+
+
+def test_batched_pairs_and_distance_jacobians_use_the_exact_answers():
+    scene = Scene(PARTNERS)
+    query = scene.place(poses_in_hole())
+    pairs = [(scene.torus, g) for g in scene.ids]
+    rows = query.compute_signed_distance_pairs(pairs)
+    J = query.compute_signed_distance_jacobians(math.inf, pairs=pairs)
+    for k, (r, gid) in enumerate(zip(rows, scene.ids)):
+        phi = expected(scene, k)[0]
+        assert r.distance == phi and J.distance[k] == phi
+    # φ̇ = J_B·V_WFb: move partner 2 (the tilted cylinder) 1 µm along each axis.
+    eps = 1e-6
+    base = scene.poses
+    for axis in range(3):
+        step = np.zeros(3)
+        step[axis] = eps
+        moved = list(base)
+        moved[2] = RigidTransform(base[2].rotation(), base[2].translation() + step)
+        scene.place(moved)
+        change = expected(scene, 2)[0] - J.distance[2]
+        assert change == pytest.approx(J.J_B[2][3 + axis] * eps, abs=1e-11)
+    scene.place(base)
