@@ -261,3 +261,64 @@ def test_a_bar_through_a_ring_hole_is_apart_and_through_its_side_collides():
     assert phi == pytest.approx(-0.025, abs=1e-9)     # edges searched to 1e-10 of their length
     check_invariants(phi, ca, cb, nhat)
     assert abs(signed_distance_to_mesh(M.bvh, ca[None])[0][0]) < 1e-15
+
+
+# ------------------------------------------------------------------ fuzz
+
+
+def _surface(kind, kw):
+    """A finely tessellated copy of the primitive's surface (for sampling)."""
+    if kind == "Box":
+        return trimesh.creation.box((kw["width"], kw["depth"], kw["height"]))
+    if kind == "Capsule":
+        return trimesh.creation.capsule(kw["length"], kw["radius"], count=[48, 48])
+    if kind == "Cylinder":
+        return trimesh.creation.cylinder(kw["radius"], kw["length"], sections=192)
+    s = trimesh.creation.icosphere(4, 1.0)
+    s.vertices *= [kw["a"], kw["b"], kw["c"]]
+    return s
+
+
+@pytest.mark.parametrize("kind,kw", [
+    ("Box", dict(width=0.05, depth=0.08, height=0.03)),
+    ("Capsule", dict(radius=0.02, length=0.1)),
+    ("Cylinder", dict(radius=0.03, length=0.1)),
+    ("Ellipsoid", dict(a=0.03, b=0.05, c=0.02)),
+])
+def test_fuzz_against_a_dense_sampling_oracle(kind, kw):
+    """Random poses about a torus's tube. The oracle samples both surfaces
+    densely (20k points each, and the vertices) and measures each by the other solid's
+    exact point distance: separated, its least value bounds φ from above
+    (to the sampling's resolution); overlapping, a sample deep inside the
+    other must be reported, and no reported depth exceeds the samples'
+    deepest by more than their resolution (every candidate is a real point
+    with its exact depth)."""
+    M = torus()
+    O = primitive(kind, **kw)
+    surface = _surface(kind, kw)
+    S_M = np.concatenate([trimesh.sample.sample_surface(TORUS, 20000, seed=1)[0],
+                          TORUS.vertices])
+    S_O = np.concatenate([trimesh.sample.sample_surface(surface, 20000, seed=2)[0],
+                          surface.vertices])
+    rng = np.random.default_rng(11)
+    counts = {True: 0, False: 0}
+    for trial in range(8):
+        R = Rotation.random(random_state=int(rng.integers(1 << 31))).as_matrix()
+        # Centres in the tube (even trials) or 0.06-0.12 m from its centre circle.
+        th, ph = rng.uniform(0, 2 * np.pi), rng.uniform(0, 2 * np.pi)
+        rho = rng.uniform(0.0, 0.05) if trial % 2 == 0 else rng.uniform(0.06, 0.12)
+        p = np.array([(0.2 + rho * np.cos(ph)) * np.cos(th),
+                      (0.2 + rho * np.cos(ph)) * np.sin(th), rho * np.sin(ph)])
+        phi, ca, cb, nhat, overlapping = exact_pair(M, I, Z, O, R, p)
+        check_invariants(phi, ca, cb, nhat)
+        d_M = signed_distance_to_mesh(M.bvh, S_O @ R.T + p)[0]        # O's samples vs M
+        d_O = primitive_signed_distance(kind, O.params, (S_M - p) @ R)[0]
+        oracle = min(d_M.min(), d_O.min())
+        counts[overlapping] += 1
+        if not overlapping:
+            assert phi > 0.0 and phi - 1e-15 <= oracle <= phi + 2e-4
+        else:
+            assert oracle < 2e-4 and -2e-4 < -phi <= -oracle + 1e-3
+            assert abs(signed_distance_to_mesh(M.bvh, ca[None])[0][0]) < 1e-12 or \
+                abs(primitive_signed_distance(kind, O.params, ((cb - p) @ R)[None])[0][0]) < 1e-12
+    assert counts[True] >= 2 and counts[False] >= 2
