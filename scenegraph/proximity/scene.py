@@ -44,6 +44,11 @@ from scenegraph.proximity.compiled import layout
 from scenegraph.proximity.compiled.layout import (FLAG_REFUSE_HALFSPACE_PAIRS, NUM_STATS,
                                                   QUERY_FIRST_HIT, STAT_BAD_ROW)
 from scenegraph.proximity.compiled.packed_shapes import pack_shapes
+# Imported with this module (not at the first query): importing a kernel
+# module stamps its cache entries (scenegraph._jit.module_digest parses the
+# sources it imports, ~0.5 s CPU for the pair queries' closure), work that
+# belongs to `import scenegraph`, never to a first query inside AdvanceTo.
+from scenegraph.proximity.compiled.pair_queries import query as _pair_query
 from scenegraph.proximity.mesh_distance import load_mesh_bvh
 from scenegraph.proximity.point_query import PointQuery
 from scenegraph.proximity.shape_data import box_shape_data, shape_data_from_shape
@@ -184,14 +189,13 @@ class ProximityScene:
         """(QueryState, pair_queries.query's entry): one state per scene (the
         filter's words in it), every query's arguments of fixed types."""
         from scenegraph._jit import entry_point
-        from scenegraph.proximity.compiled.pair_queries import query
         table, broadphase = self.table, self.broadphase
         state = broadphase.new_state(table.packed, table.hulls,
                                      broadphase.allowed_words(self.pair_filter))
         n = len(self.ids)
         R, p = np.zeros((n, 3, 3)), np.zeros((n, 3))
         stats = np.empty(NUM_STATS, dtype=np.int64)
-        return state, entry_point(query, (state, R, p, 0, 0.0, 0.0, NO_PAIRS, stats))
+        return state, entry_point(_pair_query, (state, R, p, 0, 0.0, 0.0, NO_PAIRS, stats))
 
     def _build_exact(self):
         """exact_mesh_queries.ExactRows of the rows that are exact meshes
