@@ -167,6 +167,23 @@ class ExactRows:
             values[k, layout.VALUE_STATUS] = layout.EXACT
         return values
 
+    def patch_manifolds(self, rows, values, counts, out) -> None:
+        """Contact manifolds (contact_manifold.py) of the penetration query's
+        rows (K, 2) and values (K, 10) (depths, witnesses in W): the pairs
+        that hold an exact mesh get one point, their deepest (the
+        penetration's witnesses and depth), in place of the hull kernel's
+        points. counts (K,), out (K, MAX_POINTS, 7) = (p_WCa, p_WCb, depth)."""
+        if not len(rows):
+            return
+        mine = np.flatnonzero(self.exact[rows[:, 0]] | self.exact[rows[:, 1]])
+        if not len(mine):
+            return
+        counts[mine] = 1
+        out[mine] = np.nan
+        out[mine, 0, 0:3] = values[mine, layout.VALUE_CA:layout.VALUE_CA + 3]
+        out[mine, 0, 3:6] = values[mine, layout.VALUE_CB:layout.VALUE_CB + 3]
+        out[mine, 0, 6] = values[mine, layout.VALUE_PHI]
+
     def first_hit(self, scene, R, p):
         """HasCollisions' (row A, row B) of a colliding unfiltered pair, or None."""
         rows, _, stats = scene.query(R, p, layout.QUERY_SELECT, 0.0, 0.0)

@@ -221,3 +221,20 @@ def test_batched_pairs_and_distance_jacobians_use_the_exact_answers():
         change = expected(scene, 2)[0] - J.distance[2]
         assert change == pytest.approx(J.J_B[2][3 + axis] * eps, abs=1e-11)
     scene.place(base)
+
+
+def test_contact_manifolds_of_exact_pairs_carry_the_deepest_point():
+    scene = Scene(PARTNERS)
+    poses = [RigidTransform([0.4, 0.4, 0.0]), RigidTransform([0.2, 0.0, 0.08]),
+             RigidTransform([0.0, 0.2, 0.0]), RigidTransform([-0.4, 0.4, 0.0]),
+             RigidTransform([0.4, -0.4, 0.0])]
+    query = scene.place(poses)
+    manifolds = query.compute_contact_manifolds()
+    pairs = query.ComputePointPairPenetration()
+    assert [(m.id_A, m.id_B) for m in manifolds] == [(p.id_A, p.id_B) for p in pairs]
+    for m, p in zip(manifolds, pairs):
+        assert len(m) == 1
+        np.testing.assert_array_equal(m.p_WCa[0], p.p_WCa)
+        np.testing.assert_array_equal(m.p_WCb[0], p.p_WCb)
+        np.testing.assert_array_equal(m.nhat_BA_W, p.nhat_BA_W)
+        assert m.depths[0] == pytest.approx(p.depth, abs=1e-15)
