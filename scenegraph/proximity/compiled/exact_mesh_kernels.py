@@ -503,8 +503,15 @@ def _tri_primitive(k, a, b, c, T, out, work, best):
     phi = np.inf
     for i in range(3):
         j0, j1 = 3 * i, 3 * ((i + 1) % 3)
+        # Golden steps for a bracket of 1e-12 m on this edge (at most _STEPS).
+        ex, ey, ez = T[j1] - T[j0], T[j1 + 1] - T[j0 + 1], T[j1 + 2] - T[j0 + 2]
+        length = math.sqrt(ex * ex + ey * ey + ez * ez)
+        steps = _STEPS
+        if length > 0.0:
+            steps = min(_STEPS, max(1, int(math.ceil(math.log(1e-12 / length)
+                                                     / math.log(_GOLDEN)))))
         d = _seg_min(k, a, b, c, T[j0], T[j0 + 1], T[j0 + 2], T[j1], T[j1 + 1], T[j1 + 2],
-                     work, 0, _STEPS)
+                     work, 0, steps)
         if d < phi:
             phi = d
             out[0], out[1], out[2] = work[1], work[2], work[3]
