@@ -94,22 +94,26 @@ def test_cube_in_a_torus_hole_is_apart_as_python_fcl_measures_it():
 
 
 def test_linked_tori_as_python_fcl_and_a_dense_triangle_scan():
-    M = torus()
+    coarse = trimesh.creation.torus(0.2, 0.05, major_sections=16, minor_sections=8)
+    M = exact(coarse.vertices, coarse.faces, "coarse torus")
     R = Rotation.from_euler("x", 90, degrees=True).as_matrix()
-    p = np.array([0.2, 0.0, 0.0])
-    phi, ca, cb, nhat, overlapping = exact_pair(M, I, Z, M, R, p)
-    tm = fcl_bvh(TORUS.vertices, TORUS.faces)
-    assert not overlapping
-    assert phi == pytest.approx(fcl_distance(tm, I, Z, tm, R, p), abs=1e-9)
-    check_invariants(phi, ca, cb, nhat)
-    # Every triangle pair (32·16·2 = 1024 triangles a side, near ones only).
-    A = world_triangles(M, I, Z)
-    B = world_triangles(M, R, p)
-    ia = np.flatnonzero(np.linalg.norm(A[0] - p, axis=1) < 0.12)
-    ib = np.flatnonzero(np.linalg.norm(B[0], axis=1) < 0.28)
-    ii, jj = np.meshgrid(ia, ib, indexing="ij")
-    d2, _, _ = triangle_pair_distances(*(X[ii.ravel()] for X in A), *(X[jj.ravel()] for X in B))
-    assert phi == pytest.approx(np.sqrt(d2.min()), abs=1e-12)
+    for p in (np.array([0.2, 0.0, 0.0]), np.array([0.25, 0.0, 0.02])):
+        phi, ca, cb, nhat, overlapping = exact_pair(M, I, Z, M, R, p)
+        tm = fcl_bvh(coarse.vertices, coarse.faces)
+        assert not overlapping
+        assert phi == pytest.approx(fcl_distance(tm, I, Z, tm, R, p), abs=1e-9)
+        check_invariants(phi, ca, cb, nhat)
+        # Every triangle pair (256 triangles a side) whose bounding balls
+        # could come within phi.
+        A = world_triangles(M, I, Z)
+        B = world_triangles(M, R, p)
+        ca_, cb_ = sum(A) / 3, sum(B) / 3
+        ra = np.max([np.linalg.norm(X - ca_, axis=1) for X in A], axis=0)
+        rb = np.max([np.linalg.norm(X - cb_, axis=1) for X in B], axis=0)
+        gap = np.linalg.norm(ca_[:, None] - cb_[None], axis=2) - ra[:, None] - rb[None]
+        ii, jj = np.nonzero(gap <= phi + 1e-9)
+        d2, _, _ = triangle_pair_distances(*(X[ii] for X in A), *(X[jj] for X in B))
+        assert phi == pytest.approx(np.sqrt(d2.min()), abs=1e-12)
 
 
 @pytest.mark.parametrize("kind,kw,fcl_shape", [
