@@ -3,10 +3,11 @@ against 20 primitives (4 each of Sphere, Box, Capsule, Cylinder, Ellipsoid)
 and against another 5k-triangle exact Mesh, separated and overlapping.
 
 For each scene: ComputeSignedDistancePairwiseClosestPoints (max_distance =
-0.05 m: the primitives near the torus, as a controller asks) and
-ComputePointPairPenetration, with the property (exact) and without it (the
-hull query, same scene and poses), poses redrawn (a small jitter) before every
-call; the ratio exact / hull is the target (≤ 5). Next to them python-fcl's
+0.05 m: the primitives near the torus, as a controller asks),
+ComputePointPairPenetration and HasCollisions ("has"), with the property
+(exact) and without it (the hull query, same scene and poses), poses redrawn
+(a small jitter) before every call; the ratio exact / hull is the target
+(≤ 5 for the first two). Next to them python-fcl's
 BVH distance of the same mesh pairs (one fcl.distance call per pair, the
 mesh as a BVHModel, built once), for scale.
 
@@ -131,6 +132,7 @@ def main():
             queries = {
                 "pairwise": lambda q: q.ComputeSignedDistancePairwiseClosestPoints(0.05),
                 "penetration": lambda q: q.ComputePointPairPenetration(),
+                "has": lambda q: q.HasCollisions(),
             }
             for name, call in queries.items():
                 for s in scenes.values():       # warm up (compile, BVH, hulls)

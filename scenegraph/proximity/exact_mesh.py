@@ -46,7 +46,8 @@ from scenegraph.proximity.mesh_distance import (load_mesh_bvh, mesh_mesh_distanc
                                                 signed_distance_to_mesh, triangles_near_box)
 from scenegraph.proximity.shape_data import ShapeData
 
-__all__ = ["ExactShape", "ExactAnswer", "exact_pair", "exact_mesh_bvh", "box_mesh_bvh"]
+__all__ = ["ExactShape", "ExactAnswer", "exact_pair", "exact_collides", "exact_mesh_bvh",
+           "box_mesh_bvh"]
 
 _POLYTOPES = ("Box", "Convex", "Mesh")
 _CURVED = ("Capsule", "Cylinder", "Ellipsoid")
@@ -247,3 +248,38 @@ def exact_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB)
     if m_is_a:
         return float(ans.distance), c_m, c_o, n_W, bool(ans.overlapping)
     return float(ans.distance), c_o, c_m, -n_W, bool(ans.overlapping)
+
+
+def exact_collides(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB) -> bool:
+    """Whether A and B (one of them an exact mesh) overlap or touch, without
+    the depth: exact_pair's `overlapping` for the price of its separated
+    test (HasCollisions). Poses as exact_pair."""
+    R_WA, R_WB = np.asarray(R_WA, float), np.asarray(R_WB, float)
+    p_WA, p_WB = np.asarray(p_WA, float), np.asarray(p_WB, float)
+    if shape_A.kind == "Mesh":
+        M, O, R_WM, p_WM, R_WO, p_WO = shape_A, shape_B, R_WA, p_WA, R_WB, p_WB
+    elif shape_B.kind == "Mesh":
+        M, O, R_WM, p_WM, R_WO, p_WO = shape_B, shape_A, R_WB, p_WB, R_WA, p_WA
+    else:
+        raise ValueError("exact_collides: neither shape is an exact mesh")
+    R = R_WM.T @ R_WO
+    t = R_WM.T @ (p_WO - p_WM)
+    kind = O.kind
+    if kind in _POLYTOPES:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return bool(mesh_mesh_distance(M.bvh, O.bvh, R, t)[3])
+    if kind == "Sphere":
+        return bool(signed_distance_to_mesh(M.bvh, t[None])[0][0] <= O.params[0])
+    if kind == "HalfSpace":
+        return bool(((M.bvh.vertices - t) @ R[:, 2]).min() <= 0.0)
+    d_c = float(signed_distance_to_mesh(M.bvh, t[None])[0][0])
+    if d_c <= 0.0:
+        return True
+    lo, hi = primitive_box(kind, O.params, R, t)
+    tri, node_f, node_i, tri_id = M.bvh.packed
+    P = np.asarray(O.params, float)
+    phi = mesh_primitive_nearest(tri, node_f, node_i, tri_id, _CODES[kind], float(P[0]),
+                                 float(P[1]), float(P[2]), np.ascontiguousarray(R),
+                                 np.ascontiguousarray(t), lo, hi, _bounding_radius(kind, P),
+                                 d_c)[0]
+    return bool(phi <= 0.0)

@@ -77,8 +77,10 @@ class ExactRows:
     construction, so an open one is refused at once)."""
 
     def __init__(self, scene, rows):
-        from scenegraph.proximity.exact_mesh import ExactShape, exact_mesh_bvh, exact_pair
+        from scenegraph.proximity.exact_mesh import (ExactShape, exact_collides, exact_mesh_bvh,
+                                                     exact_pair)
         self._ExactShape, self._exact_pair = ExactShape, exact_pair
+        self._exact_collides = exact_collides
         n = len(scene.ids)
         self.exact = np.zeros(n, dtype=bool)
         self.exact[rows] = True
@@ -191,6 +193,6 @@ class ExactRows:
             if not (self.exact[a] or self.exact[b]):
                 return a, b
         for a, b in rows.tolist():
-            if self.answer(R, p, a, b)[4]:
+            if self._exact_collides(self.shape(a), R[a], p[a], self.shape(b), R[b], p[b]):
                 return a, b
         return None

@@ -19,7 +19,8 @@ import pytest
 import trimesh
 from scipy.spatial.transform import Rotation
 
-from scenegraph.proximity.exact_mesh import ExactShape, exact_mesh_bvh, exact_pair
+from scenegraph.proximity.exact_mesh import (ExactShape, exact_collides, exact_mesh_bvh,
+                                             exact_pair)
 from scenegraph.proximity.exact_mesh_primitives import (primitive_signed_distance,
                                                         segment_triangle_closest,
                                                         triangle_primitive)
@@ -239,7 +240,7 @@ def test_crossed_bars_collide_with_no_vertex_inside_the_other():
     R = Rotation.from_euler("z", 90, degrees=True).as_matrix()
     p = np.array([0.0, 0.0, 0.15])                  # along y, z in [0.05, 0.25]
     phi, ca, cb, nhat, overlapping = exact_pair(A, I, Z, B, R, p)
-    assert overlapping
+    assert overlapping and exact_collides(A, I, Z, B, R, p)
     assert phi == pytest.approx(-0.05, abs=1e-9)    # the overlap's height
     np.testing.assert_allclose(nhat, [0, 0, -1], atol=1e-9)
     check_invariants(phi, ca, cb, nhat)
@@ -255,6 +256,7 @@ def test_a_bar_through_a_ring_hole_is_apart_and_through_its_side_collides():
     thin = primitive("Box", width=0.02, depth=0.02, height=0.3)
     phi, *_, overlapping = exact_pair(M, I, Z, thin, I, centre)
     assert not overlapping and phi == pytest.approx(0.015, abs=1e-15)
+    assert not exact_collides(M, I, Z, thin, I, centre)
     # Through the ring's side: no vertex of either inside the other (the bar
     # is taller than the ring and thinner than its side).
     side = centre + np.array([H, 0.0, 0.0])
@@ -315,6 +317,7 @@ def test_fuzz_against_a_dense_sampling_oracle(kind, kw):
                       (0.2 + rho * np.cos(ph)) * np.sin(th), rho * np.sin(ph)])
         phi, ca, cb, nhat, overlapping = exact_pair(M, I, Z, O, R, p)
         check_invariants(phi, ca, cb, nhat)
+        assert exact_collides(O, R, p, M, I, Z) == overlapping      # HasCollisions' test
         d_M = signed_distance_to_mesh(M.bvh, S_O @ R.T + p)[0]        # O's samples vs M
         d_O = primitive_signed_distance(kind, O.params, (S_M - p) @ R)[0]
         oracle = min(d_M.min(), d_O.min())
