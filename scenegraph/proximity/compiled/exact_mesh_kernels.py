@@ -520,6 +520,38 @@ def _tri_primitive(k, a, b, c, T, out, work, best):
 
 
 @njit
+def _core_lower_bound(k, a, b, c, T, work):
+    """A lower bound of a Cylinder's or an Ellipsoid's distance to triangle
+    T (9, in O): T's distance to the capsule that holds the shape (core
+    along its longest axis: a cylinder's axis with radius r; an ellipsoid's
+    longest semi-axis with the larger other one as radius), exact
+    segment–triangle distance minus that radius."""
+    if k == CYLINDER:
+        ax, h, rc = 2, b, a
+    else:
+        ax, h, rc = 0, a, max(b, c)
+        if b > h:
+            ax, h, rc = 1, b, max(a, c)
+        if c > h:
+            ax, h, rc = 2, c, max(a, b)
+    S = work[10:16]
+    for j in range(6):
+        S[j] = 0.0
+    S[ax] = -h
+    S[3 + ax] = h
+    best = np.inf
+    for e in range(2):
+        d2 = _point_tri(S[3 * e:3 * e + 3], T[0:3], T[3:6], T[6:9], work, 0)
+        best = min(best, d2)
+    for i in range(3):
+        j0, j1 = 3 * i, 3 * ((i + 1) % 3)
+        best = min(best, _seg_seg(T[j0:j0 + 3], T[j1:j1 + 3], S[0:3], S[3:6], work))
+    if best > 0.0 and _seg_tri_hit(S[0:3], S[3:6], T[0:3], T[3:6], T[6:9], work):
+        best = 0.0
+    return math.sqrt(best) - rc
+
+
+@njit
 def mesh_primitive_nearest(tri, node_f, node_i, tri_id, k, a, b, c, R, t, lo, hi, rho, bound):
     """Least distance between a mesh's triangles (tree in M) and a primitive
     (kind code k, parameters a, b, c) posed in M by R (3, 3), t (3,), with
@@ -583,6 +615,8 @@ def mesh_primitive_nearest(tri, node_f, node_i, tri_id, k, a, b, c, R, t, lo, hi
             z = tri[i, 3 * v + 2] - t[2]
             for r in range(3):
                 T[3 * v + r] = R[0, r] * x + R[1, r] * y + R[2, r] * z
+        if k != SPHERE and k != CAPSULE and _core_lower_bound(k, a, b, c, T, work) > best:
+            continue
         phi = _tri_primitive(k, a, b, c, T, cand, work, best)
         if phi < best or (phi == best and tri_id[i] < best_tri):
             best = phi
