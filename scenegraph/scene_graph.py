@@ -122,6 +122,11 @@ class SceneGraph(LeafSystem):
     """Registry of geometry sources, frames and geometries, and the provider of
     QueryObjects (pydrake's ``SceneGraph``)."""
 
+    # The pose ports' vector class and the query port's allocator (SceneGraph_[AutoDiffXd],
+    # scenegraph/autodiff_scene_graph.py, gives its own).
+    _pose_vector_class = FramePoseVector
+    _allocate_query_value = staticmethod(_new_query_value)
+
     def __init__(self, config: SceneGraphConfig | None = None):
         super().__init__()
         self._model = GeometryState()
@@ -145,7 +150,7 @@ class SceneGraph(LeafSystem):
                                               calc=self._calc_proximity_engine),
             {state_ticket})
         self._query_port = self.DeclareAbstractOutputPort(
-            "query", _new_query_value, self._calc_query_object,
+            "query", type(self)._allocate_query_value, self._calc_query_object,
             {self.all_input_ports_ticket(), state_ticket})
         self._query_port.__class__ = _QueryOutputPort  # same slots: see there
         self._model_inspector = SceneGraphInspector(self._model)
@@ -257,6 +262,12 @@ class SceneGraph(LeafSystem):
         if query_object._context is not context or query_object._scene_graph is not self:
             query_object._bind(self, context)
 
+    def _convert_to_scalar(self, target_cls):
+        """Scalar conversion (ToAutoDiffXd, ToScalarType[T]): a copy of this SceneGraph
+        as `target_cls` (scenegraph/autodiff_scene_graph.py)."""
+        from scenegraph.autodiff_scene_graph import convert_scene_graph
+        return convert_scene_graph(self, target_cls)
+
     # --- configuration -------------------------------------------------------------
     def get_config(self, context=None, /) -> SceneGraphConfig:
         """The SceneGraphConfig (one per SceneGraph here: `context`, if given, is
@@ -341,8 +352,9 @@ class SceneGraph(LeafSystem):
                 "can no longer be registered (register all sources first)")
         source_id = self._model.RegisterSource(name)  # rejects duplicate names
         port_name = f"{self._model.GetName(source_id)}_pose"
+        vector_class = type(self)._pose_vector_class
         self._pose_ports[source_id] = self.DeclareAbstractInputPort(
-            port_name, Value[FramePoseVector](FramePoseVector()))
+            port_name, Value[vector_class](vector_class()))
         self._configuration_ports[source_id] = self.DeclareAbstractInputPort(
             f"{self._model.GetName(source_id)}_configuration",
             Value[GeometryConfigurationVector](GeometryConfigurationVector()))

@@ -1,5 +1,7 @@
-"""pydrake.geometry's template names: ``X_[float]`` / ``X_[None]`` are X; AutoDiff or
-symbolic scalars raise (see systems.common.scalar_templates). DrakeVisualizer_ is absent
+"""pydrake.geometry's template names: ``X_[float]`` / ``X_[None]`` are X; ``X_[AutoDiffXd]``
+is offered for SceneGraph, QueryObject, FramePoseVector, SignedDistancePair and
+SignedDistanceToPoint (scenegraph/autodiff_scene_graph.py, loaded at first use); other
+AutoDiffXd instantiations and symbolic scalars raise (see systems.common.scalar_templates). DrakeVisualizer_ is absent
 with DrakeVisualizer (LCM is not offered)."""
 from __future__ import annotations
 
@@ -20,11 +22,26 @@ from scenegraph.visualization.meshcat_point_cloud_visualizer import MeshcatPoint
 from scenegraph.visualization.meshcat_visualizer import MeshcatVisualizer
 from systems.common.scalar_templates import define_templates
 
+
+def _autodiff(name: str):
+    """A factory of X_[AutoDiffXd] (imported at the first X_[AutoDiffXd])."""
+    def make(float_cls):
+        if name == "FramePoseVector":
+            from scenegraph import autodiff_kinematics as module
+        else:
+            from scenegraph import autodiff_scene_graph as module
+        return getattr(module, f"{name}_AutoDiffXd")
+    return make
+
+
 _TEMPLATES = define_templates(globals(), (
     "ContactSurface", "FramePoseVector", "GeometryConfigurationVector",
     "MeshcatPointCloudVisualizer", "MeshcatVisualizer", "PenetrationAsPointPair", "Plane",
     "PolygonSurfaceMesh", "PolygonSurfaceMeshFieldLinear", "QueryObject",
     "SceneGraph", "SceneGraphInspector", "SignedDistancePair", "SignedDistanceToPoint",
-    "TriangleSurfaceMesh", "TriangleSurfaceMeshFieldLinear", "VolumeMesh"), "scenegraph")
+    "TriangleSurfaceMesh", "TriangleSurfaceMeshFieldLinear", "VolumeMesh"), "scenegraph",
+    autodiff={name: _autodiff(name) for name in (
+        "SceneGraph", "QueryObject", "FramePoseVector", "SignedDistancePair",
+        "SignedDistanceToPoint")})
 globals().update(_TEMPLATES)
 __all__ = sorted(_TEMPLATES)

@@ -1,0 +1,342 @@
+"""``SceneGraph_[AutoDiffXd]`` and ``QueryObject_[AutoDiffXd]``: signed distances with
+derivatives w.r.t. the frame poses, for every shape pair (Drake's AutoDiffXd queries
+answer only Sphere pairs and a few others; this is an extension in coverage).
+
+The geometry is measured in float by the same kernels as SceneGraph's; the derivatives
+are chain-ruled at the API boundary from the float answer's Jacobian
+(scenegraph.proximity.distance_jacobians: φ̇ = J_A·V_WFa + J_B·V_WFb) and each frame's
+twist per independent variable (scenegraph.autodiff_kinematics):
+
+    ∂φ/∂z_k = J_A·[ω_ak; v_ak] + J_B·[ω_bk; v_bk]               (pairs)
+    ∂φ/∂z_k = ĝ·(∂p_WQ/∂z_k − v_k − ω_k × (p_WQ − p_WF))          (a point Q, ĝ = grad_W)
+
+Only ``distance`` carries derivatives. The witness points (p_ACa, p_BCb, p_GN), the
+normal nhat_BA_W and grad_W are float arrays: their derivatives would need the surfaces'
+curvature (pydrake gives AutoDiffXd there; a difference, documented in
+docs/scenegraph.md).
+
+Where φ is not differentiable — the witnesses are not unique (parallel faces, a point on
+a box's medial planes, a sphere's centre on a box's diagonal), or a non-convex Mesh
+measured as its hull — the derivative is the one of the witnesses the float query
+reports: the one-sided directional derivative along every direction that keeps those
+witnesses closest, and an element of φ's generalized (Clarke) gradient; at a kink of a
+minimum (parallel faces tilting) it lies between the left and right derivatives.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph.autodiff_kinematics import (AutoDiffWorldPoses, FramePoseVector_AutoDiffXd,
+                                            float_pose_vector, frame_derivatives,
+                                            frame_twists)
+from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
+from scenegraph.identifiers import FrameId, GeometryId
+from scenegraph.kinematics_vector import gather_and_compose
+from scenegraph.math.autodiff_transforms import RigidTransform_AutoDiffXd
+from scenegraph.proximity.distance_jacobians import jacobian_rows
+from scenegraph.query_object import QueryObject
+from scenegraph.query_results import SignedDistancePair, SignedDistanceToPoint
+from scenegraph.scene_graph import SceneGraph
+from systems.autodiff.autodiff_arrays import InitializeAutoDiff, to_autodiff_array
+from systems.autodiff.autodiff_scalar import AutoDiffXd, _EMPTY, _new
+from systems.framework import Value
+from systems.framework.autodiff_systems import LeafSystem_AutoDiffXd
+
+__all__ = ["SceneGraph_AutoDiffXd", "QueryObject_AutoDiffXd",
+           "SignedDistancePair_AutoDiffXd", "SignedDistanceToPoint_AutoDiffXd",
+           "convert_scene_graph"]
+
+
+def _rename(cls, name: str):
+    cls.__name__ = cls.__qualname__ = name
+    return cls
+
+
+def _value_of(x) -> float:
+    return x.value() if isinstance(x, AutoDiffXd) else float(x)
+
+
+# --- results ---------------------------------------------------------------------------
+class SignedDistancePair_AutoDiffXd(SignedDistancePair):
+    """pydrake's ``SignedDistancePair_[AutoDiffXd]``: as SignedDistancePair, with
+    ``distance`` an AutoDiffXd [m] (p_ACa, p_BCb, nhat_BA_W are float arrays)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return (f"SignedDistancePair_[AutoDiffXd](id_A={self.id_A!r}, id_B={self.id_B!r}, "
+                f"distance={self.distance!r})")
+
+
+class SignedDistanceToPoint_AutoDiffXd(SignedDistanceToPoint):
+    """pydrake's ``SignedDistanceToPoint_[AutoDiffXd]``: as SignedDistanceToPoint, with
+    ``distance`` an AutoDiffXd [m] (p_GN and grad_W are float arrays)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return (f"SignedDistanceToPoint_[AutoDiffXd](id_G={self.id_G!r}, "
+                f"distance={self.distance!r})")
+
+
+_rename(SignedDistancePair_AutoDiffXd, "SignedDistancePair_[AutoDiffXd]")
+_rename(SignedDistanceToPoint_AutoDiffXd, "SignedDistanceToPoint_[AutoDiffXd]")
+
+
+def _autodiff_scalar(value: float, derivatives: np.ndarray) -> AutoDiffXd:
+    return _new(float(value), derivatives.copy() if derivatives.shape[0] else _EMPTY)
+
+
+# --- the query object ------------------------------------------------------------------
+def _not_offered(name: str):
+    def method(self, *args, **kwargs):
+        raise NotImplementedError(
+            f"QueryObject_[AutoDiffXd].{name}: not offered with derivatives; the "
+            f"AutoDiffXd queries are ComputeSignedDistancePairClosestPoints, "
+            f"ComputeSignedDistancePairwiseClosestPoints, ComputeSignedDistanceToPoint, "
+            f"GetPoseInWorld and GetPoseInParent (use a float SceneGraph for the others)")
+    method.__name__ = name
+    method.__doc__ = f"Not offered for AutoDiffXd: raises NotImplementedError."
+    return method
+
+
+class QueryObject_AutoDiffXd(QueryObject):
+    """pydrake's ``QueryObject_[AutoDiffXd]``: the value of SceneGraph_[AutoDiffXd]'s
+    query port. Signed distances come with derivatives w.r.t. whatever the pose inputs'
+    derivatives are taken against (module docstring); poses come as
+    RigidTransform_[AutoDiffXd]. HasCollisions, FindCollisionCandidates and inspector
+    answer as the float QueryObject's; the other queries raise NotImplementedError."""
+
+    def __copy__(self) -> "QueryObject_AutoDiffXd":
+        copy_ = QueryObject.__copy__(self)
+        copy_.__class__ = type(self)
+        return copy_
+
+    def _ad_poses(self) -> AutoDiffWorldPoses:
+        return self._engine_and_poses()[1]
+
+    # --- poses --------------------------------------------------------------------
+    def GetPoseInWorld(self, id_=None, /, *, frame_id=None, geometry_id=None):
+        """X_WF of a frame or X_WG of a geometry as a RigidTransform_[AutoDiffXd] with
+        the pose inputs' derivatives. Raises as QueryObject.GetPoseInWorld."""
+        X = QueryObject.GetPoseInWorld(self, id_, frame_id=frame_id, geometry_id=geometry_id)
+        poses = self._ad_poses()
+        topology = poses.topology
+        the_id = next(x for x in (id_, frame_id, geometry_id) if x is not None)
+        if isinstance(the_id, FrameId):
+            i = topology.frame_index[the_id]
+            return _pose(X._R, X._p, poses.dR_WF[i], poses.dp_WF[i])
+        k = topology.geometry_index[the_id]
+        i = topology.geometry_frame_index[k]
+        R_FG, p_FG = topology.R_FG[k], topology.p_FG[k]
+        dR = np.einsum("ijk,jl->ilk", poses.dR_WF[i], R_FG)
+        dp = np.einsum("ijk,j->ik", poses.dR_WF[i], p_FG) + poses.dp_WF[i]
+        return _pose(X._R, X._p, dR, dp)
+
+    def GetPoseInParent(self, frame_id):
+        """X_PF of a frame in its parent, a RigidTransform_[AutoDiffXd] (X_WP⁻¹·X_WF
+        with derivatives)."""
+        QueryObject.GetPoseInParent(self, frame_id)          # validates
+        poses = self._ad_poses()
+        topology = poses.topology
+        i = topology.frame_index[frame_id]
+        P = int(topology.parent_index[i])
+        X_WF = _pose(poses.R_WF[i], poses.p_WF[i], poses.dR_WF[i], poses.dp_WF[i])
+        if P < 0:
+            return X_WF
+        X_WP = _pose(poses.R_WF[P], poses.p_WF[P], poses.dR_WF[P], poses.dp_WF[P])
+        return X_WP.inverse() @ X_WF
+
+    # --- signed distances ---------------------------------------------------------
+    def ComputeSignedDistancePairwiseClosestPoints(self, max_distance=math.inf):
+        """SignedDistancePair_[AutoDiffXd] of every unfiltered pair no farther apart than
+        `max_distance` [m] (a float, or an AutoDiffXd whose value is used), sorted by
+        (id_A, id_B), distances with derivatives."""
+        pairs = QueryObject.ComputeSignedDistancePairwiseClosestPoints(
+            self, _value_of(max_distance))
+        return self._with_gradients(pairs)
+
+    def ComputeSignedDistancePairClosestPoints(self, geometry_id_A, geometry_id_B):
+        """SignedDistancePair_[AutoDiffXd] of two geometries (filters ignored), the
+        distance with derivatives. Raises as QueryObject's."""
+        pair = QueryObject.ComputeSignedDistancePairClosestPoints(self, geometry_id_A,
+                                                                  geometry_id_B)
+        return self._with_gradients([pair])[0]
+
+    def _with_gradients(self, pairs: list) -> list:
+        poses = self._ad_poses()
+        topology = poses.topology
+        nz = poses.num_derivatives
+        if not pairs:
+            return []
+        ka = np.array([topology.geometry_index[pr.id_A] for pr in pairs], dtype=np.int64)
+        kb = np.array([topology.geometry_index[pr.id_B] for pr in pairs], dtype=np.int64)
+        p_ACa = np.array([pr.p_ACa for pr in pairs], dtype=float)
+        p_BCb = np.array([pr.p_BCb for pr in pairs], dtype=float)
+        nhat = np.array([pr.nhat_BA_W for pr in pairs], dtype=float)
+        distance = [pr.distance for pr in pairs]
+        if nz:
+            p_WCa = np.einsum("kij,kj->ki", poses.R_WG[ka], p_ACa) + poses.p_WG[ka]
+            p_WCb = np.einsum("kij,kj->ki", poses.R_WG[kb], p_BCb) + poses.p_WG[kb]
+            fa, fb = topology.geometry_frame_index[ka], topology.geometry_frame_index[kb]
+            J_A, J_B = jacobian_rows(p_WCa, p_WCb, nhat, poses.p_WF[fa], poses.p_WF[fb])
+            w_a, v_a = frame_twists(poses, fa)
+            w_b, v_b = frame_twists(poses, fb)
+            d_phi = (np.einsum("ki,kiz->kz", J_A[:, :3], w_a)
+                     + np.einsum("ki,kiz->kz", J_A[:, 3:], v_a)
+                     + np.einsum("ki,kiz->kz", J_B[:, :3], w_b)
+                     + np.einsum("ki,kiz->kz", J_B[:, 3:], v_b))
+        else:
+            d_phi = np.zeros((len(pairs), 0))
+        make = SignedDistancePair_AutoDiffXd._make
+        return [make(pr.id_A, pr.id_B, p_ACa[k], p_BCb[k],
+                     _autodiff_scalar(distance[k], d_phi[k]), nhat[k])
+                for k, pr in enumerate(pairs)]
+
+    def ComputeSignedDistanceToPoint(self, p_WQ, threshold=math.inf):
+        """SignedDistanceToPoint_[AutoDiffXd] of every proximity geometry within
+        `threshold` [m] of Q, sorted by id_G. p_WQ: (3,) in W [m], AutoDiffXd and/or
+        floats: the distance's derivatives combine Q's and the poses' (both must have
+        the same number of derivatives, or one none).
+
+        Raises:
+          ValueError: as QueryObject's, or the derivative counts differ.
+        """
+        Q = to_autodiff_array(p_WQ, "ComputeSignedDistanceToPoint(): p_WQ")
+        if Q.shape != (3,):
+            raise ValueError(f"ComputeSignedDistanceToPoint(): p_WQ must have 3 entries; "
+                             f"got shape {np.shape(p_WQ)}")
+        q_value = np.array([x.value() for x in Q])
+        results = QueryObject.ComputeSignedDistanceToPoint(self, q_value, _value_of(threshold))
+        poses = self._ad_poses()
+        nz_pose = poses.num_derivatives
+        dQ = np.zeros((3, 0))
+        sizes = {x._d.shape[0] for x in Q} - {0}
+        if sizes:
+            nz_q = max(sizes)
+            if len(sizes) > 1 or (nz_pose and nz_q != nz_pose):
+                counts = sorted(sizes | ({nz_pose} if nz_pose else set()))
+                raise ValueError(f"ComputeSignedDistanceToPoint(): p_WQ and the frame poses "
+                                 f"have different numbers of derivatives {counts}")
+            dQ = np.array([x._d if x._d.shape[0] else np.zeros(nz_q) for x in Q])
+        nz = max(nz_pose, dQ.shape[1])
+        if not results:
+            return []
+        grad = np.array([r.grad_W for r in results], dtype=float)        # (K, 3)
+        d_phi = np.zeros((len(results), nz))
+        if dQ.shape[1]:
+            d_phi += grad @ dQ
+        if nz_pose:
+            topology = poses.topology
+            f = topology.geometry_frame_index[[topology.geometry_index[r.id_G]
+                                               for r in results]]
+            w, v = frame_twists(poses, f)
+            r_FQ = q_value - poses.p_WF[f]                                  # (K, 3)
+            d_phi -= np.einsum("ki,kiz->kz", grad, v)
+            d_phi -= np.einsum("ki,kiz->kz", np.cross(r_FQ, grad), w)
+        out = []
+        for k, r in enumerate(results):
+            new = SignedDistanceToPoint_AutoDiffXd._make(
+                r.id_G, np.array(r.p_GN, dtype=float),
+                _autodiff_scalar(r.distance, d_phi[k]), np.array(r.grad_W, dtype=float))
+            new.is_grad_W_unique = getattr(r, "is_grad_W_unique", True)
+            out.append(new)
+        return out
+
+    ComputePointPairPenetration = _not_offered("ComputePointPairPenetration")
+    ComputeContactSurfaces = _not_offered("ComputeContactSurfaces")
+    ComputeContactSurfacesWithFallback = _not_offered("ComputeContactSurfacesWithFallback")
+    ComputeSignedDistanceGeometryToPoint = _not_offered("ComputeSignedDistanceGeometryToPoint")
+    compute_contact_manifolds = _not_offered("compute_contact_manifolds")
+    compute_signed_distance_to_points = _not_offered("compute_signed_distance_to_points")
+    compute_signed_distance_pairs = _not_offered("compute_signed_distance_pairs")
+    compute_closest_pairs = _not_offered("compute_closest_pairs")
+    compute_signed_distance_jacobians = _not_offered("compute_signed_distance_jacobians")
+    signed_distance_jacobian = _not_offered("signed_distance_jacobian")
+    compute_signed_distance_estimates = _not_offered("compute_signed_distance_estimates")
+    cast_rays = _not_offered("cast_rays")
+    RenderColorImage = _not_offered("RenderColorImage")
+    RenderDepthImage = _not_offered("RenderDepthImage")
+    RenderLabelImage = _not_offered("RenderLabelImage")
+
+
+_rename(QueryObject_AutoDiffXd, "QueryObject_[AutoDiffXd]")
+
+
+def _pose(R: np.ndarray, p: np.ndarray, dR: np.ndarray, dp: np.ndarray):
+    """A RigidTransform_[AutoDiffXd] of values R (3, 3), p (3,) and derivatives
+    dR (3, 3, nz), dp (3, nz) (entries without derivatives when nz = 0)."""
+    nz = dp.shape[1]
+    if nz:
+        # InitializeAutoDiff's gradient rows run over the entries column-major.
+        R_ad = InitializeAutoDiff(R, dR.transpose(1, 0, 2).reshape(9, nz))
+        p_ad = InitializeAutoDiff(p, dp).reshape(3)
+    else:
+        R_ad = to_autodiff_array(R).reshape(3, 3)
+        p_ad = to_autodiff_array(p)
+    return RigidTransform_AutoDiffXd._make(R_ad, p_ad)
+
+
+def _new_autodiff_query_value():
+    """The query port's initial Value[QueryObject_[AutoDiffXd]] (a module function,
+    so it pickles)."""
+    return Value[QueryObject_AutoDiffXd](QueryObject_AutoDiffXd())
+
+
+# --- the system ------------------------------------------------------------------------
+class SceneGraph_AutoDiffXd(SceneGraph, LeafSystem_AutoDiffXd):
+    """pydrake's ``SceneGraph_[AutoDiffXd]``: a SceneGraph whose ``<source>_pose`` ports
+    take FramePoseVector_[AutoDiffXd] and whose ``query`` port gives a
+    QueryObject_[AutoDiffXd]. Made directly (and registered into like SceneGraph) or by
+    ``ToAutoDiffXd()`` of a SceneGraph or of a Diagram holding one."""
+
+    _pose_vector_class = FramePoseVector_AutoDiffXd
+    _allocate_query_value = staticmethod(_new_autodiff_query_value)
+
+    def _world_poses_of(self, context):
+        """The float world poses of the inputs' values, with the frames' derivatives
+        (AutoDiffWorldPoses; scenegraph.autodiff_kinematics)."""
+        self.num_world_pose_calcs += 1
+        state = context._parameters._abstract[self._state_index]._value
+        topology = state._topology or state.pose_topology()
+        vectors, derivatives = {}, {}
+        for source_id in topology.source_frames:
+            port = self._pose_ports.get(source_id)
+            index = -1 if port is None else port._index
+            if index < 0 or not context._input_has_value(index):
+                name = state.GetName(source_id)
+                raise RuntimeError(
+                    f"SceneGraph: source {source_id} ('{name}') has registered frames but "
+                    f"its input port '{name}_pose' is neither connected nor fixed")
+            vector, parts = float_pose_vector(context._eval_input(index).get_value())
+            vectors[source_id] = vector
+            derivatives.update(parts)
+        world_poses = gather_and_compose(topology, vectors)
+        if world_poses is None:
+            world_poses = state.CalcWorldPoses(vectors)
+        dR_WF, dp_WF = frame_derivatives(world_poses, derivatives)
+        return AutoDiffWorldPoses.wrap(world_poses, dR_WF, dp_WF)
+
+
+_rename(SceneGraph_AutoDiffXd, "SceneGraph_[AutoDiffXd]")
+SceneGraph_AutoDiffXd._float_class = SceneGraph
+SceneGraph_AutoDiffXd._scalar_base_name = "SceneGraph"
+
+
+def convert_scene_graph(scene_graph: SceneGraph, target_cls):
+    """`scene_graph` as an instance of `target_cls` (SceneGraph or
+    SceneGraph_[AutoDiffXd]): the same model, config and ports (pose ports taking the
+    target's FramePoseVector class, the query port its QueryObject class)."""
+    from systems.framework.scalar_conversion import _convert_leaf
+    clone = _convert_leaf(scene_graph, target_cls)
+    vector_class = target_cls._pose_vector_class
+    for port in clone._pose_ports.values():
+        port._model = Value[vector_class](vector_class())
+    for port in clone._configuration_ports.values():
+        port._model = Value[GeometryConfigurationVector](GeometryConfigurationVector())
+    entry = clone._query_port._cache_entry
+    entry._allocate.alloc = target_cls._allocate_query_value
+    clone._pose_inputs = (None, None, [], -1)
+    return clone
