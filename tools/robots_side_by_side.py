@@ -20,7 +20,11 @@ and with --write stores pydrake's medians in benchmarks/drake_robot_times.json
 benchmarks/bench_robots.py alone compares against. ``--keep FILE`` writes every
 process's record. ``--after KEY`` measures second loads instead (each process
 loads KEY first, untimed: the per-robot work without imports, numba's
-start-up and kernel loading); not stored.
+start-up and kernel loading); not stored. ``--baseline DIR`` adds a third
+process per robot and round, DIR/benchmarks/bench_robots.py --one KEY (another
+checkout of this repository, e.g. ``git worktree add DIR <commit>``: a
+before/after comparison under the same machine load), and prints its table
+too; not stored.
 """
 from __future__ import annotations
 
@@ -50,10 +54,20 @@ def main(argv=None) -> int:
     parser.add_argument("--after", default=None, metavar="KEY",
                         help="measure second loads: each process loads KEY first, untimed "
                              "(not with --write)")
+    parser.add_argument("--baseline", default=None, metavar="DIR",
+                        help="also time another checkout of this repository (not with --write)")
     args = parser.parse_args(argv)
     if args.after and args.write:
         parser.error("--write stores first loads only; drop --after")
+    if args.baseline and args.write:
+        parser.error("--write stores pydrake's figures only; drop --baseline")
     after = ["--after", args.after] if args.after else []
+    baseline = None
+    if args.baseline:
+        script = pathlib.Path(args.baseline).resolve() / "benchmarks" / "bench_robots.py"
+        if not script.is_file():
+            parser.error(f"--baseline: {script} does not exist")
+        baseline = [sys.executable, str(script), "--one"]
 
     for key in args.robots:
         robot_models.obj_copy(key)
@@ -61,19 +75,27 @@ def main(argv=None) -> int:
         print(f"warm-up (untimed): {key}", flush=True)
         bench_robots.run_process(bench_robots.our_command(key))
         bench_robots.run_process(drake_command(key, args.drake_python))
+        if baseline:
+            bench_robots.run_process(baseline + [key])
     drake_runs = {key: [] for key in args.robots}
     our_runs = {key: [] for key in args.robots}
+    base_runs = {key: [] for key in args.robots}
     for r in range(args.rounds):
         for key in args.robots:
             pair = [("pydrake", drake_command(key, args.drake_python) + after, drake_runs),
                     ("ours", bench_robots.our_command(key) + after, our_runs)]
-            if r % 2:
+            if baseline:
+                pair.append(("baseline", baseline + [key] + after, base_runs))
+                pair = pair[r % 3:] + pair[:r % 3]      # each side first in turn
+            elif r % 2:
                 pair.reverse()
             for _, command, runs in pair:
                 runs[key].append(bench_robots.run_process(command))
             print(f"round {r + 1}/{args.rounds} {key:16s} ours "
                   f"{bench_robots._ms(our_runs[key][-1], 'load_s'):>8s} ms, pydrake "
-                  f"{bench_robots._ms(drake_runs[key][-1], 'load_s'):>8s} ms", flush=True)
+                  f"{bench_robots._ms(drake_runs[key][-1], 'load_s'):>8s} ms" + (
+                      f", baseline {bench_robots._ms(base_runs[key][-1], 'load_s'):>8s} ms"
+                      if baseline else ""), flush=True)
 
     drake = {key: bench_robots.merge(runs) for key, runs in drake_runs.items()}
     ours = {key: bench_robots.merge(runs) for key, runs in our_runs.items()}
@@ -81,9 +103,14 @@ def main(argv=None) -> int:
             else "first load in a fresh process")
     bench_robots.report(ours, drake, f"Robots (OBJ copies; numba and bytecode caches warm; "
                         f"{what}): median ms over {args.rounds} interleaved rounds")
+    if baseline:
+        base = {key: bench_robots.merge(runs) for key, runs in base_runs.items()}
+        bench_robots.report(base, drake, f"Baseline {args.baseline}, the same rounds",
+                            ours_label="base")
     if args.keep:
         pathlib.Path(args.keep).write_text(json.dumps(
-            {"ours": our_runs, "pydrake": drake_runs}, indent=1, sort_keys=True) + "\n")
+            {"ours": our_runs, "pydrake": drake_runs,
+             **({"baseline": base_runs} if baseline else {})}, indent=1, sort_keys=True) + "\n")
 
     if args.write:
         from importlib import metadata  # noqa: F401  (version read from pydrake's venv below)
