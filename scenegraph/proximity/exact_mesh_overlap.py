@@ -32,7 +32,8 @@ from scenegraph.proximity.exact_mesh_primitives import (primitive_signed_distanc
                                                         primitive_support, segment_minimum)
 from scenegraph.proximity.mesh_bvh import TriangleMeshBvh
 from scenegraph.proximity.compiled.exact_mesh_kernels import mesh_segment_minima
-from scenegraph.proximity.mesh_distance import _kernel_args, signed_distance_to_mesh
+from scenegraph.proximity.mesh_distance import (_kernel_args, closest_points_segment_segment,
+                                                signed_distance_to_mesh)
 
 __all__ = ["Overlap", "deepest", "points_inside_mesh", "mesh_points_inside",
            "edges_of", "edge_points_inside"]
@@ -193,8 +194,30 @@ def primitive_overlap(bvh_M: TriangleMeshBvh, kind: str, params, R_MO, p_MO,
     n_O = n_M @ R
     ok = (n_O * n_O).sum(1) > 0.0
     s_O = primitive_support(kind, params, -n_O[ok])
-    return deepest([
-        mesh_points_inside(sd_O, R, t, V[verts]),
-        edge_points_inside((kind, params), R, t, V[e[:, 0]], V[e[:, 1]], False),
-        points_inside_mesh(bvh_M, s_O @ R.T + t),
-    ])
+    first = deepest([mesh_points_inside(sd_O, R, t, V[verts]),
+                     points_inside_mesh(bvh_M, s_O @ R.T + t)])
+    # Edges: only those that can reach deeper into O than `first`: O lies in
+    # a capsule (core segment, radius rc), so an edge's depth in O is at most
+    # rc − its distance to the core.
+    P, Q = (V[e[:, 0]] - t) @ R, (V[e[:, 1]] - t) @ R
+    core0, core1, rc = _holding_capsule(kind, params)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        c1, c2 = closest_points_segment_segment(P, Q, np.broadcast_to(core0, P.shape),
+                                                np.broadcast_to(core1, P.shape))
+    reach = rc - np.linalg.norm(c1 - c2, axis=1)
+    keep = reach > (first.depth if first is not None else 0.0)
+    return deepest([first, edge_points_inside((kind, params), R, t, V[e[keep, 0]],
+                                              V[e[keep, 1]], False)])
+
+
+def _holding_capsule(kind: str, params):
+    """(core start (3,), core end (3,), radius) of a capsule holding the
+    primitive, in its frame: a Capsule itself; a Cylinder's axis and radius;
+    an Ellipsoid's longest semi-axis with the larger other one as radius."""
+    P = np.asarray(params, float)
+    if kind in ("Capsule", "Cylinder"):
+        return np.array([0.0, 0.0, -P[1]]), np.array([0.0, 0.0, P[1]]), float(P[0])
+    ax = int(np.argmax(P))
+    end = np.zeros(3)
+    end[ax] = P[ax]
+    return -end, end, float(max(P[(ax + 1) % 3], P[(ax + 2) % 3]))

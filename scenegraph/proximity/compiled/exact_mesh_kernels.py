@@ -348,11 +348,25 @@ def mesh_mesh_nearest(triA, nodeA_f, nodeA_i, triB, nodeB_f, nodeB_i, R, t, stop
 
 
 @njit
+def _crossing(TA, TB, work):
+    """Triangles TA, TB (9 floats each) cross: an edge of one meets the
+    other (closed triangles; coplanar overlaps are not seen)."""
+    for i in range(3):
+        j0, j1 = 3 * i, 3 * ((i + 1) % 3)
+        if _seg_tri_hit(TA[j0:j0 + 3], TA[j1:j1 + 3], TB[0:3], TB[3:6], TB[6:9], work):
+            return True
+        if _seg_tri_hit(TB[j0:j0 + 3], TB[j1:j1 + 3], TA[0:3], TA[3:6], TA[6:9], work):
+            return True
+    return False
+
+
+@njit
 def mesh_mesh_crossings(triA, nodeA_f, nodeA_i, triB, nodeB_f, nodeB_i, R, t):
-    """Every pair of crossing (or touching) triangles of A and B (B posed in
-    A by R, t): (K, 2) int64 leaf slots (A's, B's)."""
+    """Every pair of crossing triangles of A and B (an edge of one meets the
+    other; B posed in A by R, t): (K, 2) int64 leaf slots (A's, B's)."""
     TB, boxB = _posed(triB, nodeB_f, R, t)
-    cand = np.empty(6)
+    ballA = _balls(triA)
+    ballB = _balls(TB)
     work = np.empty(6)
     found = np.empty((64, 2), dtype=np.int64)
     k = 0
@@ -371,7 +385,8 @@ def mesh_mesh_crossings(triA, nodeA_f, nodeA_i, triB, nodeB_f, nodeB_i, R, t):
         if leaf_a and leaf_b:
             for i in range(nodeA_i[na, 2], nodeA_i[na, 2] + nodeA_i[na, 3]):
                 for j in range(nodeB_i[nb, 2], nodeB_i[nb, 2] + nodeB_i[nb, 3]):
-                    if tri_tri(triA[i, 0:9], TB[j], cand, work) == 0.0:
+                    if _ball_gap(ballA, i, ballB, j) <= 0.0 and _crossing(triA[i, 0:9], TB[j],
+                                                                          work):
                         if k == found.shape[0]:
                             bigger = np.empty((2 * k, 2), dtype=np.int64)
                             bigger[:k] = found
