@@ -11,7 +11,7 @@ import numpy as np
 from scenegraph.math.quaternion import Quaternion, quaternion_to_matrix
 from scenegraph.math.rotation_matrix import RotationMatrix, _check_valid
 from systems.common.overloads import signatures
-from systems.common.scalar_templates import ScalarCast
+from scenegraph.math.autodiff_transforms import TransformCast
 
 
 def _vec3(p, what: str) -> np.ndarray:
@@ -186,7 +186,7 @@ class RigidTransform:
         other = RigidTransform(np.asarray(pose, dtype=float))
         self._R, self._p = other._R, other._p
 
-    cast = ScalarCast()
+    cast = TransformCast()   # cast[float]() and cast[AutoDiffXd]()
 
     def GetAsMatrix34(self) -> np.ndarray:
         """(3, 4) matrix [R | p]."""

@@ -17,7 +17,7 @@ import numpy as np
 
 from scenegraph.math.quaternion import Quaternion, matrix_to_quaternion, quaternion_to_matrix
 from systems.common.overloads import signatures
-from systems.common.scalar_templates import ScalarCast
+from scenegraph.math.autodiff_transforms import TransformCast
 
 # Drake's RotationMatrix::get_internal_tolerance_for_orthonormality().
 _TOLERANCE = 128 * np.finfo(float).eps
@@ -257,7 +257,7 @@ class RotationMatrix:
         D = np.diag([1.0, 1.0, np.sign(np.linalg.det(U @ Vt)) or 1.0])
         return RotationMatrix._make(U @ D @ Vt)
 
-    cast = ScalarCast()
+    cast = TransformCast()   # cast[float]() and cast[AutoDiffXd]()
 
     # ---- accessors -------------------------------------------------------
     def matrix(self) -> np.ndarray:
