@@ -58,12 +58,24 @@ def _value_of(x) -> float:
     return x.value() if isinstance(x, AutoDiffXd) else float(x)
 
 
+def _as_autodiff(x) -> AutoDiffXd:
+    return x if isinstance(x, AutoDiffXd) else AutoDiffXd(float(x))
+
+
 # --- results ---------------------------------------------------------------------------
 class SignedDistancePair_AutoDiffXd(SignedDistancePair):
     """pydrake's ``SignedDistancePair_[AutoDiffXd]``: as SignedDistancePair, with
-    ``distance`` an AutoDiffXd [m] (p_ACa, p_BCb, nhat_BA_W are float arrays)."""
+    ``distance`` an AutoDiffXd [m] (p_ACa, p_BCb, nhat_BA_W are float arrays). The
+    constructor takes SignedDistancePair's arguments, `distance` a float or an
+    AutoDiffXd."""
 
     __slots__ = ()
+
+    def __init__(self, id_A=None, id_B=None, p_ACa=(0.0, 0.0, 0.0), p_BCb=(0.0, 0.0, 0.0),
+                 distance=0.0, nhat_BA_W=(0.0, 0.0, 0.0), is_nhat_BA_W_unique: bool = True):
+        SignedDistancePair.__init__(self, id_A, id_B, p_ACa, p_BCb, _value_of(distance),
+                                    nhat_BA_W, is_nhat_BA_W_unique)
+        self.distance = _as_autodiff(distance)
 
     def __repr__(self) -> str:
         return (f"SignedDistancePair_[AutoDiffXd](id_A={self.id_A!r}, id_B={self.id_B!r}, "
@@ -72,9 +84,16 @@ class SignedDistancePair_AutoDiffXd(SignedDistancePair):
 
 class SignedDistanceToPoint_AutoDiffXd(SignedDistanceToPoint):
     """pydrake's ``SignedDistanceToPoint_[AutoDiffXd]``: as SignedDistanceToPoint, with
-    ``distance`` an AutoDiffXd [m] (p_GN and grad_W are float arrays)."""
+    ``distance`` an AutoDiffXd [m] (p_GN and grad_W are float arrays). The constructor
+    takes SignedDistanceToPoint's arguments, `distance` a float or an AutoDiffXd."""
 
     __slots__ = ()
+
+    def __init__(self, id_G=None, p_GN=(0.0, 0.0, 0.0), distance=0.0,
+                 grad_W=(0.0, 0.0, 0.0), is_grad_W_unique: bool = True):
+        SignedDistanceToPoint.__init__(self, id_G, p_GN, _value_of(distance), grad_W,
+                                       is_grad_W_unique)
+        self.distance = _as_autodiff(distance)
 
     def __repr__(self) -> str:
         return (f"SignedDistanceToPoint_[AutoDiffXd](id_G={self.id_G!r}, "

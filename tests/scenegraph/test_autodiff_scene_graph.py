@@ -291,3 +291,12 @@ def test_bad_input_is_refused_with_a_clear_error():
         query.ComputePointPairPenetration()
     with pytest.raises(ValueError, match="different numbers of derivatives"):
         query.ComputeSignedDistanceToPoint(InitializeAutoDiff(np.zeros(3)).reshape(3))
+
+
+def test_results_construct_with_autodiff_distances():
+    from scenegraph.templates import SignedDistancePair_, SignedDistanceToPoint_
+    pair = SignedDistancePair_[AutoDiffXd]()
+    assert isinstance(pair.distance, AutoDiffXd) and pair.p_ACa.shape == (3,)
+    point = SignedDistanceToPoint_[AutoDiffXd](distance=AutoDiffXd(0.5, [1.0, 2.0]))
+    np.testing.assert_array_equal(point.distance.derivatives(), [1.0, 2.0])
+    assert point.grad_W.shape == (3,)
