@@ -6,7 +6,8 @@ Gilbert–Johnson–Keerthi on the Minkowski difference C = A − B of two bodie
 routines on the simplex (Real-Time Collision Detection §5.1). The simplex
 lives in one (8, 10) array S owned by the caller: row i < 4 holds a point of
 C in columns 0:3, the support points of A and B that made it in 3:6 and 6:9,
-and its barycentric weight in column 9; rows 4..7 are scratch.
+and its barycentric weight in column 9; rows 4..6 are scratch; S[7, 0] holds
+the duality gap of the answer (separation_gap).
 """
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ import math
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.supports import support_W_from
 
-__all__ = ["gjk", "SEPARATED", "INTERSECTING", "FARTHER"]
+__all__ = ["gjk", "separation_gap", "SEPARATED", "INTERSECTING", "FARTHER"]
 
 SEPARATED, INTERSECTING, FARTHER = 0, 1, 2
 _MAX_ITERATIONS = 128
+_GAP = 7  # row of S holding the final duality gap (column 0)
 
 
 @njit(specialize_literals=False)
@@ -243,10 +245,11 @@ def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
     S (8, 10): simplex scratch; holds the final simplex on return.
 
     Returns (status, distance, n): SEPARATED — distance > 0, converged to a
-    relative duality gap of 1e-11 (exact on polytopes), the closest points
-    are simplex_point(S, n, 3) on A and (S, n, 6) on B; INTERSECTING — the
-    origin is in C to 1e-14·scale, S holds n points for EPA; FARTHER —
-    distance is a lower bound > stop_distance.
+    relative duality gap of rel_tol (exact on polytopes), the closest points
+    are simplex_point(S, n, 3) on A and (S, n, 6) on B, and separation_gap(S)
+    bounds their error; INTERSECTING — the origin is in C to 1e-14·scale, S
+    holds n points for EPA; FARTHER — distance is a lower bound >
+    stop_distance.
     """
     floor = 1e-15 * scale
     eps = 1e-14 * scale
@@ -261,6 +264,8 @@ def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
     S[0, 9] = 1.0
     n = 1
     vx, vy, vz = S[0, 0], S[0, 1], S[0, 2]
+    S[_GAP, 0] = math.inf
+    gap = math.inf
     for _ in range(_MAX_ITERATIONS):
         vv = vx * vx + vy * vy + vz * vz
         nv = math.sqrt(vv)
@@ -270,6 +275,8 @@ def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
         bx, by, bz, ib = support_W_from(B, vx, vy, vz, ib)
         wx, wy, wz = ax - bx, ay - by, az - bz
         vw = vx * wx + vy * wy + vz * wz
+        # v·w/|v| = f(v/|v|) bounds the distance from below, |v| from above.
+        gap = (vv - vw) / nv
         if vw > stop_distance * nv:
             return FARTHER, vw / nv, n
         # Relative duality gap: the direction's error is then ~√(2·rel_tol)
@@ -299,6 +306,8 @@ def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
             n = old_n
             break
         vx, vy, vz = ux, uy, uz
+        gap = math.inf  # not yet measured for the new v
+    S[_GAP, 0] = gap
     d = math.sqrt(vx * vx + vy * vy + vz * vz)
     # Below 1e-7·scale the simplex's barycentric solve has lost about half
     # its digits and the direction of a − b is unreliable: the caller treats
@@ -306,3 +315,16 @@ def gjk(A, B, scale, stop_distance, S, rel_tol=1e-11):
     if d <= 1e-7 * scale:
         return INTERSECTING, d, n
     return SEPARATED, d, n
+
+
+@njit
+def separation_gap(S):
+    """After gjk() returned SEPARATED: its duality gap g [m] (inf if not
+    measured at the final simplex, e.g. at the iteration cap). With v the
+    final simplex point (= a − b, a = simplex_point(S, n, 3) a convex
+    combination of A's support points, hence in A, b likewise in B) and
+    w = s_A(−v) − s_B(v), g = |v| − v·w/|v|: the distance lies in
+    [|v| − g, |v|], and g is the sum of the support gaps of a along −v̂ and
+    of b along v̂ (refinement's certificate, with the witnesses in their
+    bodies by construction)."""
+    return S[_GAP, 0]

@@ -42,7 +42,7 @@ from scenegraph.proximity.compiled.epa import (MAX_FACES, MAX_VERTICES, WORK_SIZ
 from scenegraph.proximity.compiled.features import AT_ANGLE, AT_POINT, BY_EXTENT, make_hull_ref
 from scenegraph.proximity.compiled.gjk import FARTHER as GJK_FARTHER
 from scenegraph.proximity.compiled.gjk import INTERSECTING as GJK_INTERSECTING
-from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, simplex_point
+from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, separation_gap, simplex_point
 from scenegraph.proximity.compiled.layout import (BOX, CAPSULE, CONVEX, CYLINDER, ELLIPSOID,
                                                   EXACT, FARTHER, ROUTE_HALFSPACE,
                                                   ROUTE_HALFSPACE_PAIR, ROUTE_NONE, ROUTE_SPHERE,
@@ -291,11 +291,13 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
     with resume (and a tighter epa_tol) then continues that EPA (epa.py)
     instead of running GJK and EPA again.
 
-    proven: two polytopes (Box, Convex) whose EPA ended on a face of C
-    (their witnesses pass refinement.certified along the face's normal) at
-    the distance of EPA's closest face (a lower bound of the depth, to
-    1e-12·scale): the answer is then the exact global optimum and needs no
-    refinement nor axis check.
+    proven: separated flat bodies (_flat) whose GJK duality gap
+    (gjk.separation_gap) is at most 1e-12·min(size_A, size_B), or two
+    polytopes (Box, Convex) whose EPA ended on a face of C (their witnesses
+    pass refinement.certified along the face's normal) at the distance of
+    EPA's closest face (a lower bound of the depth, to 1e-12·scale): the
+    answer is then the exact global optimum and needs no refinement nor axis
+    check.
 
     When GJK ends within 1e-7·scale of contact, or stalls on rounding within
     _NEAR_GAP·scale with a direction whose lower bound misses its distance
@@ -322,7 +324,16 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
             # for the refinement: such a pair is treated as nearly touching.
             if not (d <= _NEAR_GAP * scale
                     and d - _lower_bound(A, B, mx, my, mz) > 1e-6 * d + 1e-12 * scale):
-                return st, d, mx, my, mz, ax, ay, az, bx, by, bz, False, False, _NAN
+                # GJK's own certificate (gjk.separation_gap): its witnesses
+                # lie in the bodies and are support points along ∓m to the
+                # gap, so a gap within the refinement's tolerance proves
+                # the answer and spares the refinement. Only for flat bodies
+                # (Box, Convex, a Capsule's core), whose witnesses are then
+                # points of their exact features (GJK usually ends on the
+                # exact simplex); a curved body's would be on a chord.
+                proven = (_flat(A[0]) and _flat(B[0])
+                          and separation_gap(S) <= 1e-12 * min(size_A, size_B))
+                return st, d, mx, my, mz, ax, ay, az, bx, by, bz, proven, False, _NAN
     # Candidates (best lower bound first): GJK's own direction if it has one.
     best = -math.inf
     mx, my, mz = 0.0, 0.0, 1.0
@@ -394,6 +405,13 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
                 ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
     f_m = best if best > -math.inf else _NAN
     return st, best, mx, my, mz, ax, ay, az, bx, by, bz, False, False, f_m
+
+
+@njit
+def _flat(kind):
+    """A kind whose body (core) is a polytope: Box, Convex, Capsule (its core
+    is a segment)."""
+    return kind == BOX or kind == CONVEX or kind == CAPSULE
 
 
 @njit
