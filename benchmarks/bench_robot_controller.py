@@ -41,6 +41,17 @@ machine shared with other work inflates much less — on 2 cores at load 4-6
 the wall-clock figures of a multi-millisecond step (TIAGo) vary by 3x from
 one process to the next.
 
+The pair counts can differ where pydrake's distance is off. At Panda's
+first configuration this library reports 18 pairs within 0.05 m and pydrake
+17: the pair panda_leftfinger/Box – panda_rightfinger/Box (the fingers'
+first collision boxes) is 0.047295062572358 m apart by the closed form over
+the two boxes' features (each vertex against the other box, every edge
+pair), which this library gives to 4e-17 m; pydrake (FCL) reports
+0.055864 m. pydrake also overestimates three more finger box pairs by
+4.4–7.4 mm (all within 0.05 m either way) and panda_link7's hull against
+panda_rightfinger/Box by 3.1 µm (0.059593581455308 m by a vertex–triangle
+and edge–edge enumeration of the hull; 2026-11-29, pydrake 1.51.1).
+
 pydrake's figures: benchmarks/drake_robot_controller_times.json, per robot
 the median over rounds of fresh processes interleaved with ours, written by
 
