@@ -28,6 +28,7 @@ from .context_base import ContextBase
 from .indices import InputPortSelection, OutputPortSelection, SystemConstraintIndex
 from .scalar_conversion import SystemScalarConverter
 from .system_base import SystemBase, SystemVisitor
+from .system_constraint import _ExternalSystemConstraint
 from .vector_system import VectorSystem
 from .template_system import TemplateSystem
 from .templates import *  # noqa: F401,F403  (BasicVector_, ..., WitnessFunction_)

@@ -234,7 +234,11 @@ class ScalarConversionMixin:
                                f"{type(self).__module__}.{type(self).__qualname__} does "
                                f"not support scalar conversion to type "
                                f"{cpp_scalar_name(T)}")
-        return converter._convert(T, U, self)
+        converted = converter._convert(T, U, self)
+        # Drake copies the external constraints onto every converted System (a copy
+        # made by deepcopy already has them: replace, never append twice).
+        converted._external_constraints = self._external_constraints
+        return converted
 
     def ToAutoDiffXd(self):
         """A copy of this System on AutoDiffXd scalars.

@@ -11,6 +11,7 @@ from .diagram_context import finalize_root_context
 from .input_port import PortDataType, UseDefaultName
 from .scalar_conversion import ScalarConversionMixin
 from .system_base import SystemBase, next_system_id
+from .system_constraint import ExternalConstraintsMixin
 from .system_tooling import SystemToolingMixin
 from .tickets import FIRST_DYNAMIC_TICKET, BuiltInTicket as T, DependencyTicket
 from .value import AbstractValue
@@ -82,7 +83,8 @@ def _ticket(value) -> DependencyTicket:
     return DependencyTicket(int(value))
 
 
-class System(SystemToolingMixin, ScalarConversionMixin, SystemBase):
+class System(SystemToolingMixin, ExternalConstraintsMixin, ScalarConversionMixin,
+             SystemBase):
     """Base class of LeafSystem and Diagram (pydrake's ``System``)."""
 
     _is_diagram = False

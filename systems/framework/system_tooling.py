@@ -58,10 +58,6 @@ class SystemToolingMixin:
         else:
             v.VisitSystem(self)
 
-    def num_constraints(self) -> int:
-        """System constraints are not modelled here: always 0."""
-        return 0
-
     def get_cache_entry(self, index):
         """The CacheEntry declared at `index` (a CacheIndex or int)."""
         if not (0 <= int(index) < len(self._cache_entries)):
@@ -78,6 +74,10 @@ class SystemToolingMixin:
         clone = copy.deepcopy(self, memo)
         clone._owner = clone._parent = None
         clone._parent_index = -1
+        if self._is_diagram:       # Drake's Clone rebuilds: the subsystems' count now
+            from .system_constraint import ExternalConstraintsMixin
+            clone._subsystem_constraint_count = sum(
+                ExternalConstraintsMixin.num_constraints(s) for s in clone._systems)
         return clone
 
     def GetSubsystemContext(self, subsystem, context):
