@@ -414,7 +414,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
             raise RuntimeError("Requested integrator initial step size is smaller than "
                                "the minimum step size.")
         xc = context.get_continuous_state()
-        self._x = xc.get_vector().get_mutable_value()
+        self._x = xc.get_vector()._mutable_values()
         n = self._x.shape[0]
         self._zeros = np.zeros(n)  # x·0 is NaN iff x has a NaN or inf, never overflows
         self._dot = _dot           # (an instance attribute: AutoDiffXd ones use values)
@@ -448,7 +448,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         """Unpickling: the fast paths point into the (new) Context again."""
         self.__dict__.update(state)
         if self._initialized and self._context is not None:
-            self._x = self._context.get_continuous_state().get_vector().get_mutable_value()
+            self._x = self._context.get_continuous_state().get_vector()._mutable_values()
             self._bind_context(self._context)
 
     def _bind_context(self, context) -> None:

@@ -15,6 +15,7 @@ from .leaf_system import _throw_on_failure
 from .output_port import DiagramOutputPort
 from .state import ContinuousState, DiscreteValues, State
 from .system import System
+from .system_constraint import ExternalConstraintsMixin
 from .vectors import BasicVector
 
 __all__ = ["Diagram"]
@@ -51,6 +52,10 @@ class Diagram(System):
             system._parent = self
             system._parent_index = i
             system._owner = self
+        # Drake's Diagram takes over its subsystems' constraints as they are now (the
+        # System-level count: a MultibodyPlant's own num_constraints means another thing).
+        self._subsystem_constraint_count = sum(
+            ExternalConstraintsMixin.num_constraints(s) for s in self._systems)
         self._connections = {
             (index_of[id(dst.get_system())], dst._index):
                 (index_of[id(src.get_system())], src._index)
@@ -336,7 +341,7 @@ class Diagram(System):
 
 def _leaf_state_views(context, state: State):
     """(leaf context, State view of `state`'s part for that leaf), in order."""
-    flat = state.get_continuous_state().get_vector().get_mutable_value()
+    flat = state.get_continuous_state().get_vector()._mutable_values()
     offset = group = item = 0
     views = []
     for leaf_context in context._leaves():

@@ -87,10 +87,11 @@ class VectorSystem(LeafSystem):
 
     def _calc_vector_output(self, context, output) -> None:
         u = self._input(context) if self._feedthrough else _EMPTY
-        self.DoCalcVectorOutput(context, u, self._state(context), output.get_mutable_value())
+        self.DoCalcVectorOutput(context, u, self._state(context),
+                                output._mutable_values())
 
     def DoCalcTimeDerivatives(self, context, derivatives) -> None:
-        xdot = derivatives.get_mutable_vector().get_mutable_value()
+        xdot = derivatives.get_mutable_vector()._mutable_values()
         self.DoCalcVectorTimeDerivatives(context, self._input(context),
                                          self._state(context), xdot)
 
@@ -104,7 +105,7 @@ class VectorSystem(LeafSystem):
             elif discrete_state.num_groups():
                 self.DoCalcVectorDiscreteVariableUpdates(
                     context, self._input(context), self._state(context),
-                    discrete_state.get_mutable_vector(0).get_mutable_value())
+                    discrete_state.get_mutable_vector(0)._mutable_values())
                 status = status.KeepMoreSevere(EventStatus.Succeeded())
             if status.failed():
                 break

@@ -36,6 +36,11 @@ class VectorBase:
         """The elements as a writable (size(),) numpy array."""
         raise NotImplementedError
 
+    def _mutable_values(self) -> np.ndarray:
+        """The library's writable view, of any scalar (internal: pydrake refuses
+        ``get_mutable_value`` on AutoDiffXd vectors, the library's calcs do not)."""
+        return self.get_mutable_value()
+
     def CopyToVector(self) -> np.ndarray:
         """A new numpy array holding a copy of the values (float, or AutoDiffXd)."""
         return _copy_values(self.get_value())
@@ -80,7 +85,7 @@ class VectorBase:
           IndexError: `index` is out of bounds.
         """
         self._check_index(index)
-        self.get_mutable_value()[index] = value
+        self._mutable_values()[index] = value
 
     def __getitem__(self, index):
         if isinstance(index, (int, np.integer)):
@@ -91,7 +96,13 @@ class VectorBase:
         if isinstance(index, (int, np.integer)):
             self.SetAtIndex(int(index), value)
         else:
-            self.get_mutable_value()[index] = value
+            values = self._mutable_values()
+            if values.dtype == object:   # AutoDiffXd: SetFromVector makes constants
+                values = values.copy()
+                values[index] = value
+                self.SetFromVector(values)
+            else:
+                values[index] = value
 
     def __len__(self) -> int:
         return self.size()
@@ -218,6 +229,9 @@ class BasicVector(VectorBase):
 
     def get_mutable_value(self) -> np.ndarray:
         """Writable view of the values."""
+        return self._data
+
+    def _mutable_values(self) -> np.ndarray:
         return self._data
 
     def _get_value_copy(self) -> np.ndarray:
@@ -373,8 +387,14 @@ class Subvector(VectorBase):
         return self._vector.get_value()[self._first:self._first + self._size]
 
     def get_mutable_value(self) -> np.ndarray:
-        """The slice of the underlying vector, a writable (size(),) array view."""
+        """The slice of the underlying vector, a writable (size(),) array view.
+
+        Raises:
+          RuntimeError: the underlying vector holds AutoDiffXd (as pydrake)."""
         return self._vector.get_mutable_value()[self._first:self._first + self._size]
+
+    def _mutable_values(self) -> np.ndarray:
+        return self._vector._mutable_values()[self._first:self._first + self._size]
 
     def CopyToVector(self) -> np.ndarray:
         return _copy_values(self.get_value())

@@ -138,6 +138,15 @@ class AutoDiffBasicVector(BasicVector):
             self._check_index(index)
         data[index] = to_autodiff_array([value], "SetAtIndex")[0]
 
+    def get_mutable_value(self):
+        """Not offered on AutoDiffXd, as pydrake (its object arrays cannot be referenced):
+        use SetFromVector, SetAtIndex or ``vector[i] = ...``.
+
+        Raises:
+          RuntimeError: always.
+        """
+        raise RuntimeError("dtype=object arrays must be copied, and cannot be referenced")
+
     def CopyToVector(self) -> np.ndarray:
         return self._data.copy()
 

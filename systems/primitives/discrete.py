@@ -64,7 +64,7 @@ class DiscreteTimeDelay(LeafSystem):
 
     def _save_vector(self, context, discrete_state) -> None:
         old = context.get_discrete_state_vector().get_value()
-        new = discrete_state.get_mutable_value(0)
+        new = discrete_state.get_mutable_vector(0)._mutable_values()
         n = self._n
         new[:-n or None] = old[n:]
         if n:

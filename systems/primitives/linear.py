@@ -197,8 +197,9 @@ class AffineSystem(_RandomAffineState, LeafSystem):
             context, context._state._continuous._vector._data)
 
     def _update_discrete(self, context, discrete_state) -> None:
-        discrete_state.get_mutable_value(0)[:] = self._next_or_derivative(
-            context, context._state._discrete._groups[0]._data)
+        x_next = discrete_state.get_mutable_vector(0)._mutable_values()
+        x_next[:] = self._next_or_derivative(context,
+                                             context._state._discrete._groups[0]._data)
 
     def UpdateCoefficients(self, A=None, B=None, f0=None, C=None, D=None, y0=None) -> None:
         """Replaces A, B, f0, C, D, y0, each of the size it has now (as Drake's; an

@@ -122,7 +122,7 @@ class MultilayerPerceptron(LeafSystem):
         """All weights and biases in `context`, a writable (num_parameters(),) array;
         dependents go out of date now."""
         self.ValidateContext(context)
-        return context.get_mutable_numeric_parameter(self._param_index).get_mutable_value()
+        return context.get_mutable_numeric_parameter(self._param_index)._mutable_values()
 
     def SetParameters(self, context, params) -> None:
         """Sets all weights and biases in `context` from `params` (num_parameters()

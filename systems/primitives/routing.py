@@ -176,7 +176,7 @@ class Selector(LeafSystem):
 
     def _calc_route(self, route, context, output) -> None:
         values = {}
-        y = output.get_mutable_value()
+        y = output._mutable_values()
         for i, (n, j) in enumerate(route):
             if n not in values:
                 values[n] = self.get_input_port(n).Eval(context)

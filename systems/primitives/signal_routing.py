@@ -373,7 +373,8 @@ class ZeroOrderHold(LeafSystem):
         self.DeclareStateOutputPort("y", state)
 
     def _latch_vector(self, context, discrete_state) -> None:
-        discrete_state.get_mutable_value(0)[:] = context._eval_input(0)._data
+        latched = discrete_state.get_mutable_vector(0)._mutable_values()
+        latched[:] = context._eval_input(0)._data
 
     def _latch_abstract(self, context, state) -> None:
         state.get_mutable_abstract_state(0).SetFrom(context._eval_input(0))

@@ -48,7 +48,7 @@ class TrajectorySource(LeafSystem):
     def _calc(self, context, output) -> None:
         t = context.get_time()
         trajectory, n = self._trajectory, self._rows
-        y = output.get_mutable_value()
+        y = output._mutable_values()
         y[:n] = trajectory.value(t)[:, 0]
         outside = not (trajectory.start_time() <= t <= trajectory.end_time())
         for k in range(1, self._order + 1):
