@@ -17,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from systems.common.overloads import overloaded, overloaded_function
+from systems.common.scalar_templates import TemplateClass
 
-__all__ = ["PiecewisePolynomial", "Trajectory"]
+__all__ = ["PiecewisePolynomial", "PiecewisePolynomial_", "Trajectory"]
 
 
 def _breaks(breaks) -> np.ndarray:
@@ -268,3 +269,9 @@ def _spline(breaks, samples, kind, dot_start=None, dot_end=None):
     # scipy: c[m, k] multiplies τ^(3 - m) on segment k.
     c = spline.c[::-1].transpose(1, 0, 2)          # (segments, 4, rows * cols)
     return PiecewisePolynomial._make(b, c.reshape(c.shape[0], 4, *s.shape[1:]))
+
+
+#: pydrake's template spelling: ``PiecewisePolynomial_[float]`` is PiecewisePolynomial
+#: (the AutoDiffXd and symbolic instantiations are not offered).
+PiecewisePolynomial_ = TemplateClass("PiecewisePolynomial_", PiecewisePolynomial,
+                                     "systems.trajectories")

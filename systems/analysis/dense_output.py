@@ -2,59 +2,116 @@
 between start and stop, every accepted step appends (t, x, ẋ) at its end, and the
 trajectory is the piecewise cubic Hermite interpolant through those samples (Drake's
 HermitianDenseOutput). Within a step its error is O(h⁴) for a smooth solution, below
-the integrator's own error for methods up to third order."""
+the integrator's own error for methods up to third order.
+
+As in pydrake, ``get_dense_output()`` returns one live PiecewisePolynomial from the
+start on (empty, no segments, until the first step ends) that grows with every step;
+``StopDenseIntegration()`` returns that same object, which then stops growing. Its
+coefficients are recomputed from the samples when it is read after new steps (reading
+costs O(steps); stepping costs one sample)."""
 from __future__ import annotations
 
 import numpy as np
 
+from systems.trajectories import PiecewisePolynomial, _hermite
+
 __all__ = ["DenseOutputMixin"]
+
+
+class _DenseTrajectory(PiecewisePolynomial):
+    """The live dense-output trajectory: a PiecewisePolynomial whose breaks and
+    coefficients follow the integrator's (t [s], x, ẋ) samples, x and ẋ (n,) each."""
+
+    def __init__(self):
+        self._times, self._states, self._derivatives = [], [], []
+        self._built = -1
+        self._built_breaks = np.zeros(0)
+        self._built_coefficients = np.zeros((0, 1, 0, 0))
+
+    def _append(self, t: float, x: np.ndarray, xcdot: np.ndarray) -> None:
+        self._times.append(t)
+        self._states.append(x)
+        self._derivatives.append(xcdot)
+
+    def _refresh(self) -> None:
+        count = len(self._times)
+        if count == self._built:
+            return
+        if count < 2:
+            breaks, coefficients = np.zeros(0), np.zeros((0, 1, 0, 0))
+        else:
+            breaks = np.array(self._times, dtype=float)
+            states = np.array(self._states, dtype=float)[:, :, None]
+            derivatives = np.array(self._derivatives, dtype=float)[:, :, None]
+            coefficients = _hermite(breaks, states, derivatives)
+        self._built_breaks, self._built_coefficients = breaks, coefficients
+        self._built = count
+
+    @property
+    def _breaks(self) -> np.ndarray:
+        self._refresh()
+        return self._built_breaks
+
+    @property
+    def _coefficients(self) -> np.ndarray:
+        self._refresh()
+        return self._built_coefficients
+
+    def __reduce__(self):
+        """Pickles (and deep-copies) as the plain PiecewisePolynomial it is now."""
+        return (PiecewisePolynomial._make, (self._breaks.copy(),
+                                            self._coefficients.copy()))
 
 
 class DenseOutputMixin:
     """Mixed into IntegratorBase."""
 
-    _dense = None       # [times, states, derivatives] while dense integration runs
+    _dense = None       # the live _DenseTrajectory while dense integration runs
 
     def StartDenseIntegration(self) -> None:
-        """Starts recording a continuous-state trajectory from the current time.
+        """Starts recording a continuous-state trajectory from the current time;
+        ``get_dense_output()`` returns it from now on.
 
         Raises:
-          RuntimeError: the integrator is not initialized.
+          RuntimeError: the integrator is not initialized, dense integration has been
+            started already, or the integrator is on AutoDiffXd (its dense output,
+            a PiecewisePolynomial_[AutoDiffXd], is not offered).
         """
         if not self.is_initialized():
             raise RuntimeError("IntegratorBase::StartDenseIntegration(): the integrator "
                                "has not been initialized")
-        self._dense = [[], [], []]
+        if self._dense is not None:
+            raise RuntimeError("Dense integration has been started already.")
+        if getattr(type(self), "_scalar", float) is not float:
+            raise RuntimeError(f"{type(self).__name__}.StartDenseIntegration(): dense "
+                               f"output on AutoDiffXd (a "
+                               f"PiecewisePolynomial_[AutoDiffXd]) is not offered by "
+                               f"this library")
+        self._dense = _DenseTrajectory()
         self._dense_record()
 
     def _dense_record(self) -> None:
-        times, states, derivatives = self._dense
+        dense = self._dense
         t = self._context.get_time()
-        if times and t <= times[-1]:
+        if dense._times and t <= dense._times[-1]:
             return
         xcdot = self._system.EvalTimeDerivatives(self._context).CopyToVector()
-        times.append(t)
-        states.append(self._x.copy())
-        derivatives.append(xcdot)
+        dense._append(t, self._x.copy(), xcdot)
 
     def get_dense_output(self):
-        """The trajectory recorded so far (a PiecewisePolynomial, (n, 1) valued), or
-        None when dense integration is not running or has one sample only."""
-        if self._dense is None or len(self._dense[0]) < 2:
-            return None
-        from systems.trajectories import PiecewisePolynomial
-        times, states, derivatives = self._dense
-        return PiecewisePolynomial.CubicHermite(times, np.array(states).T,
-                                                np.array(derivatives).T)
+        """The trajectory being recorded (a PiecewisePolynomial, (n, 1) valued, the same
+        object from StartDenseIntegration on, with one segment per step taken since), or
+        None when dense integration is not running."""
+        return self._dense
 
     def StopDenseIntegration(self):
-        """Stops recording and returns the trajectory (see get_dense_output).
+        """Stops recording and returns the trajectory (the object get_dense_output
+        returned; it no longer grows).
 
         Raises:
           RuntimeError: no dense integration was started.
         """
         if self._dense is None:
             raise RuntimeError("No dense integration has been started.")
-        trajectory = self.get_dense_output()
-        self._dense = None
+        trajectory, self._dense = self._dense, None
         return trajectory

@@ -9,10 +9,13 @@ from systems.analysis import (ApplySimulatorConfig, BatchEvalTimeDerivatives,
                               BatchEvalUniquePeriodicDiscreteUpdate,
                               DiscreteTimeApproximation, MonteCarloSimulation,
                               PrintSimulatorStatistics, RandomSimulationResult, Simulator,
-                              SimulatorConfig)
+                              SimulatorConfig, Simulator_)
+from systems.autodiff import AutoDiffXd
 from systems.framework import DiagramBuilder, LeafSystem
-from systems.primitives import (AffineSystem, ConstantVectorSource, Integrator,
-                                LinearSystem, ZeroOrderHold)
+from systems.primitives import (AffineSystem, ConstantVectorSource,
+                                FirstOrderLowPassFilter_, Integrator, LinearSystem,
+                                ZeroOrderHold)
+from systems.trajectories import PiecewisePolynomial_
 
 
 class Oscillator(LeafSystem):
@@ -49,6 +52,46 @@ def test_dense_output_interpolates_between_steps():
                                    atol=1e-6)
     with pytest.raises(RuntimeError, match="No dense integration has been started"):
         integrator.StopDenseIntegration()
+
+
+def test_dense_output_is_one_live_trajectory_as_pydrakes():
+    """pydrake 1.51.1 (FirstOrderLowPassFilter, τ = 1 s, u = 1, RK3 defaults, to 0.1 s):
+    an empty PiecewisePolynomial right after the start, the same object after the steps,
+    with breaks at the steps' ends, 0.04877097 at 0.05 s; returned by the stop."""
+    system = FirstOrderLowPassFilter_[float](time_constant=1.0, size=1)
+    simulator = Simulator(system)
+    system.get_input_port().FixValue(simulator.get_mutable_context(), [1.0])
+    simulator.Initialize()
+    integrator = simulator.get_mutable_integrator()
+    assert integrator.get_dense_output() is None
+    integrator.StartDenseIntegration()
+    trajectory = integrator.get_dense_output()
+    assert isinstance(trajectory, PiecewisePolynomial_[float])
+    assert trajectory.get_number_of_segments() == 0
+    with pytest.raises(RuntimeError, match="Dense integration has been started already"):
+        integrator.StartDenseIntegration()
+    simulator.AdvanceTo(0.1)
+    assert integrator.get_dense_output() is trajectory
+    np.testing.assert_allclose(trajectory.get_segment_times(),
+                               [0.0, 1e-4, 6e-4, 3.1e-3, 1.56e-2, 7.81e-2, 0.1],
+                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(trajectory.value(0.05), [[0.04877097]], atol=5e-9)
+    assert integrator.StopDenseIntegration() is trajectory
+    assert integrator.get_dense_output() is None
+    simulator.AdvanceTo(0.2)                                 # stopped: no longer grows
+    assert trajectory.end_time() == 0.1
+    assert trajectory.Clone().get_segment_times() == trajectory.get_segment_times()
+
+
+def test_dense_output_on_autodiff_is_refused_by_name():
+    system = FirstOrderLowPassFilter_[AutoDiffXd](time_constant=1.0, size=1)
+    simulator = Simulator_[AutoDiffXd](system)
+    system.get_input_port().FixValue(simulator.get_mutable_context(), [1.0])
+    simulator.Initialize()
+    with pytest.raises(RuntimeError, match=r"RungeKutta3Integrator_\[AutoDiffXd\]"
+                       r"\.StartDenseIntegration\(\): dense output on AutoDiffXd"):
+        simulator.get_mutable_integrator().StartDenseIntegration()
+    assert simulator.get_integrator().get_dense_output() is None
 
 
 def test_statistics_summary_and_printout(capsys):
