@@ -63,7 +63,8 @@ class FramePoseVector_AutoDiffXd(FramePoseVector):
         return f"FramePoseVector_[AutoDiffXd](size={len(self._ids)})"
 
 
-FramePoseVector_AutoDiffXd.__name__ = FramePoseVector_AutoDiffXd.__qualname__ = \
+# pydrake's name for messages; __qualname__ stays the attribute name, so it pickles.
+FramePoseVector_AutoDiffXd.__name__ = \
     "FramePoseVector_[AutoDiffXd]"
 
 

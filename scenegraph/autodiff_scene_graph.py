@@ -50,7 +50,8 @@ __all__ = ["SceneGraph_AutoDiffXd", "QueryObject_AutoDiffXd",
 
 
 def _rename(cls, name: str):
-    cls.__name__ = cls.__qualname__ = name
+    """pydrake's name for messages; __qualname__ stays the attribute name (pickling)."""
+    cls.__name__ = name
     return cls
 
 

@@ -335,9 +335,10 @@ def cast_from_float(X):
                     f"{type(X).__name__}")
 
 
-RotationMatrix_AutoDiffXd.__name__ = RotationMatrix_AutoDiffXd.__qualname__ = \
+# pydrake's names for messages; __qualname__ stays the attribute name, so they pickle.
+RotationMatrix_AutoDiffXd.__name__ = \
     "RotationMatrix_[AutoDiffXd]"
-RigidTransform_AutoDiffXd.__name__ = RigidTransform_AutoDiffXd.__qualname__ = \
+RigidTransform_AutoDiffXd.__name__ = \
     "RigidTransform_[AutoDiffXd]"
 
 

@@ -300,3 +300,26 @@ def test_results_construct_with_autodiff_distances():
     point = SignedDistanceToPoint_[AutoDiffXd](distance=AutoDiffXd(0.5, [1.0, 2.0]))
     np.testing.assert_array_equal(point.distance.derivatives(), [1.0, 2.0])
     assert point.grad_W.shape == (3,)
+
+
+def test_converts_back_to_float_pickles_and_bakes():
+    import copy
+    import pickle
+    check = _Check(*PAIRS["sphere-box"])
+    a, b = check.ids
+    query = check.query()
+    baked = copy.copy(query)
+    assert type(baked) is QueryObject_[AutoDiffXd]
+    restored = pickle.loads(pickle.dumps(check.ad))
+    assert type(restored) is SceneGraph_[AutoDiffXd]
+    back = check.ad.ToScalarType[float]()
+    assert type(back) is SceneGraph
+    context = back.CreateDefaultContext()
+    back.get_source_pose_port(check.source).FixValue(
+        context, _poses(check.frames, np.zeros(NZ), check.X_WP, check.X_WFb, False))
+    distance = back.get_query_output_port().Eval(context).ComputeSignedDistancePairClosestPoints(
+        a, b).distance
+    assert distance == baked.ComputeSignedDistancePairClosestPoints(a, b).distance.value()
+    with pytest.raises(TypeError, match=r"FramePoseVector_\[AutoDiffXd\]"):
+        check.ad.get_source_pose_port(check.source).FixValue(check.ad_context,
+                                                              FramePoseVector())
