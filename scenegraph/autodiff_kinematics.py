@@ -11,7 +11,9 @@ and the derivatives alongside in numpy by the product rule down each frame chain
 for each of the nz independent variables z (∂ = ∂/∂z_k). The queries then use each
 frame's *twist per variable*: ω_k with [ω_k]× = ∂R_WF R_WFᵀ (skew because R_WF stays a
 rotation) and v_k = ∂p_WF, the spatial velocity V_WF = [ω; v] (at F's origin, in W) the
-frame would have if z moved at unit rate along z_k.
+frame would have if z moved at unit rate along z_k. The part of ∂R_WF R_WFᵀ that is
+not skew-symmetric (a derivative leaving the rotations, which no rigid motion has) is
+dropped.
 """
 from __future__ import annotations
 
