@@ -37,14 +37,15 @@ from scenegraph.kinematics_vector import gather_and_compose
 from scenegraph.math.autodiff_transforms import RigidTransform_AutoDiffXd
 from scenegraph.proximity.distance_jacobians import jacobian_rows
 from scenegraph.query_object import QueryObject
-from scenegraph.query_results import SignedDistancePair, SignedDistanceToPoint
+from scenegraph.query_results import (PenetrationAsPointPair, SignedDistancePair,
+                                      SignedDistanceToPoint)
 from scenegraph.scene_graph import SceneGraph
 from systems.autodiff.autodiff_arrays import InitializeAutoDiff, to_autodiff_array
 from systems.autodiff.autodiff_scalar import AutoDiffXd, _EMPTY, _new
 from systems.framework import Value
 from systems.framework.autodiff_systems import LeafSystem_AutoDiffXd
 
-__all__ = ["SceneGraph_AutoDiffXd", "QueryObject_AutoDiffXd",
+__all__ = ["SceneGraph_AutoDiffXd", "QueryObject_AutoDiffXd", "PenetrationAsPointPair_AutoDiffXd",
            "SignedDistancePair_AutoDiffXd", "SignedDistanceToPoint_AutoDiffXd",
            "convert_scene_graph"]
 
@@ -101,6 +102,24 @@ class SignedDistanceToPoint_AutoDiffXd(SignedDistanceToPoint):
                 f"distance={self.distance!r})")
 
 
+class PenetrationAsPointPair_AutoDiffXd(PenetrationAsPointPair):
+    """pydrake's ``PenetrationAsPointPair_[AutoDiffXd]``: as PenetrationAsPointPair, with
+    ``depth`` an AutoDiffXd [m] (p_WCa, p_WCb, nhat_BA_W are float arrays)."""
+
+    __slots__ = ()
+
+    def __init__(self, id_A=None, id_B=None, p_WCa=(0.0, 0.0, 0.0), p_WCb=(0.0, 0.0, 0.0),
+                 nhat_BA_W=(0.0, 0.0, 0.0), depth=0.0):
+        PenetrationAsPointPair.__init__(self, id_A, id_B, p_WCa, p_WCb, nhat_BA_W,
+                                        _value_of(depth))
+        self.depth = _as_autodiff(depth)
+
+    def __repr__(self) -> str:
+        return (f"PenetrationAsPointPair_[AutoDiffXd](id_A={self.id_A!r}, "
+                f"id_B={self.id_B!r}, depth={self.depth!r})")
+
+
+_rename(PenetrationAsPointPair_AutoDiffXd, "PenetrationAsPointPair_[AutoDiffXd]")
 _rename(SignedDistancePair_AutoDiffXd, "SignedDistancePair_[AutoDiffXd]")
 _rename(SignedDistanceToPoint_AutoDiffXd, "SignedDistanceToPoint_[AutoDiffXd]")
 
@@ -116,7 +135,7 @@ def _not_offered(name: str):
             f"QueryObject_[AutoDiffXd].{name}: not offered with derivatives; the "
             f"AutoDiffXd queries are ComputeSignedDistancePairClosestPoints, "
             f"ComputeSignedDistancePairwiseClosestPoints, ComputeSignedDistanceToPoint, "
-            f"GetPoseInWorld and GetPoseInParent (use a float SceneGraph for the others)")
+            f"ComputePointPairPenetration, GetPoseInWorld and GetPoseInParent (use a float SceneGraph for the others)")
     method.__name__ = name
     method.__doc__ = f"Not offered for AutoDiffXd: raises NotImplementedError."
     return method
@@ -188,7 +207,6 @@ class QueryObject_AutoDiffXd(QueryObject):
     def _with_gradients(self, pairs: list) -> list:
         poses = self._ad_poses()
         topology = poses.topology
-        nz = poses.num_derivatives
         if not pairs:
             return []
         ka = np.array([topology.geometry_index[pr.id_A] for pr in pairs], dtype=np.int64)
@@ -197,23 +215,33 @@ class QueryObject_AutoDiffXd(QueryObject):
         p_BCb = np.array([pr.p_BCb for pr in pairs], dtype=float)
         nhat = np.array([pr.nhat_BA_W for pr in pairs], dtype=float)
         distance = [pr.distance for pr in pairs]
-        if nz:
-            p_WCa = np.einsum("kij,kj->ki", poses.R_WG[ka], p_ACa) + poses.p_WG[ka]
-            p_WCb = np.einsum("kij,kj->ki", poses.R_WG[kb], p_BCb) + poses.p_WG[kb]
-            fa, fb = topology.geometry_frame_index[ka], topology.geometry_frame_index[kb]
-            J_A, J_B = jacobian_rows(p_WCa, p_WCb, nhat, poses.p_WF[fa], poses.p_WF[fb])
-            w_a, v_a = frame_twists(poses, fa)
-            w_b, v_b = frame_twists(poses, fb)
-            d_phi = (np.einsum("ki,kiz->kz", J_A[:, :3], w_a)
-                     + np.einsum("ki,kiz->kz", J_A[:, 3:], v_a)
-                     + np.einsum("ki,kiz->kz", J_B[:, :3], w_b)
-                     + np.einsum("ki,kiz->kz", J_B[:, 3:], v_b))
-        else:
-            d_phi = np.zeros((len(pairs), 0))
+        p_WCa = np.einsum("kij,kj->ki", poses.R_WG[ka], p_ACa) + poses.p_WG[ka]
+        p_WCb = np.einsum("kij,kj->ki", poses.R_WG[kb], p_BCb) + poses.p_WG[kb]
+        d_phi = _distance_derivatives(poses, ka, kb, p_WCa, p_WCb, nhat)
         make = SignedDistancePair_AutoDiffXd._make
         return [make(pr.id_A, pr.id_B, p_ACa[k], p_BCb[k],
                      _autodiff_scalar(distance[k], d_phi[k]), nhat[k])
                 for k, pr in enumerate(pairs)]
+
+    def ComputePointPairPenetration(self) -> list:
+        """PenetrationAsPointPair_[AutoDiffXd] of every unfiltered penetrating pair,
+        sorted by (id_A, id_B): the float answer, its depth with derivatives
+        (∂depth/∂z_k = −(J_A·[ω_ak; v_ak] + J_B·[ω_bk; v_bk]) at its own witnesses and
+        normal; depth is the minimal separating translation, −φ)."""
+        pairs = QueryObject.ComputePointPairPenetration(self)
+        if not pairs:
+            return []
+        poses = self._ad_poses()
+        topology = poses.topology
+        ka = np.array([topology.geometry_index[pr.id_A] for pr in pairs], dtype=np.int64)
+        kb = np.array([topology.geometry_index[pr.id_B] for pr in pairs], dtype=np.int64)
+        p_WCa = np.array([pr.p_WCa for pr in pairs], dtype=float)
+        p_WCb = np.array([pr.p_WCb for pr in pairs], dtype=float)
+        nhat = np.array([pr.nhat_BA_W for pr in pairs], dtype=float)
+        d_depth = -_distance_derivatives(poses, ka, kb, p_WCa, p_WCb, nhat)
+        make = PenetrationAsPointPair_AutoDiffXd._make
+        return [make(pr.id_A, pr.id_B, p_WCa[k], p_WCb[k], nhat[k],
+                     _autodiff_scalar(pr.depth, d_depth[k])) for k, pr in enumerate(pairs)]
 
     def ComputeSignedDistanceToPoint(self, p_WQ, threshold=math.inf):
         """SignedDistanceToPoint_[AutoDiffXd] of every proximity geometry within
@@ -265,7 +293,6 @@ class QueryObject_AutoDiffXd(QueryObject):
             out.append(new)
         return out
 
-    ComputePointPairPenetration = _not_offered("ComputePointPairPenetration")
     ComputeContactSurfaces = _not_offered("ComputeContactSurfaces")
     ComputeContactSurfacesWithFallback = _not_offered("ComputeContactSurfacesWithFallback")
     ComputeSignedDistanceGeometryToPoint = _not_offered("ComputeSignedDistanceGeometryToPoint")
@@ -283,6 +310,22 @@ class QueryObject_AutoDiffXd(QueryObject):
 
 
 _rename(QueryObject_AutoDiffXd, "QueryObject_[AutoDiffXd]")
+
+
+def _distance_derivatives(poses: AutoDiffWorldPoses, ka, kb, p_WCa, p_WCb, nhat):
+    """(K, nz) ∂φ/∂z of K pairs of geometries at rows ka, kb (K,) of the topology, with
+    witnesses p_WCa, p_WCb and normals nhat_BA_W (K, 3) in W (module docstring)."""
+    nz = poses.num_derivatives
+    if not nz:
+        return np.zeros((len(ka), 0))
+    topology = poses.topology
+    fa, fb = topology.geometry_frame_index[ka], topology.geometry_frame_index[kb]
+    J_A, J_B = jacobian_rows(p_WCa, p_WCb, nhat, poses.p_WF[fa], poses.p_WF[fb])
+    w_a, v_a = frame_twists(poses, fa)
+    w_b, v_b = frame_twists(poses, fb)
+    return (np.einsum("ki,kiz->kz", J_A[:, :3], w_a) + np.einsum("ki,kiz->kz", J_A[:, 3:], v_a)
+            + np.einsum("ki,kiz->kz", J_B[:, :3], w_b)
+            + np.einsum("ki,kiz->kz", J_B[:, 3:], v_b))
 
 
 def _pose(R: np.ndarray, p: np.ndarray, dR: np.ndarray, dp: np.ndarray):

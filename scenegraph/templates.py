@@ -1,6 +1,6 @@
 """pydrake.geometry's template names: ``X_[float]`` / ``X_[None]`` are X; ``X_[AutoDiffXd]``
-is offered for SceneGraph, QueryObject, FramePoseVector, SignedDistancePair and
-SignedDistanceToPoint (scenegraph/autodiff_scene_graph.py, loaded at first use); other
+is offered for SceneGraph, QueryObject, FramePoseVector, PenetrationAsPointPair,
+SignedDistancePair and SignedDistanceToPoint (scenegraph/autodiff_scene_graph.py, loaded at first use); other
 AutoDiffXd instantiations and symbolic scalars raise (see systems.common.scalar_templates). DrakeVisualizer_ is absent
 with DrakeVisualizer (LCM is not offered)."""
 from __future__ import annotations
@@ -41,7 +41,7 @@ _TEMPLATES = define_templates(globals(), (
     "SceneGraph", "SceneGraphInspector", "SignedDistancePair", "SignedDistanceToPoint",
     "TriangleSurfaceMesh", "TriangleSurfaceMeshFieldLinear", "VolumeMesh"), "scenegraph",
     autodiff={name: _autodiff(name) for name in (
-        "SceneGraph", "QueryObject", "FramePoseVector", "SignedDistancePair",
-        "SignedDistanceToPoint")})
+        "SceneGraph", "QueryObject", "FramePoseVector", "PenetrationAsPointPair",
+        "SignedDistancePair", "SignedDistanceToPoint")})
 globals().update(_TEMPLATES)
 __all__ = sorted(_TEMPLATES)

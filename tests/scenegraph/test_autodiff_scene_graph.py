@@ -287,8 +287,8 @@ def test_bad_input_is_refused_with_a_clear_error():
     with pytest.raises(RuntimeError, match="not orthonormal"):
         RotationMatrix_[AutoDiffXd](np.full((3, 3), 0.5))
     query = check.query()
-    with pytest.raises(NotImplementedError, match="ComputePointPairPenetration"):
-        query.ComputePointPairPenetration()
+    with pytest.raises(NotImplementedError, match="ComputeContactSurfaces"):
+        query.ComputeContactSurfaces()
     with pytest.raises(ValueError, match="different numbers of derivatives"):
         query.ComputeSignedDistanceToPoint(InitializeAutoDiff(np.zeros(3)).reshape(3))
 
@@ -323,3 +323,18 @@ def test_converts_back_to_float_pickles_and_bakes():
     with pytest.raises(TypeError, match=r"FramePoseVector_\[AutoDiffXd\]"):
         check.ad.get_source_pose_port(check.source).FixValue(check.ad_context,
                                                               FramePoseVector())
+
+
+@pytest.mark.parametrize("name", ["sphere-box overlapping", "box-box overlapping"])
+def test_penetration_depth_gradient_equals_finite_differences(name):
+    configs = dict(PAIRS)
+    configs["box-box overlapping"] = (
+        Box(0.3, 0.2, 0.1), I, Box(0.4, 0.3, 0.2), I,
+        RigidTransform(RollPitchYaw(0.3, 0.2, 0.1), [0.1, 0.05, 0.18]),
+        RigidTransform(RollPitchYaw(-0.1, 0.15, 0.05), [0.0, 0.0, 0.0]))
+    check = _Check(*configs[name])
+    pair, = check.query().ComputePointPairPenetration()
+    assert type(pair).__name__ == "PenetrationAsPointPair_[AutoDiffXd]"
+    assert pair.depth.value() > 0.005
+    expected = check.fd(lambda q: q.ComputePointPairPenetration()[0].depth)
+    np.testing.assert_allclose(pair.depth.derivatives(), expected, atol=2e-6)
