@@ -109,7 +109,7 @@ class PenetrationAsPointPair_AutoDiffXd(PenetrationAsPointPair):
     __slots__ = ()
 
     def __init__(self, id_A=None, id_B=None, p_WCa=(0.0, 0.0, 0.0), p_WCb=(0.0, 0.0, 0.0),
-                 nhat_BA_W=(0.0, 0.0, 0.0), depth=0.0):
+                 nhat_BA_W=(0.0, 0.0, 0.0), depth=-1.0):
         PenetrationAsPointPair.__init__(self, id_A, id_B, p_WCa, p_WCb, nhat_BA_W,
                                         _value_of(depth))
         self.depth = _as_autodiff(depth)

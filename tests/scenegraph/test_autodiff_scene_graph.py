@@ -300,6 +300,9 @@ def test_results_construct_with_autodiff_distances():
     point = SignedDistanceToPoint_[AutoDiffXd](distance=AutoDiffXd(0.5, [1.0, 2.0]))
     np.testing.assert_array_equal(point.distance.derivatives(), [1.0, 2.0])
     assert point.grad_W.shape == (3,)
+    from scenegraph.templates import PenetrationAsPointPair_
+    penetration = PenetrationAsPointPair_[AutoDiffXd]()
+    assert isinstance(penetration.depth, AutoDiffXd) and penetration.depth == -1.0
 
 
 def test_converts_back_to_float_pickles_and_bakes():
