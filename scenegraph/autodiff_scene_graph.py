@@ -32,7 +32,7 @@ from scenegraph.autodiff_kinematics import (AutoDiffWorldPoses, FramePoseVector_
                                             float_pose_vector, frame_derivatives,
                                             frame_twists)
 from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
-from scenegraph.identifiers import FrameId, GeometryId
+from scenegraph.identifiers import FrameId
 from scenegraph.kinematics_vector import gather_and_compose
 from scenegraph.math.autodiff_transforms import RigidTransform_AutoDiffXd
 from scenegraph.proximity.distance_jacobians import jacobian_rows
@@ -137,7 +137,7 @@ def _not_offered(name: str):
             f"ComputeSignedDistancePairwiseClosestPoints, ComputeSignedDistanceToPoint, "
             f"ComputePointPairPenetration, GetPoseInWorld and GetPoseInParent (use a float SceneGraph for the others)")
     method.__name__ = name
-    method.__doc__ = f"Not offered for AutoDiffXd: raises NotImplementedError."
+    method.__doc__ = "Not offered for AutoDiffXd: raises NotImplementedError."
     return method
 
 
