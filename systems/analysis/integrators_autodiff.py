@@ -210,15 +210,22 @@ class _AutoDiffIntegrator:
                 self._note_growth(current_time, x0)
 
 
-class ExplicitEulerIntegrator_AutoDiffXd(_AutoDiffIntegrator, ExplicitEulerIntegrator):
+class IntegratorBase_AutoDiffXd(_AutoDiffIntegrator, IntegratorBase):
+    """pydrake's ``IntegratorBase_[AutoDiffXd]``: the base of the AutoDiffXd integrators
+    below (``isinstance(RungeKutta3Integrator_[AutoDiffXd](...), IntegratorBase_[
+    AutoDiffXd])``, as pydrake)."""
+
+
+class ExplicitEulerIntegrator_AutoDiffXd(IntegratorBase_AutoDiffXd,
+                                         ExplicitEulerIntegrator):
     """pydrake's ``ExplicitEulerIntegrator_[AutoDiffXd]``."""
 
 
-class RungeKutta2Integrator_AutoDiffXd(_AutoDiffIntegrator, RungeKutta2Integrator):
+class RungeKutta2Integrator_AutoDiffXd(IntegratorBase_AutoDiffXd, RungeKutta2Integrator):
     """pydrake's ``RungeKutta2Integrator_[AutoDiffXd]``."""
 
 
-class RungeKutta3Integrator_AutoDiffXd(_AutoDiffIntegrator, RungeKutta3Integrator):
+class RungeKutta3Integrator_AutoDiffXd(IntegratorBase_AutoDiffXd, RungeKutta3Integrator):
     """pydrake's ``RungeKutta3Integrator_[AutoDiffXd]``: the float class's stages on
     AutoDiffXd, the embedded error estimate on the values."""
 
@@ -247,7 +254,7 @@ class RungeKutta3Integrator_AutoDiffXd(_AutoDiffIntegrator, RungeKutta3Integrato
         return True
 
 
-class RungeKutta5Integrator_AutoDiffXd(_AutoDiffIntegrator, RungeKutta5Integrator):
+class RungeKutta5Integrator_AutoDiffXd(IntegratorBase_AutoDiffXd, RungeKutta5Integrator):
     """pydrake's ``RungeKutta5Integrator_[AutoDiffXd]`` (Dormand-Prince 5(4))."""
 
     def DoInitialize(self) -> None:
@@ -276,16 +283,14 @@ class RungeKutta5Integrator_AutoDiffXd(_AutoDiffIntegrator, RungeKutta5Integrato
         return True
 
 
-class IntegratorBase_AutoDiffXd(_AutoDiffIntegrator, IntegratorBase):
-    """pydrake's ``IntegratorBase_[AutoDiffXd]`` (the base of the classes above)."""
-
-
 _BY_FLOAT = {}
 for _cls in (ExplicitEulerIntegrator_AutoDiffXd, RungeKutta2Integrator_AutoDiffXd,
              RungeKutta3Integrator_AutoDiffXd, RungeKutta5Integrator_AutoDiffXd,
              IntegratorBase_AutoDiffXd):
-    _float = _cls.__mro__[2]
+    _float = next(b for b in _cls.__bases__ if b not in (_AutoDiffIntegrator,
+                                                         IntegratorBase_AutoDiffXd))
     _BY_FLOAT[_float] = _cls
+    _cls._float_class = _float
     _cls.__name__ = _cls.__qualname__ = f"{_float.__name__}_[AutoDiffXd]"
     _cls._scalar_base_name = _float.__name__
 del _cls, _float

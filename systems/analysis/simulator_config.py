@@ -92,7 +92,7 @@ def ApplySimulatorConfig(config: SimulatorConfig, simulator) -> None:
 def _scheme_name(integrator) -> str:
     kind = type(integrator)
     if getattr(kind, "_scalar_checked", False):      # an AutoDiffXd integrator class
-        kind = kind.__mro__[2]                       # (mixin, float class, ...)
+        kind = getattr(kind, "_float_class", kind)   # (set by integrators_autodiff)
     for name, cls in _SCHEMES.items():
         if kind is cls:
             return name

@@ -187,8 +187,10 @@ def _library_converter(system) -> SystemScalarConverter:
     converter = SystemScalarConverter()
     U = type(system)._scalar
     if system._is_diagram:
+        from .autodiff_systems import Diagram_AutoDiffXd
         from .diagram import Diagram
-        if type(system) is not Diagram and template_of(type(system)) is None:
+        if type(system) not in (Diagram, Diagram_AutoDiffXd) \
+                and template_of(type(system)) is None:
             return converter           # a Diagram subclass: as pydrake, no conversion
         for T in _SCALARS:
             if T is not U and all(s.get_system_scalar_converter().IsConvertible[T, U]()

@@ -7,7 +7,8 @@ import pytest
 
 from systems.analysis import (ApplySimulatorConfig, BatchEvalTimeDerivatives,
                               BatchEvalUniquePeriodicDiscreteUpdate,
-                              DiscreteTimeApproximation, MonteCarloSimulation,
+                              DiscreteTimeApproximation, IntegratorBase_,
+                              MonteCarloSimulation,
                               PrintSimulatorStatistics, RandomSimulationResult, Simulator,
                               SimulatorConfig, Simulator_)
 from systems.autodiff import AutoDiffXd
@@ -88,6 +89,7 @@ def test_dense_output_on_autodiff_is_refused_by_name():
     simulator = Simulator_[AutoDiffXd](system)
     system.get_input_port().FixValue(simulator.get_mutable_context(), [1.0])
     simulator.Initialize()
+    assert isinstance(simulator.get_integrator(), IntegratorBase_[AutoDiffXd])   # pydrake
     with pytest.raises(RuntimeError, match=r"RungeKutta3Integrator_\[AutoDiffXd\]"
                        r"\.StartDenseIntegration\(\): dense output on AutoDiffXd"):
         simulator.get_mutable_integrator().StartDenseIntegration()

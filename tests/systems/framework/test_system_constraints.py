@@ -59,3 +59,31 @@ def test_a_wrong_argument_raises_type_error_and_adds_nothing():
     with pytest.raises(TypeError, match="_ExternalSystemConstraint; got NoneType"):
         system._AddExternalConstraint(None)
     assert system.num_constraints() == 0
+
+
+def test_a_diagram_on_autodiff_of_template_systems_converts_back_keeping_them():
+    """pydrake's scalar_conversion_test (in a diagram): Diagram_[AutoDiffXd] ->
+    Diagram_[float] (it was refused: the AutoDiffXd Diagram class was not recognised)."""
+    from systems.framework import DiagramBuilder_, LeafSystem_, TemplateSystem
+
+    @TemplateSystem.define("Example_")
+    def Example_(T):
+        class Impl(LeafSystem_[T]):
+            def _construct(self, value, converter=None):
+                LeafSystem_[T].__init__(self, converter=converter)
+                self.value = value
+
+            def _construct_copy(self, other, converter=None):
+                Impl._construct(self, other.value, converter=converter)
+        return Impl
+
+    system = Example_[AutoDiffXd](100)
+    system._AddExternalConstraint(_ExternalSystemConstraint())
+    builder = DiagramBuilder_[AutoDiffXd]()
+    builder.AddSystem(system)
+    diagram = builder.Build()
+    for converted in (diagram.ToScalarType[float](), diagram.ToScalarTypeMaybe[float]()):
+        assert converted.num_constraints() == 1
+        (leaf,) = converted.GetSystems()
+        assert isinstance(leaf, Example_[float]) and leaf.value == 100
+        assert leaf.num_constraints() == 1
