@@ -335,6 +335,11 @@ def cast_from_float(X):
                     f"{type(X).__name__}")
 
 
+from scenegraph.math.transform_cast import TransformCast  # noqa: E402 (after the classes)
+
+RigidTransform_AutoDiffXd.cast = TransformCast()
+RotationMatrix_AutoDiffXd.cast = TransformCast()
+
 # pydrake's names for messages; __qualname__ stays the attribute name, so they pickle.
 RotationMatrix_AutoDiffXd.__name__ = \
     "RotationMatrix_[AutoDiffXd]"
@@ -342,44 +347,8 @@ RigidTransform_AutoDiffXd.__name__ = \
     "RigidTransform_[AutoDiffXd]"
 
 
-class TransformCast:
-    """``X.cast[T]()`` of RigidTransform / RotationMatrix and their AutoDiffXd classes:
-    T = float gives a float copy (an AutoDiffXd one's values), T = AutoDiffXd an
-    AutoDiffXd copy (a float one's entries become constants), as pydrake's cast."""
-
-    __overloads__ = ()
-
-    def __get__(self, obj, objtype=None):
-        if obj is None:
-            return self
-        return _BoundTransformCast(obj)
-
-
-class _BoundTransformCast:
-    __slots__ = ("_obj",)
-
-    def __init__(self, obj):
-        self._obj = obj
-
-    def __getitem__(self, param):
-        if isinstance(param, tuple) and len(param) == 1:
-            param = param[0]
-        obj = self._obj
-        if param is float or param is None:
-            return lambda: _to_float(obj)
-        if param is AutoDiffXd:
-            if isinstance(obj, (RigidTransform_AutoDiffXd, RotationMatrix_AutoDiffXd)):
-                return lambda: obj.__copy__()
-            return lambda: cast_from_float(obj)
-        raise RuntimeError(f"{type(obj).__name__}.cast[{getattr(param, '__name__', param)}]: "
-                           f"only float and AutoDiffXd are offered here")
-
-    def __call__(self, *args, **kwargs):
-        raise TypeError("cast is a template method: call cast[float]() or "
-                        "cast[AutoDiffXd]()")
-
-
-def _to_float(X):
+def to_float(X):
+    """A float copy of X (an AutoDiffXd one gives its values)."""
     from scenegraph.math.rigid_transform import RigidTransform
     from scenegraph.math.rotation_matrix import RotationMatrix
     if isinstance(X, RigidTransform_AutoDiffXd):
@@ -388,6 +357,3 @@ def _to_float(X):
         return RotationMatrix._make(_values(X._R))
     return X.__copy__()
 
-
-RigidTransform_AutoDiffXd.cast = TransformCast()
-RotationMatrix_AutoDiffXd.cast = TransformCast()

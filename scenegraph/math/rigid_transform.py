@@ -11,7 +11,7 @@ import numpy as np
 from scenegraph.math.quaternion import Quaternion, quaternion_to_matrix
 from scenegraph.math.rotation_matrix import RotationMatrix, _check_valid
 from systems.common.overloads import signatures
-from scenegraph.math.autodiff_transforms import TransformCast
+from scenegraph.math.transform_cast import TransformCast
 
 
 def _vec3(p, what: str) -> np.ndarray:

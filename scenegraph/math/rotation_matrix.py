@@ -17,7 +17,7 @@ import numpy as np
 
 from scenegraph.math.quaternion import Quaternion, matrix_to_quaternion, quaternion_to_matrix
 from systems.common.overloads import signatures
-from scenegraph.math.autodiff_transforms import TransformCast
+from scenegraph.math.transform_cast import TransformCast
 
 # Drake's RotationMatrix::get_internal_tolerance_for_orthonormality().
 _TOLERANCE = 128 * np.finfo(float).eps
