@@ -50,7 +50,7 @@ scope / pass here):
 
     systems/scalar_conversion_test.py         6 / 4 -> 6 / 6
 
-Four other tests now fail later, on symbolic Expression (general_test's
+Three other tests now fail later, on symbolic Expression (general_test's
 test_constaints_api, test_discrete_value_api) or on AutoDiffXd (analysis_test's
 test_integrator_api: dense output on AutoDiffXd); the guide lists the 45 by cause.
 
