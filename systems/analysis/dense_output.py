@@ -57,11 +57,6 @@ class _DenseTrajectory(PiecewisePolynomial):
         self._refresh()
         return self._built_coefficients
 
-    def __reduce__(self):
-        """Pickles (and deep-copies) as the plain PiecewisePolynomial it is now."""
-        return (PiecewisePolynomial._make, (self._breaks.copy(),
-                                            self._coefficients.copy()))
-
 
 class DenseOutputMixin:
     """Mixed into IntegratorBase."""

@@ -1,6 +1,7 @@
 """Dense output, statistics, DiscreteTimeApproximation, batch evaluation, Monte Carlo
 and the SimulatorConfig start time."""
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -82,6 +83,8 @@ def test_dense_output_is_one_live_trajectory_as_pydrakes():
     simulator.AdvanceTo(0.2)                                 # stopped: no longer grows
     assert trajectory.end_time() == 0.1
     assert trajectory.Clone().get_segment_times() == trajectory.get_segment_times()
+    again = pickle.loads(pickle.dumps(trajectory))
+    np.testing.assert_array_equal(again.value(0.05), trajectory.value(0.05))
 
 
 def test_dense_output_on_autodiff_is_refused_by_name():
