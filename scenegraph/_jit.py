@@ -24,7 +24,10 @@ file and of every file of the package it imports, transitively (the import
 statements read from the sources, ``_jit.py`` included). A change to any of
 them recompiles the kernels that depend on it, and only those. This is done
 with numba's cache locator classes (subclasses of the three source-file
-locators, consulted first and only for files of this package).
+locators, consulted first and only for files of this package). The import
+lists come from parsing the sources once; `_ImportIndex` keeps them, keyed by
+each file's content hash, in a small file beside the cache, so later
+processes only hash the files (parsing them cost ~0.5 s of CPU per import).
 
 Concurrent processes. numba numbers a function's cached specializations 1,
 2, ... in an index file that each process rewrites from what it read: two
@@ -67,6 +70,7 @@ import ast
 import contextlib
 import functools
 import hashlib
+import json
 import os
 import atexit
 import pickle
@@ -128,18 +132,17 @@ def _module_level(tree):
             child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
 
 
-def _imports_of(path: str) -> tuple:
-    """The package's source files that the file `path` imports at module
-    level (where every global a kernel can compile in comes from; an import
-    inside a function runs at its call): ``from a.b import c`` counts a.b and,
-    when c is a module, a.b.c; relative imports resolved."""
-    with open(path, "rb") as f:
-        tree = ast.parse(f.read(), filename=path)
-    found = set()
+def _import_names(path: str, source: bytes) -> tuple:
+    """The dotted names that the module-level import statements of the file
+    `path` (its text `source`) may refer to: ``from a.b import c`` gives a.b
+    and a.b.c (c may be a module); relative imports resolved against the
+    file's package. Names outside this package are kept too; `_imports_of`
+    drops them."""
+    tree = ast.parse(source, filename=path)
+    names = []
     for node in _module_level(tree):
-        names = []
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
+            names.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if node.level:      # relative: from the file's own package
@@ -147,15 +150,117 @@ def _imports_of(path: str) -> tuple:
                 package = rel.split(os.sep)
                 package = package[:len(package) - (node.level - 1)]
                 module = ".".join(package + ([module] if module else []))
-            names = [module] + [f"{module}.{alias.name}" for alias in node.names]
-        for name in names:
-            # Only the module named: its parent packages' __init__.py files
-            # run first but compile nothing into a kernel (scenegraph's
-            # __init__ imports everything; a kernel module imports what it
-            # uses itself).
-            file = _module_file(name)
-            if file is not None:
-                found.add(os.path.abspath(file))
+            names.append(module)
+            names.extend(f"{module}.{alias.name}" for alias in node.names)
+    return tuple(sorted(set(names)))
+
+
+class _ImportIndex:
+    """The import names of each source file, keyed by its path relative to
+    the package and the sha1 of its content, kept across processes in one
+    small JSON file so that a new process does not parse the package's
+    sources again (parsing ~90 files cost ~0.5 s of CPU at every import).
+
+    A key holds the file's content hash, so an entry can never describe other
+    text; module files are resolved again in every process (a module added
+    later is seen). The file lives in the package's ``__pycache__`` folder,
+    else in ``NUMBA_CACHE_DIR``; when neither is writable nothing is kept and
+    each process parses (correct, slower). It is written to a temporary name
+    and renamed, so concurrent processes never read half a file; a file that
+    does not read as the expected mapping is ignored."""
+
+    FILE_NAME = "_jit_import_index.json"
+    KEEP = 4000         # entries kept on disk (old ones are dropped first)
+
+    def __init__(self, folders=None):
+        """`folders`: where the index may be kept, first writable one wins
+        (None: the package's __pycache__, then NUMBA_CACHE_DIR if set)."""
+        self._folders_given = None if folders is None else [str(f) for f in folders]
+        self._entries = None
+        self._added = False
+        self._lock = threading.Lock()
+
+    def _folders(self):
+        if self._folders_given is not None:
+            return list(self._folders_given)
+        folders = [os.path.join(_PACKAGE_DIR, "__pycache__")]
+        if os.environ.get("NUMBA_CACHE_DIR"):
+            folders.append(os.environ["NUMBA_CACHE_DIR"])
+        return folders
+
+    def _load(self) -> dict:
+        if self._entries is None:
+            self._entries = {}
+            for folder in self._folders():
+                try:
+                    with open(os.path.join(folder, self.FILE_NAME), encoding="utf-8") as f:
+                        data = json.load(f)
+                except (OSError, ValueError):
+                    continue
+                if isinstance(data, dict) and all(
+                        isinstance(v, list) and all(isinstance(n, str) for n in v)
+                        for v in data.values()):
+                    self._entries = data
+                    break
+        return self._entries
+
+    def names(self, path: str) -> tuple:
+        """_import_names(path) from the index, or parsed and added to it."""
+        with open(path, "rb") as f:
+            source = f.read()
+        key = (os.path.relpath(path, _PACKAGE_DIR) + ":"
+               + hashlib.sha1(source).hexdigest())
+        with self._lock:
+            entries = self._load()
+            found = entries.get(key)
+            if found is None:
+                found = list(_import_names(path, source))
+                entries.pop(key, None)
+                entries[key] = found
+                self._added = True
+        return tuple(found)
+
+    def save(self) -> None:
+        """Write the index if this process added entries (first writable
+        folder wins; failures are ignored)."""
+        with self._lock:
+            if not self._added:
+                return
+            entries = dict(list(self._entries.items())[-self.KEEP:])
+            self._added = False
+        text = json.dumps(entries, separators=(",", ":"))
+        for folder in self._folders():
+            tmp = None
+            try:
+                os.makedirs(folder, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(dir=folder, prefix=".import_index")
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(text)
+                os.chmod(tmp, 0o644)
+                os.replace(tmp, os.path.join(folder, self.FILE_NAME))
+                return
+            except OSError:
+                if tmp is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
+
+
+_IMPORT_INDEX = _ImportIndex()
+
+
+def _imports_of(path: str) -> tuple:
+    """The package's source files that the file `path` imports at module
+    level (where every global a kernel can compile in comes from; an import
+    inside a function runs at its call): ``from a.b import c`` counts a.b and,
+    when c is a module, a.b.c; relative imports resolved."""
+    found = set()
+    # Only the module named: its parent packages' __init__.py files run first
+    # but compile nothing into a kernel (scenegraph's __init__ imports
+    # everything; a kernel module imports what it uses itself).
+    for name in _IMPORT_INDEX.names(path):
+        file = _module_file(name)
+        if file is not None:
+            found.add(os.path.abspath(file))
     found.discard(os.path.abspath(path))
     return tuple(sorted(found))
 
@@ -172,6 +277,7 @@ def module_closure(path: str) -> tuple:
             if file not in seen:
                 seen.add(file)
                 todo.append(file)
+    _IMPORT_INDEX.save()
     return tuple(sorted(seen))
 
 

@@ -271,3 +271,50 @@ def test_each_group_is_claimed_by_one_process(tmp_path, monkeypatch):
     assert not _warmup._claim(str(tmp_path), "pair queries")
     assert _warmup._claim(str(tmp_path), "hydroelastic")
     assert not _jit._claim("hydroelastic")
+
+
+def _counting_parser(monkeypatch):
+    """Replace the import parser by a counting wrapper; return the counts."""
+    calls = []
+    parse = _jit._import_names
+
+    def counted(path, source):
+        calls.append(os.path.basename(path))
+        return parse(path, source)
+
+    monkeypatch.setattr(_jit, "_import_names", counted)
+    return calls
+
+
+def test_a_new_process_reads_the_import_lists_from_the_index_without_parsing(
+        tmp_path, monkeypatch):
+    calls = _counting_parser(monkeypatch)
+    source = _package_file("proximity", "compiled", "pair_queries.py")
+    first = _jit._ImportIndex([tmp_path])
+    names = first.names(source)
+    first.save()
+    assert "scenegraph.proximity.compiled.narrow_phase" in names and calls == ["pair_queries.py"]
+    again = _jit._ImportIndex([tmp_path])      # what the next process builds
+    assert again.names(source) == names
+    assert calls == ["pair_queries.py"]        # not parsed a second time
+
+
+def test_an_edited_file_is_parsed_again_never_read_from_a_stale_entry(tmp_path, monkeypatch):
+    calls = _counting_parser(monkeypatch)
+    module = _write(tmp_path / "kernel_module.py", "import scenegraph.shapes\n")
+    index = _jit._ImportIndex([tmp_path / "index"])
+    assert index.names(str(module)) == ("scenegraph.shapes",)
+    index.save()
+    _write(module, "from scenegraph import identifiers\n")
+    assert _jit._ImportIndex([tmp_path / "index"]).names(str(module)) == (
+        "scenegraph", "scenegraph.identifiers")
+    assert calls == ["kernel_module.py", "kernel_module.py"]
+
+
+def test_an_unreadable_index_file_is_ignored(tmp_path):
+    (tmp_path / _jit._ImportIndex.FILE_NAME).write_text("{not json")
+    module = _write(tmp_path / "kernel_module.py", "import scenegraph.shapes\n")
+    index = _jit._ImportIndex([tmp_path])
+    assert index.names(str(module)) == ("scenegraph.shapes",)
+    index.save()                                # replaced by a good one
+    assert _jit._ImportIndex([tmp_path]).names(str(module)) == ("scenegraph.shapes",)
