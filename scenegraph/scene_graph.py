@@ -161,7 +161,26 @@ class SceneGraph(LeafSystem):
         context._parameters._abstract[self._state_index] = Value[GeometryState](
             self._model.Clone())
         self._context_allocated = True
+        if self._queries_expected(parent):
+            from scenegraph._warmup import prepare_pair_queries
+            prepare_pair_queries()
         return context
+
+    def _queries_expected(self, parent) -> bool:
+        """True when a context made now will likely be queried: the model has
+        proximity geometry and the query output port is used (this SceneGraph
+        is the root system, or its port is connected or exported in the
+        diagram `parent` belongs to). Then the pair-query kernels are loaded
+        at context creation instead of inside the first AdvanceTo."""
+        if not self._model_inspector.NumGeometriesWithRole(Role.kProximity):
+            return False
+        if parent is None:
+            return True
+        diagram = parent._system
+        index = next((i for i, s in enumerate(diagram._systems) if s is self), None)
+        used = (index, self._query_port.get_index())
+        return (used in diagram._connections.values()
+                or used in diagram._output_port_map)
 
     def _state_of(self, context) -> GeometryState:
         self.ValidateContext(context)

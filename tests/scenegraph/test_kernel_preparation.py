@@ -1,0 +1,91 @@
+"""SceneGraph loads the pair-query kernels when it makes a context that will
+be queried (proximity geometry, query port used), so their loading or first
+compile happens at context creation, before Simulator.Initialize, and not
+inside the first AdvanceTo."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import scenegraph as sg
+from scenegraph import _warmup
+from scenegraph.math import RigidTransform
+from systems.framework import DiagramBuilder, LeafSystem, Value
+
+
+@pytest.fixture
+def prepared(monkeypatch):
+    """Records the kernel preparations (and makes none)."""
+    calls = []
+    monkeypatch.setitem(_warmup._PREPARED, "pair queries", False)
+    monkeypatch.setattr(_warmup, "run_group", calls.append)
+    return calls
+
+
+def _scene_graph(role=True):
+    scene_graph = sg.SceneGraph()
+    source = scene_graph.RegisterSource("s")
+    gid = scene_graph.RegisterAnchoredGeometry(
+        source, sg.GeometryInstance(RigidTransform(), sg.Sphere(0.1), "ball"))
+    if role:
+        scene_graph.AssignRole(source, gid, sg.ProximityProperties())
+    return scene_graph
+
+
+class _Querier(LeafSystem):
+    def __init__(self):
+        super().__init__()
+        self.DeclareAbstractInputPort("query", Value[sg.QueryObject]())
+
+
+def _diagram(connect):
+    builder = DiagramBuilder()
+    scene_graph = builder.AddSystem(_scene_graph())
+    querier = builder.AddSystem(_Querier())
+    if connect:
+        builder.Connect(scene_graph.get_query_output_port(), querier.get_input_port(0))
+    return builder.Build()
+
+
+def test_a_diagram_querying_the_scene_graph_prepares_the_pair_queries_once(prepared):
+    diagram = _diagram(connect=True)
+    diagram.CreateDefaultContext()
+    diagram.CreateDefaultContext()
+    assert prepared == ["pair queries"]
+
+
+def test_an_unconnected_query_port_prepares_nothing(prepared):
+    _diagram(connect=False).CreateDefaultContext()
+    assert prepared == []
+
+
+def test_a_scene_graph_without_proximity_geometry_prepares_nothing(prepared):
+    _scene_graph(role=False).CreateDefaultContext()
+    assert prepared == []
+
+
+def test_a_root_scene_graph_with_proximity_geometry_is_prepared(prepared):
+    _scene_graph().CreateDefaultContext()
+    assert prepared == ["pair queries"]
+
+
+def test_the_kernels_are_loaded_when_the_context_is_made():
+    code = textwrap.dedent("""
+        import scenegraph as sg
+        from scenegraph.math import RigidTransform
+        from scenegraph.proximity.compiled import pair_queries
+        scene_graph = sg.SceneGraph()
+        source = scene_graph.RegisterSource("s")
+        gid = scene_graph.RegisterAnchoredGeometry(
+            source, sg.GeometryInstance(RigidTransform(), sg.Sphere(0.1), "ball"))
+        scene_graph.AssignRole(source, gid, sg.ProximityProperties())
+        before = len(pair_queries.query.signatures)
+        scene_graph.CreateDefaultContext()
+        print(before, len(pair_queries.query.signatures))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out[0] == "0" and int(out[1]) >= 1
