@@ -31,9 +31,11 @@ import numpy as np
 __all__ = ["check_proximity_shape"]
 
 
-def check_proximity_shape(shape) -> None:
+def check_proximity_shape(shape, describe: bool = True) -> None:
     """Raises ValueError, naming the mesh, if `shape` cannot take part in
-    every proximity query; returns None otherwise."""
+    every proximity query; returns None otherwise. With describe=False the
+    message of an open Mesh leaves out its count of open edges (a pass over
+    every edge; the Parser, which only needs the verdict, skips it)."""
     kind = type(shape).__name__
     if kind not in ("Mesh", "Convex"):
         return
@@ -55,7 +57,7 @@ def check_proximity_shape(shape) -> None:
 
     shape_data_from_shape(shape)  # raises ValueError for points without volume
     if kind == "Mesh":
-        _check_closed_surface(shape)
+        _check_closed_surface(shape, describe)
     if mark is not None:
         state["_proximity_checked"] = mark
 
@@ -74,7 +76,7 @@ def _check_size(mesh) -> None:
             f"tree); simplify it, or use Convex for its convex hull")
 
 
-def _check_closed_surface(mesh) -> None:
+def _check_closed_surface(mesh, describe: bool = True) -> None:
     from scenegraph.proximity.mesh_bvh import TriangleMeshBvh
     from scenegraph.proximity.mesh_distance import weld_vertices
 
@@ -96,8 +98,9 @@ def _check_closed_surface(mesh) -> None:
     V, F = weld_vertices(V, F)
     if TriangleMeshBvh._check_closed(np.ascontiguousarray(F, dtype=np.int64), len(V)):
         return
+    defects = f"{_open_edge_count(F)} edge(s) do" if describe else "some edges do"
     raise ValueError(
-        f"Mesh {label} is not a closed surface ({_open_edge_count(F)} edge(s) do not "
+        f"Mesh {label} is not a closed surface ({defects} not "
         f"belong to exactly two oppositely oriented triangles): "
         f"ComputeSignedDistanceToPoint measures a Mesh inside and out, which needs a "
         f"closed, consistently oriented mesh. Close the mesh, or use Convex for its "

@@ -432,3 +432,18 @@ def test_the_query_point_limit_is_the_engines():
     from scenegraph import query_object
     from scenegraph.proximity import engine
     assert query_object.POSITION_LIMIT == engine.POSITION_LIMIT == 1e150
+
+
+def test_an_open_mesh_checked_for_its_verdict_only_skips_counting_its_open_edges(
+        tmp_path, monkeypatch):
+    # The Parser only needs to know a collision mesh is open (it then uses the
+    # mesh's hull): the count of open edges is left out of that message.
+    from scenegraph import proximity_shape_check
+
+    def counted(F):
+        raise AssertionError("the open edges were counted")
+
+    monkeypatch.setattr(proximity_shape_check, "_open_edge_count", counted)
+    with pytest.raises(ValueError, match=r"open_box\.obj' is not a closed surface \(some "
+                                         r"edges do not belong"):
+        proximity_shape_check.check_proximity_shape(_open_box(tmp_path), describe=False)

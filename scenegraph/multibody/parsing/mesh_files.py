@@ -108,7 +108,7 @@ class MeshLoader:
 
         mesh = self._mesh(path, scale3)
         try:
-            check_proximity_shape(mesh)
+            check_proximity_shape(mesh, describe=False)   # only the verdict is used
         except ValueError:
             return _checked_convex(_convex_of(mesh, path, scale3), path)  # open or too large
         return mesh
