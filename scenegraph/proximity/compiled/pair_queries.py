@@ -99,13 +99,13 @@ def _note_answer(stats, i, j, d, status):
     return True
 
 
-@njit(inline="always")  # one call site (query): no library of its own to optimize
-def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, negate, rows,
-                 values, stats):
-    """See the module docstring."""
+@njit(inline="always")
+def _solve_all(shapes, hulls, R, p, pairs, max_distance):
+    """The narrow phase on every pair of `pairs` (K, 2): (iA, iB, d, a, b, n,
+    status, route) as solve_pairs fills them. Two allocations, not eight (each
+    costs ~0.1 µs on a one-pair query): the narrow phase's inputs and outputs
+    are contiguous pieces of them."""
     K = pairs.shape[0]
-    # Two allocations, not eight (each costs ~0.1 µs on a one-pair query):
-    # the narrow phase's inputs and outputs are contiguous pieces of them.
     ints = np.empty(4 * K, dtype=np.int64)
     iA, iB, status, route = ints[:K], ints[K:2 * K], ints[2 * K:3 * K], ints[3 * K:]
     for k in range(K):
@@ -115,7 +115,18 @@ def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, n
     a = floats[K:4 * K].reshape(K, 3)
     b = floats[4 * K:7 * K].reshape(K, 3)
     n = floats[7 * K:].reshape(K, 3)
-    solve_pairs(shapes, hulls, R, p, iA, iB, max_distance, d, a, b, n, status, route, False)
+    if K:
+        solve_pairs(shapes, hulls, R, p, iA, iB, max_distance, d, a, b, n, status, route,
+                    False)
+    return iA, iB, d, a, b, n, status, route
+
+
+@njit(inline="always")  # one call site (query): no library of its own to optimize
+def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, negate, rows,
+                 values, stats):
+    """See the module docstring."""
+    K = pairs.shape[0]
+    iA, iB, d, a, b, n, status, route = _solve_all(shapes, hulls, R, p, pairs, max_distance)
     count = 0
     for k in range(K):
         i, j = iA[k], iB[k]
@@ -144,19 +155,8 @@ def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, n
 def _solved(shapes, hulls, R, p, pairs, max_distance, stats):
     """QUERY_SOLVE: values (K, NUM_SOLVE_VALUES) of every pair, in W."""
     K = pairs.shape[0]
-    ints = np.empty(4 * K, dtype=np.int64)
-    iA, iB, status, route = ints[:K], ints[K:2 * K], ints[2 * K:3 * K], ints[3 * K:]
-    for k in range(K):
-        iA[k], iB[k] = pairs[k, 0], pairs[k, 1]
-    floats = np.empty(10 * K)
-    d = floats[:K]
-    a = floats[K:4 * K].reshape(K, 3)
-    b = floats[4 * K:7 * K].reshape(K, 3)
-    n = floats[7 * K:].reshape(K, 3)
+    iA, iB, d, a, b, n, status, route = _solve_all(shapes, hulls, R, p, pairs, max_distance)
     values = np.empty((K, NUM_SOLVE_VALUES))
-    if K:
-        solve_pairs(shapes, hulls, R, p, iA, iB, max_distance, d, a, b, n, status, route,
-                    False)
     for k in range(K):
         _note_answer(stats, iA[k], iB[k], d[k], status[k])
         values[k, VALUE_PHI] = d[k]
