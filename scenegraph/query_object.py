@@ -15,6 +15,7 @@ import numpy as np
 
 from scenegraph.identifiers import FrameId, GeometryId, id_type_error
 from systems.common.overloads import signatures
+from systems.framework.fast_lane import OUT_OF_DATE, cached_value
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 
 # Query points farther than this from the world origin [m] are refused; the
@@ -86,16 +87,15 @@ class QueryObject:
         are up to date (the common case for repeated queries)."""
         context = self._context
         if context is not None:
-            cache = context._cache
             scene_graph = self._scene_graph
-            engine = cache[scene_graph._engine_entry._index]
-            if engine.valid:
-                poses = cache[scene_graph._world_poses_entry._index]
-                if poses.valid:
-                    return engine.value._value, poses.value._value
-                # New poses (the common case of a controller's step): only
-                # they are computed.
-                return engine.value._value, scene_graph._refresh_world_poses(context, poses)
+            engine = cached_value(context, scene_graph._engine_index)
+            if engine is not OUT_OF_DATE:
+                poses = cached_value(context, scene_graph._world_poses_index)
+                if poses is OUT_OF_DATE:
+                    # New poses (the common case of a controller's step): only
+                    # they are computed.
+                    poses = scene_graph._refresh_world_poses(context)
+                return engine, poses
         return self._engine(), self._poses()
 
     def _engine(self):

@@ -16,7 +16,8 @@ shared by every query on that context.
 from __future__ import annotations
 
 from systems.framework import Context, LeafSystem, Value, ValueProducer
-from systems.framework.cache import update_cache_value
+from systems.framework.fast_lane import (OUT_OF_DATE, cached_value, held_abstract_value,
+                                         store_value)
 
 from scenegraph.collision_filter_manager import CollisionFilterManager, stale_manager_error
 from scenegraph.geometry_state import GeometryState, world_frame_id
@@ -45,16 +46,14 @@ class _QueryOutputPort(LeafOutputPort):
     __slots__ = ()
 
     def _eval_payload(self, context):
-        cev = context._cache[self._cache_index]
-        value = cev.value
-        if not cev.valid:
-            query_object, scene_graph = value._value, self._system
+        index = self._cache_index
+        if cached_value(context, index) is OUT_OF_DATE:
+            query_object, scene_graph = held_abstract_value(context, index)._value, self._system
             if (query_object._context is not context
                     or query_object._scene_graph is not scene_graph):
                 query_object._bind(scene_graph, context)
-            cev.valid = True
-            cev.serial_number += 1
-        return value
+            store_value(context, index, query_object)
+        return held_abstract_value(context, index)
 
 __all__ = ["SceneGraph"]
 
@@ -149,6 +148,9 @@ class SceneGraph(LeafSystem):
             "proximity engine", ValueProducer(allocate=_empty_value,
                                               calc=self._calc_proximity_engine),
             {state_ticket})
+        # Their cache indices, for the query path's fast lane (QueryObject).
+        self._world_poses_index = int(self._world_poses_entry.cache_index())
+        self._engine_index = int(self._engine_entry.cache_index())
         self._query_port = self.DeclareAbstractOutputPort(
             "query", type(self)._allocate_query_value, self._calc_query_object,
             {self.all_input_ports_ticket(), state_ticket})
@@ -195,13 +197,13 @@ class SceneGraph(LeafSystem):
         """The world-pose cache entry's calc (see _world_poses_of)."""
         value._value = self._world_poses_of(context)  # the entry's own Value[object]
 
-    def _refresh_world_poses(self, context, cev):
-        """The world poses of `context` when its cache value `cev` (this
-        entry's CacheEntryValue) is out of date, recomputed into it: the
-        QueryObject's path at every pose change, without the entry's Eval
-        and weak-method layers. One source on a fixed pose port evaluates
-        nothing else, so it is composed here directly; anything else goes
-        through update_cache_value (its recursion guard included)."""
+    def _refresh_world_poses(self, context):
+        """The world poses of `context` when their cache value is out of date,
+        recomputed and stored: the QueryObject's path at every pose change,
+        without the entry's Eval and weak-method layers. One source on a fixed
+        pose port evaluates nothing else, so it is composed here directly
+        (systems.framework.fast_lane's store); anything else goes through the
+        entry's Eval (its recursion guard included)."""
         inputs = self._pose_inputs
         if inputs[3] >= 0 and inputs[0] is context._parameters._abstract[
                 self._state_index]._value._topology:
@@ -211,12 +213,9 @@ class SceneGraph(LeafSystem):
                 world_poses = inputs[1].compose_one(fixed._payload._value)
                 if world_poses is not None:
                     self.num_world_pose_calcs += 1
-                    cev.value._value = world_poses
-                    cev.valid = True
-                    cev.serial_number += 1
+                    store_value(context, self._world_poses_index, world_poses)
                     return world_poses
-        update_cache_value(cev, self._calc_world_poses, context, self._world_poses_entry)
-        return cev.value._value
+        return self._world_poses_entry.Eval(context)
 
     def _world_poses_of(self, context):
         """WorldPoses of `context`'s pose inputs (PoseComposer, one compiled

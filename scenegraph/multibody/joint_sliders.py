@@ -24,24 +24,11 @@ import weakref
 import numpy as np
 
 from systems.framework import LeafSystem
-from systems.framework.output_port import LeafOutputPort
 
 __all__ = ["JointSliders"]
 
 _log = logging.getLogger("scenegraph.meshcat")
 _STOP_BUTTON = "Stop JointSliders"
-
-
-class _UncachedOutputPort(LeafOutputPort):
-    """A leaf output port recomputed at every evaluation (Drake's
-    ``disable_caching_by_default()``): its value comes from the browser's sliders,
-    which no context change announces."""
-
-    __slots__ = ()
-
-    def _eval_payload(self, context):
-        context._cache[self._cache_index].valid = False
-        return super()._eval_payload(context)
 
 
 def _broadcast(what: str, default: float, nq: int, value) -> np.ndarray:
@@ -168,7 +155,7 @@ class JointSliders(LeafSystem):
         # whenever time moves (a simulation step), not at every state change.
         port = self.DeclareVectorOutputPort("positions", nq, self._calc_positions,
                                             {self.time_ticket()})
-        port.__class__ = _UncachedOutputPort
+        port.disable_caching_by_default()
 
     def _calc_positions(self, context, output) -> None:
         output.SetFromVector(self._values())

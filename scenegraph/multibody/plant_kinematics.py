@@ -23,6 +23,7 @@ from scenegraph.multibody.frames import FixedOffsetFrame, Frame, RigidBodyFrame
 from scenegraph.multibody.rigid_body import RigidBody
 from scenegraph.multibody.spatial_algebra import SpatialVelocity
 from systems.common.overloads import overloaded
+from systems.framework.fast_lane import refreshed_value
 
 __all__ = ["PlantKinematics", "JacobianWrtVariable"]
 
@@ -79,12 +80,7 @@ class PlantKinematics:
         try:
             if context._system_ref is entry._system_ref and type(body) is RigidBody and \
                     body._plant is self:
-                cev = context._cache[entry._index]
-                if not cev.valid:
-                    self._calc_position_kinematics(context, cev.value)
-                    cev.valid = True
-                    cev.serial_number += 1
-                pk = cev.value._value
+                pk = refreshed_value(context, entry._index, self._calc_position_kinematics)
                 b = body._index
                 return RigidTransform._make(pk.R_WB[b], pk.p_WB[b])
         except AttributeError:

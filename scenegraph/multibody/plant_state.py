@@ -40,6 +40,7 @@ from scenegraph.multibody.spatial_algebra import SpatialVelocity
 from systems.framework import AbstractValue, BasicVector, EventStatus
 from systems.common.overloads import overloaded, signatures
 from systems.framework.tickets import BuiltInTicket
+from systems.framework.fast_lane import invalidate, refreshed_value
 
 _Q_TICKET = BuiltInTicket.q
 
@@ -215,10 +216,10 @@ class PlantState:
             from systems.framework.tickets import BuiltInTicket
             xc = context._state._continuous
             if q is not None:
-                context._invalidate(BuiltInTicket.q)
+                invalidate(context, BuiltInTicket.q)
                 xc.get_mutable_generalized_position().SetFromVector(q)
             if v is not None:
-                context._invalidate(BuiltInTicket.v)
+                invalidate(context, BuiltInTicket.v)
                 xc.get_mutable_generalized_velocity().SetFromVector(v)
             return
         x = np.array(self._state_vector(context), dtype=float)
@@ -303,7 +304,7 @@ class PlantState:
                     raise RuntimeError(f"SetPositions: expected a vector of size {nq}; got "
                                        f"shape {np.shape(args[0])}")
                 if self._time_step == 0:
-                    context._invalidate(_Q_TICKET)
+                    invalidate(context, _Q_TICKET)
                     qv = context._state._continuous._q      # the q view, once partitioned
                     if qv is None:
                         qv = context.get_continuous_state().get_mutable_generalized_position()
@@ -610,15 +611,9 @@ class PlantState:
         entry = self._position_kinematics
         try:
             if context._system_ref is entry._system_ref:
-                cev = context._cache[entry._index]
-                if not cev.valid:
-                    # update_cache_value's work without its layers: this calc
-                    # reads q only (no port, no other cache entry), so it
-                    # cannot ask for itself and needs no recursion guard.
-                    self._calc_position_kinematics(context, cev.value)
-                    cev.valid = True
-                    cev.serial_number += 1
-                return cev.value._value
+                # This calc reads q only (no port, no other cache entry), so
+                # it cannot ask for itself and needs no recursion guard.
+                return refreshed_value(context, entry._index, self._calc_position_kinematics)
         except AttributeError:
             pass
         self._throw_if_not_finalized("kinematics")
