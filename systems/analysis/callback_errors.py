@@ -29,7 +29,7 @@ _ANNOTATED = "_simulation_context_added"
 # cache entries and time derivatives (its `entry` local says which).
 _WHAT = {
     "update_cache_value": None,
-    "_eval_xcdot": None,            # IntegratorBase's inlined time derivatives
+    "evaluate_calcs": None,         # the integrators' time derivatives (fast_lane)
     "_eval_payload": None,          # LeafOutputPort's inlined output calc
     "_dispatch_publish": "a publish event",
     "_dispatch_discrete": "a discrete update event",

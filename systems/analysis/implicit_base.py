@@ -38,6 +38,8 @@ import math
 
 import numpy as np
 
+from systems.framework.fast_lane import mark_out_of_date
+
 from .integrator_base import IntegratorBase
 from .small_linalg import ListVectors as _ListVectors
 from .small_linalg import newton_update_lists as _newton_update_lists
@@ -247,8 +249,7 @@ class ImplicitIntegrator(IntegratorBase):
         """SetTimeAndContinuousState(t, x) on the integrated context (x a list or array)."""
         self._vectors.write(self._x, x)
         self._info.time = t
-        for cev in self._invalidate_time_and_xc:
-            cev.valid = False
+        mark_out_of_date(self._invalidate_time_and_xc)
 
     def _eval_f(self):
         """The time derivatives at the context's time and state, a copy in the
@@ -296,8 +297,7 @@ class ImplicitIntegrator(IntegratorBase):
                 x_live[:] = xt
                 x_live[i] = moved
                 info.time = t
-                for cev in invalidate:
-                    cev.valid = False
+                mark_out_of_date(invalidate)
                 jacobian[:, i] = (eval_xcdot() - f) / dxi
         else:
             eval_xcdot()
@@ -309,18 +309,15 @@ class ImplicitIntegrator(IntegratorBase):
                 minus = x_i - dxi
                 x_live[:] = xt
                 x_live[i] = plus
-                for cev in invalidate:
-                    cev.valid = False
+                mark_out_of_date(invalidate)
                 f_plus = eval_xcdot().copy()
                 x_live[i] = minus
-                for cev in invalidate:
-                    cev.valid = False
+                mark_out_of_date(invalidate)
                 jacobian[:, i] = (f_plus - eval_xcdot()) / ((plus - x_i) + (x_i - minus))
         self._num_jacobian_function_evaluations += self._num_ode_evals - before
         x_live[:] = x_current
         info.time = t_current
-        for cev in invalidate:
-            cev.valid = False
+        mark_out_of_date(invalidate)
         self._jacobian = jacobian
         self._jacobian_is_fresh = True
         self._jacobian_is_bad = not np.isfinite(jacobian).all()   # Drake's IsBadJacobian
@@ -442,8 +439,7 @@ class ImplicitIntegrator(IntegratorBase):
             for k, value in enumerate(xtplus):
                 x_live[k] = value
             info.time = tf
-            for cev in invalidate:
-                cev.valid = False
+            mark_out_of_date(invalidate)
             last_dx_norm = _INF
             if not self._use_full_newton and not self._maybe_freshen_matrices(
                     t0, xt0, h, trial, compute_and_factor, matrix):
@@ -464,8 +460,7 @@ class ImplicitIntegrator(IntegratorBase):
                 # IsUpdateZero(x, Δx), in one pass.
                 xtplus, dx_norm, zero = update(weights, xtplus, dx, x_live)
                 info.time = tf
-                for cev in invalidate:
-                    cev.valid = False
+                mark_out_of_date(invalidate)
                 if zero:
                     return xtplus
                 if dx_norm != dx_norm or dx_norm == _INF:

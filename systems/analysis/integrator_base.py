@@ -36,11 +36,11 @@ Failures are bounded and leave the Context usable:
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
 
-from systems.framework.cache import update_cache_value
+from systems.framework.fast_lane import (dependents, evaluate_calcs, held_abstract_value,
+                                         mark_out_of_date, prepared_calcs)
 from systems.framework.leaf_system import LeafSystem
 from systems.framework.tickets import BuiltInTicket as T
 
@@ -53,7 +53,6 @@ __all__ = ["IntegratorBase", "StepResult"]
 
 _NAN = float("nan")
 _dot = np.dot
-_thread_id = threading.get_ident
 _LEAF_CALC_XCDOT = LeafSystem._calc_xcdot
 
 
@@ -435,7 +434,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         self._initialized = True
 
     _CONTEXT_VIEWS = ("_x", "_info", "_invalidate_time_and_xc", "_invalidate_xc",
-                      "_invalidate_time", "_xcdot_values", "_xcdot", "_xcdot_calcs")
+                      "_invalidate_time", "_xcdot", "_xcdot_calcs")
 
     def __getstate__(self) -> dict:
         """Pickling: the views into the Context are rebuilt on unpickling."""
@@ -454,12 +453,9 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
     def _bind_context(self, context) -> None:
         """The views into `context` the step loop writes through."""
         self._info = context._root_info
-        self._invalidate_time_and_xc = context._dependents(frozenset((T.time, T.xc)))
-        self._invalidate_xc = context._dependents(T.xc)
-        self._invalidate_time = context._dependents(T.time)
-        self._xcdot_values = [leaf._cache[leaf._system._xcdot_cache_index]
-                              for leaf in context._leaves()
-                              if leaf._state._continuous.size()]
+        self._invalidate_time_and_xc = dependents(context, frozenset((T.time, T.xc)))
+        self._invalidate_xc = dependents(context, T.xc)
+        self._invalidate_time = dependents(context, T.time)
         # Per leaf with continuous state: (value, calc, leaf context, entry), calc
         # being the leaf's DoCalcTimeDerivatives (what LeafSystem._calc_xcdot calls
         # for a non-empty state) unless _calc_xcdot is overridden.
@@ -472,10 +468,10 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
             calc = (system.DoCalcTimeDerivatives
                     if type(system)._calc_xcdot is _LEAF_CALC_XCDOT
                     else system._calc_xcdot)
-            calcs.append((leaf._cache[index], calc, leaf, system._cache_entries[index]))
-        self._xcdot_calcs = calcs
+            calcs.append((leaf, index, calc, system._cache_entries[index]))
+        self._xcdot_calcs = prepared_calcs(calcs)
         if context._is_leaf:
-            xcdot_state = context._cache[self._system._xcdot_cache_index].value
+            xcdot_state = held_abstract_value(context, self._system._xcdot_cache_index)
         else:
             xcdot_state = context._xcdot_state
         self._xcdot = xcdot_state.get_vector()._data
@@ -516,38 +512,20 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
     def _eval_xcdot(self) -> np.ndarray:
         """The live flat derivative array at the current time and state.
 
-        The system's EvalTimeDerivatives, inlined: each leaf's cached derivatives are
-        recomputed (in leaf order) when out of date, with update_cache_value's
-        bookkeeping (up-to-date flag, serial number, the recursion guard); a
-        leaf whose value is being computed already goes through
-        update_cache_value, which reports the recursion."""
-        counted = False
-        for cev, calc, context, entry in self._xcdot_calcs:
-            if cev.valid:
-                continue
-            if not counted:
-                counted = True
-                self._num_ode_evals += 1
-            if cev.calculating:
-                update_cache_value(cev, calc, context, entry)
-                continue
-            cev.calculating = _thread_id()
-            try:
-                calc(context, cev.value)
-            finally:
-                cev.calculating = 0
-            cev.valid = True
-            cev.serial_number += 1
+        The system's EvalTimeDerivatives without its layers: each leaf's cached
+        derivatives are recomputed (in leaf order) when out of date, with Eval's
+        bookkeeping and recursion guard (fast_lane.evaluate_calcs); one
+        derivative evaluation is counted when any was recomputed."""
+        if evaluate_calcs(self._xcdot_calcs):
+            self._num_ode_evals += 1
         return self._xcdot
 
     def _set_time_and_note_xc_change(self, time: float) -> None:
         self._info.time = time
-        for cev in self._invalidate_time_and_xc:
-            cev.valid = False
+        mark_out_of_date(self._invalidate_time_and_xc)
 
     def _note_xc_change(self) -> None:
-        for cev in self._invalidate_xc:
-            cev.valid = False
+        mark_out_of_date(self._invalidate_xc)
 
     def EvalTimeDerivatives(self, context):
         """The time derivatives of `context`'s continuous state, counted in the
@@ -873,8 +851,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         """Puts the Context back at time t0 and continuous state x0."""
         self._info.time = t0
         self._x[:] = x0
-        for cev in self._invalidate_time_and_xc:
-            cev.valid = False
+        mark_out_of_date(self._invalidate_time_and_xc)
 
     # --- stepping --------------------------------------------------------------
     def _update_step_statistics(self, h: float) -> None:
@@ -944,8 +921,7 @@ class IntegratorBase(DenseOutputMixin, StatisticsMixin):
         if full_step or info.time >= target_time:
             if info.time != target_time:
                 info.time = target_time
-                for cev in self._invalidate_time:
-                    cev.valid = False
+                mark_out_of_date(self._invalidate_time)
             return candidate
         return StepResult.kTimeHasAdvanced
 

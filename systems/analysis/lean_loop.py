@@ -29,6 +29,7 @@ from math import floor
 
 from systems.framework.events import EventStatus, _as_status, next_sample_time
 from systems.framework.tickets import BuiltInTicket as T
+from systems.framework.fast_lane import dependents, mark_out_of_date
 
 __all__ = ["lean_loop_applies", "LeanPlan"]
 
@@ -110,7 +111,7 @@ class _Timing:
             copies = tuple((mine._data, theirs._data) for mine, theirs in
                            zip(buffer._groups, context._state._discrete._groups))
             self.discrete.append((context, callbacks, events, system, buffer, copies,
-                                  context._dependents(T.xd)))
+                                  dependents(context, T.xd)))
 
 
 class LeanPlan:
@@ -222,7 +223,7 @@ def advance_loop_lean(simulator, boundary_time, status, discrete, unrestricted,
         plan = simulator._lean_plan = LeanPlan(simulator)
     integrator = simulator._integrator
     no_xc = integrator._x.shape[0] == 0
-    time_dependents = simulator._context._dependents(T.time)
+    time_dependents = dependents(simulator._context, T.time)
     check = simulator._check_failure
     single = plan.single
     no_timings = not plan.timings
@@ -255,11 +256,10 @@ def advance_loop_lean(simulator, boundary_time, status, discrete, unrestricted,
                     accumulated = accumulated.KeepMoreSevere(result)
                     check(accumulated, status)
                 if result._severity != 0:
-                    for _, _, _, _, _, copies, dependents in pending.discrete:
+                    for _, _, _, _, _, copies, stale in pending.discrete:
                         for mine, theirs in copies:
                             theirs[:] = mine
-                        for cev in dependents:
-                            cev.valid = False
+                        mark_out_of_date(stale)
                     simulator._num_discrete_updates += 1
                 accumulated = accumulated.KeepMoreSevere(result)
         else:
@@ -304,8 +304,7 @@ def advance_loop_lean(simulator, boundary_time, status, discrete, unrestricted,
                     reached = False
                     target = boundary_time
                 info.time = target
-                for cev in time_dependents:
-                    cev.valid = False
+                mark_out_of_date(time_dependents)
             else:
                 result = integrate(next_publish, next_update, boundary_time)
                 reached = result == 1 or result == 3

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from systems.framework.fast_lane import mark_out_of_date
+
 from .implicit_base import (_CONVERGED, _DIVERGED, ImplicitIntegrator,
                             IterationMatrix, _ratio)
 from .small_linalg import ListVectors
@@ -156,8 +158,7 @@ class RadauIntegrator(ImplicitIntegrator):
                 for k, value in enumerate(xt0):
                     x_live[k] = value
                 info.time = t0
-                for cev in invalidate:
-                    cev.valid = False
+                mark_out_of_date(invalidate)
             Z = [[0.0] * n] if s == 1 else [[0.0] * n, [0.0] * n]
             xtplus = list(xt0)
             if not self._use_full_newton and not self._maybe_freshen_matrices(
@@ -176,16 +177,14 @@ class RadauIntegrator(ImplicitIntegrator):
                     z0 = Z[0]
                     write_sum(x_live, xt0, z0)
                     info.time = stage_times[0]
-                    for cev in invalidate:
-                        cev.valid = False
+                    mark_out_of_date(invalidate)
                     residual = [a00 * (h * f) - z for f, z in zip(eval_xcdot().tolist(), z0)]
                 else:
                     F = []
                     for i in range(s):
                         write_sum(x_live, xt0, Z[i])
                         info.time = stage_times[i]
-                        for cev in invalidate:
-                            cev.valid = False
+                        mark_out_of_date(invalidate)
                         F.append(eval_xcdot().tolist())
                     z0, z1 = Z
                     residual = [0.0] * (2 * n)

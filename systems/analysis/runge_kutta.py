@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from systems.framework.fast_lane import mark_out_of_date
+
 from .integrator_base import IntegratorBase
 
 __all__ = ["RungeKutta2Integrator", "RungeKutta3Integrator", "RungeKutta5Integrator"]
@@ -99,8 +101,7 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
         np.multiply(k0, half, out=x)
         x += x0
         info.time = t0 + half                       # _set_time_and_note_xc_change
-        for cev in self._invalidate_time_and_xc:
-            cev.valid = False
+        mark_out_of_date(self._invalidate_time_and_xc)
         ka = eval_xcdot().copy()
         work = self._work
         np.multiply(ka, 2.0 * h, out=x)
@@ -108,16 +109,14 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
         np.multiply(k0, h, out=work)
         x -= work
         info.time = t0 + h
-        for cev in self._invalidate_time_and_xc:
-            cev.valid = False
+        mark_out_of_date(self._invalidate_time_and_xc)
         kb = eval_xcdot()
         np.multiply(ka, 4.0, out=work)
         work += k0
         work += kb
         work *= h / 6.0
         work += x0                                  # x1
-        for cev in self._invalidate_xc:             # _note_xc_change
-            cev.valid = False
+        mark_out_of_date(self._invalidate_xc)             # _note_xc_change
         x[:] = work
         err = self._err_est
         np.multiply(ka, h, out=err)
@@ -139,16 +138,13 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
         half = 0.5 * h
         kernels.rk3_stage_a(x, x0, k0, half)
         info.time = t0 + half                       # _set_time_and_note_xc_change
-        for cev in self._invalidate_time_and_xc:
-            cev.valid = False
+        mark_out_of_date(self._invalidate_time_and_xc)
         ka = eval_xcdot().copy()
         kernels.rk3_stage_b(x, x0, ka, k0, 2.0 * h, h)
         info.time = t0 + h
-        for cev in self._invalidate_time_and_xc:
-            cev.valid = False
+        mark_out_of_date(self._invalidate_time_and_xc)
         kb = eval_xcdot()
-        for cev in self._invalidate_xc:             # _note_xc_change
-            cev.valid = False
+        mark_out_of_date(self._invalidate_xc)             # _note_xc_change
         self._step_norm = kernels.rk3_final(x, self._err_est, x0, k0, ka, kb, h, h / 6.0,
                                             self._norm_weight_array)
         return True
@@ -167,15 +163,13 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
         for i, (a, b) in enumerate(zip(x0, k0)):
             x[i] = a + half * b
         info.time = t0 + half                       # _set_time_and_note_xc_change
-        for cev in self._invalidate_time_and_xc:
-            cev.valid = False
+        mark_out_of_date(self._invalidate_time_and_xc)
         ka = eval_xcdot().tolist()
         double = 2.0 * h
         for i, (a, b, c) in enumerate(zip(x0, ka, k0)):
             x[i] = a + double * b - h * c
         info.time = t0 + h
-        for cev in self._invalidate_time_and_xc:
-            cev.valid = False
+        mark_out_of_date(self._invalidate_time_and_xc)
         kb = eval_xcdot().tolist()
         h6 = h / 6.0
         err = self._err_est
@@ -197,8 +191,7 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
             x[i] = v
             err[i] = abs(a + h * c - v)
         self._step_norm = norm
-        for cev in self._invalidate_xc:             # _note_xc_change
-            cev.valid = False
+        mark_out_of_date(self._invalidate_xc)             # _note_xc_change
         return True
 
 

@@ -32,6 +32,7 @@ from systems.common.deprecation import DrakeDeprecationWarning
 from systems.framework.events import (DiscreteUpdateEvent, EventStatus, PublishEvent,
                                       TriggerType, _as_status, next_sample_time)
 from systems.framework.tickets import BuiltInTicket as T
+from systems.framework.fast_lane import invalidate
 
 from .callback_errors import annotate_callback_error, mark_annotated
 from .lean_loop import advance_loop_lean, lean_loop_applies
@@ -422,7 +423,7 @@ class Simulator:
             return status
         for context, buffer in applied:
             context._state.SetFrom(buffer)
-            context._invalidate(T.x)
+            invalidate(context, T.x)
         self._num_unrestricted_updates += 1
         self._redetermine_witnesses = True
         return status
@@ -447,8 +448,7 @@ class Simulator:
             return status
         for context, buffer in applied:
             context._state._discrete.SetFrom(buffer)
-            for cev in context._dependents(T.xd):
-                cev.valid = False
+            invalidate(context, T.xd)
         self._num_discrete_updates += 1
         return status
 
@@ -523,7 +523,7 @@ class Simulator:
         except BaseException as error:
             for leaf, state in saved:  # undo the initialization updates
                 leaf._state.SetFrom(state)
-                leaf._invalidate(T.x)
+                invalidate(leaf, T.x)
             annotate_callback_error(error, context.get_time())
             raise
         finally:
