@@ -19,6 +19,7 @@ from systems.framework import (PortDataType, TriggerType, Value, ValueProducer,
                                LeafSystem)
 from systems.common.overloads import overloaded, overloaded_function
 from systems.framework.output_port import OutputPort
+from systems.framework.fast_lane import held_abstract_value
 
 from ._checks import as_period, as_size, as_vector, read_only
 
@@ -184,7 +185,7 @@ class VectorLogSink(LeafSystem):
 
     def WriteToLog(self, context) -> None:
         """Appends (time, input) to the log in `context` (the publish handler)."""
-        context._cache[self._log_index].value.get_value()._append(
+        held_abstract_value(context, self._log_index).get_value()._append(
             context.get_time(), context._eval_input(0)._data)
 
     def publish_triggers(self) -> frozenset:
@@ -198,7 +199,7 @@ class VectorLogSink(LeafSystem):
     def GetLog(self, context) -> VectorLog:
         """The log held in this sink's `context`."""
         self.ValidateContext(context)
-        return context._cache[self._log_index].value.get_value()
+        return held_abstract_value(context, self._log_index).get_value()
 
     def GetMutableLog(self, context) -> VectorLog:
         """The log held in this sink's `context`, to be changed (e.g. Clear())."""
