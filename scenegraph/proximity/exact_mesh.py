@@ -146,7 +146,8 @@ def _mesh_vs_polytope(bvh_M, bvh_O, R, t, box_O=None) -> ExactAnswer:
         return ExactAnswer(d, xm, xo, _unit(xm - xo, [0.0, 0.0, 1.0]), False)
     tri_m, nf_m, ni_m, id_m = bvh_M.packed
     tri_o, nf_o, ni_o, id_o = bvh_O.packed
-    slots = mesh_mesh_crossings(tri_m, nf_m, ni_m, tri_o, nf_o, ni_o,
+    slots = mesh_mesh_crossings(tri_m, nf_m, ni_m, bvh_M.tri_balls, bvh_M.node_obbs, tri_o,
+                                nf_o, ni_o, bvh_O.tri_balls, bvh_O.node_obbs,
                                 np.ascontiguousarray(R), np.ascontiguousarray(t))
     crossing_m = np.unique(id_m[slots[:, 0]])
     crossing_o = np.unique(id_o[slots[:, 1]])

@@ -347,7 +347,9 @@ def mesh_mesh_distance(bvh_A: TriangleMeshBvh, bvh_B: TriangleMeshBvh, R_AB, p_A
     t = np.ascontiguousarray(p_AB, dtype=float)
     tri_a, nf_a, ni_a, _ = bvh_A.packed
     tri_b, nf_b, ni_b, _ = bvh_B.packed
-    d2, out, _, _ = mesh_mesh_nearest(tri_a, nf_a, ni_a, tri_b, nf_b, ni_b, R, t, True)
+    d2, out, _, _ = mesh_mesh_nearest(tri_a, nf_a, ni_a, bvh_A.tri_balls, bvh_A.node_obbs,
+                                      tri_b, nf_b, ni_b, bvh_B.tri_balls, bvh_B.node_obbs,
+                                      R, t, True, np.inf)
     xa, xb = out[:3].copy(), out[3:].copy()
     VB_A = bvh_B.vertices[:1] @ R.T + t
     dist = float(np.sqrt(d2))

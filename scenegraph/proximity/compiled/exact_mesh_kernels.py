@@ -104,13 +104,13 @@ _STACK = 1 << 14
 
 
 @njit
-def _seg_seg(p, q, r, s, out):
-    """Closest points of segments pq and rs (rows of 3 in the arrays p, q, r,
-    s given as (array, offset) pairs flattened by the caller): writes c1 to
-    out[0:3], c2 to out[3:6]; returns the squared distance."""
-    d1x, d1y, d1z = q[0] - p[0], q[1] - p[1], q[2] - p[2]
-    d2x, d2y, d2z = s[0] - r[0], s[1] - r[1], s[2] - r[2]
-    rx, ry, rz = p[0] - r[0], p[1] - r[1], p[2] - r[2]
+def _seg_seg(P, i, j, Q, k, l, out):
+    """Closest points of segments P[i:i+3]P[j:j+3] and Q[k:k+3]Q[l:l+3]
+    (offsets into 1-d arrays, so no views are made): writes c1 to out[0:3],
+    c2 to out[3:6]; returns the squared distance."""
+    d1x, d1y, d1z = P[j] - P[i], P[j + 1] - P[i + 1], P[j + 2] - P[i + 2]
+    d2x, d2y, d2z = Q[l] - Q[k], Q[l + 1] - Q[k + 1], Q[l + 2] - Q[k + 2]
+    rx, ry, rz = P[i] - Q[k], P[i + 1] - Q[k + 1], P[i + 2] - Q[k + 2]
     a = d1x * d1x + d1y * d1y + d1z * d1z
     e = d2x * d2x + d2y * d2y + d2z * d2z
     f = d2x * rx + d2y * ry + d2z * rz
@@ -131,25 +131,25 @@ def _seg_seg(p, q, r, s, out):
                 tc, sc = 0.0, min(max(-c / a, 0.0), 1.0)
             elif tc > 1.0:
                 tc, sc = 1.0, min(max((b - c) / a, 0.0), 1.0)
-    out[0], out[1], out[2] = p[0] + sc * d1x, p[1] + sc * d1y, p[2] + sc * d1z
-    out[3], out[4], out[5] = r[0] + tc * d2x, r[1] + tc * d2y, r[2] + tc * d2z
+    out[0], out[1], out[2] = P[i] + sc * d1x, P[i + 1] + sc * d1y, P[i + 2] + sc * d1z
+    out[3], out[4], out[5] = Q[k] + tc * d2x, Q[k + 1] + tc * d2y, Q[k + 2] + tc * d2z
     ex, ey, ez = out[0] - out[3], out[1] - out[4], out[2] - out[5]
     return ex * ex + ey * ey + ez * ez
 
 
 @njit
-def _seg_tri_hit(p, q, a, b, c, out):
-    """Möller–Trumbore: segment pq crosses triangle abc (closed); writes the
-    crossing to out[0:3]."""
-    dx, dy, dz = q[0] - p[0], q[1] - p[1], q[2] - p[2]
-    e1x, e1y, e1z = b[0] - a[0], b[1] - a[1], b[2] - a[2]
-    e2x, e2y, e2z = c[0] - a[0], c[1] - a[1], c[2] - a[2]
+def _seg_tri_hit(P, i, j, T, out):
+    """Möller–Trumbore: segment P[i:i+3]P[j:j+3] crosses the closed triangle
+    with corners T[0:9]; writes the crossing to out[0:3]."""
+    dx, dy, dz = P[j] - P[i], P[j + 1] - P[i + 1], P[j + 2] - P[i + 2]
+    e1x, e1y, e1z = T[3] - T[0], T[4] - T[1], T[5] - T[2]
+    e2x, e2y, e2z = T[6] - T[0], T[7] - T[1], T[8] - T[2]
     px, py, pz = dy * e2z - dz * e2y, dz * e2x - dx * e2z, dx * e2y - dy * e2x
     det = e1x * px + e1y * py + e1z * pz
     if det == 0.0:
         return False
     inv = 1.0 / det
-    tx, ty, tz = p[0] - a[0], p[1] - a[1], p[2] - a[2]
+    tx, ty, tz = P[i] - T[0], P[i + 1] - T[1], P[i + 2] - T[2]
     u = (tx * px + ty * py + tz * pz) * inv
     if u < 0.0 or u > 1.0:
         return False
@@ -160,57 +160,60 @@ def _seg_tri_hit(p, q, a, b, c, out):
     t = (e2x * qx + e2y * qy + e2z * qz) * inv
     if t < 0.0 or t > 1.0:
         return False
-    out[0], out[1], out[2] = p[0] + t * dx, p[1] + t * dy, p[2] + t * dz
+    out[0], out[1], out[2] = P[i] + t * dx, P[i + 1] + t * dy, P[i + 2] + t * dz
     return True
 
 
 @njit
-def _point_tri(v, a, b, c, out, off):
-    qx, qy, qz = _triangle_closest(v[0], v[1], v[2], a[0], a[1], a[2], b[0], b[1], b[2],
-                                   c[0], c[1], c[2])
+def _point_tri(V, i, T, out, off):
+    """Squared distance from point V[i:i+3] to the triangle with corners
+    T[0:9]; its closest point to out[off:off+3]."""
+    qx, qy, qz = _triangle_closest(V[i], V[i + 1], V[i + 2], T[0], T[1], T[2], T[3], T[4],
+                                   T[5], T[6], T[7], T[8])
     out[off], out[off + 1], out[off + 2] = qx, qy, qz
-    ex, ey, ez = v[0] - qx, v[1] - qy, v[2] - qz
+    ex, ey, ez = V[i] - qx, V[i + 1] - qy, V[i + 2] - qz
     return ex * ex + ey * ey + ez * ez
 
 
 @njit
 def tri_tri(TA, TB, out, work):
-    """Distance between triangles TA, TB (9 floats each): returns d²; the
-    closest points go to out[0:3] (on A) and out[3:6] (on B); crossing
-    triangles give 0 at a crossing point. work: scratch of 6 floats."""
+    """Distance between triangles TA, TB (corners in their first 9 floats):
+    returns d²; the closest points go to out[0:3] (on A) and out[3:6] (on
+    B); crossing triangles give 0 at a crossing point. work: scratch of 6
+    floats."""
+    return tri_tri_sep(TA, TB, out, work, False)
+
+
+@njit
+def tri_tri_sep(TA, TB, out, work, separated):
+    """tri_tri, told whether a plane of one triangle has the other's corners
+    strictly on one side (then they cannot cross: the crossing tests are
+    skipped)."""
     best = np.inf
     for i in range(3):
-        v = TA[3 * i:3 * i + 3]
-        d2 = _point_tri(v, TB[0:3], TB[3:6], TB[6:9], work, 3)
+        d2 = _point_tri(TA, 3 * i, TB, work, 3)
         if d2 < best:
             best = d2
-            out[0], out[1], out[2] = v[0], v[1], v[2]
+            out[0], out[1], out[2] = TA[3 * i], TA[3 * i + 1], TA[3 * i + 2]
             out[3], out[4], out[5] = work[3], work[4], work[5]
     for i in range(3):
-        v = TB[3 * i:3 * i + 3]
-        d2 = _point_tri(v, TA[0:3], TA[3:6], TA[6:9], work, 0)
+        d2 = _point_tri(TB, 3 * i, TA, work, 0)
         if d2 < best:
             best = d2
             out[0], out[1], out[2] = work[0], work[1], work[2]
-            out[3], out[4], out[5] = v[0], v[1], v[2]
+            out[3], out[4], out[5] = TB[3 * i], TB[3 * i + 1], TB[3 * i + 2]
     for i in range(3):
         j0, j1 = 3 * i, 3 * ((i + 1) % 3)
         for k in range(3):
-            k0, k1 = 3 * k, 3 * ((k + 1) % 3)
-            d2 = _seg_seg(TA[j0:j0 + 3], TA[j1:j1 + 3], TB[k0:k0 + 3], TB[k1:k1 + 3], work)
+            d2 = _seg_seg(TA, j0, j1, TB, 3 * k, 3 * ((k + 1) % 3), work)
             if d2 < best:
                 best = d2
                 for m in range(6):
                     out[m] = work[m]
-    if best > 0.0:
+    if best > 0.0 and not separated:
         for i in range(3):
             j0, j1 = 3 * i, 3 * ((i + 1) % 3)
-            if _seg_tri_hit(TA[j0:j0 + 3], TA[j1:j1 + 3], TB[0:3], TB[3:6], TB[6:9], work):
-                for m in range(3):
-                    out[m] = work[m]
-                    out[3 + m] = work[m]
-                return 0.0
-            if _seg_tri_hit(TB[j0:j0 + 3], TB[j1:j1 + 3], TA[0:3], TA[3:6], TA[6:9], work):
+            if _seg_tri_hit(TA, j0, j1, TB, work) or _seg_tri_hit(TB, j0, j1, TA, work):
                 for m in range(3):
                     out[m] = work[m]
                     out[3 + m] = work[m]
@@ -219,132 +222,29 @@ def tri_tri(TA, TB, out, work):
 
 
 @njit
-def _posed(tri, node_f, R, t):
-    """B's triangles (F, 9) and node boxes (M, 6) posed in A by (R, t)
-    (boxes conservatively re-boxed)."""
-    F = tri.shape[0]
-    T = np.empty((F, 9))
-    for i in range(F):
-        for v in range(3):
-            x, y, z = tri[i, 3 * v], tri[i, 3 * v + 1], tri[i, 3 * v + 2]
-            for r in range(3):
-                T[i, 3 * v + r] = R[r, 0] * x + R[r, 1] * y + R[r, 2] * z + t[r]
-    M = node_f.shape[0]
-    box = np.empty((M, 6))
-    for n in range(M):
-        for r in range(3):
-            c = 0.0
-            h = 0.0
-            for j in range(3):
-                cj = 0.5 * (node_f[n, j] + node_f[n, 3 + j])
-                hj = 0.5 * (node_f[n, 3 + j] - node_f[n, j])
-                c += R[r, j] * cj
-                h += abs(R[r, j]) * hj
-            box[n, r] = c + t[r] - h
-            box[n, 3 + r] = c + t[r] + h
-    return T, box
+def _posed_box(node_f, n, R, t, out):
+    """Node n's box (node_f[n, 0:6], in B) posed in A by (R, t), re-boxed
+    conservatively, to out[0:6]."""
+    for r in range(3):
+        c = 0.0
+        h = 0.0
+        for j in range(3):
+            cj = 0.5 * (node_f[n, j] + node_f[n, 3 + j])
+            hj = 0.5 * (node_f[n, 3 + j] - node_f[n, j])
+            c += R[r, j] * cj
+            h += abs(R[r, j]) * hj
+        out[r] = c + t[r] - h
+        out[3 + r] = c + t[r] + h
 
 
 @njit
-def _balls(T):
-    """Each triangle's centroid and the radius of the ball about it holding
-    its corners: (F, 4)."""
-    F = T.shape[0]
-    out = np.empty((F, 4))
-    for i in range(F):
-        for r in range(3):
-            out[i, r] = (T[i, r] + T[i, 3 + r] + T[i, 6 + r]) / 3.0
-        rad = 0.0
-        for v in range(3):
-            dx = T[i, 3 * v] - out[i, 0]
-            dy = T[i, 3 * v + 1] - out[i, 1]
-            dz = T[i, 3 * v + 2] - out[i, 2]
-            rad = max(rad, math.sqrt(dx * dx + dy * dy + dz * dz))
-        out[i, 3] = rad * (1.0 + 1e-12)
-    return out
-
-
-@njit
-def _ball_gap(BA, i, BB, j):
-    dx, dy, dz = BA[i, 0] - BB[j, 0], BA[i, 1] - BB[j, 1], BA[i, 2] - BB[j, 2]
-    return math.sqrt(dx * dx + dy * dy + dz * dz) - BA[i, 3] - BB[j, 3]
-
-
-@njit
-def _gap2(A, a, B, b):
+def _box_gap2(A, a, B):
+    """Squared gap between box A[a, 0:6] and box B[0:6] (0 if they meet)."""
     g = 0.0
     for j in range(3):
-        d = max(A[a, j] - B[b, 3 + j], B[b, j] - A[a, 3 + j], 0.0)
+        d = max(A[a, j] - B[3 + j], B[j] - A[a, 3 + j], 0.0)
         g += d * d
     return g
-
-
-@njit
-def mesh_mesh_nearest(triA, nodeA_f, nodeA_i, triB, nodeB_f, nodeB_i, R, t, stop_at_zero):
-    """Least distance between the triangles of meshes A and B (B posed in A
-    by R (3, 3), t (3,)): a simultaneous traversal of the two trees, nearer
-    node pairs first, pruned by box gaps. With stop_at_zero it returns at the
-    first crossing found.
-
-    Returns (d², out (6,) = (p_ACa, p_ACb) in A, slot of A, slot of B)."""
-    TB, boxB = _posed(triB, nodeB_f, R, t)
-    ballA = _balls(triA)
-    ballB = _balls(TB)
-    best = np.inf
-    out = np.zeros(6)
-    cand = np.empty(6)
-    work = np.empty(6)
-    sa, sb = -1, -1
-    st_a = np.empty(_STACK, dtype=np.int64)
-    st_b = np.empty(_STACK, dtype=np.int64)
-    sp = 1
-    st_a[0] = 0
-    st_b[0] = 0
-    while sp > 0:
-        sp -= 1
-        na, nb = st_a[sp], st_b[sp]
-        if _gap2(nodeA_f, na, boxB, nb) > best:
-            continue
-        leaf_a = nodeA_i[na, 0] < 0
-        leaf_b = nodeB_i[nb, 0] < 0
-        if leaf_a and leaf_b:
-            for i in range(nodeA_i[na, 2], nodeA_i[na, 2] + nodeA_i[na, 3]):
-                for j in range(nodeB_i[nb, 2], nodeB_i[nb, 2] + nodeB_i[nb, 3]):
-                    g = _ball_gap(ballA, i, ballB, j)
-                    if g > 0.0 and g * g > best:
-                        continue
-                    d2 = tri_tri(triA[i, 0:9], TB[j], cand, work)
-                    if d2 < best:
-                        best = d2
-                        sa, sb = i, j
-                        for m in range(6):
-                            out[m] = cand[m]
-                        if best == 0.0 and stop_at_zero:
-                            return best, out, sa, sb
-            continue
-        size_a = 0.0
-        size_b = 0.0
-        for j in range(3):
-            size_a = max(size_a, nodeA_f[na, 3 + j] - nodeA_f[na, j])
-            size_b = max(size_b, boxB[nb, 3 + j] - boxB[nb, j])
-        if sp + 2 > _STACK:
-            raise RuntimeError("mesh_mesh_nearest: traversal stack overflow")
-        if not leaf_a and (leaf_b or size_a >= size_b):
-            c0, c1 = nodeA_i[na, 0], nodeA_i[na, 1]
-            g0, g1 = _gap2(nodeA_f, c0, boxB, nb), _gap2(nodeA_f, c1, boxB, nb)
-            if g0 < g1:
-                c0, c1 = c1, c0
-            st_a[sp], st_b[sp] = c0, nb
-            st_a[sp + 1], st_b[sp + 1] = c1, nb
-        else:
-            c0, c1 = nodeB_i[nb, 0], nodeB_i[nb, 1]
-            g0, g1 = _gap2(nodeA_f, na, boxB, c0), _gap2(nodeA_f, na, boxB, c1)
-            if g0 < g1:
-                c0, c1 = c1, c0
-            st_a[sp], st_b[sp] = na, c0
-            st_a[sp + 1], st_b[sp + 1] = na, c1
-        sp += 2
-    return best, out, sa, sb
 
 
 @njit
@@ -353,23 +253,114 @@ def _crossing(TA, TB, work):
     other (closed triangles; coplanar overlaps are not seen)."""
     for i in range(3):
         j0, j1 = 3 * i, 3 * ((i + 1) % 3)
-        if _seg_tri_hit(TA[j0:j0 + 3], TA[j1:j1 + 3], TB[0:3], TB[3:6], TB[6:9], work):
-            return True
-        if _seg_tri_hit(TB[j0:j0 + 3], TB[j1:j1 + 3], TA[0:3], TA[3:6], TA[6:9], work):
+        if _seg_tri_hit(TA, j0, j1, TB, work) or _seg_tri_hit(TB, j0, j1, TA, work):
             return True
     return False
 
 
 @njit
-def mesh_mesh_crossings(triA, nodeA_f, nodeA_i, triB, nodeB_f, nodeB_i, R, t):
-    """Every pair of crossing triangles of A and B (an edge of one meets the
-    other; B posed in A by R, t): (K, 2) int64 leaf slots (A's, B's)."""
-    TB, boxB = _posed(triB, nodeB_f, R, t)
-    ballA = _balls(triA)
-    ballB = _balls(TB)
+def _plane_gap(T, S):
+    """(gap, one_side): T's corners (T[0:9]) against the plane of triangle S
+    (corners S[0:9], unit normal S[9:12]; zero if degenerate). When all
+    corners lie strictly on one side, gap is the least height of a corner
+    over the plane (a lower bound of the triangles' distance) and one_side
+    is True (they cannot cross); otherwise (0, False)."""
+    nx, ny, nz = S[9], S[10], S[11]
+    lo = np.inf
+    hi = -np.inf
+    for v in range(3):
+        h = ((T[3 * v] - S[0]) * nx + (T[3 * v + 1] - S[1]) * ny
+             + (T[3 * v + 2] - S[2]) * nz)
+        lo = min(lo, h)
+        hi = max(hi, h)
+    if lo > 0.0:
+        return lo, True
+    if hi < 0.0:
+        return -hi, True
+    return 0.0, False
+
+
+@njit
+def _axis_gap(TA, TB, ux, uy, uz):
+    """The gap between triangles TA and TB (corners in their first 9
+    floats) along the axis u (nonzero, pointing from B towards A): the
+    least of TA's corners on u minus the largest of TB's, over |u|; a lower
+    bound of their distance when positive."""
+    lo = np.inf
+    hi = -np.inf
+    for v in range(3):
+        lo = min(lo, TA[3 * v] * ux + TA[3 * v + 1] * uy + TA[3 * v + 2] * uz)
+        hi = max(hi, TB[3 * v] * ux + TB[3 * v + 1] * uy + TB[3 * v + 2] * uz)
+    return (lo - hi) / math.sqrt(ux * ux + uy * uy + uz * uz)
+
+
+@njit
+def _obb_gap(OA, a, OB, b, R, t):
+    """A lower bound [m] of the distance between what oriented boxes OA[a]
+    and OB[b] (TriangleMeshBvh.node_obbs rows; B's posed in A by R, t)
+    hold: the largest gap along the six face normals of the two boxes
+    (0 when none separates)."""
+    cx, cy, cz = OB[b, 0], OB[b, 1], OB[b, 2]
+    dx = R[0, 0] * cx + R[0, 1] * cy + R[0, 2] * cz + t[0] - OA[a, 0]
+    dy = R[1, 0] * cx + R[1, 1] * cy + R[1, 2] * cz + t[1] - OA[a, 1]
+    dz = R[2, 0] * cx + R[2, 1] * cy + R[2, 2] * cz + t[2] - OA[a, 2]
+    Bx = np.empty((3, 3))             # B's axes (rows) in A
+    for j in range(3):
+        for r in range(3):
+            Bx[j, r] = (R[r, 0] * OB[b, 3 + 3 * j] + R[r, 1] * OB[b, 4 + 3 * j]
+                        + R[r, 2] * OB[b, 5 + 3 * j])
+    C = np.empty((3, 3))              # C[i, j] = a_i · b_j
+    for i in range(3):
+        for j in range(3):
+            C[i, j] = abs(OA[a, 3 + 3 * i] * Bx[j, 0] + OA[a, 4 + 3 * i] * Bx[j, 1]
+                          + OA[a, 5 + 3 * i] * Bx[j, 2])
+    gap = 0.0
+    for i in range(3):
+        s = abs(OA[a, 3 + 3 * i] * dx + OA[a, 4 + 3 * i] * dy + OA[a, 5 + 3 * i] * dz)
+        g = s - OA[a, 12 + i] - (OB[b, 12] * C[i, 0] + OB[b, 13] * C[i, 1]
+                                 + OB[b, 14] * C[i, 2])
+        gap = max(gap, g)
+    for j in range(3):
+        s = abs(Bx[j, 0] * dx + Bx[j, 1] * dy + Bx[j, 2] * dz)
+        g = s - OB[b, 12 + j] - (OA[a, 12] * C[0, j] + OA[a, 13] * C[1, j]
+                                 + OA[a, 14] * C[2, j])
+        gap = max(gap, g)
+    return gap
+
+
+@njit
+def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i, ballB, obbB,
+                    R, t, mode, bound2):
+    """The one simultaneous traversal of two triangle trees (B posed in A by
+    R (3, 3), t (3,)); nothing of B is posed beyond the nodes and leaves it
+    visits. ball*: (F, 4) each triangle's centroid and enclosing radius in
+    its own frame, leaf order (TriangleMeshBvh.tri_balls); obb*: (M, 15)
+    the leaves' oriented boxes (TriangleMeshBvh.node_obbs), a leaf pair's
+    bound before its triangles.
+
+    mode 0 (nearest): node pairs nearer first, pruned by box gaps and, per
+      triangle pair, by the bounding balls' gap and the gap between either
+      triangle and the other's plane; bound2 an initial upper bound of the
+      squared distance (inf: none). Returns (d², out (6,) = (p_ACa, p_ACb)
+      in A, slot of A, slot of B, empty); d² = inf if nothing within bound.
+    mode 1 (nearest, stop at the first crossing found).
+    mode 2 (crossings): every pair of crossing triangles (an edge of one
+      meets the other; triangles with a side-of-plane separation skipped):
+      returns (0, zeros, −1, −1, (K, 2) leaf slots (A's, B's)).
+    """
+    best = bound2
+    out = np.zeros(6)
+    cand = np.empty(6)
     work = np.empty(6)
-    found = np.empty((64, 2), dtype=np.int64)
+    sa, sb = -1, -1
+    found = np.empty((64 if mode == 2 else 0, 2), dtype=np.int64)
     k = 0
+    # B's triangles posed in A (corners 0:9, unit normal 9:12, centroid
+    # 12:15), each leaf at its first visit.
+    TB = np.empty((triB.shape[0], 15))
+    posed = np.zeros(nodeB_i.shape[0], dtype=np.bool_)
+    boxB = np.empty(6)
+    boxC = np.empty(6)
     st_a = np.empty(_STACK, dtype=np.int64)
     st_b = np.empty(_STACK, dtype=np.int64)
     sp = 1
@@ -378,37 +369,134 @@ def mesh_mesh_crossings(triA, nodeA_f, nodeA_i, triB, nodeB_f, nodeB_i, R, t):
     while sp > 0:
         sp -= 1
         na, nb = st_a[sp], st_b[sp]
-        if _gap2(nodeA_f, na, boxB, nb) > 0.0:
+        _posed_box(nodeB_f, nb, R, t, boxB)
+        g = _box_gap2(nodeA_f, na, boxB)
+        if (mode == 2 and g > 0.0) or (mode != 2 and g > best):
             continue
         leaf_a = nodeA_i[na, 0] < 0
         leaf_b = nodeB_i[nb, 0] < 0
         if leaf_a and leaf_b:
+            if mode != 2:
+                go = _obb_gap(obbA, na, obbB, nb, R, t)
+                if go * go > best:
+                    continue
+            elif _obb_gap(obbA, na, obbB, nb, R, t) > 0.0:
+                continue
+            s0, cnt = nodeB_i[nb, 2], nodeB_i[nb, 3]
+            if not posed[nb]:
+                posed[nb] = True
+                for q in range(cnt):
+                    j = s0 + q
+                    for v in range(4):
+                        if v < 3:
+                            x, y, z = triB[j, 3 * v], triB[j, 3 * v + 1], triB[j, 3 * v + 2]
+                        else:
+                            x, y, z = ballB[j, 0], ballB[j, 1], ballB[j, 2]
+                        for r in range(3):
+                            val = R[r, 0] * x + R[r, 1] * y + R[r, 2] * z + t[r]
+                            if v < 3:
+                                TB[j, 3 * v + r] = val
+                            else:
+                                TB[j, 12 + r] = val
+                    for r in range(3):
+                        TB[j, 9 + r] = (R[r, 0] * triB[j, 9] + R[r, 1] * triB[j, 10]
+                                        + R[r, 2] * triB[j, 11])
             for i in range(nodeA_i[na, 2], nodeA_i[na, 2] + nodeA_i[na, 3]):
-                for j in range(nodeB_i[nb, 2], nodeB_i[nb, 2] + nodeB_i[nb, 3]):
-                    if _ball_gap(ballA, i, ballB, j) <= 0.0 and _crossing(triA[i, 0:9], TB[j],
-                                                                          work):
+                TA = triA[i]
+                for q in range(cnt):
+                    j = s0 + q
+                    T = TB[j]
+                    dx = ballA[i, 0] - T[12]
+                    dy = ballA[i, 1] - T[13]
+                    dz = ballA[i, 2] - T[14]
+                    gb = math.sqrt(dx * dx + dy * dy + dz * dz) - ballA[i, 3] - ballB[j, 3]
+                    if mode == 2:
+                        if gb > 0.0:
+                            continue
+                        ga, sep_a = _plane_gap(T, TA)
+                        if sep_a:
+                            continue
+                        gc, sep_b = _plane_gap(TA, T)
+                        if sep_b or not _crossing(TA, T, work):
+                            continue
                         if k == found.shape[0]:
                             bigger = np.empty((2 * k, 2), dtype=np.int64)
                             bigger[:k] = found
                             found = bigger
                         found[k, 0], found[k, 1] = i, j
                         k += 1
+                        continue
+                    if gb > 0.0 and gb * gb > best:
+                        continue
+                    ga, sep_a = _plane_gap(T, TA)
+                    if ga * ga > best:
+                        continue
+                    gc, sep_b = _plane_gap(TA, T)
+                    if gc * gc > best:
+                        continue
+                    if gb > 0.0:
+                        gu = _axis_gap(TA, T, dx, dy, dz)
+                        if gu * gu > best:
+                            continue
+                    d2 = tri_tri_sep(TA, T, cand, work, sep_a or sep_b)
+                    if d2 < best:
+                        best = d2
+                        sa, sb = i, j
+                        for m in range(6):
+                            out[m] = cand[m]
+                        if best == 0.0 and mode == 1:
+                            return best, out, sa, sb, found[:0]
             continue
         if sp + 2 > _STACK:
-            raise RuntimeError("mesh_mesh_crossings: traversal stack overflow")
+            raise RuntimeError("exact_mesh_kernels: dual tree traversal stack overflow")
         size_a = 0.0
         size_b = 0.0
         for j in range(3):
             size_a = max(size_a, nodeA_f[na, 3 + j] - nodeA_f[na, j])
-            size_b = max(size_b, boxB[nb, 3 + j] - boxB[nb, j])
+            size_b = max(size_b, boxB[3 + j] - boxB[j])
         if not leaf_a and (leaf_b or size_a >= size_b):
-            st_a[sp], st_b[sp] = nodeA_i[na, 0], nb
-            st_a[sp + 1], st_b[sp + 1] = nodeA_i[na, 1], nb
+            c0, c1 = nodeA_i[na, 0], nodeA_i[na, 1]
+            if mode != 2 and _box_gap2(nodeA_f, c0, boxB) < _box_gap2(nodeA_f, c1, boxB):
+                c0, c1 = c1, c0
+            st_a[sp], st_b[sp] = c0, nb
+            st_a[sp + 1], st_b[sp + 1] = c1, nb
         else:
-            st_a[sp], st_b[sp] = na, nodeB_i[nb, 0]
-            st_a[sp + 1], st_b[sp + 1] = na, nodeB_i[nb, 1]
+            c0, c1 = nodeB_i[nb, 0], nodeB_i[nb, 1]
+            if mode != 2:
+                _posed_box(nodeB_f, c0, R, t, boxC)
+                g0 = _box_gap2(nodeA_f, na, boxC)
+                _posed_box(nodeB_f, c1, R, t, boxC)
+                if g0 < _box_gap2(nodeA_f, na, boxC):
+                    c0, c1 = c1, c0
+            st_a[sp], st_b[sp] = na, c0
+            st_a[sp + 1], st_b[sp + 1] = na, c1
         sp += 2
-    return found[:k].copy()
+    return best, out, sa, sb, found[:k].copy()
+
+
+@njit
+def mesh_mesh_nearest(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i, ballB, obbB,
+                      R, t, stop_at_zero, bound):
+    """Least distance between the triangles of meshes A and B (B posed in A
+    by R (3, 3), t (3,)): _dual_traversal's nearest mode; bound [m] an upper
+    bound of the answer (inf: none). With stop_at_zero it returns at the
+    first crossing found.
+
+    Returns (d², out (6,) = (p_ACa, p_ACb) in A, slot of A, slot of B); d² =
+    inf and slots −1 when no pair comes within bound."""
+    d2, out, sa, sb, _ = _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f,
+                                         nodeB_i, ballB, obbB, R, t, 1 if stop_at_zero else 0,
+                                         bound * bound if bound < np.inf else np.inf)
+    return d2, out, sa, sb
+
+
+@njit
+def mesh_mesh_crossings(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i, ballB, obbB,
+                        R, t):
+    """Every pair of crossing triangles of A and B (an edge of one meets the
+    other; B posed in A by R, t): (K, 2) int64 leaf slots (A's, B's)."""
+    return _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i, ballB,
+                           obbB, R, t, 2, 0.0)[4]
 
 
 # ------------------------------------------- a mesh against a curved primitive
@@ -460,19 +548,19 @@ def _tri_primitive(k, a, b, c, T, out, work, best):
         S[0], S[1], S[2], S[3], S[4], S[5] = 0.0, 0.0, -hl, 0.0, 0.0, hl
         best = np.inf
         for e in range(2):
-            d2 = _point_tri(S[3 * e:3 * e + 3], T[0:3], T[3:6], T[6:9], work, 0)
+            d2 = _point_tri(S, 3 * e, T, work, 0)
             if d2 < best:
                 best = d2
                 out[0], out[1], out[2] = work[0], work[1], work[2]
                 out[3], out[4], out[5] = S[3 * e], S[3 * e + 1], S[3 * e + 2]
         for i in range(3):
             j0, j1 = 3 * i, 3 * ((i + 1) % 3)
-            d2 = _seg_seg(T[j0:j0 + 3], T[j1:j1 + 3], S[0:3], S[3:6], work)
+            d2 = _seg_seg(T, j0, j1, S, 0, 3, work)
             if d2 < best:
                 best = d2
                 for m in range(6):
                     out[m] = work[m]
-        if best > 0.0 and _seg_tri_hit(S[0:3], S[3:6], T[0:3], T[3:6], T[6:9], work):
+        if best > 0.0 and _seg_tri_hit(S, 0, 3, T, work):
             best = 0.0
             for m in range(3):
                 out[m] = work[m]
@@ -556,12 +644,11 @@ def _core_lower_bound(k, a, b, c, T, work):
     S[3 + ax] = h
     best = np.inf
     for e in range(2):
-        d2 = _point_tri(S[3 * e:3 * e + 3], T[0:3], T[3:6], T[6:9], work, 0)
-        best = min(best, d2)
+        best = min(best, _point_tri(S, 3 * e, T, work, 0))
     for i in range(3):
         j0, j1 = 3 * i, 3 * ((i + 1) % 3)
-        best = min(best, _seg_seg(T[j0:j0 + 3], T[j1:j1 + 3], S[0:3], S[3:6], work))
-    if best > 0.0 and _seg_tri_hit(S[0:3], S[3:6], T[0:3], T[3:6], T[6:9], work):
+        best = min(best, _seg_seg(T, j0, j1, S, 0, 3, work))
+    if best > 0.0 and _seg_tri_hit(S, 0, 3, T, work):
         best = 0.0
     return math.sqrt(best) - rc
 
