@@ -9,8 +9,6 @@ subsystem's direct-feedthrough pairs.
 """
 from __future__ import annotations
 
-import networkx as nx
-
 from systems.common.overloads import overloaded
 from .diagram import Diagram
 from .indices import InputPortIndex, OutputPortIndex
@@ -36,6 +34,7 @@ class DiagramBuilder:
         self._exported_inputs = []      # [(name, [InputPort, ...])]
         self._exported_input_index = {}  # InputPort -> diagram input index
         self._exported_outputs = []     # [(name, OutputPort)]
+        import networkx as nx   # here: its import (~0.1 s) is not needed by `import systems`
         self._graph = nx.DiGraph()
         self._built = False
 
@@ -385,6 +384,7 @@ class DiagramBuilder:
             seen[name] = system
 
     def _check_for_algebraic_loops(self) -> None:
+        import networkx as nx
         graph = _port_graph(self._systems, self._connections.items())
         try:
             cycle = nx.find_cycle(graph)
@@ -431,6 +431,7 @@ def _check_compatible(src: OutputPort, dest: InputPort) -> None:
 
 def _port_graph(systems, connections) -> nx.DiGraph:
     """Port-level graph: connection edges out->in, feedthrough edges in->out."""
+    import networkx as nx
     graph = nx.DiGraph()
     for system in systems:
         for i, j in system._feedthrough_pairs():
@@ -453,6 +454,7 @@ def _describe_port(node) -> str:
 
 def _diagram_feedthrough(diagram: Diagram) -> set:
     """(diagram input, diagram output) pairs joined by a feedthrough path."""
+    import networkx as nx
     systems = diagram._systems
     connections = [(systems[d].get_input_port(dp), systems[s].get_output_port(sp))
                    for (d, dp), (s, sp) in diagram._connections.items()]
