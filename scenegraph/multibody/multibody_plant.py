@@ -682,6 +682,12 @@ class MultibodyPlant(PlantState, PlantKinematics, PlantGeometry, PlantNames, Pla
         self._throw_if_not_finalized("CreateDefaultContext")
         return super()._make_context(parent)
 
+    def _convert_to_scalar(self, target_cls):
+        """This plant as a `target_cls` (MultibodyPlant_[AutoDiffXd] or back): scalar
+        conversion, in autodiff_plant.py."""
+        from scenegraph.multibody.autodiff_plant import convert_plant
+        return convert_plant(self, target_cls)
+
     # --- lookups ----------------------------------------------------------------------------------
     @staticmethod
     def _check_index(index, kind, count, what) -> int:

@@ -2,7 +2,8 @@
 and ``MultibodyPlant_[None]`` are MultibodyPlant, ``RigidBody_[float]`` is RigidBody, and
 so on; AutoDiff or symbolic scalars raise a RuntimeError (see
 systems.common.scalar_templates). Only the classes this library offers get a template
-name (no ``ContactResults_``, ``ScrewJoint_``, ``MultibodyForces_``, ...)."""
+name (no ``ContactResults_``, ``ScrewJoint_``, ``MultibodyForces_``, ...).
+``MultibodyPlant_[AutoDiffXd]`` is offered (scenegraph/multibody/autodiff_plant.py)."""
 from __future__ import annotations
 
 from scenegraph.hydroelastic.properties import CoulombFriction
@@ -40,6 +41,15 @@ _PYDRAKE_TEMPLATES = (
     "UnitInertia", "UniversalJoint", "WeldJoint",
 )
 
-_TEMPLATES = define_templates(globals(), _PYDRAKE_TEMPLATES, "scenegraph.multibody")
+
+def _autodiff_plant(float_cls):
+    """MultibodyPlant_[AutoDiffXd] (scenegraph/multibody/autodiff_plant.py, imported at
+    first use)."""
+    from scenegraph.multibody.autodiff_plant import MultibodyPlant_AutoDiffXd
+    return MultibodyPlant_AutoDiffXd
+
+
+_TEMPLATES = define_templates(globals(), _PYDRAKE_TEMPLATES, "scenegraph.multibody",
+                              autodiff={"MultibodyPlant": _autodiff_plant})
 globals().update(_TEMPLATES)
 __all__ = sorted(_TEMPLATES)

@@ -12,6 +12,8 @@ it to find a system's class for another scalar).
 """
 from __future__ import annotations
 
+import weakref
+
 from systems.autodiff.autodiff_scalar import AutoDiffXd
 
 __all__ = ["TemplateClass", "ScalarTemplateMethod", "scalar_name", "template_of"]
@@ -24,9 +26,36 @@ def scalar_name(param) -> str:
     return getattr(param, "__name__", None) or str(param)
 
 
+#: classes whose packages' ``templates`` modules were imported looking for them.
+_SEARCHED = weakref.WeakSet()
+
+
 def template_of(cls):
-    """The TemplateClass `cls` is an instantiation of, or None."""
-    return _TEMPLATE_OF.get(cls)
+    """The TemplateClass `cls` is an instantiation of, or None. A class whose template is
+    not known yet has the ``templates`` modules of its packages imported first (from the
+    innermost: ``scenegraph.multibody.templates``, then ``scenegraph.templates``), once
+    per class: the template names are defined there and a package may import them
+    lazily, while a scalar conversion needs them whether or not the user has spelt
+    ``X_`` yet."""
+    found = _TEMPLATE_OF.get(cls)
+    if found is not None or cls in _SEARCHED or not isinstance(cls, type):
+        return found
+    _SEARCHED.add(cls)
+    import importlib
+    import importlib.util
+    parts = getattr(cls, "__module__", "").split(".")[:-1]
+    while parts:
+        name = ".".join(parts) + ".templates"
+        try:
+            if importlib.util.find_spec(name) is not None:
+                importlib.import_module(name)
+        except ImportError:
+            pass
+        found = _TEMPLATE_OF.get(cls)
+        if found is not None:
+            return found
+        parts.pop()
+    return None
 
 
 def _param(param):
