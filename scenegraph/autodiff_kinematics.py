@@ -1,5 +1,7 @@
 """Poses with derivatives for SceneGraph_[AutoDiffXd]: ``FramePoseVector_[AutoDiffXd]``
-(FrameId -> RigidTransform_[AutoDiffXd] X_PF) and the world poses with their derivatives.
+(FrameId -> RigidTransform_[AutoDiffXd] X_PF), ``GeometryConfigurationVector_[AutoDiffXd]``
+(the value of its ``<source>_configuration`` ports) and the world poses with their
+derivatives.
 
 A pose change of SceneGraph_[AutoDiffXd] composes the *values* of its pose inputs with
 the float path (PoseComposer: the same compiled call, the same numbers as SceneGraph's),
@@ -19,12 +21,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
 from scenegraph.identifiers import FrameId, id_type_error
 from scenegraph.kinematics_vector import FramePoseVector, WorldPoses
 from scenegraph.math.autodiff_transforms import RigidTransform_AutoDiffXd, value_and_gradient
 from scenegraph.math.rigid_transform import RigidTransform
+from systems.autodiff.autodiff_arrays import to_autodiff_array
 
-__all__ = ["FramePoseVector_AutoDiffXd", "AutoDiffWorldPoses", "float_pose_vector",
+__all__ = ["FramePoseVector_AutoDiffXd", "GeometryConfigurationVector_AutoDiffXd",
+           "AutoDiffWorldPoses", "float_pose_vector",
            "frame_derivatives", "frame_twists"]
 
 
@@ -68,6 +73,36 @@ class FramePoseVector_AutoDiffXd(FramePoseVector):
 # pydrake's name for messages; __qualname__ stays the attribute name, so it pickles.
 FramePoseVector_AutoDiffXd.__name__ = \
     "FramePoseVector_[AutoDiffXd]"
+
+
+class GeometryConfigurationVector_AutoDiffXd(GeometryConfigurationVector):
+    """pydrake's ``GeometryConfigurationVector_[AutoDiffXd]``: GeometryId -> (3·N,) vertex
+    positions [m] of AutoDiffXd (floats given become constants). As with the float class,
+    SceneGraph never reads them (there is no deformable geometry here)."""
+
+    def set_value(self, id, value) -> None:
+        """Sets geometry `id`'s configuration (3·N,) (AutoDiffXd and/or floats, copied).
+
+        Raises:
+          TypeError: `id` is not a GeometryId, or an entry is not a number or AutoDiffXd.
+        """
+        GeometryConfigurationVector.set_value(self, id, np.zeros(0))     # checks the id
+        self._values[id] = to_autodiff_array(
+            value, "GeometryConfigurationVector_[AutoDiffXd].set_value")
+
+    def __copy__(self):
+        """An independent copy; also ``Clone()``."""
+        clone = GeometryConfigurationVector_AutoDiffXd()
+        clone._values = {k: v.copy() for k, v in self._values.items()}
+        return clone
+
+    Clone = __copy__
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+
+GeometryConfigurationVector_AutoDiffXd.__name__ = "GeometryConfigurationVector_[AutoDiffXd]"
 
 
 def float_pose_vector(vector) -> tuple:

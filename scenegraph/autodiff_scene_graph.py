@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from scenegraph.autodiff_kinematics import (AutoDiffWorldPoses, FramePoseVector_AutoDiffXd,
+                                            GeometryConfigurationVector_AutoDiffXd,
                                             float_pose_vector, frame_derivatives,
                                             frame_twists)
 from scenegraph.geometry_configuration_vector import GeometryConfigurationVector
@@ -356,7 +357,16 @@ class SceneGraph_AutoDiffXd(SceneGraph, LeafSystem_AutoDiffXd):
     ``ToAutoDiffXd()`` of a SceneGraph or of a Diagram holding one."""
 
     _pose_vector_class = FramePoseVector_AutoDiffXd
+    _configuration_vector_class = GeometryConfigurationVector_AutoDiffXd
     _allocate_query_value = staticmethod(_new_autodiff_query_value)
+
+    def RegisterSource(self, name: str = ""):
+        """As SceneGraph.RegisterSource; the ``<name>_configuration`` port takes a
+        GeometryConfigurationVector_[AutoDiffXd]."""
+        source_id = SceneGraph.RegisterSource(self, name)
+        cls = GeometryConfigurationVector_AutoDiffXd
+        self._configuration_ports[source_id]._model = Value[cls](cls())
+        return source_id
 
     def _world_poses_of(self, context):
         """The float world poses of the inputs' values, with the frames' derivatives
@@ -397,8 +407,10 @@ def convert_scene_graph(scene_graph: SceneGraph, target_cls):
     vector_class = target_cls._pose_vector_class
     for port in clone._pose_ports.values():
         port._model = Value[vector_class](vector_class())
+    config_class = getattr(target_cls, "_configuration_vector_class",
+                           GeometryConfigurationVector)
     for port in clone._configuration_ports.values():
-        port._model = Value[GeometryConfigurationVector](GeometryConfigurationVector())
+        port._model = Value[config_class](config_class())
     entry = clone._query_port._cache_entry
     entry._allocate.alloc = target_cls._allocate_query_value
     clone._pose_inputs = (None, None, [], -1)

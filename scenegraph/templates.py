@@ -1,6 +1,8 @@
 """pydrake.geometry's template names: ``X_[float]`` / ``X_[None]`` are X; ``X_[AutoDiffXd]``
-is offered for SceneGraph, QueryObject, FramePoseVector, PenetrationAsPointPair,
-SignedDistancePair and SignedDistanceToPoint (scenegraph/autodiff_scene_graph.py, loaded at first use); other
+is offered for SceneGraph, QueryObject, FramePoseVector, GeometryConfigurationVector,
+PenetrationAsPointPair, SignedDistancePair, SignedDistanceToPoint
+(scenegraph/autodiff_scene_graph.py and autodiff_kinematics.py, loaded at first use),
+MeshcatVisualizer and MeshcatPointCloudVisualizer (visualization/autodiff_visualizers.py); other
 AutoDiffXd instantiations and symbolic scalars raise (see systems.common.scalar_templates). DrakeVisualizer_ is absent
 with DrakeVisualizer (LCM is not offered)."""
 from __future__ import annotations
@@ -26,8 +28,10 @@ from systems.common.scalar_templates import define_templates
 def _autodiff(name: str):
     """A factory of X_[AutoDiffXd] (imported at the first X_[AutoDiffXd])."""
     def make(float_cls):
-        if name == "FramePoseVector":
+        if name in ("FramePoseVector", "GeometryConfigurationVector"):
             from scenegraph import autodiff_kinematics as module
+        elif name.startswith("Meshcat"):
+            from scenegraph.visualization import autodiff_visualizers as module
         else:
             from scenegraph import autodiff_scene_graph as module
         return getattr(module, f"{name}_AutoDiffXd")
@@ -42,6 +46,7 @@ _TEMPLATES = define_templates(globals(), (
     "TriangleSurfaceMesh", "TriangleSurfaceMeshFieldLinear", "VolumeMesh"), "scenegraph",
     autodiff={name: _autodiff(name) for name in (
         "SceneGraph", "QueryObject", "FramePoseVector", "PenetrationAsPointPair",
-        "SignedDistancePair", "SignedDistanceToPoint")})
+        "SignedDistancePair", "SignedDistanceToPoint", "GeometryConfigurationVector",
+        "MeshcatVisualizer", "MeshcatPointCloudVisualizer")})
 globals().update(_TEMPLATES)
 __all__ = sorted(_TEMPLATES)

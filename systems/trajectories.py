@@ -271,7 +271,14 @@ def _spline(breaks, samples, kind, dot_start=None, dot_end=None):
     return PiecewisePolynomial._make(b, c.reshape(c.shape[0], 4, *s.shape[1:]))
 
 
-#: pydrake's template spelling: ``PiecewisePolynomial_[float]`` is PiecewisePolynomial
-#: (the AutoDiffXd and symbolic instantiations are not offered).
+def _autodiff_piecewise_polynomial(float_cls):
+    from systems.trajectories_autodiff import PiecewisePolynomial_AutoDiffXd
+    return PiecewisePolynomial_AutoDiffXd
+
+
+#: pydrake's template spelling: ``PiecewisePolynomial_[float]`` is PiecewisePolynomial,
+#: ``PiecewisePolynomial_[AutoDiffXd]`` is in systems/trajectories_autodiff.py (symbolic
+#: scalars are not offered).
 PiecewisePolynomial_ = TemplateClass("PiecewisePolynomial_", PiecewisePolynomial,
-                                     "systems.trajectories")
+                                     "systems.trajectories",
+                                     autodiff=_autodiff_piecewise_polynomial)

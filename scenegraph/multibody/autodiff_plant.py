@@ -24,9 +24,6 @@ raise on the float plant too).
 """
 from __future__ import annotations
 
-import copy
-import types
-
 import numpy as np
 
 from scenegraph.math.autodiff_transforms import (RigidTransform_AutoDiffXd,
@@ -355,19 +352,6 @@ def _float_query_model(plant) -> None:
     plant._geometry_query_port._model = Value[QueryObject](QueryObject())
 
 
-def _substitutions(source_cls, target_cls) -> dict:
-    """{id(function of source_cls): the function of target_cls of the same name} for every
-    method the two classes define differently: deepcopy replaces the callbacks the
-    plant's ports, cache entries and events hold (weak methods and plain functions)."""
-    out = {}
-    for name in set(dir(MultibodyPlant_AutoDiffXd)):
-        a, b = getattr(source_cls, name, None), getattr(target_cls, name, None)
-        if isinstance(a, types.FunctionType) and isinstance(b, types.FunctionType) \
-                and a is not b:
-            out[id(a)] = b
-    return out
-
-
 def convert_plant(plant, target_cls):
     """`plant` (finalized) as an instance of `target_cls` (MultibodyPlant or
     MultibodyPlant_[AutoDiffXd]): the same tree, geometry registration (the same
@@ -383,18 +367,9 @@ def convert_plant(plant, target_cls):
         raise RuntimeError("Attempting to clone a MultibodyTree that has not been finalized. "
                            "MultibodyTree::Finalize() must be called before attempting to "
                            "clone a MultibodyTree.")
-    from systems.framework.scalar_conversion import _convert_models
-    from systems.framework.system_base import next_system_id
-    memo = {id(plant._parent): None, id(plant._owner): None}
-    if plant._scene_graph is not None:
-        memo[id(plant._scene_graph)] = plant._scene_graph
-    memo.update(_substitutions(type(plant), target_cls))
-    clone = copy.deepcopy(plant, memo)
-    clone.__class__ = target_cls
-    clone._parent, clone._parent_index, clone._owner = None, -1, None
-    clone._system_id = next_system_id()
-    clone._feedthrough_memo = None
-    _convert_models(clone, target_cls._vector_class)
+    from systems.framework.scalar_conversion import _convert_leaf
+    shared = () if plant._scene_graph is None else (plant._scene_graph,)
+    clone = _convert_leaf(plant, target_cls, shared)
     if target_cls is MultibodyPlant_AutoDiffXd:
         _autodiff_query_model(clone)
     else:

@@ -4,6 +4,9 @@ Input u (size input_port_size, e.g. a plant's positions [rad]); output y (one en
 per encoder): y_i = u[index_i] − offset_i, then, with ticks_per_revolution given,
 y_i = floor(y_i · N_i / 2π) · 2π / N_i (rounded down to a whole tick). The offsets
 are numeric parameter 0 of the context (zero by default; set_calibration_offsets).
+``RotaryEncoders_[AutoDiffXd]`` runs the same code on AutoDiffXd (the quantized output's
+derivatives are zero, floor being piecewise constant; unquantized, y_i's derivatives are
+u's minus the offset's).
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import numpy as np
 from systems.common.overloads import signatures
 from systems.common.scalar_templates import TemplateClass
 from systems.framework import BasicVector, LeafSystem, kUseDefaultName
+from systems.framework.autodiff_systems import autodiff_subclass
 
 __all__ = ["RotaryEncoders", "RotaryEncoders_"]
 
@@ -65,7 +69,8 @@ class RotaryEncoders(LeafSystem):
 
     def set_calibration_offsets(self, context, calibration_offsets) -> None:
         """Sets the offsets [rad] (one per encoder) subtracted before quantization."""
-        offsets = np.asarray(calibration_offsets, dtype=float).reshape(-1)
+        offsets = np.asarray(calibration_offsets,
+                             dtype=float if self._scalar is float else object).reshape(-1)
         if offsets.size != self._indices.size:
             raise ValueError(f"set_calibration_offsets(): {offsets.size} offsets for "
                              f"{self._indices.size} encoders")
@@ -104,4 +109,5 @@ def _arguments(args, kwargs) -> tuple:
         ticks
 
 
-RotaryEncoders_ = TemplateClass("RotaryEncoders_", RotaryEncoders, "scenegraph.sensors")
+RotaryEncoders_ = TemplateClass("RotaryEncoders_", RotaryEncoders, "scenegraph.sensors",
+                                autodiff=autodiff_subclass)

@@ -70,3 +70,9 @@ class MeshcatPointCloudVisualizer(LeafSystem):
 
     def DoGetGraphvizFragment(self, params):
         return meshcat_graphviz_fragment(super().DoGetGraphvizFragment, params, self._path)
+
+    def _convert_to_scalar(self, target_cls):
+        """This visualizer as a `target_cls` (its AutoDiffXd class or back), sharing its
+        Meshcat: scalar conversion, in autodiff_visualizers.py."""
+        from scenegraph.visualization.autodiff_visualizers import convert_visualizer
+        return convert_visualizer(self, target_cls)

@@ -127,6 +127,12 @@ class MeshcatVisualizer(QueryObjectVisualizer):
             builder, scene_graph_or_port, MeshcatVisualizer(meshcat, params),
             f"meshcat_visualizer({params.prefix})")
 
+    def _convert_to_scalar(self, target_cls):
+        """This visualizer as a `target_cls` (its AutoDiffXd class or back), sharing its
+        Meshcat: scalar conversion, in autodiff_visualizers.py."""
+        from scenegraph.visualization.autodiff_visualizers import convert_visualizer
+        return convert_visualizer(self, target_cls)
+
     # --- Drake's methods ---------------------------------------------------------------
     def DoGetGraphvizFragment(self, params):
         """Drake's drawing: ``path=/drake/<prefix>`` and an edge to Meshcat."""

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from systems.autodiff.autodiff_scalar import _EMPTY, _new
 from systems.trajectories import PiecewisePolynomial, _hermite
+from systems.trajectories_autodiff import PiecewisePolynomial_AutoDiffXd
 
 __all__ = ["DenseOutputMixin"]
 
@@ -58,6 +60,54 @@ class _DenseTrajectory(PiecewisePolynomial):
         return self._built_coefficients
 
 
+class _AutoDiffDenseTrajectory(_DenseTrajectory, PiecewisePolynomial_AutoDiffXd):
+    """The live dense output of an AutoDiffXd integrator: a
+    PiecewisePolynomial_[AutoDiffXd] through (t, x, ẋ) samples of AutoDiffXd, the
+    sample times with their derivatives dt/dz (an error-controlled step's end depends
+    on z): the Hermite coefficients and the local time carry them."""
+
+    def __init__(self):
+        _DenseTrajectory.__init__(self)
+        self._time_derivatives = []
+        self._built_dbreaks = None
+
+    def _append(self, t: float, x: np.ndarray, xcdot: np.ndarray, dt=_EMPTY) -> None:
+        _DenseTrajectory._append(self, t, x, xcdot)
+        self._time_derivatives.append(dt)
+
+    def _set_last_time_derivatives(self, dt: np.ndarray) -> None:
+        """dt/dz of the last sample (the integrator knows it once the step ends)."""
+        if self._time_derivatives:
+            self._time_derivatives[-1] = dt
+            self._built = -1
+
+    def _refresh(self) -> None:
+        count = len(self._times)
+        if count == self._built:
+            return
+        dbreaks = None
+        if count < 2:
+            breaks, coefficients = np.zeros(0), np.zeros((0, 1, 0, 0), dtype=object)
+        else:
+            breaks = np.array(self._times, dtype=float)
+            nz = max(d.shape[0] for d in self._time_derivatives)
+            dbreaks = np.array([d if d.shape[0] else np.zeros(nz)
+                                for d in self._time_derivatives]).reshape(count, nz)
+            t_ad = np.array([_new(t, d) for t, d in zip(self._times, dbreaks)],
+                            dtype=object) if nz else breaks
+            states = np.array(self._states, dtype=object)[:, :, None]
+            derivatives = np.array(self._derivatives, dtype=object)[:, :, None]
+            coefficients = _hermite(t_ad, states, derivatives)
+        self._built_breaks, self._built_coefficients = breaks, coefficients
+        self._built_dbreaks = dbreaks
+        self._built = count
+
+    @property
+    def _dbreaks(self):
+        self._refresh()
+        return self._built_dbreaks
+
+
 class DenseOutputMixin:
     """Mixed into IntegratorBase."""
 
@@ -67,10 +117,12 @@ class DenseOutputMixin:
         """Starts recording a continuous-state trajectory from the current time;
         ``get_dense_output()`` returns it from now on.
 
+        On AutoDiffXd the trajectory is a PiecewisePolynomial_[AutoDiffXd] (values
+        with the state's derivatives; break times float).
+
         Raises:
-          RuntimeError: the integrator is not initialized, dense integration has been
-            started already, or the integrator is on AutoDiffXd (its dense output,
-            a PiecewisePolynomial_[AutoDiffXd], is not offered).
+          RuntimeError: the integrator is not initialized, or dense integration has
+            been started already.
         """
         if not self.is_initialized():
             raise RuntimeError("IntegratorBase::StartDenseIntegration(): the integrator "
@@ -78,11 +130,9 @@ class DenseOutputMixin:
         if self._dense is not None:
             raise RuntimeError("Dense integration has been started already.")
         if getattr(type(self), "_scalar", float) is not float:
-            raise RuntimeError(f"{type(self).__name__}.StartDenseIntegration(): dense "
-                               f"output on AutoDiffXd (a "
-                               f"PiecewisePolynomial_[AutoDiffXd]) is not offered by "
-                               f"this library")
-        self._dense = _DenseTrajectory()
+            self._dense = _AutoDiffDenseTrajectory()
+        else:
+            self._dense = _DenseTrajectory()
         self._dense_record()
 
     def _dense_record(self) -> None:

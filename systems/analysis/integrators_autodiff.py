@@ -131,7 +131,17 @@ class _AutoDiffIntegrator:
             self._dt = dt0 if max_step else _EMPTY
         elif self._last_step_ad is not None:
             self._dt = (_new(t0, dt0) + self._last_step_ad)._d
+        dense = self._dense
+        if dense is not None and dense._times and dense._times[-1] == info.time:
+            dense._set_last_time_derivatives(self._dt)    # the step's end, dt/dz known now
         return result
+
+    def _dense_record(self) -> None:
+        """IntegratorBase's, the sample's time with its derivatives dt/dz."""
+        count = len(self._dense._times)
+        IntegratorBase._dense_record(self)
+        if len(self._dense._times) > count:
+            self._dense._set_last_time_derivatives(self._dt)
 
     def CalcStateChangeNorm(self, dx: np.ndarray):
         """The weighted infinity norm of IntegratorBase, on AutoDiffXd (the derivative

@@ -29,7 +29,7 @@ from .vectors_autodiff import AutoDiffBasicVector, AutoDiffOutputCalc
 
 __all__ = ["System_AutoDiffXd", "LeafSystem_AutoDiffXd", "Diagram_AutoDiffXd",
            "DiagramBuilder_AutoDiffXd", "Context_AutoDiffXd", "LeafContext_AutoDiffXd",
-           "autodiff_subclass"]
+           "autodiff_subclass", "retype_input_port"]
 
 
 def _rename(cls, name: str, module: str):
@@ -67,6 +67,15 @@ class DiagramContext_AutoDiffXd(DiagramContext, Context_AutoDiffXd):
 
     __slots__ = ()
     SetContinuousState = _set_continuous_state(DiagramContext)
+
+
+def retype_input_port(port, scalar) -> None:
+    """Makes a library InputPort an instance of ``InputPort_[scalar]`` (InputPort for
+    float, its AutoDiffXd subclass for AutoDiffXd), as pydrake's ports of a System_[T]
+    are InputPort_[T]; ports of other classes are left alone."""
+    from .input_port import InputPort, InputPort_AutoDiffXd as autodiff_class
+    if type(port) is InputPort or type(port) is autodiff_class:
+        port.__class__ = autodiff_class if scalar is AutoDiffXd else InputPort
 
 
 def _autodiff_instance(float_cls):
@@ -112,6 +121,10 @@ class LeafSystem_AutoDiffXd(LeafSystem, System_AutoDiffXd):
         return ContinuousState._make(
             AutoDiffBasicVector._zeros(self._xc_model._data.shape[0]),
             self._num_q, self._num_v, self._num_z)
+
+    def _add_input_port(self, port) -> None:
+        retype_input_port(port, AutoDiffXd)
+        LeafSystem._add_input_port(self, port)
 
     def _declare_output(self, name, data_type, size, allocate, calc, prerequisites):
         port = LeafSystem._declare_output(self, name, data_type, size, allocate, calc,

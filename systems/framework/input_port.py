@@ -256,3 +256,17 @@ def _same_value_type(expected, given) -> bool:
         return False
     return (isinstance(expected, type) and isinstance(given, type)
             and issubclass(given, expected))
+
+
+def __getattr__(name: str):
+    """``InputPort_AutoDiffXd``: pydrake's ``InputPort_[AutoDiffXd]`` (the class of an
+    AutoDiffXd system's input ports), made by the template at first use; found here by
+    that name so that its instances pickle."""
+    if name == "InputPort_AutoDiffXd":
+        from systems.autodiff.autodiff_scalar import AutoDiffXd
+        from .templates import InputPort_
+        cls = InputPort_[AutoDiffXd]
+        cls.__qualname__ = name
+        globals()[name] = cls
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

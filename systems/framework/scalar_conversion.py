@@ -19,6 +19,7 @@ offered. A System converts when its converter says so:
 from __future__ import annotations
 
 import copy
+import types
 
 import numpy as np
 
@@ -126,7 +127,10 @@ def _convert_models(system, vector_class) -> None:
     system._discrete_models = [_vector_to(m, vector_class) for m in system._discrete_models]
     system._numeric_parameter_models = [_vector_to(m, vector_class)
                                         for m in system._numeric_parameter_models]
+    from .autodiff_systems import retype_input_port
+    scalar = float if vector_class is BasicVector else AutoDiffXd
     for port in system._input_ports:
+        retype_input_port(port, scalar)
         if isinstance(port._model, BasicVector):
             port._model = _vector_to(port._model, vector_class)
     for entry in system._cache_entries:
@@ -145,10 +149,29 @@ def _convert_models(system, vector_class) -> None:
         system._allocate_xcdot, arity=0)          # the target class's allocation
 
 
-def _convert_leaf(system, target_cls):
-    """A copy of the library LeafSystem `system` as an instance of `target_cls`."""
+def _method_substitutions(source_cls, target_cls) -> dict:
+    """{id(function of source_cls): target_cls's function of the same name} for every
+    method the two classes define differently. Given to deepcopy's memo, it makes the
+    callbacks a copied System holds (weak methods of its ports, cache entries and
+    events, and plain functions) the target class's."""
+    out = {}
+    for name in set(dir(source_cls)) | set(dir(target_cls)):
+        a, b = getattr(source_cls, name, None), getattr(target_cls, name, None)
+        if isinstance(a, types.FunctionType) and isinstance(b, types.FunctionType) \
+                and a is not b:
+            out[id(a)] = b
+    return out
+
+
+def _convert_leaf(system, target_cls, shared=()):
+    """A copy of the library LeafSystem `system` as an instance of `target_cls`, its
+    callbacks the target class's methods; the objects in `shared` (handles such as a
+    Meshcat, or a SceneGraph the system refers to) are shared, not copied."""
     from .system_base import next_system_id
     memo = {id(system._parent): None, id(system._owner): None}
+    for obj in shared:
+        memo[id(obj)] = obj
+    memo.update(_method_substitutions(type(system), target_cls))
     clone = copy.deepcopy(system, memo)
     clone.__class__ = target_cls
     clone._parent, clone._parent_index, clone._owner = None, -1, None

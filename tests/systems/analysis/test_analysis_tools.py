@@ -87,16 +87,20 @@ def test_dense_output_is_one_live_trajectory_as_pydrakes():
     np.testing.assert_array_equal(again.value(0.05), trajectory.value(0.05))
 
 
-def test_dense_output_on_autodiff_is_refused_by_name():
+def test_dense_output_on_autodiff_is_a_piecewise_polynomial_autodiff():
+    """(Values and derivatives: tests/systems/autodiff/test_autodiff_dense_output.py.)"""
+    from systems.trajectories import PiecewisePolynomial_
     system = FirstOrderLowPassFilter_[AutoDiffXd](time_constant=1.0, size=1)
     simulator = Simulator_[AutoDiffXd](system)
     system.get_input_port().FixValue(simulator.get_mutable_context(), [1.0])
     simulator.Initialize()
     assert isinstance(simulator.get_integrator(), IntegratorBase_[AutoDiffXd])   # pydrake
-    with pytest.raises(RuntimeError, match=r"RungeKutta3Integrator_\[AutoDiffXd\]"
-                       r"\.StartDenseIntegration\(\): dense output on AutoDiffXd"):
-        simulator.get_mutable_integrator().StartDenseIntegration()
-    assert simulator.get_integrator().get_dense_output() is None
+    simulator.get_mutable_integrator().StartDenseIntegration()
+    dense = simulator.get_integrator().get_dense_output()
+    assert isinstance(dense, PiecewisePolynomial_[AutoDiffXd])
+    simulator.AdvanceTo(0.5)
+    assert dense.end_time() == 0.5
+    assert simulator.get_mutable_integrator().StopDenseIntegration() is dense
 
 
 def test_statistics_summary_and_printout(capsys):
