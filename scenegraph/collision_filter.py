@@ -1,20 +1,31 @@
-"""CollisionFilter: the internal collision-filter policy of one GeometryState.
+"""CollisionFilter: the internal collision-filter policy of one GeometryState,
+and FilterTable, its linear form that the proximity engine reads.
 
-Only geometries with the proximity role take part. Each gets a *slot*; the
-configuration is a symmetric boolean matrix over slots, ``True`` = filtered.
+Only geometries with the proximity role take part. Each gets a *slot* when it
+gains the role; slots are never reused, so a stale id can never alias a new
+geometry.
 
-* The **persistent base** is a matrix edited by ``apply`` (Exclude sets
-  pairs, Allow clears them, statements in order).
-* The **transient history** is an ordered dict FilterId -> statements with the
-  geometry ids resolved at application time. The current configuration is the
-  base with every history entry replayed in order, so removing an entry
-  recomputes the result exactly as Drake's worked example describes.
-* **Invariants** are applied when reading, so no declaration can undo them: a
-  geometry with itself, two geometries on the same frame, and two anchored
-  geometries (anchored geometries share the world frame, so the second rule
-  covers the third).
+The configuration is an ordered list of **statements**, each an exclusion or
+an allowance over the slots resolved when it was declared: *within* a set S
+(it covers every pair of two members of S) or *between* sets A and B (every
+pair with one member in A and the other in B).
 
-Slots are never reused, so a stale id can never alias a new geometry.
+* The **persistent base** is the statements ``apply`` appended.
+* The **transient history** is an ordered dict FilterId -> statements.
+
+A pair is filtered when an **invariant** holds (the same geometry, two
+geometries on the same frame, two anchored geometries: they share the world
+frame, so the second rule covers the third), or else when the *last*
+statement covering it, base first then the history in order, is an
+exclusion. That is Drake's model replayed on a boolean matrix (Exclude sets
+pairs, Allow clears them, statements in order; removing a history entry
+recomputes the result exactly as Drake's worked example describes), kept
+in O(N + declared members) memory instead of N²: nothing here is ever an
+(N, N) matrix except on request (``filtered_matrix``, ``FilterTable.matrix``).
+
+Every statement carries a serial number, increasing with each one declared.
+Base statements can only be appended while the history is empty, so serial
+order *is* replay order, also after RemoveDeclaration and flatten.
 """
 from __future__ import annotations
 
@@ -24,18 +35,228 @@ from scenegraph.identifiers import FilterId, GeometryId
 
 EXCLUDE, ALLOW = "exclude", "allow"
 
+#: Member roles in a statement (bits): in the within-set or set A, in set B.
+ROLE_A, ROLE_B = 1, 2
+_EMPTY = np.zeros(0, dtype=np.int64)
+
+
+class FilterTable:
+    """The collision filter of N rows in linear form.
+
+    Attributes:
+      frame_code: (N,) int64. Rows with equal codes are always filtered (the
+        same frame; anchored rows share the world frame's code).
+      member_start: (N+1,) int64. Row r's statement memberships are entries
+        member_start[r]:member_start[r+1] of the arrays below, newest
+        statement first.
+      member_order: (M,) int64 the statement's position in replay order
+        (larger = later).
+      member_role: (M,) int64 role bits (ROLE_A | ROLE_B: a within-set
+        member, or a member of both sides of a between statement).
+      member_exclude: (M,) bool, the statement is an exclusion.
+
+    Pair (i, j) on different frames is filtered when the latest statement
+    that both rows belong to and that covers them (one in A, the other in B;
+    a within-set member counts as both) is an exclusion; no such statement:
+    not filtered. Memory O(N + M).
+    """
+
+    def __init__(self, frame_code, member_start, member_order, member_role, member_exclude):
+        self.frame_code = np.ascontiguousarray(frame_code, dtype=np.int64)
+        self.member_start = np.ascontiguousarray(member_start, dtype=np.int64)
+        self.member_order = np.ascontiguousarray(member_order, dtype=np.int64)
+        self.member_role = np.ascontiguousarray(member_role, dtype=np.int64)
+        self.member_exclude = np.ascontiguousarray(member_exclude, dtype=bool)
+        self._words = None
+
+    @property
+    def num_rows(self) -> int:
+        return len(self.frame_code)
+
+    @property
+    def num_members(self) -> int:
+        return len(self.member_order)
+
+    def __len__(self) -> int:
+        return self.num_rows
+
+    # ---- construction ------------------------------------------------------
+    @classmethod
+    def from_statements(cls, frame_code, statements) -> "FilterTable":
+        """The table of rows with these frame codes (N,) and `statements`:
+        (exclude: bool, rows_A (k,) int, rows_B (l,) int or None for a
+        within statement), in replay order; negative rows (members not in
+        the table) are dropped. O(N + M log M)."""
+        frame_code = np.asarray(frame_code, dtype=np.int64)
+        n = len(frame_code)
+        rows, order, role, exclude = [], [], [], []
+        for s, (excl, a, b) in enumerate(statements):
+            a = np.asarray(a, dtype=np.int64)
+            a = a[a >= 0]
+            if b is None:
+                if len(a) < 2:
+                    continue  # covers no pair
+                parts = ((a, ROLE_A | ROLE_B),)
+            else:
+                b = np.asarray(b, dtype=np.int64)
+                b = b[b >= 0]
+                if not len(a) or not len(b):
+                    continue
+                parts = ((a, ROLE_A), (b, ROLE_B))
+            for r, bits in parts:
+                rows.append(r)
+                order.append(np.full(len(r), s, dtype=np.int64))
+                role.append(np.full(len(r), bits, dtype=np.int64))
+                exclude.append(np.full(len(r), bool(excl)))
+        if not rows:
+            return cls(frame_code, np.zeros(n + 1, dtype=np.int64), _EMPTY, _EMPTY,
+                       np.zeros(0, dtype=bool))
+        rows, order = np.concatenate(rows), np.concatenate(order)
+        role, exclude = np.concatenate(role), np.concatenate(exclude)
+        if len(rows) and rows.max() >= n:
+            raise ValueError(f"FilterTable: statement row {int(rows.max())} out of range "
+                             f"[0, {n})")
+        # By row, newest statement first; a row in both sides of one
+        # statement gets one entry with both role bits.
+        sort = np.lexsort((-order, rows))
+        rows, order, role, exclude = rows[sort], order[sort], role[sort], exclude[sort]
+        same = np.zeros(len(rows), dtype=bool)
+        same[1:] = (rows[1:] == rows[:-1]) & (order[1:] == order[:-1])
+        if same.any():
+            first = np.flatnonzero(~same)
+            role = np.bitwise_or.reduceat(role, first)
+            rows, order, exclude = rows[first], order[first], exclude[first]
+        start = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=start[1:])
+        return cls(frame_code, start, order, role, exclude)
+
+    @classmethod
+    def from_matrix(cls, filtered) -> "FilterTable":
+        """The table of a dense (N, N) bool filter (True = filtered; its
+        upper triangle is read): every filtered pair becomes one exclusion
+        between its two rows, each row its own frame. Memory O(N + pairs)."""
+        m = np.asarray(filtered, dtype=bool)
+        n = len(m)
+        i, j = np.nonzero(np.triu(m, 1))
+        return cls.from_pairs(n, i, j)
+
+    @classmethod
+    def from_pairs(cls, n: int, i, j) -> "FilterTable":
+        """The table of N rows, each its own frame, with the pairs (i[k],
+        j[k]) (i != j) filtered: one exclusion between the two rows each."""
+        i = np.asarray(i, dtype=np.int64).reshape(-1)
+        j = np.asarray(j, dtype=np.int64).reshape(-1)
+        k = len(i)
+        rows = np.concatenate([i, j])
+        order = np.concatenate([np.arange(k), np.arange(k)])
+        role = np.concatenate([np.full(k, ROLE_A), np.full(k, ROLE_B)])
+        sort = np.lexsort((-order, rows))
+        start = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=start[1:])
+        return cls(np.arange(n), start, order[sort], role[sort], np.ones(2 * k, dtype=bool))
+
+    # ---- the compiled form ---------------------------------------------------
+    def words(self) -> np.ndarray:
+        """The table as the compiled broadphase reads it
+        (sweep_and_prune.filter_words: an (N + M, 3) int64 array), cached."""
+        if self._words is None:
+            from scenegraph.proximity.compiled.sweep_and_prune import filter_words
+            self._words = filter_words(self.frame_code, self.member_start, self.member_order,
+                                       self.member_role, self.member_exclude)
+        return self._words
+
+    # ---- queries -----------------------------------------------------------
+    def is_filtered(self, i: int, j: int) -> bool:
+        """True if rows i and j never pair (i == j included)."""
+        if self.frame_code[i] == self.frame_code[j]:
+            return True
+        a, a_end = int(self.member_start[i]), int(self.member_start[i + 1])
+        b, b_end = int(self.member_start[j]), int(self.member_start[j + 1])
+        order, role = self.member_order, self.member_role
+        while a < a_end and b < b_end:
+            sa, sb = order[a], order[b]
+            if sa == sb:
+                ra, rb = role[a], role[b]
+                if (ra & rb >> 1) | (ra >> 1 & rb):
+                    return bool(self.member_exclude[a])
+                a, b = a + 1, b + 1
+            elif sa > sb:
+                a += 1
+            else:
+                b += 1
+        return False
+
+    def filtered_block(self, rows_a, rows_b) -> np.ndarray:
+        """(len(rows_a), len(rows_b)) bool: filtered[i, j] for the given
+        rows (memory of the block's size, time the block's plus the covered
+        members' products)."""
+        ra = np.asarray(rows_a, dtype=np.int64).reshape(-1)
+        rb = np.asarray(rows_b, dtype=np.int64).reshape(-1)
+        code = self.frame_code
+        out = code[ra][:, None] == code[rb][None, :]
+        if not self.num_members or not len(ra) or not len(rb):
+            return out
+        # Replay the statements in order on the block (rows' positions in it).
+        n = self.num_rows
+        pos_a = np.full(n, -1, dtype=np.int64)
+        pos_b = np.full(n, -1, dtype=np.int64)
+        pos_a[ra] = np.arange(len(ra))
+        pos_b[rb] = np.arange(len(rb))
+        if len(np.unique(ra)) != len(ra) or len(np.unique(rb)) != len(rb):
+            raise ValueError("FilterTable.filtered_block: rows repeat")
+        owner = np.repeat(np.arange(n), np.diff(self.member_start))
+        sort = np.argsort(self.member_order, kind="stable")
+        owner, order = owner[sort], self.member_order[sort]
+        role, exclude = self.member_role[sort], self.member_exclude[sort]
+        bounds = np.flatnonzero(np.diff(order)) + 1
+        declared = np.zeros(out.shape, dtype=np.int8)    # 0 none, 1 excluded, 2 allowed
+        for s0, s1 in zip(np.r_[0, bounds], np.r_[bounds, len(order)]):
+            rows, bits = owner[s0:s1], role[s0:s1]
+            value = 1 if exclude[s0] else 2
+            for x_bits, y_bits in ((ROLE_A, ROLE_B), (ROLE_B, ROLE_A)):
+                x = pos_a[rows[(bits & x_bits) != 0]]
+                y = pos_b[rows[(bits & y_bits) != 0]]
+                x, y = x[x >= 0], y[y >= 0]
+                if len(x) and len(y):
+                    declared[np.ix_(x, y)] = value
+        out |= declared == 1
+        return out
+
+    def matrix(self) -> np.ndarray:
+        """(N, N) bool, True where filtered (diagonal True): dense, N² bytes;
+        for tests and small scenes."""
+        rows = np.arange(self.num_rows)
+        return self.filtered_block(rows, rows)
+
+    def unfiltered_pairs(self, block: int = 1024) -> np.ndarray:
+        """(K, 2) int64 every unfiltered row pair i < j, sorted; computed a
+        block of rows at a time (block × N temporaries)."""
+        n = self.num_rows
+        out = []
+        cols = np.arange(n)
+        for r0 in range(0, n, block):
+            rows = np.arange(r0, min(r0 + block, n))
+            ok = ~self.filtered_block(rows, cols)
+            ok &= cols[None, :] > rows[:, None]
+            i, j = np.nonzero(ok)
+            out.append(np.stack([rows[i], j], axis=1))
+        return (np.concatenate(out).astype(np.int64) if out
+                else np.zeros((0, 2), dtype=np.int64))
+
 
 class CollisionFilter:
     """Filter configuration over proximity geometries (see module docstring)."""
 
     def __init__(self):
         self._slot: dict[GeometryId, int] = {}
-        self._ids: list = []            # slot -> GeometryId or None (removed)
-        self._frame_key: list = []      # slot -> frame key (FrameId); None once removed
-        self._base = np.zeros((0, 0), dtype=bool)
+        self._frame_codes: dict = {}        # frame key -> code
+        self._slot_code = np.zeros(8, dtype=np.int64)   # slot -> frame code
+        self._num_slots = 0
+        # Statements: (serial, exclude, slots_A (k,) int64, slots_B or None).
+        self._base: list = []
         self._history: dict[FilterId, list] = {}
-        self._current = None            # cached matrix (base + history), or None
-        self._invariant = None          # cached invariant matrix, or None
+        self._serial = 0
+        self._slot_table = None             # FilterTable over slots, or None
 
     # ---- membership -------------------------------------------------------
     def add_geometry(self, geometry_id: GeometryId, frame_key) -> None:
@@ -43,44 +264,41 @@ class CollisionFilter:
         frame for anchored geometry). It starts unfiltered except invariants."""
         if geometry_id in self._slot:
             return
-        n = len(self._ids)
-        cap = self._base.shape[0]
-        if n >= cap:
-            new_cap = max(8, 2 * cap)
-            grown = np.zeros((new_cap, new_cap), dtype=bool)
-            grown[:cap, :cap] = self._base
-            self._base = grown
+        n = self._num_slots
+        if n >= len(self._slot_code):
+            grown = np.zeros(2 * len(self._slot_code), dtype=np.int64)
+            grown[:n] = self._slot_code[:n]
+            self._slot_code = grown
+        self._slot_code[n] = self._frame_codes.setdefault(frame_key, len(self._frame_codes))
         self._slot[geometry_id] = n
-        self._ids.append(geometry_id)
-        self._frame_key.append(frame_key)
-        self._dirty()
+        self._num_slots = n + 1
+        self._slot_table = None
 
     def remove_geometry(self, geometry_id: GeometryId) -> None:
-        """Forgets the geometry: clears its base row/column and drops it from
-        every transient declaration."""
-        slot = self._slot.pop(geometry_id, None)
-        if slot is None:
-            return
-        self._base[slot, :] = False
-        self._base[:, slot] = False
-        self._ids[slot] = None
-        self._frame_key[slot] = None
-        for fid, statements in self._history.items():
-            self._history[fid] = [(op, tuple(g for g in a if g != geometry_id),
-                                   None if b is None else tuple(g for g in b if g != geometry_id))
-                                  for op, a, b in statements]
-        self._dirty()
+        """Forgets the geometry: it leaves every statement (its slot is never
+        reused, so statements naming it no longer match anything)."""
+        if self._slot.pop(geometry_id, None) is not None:
+            self._slot_table = None
 
     def has_geometry(self, geometry_id: GeometryId) -> bool:
         return geometry_id in self._slot
 
-    def _dirty(self) -> None:
-        self._current = None
-        self._invariant = None
-
     # ---- declarations -----------------------------------------------------
+    def _resolved(self, statements) -> list:
+        """[(serial, exclude, slots_A, slots_B or None)] of resolved statements
+        [(op, ids_a, ids_b or None)] (ids that are not members dropped)."""
+        slot = self._slot
+        out = []
+        for op, ids_a, ids_b in statements:
+            a = np.fromiter((slot[g] for g in ids_a if g in slot), dtype=np.int64)
+            b = None if ids_b is None else np.fromiter(
+                (slot[g] for g in ids_b if g in slot), dtype=np.int64)
+            out.append((self._serial, op == EXCLUDE, a, b))
+            self._serial += 1
+        return out
+
     def apply(self, statements) -> None:
-        """Applies resolved statements [(op, ids_a, ids_b or None)] to the base.
+        """Appends resolved statements [(op, ids_a, ids_b or None)] to the base.
 
         Raises:
           RuntimeError: if a transient history exists.
@@ -90,21 +308,22 @@ class CollisionFilter:
                 "You cannot modify the persistent collision filter configuration when there "
                 f"are active, transient filter declarations (ids: "
                 f"{[f.get_value() for f in self._history]})")
-        _replay(self._base, self._slot, statements)
-        self._current = None
+        self._base.extend(self._resolved(statements))
+        self._slot_table = None
 
     def apply_transient(self, statements) -> FilterId:
         """Appends resolved statements to the history; returns their FilterId."""
+        resolved = self._resolved(statements)
         fid = FilterId.get_new_id()
-        self._history[fid] = list(statements)
-        self._current = None
+        self._history[fid] = resolved
+        self._slot_table = None
         return fid
 
     def remove_declaration(self, filter_id: FilterId) -> bool:
         if filter_id not in self._history:
             return False
         del self._history[filter_id]
-        self._current = None
+        self._slot_table = None
         return True
 
     def is_active(self, filter_id: FilterId) -> bool:
@@ -115,47 +334,46 @@ class CollisionFilter:
 
     def flatten(self) -> None:
         """Folds the history into the persistent base and clears the history."""
-        self._base = self._current_matrix().copy()
+        for statements in self._history.values():
+            self._base.extend(statements)
         self._history.clear()
-        self._current = None
+        self._slot_table = None
 
     # ---- queries ----------------------------------------------------------
-    def _current_matrix(self) -> np.ndarray:
-        if self._current is None:
-            if not self._history:
-                self._current = self._base
-            else:
-                M = self._base.copy()
-                for statements in self._history.values():
-                    _replay(M, self._slot, statements)
-                self._current = M
-        return self._current
+    def _statements(self):
+        """Every statement in replay order: the base, then the history."""
+        yield from self._base
+        for statements in self._history.values():
+            yield from statements
 
-    def _invariant_matrix(self) -> np.ndarray:
-        if self._invariant is None:
-            n = len(self._ids)
-            keys = {}
-            codes = np.array([keys.setdefault(k, len(keys)) if k is not None else -1 - i
-                              for i, k in enumerate(self._frame_key)], dtype=np.int64)
-            inv = codes[:, None] == codes[None, :]
-            if n:
-                np.fill_diagonal(inv, True)
-            self._invariant = inv
-        return self._invariant
+    def table(self, geometry_ids) -> FilterTable:
+        """The FilterTable of the given member ids as rows, in that order.
+        O(N + declared members)."""
+        n = len(geometry_ids)
+        slots = np.fromiter((self._slot[g] for g in geometry_ids), dtype=np.int64, count=n)
+        row_of_slot = np.full(self._num_slots, -1, dtype=np.int64)
+        row_of_slot[slots] = np.arange(n)
+        return FilterTable.from_statements(
+            self._slot_code[slots],
+            ((excl, row_of_slot[a], None if b is None else row_of_slot[b])
+             for _, excl, a, b in self._statements()))
+
+    def _table_over_slots(self) -> FilterTable:
+        if self._slot_table is None:
+            self._slot_table = FilterTable.from_statements(
+                self._slot_code[:self._num_slots],
+                ((excl, a, b) for _, excl, a, b in self._statements()))
+        return self._slot_table
 
     def is_filtered(self, id_a: GeometryId, id_b: GeometryId) -> bool:
         """True if the pair is filtered (ids must both be members)."""
         i, j = self._slot[id_a], self._slot[id_b]
-        return bool(self._invariant_matrix()[i, j] or self._current_matrix()[i, j])
+        return self._table_over_slots().is_filtered(i, j)
 
     def filtered_matrix(self, geometry_ids) -> np.ndarray:
         """(n, n) bool: filtered[i, j] for the given member ids, in that order
-        (diagonal True)."""
-        idx = np.fromiter((self._slot[g] for g in geometry_ids), dtype=np.int64,
-                          count=len(geometry_ids))
-        n = len(self._ids)
-        full = self._invariant_matrix() | self._current_matrix()[:n, :n]
-        return full[np.ix_(idx, idx)]
+        (diagonal True). Dense: for tests and small scenes."""
+        return self.table(geometry_ids).matrix()
 
     def snapshot(self) -> tuple:
         """A hashable summary of the configuration (for tests and diffs)."""
@@ -168,28 +386,17 @@ class CollisionFilter:
 
     # ---- copying ----------------------------------------------------------
     def __deepcopy__(self, memo):
+        # Statements are never modified in place: the copy shares them.
         other = CollisionFilter.__new__(CollisionFilter)
         other._slot = dict(self._slot)
-        other._ids = list(self._ids)
-        other._frame_key = list(self._frame_key)
-        other._base = self._base.copy()
+        other._frame_codes = dict(self._frame_codes)
+        other._slot_code = self._slot_code.copy()
+        other._num_slots = self._num_slots
+        other._base = list(self._base)
         other._history = {k: list(v) for k, v in self._history.items()}
-        other._current = None
-        other._invariant = self._invariant
+        other._serial = self._serial
+        other._slot_table = self._slot_table
         return other
-
-
-def _replay(M: np.ndarray, slot: dict, statements) -> None:
-    """Applies resolved statements in order to matrix M (in place)."""
-    for op, ids_a, ids_b in statements:
-        value = op == EXCLUDE
-        a = np.fromiter((slot[g] for g in ids_a if g in slot), dtype=np.int64)
-        if ids_b is None:
-            M[np.ix_(a, a)] = value
-        else:
-            b = np.fromiter((slot[g] for g in ids_b if g in slot), dtype=np.int64)
-            M[np.ix_(a, b)] = value
-            M[np.ix_(b, a)] = value
 
 
 class ProximityView:
@@ -203,7 +410,9 @@ class ProximityView:
       is_anchored: (n,) bool.
       frame_ids: list[FrameId] (world frame for anchored geometry).
       pose_index: (n,) int index into PoseTopology/WorldPoses geometry arrays.
-      filtered: (n, n) bool, True where the pair is filtered (diagonal True).
+      filter: FilterTable of the n rows (linear in n).
+      filtered: (n, n) bool, True where the pair is filtered (diagonal True);
+        dense, built at its first read (for tests and small scenes).
     """
 
     def __init__(self, geometry_ids, shapes, properties, frame_ids, pose_index, filtered,
@@ -215,16 +424,23 @@ class ProximityView:
         self.frame_ids = frame_ids
         self.is_anchored = np.array([f == world_id for f in frame_ids], dtype=bool)
         self.pose_index = pose_index
-        self.filtered = filtered
+        self.filter = (filtered if isinstance(filtered, FilterTable)
+                       else FilterTable.from_matrix(filtered))
+        self._filtered = None
         self._pairs = None
+
+    @property
+    def filtered(self) -> np.ndarray:
+        if self._filtered is None:
+            self._filtered = self.filter.matrix()
+        return self._filtered
 
     def candidate_pairs(self) -> np.ndarray:
         """(K, 2) int array of (i, j), i < j, of unfiltered pairs, sorted."""
         if self._pairs is None:
-            i, j = np.nonzero(np.triu(~self.filtered, 1))
-            self._pairs = np.stack([i, j], axis=1).astype(np.int64)
+            self._pairs = self.filter.unfiltered_pairs()
         return self._pairs
 
     def is_filtered(self, id_a: GeometryId, id_b: GeometryId) -> bool:
         """True if the pair (id_a, id_b) of proximity geometries is filtered out."""
-        return bool(self.filtered[self.index[id_a], self.index[id_b]])
+        return self.filter.is_filtered(self.index[id_a], self.index[id_b])

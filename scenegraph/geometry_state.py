@@ -713,8 +713,7 @@ class GeometryState:
             geoms = sorted((g for g in self._geometries.values() if Role.kProximity in g.props),
                            key=lambda g: g.id.get_value())
             ids = [g.id for g in geoms]
-            filtered = (self._collision_filter.filtered_matrix(ids) if ids
-                        else np.zeros((0, 0), dtype=bool))
+            filtered = self._collision_filter.table(ids)
             self._proximity_view = ProximityView(
                 ids, [g.shape for g in geoms], [g.props[Role.kProximity] for g in geoms],
                 [g.frame_id for g in geoms],

@@ -362,12 +362,13 @@ def closest_pairs(scene, world_poses, geometry_ids, k: int, max_distance: float)
     n = len(scene.ids)
     if k <= 0 or not len(S) or n < 2:
         return []
-    filtered = scene.filtered
     inside = np.zeros(n, dtype=bool)
     inside[S] = True
-    ii, jj = np.nonzero(~filtered[S][:, ~inside])
+    outside = np.flatnonzero(~inside)
+    # The filter's block of these rows only (|S| x (n - |S|), not n x n).
+    ii, jj = np.nonzero(~scene.filter.filtered_block(S, outside))
     a = S[ii]
-    b = np.flatnonzero(~inside)[jj]
+    b = outside[jj]
     if not len(a):
         return []
     rows = np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)

@@ -20,10 +20,15 @@ sides [m]; for a distance query with max_distance d pass margin = d / 2 (the
 boxes then overlap whenever their per-axis gap is at most d), for a point query
 use boxes_near_point with the threshold itself.
 
-Filtering is a boolean (N, N) matrix (True = filtered); PairFilter also packs
-it as bitsets of allowed pairs i < j (what the compiled path reads). Output
-pairs are an (K, 2) int64 array with i < j, sorted by (i, j), whatever the
-method.
+The compiled path (Broadphase) reads the filter in linear form:
+collision_filter.FilterTable (per row its frame code and its memberships in
+the declared statements, O(N + members)), as a GeometryState's filter gives
+it. The numpy reference functions take a boolean (N, N) matrix (True =
+filtered); PairFilter holds such a matrix (dense: for tests, benchmarks and
+small explicit filters), packs it as bitsets of allowed pairs i < j for
+pairs_nxn, and converts to a FilterTable (one exclusion per filtered pair)
+for the compiled path. Output pairs are an (K, 2) int64 array with i < j,
+sorted by (i, j), whatever the method.
 """
 from __future__ import annotations
 
@@ -31,6 +36,8 @@ import enum
 from typing import Iterable, Sequence
 
 import numpy as np
+
+from scenegraph.collision_filter import FilterTable
 
 #: Below this many geometries AUTO uses NXN without looking at the sweep.
 AUTO_SAP_MIN_GEOMETRIES = 64
@@ -60,6 +67,21 @@ def _param(params, name):
     return float(v)
 
 
+_KIND_CODE = {k: i for i, k in enumerate(SHAPE_KINDS)}
+#: Parameters per primitive kind in AabbModel's packed params.
+_PARAM_COUNT = {"Sphere": 1, "Box": 3, "Capsule": 2, "Cylinder": 2, "Ellipsoid": 3,
+                "HalfSpace": 0}
+
+
+def _rows_of_kinds(kinds: list) -> dict:
+    """{kind: (rows,) int64} in order of first appearance."""
+    codes = np.array([_KIND_CODE[k] for k in kinds], dtype=np.int64)
+    out = {}
+    for c in dict.fromkeys(codes.tolist()):
+        out[SHAPE_KINDS[c]] = np.flatnonzero(codes == c)
+    return out
+
+
 class AabbModel:
     """Per-geometry shape data from which world AABBs are computed.
 
@@ -70,53 +92,97 @@ class AabbModel:
         Ellipsoid {a, b, c}; HalfSpace {}; Convex, Mesh {vertices: (V, 3)
         points in G, e.g. the convex hull's vertices, scale applied} [m].
         params may be a dict or an object with those attributes/methods.
+
+    ``from_arrays`` builds the same model from packed parameters without a
+    Python call per parameter (what the ProximityScene uses).
     """
 
     def __init__(self, shapes: Sequence[tuple[str, object]]):
-        self.num_geometries = len(shapes)
+        n = len(shapes)
         kinds = [k for k, _ in shapes]
         bad = [k for k in kinds if k not in SHAPE_KINDS]
         if bad:
             raise ValueError(f"AabbModel: unknown shape kind {bad[0]!r}; expected one "
                              f"of {SHAPE_KINDS}")
+        params = np.zeros((n, 3))
+        vertices = {}
+        for k, rows in _rows_of_kinds(kinds).items():
+            ps = [shapes[i][1] for i in rows]
+            if k == "Sphere":
+                params[rows, :1] = [[_param(p, "radius")] for p in ps]
+            elif k == "Box":
+                params[rows] = np.array([[_param(p, "width"), _param(p, "depth"),
+                                          _param(p, "height")] for p in ps]) / 2.0
+            elif k in ("Capsule", "Cylinder"):
+                params[rows, :2] = [[_param(p, "radius"), _param(p, "length") / 2.0]
+                                    for p in ps]
+            elif k == "Ellipsoid":
+                params[rows] = [[_param(p, "a"), _param(p, "b"), _param(p, "c")] for p in ps]
+            elif k in ("Convex", "Mesh"):
+                for i, p in zip(rows.tolist(), ps):
+                    v = p["vertices"] if isinstance(p, dict) else getattr(p, "vertices")
+                    vertices[i] = v() if callable(v) else v
+        self._setup(kinds, params, vertices)
+
+    @classmethod
+    def from_arrays(cls, kinds: Sequence[str], params: np.ndarray,
+                    vertices: dict) -> "AabbModel":
+        """The model of N rows of kinds (SHAPE_KINDS names), packed params
+        (N, 3) [m] (Sphere (r, ·, ·), Box half sizes, Capsule/Cylinder (r,
+        half length, ·), Ellipsoid (a, b, c); other columns and rows
+        ignored) and vertices {row: (V, 3) points in G [m]} of the Convex and
+        Mesh rows. O(N + total vertices)."""
+        kinds = list(kinds)
+        bad = [k for k in kinds if k not in SHAPE_KINDS]
+        if bad:
+            raise ValueError(f"AabbModel: unknown shape kind {bad[0]!r}; expected one "
+                             f"of {SHAPE_KINDS}")
+        model = cls.__new__(cls)
+        model._setup(kinds, np.asarray(params, dtype=float).reshape(len(kinds), 3), vertices)
+        return model
+
+    def _setup(self, kinds: list, params: np.ndarray, vertices: dict) -> None:
+        """Groups the rows by kind and packs them (see _pack)."""
+        self.num_geometries = len(kinds)
         self.kinds = np.array(kinds, dtype=object)
         self._groups: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._vertices_of: dict[str, list] = {}
-        by_kind: dict[str, list[int]] = {}
-        for i, k in enumerate(kinds):
-            by_kind.setdefault(k, []).append(i)
-        for k, rows in by_kind.items():
-            rows = np.array(rows, dtype=np.int64)
-            ps = [shapes[i][1] for i in rows]
-            if k == "Sphere":
-                data = np.array([[_param(p, "radius")] for p in ps])
-            elif k == "Box":
-                data = np.array([[_param(p, "width"), _param(p, "depth"),
-                                  _param(p, "height")] for p in ps]) / 2.0
-            elif k in ("Capsule", "Cylinder"):
-                data = np.array([[_param(p, "radius"), _param(p, "length") / 2.0] for p in ps])
-            elif k == "Ellipsoid":
-                data = np.array([[_param(p, "a"), _param(p, "b"), _param(p, "c")] for p in ps])
-            elif k == "HalfSpace":
-                data = np.zeros((len(rows), 0))
-            else:  # Convex, Mesh: padded vertex sets
+        self._padded: dict[str, np.ndarray] = {}
+        for k, rows in _rows_of_kinds(kinds).items():
+            if k in ("Convex", "Mesh"):
                 verts = []
-                for p in ps:
-                    v = p["vertices"] if isinstance(p, dict) else getattr(p, "vertices")
-                    v = np.asarray(v() if callable(v) else v, dtype=float).reshape(-1, 3)
+                for i in rows.tolist():
+                    v = np.asarray(vertices[i], dtype=float).reshape(-1, 3)
                     if len(v) == 0:
                         raise ValueError(f"AabbModel: a {k} has no vertices")
+                    if not np.isfinite(v).all():
+                        raise ValueError(f"AabbModel: a {k} has a non-finite parameter")
                     verts.append(v)
                 self._vertices_of[k] = verts
+                data = None    # padded (rows, V max, 3) block: built by world_aabbs
+            else:
+                data = params[rows, :_PARAM_COUNT[k]]
+                if not np.isfinite(data).all():
+                    raise ValueError(f"AabbModel: a {k} has a non-finite parameter")
+            self._groups[k] = (rows, data)
+        self._pack()
+
+    def _data(self, k: str) -> np.ndarray:
+        """The (rows, V max, 3) padded vertices of kind k (Convex, Mesh),
+        built at the first numpy world_aabbs (the reference path; the
+        compiled one reads the packed arrays), or the kind's parameters."""
+        rows, data = self._groups[k]
+        if data is None:
+            data = self._padded.get(k)
+            if data is None:
+                verts = self._vertices_of[k]
                 vmax = max(len(v) for v in verts)
                 data = np.empty((len(rows), vmax, 3))
                 for r, v in enumerate(verts):
                     data[r, :len(v)] = v
                     data[r, len(v):] = v[0]
-            if k != "HalfSpace" and not np.isfinite(data).all():
-                raise ValueError(f"AabbModel: a {k} has a non-finite parameter")
-            self._groups[k] = (rows, data)
-        self._pack()
+                self._padded[k] = data
+        return data
 
     def _pack(self) -> None:
         """Flat arrays for the compiled kernels (compiled/sweep_and_prune.py):
@@ -129,9 +195,9 @@ class AabbModel:
         for k, (rows, data) in self._groups.items():
             kind[rows] = SHAPE_KINDS.index(k)
             if k in ("Convex", "Mesh"):
-                for r, g in enumerate(rows):
-                    hulls[int(g)] = self._vertices_of[k][r]
-                    counts[g] = len(hulls[int(g)])
+                for r, g in enumerate(rows.tolist()):
+                    hulls[g] = self._vertices_of[k][r]
+                    counts[g] = len(hulls[g])
             elif k != "HalfSpace":
                 params[rows, :data.shape[1]] = data
         vertex_start = np.zeros(n + 1, dtype=np.int64)
@@ -164,7 +230,8 @@ class AabbModel:
         pos[sel] = np.arange(len(sel))
         lo = np.empty((len(sel), 3))
         hi = np.empty((len(sel), 3))
-        for k, (krows, data) in self._groups.items():
+        for k, (krows, _) in self._groups.items():
+            data = self._data(k)
             if rows is None:
                 take, out = np.arange(len(krows)), krows
             else:
@@ -232,6 +299,14 @@ class PairFilter:
             raise ValueError(f"PairFilter: need a square matrix, got shape {m.shape}")
         self.matrix = m if symmetric else m | m.T
         self._allowed_upper_words = None
+        self._table = None
+
+    def table(self) -> FilterTable:
+        """The filter as a FilterTable (one exclusion per filtered pair
+        i < j; cached): what the compiled Broadphase reads."""
+        if self._table is None:
+            self._table = FilterTable.from_matrix(self.matrix)
+        return self._table
 
     def allowed_upper_words(self) -> np.ndarray:
         """(N, ceil(N/64)) uint64 bitsets of allowed pairs j > i (cached).
@@ -279,9 +354,12 @@ class PairFilter:
 
 
 def as_filter_matrix(filtered, n: int) -> np.ndarray:
-    """(N, N) bool from a PairFilter, a bool matrix, or an iterable of pairs."""
+    """(N, N) bool from a PairFilter, a FilterTable, a bool matrix, or an
+    iterable of pairs."""
     if isinstance(filtered, PairFilter):
         m = filtered.matrix
+    elif isinstance(filtered, FilterTable):
+        m = filtered.matrix()
     elif isinstance(filtered, np.ndarray) and filtered.dtype == bool and filtered.ndim == 2:
         m = filtered | filtered.T
     else:
@@ -650,23 +728,30 @@ class Broadphase:
                                hulls, NO_PAIRS)
 
     def allowed_words(self, filtered) -> np.ndarray:
-        """The filter as int64 bitsets of allowed pairs i < j (NO_FILTER for
-        None; cached for the last PairFilter: its matrix never changes).
-        filtered: None, a PairFilter, an (N, N) bool matrix (True = filtered)
-        or an iterable of index pairs."""
+        """The filter in the compiled broadphase's linear form
+        (sweep_and_prune.filter_words; NO_FILTER for None; cached for the
+        last FilterTable or PairFilter given: neither ever changes).
+        filtered: None, a collision_filter.FilterTable (linear), a PairFilter,
+        an (N, N) bool matrix (True = filtered) or an iterable of index pairs
+        (the last three dense: tests and small filters)."""
         if filtered is None:
             return NO_FILTER
         cached = self._filter_words
         if filtered is cached[0]:
             return cached[1]
         n = self.model.num_geometries
-        if not isinstance(filtered, PairFilter):
-            words = _pack_rows(np.triu(~as_filter_matrix(filtered, n), 1))
-            return np.ascontiguousarray(words).view(np.int64)
-        if filtered.matrix.shape != (n, n):
-            raise ValueError(f"filter matrix has shape {filtered.matrix.shape}, "
-                             f"expected {(n, n)}")
-        words = np.ascontiguousarray(filtered.allowed_upper_words()).view(np.int64)
+        if isinstance(filtered, FilterTable):
+            table = filtered
+        elif isinstance(filtered, PairFilter):
+            if filtered.matrix.shape != (n, n):
+                raise ValueError(f"filter matrix has shape {filtered.matrix.shape}, "
+                                 f"expected {(n, n)}")
+            table = filtered.table()
+        else:
+            return FilterTable.from_matrix(as_filter_matrix(filtered, n)).words()
+        if table.num_rows != n:
+            raise ValueError(f"filter table has {table.num_rows} rows, expected {n}")
+        words = table.words()
         self._filter_words = (filtered, words)  # one tuple: threads never see a mix
         return words
 
@@ -702,8 +787,8 @@ class Broadphase:
 
     def candidate_pairs(self, R_WG, p_WG, filtered=None, margin: float = 0.0) -> np.ndarray:
         """Sorted (K, 2) int64 unfiltered row pairs i < j whose (inflated)
-        boxes overlap. filtered: None, a PairFilter (fastest), an (N, N) bool
-        matrix (True = filtered) or an iterable of index pairs."""
+        boxes overlap. filtered: as allowed_words (a FilterTable or a
+        PairFilter is converted once and cached)."""
         from scenegraph.proximity.compiled import layout
         return self._query(R_WG, p_WG, layout.QUERY_CANDIDATES, margin,
                            self.allowed_words(filtered))[0]

@@ -12,8 +12,9 @@ before id_B):
                       ShapeData (a Mesh's hull built at the first pair query)
                       and, for a Mesh, its triangle BVH (built lazily)
   frame_ids, properties, pose_index (rows into WorldPoses), anchored
-  filtered, pair_filter   Drake's filters and invariants, (n, n) bool and
-                      packed as bitsets
+  filter              Drake's filters and invariants as a
+                      collision_filter.FilterTable (linear in n; `filtered`
+                      gives the dense (n, n) bool matrix on request)
   table               dispatch.ShapeTable: PackedShapes + PackedHulls
   broadphase          broadphase.Broadphase: boxes and candidate pairs only
   cache               values of the batched, ray, manifold and contact
@@ -33,13 +34,15 @@ collision), candidates and boxes. The point queries go through PointQuery
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import threading
 import warnings
 
 import numpy as np
 
 from scenegraph.proximity.broadphase import (NO_PAIRS, AabbModel, Broadphase, BroadphaseMethod,
-                                             PairFilter, explicit_rows, raise_bad_row)
+                                             explicit_rows, raise_bad_row)
 from scenegraph.proximity.compiled import layout
 from scenegraph.proximity.compiled.layout import (FLAG_REFUSE_HALFSPACE_PAIRS, NUM_STATS,
                                                   QUERY_FIRST_HIT, STAT_BAD_ROW)
@@ -70,6 +73,24 @@ def _aabb_params(shape, data):
     if kind in ("Mesh", "Convex"):
         return kind, {"vertices": data.hull.vertices}
     return kind, shape
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """Python's cyclic garbage collector paused while a scene builds its
+    tables: the build allocates a few objects per geometry, all kept, and
+    each collection the allocations trigger scans every object the process
+    holds (the geometry state included), which made building the
+    representations of 10,000 geometries ~3x slower. Nothing is lost: the
+    collector runs again after, as before (unless it was off already)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class Representation:
@@ -125,7 +146,8 @@ class _BuiltOnce:
         with _LAZY_LOCK:
             found = scene.__dict__
             if self._name not in found:
-                found[self._name] = self._build(scene)
+                with _gc_paused():
+                    found[self._name] = self._build(scene)
             return found[self._name]
 
 
@@ -146,12 +168,13 @@ class ProximityScene:
         known = previous.representations if previous is not None else {}
         self.representations = {}
         reps = []
-        for shape in view.shapes:
-            rep = known.get(id(shape))
-            if rep is None or rep.shape is not shape:
-                rep = Representation(shape)
-            self.representations[id(shape)] = rep
-            reps.append(rep)
+        with _gc_paused():
+            for shape in view.shapes:
+                rep = known.get(id(shape))
+                if rep is None or rep.shape is not shape:
+                    rep = Representation(shape)
+                self.representations[id(shape)] = rep
+                reps.append(rep)
         self.reps = reps
         self.frame_ids = view.frame_ids
         self.properties = list(view.properties)
@@ -161,10 +184,8 @@ class ProximityScene:
         # geometry has the proximity role, in the topology's order), else −1.
         identity = np.array_equal(view.pose_index, np.arange(len(view.pose_index)))
         self.identity_count = len(view.pose_index) if identity else -1
-        self.filtered = view.filtered
-        # Packed once per geometry state (symmetric by construction: kept as given).
-        self.pair_filter = (PairFilter(view.filtered, symmetric=True) if len(view.filtered)
-                            else None)
+        # Linear in n: per row its frame code and declared statements.
+        self.filter = view.filter
         self.method = BroadphaseMethod(method)
         self._explicit = None
         if explicit_pairs is not None:
@@ -182,8 +203,17 @@ class ProximityScene:
         return ShapeTable([r.data for r in self.reps])
 
     def _build_broadphase(self):
-        return Broadphase(AabbModel([r.aabb for r in self.reps]), anchored=self.anchored,
-                          method=self.method, explicit_pairs=self._explicit)
+        # The boxes' parameters are the narrow-phase table's (the same
+        # numbers: Sphere r, Box half sizes, Capsule/Cylinder (r, half
+        # length), Ellipsoid semi-axes), a Convex's or Mesh's vertices its
+        # hull's: no Python call per parameter.
+        reps = self.reps
+        kinds = self.kind_names()
+        vertices = {g: reps[g].data.hull.vertices for g, k in enumerate(kinds)
+                    if k == "Convex" or k == "Mesh"}
+        model = AabbModel.from_arrays(kinds, self.table.packed.params, vertices)
+        return Broadphase(model, anchored=self.anchored, method=self.method,
+                          explicit_pairs=self._explicit)
 
     def _build_compiled(self):
         """(QueryState, pair_queries.query's entry): one state per scene (the
@@ -191,7 +221,8 @@ class ProximityScene:
         from scenegraph._jit import entry_point
         table, broadphase = self.table, self.broadphase
         state = broadphase.new_state(table.packed, table.hulls,
-                                     broadphase.allowed_words(self.pair_filter))
+                                     broadphase.allowed_words(self.filter if len(self.ids)
+                                                              else None))
         n = len(self.ids)
         R, p = np.zeros((n, 3, 3)), np.zeros((n, 3))
         stats = np.empty(NUM_STATS, dtype=np.int64)
@@ -210,6 +241,13 @@ class ProximityScene:
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    @property
+    def filtered(self) -> np.ndarray:
+        """(n, n) bool, True where a pair is filtered (diagonal True): the
+        view's dense matrix, built at its first read (N² bytes; the queries
+        read the linear `filter`)."""
+        return self.view.filtered
 
     def __getstate__(self):
         # The compiled state and entry are rebuilt on demand (not picklable);
@@ -415,8 +453,7 @@ class ProximityScene:
     def unfiltered_pairs(self) -> np.ndarray:
         """(K, 2) every unfiltered row pair i < j, sorted (built once)."""
         if self._all_pairs is None:
-            i, j = np.nonzero(np.triu(~self.filtered, 1))
-            self._all_pairs = np.stack([i, j], axis=1).astype(np.int64).reshape(-1, 2)
+            self._all_pairs = self.view.candidate_pairs()
         return self._all_pairs
 
     def cached(self, key, make):

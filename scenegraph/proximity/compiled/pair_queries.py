@@ -66,7 +66,7 @@ from scenegraph.proximity.compiled.layout import (
 from scenegraph.proximity.compiled.narrow_phase import solve_pairs
 from scenegraph.proximity.compiled.sweep_and_prune import (_boxes, _fill_boxes, _grown, _mode,
                                                             _sweep_order, candidate_pairs_kernel,
-                                                            found_pairs_in_order)
+                                                            found_pairs_in_order, pair_allowed)
 
 __all__ = ["query", "select_pairs", "GRID_PROBE_TESTS_PER_ROW"]
 
@@ -173,11 +173,12 @@ def _solved(shapes, hulls, R, p, pairs, max_distance, stats):
 @njit(inline="always")
 def _candidate(lo, hi, allowed, a, b):
     """Whether rows a < b are a candidate pair: boxes lo, hi (N, 3) touching
-    (closed) and the pair allowed by the filter words (empty: no filter)."""
+    (closed) and the pair allowed by the filter (sweep_and_prune.pair_allowed;
+    empty: no filter)."""
     for c in range(3):
         if not (lo[a, c] <= hi[b, c] and lo[b, c] <= hi[a, c]):
             return False
-    return allowed.shape[0] == 0 or ((allowed[a, b >> 6] >> (b & 63)) & 1) != 0
+    return allowed.shape[0] == 0 or pair_allowed(allowed, a, b)
 
 
 @njit(inline="always")
@@ -236,7 +237,7 @@ def _pairs_hit(inner, R, p, lo, hi, allowed, ax, order, swept, budget):
                     and lo[j, 2] <= h2 and l2 <= hi[j, 2]):
                 continue
             a, b = (i, j) if i < j else (j, i)
-            if use_filter and ((allowed[a, b >> 6] >> (b & 63)) & 1) == 0:
+            if use_filter and not pair_allowed(allowed, a, b):
                 continue
             rj = inner[j, 3]
             if ri > 0.0 and rj > 0.0:

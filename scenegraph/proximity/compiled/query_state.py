@@ -22,9 +22,10 @@ packed_shapes.py for their meaning):
                      computed by the first query after anchored_ready[0] was
                      set to 0 (the kernel then sets it to 1)
   anchored_ready (1,) int64
-  allowed (N, W) int64
-                     the filter: bitsets of allowed pairs i < j
-                     (PairFilter.allowed_upper_words as int64; (0, 0): none)
+  allowed (N + M, 3) int64
+                     the collision filter in linear form (M declared
+                     statement memberships): sweep_and_prune.filter_words,
+                     read by sweep_and_prune.pair_allowed ((0, 0): none)
   method int64       the broadphase method (layout.NXN, SWEEP, GRID, AUTO,
                      EXPLICIT)
   explicit (K, 2) int64

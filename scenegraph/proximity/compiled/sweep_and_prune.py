@@ -17,10 +17,11 @@ overlap) and inflated by `margin` on every side. The arithmetic is exactly
 that of AabbModel.world_aabbs (same operations in the same order), so both
 give bit-identical boxes.
 
-Pairs: (K, 2) int64, i < j, sorted by (i, j). `allowed` is
-PairFilter.allowed_upper_words() viewed as int64: bit (j mod 64) of word
-allowed[i, j // 64] is set when the pair i < j may collide; an empty (0, 0)
-array means "no filter". Small scenes test all pairs in (i, j) order; larger
+Pairs: (K, 2) int64, i < j, sorted by (i, j). `allowed` is the collision
+filter in linear form (collision_filter.FilterTable.words(), filter_words
+below): an (N + M, 3) int64 array, O(N + M) for M declared statement
+memberships; pair_allowed tests one pair; an empty (0, k) array means "no
+filter". Small scenes test all pairs in (i, j) order; larger
 ones sort the boxes along one axis (the one whose box centres spread most
 relative to the box sizes) and sweep, the largest ones inside grid columns
 over the two other axes; pairs found out of order are put in (i, j) order
@@ -48,12 +49,65 @@ from scenegraph.proximity.compiled.layout import BP_SPHERE as SPHERE
 
 __all__ = ["SPHERE", "BOX", "CAPSULE", "CYLINDER", "ELLIPSOID", "HALFSPACE", "CONVEX",
            "MESH", "NXN", "SWEEP", "GRID", "AUTO", "BOXES_ONLY", "candidate_pairs_kernel",
-           "boxes_and_pairs", "boxes_and_unordered_pairs", "found_pairs_in_order"]
+           "boxes_and_pairs", "boxes_and_unordered_pairs", "found_pairs_in_order",
+           "pair_allowed", "filter_words"]
 
 #: AUTO tests all pairs below this many geometries (measured crossover) ...
 AUTO_SWEEP_MIN_GEOMETRIES = 64
 #: ... and sweeps inside grid columns from this many on.
 AUTO_GRID_MIN_GEOMETRIES = 128
+
+
+# --- the filter array (filter_words): rows 0..N-1 hold a geometry row's frame
+# --- code and the range [begin, end) of its statement memberships, which are
+# --- rows N.. of the same array, newest statement first, each one key
+FILTER_FRAME, FILTER_BEGIN, FILTER_END = 0, 1, 2
+FILTER_KEY = 0
+# --- a membership key: position of the statement in replay order
+# --- << FILTER_ORDER_SHIFT | FILTER_EXCLUDE (an exclusion) | role bits
+# --- (FILTER_ROLE_A: in the within-set or set A; FILTER_ROLE_B: in set B)
+FILTER_ROLE_A, FILTER_ROLE_B, FILTER_EXCLUDE, FILTER_ORDER_SHIFT = 1, 2, 4, 3
+
+
+def filter_words(frame_code, member_start, member_order, member_role, member_exclude):
+    """The (N + M, 3) int64 filter array of N rows and M memberships
+    (collision_filter.FilterTable's fields, roles ROLE_A = 1, ROLE_B = 2):
+    see FILTER_* above and pair_allowed."""
+    n, m = len(frame_code), len(member_order)
+    out = np.zeros((n + m, 3), dtype=np.int64)
+    out[:n, FILTER_FRAME] = frame_code
+    out[:n, FILTER_BEGIN] = n + np.asarray(member_start[:-1])
+    out[:n, FILTER_END] = n + np.asarray(member_start[1:])
+    out[n:, FILTER_KEY] = ((np.asarray(member_order, dtype=np.int64) << FILTER_ORDER_SHIFT)
+                           | np.where(member_exclude, FILTER_EXCLUDE, 0)
+                           | np.asarray(member_role, dtype=np.int64))
+    return out
+
+
+@njit
+def pair_allowed(allowed, i, j):
+    """Whether the filter array `allowed` (non-empty; filter_words) lets
+    rows i and j pair: not on one frame, and the latest statement both rows
+    belong to that covers them (one in A, the other in B) is no exclusion.
+    Walks both rows' memberships from the newest: O(their count), nothing
+    for rows that belong to no statement."""
+    if allowed[i, FILTER_FRAME] == allowed[j, FILTER_FRAME]:
+        return False
+    a, a_end = allowed[i, FILTER_BEGIN], allowed[i, FILTER_END]
+    b, b_end = allowed[j, FILTER_BEGIN], allowed[j, FILTER_END]
+    while a < a_end and b < b_end:
+        ka, kb = allowed[a, FILTER_KEY], allowed[b, FILTER_KEY]
+        sa, sb = ka >> FILTER_ORDER_SHIFT, kb >> FILTER_ORDER_SHIFT
+        if sa == sb:
+            if ((ka & (kb >> 1)) | ((ka >> 1) & kb)) & FILTER_ROLE_A:
+                return (ka & FILTER_EXCLUDE) == 0
+            a += 1
+            b += 1
+        elif sa > sb:
+            a += 1
+        else:
+            b += 1
+    return True
 
 
 @njit(inline="always")
@@ -307,7 +361,7 @@ def _fill(B, ids, seg_start, swept, grid, allowed, s0, a0, first, second, k0, hi
                     continue
                 gb = ids[b]
                 i, j = (ga, gb) if ga < gb else (gb, ga)
-                if use_filter and ((allowed[i, j >> 6] >> (j & 63)) & 1) == 0:
+                if use_filter and not pair_allowed(allowed, i, j):
                     continue
                 first[k] = i
                 second[k] = j
