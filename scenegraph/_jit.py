@@ -29,6 +29,16 @@ lists come from parsing the sources once; `_ImportIndex` keeps them, keyed by
 each file's content hash, in a small file beside the cache, so later
 processes only hash the files (parsing them cost ~0.5 s of CPU per import).
 
+Loading. numba refreshes its whole target context before it looks a kernel
+up in the cache: it imports and registers the typing and lowering of every
+function it supports, and scipy.linalg for its BLAS check (~0.25 s of CPU in
+a new process, more than loading the kernels). Loading machine code needs
+none of that, only numba's runtime and a few symbols (`_prepare_to_load`);
+here a kernel is looked up without the refresh, and numba's compiler still
+refreshes the context before any compile. `load_cached` loads a kernel's
+cached specializations before its first call, without its arguments (the
+pair-query kernels at context creation, scenegraph._warmup).
+
 Concurrent processes. numba numbers a function's cached specializations 1,
 2, ... in an index file that each process rewrites from what it read: two
 processes compiling different specializations at once could both choose
@@ -87,14 +97,16 @@ from numba.core import caching
 from numba.core import errors as numba_errors
 from numba.core import types as numba_types
 from numba.core import event as numba_event
+from numba.core import sigutils
+from numba.core.compiler_lock import global_compiler_lock
 
 try:                    # POSIX: the cache index is merged under a file lock
     import fcntl
 except ImportError:     # pragma: no cover (Windows: content-named files only)
     fcntl = None
 
-__all__ = ["njit", "entry_point", "module_digest", "module_closure", "kernel_sources_digest",
-           "sources_digest", "PACKAGE_LOCATORS", "CacheLocationWarning", "CompileReport",
+__all__ = ["njit", "entry_point", "load_cached", "module_digest", "module_closure",
+           "kernel_sources_digest", "sources_digest", "PACKAGE_LOCATORS", "CacheLocationWarning", "CompileReport",
            "COMPILE_REPORT", "helper_process"]
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
@@ -327,6 +339,7 @@ def _in_package(py_file) -> bool:
 # ------------------------------------------------------------------ locators
 
 _REFUSED_IN_TREE: set = set()   # package folders whose __pycache__ is not writable
+_WRITABLE: set = set()          # cache folders found writable in this process
 _WARNED: set = set()
 
 
@@ -337,6 +350,17 @@ def _package_locator(base):
     class Locator(base):
         def get_source_stamp(self):
             return module_digest(os.path.abspath(self._py_file))
+
+        def ensure_cache_path(self):
+            # numba proves the folder writable by creating a temporary file in
+            # it, for every kernel at import (~200 of them): once per folder
+            # and process here; later calls only make sure it still exists.
+            path = self.get_cache_path()
+            if path in _WRITABLE:
+                os.makedirs(path, exist_ok=True)
+                return
+            super().ensure_cache_path()
+            _WRITABLE.add(path)
 
         @classmethod
         def from_function(cls, py_func, py_file):
@@ -421,6 +445,34 @@ class _IndexDataCacheFile(caching.IndexDataCacheFile):
                     os.unlink(self._data_path(name))
 
 
+def _prepare_to_load(target_context) -> None:
+    """What loading cached machine code needs of numba, without the rest of
+    ``target_context.refresh()``: numba's runtime (NRT: its C functions'
+    symbols and its small compiled library) and the hash-secret symbols
+    (numba.cpython.hashing adds them at import). Every other symbol a
+    kernel links against is installed when the target context is made.
+    refresh() also imports and registers numba's typing and lowering of
+    every supported Python and numpy function (~0.1 s of CPU) and, through
+    numba.np.arraymath's BLAS check, scipy.linalg (~0.15 s): a compile needs
+    those, and numba's compiler refreshes the context itself before each
+    compile."""
+    from numba.core.runtime import rtsys
+    import numba.cpython.hashing  # noqa: F401  (its import adds the symbols)
+    rtsys.initialize(target_context)
+
+
+def _load_without_refresh(cache, sig, target_context):
+    """numba's Cache.load_overload (the kernel for `sig` from the cache, or
+    None) with _prepare_to_load instead of the context's full refresh; if
+    loading fails there, numba's own path (refresh, then load) is taken."""
+    _prepare_to_load(target_context)
+    try:
+        with cache._guard_against_spurious_io_errors():
+            return cache._load_overload(sig, target_context)
+    except Exception:   # noqa: BLE001 - numba's full path decides (and raises)
+        return super(_FunctionCache, cache).load_overload(sig, target_context)
+
+
 class _FunctionCache(caching.FunctionCache):
     """numba's FunctionCache writing through _IndexDataCacheFile; a miss of
     a query kernel called from Python starts the helper process or waits for
@@ -433,7 +485,7 @@ class _FunctionCache(caching.FunctionCache):
             source_stamp=self._impl.locator.get_source_stamp())
 
     def load_overload(self, sig, target_context):
-        result = super().load_overload(sig, target_context)
+        result = _load_without_refresh(self, sig, target_context)
         if result is not None or getattr(COMPILE_REPORT._local, "depth", 0):
             return result       # found, or a callee inside a compile
         group = _kernel_group(self._py_func)
@@ -442,7 +494,7 @@ class _FunctionCache(caching.FunctionCache):
         if _HELPER["process"] is None:
             _start_helper(group)
         elif _HELPER["process"] and not _claim(group) and _wait_for(group):
-            return super().load_overload(sig, target_context)
+            return _load_without_refresh(self, sig, target_context)
         return result
 
 
@@ -694,21 +746,23 @@ def _plain_call_template(dispatcher):
 
 def _compile_lazily(function, options):
     literals = options.pop("specialize_literals", True)
-    try:
-        dispatcher = numba.njit(**options)(function)
-    except RuntimeError as exc:
-        if "no locator available" not in str(exc):
-            raise
-        # No writable cache folder anywhere (read-only install, no writable
-        # home, no NUMBA_CACHE_DIR): compile in every process instead.
-        warnings.warn(f"numba cannot cache {function.__qualname__} ({exc}); it will be "
-                      f"compiled in every process. Set NUMBA_CACHE_DIR to a writable "
-                      f"folder to keep compiled kernels.", RuntimeWarning, stacklevel=3)
-        dispatcher = numba.njit(**{**options, "cache": False})(function)
+    cache = options.pop("cache", False)
+    # numba's own cache=True would make a FunctionCache that _FunctionCache
+    # replaces: made once here instead (each costs ~0.3 ms at import).
+    dispatcher = numba.njit(**options)(function)
     if not hasattr(dispatcher, "get_call_template"):        # NUMBA_DISABLE_JIT=1
         return dispatcher
-    if isinstance(getattr(dispatcher, "_cache", None), caching.FunctionCache):
-        dispatcher._cache = _FunctionCache(function)
+    if cache:
+        try:
+            dispatcher._cache = _FunctionCache(function)
+        except RuntimeError as exc:
+            if "no locator available" not in str(exc):
+                raise
+            # No writable cache folder anywhere (read-only install, no writable
+            # home, no NUMBA_CACHE_DIR): compile in every process instead.
+            warnings.warn(f"numba cannot cache {function.__qualname__} ({exc}); it will be "
+                          f"compiled in every process. Set NUMBA_CACHE_DIR to a writable "
+                          f"folder to keep compiled kernels.", RuntimeWarning, stacklevel=3)
     if not literals:
         dispatcher.get_call_template = _plain_call_template(dispatcher)
     return dispatcher
@@ -732,6 +786,40 @@ def njit(function=None, **options):
     if function is None:
         return lambda f: _compile_lazily(f, dict(merged))
     return _compile_lazily(function, dict(merged))
+
+
+def load_cached(dispatcher) -> int:
+    """Loads into `dispatcher` the specializations its on-disk cache holds
+    for this machine and this source (those numba would load at a first
+    call), compiling nothing; returns how many it holds now (0: none
+    cached, or not a cached kernel of this package). Kernels take fixed
+    argument types, so that is usually one; a process can load a kernel
+    this way before its first call without building the arguments."""
+    cache = getattr(dispatcher, "_cache", None)
+    if not isinstance(cache, _FunctionCache):
+        return 0
+    codegen = dispatcher.targetctx.codegen()
+    try:
+        keys = list(cache._cache_file._load_index())
+    except Exception:   # noqa: BLE001 - an unreadable index loads nothing
+        return 0
+    with global_compiler_lock:     # as numba's Dispatcher.compile
+        for key in keys:
+            args, _ = sigutils.normalize_signature(key[0])
+            if tuple(args) in dispatcher.overloads or key != cache._index_key(
+                    key[0], codegen):
+                continue
+            # numba's cache-hit path of Dispatcher.compile, without its
+            # compile on a miss (a data file gone since the index was read)
+            cres = _load_without_refresh(cache, key[0], dispatcher.targetctx)
+            if cres is None:
+                continue
+            dispatcher._cache_hits[key[0]] += 1
+            if not cres.objectmode:
+                dispatcher.targetctx.insert_user_function(cres.entry_point, cres.fndesc,
+                                                          [cres.library])
+            dispatcher.add_overload(cres)
+    return len(dispatcher.overloads)
 
 
 def entry_point(dispatcher, args):

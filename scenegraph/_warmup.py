@@ -31,7 +31,8 @@ import threading
 
 import numpy as np
 
-__all__ = ["GROUPS", "KERNEL_GROUPS", "run_group", "prepare_pair_queries"]
+__all__ = ["GROUPS", "KERNEL_GROUPS", "PREPARED_KERNELS", "run_group", "prepare_group",
+           "prepare_pair_queries"]
 
 #: The groups, in the order a helper compiles them (those a first query is
 #: least likely to need first).
@@ -123,23 +124,47 @@ def run_group(group: str) -> None:
                 query.ComputeContactSurfaces(representation)
 
 
+#: (module, function) of the kernels a group's first query calls, which
+#: `prepare_group` loads from the cache without running a query.
+PREPARED_KERNELS = {
+    "pair queries": (("scenegraph.kinematics_kernels", "geometry_world_poses"),
+                     ("scenegraph.proximity.compiled.query_state", "new_query_state"),
+                     ("scenegraph.proximity.compiled.pair_queries", "query")),
+}
+
 _PREPARED = {"pair queries": False}
 _PREPARE_LOCK = threading.Lock()
 
 
+def prepare_group(group: str) -> None:
+    """Loads `group`'s kernels (PREPARED_KERNELS) from the compile cache, or,
+    when one of them has nothing cached for this machine and source (a fresh
+    checkout, an edited kernel), runs the group's queries on the warm-up
+    scene (run_group), which compiles them. Loading takes no scene: the
+    warm-up scene's Convex alone would import scipy.spatial (~0.2 s) in a
+    process whose own scene has no hull."""
+    import importlib
+
+    from scenegraph._jit import load_cached
+    for module, name in PREPARED_KERNELS[group]:
+        if load_cached(getattr(importlib.import_module(module), name)) == 0:
+            run_group(group)
+            return
+
+
 def prepare_pair_queries() -> None:
     """Loads (or, on a fresh checkout, compiles) the pair-query kernels in
-    this process, once: SceneGraph calls it when it creates a context whose
-    query output port is used, so that the kernels' loading (~0.2 s of CPU
-    in a new process) or first compile happens at context creation, before
-    `Simulator.Initialize`, and never as a spike inside the first
-    `AdvanceTo`. A failure here is left for the real query to report."""
+    this process, once (prepare_group): SceneGraph calls it when it creates
+    a context whose query output port is used, so that the kernels' loading
+    (~0.1 s of CPU in a new process) or first compile happens at context
+    creation, before `Simulator.Initialize`, and never as a spike inside the
+    first `AdvanceTo`. A failure here is left for the real query to report."""
     with _PREPARE_LOCK:
         if _PREPARED["pair queries"]:
             return
         _PREPARED["pair queries"] = True     # first: run_group makes a context too
     try:
-        run_group("pair queries")
+        prepare_group("pair queries")
     except Exception:   # noqa: BLE001 - the query itself raises it, with its context
         pass
 

@@ -318,3 +318,39 @@ def test_an_unreadable_index_file_is_ignored(tmp_path):
     assert index.names(str(module)) == ("scenegraph.shapes",)
     index.save()                                # replaced by a good one
     assert _jit._ImportIndex([tmp_path]).names(str(module)) == ("scenegraph.shapes",)
+
+
+def test_a_new_process_loads_cached_kernels_without_refreshing_numba():
+    """Loading machine code skips numba's context refresh (its typing
+    registries, and scipy.linalg for the BLAS check); a later compile in the
+    same process still works (the compiler refreshes before compiling)."""
+    import numpy as np
+
+    from scenegraph.math import math_kernels
+
+    math_kernels.rotation_status(np.eye(3))     # compiled and cached, if it was not
+    code = """
+import sys
+import numpy as np
+from scenegraph import _jit
+from scenegraph.math import math_kernels
+loaded = _jit.load_cached(math_kernels.rotation_status)
+again = _jit.load_cached(math_kernels.rotation_status)
+refreshed = "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules
+status = math_kernels.rotation_status(np.diag([1.0, 1.0, -1.0]))
+def total(x):
+    return np.sum(x) + len(x)
+compiled = _jit.njit(cache=False)(total)(np.arange(4.0))
+print(loaded >= 1, again == loaded, refreshed, status != 0, compiled)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=REPO).stdout.split()
+    # loaded (at least the one signature compiled above), not twice; no refresh;
+    # the loaded kernel answers (a reflection is not a rotation); a compile works
+    assert out == ["True", "True", "False", "True", "10.0"]
+
+
+def test_load_cached_loads_nothing_for_a_kernel_without_a_cache():
+    kernel = _jit.njit(cache=False)(pair_queries._in_frame.py_func)
+    assert _jit.load_cached(kernel) == 0
+    assert kernel.signatures == []

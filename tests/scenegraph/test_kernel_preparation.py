@@ -21,7 +21,7 @@ def prepared(monkeypatch):
     """Records the kernel preparations (and makes none)."""
     calls = []
     monkeypatch.setitem(_warmup._PREPARED, "pair queries", False)
-    monkeypatch.setattr(_warmup, "run_group", calls.append)
+    monkeypatch.setattr(_warmup, "prepare_group", calls.append)
     return calls
 
 
@@ -73,6 +73,7 @@ def test_a_root_scene_graph_with_proximity_geometry_is_prepared(prepared):
 
 
 def test_the_kernels_are_loaded_when_the_context_is_made():
+    _warmup.run_group("pair queries")       # compiled and cached, if they were not
     code = textwrap.dedent("""
         import scenegraph as sg
         from scenegraph.math import RigidTransform
@@ -84,8 +85,22 @@ def test_the_kernels_are_loaded_when_the_context_is_made():
         scene_graph.AssignRole(source, gid, sg.ProximityProperties())
         before = len(pair_queries.query.signatures)
         scene_graph.CreateDefaultContext()
-        print(before, len(pair_queries.query.signatures))
+        import sys
+        print(before, len(pair_queries.query.signatures), "scipy.spatial" in sys.modules)
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
-    assert out[0] == "0" and int(out[1]) >= 1
+    # Loaded from the cache, without the warm-up scene (whose Convex imports scipy).
+    assert out[0] == "0" and int(out[1]) >= 1 and out[2] == "False"
+
+
+def test_preparing_loads_cached_kernels_and_runs_the_warm_up_scene_only_without_them(
+        monkeypatch):
+    ran = []
+    monkeypatch.setattr(_warmup, "run_group", ran.append)
+    monkeypatch.setattr("scenegraph._jit.load_cached", lambda kernel: 1)
+    _warmup.prepare_group("pair queries")
+    assert ran == []
+    monkeypatch.setattr("scenegraph._jit.load_cached", lambda kernel: 0)
+    _warmup.prepare_group("pair queries")
+    assert ran == ["pair queries"]
