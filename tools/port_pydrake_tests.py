@@ -41,6 +41,20 @@ and writes FILE); ``--failures`` lists every in-scope failure with its first err
 This script imports neither pydrake nor the library; it only runs subprocesses.
 ``--only sensors_test render`` runs those files alone (seconds, with a cached pydrake side).
 
+Issue 35, the AutoDiffXd remainder (29 Nov 2026: MeshcatVisualizer_/
+MeshcatPointCloudVisualizer_/RotaryEncoders_/GeometryConfigurationVector_/
+PiecewisePolynomial_/MultibodyPlant_[AutoDiffXd], dense output on AutoDiffXd, input
+ports of AutoDiffXd systems InputPort_[AutoDiffXd]): 165 of 206 in scope pass (161
+before). Measured with ``--failures --pydrake-results FILE``. Files that changed (in
+scope / pass here):
+
+    geometry/visualizers_test.py              8 / 5 -> 8 / 8
+    systems/analysis_test.py                  9 / 6 -> 9 / 7  (test_integrator_api)
+
+test_geometry_configuration_vector_api and test_rotary_encoders now pass their
+AutoDiffXd parts and fail on Expression; the autodiff_mass tutorial converts the plant
+and fails on RigidBody.SetMass.
+
 Issue 34 round 3, last part (29 Nov 2026: ``_AddExternalConstraint``, dense output as
 pydrake's live PiecewisePolynomial, AutoDiffXd ``get_mutable_value`` raising,
 ``IntegratorBase_[AutoDiffXd]`` a base of the AutoDiffXd integrators, a
