@@ -31,8 +31,8 @@ import threading
 
 import numpy as np
 
-__all__ = ["GROUPS", "KERNEL_GROUPS", "PREPARED_KERNELS", "run_group", "prepare_group",
-           "prepare_pair_queries"]
+__all__ = ["GROUPS", "KERNEL_GROUPS", "PREPARED_MODULES", "PREPARED_KERNELS", "run_group",
+           "prepare_group", "prepare_pair_queries"]
 
 #: The groups, in the order a helper compiles them (those a first query is
 #: least likely to need first).
@@ -124,6 +124,9 @@ def run_group(group: str) -> None:
                 query.ComputeContactSurfaces(representation)
 
 
+#: The modules a group's first query imports, which `prepare_group` imports.
+PREPARED_MODULES = {"pair queries": ("scenegraph.proximity.engine",)}
+
 #: (module, function) of the kernels a group's first query calls, which
 #: `prepare_group` loads from the cache without running a query.
 PREPARED_KERNELS = {
@@ -137,7 +140,8 @@ _PREPARE_LOCK = threading.Lock()
 
 
 def prepare_group(group: str) -> None:
-    """Loads `group`'s kernels (PREPARED_KERNELS) from the compile cache, or,
+    """Imports the modules `group`'s first query imports (PREPARED_MODULES)
+    and loads its kernels (PREPARED_KERNELS) from the compile cache, or,
     when one of them has nothing cached for this machine and source (a fresh
     checkout, an edited kernel), runs the group's queries on the warm-up
     scene (run_group), which compiles them. Loading takes no scene: the
@@ -146,6 +150,8 @@ def prepare_group(group: str) -> None:
     import importlib
 
     from scenegraph._jit import load_cached
+    for module in PREPARED_MODULES[group]:
+        importlib.import_module(module)
     for module, name in PREPARED_KERNELS[group]:
         if load_cached(getattr(importlib.import_module(module), name)) == 0:
             run_group(group)

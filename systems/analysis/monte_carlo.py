@@ -53,7 +53,7 @@ import os
 import pickle
 import sys
 import threading
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor   # ProcessPoolExecutor where used: ~10 ms to import
 
 from systems.framework.random_generator import RandomGenerator
 
@@ -174,6 +174,7 @@ def MonteCarloSimulation(make_simulator, output, final_time: float, num_samples:
         # (no copy-on-write of their pages, shorter collections), and here too.
         gc.freeze()
         try:
+            from concurrent.futures import ProcessPoolExecutor
             with ProcessPoolExecutor(max_workers=helpers, mp_context=context) as pool:
                 return _Dispatch(pool, *args, executions=workers, helpers=helpers,
                                  max_chunk=16, max_busy=2 * helpers, run_here=True,
@@ -229,6 +230,7 @@ def _shared_pool(workers: int, context) -> ProcessPoolExecutor:
     with _POOLS_LOCK:
         pool = _POOLS.get(key)
         if pool is None or getattr(pool, "_broken", False):
+            from concurrent.futures import ProcessPoolExecutor
             pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
             _POOLS[key] = pool
         return pool
