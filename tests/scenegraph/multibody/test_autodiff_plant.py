@@ -286,3 +286,21 @@ def test_conversion_finds_templates_not_imported_yet():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "Diagram_[AutoDiffXd]"
+
+
+def test_jacobian_derivatives_through_the_points(tree):
+    """∂J/∂p_BQ of a translational Jacobian (q constant) equals central differences in the
+    point's coordinates."""
+    plant, context, plant_ad, _, q0 = tree
+    context_ad = plant_ad.CreateDefaultContext()
+    plant_ad.SetPositions(context_ad, q0)
+    p0 = np.array([0.1, -0.2, 0.3])
+    B, A, E = frames(plant_ad, "ball_M", "rev_F", "pri_F")
+    J = plant_ad.CalcJacobianTranslationalVelocity(
+        context_ad, JacobianWrtVariable.kQDot, B, InitializeAutoDiff(p0), A, E)
+    plant.SetPositions(context, q0)
+    expected = central_difference(
+        lambda p: plant.CalcJacobianTranslationalVelocity(
+            context, JacobianWrtVariable.kQDot, *frames(plant, "ball_M"), p,
+            *frames(plant, "rev_F", "pri_F")), p0)
+    np.testing.assert_allclose(ExtractGradient(J), expected, atol=TOL)
