@@ -110,6 +110,11 @@ class MultibodyPlant_AutoDiffXd(MultibodyPlant, LeafSystem_AutoDiffXd):
             x[nq:] = v
         context.SetDiscreteState(x)
 
+    def _set_default_q(self, q, indices) -> None:
+        # Default positions are floats (pydrake's are double): the values are kept.
+        values, _ = adk.values_and_derivatives(q, "SetDefaultPositions")
+        MultibodyPlant._set_default_q(self, values, indices)
+
     @signatures("(context, q)", "(context, model_instance, q)")
     def SetPositions(self, context, *args, **kwargs) -> None:
         """Sets q (nq,) (or one model instance's positions): AutoDiffXd and/or floats

@@ -214,6 +214,9 @@ def test_discrete_plant_and_direct_construction():
                                [-np.sin(0.3), np.cos(0.3), 0, -np.cos(0.3), -np.sin(0.3), 0,
                                 0, 0, 0], atol=1e-15)
     assert type(plant.ToScalarType[float]()) is MultibodyPlant
+    plant.SetDefaultPositions([AutoDiffXd(0.7, [1.0, 0.0])])     # defaults keep the value
+    assert plant.GetDefaultPositions().tolist() == [0.7]
+    assert plant.GetPositions(plant.CreateDefaultContext())[0].value() == 0.7
 
 
 def test_not_offered_raises_naming_the_method(tree):
