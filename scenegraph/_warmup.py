@@ -32,7 +32,7 @@ import threading
 import numpy as np
 
 __all__ = ["GROUPS", "KERNEL_GROUPS", "PREPARED_MODULES", "PREPARED_KERNELS", "run_group",
-           "prepare_group", "prepare_pair_queries"]
+           "prepare_group", "prepare_hulls", "prepare_pair_queries"]
 
 #: The groups, in the order a helper compiles them (those a first query is
 #: least likely to need first).
@@ -158,18 +158,35 @@ def prepare_group(group: str) -> None:
             return
 
 
-def prepare_pair_queries() -> None:
+def prepare_hulls(inspector) -> None:
+    """Imports scipy.spatial (Qhull, ~0.2 s) now when the scene described by
+    `inspector` (a SceneGraphInspector) has a proximity Mesh: its convex hull
+    is built at the first pair query, which would otherwise pay the import."""
+    if "scipy.spatial" in sys.modules:
+        return
+    from scenegraph.geometry_roles import Role
+    from scenegraph.shapes import Mesh
+    if any(isinstance(inspector.GetShape(geometry_id), Mesh)
+           for geometry_id in inspector.GetAllGeometryIds(Role.kProximity)):
+        import scipy.spatial  # noqa: F401
+
+
+def prepare_pair_queries(inspector=None) -> None:
     """Loads (or, on a fresh checkout, compiles) the pair-query kernels in
     this process, once (prepare_group): SceneGraph calls it when it creates
     a context whose query output port is used, so that the kernels' loading
     (~0.1 s of CPU in a new process) or first compile happens at context
     creation, before `Simulator.Initialize`, and never as a spike inside the
-    first `AdvanceTo`. A failure here is left for the real query to report."""
-    with _PREPARE_LOCK:
-        if _PREPARED["pair queries"]:
-            return
-        _PREPARED["pair queries"] = True     # first: run_group makes a context too
+    first `AdvanceTo`. With `inspector` (the scene's SceneGraphInspector),
+    what its meshes' hulls will import too (prepare_hulls, every time). A
+    failure here is left for the real query to report."""
     try:
+        if inspector is not None:
+            prepare_hulls(inspector)
+        with _PREPARE_LOCK:
+            if _PREPARED["pair queries"]:
+                return
+            _PREPARED["pair queries"] = True     # first: run_group makes a context too
         prepare_group("pair queries")
     except Exception:   # noqa: BLE001 - the query itself raises it, with its context
         pass

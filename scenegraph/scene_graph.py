@@ -165,7 +165,7 @@ class SceneGraph(LeafSystem):
         self._context_allocated = True
         if self._queries_expected(parent):
             from scenegraph._warmup import prepare_pair_queries
-            prepare_pair_queries()
+            prepare_pair_queries(self._model_inspector)
         return context
 
     def _queries_expected(self, parent) -> bool:

@@ -4,6 +4,7 @@ compile happens at context creation, before Simulator.Initialize, and not
 inside the first AdvanceTo."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -104,3 +105,26 @@ def test_preparing_loads_cached_kernels_and_runs_the_warm_up_scene_only_without_
     monkeypatch.setattr("scenegraph._jit.load_cached", lambda kernel: 0)
     _warmup.prepare_group("pair queries")
     assert ran == ["pair queries"]
+
+
+def test_a_scene_with_a_proximity_mesh_imports_qhull_at_context_creation():
+    """A Mesh's hull is built at its first pair query; the import it needs
+    (scipy.spatial) happens when the context is made, as the kernels' loading."""
+    _warmup.run_group("pair queries")       # compiled and cached, if they were not
+    mesh = os.path.join(os.path.dirname(__file__), "multibody", "models", "meshes", "tetra.obj")
+    code = textwrap.dedent(f"""
+        import sys
+        import scenegraph as sg
+        from scenegraph.math import RigidTransform
+        scene_graph = sg.SceneGraph()
+        source = scene_graph.RegisterSource("s")
+        gid = scene_graph.RegisterAnchoredGeometry(
+            source, sg.GeometryInstance(RigidTransform(), sg.Mesh({mesh!r}), "tetra"))
+        scene_graph.AssignRole(source, gid, sg.ProximityProperties())
+        before = "scipy.spatial" in sys.modules
+        scene_graph.CreateDefaultContext()
+        print(before, "scipy.spatial" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True"]
