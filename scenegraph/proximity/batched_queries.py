@@ -43,9 +43,7 @@ from scenegraph.proximity.compiled.layout import (VALUE_CA, VALUE_CB, VALUE_NHAT
 from scenegraph.proximity.compiled.point_batch_kernel import signed_distances_to_points
 from scenegraph.proximity.distance_jacobians import SignedDistanceJacobians, jacobian_rows
 from scenegraph.proximity.compiled.vertex_face_kernel import vertex_to_face_pairs
-from scenegraph.proximity.mesh_distance import (_BETA, load_mesh_bvh, mesh_mesh_distance,
-                                                signed_distance_mesh_sphere,
-                                                signed_distance_to_mesh)
+from scenegraph.proximity.mesh_distance import _BETA, load_mesh_bvh, signed_distance_to_mesh
 from scenegraph.proximity.mesh_distance import _kernel_args as _mesh_kernel_args
 from scenegraph.proximity.scene import POSITION_LIMIT
 from scenegraph.identifiers import GeometryId, id_type_error
@@ -486,44 +484,12 @@ def _triangles_of(scene, row):
 
 
 def _exact_mesh_rows(scene, world_poses, rows, distance, p_WCa, p_WCb, nhat, method):
-    """Replaces the hull answers of pairs with a non-convex Mesh by exact
-    ones where a routine exists (module docstring); updates in place."""
+    """Replaces the hull answers of pairs with a closed Mesh by exact ones,
+    through the exact-mesh queries' own path
+    (exact_mesh_queries.estimate_exact_rows); updates in place."""
+    from scenegraph.proximity.exact_mesh_queries import estimate_exact_rows
     R, p = _poses(scene, world_poses)
-    kinds = scene.kind_names()
-    for k in range(len(rows)):
-        a, b = int(rows[k, 0]), int(rows[k, 1])
-        ka, kb = kinds[a], kinds[b]
-        if "Mesh" not in (ka, kb):
-            continue
-        m, o = (a, b) if ka == "Mesh" else (b, a)
-        ko = kinds[o]
-        sign = 1.0 if m == a else -1.0     # nhat from the other into the mesh
-        if ko == "HalfSpace":
-            method[k] = ProximityMethod.kExactMesh   # the hull's answer is exact
-        elif ko == "Sphere":
-            bvh = scene.reps[m].bvh()
-            p_GS = R[m].T @ (p[o] - p[m])
-            d, p_GCm, p_GCs, n_G = signed_distance_mesh_sphere(
-                bvh, scene.table.params[o, 0], p_GS[None])
-            c_m, c_s, n_W = R[m] @ p_GCm[0] + p[m], R[m] @ p_GCs[0] + p[m], R[m] @ n_G[0]
-            distance[k] = d[0]
-            p_WCa[k], p_WCb[k] = (c_m, c_s) if m == a else (c_s, c_m)
-            nhat[k] = -sign * n_W
-            method[k] = ProximityMethod.kExactMesh
-        elif ko in ("Box", "Convex", "Mesh"):
-            bvh_m, bvh_o = _triangles_of(scene, m), _triangles_of(scene, o)
-            R_MO = R[m].T @ R[o]
-            p_MO = R[m].T @ (p[o] - p[m])
-            with np.errstate(invalid="ignore", divide="ignore"):   # degenerate segments
-                d, p_MCm, p_OCo, overlapping = mesh_mesh_distance(bvh_m, bvh_o, R_MO, p_MO)
-            if overlapping or d <= 0.0:
-                continue       # no exact penetration routine: the hull's answer stays
-            c_m = R[m] @ p_MCm + p[m]
-            c_o = R[o] @ p_OCo + p[o]
-            distance[k] = d
-            p_WCa[k], p_WCb[k] = (c_m, c_o) if m == a else (c_o, c_m)
-            nhat[k] = (p_WCa[k] - p_WCb[k]) / d
-            method[k] = ProximityMethod.kExactMesh
+    estimate_exact_rows(scene, R, p, rows, distance, p_WCa, p_WCb, nhat, method)
 
 
 class _PolytopePack:

@@ -98,9 +98,11 @@ def edges_of(faces: np.ndarray, tris: np.ndarray) -> np.ndarray:
     if not len(tris):
         return np.zeros((0, 2), np.int64)
     f = faces[tris]
-    e = np.concatenate([f[:, [0, 1]], f[:, [1, 2]], f[:, [2, 0]]])
-    e.sort(axis=1)
-    return np.unique(e, axis=0)
+    lo = np.minimum(f, f[:, [1, 2, 0]]).ravel()
+    hi = np.maximum(f, f[:, [1, 2, 0]]).ravel()
+    n = int(faces.max()) + 1
+    key = np.unique(lo * n + hi)            # one int64 key per edge: a 1-d sort
+    return np.column_stack([key // n, key % n])
 
 
 # Golden-section steps along an edge for its deepest point: the bracket
@@ -122,17 +124,28 @@ def _segment_minima(solid, P, Q):
     return segment_minimum(kind, params, P, Q, steps=_DEPTH_STEPS)
 
 
-def edge_points_inside(solid, R, t, P, Q, other_is_m: bool) -> Overlap | None:
+def edge_points_inside(solid, R, t, P, Q, other_is_m: bool,
+                       above: float = 0.0) -> Overlap | None:
     """The deepest point on segments PQ (K, 3 each, in M's frame) inside the
     other solid (a closed TriangleMeshBvh, or (kind, params) of a convex
     primitive), in its own frame F posed in M by (R, t). other_is_m: the
     segments are the other shape's and the solid is M itself (then F = M,
-    R = I, t = 0)."""
+    R = I, t = 0). above [m]: only a point deeper than this is wanted; a
+    segment that cannot reach it is not searched (a signed distance is
+    1-Lipschitz, so along PQ the depth is at most (|PQ| − φ(P) − φ(Q))/2)."""
     if not len(P):
         return None
     R = np.asarray(R, float)
     t = np.asarray(t, float)
-    d, x, N, g = _segment_minima(solid, (P - t) @ R, (Q - t) @ R)
+    P_F, Q_F = (P - t) @ R, (Q - t) @ R
+    if above > 0.0 and isinstance(solid, TriangleMeshBvh):
+        ends = signed_distance_to_mesh(solid, np.concatenate([P_F, Q_F]))[0]
+        reach = 0.5 * (np.linalg.norm(Q_F - P_F, axis=1) - ends[:len(P)] - ends[len(P):])
+        keep = reach > above
+        if not keep.any():
+            return None
+        P_F, Q_F = P_F[keep], Q_F[keep]
+    d, x, N, g = _segment_minima(solid, P_F, Q_F)
     k = int(np.argmin(d))
     if d[k] >= 0.0:
         return None
@@ -163,13 +176,15 @@ def mesh_solid_overlap(bvh_M: TriangleMeshBvh, bvh_O: TriangleMeshBvh, R_MO, p_M
     sd_O = _mesh_sd(bvh_O)
     e_M = edges_of(bvh_M.faces, crossing_M)
     e_O = edges_of(bvh_O.faces, crossing_O)
-    VO_M = V_O
+    first = deepest([points_inside_mesh(bvh_M, in_box), mesh_points_inside(sd_O, R, t, m_in_box)])
+    above = first.depth if first is not None else 0.0
+    # Edges of the crossing triangles: against a Box its closed form; against
+    # a mesh only the edges that can reach deeper than the vertices found.
     return deepest([
-        points_inside_mesh(bvh_M, in_box),
-        mesh_points_inside(sd_O, R, t, m_in_box),
+        first,
         edge_points_inside(bvh_O if box_O is None else ("Box", box_O), R, t,
-                           V_M[e_M[:, 0]], V_M[e_M[:, 1]], False),
-        edge_points_inside(bvh_M, I, z, VO_M[e_O[:, 0]], VO_M[e_O[:, 1]], True),
+                           V_M[e_M[:, 0]], V_M[e_M[:, 1]], False, above),
+        edge_points_inside(bvh_M, I, z, V_O[e_O[:, 0]], V_O[e_O[:, 1]], True, above),
     ])
 
 

@@ -38,7 +38,8 @@ def is_exact_mesh(shape, properties) -> bool:
     except Exception:
         return False
 
-__all__ = ["ExactRows", "build_exact_rows", "is_exact_mesh", "EXACT_MESH_PROPERTY"]
+__all__ = ["ExactRows", "build_exact_rows", "is_exact_mesh", "EXACT_MESH_PROPERTY",
+           "estimate_exact_rows"]
 
 
 def _label(scene, row: int) -> str:
@@ -69,14 +70,70 @@ def build_exact_rows(scene):
     return ExactRows(scene, rows)
 
 
+class _MeshPack:
+    """The packed meshes and row tables of compiled/exact_mesh_pairs.py
+    (its docstring gives the layout), grown as pairs bring new rows: a row
+    is packed at its first pair with an exact mesh (a Convex's hull mesh is
+    built then, once), a mesh shared by several rows once."""
+
+    def __init__(self, n: int):
+        self.kind = np.full(n, -1, dtype=np.int64)
+        self.mesh = np.full(n, -1, dtype=np.int64)
+        self.params = np.zeros((n, 3))
+        self.packed = np.zeros(n, dtype=bool)
+        self._bvhs: list = []
+        self._slot_of: dict = {}
+        self.arrays = None
+
+    def add(self, rows_shapes) -> None:
+        """Packs rows given as (row, ExactShape) and rebuilds the arrays."""
+        from scenegraph.proximity.exact_mesh_primitives import _CODES
+        from scenegraph.proximity.compiled.packed_shapes import CONVEX
+        for row, shape in rows_shapes:
+            self.kind[row] = _CODES.get(shape.kind, CONVEX)
+            self.params[row] = shape.params
+            if shape.bvh is not None:
+                key = id(shape.bvh)
+                if key not in self._slot_of:
+                    self._slot_of[key] = len(self._bvhs)
+                    self._bvhs.append(shape.bvh)
+                self.mesh[row] = self._slot_of[key]
+            self.packed[row] = True
+        self._pack()
+
+    def _pack(self) -> None:
+        from scenegraph.proximity.mesh_distance import _kernel_args
+        bvhs = self._bvhs
+        mesh_i = np.zeros((len(bvhs), 7), dtype=np.int64)
+        mesh_f = np.zeros((len(bvhs), 2))
+        parts = [[] for _ in range(8)]
+        t = m = v = 0
+        for s, bvh in enumerate(bvhs):
+            tri, pseudo, node_f, node_i, tri_id, closed, eps, tol, _ = _kernel_args(bvh, False)
+            mesh_i[s] = (t, t + len(tri), m, m + len(node_f), v, v + len(bvh.vertices),
+                         int(closed))
+            mesh_f[s] = (eps, tol)
+            t, m, v = t + len(tri), m + len(node_f), v + len(bvh.vertices)
+            for part, array in zip(parts, (tri, pseudo, tri_id, bvh.tri_balls, node_f, node_i,
+                                           bvh.node_obbs, bvh.vertices)):
+                part.append(array)
+        widths = (12, 18, None, 4, 13, 4, 15, 3)
+        dtypes = (float, float, np.int64, float, float, np.int64, float, float)
+        packed = [np.ascontiguousarray(np.concatenate(part), dtype=dt) if part else
+                  np.zeros((0,) if w is None else (0, w), dtype=dt)
+                  for part, w, dt in zip(parts, widths, dtypes)]
+        self.arrays = (*packed, mesh_i, mesh_f)
+
+
 class ExactRows:
     """The exact-mesh rows of a scene and their pair answers.
 
     exact: (n,) bool, the rows that are exact meshes; shapes: per row, the
     ExactShape built at the first pair that needs it (exact meshes at
-    construction, so an open one is refused at once)."""
+    construction, so an open one is refused at once). bvhs: {row: closed
+    TriangleMeshBvh} to use as given (the estimates' every closed Mesh)."""
 
-    def __init__(self, scene, rows):
+    def __init__(self, scene, rows, bvhs=None):
         from scenegraph.proximity.exact_mesh import (ExactShape, exact_collides, exact_mesh_bvh,
                                                      exact_pair)
         self._ExactShape, self._exact_pair = ExactShape, exact_pair
@@ -86,7 +143,11 @@ class ExactRows:
         self.exact[rows] = True
         self._scene = scene
         self._shapes = [None] * n
+        for k, bvh in (bvhs or {}).items():
+            self._shapes[k] = ExactShape.from_mesh(bvh)
         for k in rows:
+            if self._shapes[k] is not None:
+                continue
             shape = scene.reps[k].shape
             faces = shape.mesh_faces()
             if faces is None:
@@ -94,6 +155,7 @@ class ExactRows:
                                  f"Mesh with triangles (this one has vertices only)")
             self._shapes[k] = ExactShape.from_mesh(
                 exact_mesh_bvh(shape.mesh_vertices(), faces, _label(scene, k)))
+        self._pack = _MeshPack(n)
 
     def shape(self, row: int) -> ExactShape:
         found = self._shapes[row]
@@ -106,40 +168,66 @@ class ExactRows:
         """exact_mesh.exact_pair of rows a, b at poses R (n, 3, 3), p (n, 3)."""
         return self._exact_pair(self.shape(a), R[a], p[a], self.shape(b), R[b], p[b])
 
+    def answers(self, R, p, pairs, max_distance: float, depths: bool = True) -> np.ndarray:
+        """(K, NUM_EXACT_VALUES) of compiled/exact_mesh_pairs.exact_pairs for
+        the row pairs (K, 2) (each with an exact mesh) at poses R (n, 3, 3),
+        p (n, 3): one compiled call for all of them; the pairs it leaves
+        OVERLAP get their deepest point here (exact_mesh.exact_pair), and
+        become TOUCHING (final; with depths=False they stay OVERLAP, answer
+        NaN: HasCollisions needs no depth). max_distance [m]: farther pairs
+        are FARTHER."""
+        from scenegraph.proximity.compiled.exact_mesh_pairs import OVERLAP, TOUCHING, exact_pairs
+        pack = self._pack
+        new = np.unique(pairs.ravel())
+        new = new[~pack.packed[new]]
+        if len(new):
+            pack.add([(int(r), self.shape(int(r))) for r in new])
+        vals = exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64),
+                           np.ascontiguousarray(R, dtype=float),
+                           np.ascontiguousarray(p, dtype=float), pack.kind, self.exact,
+                           pack.mesh, pack.params, float(max_distance), *pack.arrays)
+        if not depths:
+            return vals
+        for k in np.flatnonzero(vals[:, 10] == OVERLAP).tolist():
+            phi, ca, cb, nhat, _ = self.answer(R, p, int(pairs[k, 0]), int(pairs[k, 1]))
+            vals[k, 0] = phi
+            vals[k, 1:4], vals[k, 4:7], vals[k, 7:10] = ca, cb, nhat
+            vals[k, 10] = TOUCHING
+        return vals
+
     def patch(self, R, p, rows, values, flags: int, max_distance: float):
         """(rows, values) of a select/select_rows result with the pairs that
         hold an exact mesh re-answered exactly (module docstring); pairs no
         longer selected are dropped. values (K, ≥10) as pair_queries writes
         them under `flags` (FLAG_NEGATE: depths, the penetration query;
         FLAG_IN_FRAMES: witnesses in the geometries' frames)."""
+        from scenegraph.proximity.compiled.exact_mesh_pairs import FARTHER, TOUCHING
         if not len(rows):
             return rows, values
         mine = np.flatnonzero(self.exact[rows[:, 0]] | self.exact[rows[:, 1]])
         if not len(mine):
             return rows, values
-        keep = np.ones(len(rows), dtype=bool)
-        values = np.array(values, copy=True)
         negate = bool(flags & layout.FLAG_NEGATE)
         in_frames = bool(flags & layout.FLAG_IN_FRAMES)
-        for k in mine.tolist():
-            a, b = int(rows[k, 0]), int(rows[k, 1])
-            phi, ca, cb, nhat, overlapping = self.answer(R, p, a, b)
-            if negate:
-                if not overlapping:
-                    keep[k] = False
-                    continue
-                values[k, layout.VALUE_PHI] = -phi + 0.0
-            else:
-                if phi > max_distance:
-                    keep[k] = False
-                    continue
-                values[k, layout.VALUE_PHI] = phi
-            if in_frames:
-                ca = R[a].T @ (ca - p[a])
-                cb = R[b].T @ (cb - p[b])
-            values[k, layout.VALUE_CA:layout.VALUE_CA + 3] = ca
-            values[k, layout.VALUE_CB:layout.VALUE_CB + 3] = cb
-            values[k, layout.VALUE_NHAT:layout.VALUE_NHAT + 3] = nhat
+        vals = self.answers(R, p, rows[mine], 0.0 if negate else max_distance)
+        status = vals[:, 10]
+        keep = np.ones(len(rows), dtype=bool)
+        if negate:
+            drop = status != TOUCHING
+        else:
+            drop = (status == FARTHER) | (vals[:, 0] > max_distance)
+        keep[mine[drop]] = False
+        mine, vals = mine[~drop], vals[~drop]
+        values = np.array(values, copy=True)
+        values[mine, layout.VALUE_PHI] = (-vals[:, 0] + 0.0) if negate else vals[:, 0]
+        ca, cb = vals[:, 1:4], vals[:, 4:7]
+        if in_frames and len(mine):
+            a, b = rows[mine, 0], rows[mine, 1]
+            ca = np.einsum("kji,kj->ki", R[a], ca - p[a])
+            cb = np.einsum("kji,kj->ki", R[b], cb - p[b])
+        values[mine, layout.VALUE_CA:layout.VALUE_CA + 3] = ca
+        values[mine, layout.VALUE_CB:layout.VALUE_CB + 3] = cb
+        values[mine, layout.VALUE_NHAT:layout.VALUE_NHAT + 3] = vals[:, 7:10]
         if keep.all():
             return rows, values
         return np.ascontiguousarray(rows[keep]), np.ascontiguousarray(values[keep])
@@ -155,18 +243,15 @@ class ExactRows:
         if not len(mine):
             return values
         values = np.array(values, copy=True)
-        for k in mine.tolist():
-            a, b = int(pairs[k, 0]), int(pairs[k, 1])
-            phi, ca, cb, nhat, _ = self.answer(R, p, a, b)
-            values[k, layout.VALUE_PHI] = phi
-            if phi > max_distance:
-                values[k, layout.VALUE_CA:layout.VALUE_NHAT + 3] = np.nan
-                values[k, layout.VALUE_STATUS] = layout.FARTHER
-                continue
-            values[k, layout.VALUE_CA:layout.VALUE_CA + 3] = ca
-            values[k, layout.VALUE_CB:layout.VALUE_CB + 3] = cb
-            values[k, layout.VALUE_NHAT:layout.VALUE_NHAT + 3] = nhat
-            values[k, layout.VALUE_STATUS] = layout.EXACT
+        vals = self.answers(R, p, pairs[mine], np.inf)
+        phi = vals[:, 0]
+        far = phi > max_distance
+        values[mine, layout.VALUE_PHI] = phi
+        values[mine, layout.VALUE_CA:layout.VALUE_CA + 3] = vals[:, 1:4]
+        values[mine, layout.VALUE_CB:layout.VALUE_CB + 3] = vals[:, 4:7]
+        values[mine, layout.VALUE_NHAT:layout.VALUE_NHAT + 3] = vals[:, 7:10]
+        values[mine, layout.VALUE_STATUS] = np.where(far, layout.FARTHER, layout.EXACT)
+        values[mine[far], layout.VALUE_CA:layout.VALUE_NHAT + 3] = np.nan
         return values
 
     def patch_manifolds(self, rows, values, counts, out) -> None:
@@ -192,7 +277,40 @@ class ExactRows:
         for a, b in rows.tolist():
             if not (self.exact[a] or self.exact[b]):
                 return a, b
-        for a, b in rows.tolist():
-            if self._exact_collides(self.shape(a), R[a], p[a], self.shape(b), R[b], p[b]):
-                return a, b
-        return None
+        from scenegraph.proximity.compiled.exact_mesh_pairs import APART, FARTHER
+        if not len(rows):
+            return None
+        vals = self.answers(R, p, rows, 0.0, depths=False)
+        hit = np.flatnonzero((vals[:, 10] != FARTHER) & (vals[:, 10] != APART))
+        return (int(rows[hit[0], 0]), int(rows[hit[0], 1])) if len(hit) else None
+
+
+def estimate_exact_rows(scene, R, p, rows, distance, p_WCa, p_WCb, nhat, method) -> None:
+    """compute_signed_distance_estimates(exact_mesh=True): the pairs of rows
+    (K, 2) with a closed Mesh are answered as if that mesh held the
+    ("proximity", "exact_mesh") property — the same compiled pair answers
+    (ExactRows.answers), overlapping pairs their deepest point — and get
+    method kExactMesh; pairs with an open Mesh keep their answer. R (n, 3,
+    3), p (n, 3): the scene's poses. Updates the (K, ...) arrays in place."""
+    from scenegraph.proximity.batched_queries import ProximityMethod
+
+    def make():
+        kinds = scene.kind_names()
+        bvhs = {}
+        for k, kind in enumerate(kinds):
+            if kind == "Mesh":
+                bvh = scene.reps[k].bvh()
+                if bvh.is_closed:
+                    bvhs[k] = bvh
+        return ExactRows(scene, sorted(bvhs), bvhs) if bvhs else False
+
+    exact_rows = scene.cached("estimate_exact_rows", make)
+    if exact_rows is False or not len(rows):
+        return
+    mine = np.flatnonzero(exact_rows.exact[rows[:, 0]] | exact_rows.exact[rows[:, 1]])
+    if not len(mine):
+        return
+    vals = exact_rows.answers(R, p, np.ascontiguousarray(rows[mine]), np.inf)
+    distance[mine] = vals[:, 0]
+    p_WCa[mine], p_WCb[mine], nhat[mine] = vals[:, 1:4], vals[:, 4:7], vals[:, 7:10]
+    method[mine] = ProximityMethod.kExactMesh

@@ -341,8 +341,9 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
     mode 0 (nearest): node pairs nearer first, pruned by box gaps and, per
       triangle pair, by the bounding balls' gap and the gap between either
       triangle and the other's plane; bound2 an initial upper bound of the
-      squared distance (inf: none). Returns (d², out (6,) = (p_ACa, p_ACb)
-      in A, slot of A, slot of B, empty); d² = inf if nothing within bound.
+      squared distance (inf: none; a pair at exactly the bound counts).
+      Returns (d², out (6,) = (p_ACa, p_ACb) in A, slot of A, slot of B,
+      empty); slots −1 (and d² the bound) if nothing is within the bound.
     mode 1 (nearest, stop at the first crossing found).
     mode 2 (crossings): every pair of crossing triangles (an edge of one
       meets the other; triangles with a side-of-plane separation skipped):
@@ -439,7 +440,7 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                         if gu * gu > best:
                             continue
                     d2 = tri_tri_sep(TA, T, cand, work, sep_a or sep_b)
-                    if d2 < best:
+                    if d2 < best or (sa < 0 and d2 <= best):
                         best = d2
                         sa, sb = i, j
                         for m in range(6):
@@ -487,6 +488,8 @@ def mesh_mesh_nearest(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_
     d2, out, sa, sb, _ = _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f,
                                          nodeB_i, ballB, obbB, R, t, 1 if stop_at_zero else 0,
                                          bound * bound if bound < np.inf else np.inf)
+    if sa < 0:
+        d2 = np.inf
     return d2, out, sa, sb
 
 
@@ -604,7 +607,28 @@ def _tri_primitive(k, a, b, c, T, out, work, best):
                 out[0], out[1], out[2], out[3], out[4], out[5] = qx, qy, qz, qx, qy, qz
                 return 0.0
     phi = np.inf
-    for i in range(3):
+    # Each edge's distance to the holding capsule bounds its distance from
+    # below: edges are searched in that order, until the bound passes the
+    # best distance found (this triangle's or `best`).
+    S = work[10:16]
+    rc = _core(k, a, b, c, S)
+    l0 = math.sqrt(_seg_seg(T, 0, 3, S, 0, 3, work)) - rc
+    l1 = math.sqrt(_seg_seg(T, 3, 6, S, 0, 3, work)) - rc
+    l2 = math.sqrt(_seg_seg(T, 6, 0, S, 0, 3, work)) - rc
+    for m in range(3):
+        i, low = 0, l0
+        if l1 < low:
+            i, low = 1, l1
+        if l2 < low:
+            i, low = 2, l2
+        if low > phi or low > best:
+            break
+        if i == 0:
+            l0 = np.inf
+        elif i == 1:
+            l1 = np.inf
+        else:
+            l2 = np.inf
         j0, j1 = 3 * i, 3 * ((i + 1) % 3)
         # Golden steps for a bracket of 1e-12 m on this edge (at most _STEPS).
         ex, ey, ez = T[j1] - T[j0], T[j1 + 1] - T[j0 + 1], T[j1 + 2] - T[j0 + 2]
@@ -623,12 +647,10 @@ def _tri_primitive(k, a, b, c, T, out, work, best):
 
 
 @njit
-def _core_lower_bound(k, a, b, c, T, work):
-    """A lower bound of a Cylinder's or an Ellipsoid's distance to triangle
-    T (9, in O): T's distance to the capsule that holds the shape (core
-    along its longest axis: a cylinder's axis with radius r; an ellipsoid's
-    longest semi-axis with the larger other one as radius), exact
-    segment–triangle distance minus that radius."""
+def _core(k, a, b, c, S):
+    """The capsule holding a Cylinder (its axis, radius r) or an Ellipsoid
+    (its longest semi-axis, the larger other one as radius): the core's ends
+    to S[0:6] (in O); returns the radius."""
     if k == CYLINDER:
         ax, h, rc = 2, b, a
     else:
@@ -637,11 +659,22 @@ def _core_lower_bound(k, a, b, c, T, work):
             ax, h, rc = 1, b, max(a, c)
         if c > h:
             ax, h, rc = 2, c, max(a, b)
-    S = work[10:16]
     for j in range(6):
         S[j] = 0.0
     S[ax] = -h
     S[3 + ax] = h
+    return rc
+
+
+@njit
+def _core_lower_bound(k, a, b, c, T, work):
+    """A lower bound of a Cylinder's or an Ellipsoid's distance to triangle
+    T (9, in O): T's distance to the capsule that holds the shape (core
+    along its longest axis: a cylinder's axis with radius r; an ellipsoid's
+    longest semi-axis with the larger other one as radius), exact
+    segment–triangle distance minus that radius."""
+    S = work[10:16]
+    rc = _core(k, a, b, c, S)
     best = np.inf
     for e in range(2):
         best = min(best, _point_tri(S, 3 * e, T, work, 0))

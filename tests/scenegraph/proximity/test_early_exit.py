@@ -113,8 +113,7 @@ def test_exact_mesh_rows_see_through_the_hull():
     hull = query.compute_signed_distance_estimates(math.inf, pairs=pairs)
     exact = query.compute_signed_distance_estimates(math.inf, pairs=pairs, exact_mesh=True)
     _check_invariant(exact)
-    assert list(exact.method) == [ProximityMethod.kExactMesh, ProximityMethod.kExactMesh,
-                                  ProximityMethod.kConvexHull, ProximityMethod.kExactMesh]
+    assert list(exact.method) == [ProximityMethod.kExactMesh] * 4
     assert hull.distance[0] < 0 and hull.distance[1] < 0     # inside the hull
     # Sphere: φ = sd_mesh(centre) − r, by the exact point query.
     centre = query.ComputeSignedDistanceGeometryToPoint([0.01, 0.02, 0.0],
@@ -130,19 +129,27 @@ def test_exact_mesh_rows_see_through_the_hull():
                                        B[2][ib])
     assert exact.distance[1] == pytest.approx(math.sqrt(d2.min()), abs=1e-12)
     assert exact.distance[1] > 0.0
-    # Beside the torus the capsule keeps the hull's answer; the half space's is exact.
-    assert exact.distance[2] == hull.distance[2]
-    assert exact.distance[3] == hull.distance[3] == pytest.approx(0.3 - 0.05, abs=1e-12)
+    # Beside the torus the capsule is measured at the triangles (the exact-mesh
+    # queries' path, issue 32): never nearer than the hull; the half space's
+    # answer is the hull's (the lowest vertex).
+    assert exact.distance[2] >= hull.distance[2] - 1e-15
+    assert exact.distance[3] == pytest.approx(hull.distance[3], abs=1e-15)
+    assert exact.distance[3] == pytest.approx(0.3 - 0.05, abs=1e-12)
 
 
-def test_overlapping_mesh_keeps_the_hull_answer():
+def test_overlapping_mesh_gets_the_exact_mesh_queries_deepest_point():
     scene = TorusScene([(Box(0.1, 0.1, 0.1), RigidTransform([0.2, 0.0, 0.0]))])
     query = scene.query()
     est = query.compute_signed_distance_estimates(0.0, pairs=[(scene.torus, scene.ids[0])],
                                                   exact_mesh=True)
-    assert list(est.method) == [ProximityMethod.kConvexHull]
-    assert est.distance[0] == query.ComputeSignedDistancePairClosestPoints(
-        scene.torus, scene.ids[0]).distance < 0
+    assert list(est.method) == [ProximityMethod.kExactMesh]
+    # The box sits in the tube: its deepest point, as an exact-mesh pair answers it.
+    from scenegraph.proximity.exact_mesh import ExactShape, exact_mesh_bvh, exact_pair
+    from scenegraph.proximity.shape_data import shape_data_from_shape
+    M = ExactShape.from_mesh(exact_mesh_bvh(TORUS.vertices, TORUS.faces, "torus"))
+    O = ExactShape.from_shape_data(shape_data_from_shape(Box(0.1, 0.1, 0.1)))
+    phi = exact_pair(M, np.eye(3), np.zeros(3), O, np.eye(3), [0.2, 0.0, 0.0])[0]
+    assert est.distance[0] == pytest.approx(phi, abs=1e-15) and phi < 0.0
 
 
 def _set(geometry_id):

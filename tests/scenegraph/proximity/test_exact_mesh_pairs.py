@@ -269,6 +269,64 @@ def test_a_bar_through_a_ring_hole_is_apart_and_through_its_side_collides():
     assert abs(signed_distance_to_mesh(M.bvh, ca[None])[0][0]) < 1e-15
 
 
+# ------------------------------------------------------- depth, closed forms
+# The overlapping depth is the deepest candidate point's (exact_mesh_overlap:
+# vertices, the deepest points of crossing edges, a curved primitive's support
+# points under the mesh's faces, a Sphere by Drake's rule): exact where the
+# deepest point is one of them, a lower bound otherwise.
+
+
+@pytest.mark.parametrize("delta", [0.001, 0.03, 0.08])
+@pytest.mark.parametrize("as_mesh", [False, True])
+def test_a_cube_pushed_into_a_box_shaped_mesh_is_as_deep_as_the_push(delta, as_mesh):
+    M = cube_mesh()                                          # top face z = 0.5
+    O = cube_mesh(0.2) if as_mesh else primitive("Box", width=0.2, depth=0.2, height=0.2)
+    R = Rotation.from_euler("z", 30, degrees=True).as_matrix()
+    p = np.array([0.1, -0.05, 0.5 + 0.1 - delta])            # bottom face at z = 0.5 − δ
+    phi, ca, cb, nhat, overlapping = exact_pair(M, I, Z, O, R, p)
+    assert overlapping and phi == pytest.approx(-delta, abs=1e-12)
+    np.testing.assert_allclose(nhat, [0.0, 0.0, -1.0], atol=1e-12)   # from the cube into M
+    assert ca[2] == pytest.approx(0.5, abs=1e-12) and cb[2] == pytest.approx(0.5 - delta,
+                                                                             abs=1e-12)
+    check_invariants(phi, ca, cb, nhat)
+    # Either order, and the pair query's sign convention: A ↔ B swaps the normal.
+    phi2, ca2, cb2, nhat2, _ = exact_pair(O, R, p, M, I, Z)
+    assert phi2 == phi
+    np.testing.assert_allclose(nhat2, -nhat, atol=1e-15)
+
+
+def test_a_sphere_in_a_square_torus_tube_follows_the_sphere_rule():
+    # ring_mesh: a square ring of 0.05 m voxels; its side x in [0.1, 0.15],
+    # z in [0, 0.05] is a tube of square section running along y.
+    M = exact(*ring_mesh(), "ring")
+    c = np.array([0.13, 0.075, 0.028])       # walls: x = 0.15 at 0.02 (nearest), z = 0.05 at 0.022
+    phi, ca, cb, nhat, overlapping = exact_pair(M, I, Z, primitive("Sphere", radius=0.01), I, c)
+    assert overlapping and phi == pytest.approx(-(0.02 + 0.01), abs=1e-15)
+    np.testing.assert_allclose(ca, [0.15, 0.075, 0.028], atol=1e-15)
+    np.testing.assert_allclose(cb, [0.12, 0.075, 0.028], atol=1e-15)
+    np.testing.assert_allclose(nhat, [-1.0, 0.0, 0.0], atol=1e-15)
+
+
+def test_a_capsule_across_a_square_bar_is_as_deep_as_the_bars_half_width():
+    """A capsule (r = 0.01) lying across the ring's side bar (section 0.05 x
+    0.05, running along y), its axis through the section's centre: the
+    capsule's side points (y = 0.075 ± r) sit at the section's centre, 0.025
+    from every wall, and no point of either surface is deeper in the other."""
+    M = exact(*ring_mesh(), "ring")
+    R = Rotation.from_euler("y", 90, degrees=True).as_matrix()     # axis along x
+    p = np.array([0.125, 0.075, 0.025])       # through the hole and the side x in [0.1, 0.15]
+    phi, ca, cb, nhat, overlapping = exact_pair(M, I, Z, primitive("Capsule", radius=0.01,
+                                                                   length=0.1), R, p)
+    assert overlapping and phi == pytest.approx(-0.025, abs=1e-12)
+    np.testing.assert_allclose(cb[[0, 2]], [0.125, 0.025], atol=1e-12)
+    assert abs(cb[1] - 0.075) == pytest.approx(0.01, abs=1e-12)
+    check_invariants(phi, ca, cb, nhat)
+    # Lowered by 5 mm: the side points are 0.02 above the bar's floor.
+    phi = exact_pair(M, I, Z, primitive("Capsule", radius=0.01, length=0.1), R,
+                     p - [0.0, 0.0, 0.005])[0]
+    assert phi == pytest.approx(-0.02, abs=1e-12)
+
+
 # ------------------------------------------------------------------ fuzz
 
 

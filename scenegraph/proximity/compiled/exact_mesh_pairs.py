@@ -1,0 +1,236 @@
+"""One compiled call for every pair that holds an exact mesh (issue 32 §3).
+
+exact_mesh_queries.ExactRows hands this kernel all of a query's pairs with
+an exact mesh at once; it answers each separated pair completely (the
+triangle-level distance and witnesses of exact_mesh.py), a Sphere's or a
+HalfSpace's overlap too (their rules are closed forms), and marks the other
+overlapping pairs for exact_mesh_overlap's deepest-point search (Python,
+pair by pair: only pairs that overlap go there).
+
+Layout. Meshes (exact meshes, Box meshes, the hulls of Convex shapes and
+of Mesh shapes without the property) are packed end to end, each a
+TriangleMeshBvh's arrays (mesh_bvh / mesh_kernels docstrings):
+  tri (ΣF, 12), pseudo (ΣF, 18), tri_id (ΣF,), balls (ΣF, 4) in leaf order;
+  node_f (ΣM, 13), node_i (ΣM, 4), obbs (ΣM, 15); vertices (ΣV, 3);
+  mesh_i (S, 7) int64: tri start, end, node start, end, vertex start, end,
+    closed; mesh_f (S, 2): (eps, tol) of the signed-distance kernels.
+Rows (the scene's geometries): kind (n,) (packed_shapes' codes), exact (n,)
+bool, mesh (n,) the slot of a row's triangles (−1: none), params (n, 3)
+(ShapeData.params).
+
+Output per pair (K, 11): φ [m], p_WCa (3), p_WCb (3), nhat_BA_W (3) in the
+conventions of SignedDistancePair, then a status:
+  APART     separated, the exact answer;
+  FARTHER   farther than max_distance (φ is +inf or a distance above it);
+  TOUCHING  overlapping or touching, the answer final (Sphere: φ_M(centre)
+            − r; HalfSpace: the lowest vertex);
+  OVERLAP   overlapping: the depth is exact_mesh_overlap's to find.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph._jit import njit
+from scenegraph.proximity.compiled.exact_mesh_kernels import (_dual_traversal, _support,
+                                                              mesh_primitive_nearest)
+from scenegraph.proximity.compiled.mesh_kernels import _CANDIDATES, _signed_one, _winding
+from scenegraph.proximity.compiled.packed_shapes import (CAPSULE, CYLINDER, HALFSPACE,
+                                                          SPHERE)
+
+__all__ = ["exact_pairs", "APART", "FARTHER", "TOUCHING", "OVERLAP", "NUM_EXACT_VALUES"]
+
+APART = 0
+FARTHER = 1
+TOUCHING = 2
+OVERLAP = 3
+NUM_EXACT_VALUES = 11
+_BETA = 3.0
+
+
+@njit
+def _prim_box(k, a, b, c, R, t, lo, hi):
+    """The exact AABB [lo, hi] in M of a Capsule, Cylinder or Ellipsoid
+    (code k, parameters a, b, c) posed in M by R, t."""
+    for r in range(3):
+        for sgn in (1.0, -1.0):
+            ux, uy, uz = sgn * R[r, 0], sgn * R[r, 1], sgn * R[r, 2]
+            if k == CAPSULE:
+                sx, sy, sz = a * ux, a * uy, a * uz
+                sz += b if uz > 0.0 else (-b if uz < 0.0 else 0.0)
+            else:
+                sx, sy, sz = _support(k, a, b, c, ux, uy, uz)
+            v = R[r, 0] * sx + R[r, 1] * sy + R[r, 2] * sz + t[r]
+            if sgn > 0.0:
+                hi[r] = v
+            else:
+                lo[r] = v
+
+
+@njit
+def _bounding_radius(k, a, b, c):
+    if k == CAPSULE:
+        return a + b
+    if k == CYLINDER:
+        return math.hypot(a, b)
+    return max(a, b, c)
+
+
+@njit
+def _mesh_signed(x, y, z, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, cand_k,
+                 cand_d2):
+    """_signed_one at (x, y, z) against packed mesh s: (d, qx, qy, qz, gx, gy, gz)."""
+    t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
+    r = _signed_one(x, y, z, tri[t0:t1], pseudo[t0:t1], node_f[m0:m1], node_i[m0:m1],
+                    tri_id[t0:t1], mesh_i[s, 6] != 0, mesh_f[s, 0], mesh_f[s, 1], _BETA,
+                    cand_k, cand_d2)
+    return r[0], r[1], r[2], r[3], r[4], r[5], r[6]
+
+
+@njit
+def _inside(x, y, z, s, tri, node_f, node_i, mesh_i):
+    """The point is inside closed mesh s (winding number above ½)."""
+    t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
+    return abs(_winding(x, y, z, tri[t0:t1], node_f[m0:m1], node_i[m0:m1], _BETA,
+                        True)) > 0.5
+
+
+@njit
+def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_id, balls,
+                 node_f, node_i, obbs, vertices, mesh_i, mesh_f, res, cand_k, cand_d2):
+    """The pair of exact mesh row m and row o, posed in M by R (3, 3), t (3,):
+    res[0:10] = (φ, p_MCm, p_MCo, nhat_OM), returns the status."""
+    s = mesh[m]
+    t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
+    v0, v1 = mesh_i[s, 4], mesh_i[s, 5]
+    ko = kind[o]
+    so = mesh[o]
+    if so >= 0:                     # a polytope or another mesh: triangles
+        u0, u1, n0, n1 = mesh_i[so, 0], mesh_i[so, 1], mesh_i[so, 2], mesh_i[so, 3]
+        bound2 = max_distance * max_distance if max_distance < np.inf else np.inf
+        d2, out, found, _, _ = _dual_traversal(tri[t0:t1], node_f[m0:m1], node_i[m0:m1],
+                                           balls[t0:t1], obbs[m0:m1], tri[u0:u1],
+                                           node_f[n0:n1], node_i[n0:n1], balls[u0:u1],
+                                           obbs[n0:n1], R, t, 1, bound2)
+        if found >= 0 and d2 == 0.0:
+            return OVERLAP
+        # Containment: a vertex of one inside the other.
+        w0 = mesh_i[so, 4]
+        x = vertices[w0, 0]
+        y = vertices[w0, 1]
+        z = vertices[w0, 2]
+        if _inside(R[0, 0] * x + R[0, 1] * y + R[0, 2] * z + t[0],
+                   R[1, 0] * x + R[1, 1] * y + R[1, 2] * z + t[1],
+                   R[2, 0] * x + R[2, 1] * y + R[2, 2] * z + t[2], s, tri, node_f, node_i,
+                   mesh_i):
+            return OVERLAP
+        x = vertices[v0, 0] - t[0]
+        y = vertices[v0, 1] - t[1]
+        z = vertices[v0, 2] - t[2]
+        if _inside(R[0, 0] * x + R[1, 0] * y + R[2, 0] * z,
+                   R[0, 1] * x + R[1, 1] * y + R[2, 1] * z,
+                   R[0, 2] * x + R[1, 2] * y + R[2, 2] * z, so, tri, node_f, node_i, mesh_i):
+            return OVERLAP
+        if found < 0:
+            return FARTHER
+        d = math.sqrt(d2)
+        res[0] = d
+        for j in range(6):
+            res[1 + j] = out[j]
+        for j in range(3):
+            res[7 + j] = (out[j] - out[3 + j]) / d
+        return APART
+    a, b, c = params[o, 0], params[o, 1], params[o, 2]
+    if ko == HALFSPACE:
+        best = np.inf
+        kbest = v0
+        for v in range(v0, v1):
+            z = ((vertices[v, 0] - t[0]) * R[0, 2] + (vertices[v, 1] - t[1]) * R[1, 2]
+                 + (vertices[v, 2] - t[2]) * R[2, 2])
+            if z < best:
+                best = z
+                kbest = v
+        res[0] = best
+        for j in range(3):
+            res[1 + j] = vertices[kbest, j]
+            res[4 + j] = vertices[kbest, j] - best * R[j, 2]
+            res[7 + j] = R[j, 2]
+        if best <= 0.0:
+            return TOUCHING
+        return APART if best <= max_distance else FARTHER
+    d_c, qx, qy, qz, gx, gy, gz = _mesh_signed(t[0], t[1], t[2], s, tri, pseudo, node_f,
+                                               node_i, tri_id, mesh_i, mesh_f, cand_k, cand_d2)
+    if ko == SPHERE:
+        phi = d_c - a
+        res[0] = phi
+        res[1], res[2], res[3] = qx, qy, qz
+        res[4], res[5], res[6] = t[0] - a * gx, t[1] - a * gy, t[2] - a * gz
+        res[7], res[8], res[9] = -gx, -gy, -gz
+        if phi <= 0.0:
+            return TOUCHING
+        return APART if phi <= max_distance else FARTHER
+    # A Capsule, Cylinder or Ellipsoid.
+    if d_c <= 0.0:
+        return OVERLAP
+    lo = np.empty(3)
+    hi = np.empty(3)
+    _prim_box(ko, a, b, c, R, t, lo, hi)
+    phi, out, _ = mesh_primitive_nearest(tri[t0:t1], node_f[m0:m1], node_i[m0:m1],
+                                         tri_id[t0:t1], ko, a, b, c, R, t, lo, hi,
+                                         _bounding_radius(ko, a, b, c),
+                                         min(d_c, max_distance))
+    if phi <= 0.0:
+        return OVERLAP
+    if not phi < np.inf or phi > max_distance:
+        return FARTHER
+    res[0] = phi
+    for j in range(6):
+        res[1 + j] = out[j]
+    for j in range(3):
+        res[7 + j] = (out[j] - out[3 + j]) / phi
+    return APART
+
+
+@njit
+def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, tri, pseudo, tri_id,
+                balls, node_f, node_i, obbs, vertices, mesh_i, mesh_f):
+    """The pairs (K, 2) of rows (each with at least one exact mesh) at
+    poses R (n, 3, 3), p (n, 3) in W: (K, NUM_EXACT_VALUES) (module
+    docstring). max_distance [m]: pairs known to be farther are FARTHER
+    (their search stops at that bound; inf measures every pair)."""
+    K = pairs.shape[0]
+    out = np.full((K, NUM_EXACT_VALUES), np.nan)
+    res = np.empty(10)
+    Rm = np.empty((3, 3))
+    tm = np.empty(3)
+    cand_k = np.empty(_CANDIDATES, dtype=np.int64)
+    cand_d2 = np.empty(_CANDIDATES)
+    for q in range(K):
+        a, b = pairs[q, 0], pairs[q, 1]
+        if exact[a]:
+            m, o = a, b
+        else:
+            m, o = b, a
+        # R_MO = R_WM^T R_WO, p_MO = R_WM^T (p_WO − p_WM).
+        for i in range(3):
+            for j in range(3):
+                Rm[i, j] = R[m, 0, i] * R[o, 0, j] + R[m, 1, i] * R[o, 1, j] + R[m, 2, i] * R[o, 2, j]
+            tm[i] = (R[m, 0, i] * (p[o, 0] - p[m, 0]) + R[m, 1, i] * (p[o, 1] - p[m, 1])
+                     + R[m, 2, i] * (p[o, 2] - p[m, 2]))
+        status = _answer_in_m(m, o, Rm, tm, kind, params, mesh, max_distance, tri, pseudo,
+                              tri_id, balls, node_f, node_i, obbs, vertices, mesh_i, mesh_f,
+                              res, cand_k, cand_d2)
+        out[q, 10] = status
+        if status == FARTHER or status == OVERLAP:
+            continue
+        out[q, 0] = res[0]
+        for i in range(3):
+            cm = R[m, i, 0] * res[1] + R[m, i, 1] * res[2] + R[m, i, 2] * res[3] + p[m, i]
+            co = R[m, i, 0] * res[4] + R[m, i, 1] * res[5] + R[m, i, 2] * res[6] + p[m, i]
+            n = R[m, i, 0] * res[7] + R[m, i, 1] * res[8] + R[m, i, 2] * res[9]
+            if m == a:
+                out[q, 1 + i], out[q, 4 + i], out[q, 7 + i] = cm, co, n
+            else:
+                out[q, 1 + i], out[q, 4 + i], out[q, 7 + i] = co, cm, -n
+    return out
