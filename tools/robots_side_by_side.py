@@ -17,7 +17,9 @@ Per robot and field it takes the median over the rounds, prints
 benchmarks/bench_robots.py's table (load = setup + first queries; the parts),
 and with --write stores pydrake's medians in benchmarks/drake_robot_times.json
 (robots not run keep their rows; each row records its command and date), which
-benchmarks/bench_robots.py alone compares against. ``--keep FILE`` writes every
+benchmarks/bench_robots.py alone compares against. A last table gives import +
+load per robot and side (the load alone leaves out the import, where pydrake
+does its one-time work). ``--keep FILE`` writes every
 process's record. ``--after KEY`` measures second loads instead (each process
 loads KEY first, untimed: the per-robot work without imports, numba's
 start-up and kernel loading); not stored. ``--baseline DIR`` adds a third
@@ -41,6 +43,25 @@ sys.path.insert(0, str(ROOT / "tools"))
 import bench_robots  # noqa: E402
 import robot_models  # noqa: E402
 from drake_bench_robots import DRAKE_PYTHON, drake_command  # noqa: E402
+
+
+def _report_whole_process(runs: dict) -> None:
+    """Per robot, the median over rounds of import + load (the process's
+    whole work, interpreter start-up aside) for each side. The load figure
+    alone leaves the import out, which flatters whichever library does more
+    at import: this library imports numba, its kernels' modules, networkx
+    and scipy where they are first needed, i.e. inside the load."""
+    import statistics
+    sides = list(runs)
+    print("\n  import + load, ms (median over rounds; fresh processes)")
+    print("  " + f"{'robot':16s}" + "".join(f"{side:>12s}" for side in sides))
+    for key in runs["ours"]:
+        row = f"  {key:16s}"
+        for side in sides:
+            totals = [r["import_s"] + r["load_s"] for r in runs[side][key]
+                      if "import_s" in r and "load_s" in r]
+            row += f"{statistics.median(totals) * 1e3:12.1f}" if totals else f"{'—':>12s}"
+        print(row)
 
 
 def main(argv=None) -> int:
@@ -107,6 +128,8 @@ def main(argv=None) -> int:
         base = {key: bench_robots.merge(runs) for key, runs in base_runs.items()}
         bench_robots.report(base, drake, f"Baseline {args.baseline}, the same rounds",
                             ours_label="base")
+    _report_whole_process(
+        {"ours": our_runs, "pydrake": drake_runs, **({"baseline": base_runs} if baseline else {})})
     if args.keep:
         pathlib.Path(args.keep).write_text(json.dumps(
             {"ours": our_runs, "pydrake": drake_runs,
