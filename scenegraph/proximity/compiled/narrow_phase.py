@@ -671,7 +671,7 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         # GJK/EPA's direction arbitrary in a continuum of equally good ones:
         # retry from the best of the bodies' own axes and the normal of both
         # z axes, if it bounds better.
-        best_f, dx, dy, dz = _best_axis_bound(A, B, False)
+        best_f, dx, dy, dz = _best_axis_bound(A, B, False, -math.inf)
         # A deepest escape through a face of a hull (e.g. an ellipsoid
         # across a thin needle, where f varies by the needle's width only)
         # is along that facet's normal: B's outward normals, A's inward ones.

@@ -461,6 +461,6 @@ def certified(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, 
     pbx, pby, pbz = to_G(B, bx, by, bz)
     ok = (inside_body(A, hull_A, pax, pay, paz, 1e-12 * size_A)
           and inside_body(B, hull_B, pbx, pby, pbz, 1e-12 * size_B)
-          and support_gap(A, uAx, uAy, uAz, pax, pay, paz) <= 1e-12 * size_A
-          and support_gap(B, uBx, uBy, uBz, pbx, pby, pbz) <= 1e-12 * size_B)
+          and support_gap(A, uAx, uAy, uAz, pax, pay, paz, 0) <= 1e-12 * size_A
+          and support_gap(B, uBx, uBy, uBz, pbx, pby, pbz, 0) <= 1e-12 * size_B)
     return ok, phi
