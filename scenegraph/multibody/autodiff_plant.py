@@ -10,7 +10,8 @@ derivatives w.r.t. the same z:
   (RigidTransform_/RotationMatrix_[AutoDiffXd]); CalcPointsPositions and
   CalcCenterOfMassPositionInWorld (AutoDiffXd arrays; the points may carry derivatives);
 * CalcJacobianSpatialVelocity, ...AngularVelocity, ...TranslationalVelocity,
-  ...PositionVector (AutoDiffXd arrays: ∂J/∂z);
+  ...PositionVector (AutoDiffXd arrays: ∂J/∂z) and CalcPointsVelocities (J·v, with the
+  derivatives of q and v);
 * MapVelocityToQDot, MapQDotToVelocity, MakeVelocityToQDotMap, MakeQDotToVelocityMap;
 * the ``geometry_pose`` port (FramePoseVector_[AutoDiffXd]) and ``body_poses``, so a
   SceneGraph_[AutoDiffXd] fed by it gives signed distances with ∂φ/∂z.
@@ -287,6 +288,23 @@ class MultibodyPlant_AutoDiffXd(MultibodyPlant, LeafSystem_AutoDiffXd):
         return self.CalcJacobianTranslationalVelocity(
             context, JacobianWrtVariable.kQDot, frame_B, p_BoBi_B, frame_A, frame_E)
 
+    def CalcPointsVelocities(self, context, frame_B, p_BQi, frame_A, frame_E) -> np.ndarray:
+        """v_AQi_E (3, n) AutoDiffXd [m/s] of points Qi fixed in frame B: J_v_AQi_E(q)·v,
+        with derivatives from q, v and the points (∂J/∂z·v + J·∂v/∂z)."""
+        what = "CalcPointsVelocities"
+        P, dP = self._points(p_BQi, what)
+        J, dJ = self._jacobian_ad(context, JacobianWrtVariable.kV, frame_B, P, dP, frame_A,
+                                  frame_E, what)
+        v, dv = adk.values_and_derivatives(self._velocities_of(context), "v")
+        nz = adk.common_size(what, dJ.shape[-1], dv.shape[-1])
+        Jv = J[:, 3:]                                                   # (n, 3, nv)
+        value = Jv @ v                                                  # (n, 3)
+        d = np.zeros(value.shape + (nz,))
+        if nz:
+            d = adk._widen(np.einsum("nrvz,v->nrz", dJ[:, 3:], v), nz) \
+                + (np.einsum("nrv,vz->nrz", Jv, dv) if dv.shape[-1] else 0.0)
+        return adk.pack(value.T, np.moveaxis(d, 0, 1))
+
     # --- q̇ <-> v -------------------------------------------------------------------------------
     def _qdot_maps(self, context):
         self._throw_if_not_finalized("q̇/v maps")
@@ -328,7 +346,7 @@ class MultibodyPlant_AutoDiffXd(MultibodyPlant, LeafSystem_AutoDiffXd):
 
 # What AutoDiffXd does not offer (velocity level, distance Jacobians, advancing time).
 for _name, _shown in (
-        ("EvalBodySpatialVelocityInWorld", None), ("CalcPointsVelocities", None),
+        ("EvalBodySpatialVelocityInWorld", None),
         ("CalcCenterOfMassTranslationalVelocityInWorld", None),
         ("CalcJacobianCenterOfMassTranslationalVelocity", None),
         ("CalcKineticEnergy", None), ("CalcPotentialEnergy", None),

@@ -307,3 +307,29 @@ def test_jacobian_derivatives_through_the_points(tree):
             context, JacobianWrtVariable.kQDot, *frames(plant, "ball_M"), p,
             *frames(plant, "rev_F", "pri_F")), p0)
     np.testing.assert_allclose(ExtractGradient(J), expected, atol=TOL)
+
+
+def test_points_velocities_derivatives_through_q_and_v(tree):
+    """v_AQ_E = J(q)·v: its gradient w.r.t. z = (q, v) equals central differences."""
+    plant, context, plant_ad, _, q0 = tree
+    nq, nv = plant.num_positions(), plant.num_velocities()
+    v0 = np.linspace(-0.8, 0.9, nv)
+    x = InitializeAutoDiff(np.concatenate([q0, v0])).ravel()
+    context_ad = plant_ad.CreateDefaultContext()
+    plant_ad.SetPositions(context_ad, x[:nq])
+    plant_ad.SetVelocities(context_ad, x[nq:])
+    P = np.array([[0.1, 0.0], [0.2, -0.1], [0.0, 0.3]])
+    names = ("rpyf_F", "pri_F", "ball_M")
+    v_AQ = plant_ad.CalcPointsVelocities(context_ad, frames(plant_ad, names[0])[0], P,
+                                         *frames(plant_ad, *names[1:]))
+
+    def velocities(z):
+        plant.SetPositions(context, z[:nq])
+        plant.SetVelocities(context, z[nq:])
+        return plant.CalcPointsVelocities(context, frames(plant, names[0])[0], P,
+                                          *frames(plant, *names[1:]))
+
+    z0 = np.concatenate([q0, v0])
+    np.testing.assert_allclose(ExtractValue(v_AQ), velocities(z0), atol=1e-14)
+    np.testing.assert_allclose(ExtractGradient(v_AQ), central_difference(velocities, z0),
+                               atol=TOL)
