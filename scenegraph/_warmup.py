@@ -125,7 +125,11 @@ def run_group(group: str) -> None:
 
 
 #: The modules a group's first query imports, which `prepare_group` imports.
-PREPARED_MODULES = {"pair queries": ("scenegraph.proximity.engine",)}
+PREPARED_MODULES = {"pair queries": ("scenegraph.proximity.engine",
+                                     "scenegraph.proximity.dispatch",
+                                     "scenegraph.proximity.pair_result",
+                                     "scenegraph.proximity.exact_mesh_queries",
+                                     "numba.core.typing.bufproto")}
 
 #: (module, function) of the kernels a group's first query calls, which
 #: `prepare_group` loads from the cache without running a query.

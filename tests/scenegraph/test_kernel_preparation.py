@@ -128,3 +128,17 @@ def test_a_scene_with_a_proximity_mesh_imports_qhull_at_context_creation():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["False", "True"]
+
+
+def test_the_prepared_modules_and_kernels_exist():
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+    for group, modules in _warmup.PREPARED_MODULES.items():
+        assert group in _warmup.GROUPS
+        for module in modules:
+            importlib.import_module(module)
+    for group, kernels in _warmup.PREPARED_KERNELS.items():
+        assert group in _warmup.GROUPS
+        for module, name in kernels:
+            assert isinstance(getattr(importlib.import_module(module), name), Dispatcher)
