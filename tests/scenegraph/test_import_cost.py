@@ -78,12 +78,15 @@ def test_submodules_and_lazy_names_resolve_on_attribute_access():
         import json, sys
         import scenegraph
         render = scenegraph.render                  # a submodule __init__ used to import
+        engine_module = scenegraph.proximity.__name__   # (imported through others before)
         engine = scenegraph.MakeRenderEngineVtk    # a lazily imported name
         print(json.dumps({
             "render": render.__name__,
+            "engine": engine_module,
             "same": engine is sys.modules["scenegraph.render"].MakeRenderEngineVtk,
             "visualizer_template": scenegraph.MeshcatVisualizer_[float].__name__,
             "unknown": hasattr(scenegraph, "NoSuchName")}))
     """)
-    assert result == {"render": "scenegraph.render", "same": True,
+    assert result == {"render": "scenegraph.render", "engine": "scenegraph.proximity",
+                      "same": True,
                       "visualizer_template": "MeshcatVisualizer", "unknown": False}
