@@ -138,7 +138,7 @@ def _unit(v, fallback):
     return v / n if n > 0.0 else np.asarray(fallback, float)
 
 
-def _mesh_vs_polytope(bvh_M, bvh_O, R, t, box_O=None) -> ExactAnswer:
+def _mesh_vs_polytope(bvh_M, bvh_O, R, t, box_O=None, collect=None) -> ExactAnswer:
     with np.errstate(invalid="ignore", divide="ignore"):
         d, xm, xo_O, overlapping = mesh_mesh_distance(bvh_M, bvh_O, R, t)
     xo = R @ xo_O + t
@@ -157,7 +157,8 @@ def _mesh_vs_polytope(bvh_M, bvh_O, R, t, box_O=None) -> ExactAnswer:
     if len(crossing_m):
         k = int(crossing_m[0])
     touch = ExactAnswer(0.0, xm, xm, -bvh_M.face_normals[k], True)
-    return _from_overlap(mesh_solid_overlap(bvh_M, bvh_O, R, t, crossing_m, crossing_o, box_O),
+    return _from_overlap(mesh_solid_overlap(bvh_M, bvh_O, R, t, crossing_m, crossing_o, box_O,
+                                            collect),
                          touch)
 
 
@@ -184,7 +185,7 @@ def _bounding_radius(kind: str, params) -> float:
     return float(max(params))
 
 
-def _mesh_vs_curved(bvh_M, kind, params, R, t) -> ExactAnswer:
+def _mesh_vs_curved(bvh_M, kind, params, R, t, collect=None) -> ExactAnswer:
     d_c = float(signed_distance_to_mesh(bvh_M, t[None])[0][0])
     lo, hi = primitive_box(kind, params, R, t)
     touch = ExactAnswer(0.0, t, t, np.array([0.0, 0.0, 1.0]), True)
@@ -200,33 +201,40 @@ def _mesh_vs_curved(bvh_M, kind, params, R, t) -> ExactAnswer:
             return ExactAnswer(float(phi), xm, xo, _unit(xm - xo, [0.0, 0.0, 1.0]), False)
         touch = ExactAnswer(0.0, xm, xm, -bvh_M.face_normals[k], True)
     near0 = triangles_near_box(bvh_M, lo, hi, 0.0)
-    return _from_overlap(primitive_overlap(bvh_M, kind, params, R, t, near0), touch)
+    return _from_overlap(primitive_overlap(bvh_M, kind, params, R, t, near0, collect), touch)
 
 
-def _mesh_answer(bvh_M: TriangleMeshBvh, other: ExactShape, R_MO, p_MO) -> ExactAnswer:
-    """The answer of exact mesh M and `other` posed in M by R_MO (3, 3), p_MO (3,)."""
+def _mesh_answer(bvh_M: TriangleMeshBvh, other: ExactShape, R_MO, p_MO,
+                 collect=None) -> ExactAnswer:
+    """The answer of exact mesh M and `other` posed in M by R_MO (3, 3), p_MO (3,);
+    collect: a list receiving an overlap's candidate points (Overlaps, in M)."""
     R = np.asarray(R_MO, float)
     t = np.asarray(p_MO, float)
     kind = other.kind
     if kind in _POLYTOPES:
         return _mesh_vs_polytope(bvh_M, other.bvh, R, t,
-                                 other.params if kind == "Box" else None)
+                                 other.params if kind == "Box" else None, collect)
     if kind == "Sphere":
         return _mesh_vs_sphere(bvh_M, float(other.params[0]), t)
     if kind == "HalfSpace":
         return _mesh_vs_halfspace(bvh_M, R, t)
     if kind in _CURVED:
-        return _mesh_vs_curved(bvh_M, kind, other.params, R, t)
+        return _mesh_vs_curved(bvh_M, kind, other.params, R, t, collect)
     raise ValueError(f"exact mesh pairs: unsupported shape kind {kind!r}")
 
 
-def exact_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB):
+def exact_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB,
+               points: list | None = None):
     """A pair where A or B (or both) is an exact mesh, in W.
 
     R_WA, R_WB (3, 3), p_WA, p_WB (3,): the geometries' world poses [m].
     Returns (distance φ [m], p_WCa (3,), p_WCb (3,), nhat_BA_W (3,),
     overlapping bool): SignedDistancePair's meaning, p_WCa − p_WCb =
     φ·nhat_BA_W; an overlapping pair's φ is minus the deepest point's depth.
+    points: a list that receives, for an overlapping pair, every candidate
+    point of the deepest-point search as (depth [m], p_WCa (3,), p_WCb (3,))
+    (a point of one surface inside the other and its nearest point on that
+    other; a Sphere's or a HalfSpace's pair: none).
     """
     R_WA = np.asarray(R_WA, float)
     R_WB = np.asarray(R_WB, float)
@@ -242,7 +250,11 @@ def exact_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB)
         raise ValueError("exact_pair: neither shape is an exact mesh")
     R_MO = R_WM.T @ R_WO
     p_MO = R_WM.T @ (p_WO - p_WM)
-    ans = _mesh_answer(bvh_M, other, R_MO, p_MO)
+    collect = [] if points is not None else None
+    ans = _mesh_answer(bvh_M, other, R_MO, p_MO, collect)
+    for o in collect or ():
+        cm, co = R_WM @ o.p_MCm + p_WM, R_WM @ o.p_OCo + p_WM
+        points.append((o.depth, cm, co) if m_is_a else (o.depth, co, cm))
     c_m = R_WM @ ans.p_MCm + p_WM
     c_o = R_WM @ ans.p_OCo + p_WM
     n_W = R_WM @ ans.nhat_OM

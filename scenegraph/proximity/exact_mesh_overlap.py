@@ -63,29 +63,36 @@ def _mesh_sd(bvh: TriangleMeshBvh):
     return sd
 
 
-def points_inside_mesh(bvh_M: TriangleMeshBvh, p_MX) -> Overlap | None:
+def points_inside_mesh(bvh_M: TriangleMeshBvh, p_MX, collect=None) -> Overlap | None:
     """Points X of the other solid (p_MX (K, 3) in M): the deepest inside M.
-    Its witness on M is X's nearest surface point; nhat_OM = −g_M."""
+    Its witness on M is X's nearest surface point; nhat_OM = −g_M.
+    collect: a list that receives every point inside (an Overlap each)."""
     p = np.asarray(p_MX, float).reshape(-1, 3)
     if not len(p):
         return None
     d, N, g = signed_distance_to_mesh(bvh_M, p)
+    if collect is not None:
+        collect.extend(Overlap(float(-d[i]), N[i], p[i], -g[i]) for i in np.flatnonzero(d < 0))
     k = int(np.argmin(d))
     if d[k] >= 0.0:
         return None
     return Overlap(float(-d[k]), N[k], p[k], -g[k])
 
 
-def mesh_points_inside(sd_O, R_MO, p_MO, p_MX) -> Overlap | None:
+def mesh_points_inside(sd_O, R_MO, p_MO, p_MX, collect=None) -> Overlap | None:
     """Points X of M (p_MX (K, 3) in M): the deepest inside the other solid,
     whose signed distance sd_O takes points in O's frame (posed in M by R_MO,
-    p_MO). Its witness on O is X's nearest point there; nhat_OM = g_O."""
+    p_MO). Its witness on O is X's nearest point there; nhat_OM = g_O.
+    collect: as points_inside_mesh's."""
     p = np.asarray(p_MX, float).reshape(-1, 3)
     if not len(p):
         return None
     R = np.asarray(R_MO, float)
     t = np.asarray(p_MO, float)
     d, N, g = sd_O((p - t) @ R)
+    if collect is not None:
+        collect.extend(Overlap(float(-d[i]), p[i], R @ N[i] + t, R @ g[i])
+                       for i in np.flatnonzero(d < 0))
     k = int(np.argmin(d))
     if d[k] >= 0.0:
         return None
@@ -125,14 +132,15 @@ def _segment_minima(solid, P, Q):
 
 
 def edge_points_inside(solid, R, t, P, Q, other_is_m: bool,
-                       above: float = 0.0) -> Overlap | None:
+                       above: float = 0.0, collect=None) -> Overlap | None:
     """The deepest point on segments PQ (K, 3 each, in M's frame) inside the
     other solid (a closed TriangleMeshBvh, or (kind, params) of a convex
     primitive), in its own frame F posed in M by (R, t). other_is_m: the
     segments are the other shape's and the solid is M itself (then F = M,
     R = I, t = 0). above [m]: only a point deeper than this is wanted; a
     segment that cannot reach it is not searched (a signed distance is
-    1-Lipschitz, so along PQ the depth is at most (|PQ| − φ(P) − φ(Q))/2)."""
+    1-Lipschitz, so along PQ the depth is at most (|PQ| − φ(P) − φ(Q))/2).
+    collect: as points_inside_mesh's (each segment's deepest point inside)."""
     if not len(P):
         return None
     R = np.asarray(R, float)
@@ -146,18 +154,24 @@ def edge_points_inside(solid, R, t, P, Q, other_is_m: bool,
             return None
         P_F, Q_F = P_F[keep], Q_F[keep]
     d, x, N, g = _segment_minima(solid, P_F, Q_F)
+
+    def overlap(k):
+        x_M, N_M, g_M = R @ x[k] + t, R @ N[k] + t, R @ g[k]
+        if other_is_m:        # a point of O inside M
+            return Overlap(float(-d[k]), N_M, x_M, -g_M)
+        return Overlap(float(-d[k]), x_M, N_M, g_M)
+
+    if collect is not None:
+        collect.extend(overlap(i) for i in np.flatnonzero(d < 0))
     k = int(np.argmin(d))
     if d[k] >= 0.0:
         return None
-    x_M, N_M, g_M = R @ x[k] + t, R @ N[k] + t, R @ g[k]
-    if other_is_m:        # a point of O inside M
-        return Overlap(float(-d[k]), N_M, x_M, -g_M)
-    return Overlap(float(-d[k]), x_M, N_M, g_M)
+    return overlap(k)
 
 
 def mesh_solid_overlap(bvh_M: TriangleMeshBvh, bvh_O: TriangleMeshBvh, R_MO, p_MO,
                        crossing_M: np.ndarray, crossing_O: np.ndarray,
-                       box_O=None) -> Overlap | None:
+                       box_O=None, collect=None) -> Overlap | None:
     """Deepest point of two overlapping closed triangle meshes M and O (O
     posed in M by R_MO, p_MO): vertices of each inside the other (those in
     the other's box), and the deepest points of the edges of the crossing
@@ -176,23 +190,26 @@ def mesh_solid_overlap(bvh_M: TriangleMeshBvh, bvh_O: TriangleMeshBvh, R_MO, p_M
     sd_O = _mesh_sd(bvh_O)
     e_M = edges_of(bvh_M.faces, crossing_M)
     e_O = edges_of(bvh_O.faces, crossing_O)
-    first = deepest([points_inside_mesh(bvh_M, in_box), mesh_points_inside(sd_O, R, t, m_in_box)])
-    above = first.depth if first is not None else 0.0
+    first = deepest([points_inside_mesh(bvh_M, in_box, collect),
+                     mesh_points_inside(sd_O, R, t, m_in_box, collect)])
+    above = first.depth if first is not None and collect is None else 0.0
     # Edges of the crossing triangles: against a Box its closed form; against
     # a mesh only the edges that can reach deeper than the vertices found.
     return deepest([
         first,
         edge_points_inside(bvh_O if box_O is None else ("Box", box_O), R, t,
-                           V_M[e_M[:, 0]], V_M[e_M[:, 1]], False, above),
-        edge_points_inside(bvh_M, I, z, V_O[e_O[:, 0]], V_O[e_O[:, 1]], True, above),
+                           V_M[e_M[:, 0]], V_M[e_M[:, 1]], False, above, collect),
+        edge_points_inside(bvh_M, I, z, V_O[e_O[:, 0]], V_O[e_O[:, 1]], True, above,
+                           collect),
     ])
 
 
 def primitive_overlap(bvh_M: TriangleMeshBvh, kind: str, params, R_MO, p_MO,
-                      near: np.ndarray) -> Overlap | None:
+                      near: np.ndarray, collect=None) -> Overlap | None:
     """Deepest point of a curved primitive (Capsule, Cylinder, Ellipsoid;
     params as ShapeData.params) overlapping M, posed in M by R_MO, p_MO;
-    `near` the triangles of M near it (at least those meeting its box)."""
+    `near` the triangles of M near it (at least those meeting its box).
+    collect: a list receiving every candidate point inside (Overlaps)."""
     R = np.asarray(R_MO, float)
     t = np.asarray(p_MO, float)
 
@@ -209,8 +226,8 @@ def primitive_overlap(bvh_M: TriangleMeshBvh, kind: str, params, R_MO, p_MO,
     n_O = n_M @ R
     ok = (n_O * n_O).sum(1) > 0.0
     s_O = primitive_support(kind, params, -n_O[ok])
-    first = deepest([mesh_points_inside(sd_O, R, t, V[verts]),
-                     points_inside_mesh(bvh_M, s_O @ R.T + t)])
+    first = deepest([mesh_points_inside(sd_O, R, t, V[verts], collect),
+                     points_inside_mesh(bvh_M, s_O @ R.T + t, collect)])
     # Edges: only those that can reach deeper into O than `first`: O lies in
     # a capsule (core segment, radius rc), so an edge's depth in O is at most
     # rc − its distance to the core.
@@ -220,9 +237,9 @@ def primitive_overlap(bvh_M: TriangleMeshBvh, kind: str, params, R_MO, p_MO,
         c1, c2 = closest_points_segment_segment(P, Q, np.broadcast_to(core0, P.shape),
                                                 np.broadcast_to(core1, P.shape))
     reach = rc - np.linalg.norm(c1 - c2, axis=1)
-    keep = reach > (first.depth if first is not None else 0.0)
+    keep = reach > (first.depth if first is not None and collect is None else 0.0)
     return deepest([first, edge_points_inside((kind, params), R, t, V[e[keep, 0]],
-                                              V[e[keep, 1]], False)])
+                                              V[e[keep, 1]], False, collect=collect)])
 
 
 def _holding_capsule(kind: str, params):

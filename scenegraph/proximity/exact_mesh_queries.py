@@ -256,10 +256,15 @@ class ExactRows:
 
     def patch_manifolds(self, rows, values, counts, out) -> None:
         """Contact manifolds (contact_manifold.py) of the penetration query's
-        rows (K, 2) and values (K, 10) (depths, witnesses in W): the pairs
-        that hold an exact mesh get one point, their deepest (the
-        penetration's witnesses and depth), in place of the hull kernel's
-        points. counts (K,), out (K, MAX_POINTS, 7) = (p_WCa, p_WCb, depth)."""
+        rows (K, 2) and values (K, 10) (depths, witnesses in W), at the
+        scene's current poses (the pose set the query ran on): a pair that
+        holds an exact mesh carries its deepest point (the penetration's
+        witnesses and depth) first, then up to MAX_POINTS − 1 more of the
+        deepest-point search's candidates (points of one surface inside the
+        other, exact_mesh.exact_pair's `points`) that lie deeper than 0 along
+        the pair's normal, spread out: each next the farthest from those
+        taken (ties: the deeper). depth_i = (p_WCb − p_WCa)·nhat_BA_W.
+        counts (K,), out (K, MAX_POINTS, 7) = (p_WCa, p_WCb, depth)."""
         if not len(rows):
             return
         mine = np.flatnonzero(self.exact[rows[:, 0]] | self.exact[rows[:, 1]])
@@ -270,6 +275,29 @@ class ExactRows:
         out[mine, 0, 0:3] = values[mine, layout.VALUE_CA:layout.VALUE_CA + 3]
         out[mine, 0, 3:6] = values[mine, layout.VALUE_CB:layout.VALUE_CB + 3]
         out[mine, 0, 6] = values[mine, layout.VALUE_PHI]
+        R, p = self._scene.pose_state[1], self._scene.pose_state[2]
+        for k in mine.tolist():
+            a, b = int(rows[k, 0]), int(rows[k, 1])
+            found = []
+            self._exact_pair(self.shape(a), R[a], p[a], self.shape(b), R[b], p[b],
+                             points=found)
+            if not found:
+                continue
+            n = values[k, layout.VALUE_NHAT:layout.VALUE_NHAT + 3]
+            ca = np.array([c[1] for c in found])
+            cb = np.array([c[2] for c in found])
+            depth = (cb - ca) @ n
+            ok = depth > 0.0
+            ca, cb, depth = ca[ok], cb[ok], depth[ok]
+            gap = np.linalg.norm(ca - out[k, 0, 0:3], axis=1)
+            while counts[k] < out.shape[1] and len(depth):
+                j = int(np.lexsort((-depth, -gap))[0])
+                if not gap[j] > 0.0:
+                    break
+                i = counts[k]
+                out[k, i, 0:3], out[k, i, 3:6], out[k, i, 6] = ca[j], cb[j], depth[j]
+                counts[k] += 1
+                gap = np.minimum(gap, np.linalg.norm(ca - ca[j], axis=1))
 
     def first_hit(self, scene, R, p):
         """HasCollisions' (row A, row B) of a colliding unfiltered pair, or None."""

@@ -703,40 +703,20 @@ def mesh_primitive_nearest(tri, node_f, node_i, tri_id, k, a, b, c, R, t, lo, hi
     cand = np.empty(6)
     work = np.empty(16)
     T = np.empty(9)
-    n_tri = tri.shape[0]
-    lbs = np.empty(n_tri)
-    slots = np.empty(n_tri, dtype=np.int64)
+    slots = _slots_near_box(node_f, node_i, lo, hi, bound)
+    lbs = np.empty(slots.shape[0])
     m = 0
-    stack = np.empty(_STACK, dtype=np.int64)
-    sp = 1
-    stack[0] = 0
-    b2 = bound * bound
-    while sp > 0:
-        sp -= 1
-        n = stack[sp]
-        g = 0.0
-        for j in range(3):
-            d = max(node_f[n, j] - hi[j], lo[j] - node_f[n, 3 + j], 0.0)
-            g += d * d
-        if g > b2:
-            continue
-        if node_i[n, 0] >= 0:
-            if sp + 2 > _STACK:
-                raise RuntimeError("mesh_primitive_nearest: traversal stack overflow")
-            stack[sp] = node_i[n, 1]
-            stack[sp + 1] = node_i[n, 0]
-            sp += 2
-            continue
-        for i in range(node_i[n, 2], node_i[n, 2] + node_i[n, 3]):
-            qx, qy, qz = _triangle_closest(t[0], t[1], t[2], tri[i, 0], tri[i, 1], tri[i, 2],
-                                           tri[i, 3], tri[i, 4], tri[i, 5], tri[i, 6],
-                                           tri[i, 7], tri[i, 8])
-            dx, dy, dz = qx - t[0], qy - t[1], qz - t[2]
-            lb = math.sqrt(dx * dx + dy * dy + dz * dz) - rho
-            if lb <= bound:
-                lbs[m] = lb
-                slots[m] = i
-                m += 1
+    for q in range(slots.shape[0]):
+        i = slots[q]
+        qx, qy, qz = _triangle_closest(t[0], t[1], t[2], tri[i, 0], tri[i, 1], tri[i, 2],
+                                       tri[i, 3], tri[i, 4], tri[i, 5], tri[i, 6],
+                                       tri[i, 7], tri[i, 8])
+        dx, dy, dz = qx - t[0], qy - t[1], qz - t[2]
+        lb = math.sqrt(dx * dx + dy * dy + dz * dz) - rho
+        if lb <= bound:
+            lbs[m] = lb
+            slots[m] = i
+            m += 1
     order = np.argsort(lbs[:m])
     best = np.inf
     best_tri = -1
@@ -818,10 +798,11 @@ def mesh_segment_minima(P, Q, steps, tri, pseudo, node_f, node_i, tri_id, closed
 
 
 @njit
-def triangles_in_box(node_f, node_i, tri_id, lo, hi, bound):
-    """Original indices (sorted) of the triangles of the leaves whose boxes
-    come within `bound` [m] of the box [lo, hi] (mesh_distance.triangles_near_box)."""
-    out = np.empty(tri_id.shape[0], dtype=np.int64)
+def _slots_near_box(node_f, node_i, lo, hi, bound):
+    """Leaf-order slots of the triangles of the leaves whose boxes come
+    within `bound` [m] of the box [lo, hi] (the one box-filter traversal of
+    a single tree: mesh_primitive_nearest's candidates, triangles_in_box)."""
+    out = np.empty(node_i[0, 3], dtype=np.int64)
     m = 0
     b2 = bound * bound
     stack = np.empty(_STACK, dtype=np.int64)
@@ -838,12 +819,23 @@ def triangles_in_box(node_f, node_i, tri_id, lo, hi, bound):
             continue
         if node_i[n, 0] >= 0:
             if sp + 2 > _STACK:
-                raise RuntimeError("triangles_in_box: traversal stack overflow")
+                raise RuntimeError("exact_mesh_kernels: box traversal stack overflow")
             stack[sp] = node_i[n, 1]
             stack[sp + 1] = node_i[n, 0]
             sp += 2
             continue
         for i in range(node_i[n, 2], node_i[n, 2] + node_i[n, 3]):
-            out[m] = tri_id[i]
+            out[m] = i
             m += 1
-    return np.sort(out[:m])
+    return out[:m]
+
+
+@njit
+def triangles_in_box(node_f, node_i, tri_id, lo, hi, bound):
+    """Original indices (sorted) of the triangles of the leaves whose boxes
+    come within `bound` [m] of the box [lo, hi] (mesh_distance.triangles_near_box)."""
+    slots = _slots_near_box(node_f, node_i, lo, hi, bound)
+    out = np.empty(slots.shape[0], dtype=np.int64)
+    for q in range(slots.shape[0]):
+        out[q] = tri_id[slots[q]]
+    return np.sort(out)

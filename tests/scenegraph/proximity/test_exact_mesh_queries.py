@@ -236,8 +236,29 @@ def test_contact_manifolds_of_exact_pairs_carry_the_deepest_point():
     pairs = query.ComputePointPairPenetration()
     assert [(m.id_A, m.id_B) for m in manifolds] == [(p.id_A, p.id_B) for p in pairs]
     for m, p in zip(manifolds, pairs):
-        assert len(m) == 1
+        # The deepest point first; more candidates when the overlap has them
+        # (not a Sphere: its rule gives one point).
+        assert 1 <= len(m) <= 4
         np.testing.assert_array_equal(m.p_WCa[0], p.p_WCa)
         np.testing.assert_array_equal(m.p_WCb[0], p.p_WCb)
         np.testing.assert_array_equal(m.nhat_BA_W, p.nhat_BA_W)
         assert m.depths[0] == pytest.approx(p.depth, abs=1e-15)
+        np.testing.assert_allclose(m.depths, (m.p_WCb - m.p_WCa) @ m.nhat_BA_W, atol=1e-15)
+        assert (m.depths > 0.0).all() and (m.depths <= p.depth + 1e-15).all()
+
+
+def test_a_bar_through_both_sides_of_the_tube_has_a_point_in_each():
+    """A thin bar along x through the torus's hole pierces the tube twice:
+    the manifold carries the deepest point first, then candidates spread
+    over both crossings, each deeper than 0 along the pair's normal."""
+    scene = Scene([Box(0.6, 0.02, 0.02)])
+    query = scene.place([RigidTransform([0.0, 0.0, 0.0])])
+    (m,) = query.compute_contact_manifolds()
+    (p,) = query.ComputePointPairPenetration()
+    assert 2 <= len(m) <= 4
+    np.testing.assert_array_equal(m.p_WCa[0], p.p_WCa)
+    assert m.depths[0] == pytest.approx(p.depth, abs=1e-15)
+    np.testing.assert_allclose(m.depths, (m.p_WCb - m.p_WCa) @ m.nhat_BA_W, atol=1e-15)
+    assert (m.depths > 0.0).all() and (m.depths <= p.depth + 1e-15).all()
+    xs = m.p_WCa[:, 0]
+    assert xs.min() < -0.1 and xs.max() > 0.1          # both crossings
