@@ -28,6 +28,8 @@ import math
 
 import numpy as np
 
+from scenegraph.autodiff_witnesses import (geometry_pose_derivatives, point_query_derivatives,
+                                           sphere_pair_derivatives, supports_point_jacobians)
 from scenegraph.autodiff_kinematics import (AutoDiffWorldPoses, FramePoseVector_AutoDiffXd,
                                             GeometryConfigurationVector_AutoDiffXd,
                                             float_pose_vector, frame_derivatives,
@@ -41,6 +43,7 @@ from scenegraph.query_object import QueryObject
 from scenegraph.query_results import (PenetrationAsPointPair, SignedDistancePair,
                                       SignedDistanceToPoint)
 from scenegraph.scene_graph import SceneGraph
+from scenegraph.shapes import Sphere
 from systems.autodiff.autodiff_arrays import InitializeAutoDiff, to_autodiff_array
 from systems.autodiff.autodiff_scalar import AutoDiffXd, _EMPTY, _new
 from systems.framework import Value
@@ -127,6 +130,21 @@ _rename(SignedDistanceToPoint_AutoDiffXd, "SignedDistanceToPoint_[AutoDiffXd]")
 
 def _autodiff_scalar(value: float, derivatives: np.ndarray) -> AutoDiffXd:
     return _new(float(value), derivatives.copy() if derivatives.shape[0] else _EMPTY)
+
+
+def _autodiff_vector(value: np.ndarray, derivatives: np.ndarray) -> np.ndarray:
+    """(3,) object array of AutoDiffXd: values `value` (3,), derivatives rows of
+    `derivatives` (3, nz)."""
+    out = np.empty(3, dtype=object)
+    for i in range(3):
+        out[i] = _autodiff_scalar(value[i], derivatives[i])
+    return out
+
+
+# A closed-form witness, normal or gradient further than this from the float query's
+# [m or unitless] is another branch (a tie broken differently): its derivatives are not
+# attached.
+_WITNESS_MATCH = 1e-9
 
 
 # --- the query object ------------------------------------------------------------------
@@ -220,9 +238,44 @@ class QueryObject_AutoDiffXd(QueryObject):
         p_WCb = np.einsum("kij,kj->ki", poses.R_WG[kb], p_BCb) + poses.p_WG[kb]
         d_phi = _distance_derivatives(poses, ka, kb, p_WCa, p_WCb, nhat)
         make = SignedDistancePair_AutoDiffXd._make
-        return [make(pr.id_A, pr.id_B, p_ACa[k], p_BCb[k],
-                     _autodiff_scalar(distance[k], d_phi[k]), nhat[k])
-                for k, pr in enumerate(pairs)]
+        out = []
+        for k, pr in enumerate(pairs):
+            new = make(pr.id_A, pr.id_B, p_ACa[k], p_BCb[k],
+                       _autodiff_scalar(distance[k], d_phi[k]), nhat[k])
+            new.is_nhat_BA_W_unique = getattr(pr, "is_nhat_BA_W_unique", True)
+            witnesses = self._sphere_witnesses(poses, pr.id_A, pr.id_B, ka[k], kb[k],
+                                               {"p_ACa": p_ACa[k], "p_BCb": p_BCb[k],
+                                                "nhat_BA_W": nhat[k]})
+            if witnesses is not None:
+                new._p_ACa, new._p_BCb, new._nhat_BA_W = witnesses
+            out.append(new)
+        return out
+
+    def _sphere_witnesses(self, poses, id_A, id_B, k_A, k_B, floats: dict):
+        """The float answer's vectors `floats` (name -> (3,) value) as AutoDiffXd arrays
+        (in the order given) when the pair is a Sphere against a shape whose point query
+        is differentiated (scenegraph.autodiff_witnesses) and the closed form reproduces
+        the float values; else None (the float arrays stay)."""
+        inspector = self.inspector()
+        shape_A, shape_B = inspector.GetShape(id_A), inspector.GetShape(id_B)
+        if isinstance(shape_A, Sphere) and supports_point_jacobians(shape_B):
+            sphere, other, sphere_is_A, k_S, k_O = shape_A, shape_B, True, k_A, k_B
+        elif isinstance(shape_B, Sphere) and supports_point_jacobians(shape_A):
+            sphere, other, sphere_is_A, k_S, k_O = shape_B, shape_A, False, k_B, k_A
+        else:
+            return None
+        dR, dp = geometry_pose_derivatives(poses, np.array([k_S, k_O]))
+        result = sphere_pair_derivatives(
+            sphere, other, sphere_is_A,
+            (poses.R_WG[k_S], poses.p_WG[k_S], dR[0], dp[0]),
+            (poses.R_WG[k_O], poses.p_WG[k_O], dR[1], dp[1]))
+        if not result["ok"]:
+            return None
+        for name, value in floats.items():
+            if not np.allclose(result[name][0], value, rtol=0.0, atol=_WITNESS_MATCH):
+                return None          # the float kernel took another branch (a tie)
+        return tuple(_autodiff_vector(value, result[name][1])
+                     for name, value in floats.items())
 
     def ComputePointPairPenetration(self) -> list:
         """PenetrationAsPointPair_[AutoDiffXd] of every unfiltered penetrating pair,
@@ -241,8 +294,17 @@ class QueryObject_AutoDiffXd(QueryObject):
         nhat = np.array([pr.nhat_BA_W for pr in pairs], dtype=float)
         d_depth = -_distance_derivatives(poses, ka, kb, p_WCa, p_WCb, nhat)
         make = PenetrationAsPointPair_AutoDiffXd._make
-        return [make(pr.id_A, pr.id_B, p_WCa[k], p_WCb[k], nhat[k],
-                     _autodiff_scalar(pr.depth, d_depth[k])) for k, pr in enumerate(pairs)]
+        out = []
+        for k, pr in enumerate(pairs):
+            new = make(pr.id_A, pr.id_B, p_WCa[k], p_WCb[k], nhat[k],
+                       _autodiff_scalar(pr.depth, d_depth[k]))
+            witnesses = self._sphere_witnesses(poses, pr.id_A, pr.id_B, ka[k], kb[k],
+                                               {"p_WCa": p_WCa[k], "p_WCb": p_WCb[k],
+                                                "nhat_BA_W": nhat[k]})
+            if witnesses is not None:
+                new._p_WCa, new._p_WCb, new._nhat_BA_W = witnesses
+            out.append(new)
+        return out
 
     def ComputeSignedDistanceToPoint(self, p_WQ, threshold=math.inf):
         """SignedDistanceToPoint_[AutoDiffXd] of every proximity geometry within
@@ -274,22 +336,37 @@ class QueryObject_AutoDiffXd(QueryObject):
         if not results:
             return []
         grad = np.array([r.grad_W for r in results], dtype=float)        # (K, 3)
+        topology = poses.topology
+        k_G = np.array([topology.geometry_index[r.id_G] for r in results], dtype=np.int64)
         d_phi = np.zeros((len(results), nz))
         if dQ.shape[1]:
             d_phi += grad @ dQ
         if nz_pose:
-            topology = poses.topology
-            f = topology.geometry_frame_index[[topology.geometry_index[r.id_G]
-                                               for r in results]]
+            f = topology.geometry_frame_index[k_G]
             w, v = frame_twists(poses, f)
             r_FQ = q_value - poses.p_WF[f]                                  # (K, 3)
             d_phi -= np.einsum("ki,kiz->kz", grad, v)
             d_phi -= np.einsum("ki,kiz->kz", np.cross(r_FQ, grad), w)
+        if nz_pose:
+            dR_WG, dp_WG = geometry_pose_derivatives(poses, k_G)
+        else:
+            dR_WG, dp_WG = np.zeros((len(k_G), 3, 3, nz)), np.zeros((len(k_G), 3, nz))
+        dp_WQ = dQ if dQ.shape[1] else np.zeros((3, nz))
+        inspector = self.inspector()
         out = []
         for k, r in enumerate(results):
+            p_GN, grad_W = np.array(r.p_GN, dtype=float), np.array(r.grad_W, dtype=float)
+            shape = inspector.GetShape(r.id_G)
+            if supports_point_jacobians(shape):
+                kk = k_G[k]
+                N, dN, g, dg, ok = point_query_derivatives(
+                    shape, poses.R_WG[kk][None], poses.p_WG[kk][None], dR_WG[k][None],
+                    dp_WG[k][None], q_value[None], dp_WQ[None])
+                if (ok[0] and np.allclose(N[0], p_GN, rtol=0.0, atol=_WITNESS_MATCH)
+                        and np.allclose(g[0], grad_W, rtol=0.0, atol=_WITNESS_MATCH)):
+                    p_GN, grad_W = _autodiff_vector(p_GN, dN[0]), _autodiff_vector(grad_W, dg[0])
             new = SignedDistanceToPoint_AutoDiffXd._make(
-                r.id_G, np.array(r.p_GN, dtype=float),
-                _autodiff_scalar(r.distance, d_phi[k]), np.array(r.grad_W, dtype=float))
+                r.id_G, p_GN, _autodiff_scalar(r.distance, d_phi[k]), grad_W)
             new.is_grad_W_unique = getattr(r, "is_grad_W_unique", True)
             out.append(new)
         return out

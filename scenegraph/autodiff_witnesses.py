@@ -1,0 +1,253 @@
+"""Derivatives of the nearest point and the gradient of a point query, and of the
+witnesses and normal of the pairs that reduce to one (a Sphere against a shape), for
+QueryObject_[AutoDiffXd] (scenegraph.autodiff_scene_graph).
+
+In the geometry frame G, the float query maps the query point q = p_GQ to the nearest
+point p_GN(q) and the unit gradient grad_G(q) (scenegraph.proximity.point_distance).
+This module gives, per shape, their Jacobians w.r.t. q in closed form:
+
+    D = ∂p_GN/∂p_GQ (3, 3),        H = ∂grad_G/∂p_GQ (3, 3),
+
+evaluated on the branch the float query took (the face, edge or cap that holds N), so a
+value and its derivatives always belong together. With the world pose X_WG = [R, p] and
+its derivatives per variable z_k (∂R, ∂p) and Q's (∂p_WQ):
+
+    ∂p_GQ = ∂Rᵀ (p_WQ − p) + Rᵀ (∂p_WQ − ∂p)
+    ∂p_GN = D ∂p_GQ,     ∂grad_W = ∂R grad_G + R H ∂p_GQ          (grad_W = R grad_G)
+
+A Sphere S (radius r, centre So) against a shape O is Drake's point query of So in O:
+φ = φ_O(So) − r, witness on O = p_ON, nhat = ±grad_W, witness on S = ∓r R_WSᵀ grad_W.
+
+Shapes covered: Sphere, HalfSpace, Box, Capsule (Drake's AutoDiffXd point query), plus
+Cylinder and Ellipsoid (an extension). Where the nearest point is not unique (a sphere's
+centre, a capsule's or cylinder's axis, a box's edges and medial planes), the float
+query picks a branch (a constant direction, the first face); its derivatives are those
+of that branch, as pydrake's AutoDiffXd gives. An Ellipsoid whose branch is singular
+(its centre region, where the Lagrange system has no unique solution) has none:
+`point_jacobians` reports ok = False there and the caller keeps float arrays.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scenegraph.proximity.point_distance import (
+    relative_tolerance, signed_distance_to_box, signed_distance_to_capsule,
+    signed_distance_to_cylinder, signed_distance_to_ellipsoid, signed_distance_to_halfspace,
+    signed_distance_to_sphere)
+from scenegraph.shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
+
+__all__ = ["point_jacobians", "supports_point_jacobians", "geometry_pose_derivatives",
+           "sphere_pair_derivatives",
+           "point_query_derivatives"]
+
+_I3 = np.eye(3)
+
+
+def _unit_jacobian(n: np.ndarray, length: np.ndarray, unique: np.ndarray) -> np.ndarray:
+    """(N, k, k) ∂(u/|u|)/∂u = (I − n nᵀ)/|u| for unit n = u/|u| (N, k) of length |u| (N,),
+    zero where not `unique` (the float query's constant fallback direction)."""
+    safe = np.where(unique, length, 1.0)
+    J = (np.eye(n.shape[1]) - np.einsum("ki,kj->kij", n, n)) / safe[:, None, None]
+    J[~unique] = 0.0
+    return J
+
+
+def _sphere(shape: Sphere, q):
+    r = shape.radius()
+    _, p_GN, grad = signed_distance_to_sphere(r, q)
+    rho = np.sqrt((q * q).sum(axis=1))
+    H = _unit_jacobian(grad, rho, rho > relative_tolerance(r))
+    return p_GN, grad, r * H, H, np.ones(len(q), bool)
+
+
+def _halfspace(shape: HalfSpace, q):
+    _, p_GN, grad = signed_distance_to_halfspace(q)
+    D = np.broadcast_to(np.diag([1.0, 1.0, 0.0]), (len(q), 3, 3)).copy()
+    return p_GN, grad, D, np.zeros((len(q), 3, 3)), np.ones(len(q), bool)
+
+
+def _box_jacobians(h: np.ndarray, q: np.ndarray, p_N: np.ndarray, grad: np.ndarray):
+    """(D, H) (N, k, k) of scenegraph.proximity.point_distance._box_in_frame's branch at
+    q (N, k), h (N, k) half sizes, its answer p_N, grad (N, k)."""
+    n, k = q.shape
+    tol = relative_tolerance(h)
+    a = np.abs(q)
+    outside = a > h + tol
+    boundary = ~outside & (a >= h - tol)
+    any_out = outside.any(axis=1)
+    inside = ~any_out & ~boundary.any(axis=1)
+    free = ~(outside | boundary)                        # coordinates N copies from q
+    # Inside: N moves on the chosen face (the axis where grad is non-zero).
+    face = np.argmax(np.abs(grad), axis=1)
+    free[inside] = True
+    free[inside, face[inside]] = False
+    D = np.zeros((n, k, k))
+    D[:, np.arange(k), np.arange(k)] = free
+    H = np.zeros((n, k, k))
+    if any_out.any():
+        v = q[any_out] - p_N[any_out]
+        dist = np.sqrt((v * v).sum(axis=1))
+        g = grad[any_out]
+        J = (np.eye(k) - np.einsum("ki,kj->kij", g, g)) / dist[:, None, None]
+        H[any_out] = J @ (np.eye(k) - D[any_out])
+    return D, H
+
+
+def _box(shape: Box, q):
+    h = np.broadcast_to(np.asarray(shape.size(), float) / 2.0, q.shape)
+    _, p_GN, grad = signed_distance_to_box(shape.size(), q)
+    D, H = _box_jacobians(h, q, p_GN, grad)
+    return p_GN, grad, D, H, np.ones(len(q), bool)
+
+
+def _capsule(shape: Capsule, q):
+    r, hl = shape.radius(), shape.length() / 2.0
+    _, p_GN, grad = signed_distance_to_capsule(r, shape.length(), q)
+    z = q[:, 2]
+    cap = (z >= hl) | (z <= -hl)
+    rel = q.copy()
+    rel[:, 2] = np.where(cap, z - np.where(z >= hl, hl, -hl), 0.0)
+    rho = np.sqrt((rel * rel).sum(axis=1))
+    Hs = _unit_jacobian(grad, rho, rho > relative_tolerance(r))
+    P = np.where(cap[:, None, None], _I3, np.diag([1.0, 1.0, 0.0]))   # ∂rel/∂q
+    H = Hs @ P
+    D = r * H
+    D[~cap, 2, 2] += 1.0                             # N's height follows Q's on the spine
+    return p_GN, grad, D, H, np.ones(len(q), bool)
+
+
+def _cylinder(shape: Cylinder, q):
+    r, hl = shape.radius(), shape.length() / 2.0
+    _, p_GN, grad = signed_distance_to_cylinder(r, shape.length(), q)
+    n = len(q)
+    r_Q = np.sqrt(q[:, 0] ** 2 + q[:, 1] ** 2)
+    near_axis = r_Q < relative_tolerance(r)
+    v = np.where(near_axis[:, None], [1.0, 0.0], q[:, :2] / np.where(near_axis, 1.0, r_Q)[:, None])
+    # The float query is a 2-D box in (r_Q, z); rebuild its answer to take its branch.
+    p_B = np.stack([r_Q, q[:, 2]], axis=1)
+    p_BN = np.stack([np.einsum("ki,ki->k", p_GN[:, :2], v), p_GN[:, 2]], axis=1)
+    grad_B = np.stack([np.einsum("ki,ki->k", grad[:, :2], v), grad[:, 2]], axis=1)
+    h = np.broadcast_to([r, hl], (n, 2))
+    D_B, H_B = _box_jacobians(h, p_B, p_BN, grad_B)
+    Jb = np.zeros((n, 2, 3))                          # ∂(r_Q, z)/∂q
+    Jb[:, 0, :2] = v
+    Jb[:, 1, 2] = 1.0
+    Jv = np.zeros((n, 2, 3))                          # ∂v/∂q (the branch's: 0 on the axis)
+    Jv[:, :, :2] = _unit_jacobian(v, r_Q, ~near_axis)
+    dB, hB = D_B @ Jb, H_B @ Jb                       # (n, 2, 3)
+    D = np.empty((n, 3, 3))
+    H = np.empty((n, 3, 3))
+    D[:, :2] = v[:, :, None] * dB[:, None, 0] + p_BN[:, 0, None, None] * Jv
+    D[:, 2] = dB[:, 1]
+    H[:, :2] = v[:, :, None] * hB[:, None, 0] + grad_B[:, 0, None, None] * Jv
+    H[:, 2] = hB[:, 1]
+    # On the axis with N radially free (a cap is nearest) p_GN's x, y are Q's.
+    copy = near_axis & (D_B[:, 0, 0] == 1.0)
+    D[copy, :2, :2] = np.eye(2)
+    return p_GN, grad, D, H, np.ones(n, bool)
+
+
+def _ellipsoid(shape: Ellipsoid, q):
+    e = np.array([shape.a(), shape.b(), shape.c()])
+    _, p_GN, grad = signed_distance_to_ellipsoid(e, q)
+    n = len(q)
+    A = 1.0 / (e * e)
+    AN = p_GN * A                                    # ∇f/2 of f = Σ N_i²/e_i² − 1
+    norm = np.sqrt((AN * AN).sum(axis=1))
+    t = np.einsum("ki,ki->k", q - p_GN, AN) / norm ** 2      # q − N = t·A·N
+    # Lagrange system F(N, t) = [N + t A N − q; Nᵀ A N − 1] = 0, differentiated in q.
+    M = np.zeros((n, 4, 4))
+    M[:, :3, :3] = _I3 + t[:, None, None] * np.diag(A)
+    M[:, :3, 3] = AN
+    M[:, 3, :3] = 2.0 * AN
+    rhs = np.zeros((n, 4, 3))
+    rhs[:, :3] = _I3
+    ok = np.linalg.cond(M) < 1e10
+    D = np.zeros((n, 3, 3))
+    if ok.any():
+        D[ok] = np.linalg.solve(M[ok], rhs[ok])[:, :3]
+    H = _unit_jacobian(grad, norm, ok) @ (A[:, None] * D)    # ∂(AN/|AN|) = (I−ggᵀ)/|AN|·A·∂N
+    return p_GN, grad, D, H, ok
+
+
+_JACOBIANS = {Sphere: _sphere, HalfSpace: _halfspace, Box: _box, Capsule: _capsule,
+              Cylinder: _cylinder, Ellipsoid: _ellipsoid}
+
+
+def supports_point_jacobians(shape) -> bool:
+    """True when `point_jacobians` differentiates the point query of `shape`."""
+    return type(shape) in _JACOBIANS
+
+
+def point_jacobians(shape, p_GQ: np.ndarray) -> tuple:
+    """(p_GN (N, 3) [m], grad_G (N, 3), D (N, 3, 3), H (N, 3, 3), ok (N,) bool) of the
+    float point query of query points p_GQ (N, 3) in G [m] against `shape`: the nearest
+    points and gradients (as point_distance computes them), D = ∂p_GN/∂p_GQ and
+    H = ∂grad_G/∂p_GQ on the float query's branch; ok is False where none is computed
+    (module docstring).
+
+    Raises:
+      KeyError: `shape`'s type is not covered (see supports_point_jacobians).
+    """
+    return _JACOBIANS[type(shape)](shape, np.asarray(p_GQ, float).reshape(-1, 3))
+
+
+def geometry_pose_derivatives(poses, k: np.ndarray) -> tuple:
+    """(dR_WG (K, 3, 3, nz), dp_WG (K, 3, nz) [m]) of the geometries at topology rows
+    k (K,), from their frames' derivatives (poses: AutoDiffWorldPoses) and the constant
+    X_FG."""
+    topology = poses.topology
+    f = topology.geometry_frame_index[k]
+    dR_WF, R_FG, p_FG = poses.dR_WF[f], topology.R_FG[k], topology.p_FG[k]
+    dR = np.einsum("aijz,ajl->ailz", dR_WF, R_FG)
+    dp = np.einsum("aijz,aj->aiz", dR_WF, p_FG) + poses.dp_WF[f]
+    return dR, dp
+
+
+def point_query_derivatives(shape, R_WG, p_WG, dR_WG, dp_WG, p_WQ, dp_WQ) -> tuple:
+    """The point query of Q against K geometries of one shape, with derivatives.
+
+    R_WG (K, 3, 3), p_WG (K, 3) [m]: the poses; dR_WG (K, 3, 3, nz), dp_WG (K, 3, nz):
+    their derivatives; p_WQ (K, 3) [m] and dp_WQ (K, 3, nz): the query points in W.
+    Returns (p_GN (K, 3), dp_GN (K, 3, nz), grad_W (K, 3), dgrad_W (K, 3, nz), ok (K,)).
+    """
+    r_GQ = p_WQ - p_WG
+    p_GQ = np.einsum("kji,kj->ki", R_WG, r_GQ)
+    dp_GQ = (np.einsum("kjiz,kj->kiz", dR_WG, r_GQ)
+             + np.einsum("kji,kjz->kiz", R_WG, dp_WQ - dp_WG))
+    p_GN, grad_G, D, H, ok = point_jacobians(shape, p_GQ)
+    dp_GN = D @ dp_GQ
+    grad_W = np.einsum("kij,kj->ki", R_WG, grad_G)
+    dgrad_W = np.einsum("kijz,kj->kiz", dR_WG, grad_G) + R_WG @ (H @ dp_GQ)
+    return p_GN, dp_GN, grad_W, dgrad_W, ok
+
+
+def sphere_pair_derivatives(sphere: Sphere, other, sphere_is_A: bool,
+                            pose_S: tuple, pose_O: tuple) -> dict:
+    """Witnesses and normal of a Sphere S against a geometry O, with derivatives, as
+    Drake computes the pair from the point query of S's centre So in O.
+
+    pose_S, pose_O: (R_WG (3, 3), p_WG (3,) [m], dR_WG (3, 3, nz), dp_WG (3, nz)).
+    sphere_is_A: whether S is the pair's A (else O is A and S is B).
+    Returns {name: (value (3,), derivatives (3, nz))} for p_ACa, p_BCb (in A and B),
+    nhat_BA_W, p_WCa and p_WCb (in W), and "ok": bool (False: none computed).
+    """
+    R_S, p_S, dR_S, dp_S = pose_S
+    R_O, p_O, dR_O, dp_O = pose_O
+    p_ON, dp_ON, grad_W, dgrad_W, ok = point_query_derivatives(
+        other, R_O[None], p_O[None], dR_O[None], dp_O[None], p_S[None], dp_S[None])
+    p_ON, dp_ON, grad_W, dgrad_W = p_ON[0], dp_ON[0], grad_W[0], dgrad_W[0]
+    r = sphere.radius()
+    p_SC = -r * (R_S.T @ grad_W)                         # S's witness, in S
+    dp_SC = -r * (np.einsum("jiz,j->iz", dR_S, grad_W) + R_S.T @ dgrad_W)
+    p_WO_N = R_O @ p_ON + p_O                            # O's witness, in W
+    dp_WO_N = np.einsum("ijz,j->iz", dR_O, p_ON) + R_O @ dp_ON + dp_O
+    p_WS_C = p_S - r * grad_W                            # S's witness, in W
+    dp_WS_C = dp_S - r * dgrad_W
+    if sphere_is_A:
+        return {"ok": bool(ok[0]), "p_ACa": (p_SC, dp_SC), "p_BCb": (p_ON, dp_ON),
+                "nhat_BA_W": (grad_W, dgrad_W), "p_WCa": (p_WS_C, dp_WS_C),
+                "p_WCb": (p_WO_N, dp_WO_N)}
+    return {"ok": bool(ok[0]), "p_ACa": (p_ON, dp_ON), "p_BCb": (p_SC, dp_SC),
+            "nhat_BA_W": (-grad_W, -dgrad_W), "p_WCa": (p_WO_N, dp_WO_N),
+            "p_WCb": (p_WS_C, dp_WS_C)}

@@ -1,0 +1,156 @@
+"""QueryObject_[AutoDiffXd]'s witness points, normals, nearest points and gradients with
+derivatives w.r.t. the frame poses (issue 35 §3): a Sphere against Sphere, Box, Capsule,
+Cylinder, HalfSpace and Ellipsoid, and the point query of each of those shapes, checked
+against central finite differences of the float SceneGraph and against the invariants
+|nhat| = 1 (nhat·∂nhat = 0) and X_WA·p_ACa − X_WB·p_BCb = φ·nhat differentiated."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scenegraph import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
+from scenegraph.autodiff_witnesses import point_jacobians
+from scenegraph.math import RigidTransform, RollPitchYaw
+from systems.autodiff import AutoDiffXd, InitializeAutoDiff
+from tests.scenegraph.test_autodiff_scene_graph import NZ, _Check, _gradient, _rock, _values
+
+I = RigidTransform()
+X_WP = RigidTransform(RollPitchYaw(0.3, -0.2, 0.1), [0.0, 0.0, 0.0])
+TILT = RigidTransform(RollPitchYaw(0.2, 0.4, -0.3), [0.0, 0.0, 0.0])
+
+SPHERE_PAIRS = {
+    # name: (shape A, X_FaGa, shape B, X_FbGb, X_WFb)
+    "sphere-sphere": (Sphere(0.1), I, Sphere(0.15), I, RigidTransform([0.3, 0.2, 0.1])),
+    "sphere-box": (Sphere(0.1), RigidTransform([0.01, 0.0, 0.02]), Box(0.4, 0.3, 0.2), TILT,
+                   RigidTransform([0.35, 0.25, 0.3])),
+    "box-sphere (sphere is B)": (Box(0.4, 0.3, 0.2), TILT, Sphere(0.1), I,
+                                 RigidTransform([0.05, 0.05, 0.32])),
+    "sphere-box overlapping": (Sphere(0.1), I, Box(0.4, 0.3, 0.2), TILT,
+                               RigidTransform([0.1, 0.05, 0.12])),
+    "sphere-capsule": (Sphere(0.1), I, Capsule(0.05, 0.4), TILT,
+                       RigidTransform([0.2, 0.15, 0.05])),
+    "sphere-cylinder (edge region)": (Sphere(0.1), I, Cylinder(0.08, 0.3), TILT,
+                                      RigidTransform([0.2, 0.1, 0.33])),
+    "halfspace-sphere": (HalfSpace(), I, Sphere(0.1), I, RigidTransform([0.1, -0.2, 0.3])),
+    "sphere-ellipsoid": (Sphere(0.05), I, Ellipsoid(0.1, 0.15, 0.2), TILT,
+                         RigidTransform([0.2, 0.15, 0.25])),
+}
+
+
+def _world_point(X_WG, p_GC):
+    """X_WG·p_GC with AutoDiffXd entries (object arrays)."""
+    return X_WG.rotation().matrix() @ p_GC + X_WG.translation()
+
+
+@pytest.mark.parametrize("name", sorted(SPHERE_PAIRS))
+def test_sphere_pair_witnesses_and_normal_equal_finite_differences(name):
+    shape_a, X_FaGa, shape_b, X_FbGb, X_WFb = SPHERE_PAIRS[name]
+    check = _Check(shape_a, X_FaGa, shape_b, X_FbGb, X_WP, X_WFb)
+    a, b = check.ids
+    query = check.query()
+    pair = query.ComputeSignedDistancePairClosestPoints(a, b)
+    float_pair = check.query(np.zeros(NZ)).ComputeSignedDistancePairClosestPoints(a, b)
+    for field in ("p_ACa", "p_BCb", "nhat_BA_W"):
+        np.testing.assert_array_equal(_values(getattr(pair, field)),
+                                      getattr(float_pair, field))
+        expected = np.stack([check.fd(lambda q, i=i: getattr(
+            q.ComputeSignedDistancePairClosestPoints(a, b), field)[i]) for i in range(3)])
+        assert np.abs(expected).max() > 0.05, field        # the poses do move it
+        np.testing.assert_allclose(_gradient(getattr(pair, field)), expected, atol=2e-6,
+                                   err_msg=field)
+    # |nhat| = 1: its derivative is orthogonal to it.
+    nhat, d_nhat = _values(pair.nhat_BA_W), _gradient(pair.nhat_BA_W)
+    assert np.abs(nhat @ d_nhat).max() < 1e-12
+    # p_WCa − p_WCb = φ·nhat holds with its derivatives.
+    p_WCa = _world_point(query.GetPoseInWorld(geometry_id=a), pair.p_ACa)
+    p_WCb = _world_point(query.GetPoseInWorld(geometry_id=b), pair.p_BCb)
+    lhs = _gradient(p_WCa - p_WCb)
+    rhs = _gradient(pair.distance * pair.nhat_BA_W)
+    np.testing.assert_allclose(lhs, rhs, atol=1e-12)
+    # Pairwise gives the same derivatives.
+    pairwise, = query.ComputeSignedDistancePairwiseClosestPoints()
+    np.testing.assert_array_equal(_gradient(pairwise.p_ACa), _gradient(pair.p_ACa))
+
+
+def test_sphere_penetration_witnesses_equal_finite_differences():
+    check = _Check(*SPHERE_PAIRS["sphere-box overlapping"][:4], X_WP,
+                   SPHERE_PAIRS["sphere-box overlapping"][4])
+    pair, = check.query().ComputePointPairPenetration()
+    assert pair.depth.value() > 0.01
+    for field in ("p_WCa", "p_WCb", "nhat_BA_W"):
+        expected = np.stack([check.fd(lambda q, i=i: getattr(
+            q.ComputePointPairPenetration()[0], field)[i]) for i in range(3)])
+        np.testing.assert_allclose(_gradient(getattr(pair, field)), expected, atol=2e-6,
+                                   err_msg=field)
+    # p_WCa − p_WCb = −depth·nhat, differentiated.
+    np.testing.assert_allclose(_gradient(pair.p_WCa - pair.p_WCb),
+                               _gradient(-pair.depth * pair.nhat_BA_W), atol=1e-12)
+
+
+POINT_SHAPES = {
+    "sphere": Sphere(0.2), "box": Box(0.4, 0.3, 0.2), "capsule": Capsule(0.1, 0.4),
+    "cylinder": Cylinder(0.15, 0.3), "halfspace": HalfSpace(),
+    "ellipsoid": Ellipsoid(0.1, 0.2, 0.3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POINT_SHAPES))
+@pytest.mark.parametrize("where", ["outside", "inside"])
+def test_point_query_nearest_point_and_gradient_equal_finite_differences(name, where):
+    """Q(z) = q0 + M z moves with z as the poses do; p_GN and grad_W follow both."""
+    check = _Check(Sphere(0.01), RigidTransform([5.0, 5.0, 5.0]), POINT_SHAPES[name], TILT,
+                   X_WP, RigidTransform([0.02, -0.01, 0.03]))
+    b = check.ids[1]
+    q0 = {"outside": np.array([0.18, 0.22, 0.26]),
+          "inside": np.array([0.05, -0.04, -0.06])}[where]
+    M = np.random.default_rng(7).normal(size=(3, NZ)) * 0.5
+
+    def result(query, p_WQ):
+        return next(r for r in query.ComputeSignedDistanceToPoint(p_WQ) if r.id_G == b)
+
+    r = result(check.query(), InitializeAutoDiff(q0, M).reshape(3))
+    assert (r.distance.value() > 0) == (where == "outside")
+    for field in ("p_GN", "grad_W"):
+        expected = np.empty((3, NZ))
+        for k in range(NZ):
+            dz = np.zeros(NZ)
+            dz[k] = 1e-6
+            plus = getattr(result(check.query(dz), q0 + M @ dz), field)
+            minus = getattr(result(check.query(-dz), q0 - M @ dz), field)
+            expected[:, k] = (plus - minus) / 2e-6
+        np.testing.assert_allclose(_gradient(getattr(r, field)), expected, atol=2e-6,
+                                   err_msg=field)
+    # grad_W stays a unit vector.
+    assert np.abs(_values(r.grad_W) @ _gradient(r.grad_W)).max() < 1e-12
+
+
+def test_point_jacobians_in_the_geometry_frame_equal_finite_differences():
+    """D = ∂p_GN/∂p_GQ and H = ∂grad_G/∂p_GQ of every covered shape at 20 random points
+    (inside and outside), against central differences of the float query."""
+    rng = np.random.default_rng(1)
+    for shape in POINT_SHAPES.values():
+        for q in rng.normal(size=(20, 3)) * 0.25:
+            _, _, D, H, ok = point_jacobians(shape, q[None])
+            assert ok[0]
+            Dn, Hn = np.empty((3, 3)), np.empty((3, 3))
+            for j in range(3):
+                dq = np.eye(3)[j] * 1e-6
+                plus, minus = point_jacobians(shape, q + dq), point_jacobians(shape, q - dq)
+                Dn[:, j] = (plus[0][0] - minus[0][0]) / 2e-6
+                Hn[:, j] = (plus[1][0] - minus[1][0]) / 2e-6
+            np.testing.assert_allclose(D[0], Dn, atol=1e-6, err_msg=f"{shape} {q}")
+            np.testing.assert_allclose(H[0], Hn, atol=1e-6, err_msg=f"{shape} {q}")
+
+
+def test_pairs_without_witness_derivatives_keep_float_arrays():
+    """A Convex (and any pair without a Sphere) keeps float witnesses: no made-up
+    derivatives (docs/scenegraph.md lists what carries them)."""
+    check = _Check(_rock(), I, Box(0.2, 0.2, 0.2), I, X_WP, RigidTransform([0.5, 0.1, 0.0]))
+    a, b = check.ids
+    query = check.query()
+    pair = query.ComputeSignedDistancePairClosestPoints(a, b)
+    assert isinstance(pair.distance, AutoDiffXd)
+    assert pair.p_ACa.dtype == float and pair.nhat_BA_W.dtype == float
+    rock = next(r for r in query.ComputeSignedDistanceToPoint(np.array([0.5, 0.5, 0.5]))
+                if r.id_G == a)
+    assert rock.p_GN.dtype == float and isinstance(rock.distance, AutoDiffXd)
