@@ -10,10 +10,12 @@ twist per independent variable (scenegraph.autodiff_kinematics):
     ∂φ/∂z_k = J_A·[ω_ak; v_ak] + J_B·[ω_bk; v_bk]               (pairs)
     ∂φ/∂z_k = ĝ·(∂p_WQ/∂z_k − v_k − ω_k × (p_WQ − p_WF))          (a point Q, ĝ = grad_W)
 
-Only ``distance`` carries derivatives. The witness points (p_ACa, p_BCb, p_GN), the
-normal nhat_BA_W and grad_W are float arrays: their derivatives would need the surfaces'
-curvature (pydrake gives AutoDiffXd there; a difference, documented in
-docs/scenegraph.md).
+The witness points and normal (p_ACa, p_BCb, nhat_BA_W; p_WCa, p_WCb of a penetration)
+of a Sphere against a Sphere, Box, Capsule, Cylinder, HalfSpace or Ellipsoid, and p_GN,
+grad_W of the point query of those shapes, are AutoDiffXd arrays too, from closed-form
+Jacobians of the nearest point and gradient (scenegraph.autodiff_witnesses), as pydrake
+gives for its AutoDiffXd pairs. Every other pair keeps float witness arrays, only its
+distance carrying derivatives (documented in docs/scenegraph.md).
 
 Where φ is not differentiable — the witnesses are not unique (parallel faces, a point on
 a box's medial planes, a sphere's centre on a box's diagonal), or a non-convex Mesh
@@ -71,7 +73,8 @@ def _as_autodiff(x) -> AutoDiffXd:
 # --- results ---------------------------------------------------------------------------
 class SignedDistancePair_AutoDiffXd(SignedDistancePair):
     """pydrake's ``SignedDistancePair_[AutoDiffXd]``: as SignedDistancePair, with
-    ``distance`` an AutoDiffXd [m] (p_ACa, p_BCb, nhat_BA_W are float arrays). The
+    ``distance`` an AutoDiffXd [m] (p_ACa, p_BCb, nhat_BA_W: (3,) AutoDiffXd arrays for
+    Sphere pairs, see the module docstring; float arrays otherwise). The
     constructor takes SignedDistancePair's arguments, `distance` a float or an
     AutoDiffXd."""
 
@@ -90,7 +93,8 @@ class SignedDistancePair_AutoDiffXd(SignedDistancePair):
 
 class SignedDistanceToPoint_AutoDiffXd(SignedDistanceToPoint):
     """pydrake's ``SignedDistanceToPoint_[AutoDiffXd]``: as SignedDistanceToPoint, with
-    ``distance`` an AutoDiffXd [m] (p_GN and grad_W are float arrays). The constructor
+    ``distance`` an AutoDiffXd [m] (p_GN, grad_W: (3,) AutoDiffXd arrays for the
+    analytic shapes but Convex and Mesh, float arrays otherwise). The constructor
     takes SignedDistanceToPoint's arguments, `distance` a float or an AutoDiffXd."""
 
     __slots__ = ()
@@ -108,7 +112,8 @@ class SignedDistanceToPoint_AutoDiffXd(SignedDistanceToPoint):
 
 class PenetrationAsPointPair_AutoDiffXd(PenetrationAsPointPair):
     """pydrake's ``PenetrationAsPointPair_[AutoDiffXd]``: as PenetrationAsPointPair, with
-    ``depth`` an AutoDiffXd [m] (p_WCa, p_WCb, nhat_BA_W are float arrays)."""
+    ``depth`` an AutoDiffXd [m] (p_WCa, p_WCb, nhat_BA_W: (3,) AutoDiffXd arrays for
+    Sphere pairs, float arrays otherwise)."""
 
     __slots__ = ()
 
