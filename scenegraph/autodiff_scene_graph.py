@@ -14,8 +14,11 @@ The witness points and normal (p_ACa, p_BCb, nhat_BA_W; p_WCa, p_WCb of a penetr
 of a Sphere against a Sphere, Box, Capsule, Cylinder, HalfSpace or Ellipsoid, and p_GN,
 grad_W of the point query of those shapes, are AutoDiffXd arrays too, from closed-form
 Jacobians of the nearest point and gradient (scenegraph.autodiff_witnesses), as pydrake
-gives for its AutoDiffXd pairs. Every other pair keeps float witness arrays, only its
-distance carrying derivatives (documented in docs/scenegraph.md).
+gives for its AutoDiffXd pairs; so are those of two separated shapes among Box,
+Capsule, Cylinder, Ellipsoid and HalfSpace whose witnesses are unique (the
+projection-Jacobian route, autodiff_witnesses.separated_pair_derivatives). Every other
+pair keeps float witness arrays, only its distance carrying derivatives (documented in
+docs/scenegraph.md).
 
 Where φ is not differentiable — the witnesses are not unique (parallel faces, a point on
 a box's medial planes, a sphere's centre on a box's diagonal), or a non-convex Mesh
@@ -31,7 +34,8 @@ import math
 import numpy as np
 
 from scenegraph.autodiff_witnesses import (geometry_pose_derivatives, point_query_derivatives,
-                                           sphere_pair_derivatives, supports_point_jacobians)
+                                           separated_pair_derivatives, sphere_pair_derivatives,
+                                           supports_point_jacobians)
 from scenegraph.autodiff_kinematics import (AutoDiffWorldPoses, FramePoseVector_AutoDiffXd,
                                             GeometryConfigurationVector_AutoDiffXd,
                                             float_pose_vector, frame_derivatives,
@@ -150,6 +154,9 @@ def _autodiff_vector(value: np.ndarray, derivatives: np.ndarray) -> np.ndarray:
 # [m or unitless] is another branch (a tie broken differently): its derivatives are not
 # attached.
 _WITNESS_MATCH = 1e-9
+# The same for a separated pair's witnesses reproduced as each other's projections
+# (iterative float kernels are exact to ~1e-9 m, not to rounding) [m].
+_SEPARATED_MATCH = 1e-7
 
 
 # --- the query object ------------------------------------------------------------------
@@ -250,13 +257,13 @@ class QueryObject_AutoDiffXd(QueryObject):
             new.is_nhat_BA_W_unique = getattr(pr, "is_nhat_BA_W_unique", True)
             witnesses = self._sphere_witnesses(poses, pr.id_A, pr.id_B, ka[k], kb[k],
                                                {"p_ACa": p_ACa[k], "p_BCb": p_BCb[k],
-                                                "nhat_BA_W": nhat[k]})
+                                                "nhat_BA_W": nhat[k]}, distance[k])
             if witnesses is not None:
                 new._p_ACa, new._p_BCb, new._nhat_BA_W = witnesses
             out.append(new)
         return out
 
-    def _sphere_witnesses(self, poses, id_A, id_B, k_A, k_B, floats: dict):
+    def _sphere_witnesses(self, poses, id_A, id_B, k_A, k_B, floats: dict, distance=None):
         """The float answer's vectors `floats` (name -> (3,) value) as AutoDiffXd arrays
         (in the order given) when the pair is a Sphere against a shape whose point query
         is differentiated (scenegraph.autodiff_witnesses) and the closed form reproduces
@@ -267,17 +274,27 @@ class QueryObject_AutoDiffXd(QueryObject):
             sphere, other, sphere_is_A, k_S, k_O = shape_A, shape_B, True, k_A, k_B
         elif isinstance(shape_B, Sphere) and supports_point_jacobians(shape_A):
             sphere, other, sphere_is_A, k_S, k_O = shape_B, shape_A, False, k_B, k_A
+        elif (distance is not None and distance > 0.0 and supports_point_jacobians(shape_A)
+              and supports_point_jacobians(shape_B)):
+            dR, dp = geometry_pose_derivatives(poses, np.array([k_A, k_B]))
+            result = separated_pair_derivatives(
+                shape_A, shape_B, (poses.R_WG[k_A], poses.p_WG[k_A], dR[0], dp[0]),
+                (poses.R_WG[k_B], poses.p_WG[k_B], dR[1], dp[1]), floats["p_ACa"],
+                floats["p_BCb"], distance, _SEPARATED_MATCH)
+            sphere = None
         else:
             return None
-        dR, dp = geometry_pose_derivatives(poses, np.array([k_S, k_O]))
-        result = sphere_pair_derivatives(
-            sphere, other, sphere_is_A,
-            (poses.R_WG[k_S], poses.p_WG[k_S], dR[0], dp[0]),
-            (poses.R_WG[k_O], poses.p_WG[k_O], dR[1], dp[1]))
+        if sphere is not None:
+            dR, dp = geometry_pose_derivatives(poses, np.array([k_S, k_O]))
+            result = sphere_pair_derivatives(
+                sphere, other, sphere_is_A,
+                (poses.R_WG[k_S], poses.p_WG[k_S], dR[0], dp[0]),
+                (poses.R_WG[k_O], poses.p_WG[k_O], dR[1], dp[1]))
         if not result["ok"]:
             return None
         for name, value in floats.items():
-            if not np.allclose(result[name][0], value, rtol=0.0, atol=_WITNESS_MATCH):
+            tolerance = _WITNESS_MATCH if sphere is not None else _SEPARATED_MATCH
+            if not np.allclose(result[name][0], value, rtol=0.0, atol=tolerance):
                 return None          # the float kernel took another branch (a tie)
         return tuple(_autodiff_vector(value, result[name][1])
                      for name, value in floats.items())

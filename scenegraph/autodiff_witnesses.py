@@ -1,5 +1,6 @@
-"""Derivatives of the nearest point and the gradient of a point query, and of the
-witnesses and normal of the pairs that reduce to one (a Sphere against a shape), for
+"""Derivatives of the nearest point and the gradient of a point query, of the
+witnesses and normal of the pairs that reduce to one (a Sphere against a shape), and of
+separated pairs of the covered shapes (each witness the other's projection), for
 QueryObject_[AutoDiffXd] (scenegraph.autodiff_scene_graph).
 
 In the geometry frame G, the float query maps the query point q = p_GQ to the nearest
@@ -37,7 +38,7 @@ from scenegraph.proximity.point_distance import (
 from scenegraph.shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
 
 __all__ = ["point_jacobians", "supports_point_jacobians", "geometry_pose_derivatives",
-           "sphere_pair_derivatives",
+           "sphere_pair_derivatives", "separated_pair_derivatives",
            "point_query_derivatives"]
 
 _I3 = np.eye(3)
@@ -251,3 +252,57 @@ def sphere_pair_derivatives(sphere: Sphere, other, sphere_is_A: bool,
     return {"ok": bool(ok[0]), "p_ACa": (p_ON, dp_ON), "p_BCb": (p_SC, dp_SC),
             "nhat_BA_W": (-grad_W, -dgrad_W), "p_WCa": (p_WO_N, dp_WO_N),
             "p_WCb": (p_WS_C, dp_WS_C)}
+
+
+# Separated pairs whose witnesses' Jacobians are solved below this condition number of
+# (I − M_A M_B); above it the witnesses are not unique (parallel faces) and stay float.
+_MAX_CONDITION = 1e8
+
+
+def separated_pair_derivatives(shape_A, shape_B, pose_A: tuple, pose_B: tuple,
+                               p_ACa: np.ndarray, p_BCb: np.ndarray, distance: float,
+                               match: float) -> dict:
+    """Witnesses and normal of two separated convex shapes (distance > 0) with
+    derivatives, by the projection-Jacobian route: Ca = proj_A(Cb), Cb = proj_B(Ca), so
+
+        ∂Ca = r_A + M_A ∂Cb,  ∂Cb = r_B + M_B ∂Ca   (in W; M = R D Rᵀ, D = ∂p_GN/∂p_GQ,
+        r_G = ∂R p_GC + ∂p + R D (∂Rᵀ (C_other − p) − Rᵀ ∂p)),
+
+    solved as (I − M_A M_B) ∂Ca = r_A + M_A r_B; nhat = (Ca − Cb)/φ,
+    ∂nhat = (I − nhat nhatᵀ)(∂Ca − ∂Cb)/φ.
+
+    pose_A, pose_B: (R_WG, p_WG, dR_WG, dp_WG) as in sphere_pair_derivatives; p_ACa,
+    p_BCb: the float query's witnesses [m]; match: the largest difference [m] between them
+    and the projections accepted. Returns the dict of sphere_pair_derivatives, "ok" False
+    where the witnesses are not reproduced or not unique (the system is singular).
+    """
+    R_A, p_A, dR_A, dp_A = pose_A
+    R_B, p_B, dR_B, dp_B = pose_B
+    p_WCa, p_WCb = R_A @ p_ACa + p_A, R_B @ p_BCb + p_B
+    parts = []
+    for shape, R, p, dR, dp, p_GC, p_W_other in ((shape_A, R_A, p_A, dR_A, dp_A, p_ACa, p_WCb),
+                                                 (shape_B, R_B, p_B, dR_B, dp_B, p_BCb, p_WCa)):
+        q = R.T @ (p_W_other - p)
+        p_GN, _, D, _, ok = point_jacobians(shape, q[None])
+        if not ok[0] or np.abs(p_GN[0] - p_GC).max() > match:
+            return {"ok": False}
+        D = D[0]
+        M = R @ D @ R.T
+        r = (np.einsum("ijz,j->iz", dR, p_GC) + dp
+             + R @ D @ (np.einsum("jiz,j->iz", dR, p_W_other - p) - R.T @ dp))
+        parts.append((M, r, D, R, dR, dp, p, p_W_other))
+    (M_A, r_A, *_), (M_B, r_B, *_) = parts
+    S = _I3 - M_A @ M_B
+    if not distance > 0.0 or np.linalg.cond(S) > _MAX_CONDITION:
+        return {"ok": False}
+    dCa = np.linalg.solve(S, r_A + M_A @ r_B)
+    dCb = r_B + M_B @ dCa
+    nhat = (p_WCa - p_WCb) / distance
+    dnhat = (_I3 - np.outer(nhat, nhat)) @ (dCa - dCb) / distance
+
+    def in_frame(R, dR, p, dp, p_WC, dC):         # ∂(Rᵀ (C − p))
+        return np.einsum("jiz,j->iz", dR, p_WC - p) + R.T @ (dC - dp)
+
+    return {"ok": True, "p_ACa": (p_ACa, in_frame(R_A, dR_A, p_A, dp_A, p_WCa, dCa)),
+            "p_BCb": (p_BCb, in_frame(R_B, dR_B, p_B, dp_B, p_WCb, dCb)),
+            "nhat_BA_W": (nhat, dnhat), "p_WCa": (p_WCa, dCa), "p_WCb": (p_WCb, dCb)}

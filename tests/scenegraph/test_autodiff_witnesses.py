@@ -12,7 +12,8 @@ from scenegraph import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
 from scenegraph.autodiff_witnesses import point_jacobians
 from scenegraph.math import RigidTransform, RollPitchYaw
 from systems.autodiff import AutoDiffXd, InitializeAutoDiff
-from tests.scenegraph.test_autodiff_scene_graph import NZ, _Check, _gradient, _rock, _values
+from tests.scenegraph.test_autodiff_scene_graph import (NZ, X_PFa, _Check, _gradient, _rock,
+                                                       _values)
 
 I = RigidTransform()
 X_WP = RigidTransform(RollPitchYaw(0.3, -0.2, 0.1), [0.0, 0.0, 0.0])
@@ -143,8 +144,13 @@ def test_point_jacobians_in_the_geometry_frame_equal_finite_differences():
 
 
 def test_pairs_without_witness_derivatives_keep_float_arrays():
-    """A Convex (and any pair without a Sphere) keeps float witnesses: no made-up
-    derivatives (docs/scenegraph.md lists what carries them)."""
+    """A Convex keeps float witnesses, and so do parallel faces (witnesses not unique:
+    I − M_A·M_B is singular): no made-up derivatives (docs/scenegraph.md)."""
+    flat = _Check(Box(0.2, 0.2, 0.1), X_PFa.inverse(), Box(0.4, 0.4, 0.1), I, I,
+                  RigidTransform([0.0, 0.0, -0.3]))
+    stacked = flat.query().ComputeSignedDistancePairClosestPoints(*flat.ids)
+    assert stacked.distance.value() == pytest.approx(0.2)
+    assert stacked.p_ACa.dtype == float and stacked.nhat_BA_W.dtype == float
     check = _Check(_rock(), I, Box(0.2, 0.2, 0.2), I, X_WP, RigidTransform([0.5, 0.1, 0.0]))
     a, b = check.ids
     query = check.query()
@@ -154,3 +160,37 @@ def test_pairs_without_witness_derivatives_keep_float_arrays():
     rock = next(r for r in query.ComputeSignedDistanceToPoint(np.array([0.5, 0.5, 0.5]))
                 if r.id_G == a)
     assert rock.p_GN.dtype == float and isinstance(rock.distance, AutoDiffXd)
+
+
+SEPARATED_PAIRS = {
+    # name: (shape A, X_FaGa, shape B, X_FbGb, X_WFb), apart, witnesses unique
+    "box-capsule": (Box(0.3, 0.2, 0.1), I, Capsule(0.05, 0.4),
+                    RigidTransform(RollPitchYaw(0.0, 1.2, 0.0), [0.0, 0.0, 0.0]),
+                    RigidTransform(RollPitchYaw(0.2, 0.0, 0.4), [0.05, 0.04, 0.28])),
+    "box-box (edge on face)": (Box(0.3, 0.2, 0.1), I, Box(0.2, 0.2, 0.2), TILT,
+                               RigidTransform([0.1, 0.05, 0.3])),
+    "capsule-cylinder": (Capsule(0.05, 0.3), I, Cylinder(0.08, 0.3), TILT,
+                         RigidTransform([0.25, 0.1, 0.2])),
+    "ellipsoid-box": (Ellipsoid(0.1, 0.15, 0.2), I, Box(0.2, 0.3, 0.1), TILT,
+                      RigidTransform([0.1, 0.2, 0.4])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEPARATED_PAIRS))
+def test_separated_pair_witnesses_equal_finite_differences(name):
+    """The projection-Jacobian route: Ca = proj_A(Cb), Cb = proj_B(Ca) differentiated."""
+    shape_a, X_FaGa, shape_b, X_FbGb, X_WFb = SEPARATED_PAIRS[name]
+    check = _Check(shape_a, X_FaGa, shape_b, X_FbGb, X_WP, X_WFb)
+    a, b = check.ids
+    query = check.query()
+    pair = query.ComputeSignedDistancePairClosestPoints(a, b)
+    assert pair.distance.value() > 0.01
+    for field in ("p_ACa", "p_BCb", "nhat_BA_W"):
+        expected = np.stack([check.fd(lambda q, i=i: getattr(
+            q.ComputeSignedDistancePairClosestPoints(a, b), field)[i]) for i in range(3)])
+        np.testing.assert_allclose(_gradient(getattr(pair, field)), expected, atol=1e-5,
+                                   err_msg=field)
+    p_WCa = _world_point(query.GetPoseInWorld(geometry_id=a), pair.p_ACa)
+    p_WCb = _world_point(query.GetPoseInWorld(geometry_id=b), pair.p_BCb)
+    np.testing.assert_allclose(_gradient(p_WCa - p_WCb),
+                               _gradient(pair.distance * pair.nhat_BA_W), atol=1e-9)
