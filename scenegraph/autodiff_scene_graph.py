@@ -11,11 +11,12 @@ twist per independent variable (scenegraph.autodiff_kinematics):
     ∂φ/∂z_k = ĝ·(∂p_WQ/∂z_k − v_k − ω_k × (p_WQ − p_WF))          (a point Q, ĝ = grad_W)
 
 The witness points and normal (p_ACa, p_BCb, nhat_BA_W; p_WCa, p_WCb of a penetration)
-of a Sphere against a Sphere, Box, Capsule, Cylinder, HalfSpace or Ellipsoid, and p_GN,
+of a Sphere against a Sphere, Box, Capsule, Cylinder, HalfSpace, Ellipsoid or Convex, and
+p_GN,
 grad_W of the point query of those shapes, are AutoDiffXd arrays too, from closed-form
 Jacobians of the nearest point and gradient (scenegraph.autodiff_witnesses), as pydrake
 gives for its AutoDiffXd pairs; so are those of two separated shapes among Box,
-Capsule, Cylinder, Ellipsoid and HalfSpace whose witnesses are unique (the
+Capsule, Cylinder, Ellipsoid, Convex and HalfSpace whose witnesses are unique (the
 projection-Jacobian route, autodiff_witnesses.separated_pair_derivatives). Every other
 pair keeps float witness arrays, only its distance carrying derivatives (documented in
 docs/scenegraph.md).
@@ -98,7 +99,7 @@ class SignedDistancePair_AutoDiffXd(SignedDistancePair):
 class SignedDistanceToPoint_AutoDiffXd(SignedDistanceToPoint):
     """pydrake's ``SignedDistanceToPoint_[AutoDiffXd]``: as SignedDistanceToPoint, with
     ``distance`` an AutoDiffXd [m] (p_GN, grad_W: (3,) AutoDiffXd arrays for the
-    analytic shapes but Convex and Mesh, float arrays otherwise). The constructor
+    every shape but Mesh, float arrays for a Mesh). The constructor
     takes SignedDistanceToPoint's arguments, `distance` a float or an AutoDiffXd."""
 
     __slots__ = ()

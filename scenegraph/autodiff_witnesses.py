@@ -20,7 +20,8 @@ A Sphere S (radius r, centre So) against a shape O is Drake's point query of So 
 φ = φ_O(So) − r, witness on O = p_ON, nhat = ±grad_W, witness on S = ∓r R_WSᵀ grad_W.
 
 Shapes covered: Sphere, HalfSpace, Box, Capsule (Drake's AutoDiffXd point query), plus
-Cylinder and Ellipsoid (an extension). Where the nearest point is not unique (a sphere's
+Cylinder, Ellipsoid and Convex (an extension; a Convex's D projects onto the facet, edge
+or vertex holding N, its hull's planes through N). Where the nearest point is not unique (a sphere's
 centre, a capsule's or cylinder's axis, a box's edges and medial planes), the float
 query picks a branch (a constant direction, the first face); its derivatives are those
 of that branch, as pydrake's AutoDiffXd gives. An Ellipsoid whose branch is singular
@@ -33,9 +34,10 @@ import numpy as np
 
 from scenegraph.proximity.point_distance import (
     relative_tolerance, signed_distance_to_box, signed_distance_to_capsule,
-    signed_distance_to_cylinder, signed_distance_to_ellipsoid, signed_distance_to_halfspace,
-    signed_distance_to_sphere)
-from scenegraph.shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
+    signed_distance_to_convex, signed_distance_to_cylinder, signed_distance_to_ellipsoid,
+    signed_distance_to_halfspace, signed_distance_to_sphere)
+from scenegraph.proximity.shape_data import shape_data_from_shape
+from scenegraph.shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Sphere
 
 __all__ = ["point_jacobians", "supports_point_jacobians", "geometry_pose_derivatives",
            "sphere_pair_derivatives", "separated_pair_derivatives",
@@ -171,8 +173,43 @@ def _ellipsoid(shape: Ellipsoid, q):
     return p_GN, grad, D, H, ok
 
 
+def _polytope_projector(normals: np.ndarray) -> np.ndarray:
+    """(3, 3) projector onto the directions orthogonal to every row of `normals` (k, 3):
+    I − nnᵀ for one facet, t tᵀ along an edge, 0 at a vertex."""
+    _, sv, Vt = np.linalg.svd(normals)
+    basis = Vt[:int((sv > 1e-9 * sv[0]).sum())]
+    return _I3 - basis.T @ basis
+
+
+def _convex(shape, q):
+    hull = shape_data_from_shape(shape).hull
+    _, p_GN, grad = signed_distance_to_convex(hull, q)
+    n = len(q)
+    PN, PB = hull.plane_normals, hull.plane_offsets
+    tol = relative_tolerance(hull.size())
+    s_Q = q @ PN.T - PB                               # (n, P) heights over the planes
+    s_N = p_GN @ PN.T - PB
+    D, H = np.zeros((n, 3, 3)), np.zeros((n, 3, 3))
+    ok = np.ones(n, bool)
+    for i in range(n):
+        smax = s_Q[i].max()
+        if smax < -tol:                               # inside: onto the reported facet
+            D[i] = _I3 - np.outer(grad[i], grad[i])
+            continue
+        # On or outside: N moves in the feature (facet, edge, vertex) whose planes hold it.
+        hold = np.abs(s_Q[i] if smax <= tol else s_N[i]) <= 1e3 * tol
+        if not hold.any():
+            ok[i] = False
+            continue
+        D[i] = _polytope_projector(PN[hold])
+        if smax > tol:
+            g, dist = grad[i], np.sqrt(((q[i] - p_GN[i]) ** 2).sum())
+            H[i] = (_I3 - np.outer(g, g)) / dist @ (_I3 - D[i])
+    return p_GN, grad, D, H, ok
+
+
 _JACOBIANS = {Sphere: _sphere, HalfSpace: _halfspace, Box: _box, Capsule: _capsule,
-              Cylinder: _cylinder, Ellipsoid: _ellipsoid}
+              Cylinder: _cylinder, Ellipsoid: _ellipsoid, Convex: _convex}
 
 
 def supports_point_jacobians(shape) -> bool:

@@ -12,8 +12,8 @@ from scenegraph import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
 from scenegraph.autodiff_witnesses import point_jacobians
 from scenegraph.math import RigidTransform, RollPitchYaw
 from systems.autodiff import AutoDiffXd, InitializeAutoDiff
-from tests.scenegraph.test_autodiff_scene_graph import (NZ, X_PFa, _Check, _gradient, _rock,
-                                                       _values)
+from tests.scenegraph.test_autodiff_scene_graph import (NZ, X_PFa, _Check, _gradient, _mesh,
+                                                       _rock, _values)
 
 I = RigidTransform()
 X_WP = RigidTransform(RollPitchYaw(0.3, -0.2, 0.1), [0.0, 0.0, 0.0])
@@ -35,6 +35,7 @@ SPHERE_PAIRS = {
     "halfspace-sphere": (HalfSpace(), I, Sphere(0.1), I, RigidTransform([0.1, -0.2, 0.3])),
     "sphere-ellipsoid": (Sphere(0.05), I, Ellipsoid(0.1, 0.15, 0.2), TILT,
                          RigidTransform([0.2, 0.15, 0.25])),
+    "convex-sphere": (_rock(), I, Sphere(0.05), I, RigidTransform([0.15, 0.2, 0.1])),
 }
 
 
@@ -91,7 +92,7 @@ def test_sphere_penetration_witnesses_equal_finite_differences():
 POINT_SHAPES = {
     "sphere": Sphere(0.2), "box": Box(0.4, 0.3, 0.2), "capsule": Capsule(0.1, 0.4),
     "cylinder": Cylinder(0.15, 0.3), "halfspace": HalfSpace(),
-    "ellipsoid": Ellipsoid(0.1, 0.2, 0.3),
+    "ellipsoid": Ellipsoid(0.1, 0.2, 0.3), "convex": _rock(),
 }
 
 
@@ -144,22 +145,22 @@ def test_point_jacobians_in_the_geometry_frame_equal_finite_differences():
 
 
 def test_pairs_without_witness_derivatives_keep_float_arrays():
-    """A Convex keeps float witnesses, and so do parallel faces (witnesses not unique:
+    """A Mesh keeps float witnesses, and so do parallel faces (witnesses not unique:
     I − M_A·M_B is singular): no made-up derivatives (docs/scenegraph.md)."""
     flat = _Check(Box(0.2, 0.2, 0.1), X_PFa.inverse(), Box(0.4, 0.4, 0.1), I, I,
                   RigidTransform([0.0, 0.0, -0.3]))
     stacked = flat.query().ComputeSignedDistancePairClosestPoints(*flat.ids)
     assert stacked.distance.value() == pytest.approx(0.2)
     assert stacked.p_ACa.dtype == float and stacked.nhat_BA_W.dtype == float
-    check = _Check(_rock(), I, Box(0.2, 0.2, 0.2), I, X_WP, RigidTransform([0.5, 0.1, 0.0]))
+    check = _Check(_mesh(), I, Sphere(0.1), I, X_WP, RigidTransform([0.5, 0.1, 0.0]))
     a, b = check.ids
     query = check.query()
     pair = query.ComputeSignedDistancePairClosestPoints(a, b)
     assert isinstance(pair.distance, AutoDiffXd)
     assert pair.p_ACa.dtype == float and pair.nhat_BA_W.dtype == float
-    rock = next(r for r in query.ComputeSignedDistanceToPoint(np.array([0.5, 0.5, 0.5]))
+    mesh = next(r for r in query.ComputeSignedDistanceToPoint(np.array([0.5, 0.5, 0.5]))
                 if r.id_G == a)
-    assert rock.p_GN.dtype == float and isinstance(rock.distance, AutoDiffXd)
+    assert mesh.p_GN.dtype == float and isinstance(mesh.distance, AutoDiffXd)
 
 
 SEPARATED_PAIRS = {
@@ -173,6 +174,8 @@ SEPARATED_PAIRS = {
                          RigidTransform([0.25, 0.1, 0.2])),
     "ellipsoid-box": (Ellipsoid(0.1, 0.15, 0.2), I, Box(0.2, 0.3, 0.1), TILT,
                       RigidTransform([0.1, 0.2, 0.4])),
+    "convex-cylinder": (_rock(), I, Cylinder(0.08, 0.3), TILT,
+                        RigidTransform([0.6, 0.1, 0.05])),
 }
 
 
