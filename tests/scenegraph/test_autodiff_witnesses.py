@@ -197,3 +197,74 @@ def test_separated_pair_witnesses_equal_finite_differences(name):
     p_WCb = _world_point(query.GetPoseInWorld(geometry_id=b), pair.p_BCb)
     np.testing.assert_allclose(_gradient(p_WCa - p_WCb),
                                _gradient(pair.distance * pair.nhat_BA_W), atol=1e-9)
+
+
+# --- against pydrake 1.51 (tools/autodiff_witness_reference.py) --------------------------
+from tests.reference_loader import load_reference  # noqa: E402
+
+DRAKE = load_reference("autodiff_witnesses")
+_DRAKE_SHAPES = {"sphere": Sphere, "box": Box, "capsule": Capsule, "cylinder": Cylinder,
+                 "halfspace": lambda: HalfSpace()}
+
+
+def _drake_pose(z, base):
+    """X(z) = [Rz(z0) Ry(z1) Rx(z2) R0, p0 + z[3:6]] as the generator builds it."""
+    from scenegraph.math.templates import RigidTransform_, RotationMatrix_
+    Rot = RotationMatrix_[AutoDiffXd]
+    R0 = Rot(RollPitchYaw(base[0]).ToRotationMatrix().matrix())
+    R = Rot.MakeZRotation(z[0]) @ Rot.MakeYRotation(z[1]) @ Rot.MakeXRotation(z[2]) @ R0
+    return RigidTransform_[AutoDiffXd](R, np.asarray(base[1], dtype=object) + z[3:6])
+
+
+def _drake_scene_query(case):
+    from scenegraph import GeometryFrame, GeometryInstance, ProximityProperties
+    from scenegraph.templates import FramePoseVector_, SceneGraph_
+    scene_graph = SceneGraph_[AutoDiffXd]()
+    source = scene_graph.RegisterSource("s")
+    frames = [scene_graph.RegisterFrame(source, GeometryFrame(n)) for n in "AB"]
+    ids = []
+    for frame, (kind, params), X in zip(frames, (case["shape_A"], case["shape_B"]),
+                                        (case["X_AGa"], case["X_BGb"])):
+        g = scene_graph.RegisterGeometry(source, frame, GeometryInstance(
+            RigidTransform(RollPitchYaw(X[0]), X[1]), _DRAKE_SHAPES[kind](*params), kind))
+        scene_graph.AssignRole(source, g, ProximityProperties())
+        ids.append(g)
+    context = scene_graph.CreateDefaultContext()
+    z = InitializeAutoDiff(np.zeros(DRAKE["num_derivatives"])).reshape(-1)
+    poses = FramePoseVector_[AutoDiffXd]()
+    poses.set_value(frames[0], _drake_pose(z[:6], case["X_WA_base"]))
+    poses.set_value(frames[1], _drake_pose(z[6:], case["X_WB_base"]))
+    scene_graph.get_source_pose_port(source).FixValue(context, poses)
+    return scene_graph.get_query_output_port().Eval(context), ids
+
+
+@pytest.mark.parametrize("name", sorted(DRAKE["cases"]))
+def test_witness_derivatives_match_pydrake(name):
+    """Values and derivatives of every AutoDiffXd field pydrake reads for its supported
+    pairs and point queries, to 1e-10 (pydrake cannot read a penetration's vectors from
+    Python: its depth is compared, the vectors are checked by finite differences above)."""
+    case, expected = DRAKE["cases"][name]["input"], DRAKE["cases"][name]["result"]
+    query, ids = _drake_scene_query(case)
+    if case["query"] == "distance":
+        result = query.ComputeSignedDistancePairClosestPoints(*ids)
+        assert (result.id_A == ids[0]) == expected["id_A_is_first"]
+    elif case["query"] == "penetration":
+        result, = query.ComputePointPairPenetration()
+        assert (result.id_A == ids[0]) == expected["id_A_is_first"]
+    else:
+        result = next(r for r in query.ComputeSignedDistanceToPoint(np.array(case["p_WQ"]))
+                      if r.id_G == ids[1])
+    for field, want in expected.items():
+        if field == "id_A_is_first":
+            continue
+        got = getattr(result, field)
+        if field in ("distance", "depth"):
+            assert got.value() == pytest.approx(want["value"], abs=1e-10)
+            np.testing.assert_allclose(got.derivatives(), want["derivatives"], atol=1e-10)
+            continue
+        np.testing.assert_allclose(_values(got), want["value"], atol=1e-10, err_msg=field)
+        # Drake's constants (a clamped coordinate, +Gz of a half space) have no
+        # derivatives (an empty vector): zeros.
+        nz = DRAKE["num_derivatives"]
+        want_d = np.array([d if len(d) else [0.0] * nz for d in want["derivatives"]])
+        np.testing.assert_allclose(_gradient(got), want_d, atol=1e-10, err_msg=field)
