@@ -11,12 +11,12 @@ twist per independent variable (scenegraph.autodiff_kinematics):
     ∂φ/∂z_k = ĝ·(∂p_WQ/∂z_k − v_k − ω_k × (p_WQ − p_WF))          (a point Q, ĝ = grad_W)
 
 The witness points and normal (p_ACa, p_BCb, nhat_BA_W; p_WCa, p_WCb of a penetration)
-of a Sphere against a Sphere, Box, Capsule, Cylinder, HalfSpace, Ellipsoid or Convex, and
-p_GN,
+of a Sphere against a Sphere, Box, Capsule, Cylinder, HalfSpace, Ellipsoid, Convex or
+Mesh (as its hull), and p_GN,
 grad_W of the point query of those shapes, are AutoDiffXd arrays too, from closed-form
 Jacobians of the nearest point and gradient (scenegraph.autodiff_witnesses), as pydrake
 gives for its AutoDiffXd pairs; so are those of two separated shapes among Box,
-Capsule, Cylinder, Ellipsoid, Convex and HalfSpace whose witnesses are unique (the
+Capsule, Cylinder, Ellipsoid, Convex, Mesh (as its hull) and HalfSpace whose witnesses are unique (the
 projection-Jacobian route, autodiff_witnesses.separated_pair_derivatives). Every other
 pair keeps float witness arrays, only its distance carrying derivatives (documented in
 docs/scenegraph.md).
@@ -99,7 +99,7 @@ class SignedDistancePair_AutoDiffXd(SignedDistancePair):
 class SignedDistanceToPoint_AutoDiffXd(SignedDistanceToPoint):
     """pydrake's ``SignedDistanceToPoint_[AutoDiffXd]``: as SignedDistanceToPoint, with
     ``distance`` an AutoDiffXd [m] (p_GN, grad_W: (3,) AutoDiffXd arrays for the
-    every shape but Mesh, float arrays for a Mesh). The constructor
+    every shape but an exact non-convex Mesh, float arrays for that). The constructor
     takes SignedDistanceToPoint's arguments, `distance` a float or an AutoDiffXd."""
 
     __slots__ = ()
@@ -271,12 +271,13 @@ class QueryObject_AutoDiffXd(QueryObject):
         the float values; else None (the float arrays stay)."""
         inspector = self.inspector()
         shape_A, shape_B = inspector.GetShape(id_A), inspector.GetShape(id_B)
-        if isinstance(shape_A, Sphere) and supports_point_jacobians(shape_B):
+        covered_A = supports_point_jacobians(shape_A, inspector.GetProximityProperties(id_A))
+        covered_B = supports_point_jacobians(shape_B, inspector.GetProximityProperties(id_B))
+        if isinstance(shape_A, Sphere) and covered_B:
             sphere, other, sphere_is_A, k_S, k_O = shape_A, shape_B, True, k_A, k_B
-        elif isinstance(shape_B, Sphere) and supports_point_jacobians(shape_A):
+        elif isinstance(shape_B, Sphere) and covered_A:
             sphere, other, sphere_is_A, k_S, k_O = shape_B, shape_A, False, k_B, k_A
-        elif (distance is not None and distance > 0.0 and supports_point_jacobians(shape_A)
-              and supports_point_jacobians(shape_B)):
+        elif distance is not None and distance > 0.0 and covered_A and covered_B:
             dR, dp = geometry_pose_derivatives(poses, np.array([k_A, k_B]))
             result = separated_pair_derivatives(
                 shape_A, shape_B, (poses.R_WG[k_A], poses.p_WG[k_A], dR[0], dp[0]),
@@ -380,7 +381,7 @@ class QueryObject_AutoDiffXd(QueryObject):
         for k, r in enumerate(results):
             p_GN, grad_W = np.array(r.p_GN, dtype=float), np.array(r.grad_W, dtype=float)
             shape = inspector.GetShape(r.id_G)
-            if supports_point_jacobians(shape):
+            if supports_point_jacobians(shape, inspector.GetProximityProperties(r.id_G)):
                 kk = k_G[k]
                 N, dN, g, dg, ok = point_query_derivatives(
                     shape, poses.R_WG[kk][None], poses.p_WG[kk][None], dR_WG[k][None],

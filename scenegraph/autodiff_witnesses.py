@@ -20,8 +20,9 @@ A Sphere S (radius r, centre So) against a shape O is Drake's point query of So 
 φ = φ_O(So) − r, witness on O = p_ON, nhat = ±grad_W, witness on S = ∓r R_WSᵀ grad_W.
 
 Shapes covered: Sphere, HalfSpace, Box, Capsule (Drake's AutoDiffXd point query), plus
-Cylinder, Ellipsoid and Convex (an extension; a Convex's D projects onto the facet, edge
-or vertex holding N, its hull's planes through N). Where the nearest point is not unique (a sphere's
+Cylinder, Ellipsoid, Convex and Mesh measured as its convex hull (an extension; a hull's
+D projects onto the facet, edge or vertex holding N, its planes through N). A Mesh opted
+in to exact non-convex queries is not covered. Where the nearest point is not unique (a sphere's
 centre, a capsule's or cylinder's axis, a box's edges and medial planes), the float
 query picks a branch (a constant direction, the first face); its derivatives are those
 of that branch, as pydrake's AutoDiffXd gives. An Ellipsoid whose branch is singular
@@ -37,7 +38,8 @@ from scenegraph.proximity.point_distance import (
     signed_distance_to_convex, signed_distance_to_cylinder, signed_distance_to_ellipsoid,
     signed_distance_to_halfspace, signed_distance_to_sphere)
 from scenegraph.proximity.shape_data import shape_data_from_shape
-from scenegraph.shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Sphere
+from scenegraph.shapes import (Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh,
+                               Sphere)
 
 __all__ = ["point_jacobians", "supports_point_jacobians", "geometry_pose_derivatives",
            "sphere_pair_derivatives", "separated_pair_derivatives",
@@ -209,11 +211,17 @@ def _convex(shape, q):
 
 
 _JACOBIANS = {Sphere: _sphere, HalfSpace: _halfspace, Box: _box, Capsule: _capsule,
-              Cylinder: _cylinder, Ellipsoid: _ellipsoid, Convex: _convex}
+              Cylinder: _cylinder, Ellipsoid: _ellipsoid, Convex: _convex, Mesh: _convex}
 
 
-def supports_point_jacobians(shape) -> bool:
-    """True when `point_jacobians` differentiates the point query of `shape`."""
+def supports_point_jacobians(shape, properties=None) -> bool:
+    """True when `point_jacobians` differentiates the point query of `shape` whose
+    proximity properties are `properties`: every covered type, a Mesh only as Drake's
+    convex hull (not opted in to exact non-convex queries with ("proximity",
+    "exact_mesh"))."""
+    if type(shape) is Mesh:
+        from scenegraph.proximity.exact_mesh_queries import is_exact_mesh
+        return not is_exact_mesh(shape, properties)
     return type(shape) in _JACOBIANS
 
 

@@ -36,6 +36,7 @@ SPHERE_PAIRS = {
     "sphere-ellipsoid": (Sphere(0.05), I, Ellipsoid(0.1, 0.15, 0.2), TILT,
                          RigidTransform([0.2, 0.15, 0.25])),
     "convex-sphere": (_rock(), I, Sphere(0.05), I, RigidTransform([0.15, 0.2, 0.1])),
+    "mesh (its hull)-sphere": (_mesh(), I, Sphere(0.05), I, RigidTransform([0.15, 0.2, 0.1])),
 }
 
 
@@ -145,17 +146,34 @@ def test_point_jacobians_in_the_geometry_frame_equal_finite_differences():
 
 
 def test_pairs_without_witness_derivatives_keep_float_arrays():
-    """A Mesh keeps float witnesses, and so do parallel faces (witnesses not unique:
-    I − M_A·M_B is singular): no made-up derivatives (docs/scenegraph.md)."""
+    """An exact (non-convex) Mesh keeps float witnesses, and so do parallel faces
+    (witnesses not unique: I − M_A·M_B is singular): no made-up derivatives
+    (docs/scenegraph.md)."""
     flat = _Check(Box(0.2, 0.2, 0.1), X_PFa.inverse(), Box(0.4, 0.4, 0.1), I, I,
                   RigidTransform([0.0, 0.0, -0.3]))
     stacked = flat.query().ComputeSignedDistancePairClosestPoints(*flat.ids)
     assert stacked.distance.value() == pytest.approx(0.2)
     assert stacked.p_ACa.dtype == float and stacked.nhat_BA_W.dtype == float
-    check = _Check(_mesh(), I, Sphere(0.1), I, X_WP, RigidTransform([0.5, 0.1, 0.0]))
-    a, b = check.ids
-    query = check.query()
+    from scenegraph import GeometryFrame, GeometryInstance, ProximityProperties
+    from scenegraph.templates import FramePoseVector_, SceneGraph_
+    from scenegraph.math.templates import RigidTransform_
+    scene_graph = SceneGraph_[AutoDiffXd]()
+    source = scene_graph.RegisterSource("s")
+    frame = scene_graph.RegisterFrame(source, GeometryFrame("ball"))
+    exact = ProximityProperties()
+    exact.AddProperty("proximity", "exact_mesh", True)
+    a = scene_graph.RegisterAnchoredGeometry(source, GeometryInstance(I, _mesh(), "mesh"))
+    scene_graph.AssignRole(source, a, exact)
+    b = scene_graph.RegisterGeometry(source, frame, GeometryInstance(I, Sphere(0.1), "ball"))
+    scene_graph.AssignRole(source, b, ProximityProperties())
+    context = scene_graph.CreateDefaultContext()
+    poses = FramePoseVector_[AutoDiffXd]()
+    poses.set_value(frame, RigidTransform_[AutoDiffXd](
+        InitializeAutoDiff(np.array([0.5, 0.1, 0.0])).reshape(3)))
+    scene_graph.get_source_pose_port(source).FixValue(context, poses)
+    query = scene_graph.get_query_output_port().Eval(context)
     pair = query.ComputeSignedDistancePairClosestPoints(a, b)
+    assert pair.distance.derivatives() @ [1.0, 0.0, 0.0] > 0.5
     assert isinstance(pair.distance, AutoDiffXd)
     assert pair.p_ACa.dtype == float and pair.nhat_BA_W.dtype == float
     mesh = next(r for r in query.ComputeSignedDistanceToPoint(np.array([0.5, 0.5, 0.5]))
