@@ -15,9 +15,10 @@ of a Sphere against a Sphere, Box, Capsule, Cylinder, HalfSpace, Ellipsoid, Conv
 Mesh (as its hull), and p_GN,
 grad_W of the point query of those shapes, are AutoDiffXd arrays too, from closed-form
 Jacobians of the nearest point and gradient (scenegraph.autodiff_witnesses), as pydrake
-gives for its AutoDiffXd pairs; so are those of two separated shapes among Box,
+gives for its AutoDiffXd pairs; so are those of two shapes (separated, or overlapping
+smooth ones) among Box,
 Capsule, Cylinder, Ellipsoid, Convex, Mesh (as its hull) and HalfSpace whose witnesses are unique (the
-projection-Jacobian route, autodiff_witnesses.separated_pair_derivatives). Every other
+projection-Jacobian route, autodiff_witnesses.projection_pair_derivatives). Every other
 pair keeps float witness arrays, only its distance carrying derivatives (documented in
 docs/scenegraph.md).
 
@@ -35,7 +36,7 @@ import math
 import numpy as np
 
 from scenegraph.autodiff_witnesses import (geometry_pose_derivatives, point_query_derivatives,
-                                           separated_pair_derivatives, sphere_pair_derivatives,
+                                           projection_pair_derivatives, sphere_pair_derivatives,
                                            supports_point_jacobians)
 from scenegraph.autodiff_kinematics import (AutoDiffWorldPoses, FramePoseVector_AutoDiffXd,
                                             GeometryConfigurationVector_AutoDiffXd,
@@ -155,7 +156,7 @@ def _autodiff_vector(value: np.ndarray, derivatives: np.ndarray) -> np.ndarray:
 # [m or unitless] is another branch (a tie broken differently): its derivatives are not
 # attached.
 _WITNESS_MATCH = 1e-9
-# The same for a separated pair's witnesses reproduced as each other's projections
+# The same for a pair's witnesses reproduced as each other's projections
 # (iterative float kernels are exact to ~1e-9 m, not to rounding) [m].
 _SEPARATED_MATCH = 1e-7
 
@@ -277,12 +278,17 @@ class QueryObject_AutoDiffXd(QueryObject):
             sphere, other, sphere_is_A, k_S, k_O = shape_A, shape_B, True, k_A, k_B
         elif isinstance(shape_B, Sphere) and covered_A:
             sphere, other, sphere_is_A, k_S, k_O = shape_B, shape_A, False, k_B, k_A
-        elif distance is not None and distance > 0.0 and covered_A and covered_B:
+        elif distance is not None and distance != 0.0 and covered_A and covered_B:
             dR, dp = geometry_pose_derivatives(poses, np.array([k_A, k_B]))
-            result = separated_pair_derivatives(
+            if "p_ACa" in floats:
+                p_ACa, p_BCb = floats["p_ACa"], floats["p_BCb"]
+            else:                                   # a penetration's witnesses are in W
+                p_ACa = poses.R_WG[k_A].T @ (floats["p_WCa"] - poses.p_WG[k_A])
+                p_BCb = poses.R_WG[k_B].T @ (floats["p_WCb"] - poses.p_WG[k_B])
+            result = projection_pair_derivatives(
                 shape_A, shape_B, (poses.R_WG[k_A], poses.p_WG[k_A], dR[0], dp[0]),
-                (poses.R_WG[k_B], poses.p_WG[k_B], dR[1], dp[1]), floats["p_ACa"],
-                floats["p_BCb"], distance, _SEPARATED_MATCH)
+                (poses.R_WG[k_B], poses.p_WG[k_B], dR[1], dp[1]), p_ACa, p_BCb, distance,
+                _SEPARATED_MATCH)
             sphere = None
         else:
             return None
@@ -324,7 +330,7 @@ class QueryObject_AutoDiffXd(QueryObject):
                        _autodiff_scalar(pr.depth, d_depth[k]))
             witnesses = self._sphere_witnesses(poses, pr.id_A, pr.id_B, ka[k], kb[k],
                                                {"p_WCa": p_WCa[k], "p_WCb": p_WCb[k],
-                                                "nhat_BA_W": nhat[k]})
+                                                "nhat_BA_W": nhat[k]}, -pr.depth)
             if witnesses is not None:
                 new._p_WCa, new._p_WCb, new._nhat_BA_W = witnesses
             out.append(new)

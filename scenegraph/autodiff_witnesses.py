@@ -1,6 +1,6 @@
 """Derivatives of the nearest point and the gradient of a point query, of the
 witnesses and normal of the pairs that reduce to one (a Sphere against a shape), and of
-separated pairs of the covered shapes (each witness the other's projection), for
+pairs of the covered shapes where each witness is the other's projection, for
 QueryObject_[AutoDiffXd] (scenegraph.autodiff_scene_graph).
 
 In the geometry frame G, the float query maps the query point q = p_GQ to the nearest
@@ -42,7 +42,7 @@ from scenegraph.shapes import (Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSp
                                Sphere)
 
 __all__ = ["point_jacobians", "supports_point_jacobians", "geometry_pose_derivatives",
-           "sphere_pair_derivatives", "separated_pair_derivatives",
+           "sphere_pair_derivatives", "projection_pair_derivatives",
            "point_query_derivatives"]
 
 _I3 = np.eye(3)
@@ -299,16 +299,18 @@ def sphere_pair_derivatives(sphere: Sphere, other, sphere_is_A: bool,
             "p_WCb": (p_WS_C, dp_WS_C)}
 
 
-# Separated pairs whose witnesses' Jacobians are solved below this condition number of
+# Pairs whose witnesses' Jacobians are solved below this condition number of
 # (I − M_A M_B); above it the witnesses are not unique (parallel faces) and stay float.
 _MAX_CONDITION = 1e8
 
 
-def separated_pair_derivatives(shape_A, shape_B, pose_A: tuple, pose_B: tuple,
+def projection_pair_derivatives(shape_A, shape_B, pose_A: tuple, pose_B: tuple,
                                p_ACa: np.ndarray, p_BCb: np.ndarray, distance: float,
                                match: float) -> dict:
-    """Witnesses and normal of two separated convex shapes (distance > 0) with
-    derivatives, by the projection-Jacobian route: Ca = proj_A(Cb), Cb = proj_B(Ca), so
+    """Witnesses and normal of two convex shapes with derivatives, by the
+    projection-Jacobian route: Ca = proj_A(Cb), Cb = proj_B(Ca) (the nearest boundary
+    point, from outside when separated, from inside when overlapping — this holds for
+    smooth shapes such as ellipsoids, not for a vertex in a face), so
 
         ∂Ca = r_A + M_A ∂Cb,  ∂Cb = r_B + M_B ∂Ca   (in W; M = R D Rᵀ, D = ∂p_GN/∂p_GQ,
         r_G = ∂R p_GC + ∂p + R D (∂Rᵀ (C_other − p) − Rᵀ ∂p)),
@@ -318,8 +320,9 @@ def separated_pair_derivatives(shape_A, shape_B, pose_A: tuple, pose_B: tuple,
 
     pose_A, pose_B: (R_WG, p_WG, dR_WG, dp_WG) as in sphere_pair_derivatives; p_ACa,
     p_BCb: the float query's witnesses [m]; match: the largest difference [m] between them
-    and the projections accepted. Returns the dict of sphere_pair_derivatives, "ok" False
-    where the witnesses are not reproduced or not unique (the system is singular).
+    and the projections accepted; distance: φ [m] (≠ 0). Returns the dict of
+    sphere_pair_derivatives, "ok" False where the witnesses are not reproduced or not
+    unique (the system is singular) or φ = 0.
     """
     R_A, p_A, dR_A, dp_A = pose_A
     R_B, p_B, dR_B, dp_B = pose_B
@@ -338,7 +341,7 @@ def separated_pair_derivatives(shape_A, shape_B, pose_A: tuple, pose_B: tuple,
         parts.append((M, r, D, R, dR, dp, p, p_W_other))
     (M_A, r_A, *_), (M_B, r_B, *_) = parts
     S = _I3 - M_A @ M_B
-    if not distance > 0.0 or np.linalg.cond(S) > _MAX_CONDITION:
+    if distance == 0.0 or np.linalg.cond(S) > _MAX_CONDITION:
         return {"ok": False}
     dCa = np.linalg.solve(S, r_A + M_A @ r_B)
     dCb = r_B + M_B @ dCa

@@ -286,3 +286,33 @@ def test_witness_derivatives_match_pydrake(name):
         nz = DRAKE["num_derivatives"]
         want_d = np.array([d if len(d) else [0.0] * nz for d in want["derivatives"]])
         np.testing.assert_allclose(_gradient(got), want_d, atol=1e-10, err_msg=field)
+
+
+def test_overlapping_smooth_pair_witnesses_equal_finite_differences():
+    """Overlapping ellipsoids: each witness is the other's nearest boundary point from
+    inside, so the projection-Jacobian route holds for φ < 0 too — for the signed
+    distance pair and the penetration pair. Box-box overlap (a vertex in a face: the
+    relations do not hold) keeps float arrays."""
+    check = _Check(Ellipsoid(0.1, 0.15, 0.2), I, Ellipsoid(0.08, 0.1, 0.12), TILT, X_WP,
+                   RigidTransform([0.15, 0.1, 0.1]))
+    a, b = check.ids
+    query = check.query()
+    pair = query.ComputeSignedDistancePairClosestPoints(a, b)
+    penetration, = query.ComputePointPairPenetration()
+    assert pair.distance.value() < -0.02
+    for field in ("p_ACa", "p_BCb", "nhat_BA_W"):
+        expected = np.stack([check.fd(lambda q, i=i: getattr(
+            q.ComputeSignedDistancePairClosestPoints(a, b), field)[i]) for i in range(3)])
+        np.testing.assert_allclose(_gradient(getattr(pair, field)), expected, atol=1e-6,
+                                   err_msg=field)
+    for field in ("p_WCa", "p_WCb"):
+        expected = np.stack([check.fd(lambda q, i=i: getattr(
+            q.ComputePointPairPenetration()[0], field)[i]) for i in range(3)])
+        np.testing.assert_allclose(_gradient(getattr(penetration, field)), expected,
+                                   atol=1e-6, err_msg=field)
+    np.testing.assert_allclose(_gradient(penetration.nhat_BA_W), _gradient(pair.nhat_BA_W),
+                               atol=1e-12)
+    boxes = _Check(Box(0.3, 0.2, 0.1), I, Box(0.2, 0.2, 0.2), TILT, X_WP,
+                   RigidTransform([0.1, 0.05, 0.12]))
+    box_pair = boxes.query().ComputeSignedDistancePairClosestPoints(*boxes.ids)
+    assert box_pair.distance.value() < 0 and box_pair.p_ACa.dtype == float
