@@ -12,15 +12,13 @@ twist per independent variable (scenegraph.autodiff_kinematics):
 
 The witness points and normal (p_ACa, p_BCb, nhat_BA_W; p_WCa, p_WCb of a penetration)
 of a Sphere against a Sphere, Box, Capsule, Cylinder, HalfSpace, Ellipsoid, Convex or
-Mesh (as its hull), and p_GN,
-grad_W of the point query of those shapes, are AutoDiffXd arrays too, from closed-form
-Jacobians of the nearest point and gradient (scenegraph.autodiff_witnesses), as pydrake
-gives for its AutoDiffXd pairs; so are those of two shapes (separated, or overlapping
-smooth ones) among Box,
-Capsule, Cylinder, Ellipsoid, Convex, Mesh (as its hull) and HalfSpace whose witnesses are unique (the
-projection-Jacobian route, autodiff_witnesses.projection_pair_derivatives). Every other
-pair keeps float witness arrays, only its distance carrying derivatives (documented in
-docs/scenegraph.md).
+Mesh (as its hull), and p_GN, grad_W of the point query of those shapes, are AutoDiffXd
+arrays too, from closed-form Jacobians of the nearest point and gradient
+(scenegraph.autodiff_witnesses), as pydrake gives for its AutoDiffXd pairs. So are those
+of two of those shapes, separated or overlapping smooth ones, whose witnesses are unique
+(the projection-Jacobian route, autodiff_witnesses.projection_pair_derivatives). Every
+other pair keeps float witness arrays, only its distance carrying derivatives
+(documented in docs/scenegraph.md).
 
 Where φ is not differentiable — the witnesses are not unique (parallel faces, a point on
 a box's medial planes, a sphere's centre on a box's diagonal), or a non-convex Mesh
