@@ -26,7 +26,7 @@ _GOLDEN = 0.6180339887498949
 _STEPS = 60
 
 
-@njit
+@njit(specialize_literals=False)
 def primitive_distances(k, a, b, c, P):
     """Signed distances of points P (N, 3) to the primitive: (N, 7) rows
     (distance, Nx, Ny, Nz, gx, gy, gz) as primitive_point returns them."""
@@ -39,7 +39,7 @@ def primitive_distances(k, a, b, c, P):
     return out
 
 
-@njit
+@njit(specialize_literals=False)
 def _seg_min(k, a, b, c, px, py, pz, qx, qy, qz, out, off, steps):
     """Golden-section minimum of the primitive's signed distance along
     segment pq (see segment_minima); writes (distance, x (3), N (3), grad
@@ -75,7 +75,7 @@ def _seg_min(k, a, b, c, px, py, pz, qx, qy, qz, out, off, steps):
     return best
 
 
-@njit
+@njit(specialize_literals=False)
 def segment_minima(k, a, b, c, P, Q, steps):
     """Least signed distance to the (convex) primitive along each segment
     P[i]Q[i] (N, 3 each): golden-section search of the convex function
@@ -103,7 +103,7 @@ def segment_minima(k, a, b, c, P, Q, steps):
 _STACK = 1 << 14
 
 
-@njit
+@njit(specialize_literals=False)
 def _seg_seg(P, i, j, Q, k, l, out):
     """Closest points of segments P[i:i+3]P[j:j+3] and Q[k:k+3]Q[l:l+3]
     (offsets into 1-d arrays, so no views are made): writes c1 to out[0:3],
@@ -137,7 +137,7 @@ def _seg_seg(P, i, j, Q, k, l, out):
     return ex * ex + ey * ey + ez * ez
 
 
-@njit
+@njit(specialize_literals=False)
 def _seg_tri_hit(P, i, j, T, out):
     """Möller–Trumbore: segment P[i:i+3]P[j:j+3] crosses the closed triangle
     with corners T[0:9]; writes the crossing to out[0:3]."""
@@ -164,7 +164,7 @@ def _seg_tri_hit(P, i, j, T, out):
     return True
 
 
-@njit
+@njit(specialize_literals=False)
 def _point_tri(V, i, T, out, off):
     """Squared distance from point V[i:i+3] to the triangle with corners
     T[0:9]; its closest point to out[off:off+3]."""
@@ -175,7 +175,7 @@ def _point_tri(V, i, T, out, off):
     return ex * ex + ey * ey + ez * ez
 
 
-@njit
+@njit(specialize_literals=False)
 def tri_tri(TA, TB, out, work):
     """Distance between triangles TA, TB (corners in their first 9 floats):
     returns d²; the closest points go to out[0:3] (on A) and out[3:6] (on
@@ -184,7 +184,7 @@ def tri_tri(TA, TB, out, work):
     return tri_tri_sep(TA, TB, out, work, False)
 
 
-@njit
+@njit(specialize_literals=False)
 def tri_tri_sep(TA, TB, out, work, separated):
     """tri_tri, told whether a plane of one triangle has the other's corners
     strictly on one side (then they cannot cross: the crossing tests are
@@ -221,7 +221,7 @@ def tri_tri_sep(TA, TB, out, work, separated):
     return best
 
 
-@njit
+@njit(specialize_literals=False)
 def _posed_box(node_f, n, R, t, out):
     """Node n's box (node_f[n, 0:6], in B) posed in A by (R, t), re-boxed
     conservatively, to out[0:6]."""
@@ -237,7 +237,7 @@ def _posed_box(node_f, n, R, t, out):
         out[3 + r] = c + t[r] + h
 
 
-@njit
+@njit(specialize_literals=False)
 def _box_gap2(A, a, B):
     """Squared gap between box A[a, 0:6] and box B[0:6] (0 if they meet)."""
     g = 0.0
@@ -247,7 +247,7 @@ def _box_gap2(A, a, B):
     return g
 
 
-@njit
+@njit(specialize_literals=False)
 def _crossing(TA, TB, work):
     """Triangles TA, TB (9 floats each) cross: an edge of one meets the
     other (closed triangles; coplanar overlaps are not seen)."""
@@ -258,7 +258,7 @@ def _crossing(TA, TB, work):
     return False
 
 
-@njit
+@njit(specialize_literals=False)
 def _plane_gap(T, S):
     """(gap, one_side): T's corners (T[0:9]) against the plane of triangle S
     (corners S[0:9], unit normal S[9:12]; zero if degenerate). When all
@@ -280,7 +280,7 @@ def _plane_gap(T, S):
     return 0.0, False
 
 
-@njit
+@njit(specialize_literals=False)
 def _axis_gap(TA, TB, ux, uy, uz):
     """The gap between triangles TA and TB (corners in their first 9
     floats) along the axis u (nonzero, pointing from B towards A): the
@@ -294,7 +294,7 @@ def _axis_gap(TA, TB, ux, uy, uz):
     return (lo - hi) / math.sqrt(ux * ux + uy * uy + uz * uz)
 
 
-@njit
+@njit(specialize_literals=False)
 def _obb_gap(OA, a, OB, b, R, t):
     """A lower bound [m] of the distance between what oriented boxes OA[a]
     and OB[b] (TriangleMeshBvh.node_obbs rows; B's posed in A by R, t)
@@ -328,7 +328,7 @@ def _obb_gap(OA, a, OB, b, R, t):
     return gap
 
 
-@njit
+@njit(specialize_literals=False)
 def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i, ballB, obbB,
                     R, t, mode, bound2):
     """The one simultaneous traversal of two triangle trees (B posed in A by
@@ -475,7 +475,7 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
     return best, out, sa, sb, found[:k].copy()
 
 
-@njit
+@njit(specialize_literals=False)
 def mesh_mesh_nearest(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i, ballB, obbB,
                       R, t, stop_at_zero, bound):
     """Least distance between the triangles of meshes A and B (B posed in A
@@ -493,7 +493,7 @@ def mesh_mesh_nearest(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_
     return d2, out, sa, sb
 
 
-@njit
+@njit(specialize_literals=False)
 def mesh_mesh_crossings(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i, ballB, obbB,
                         R, t):
     """Every pair of crossing triangles of A and B (an edge of one meets the
@@ -505,7 +505,7 @@ def mesh_mesh_crossings(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, node
 # ------------------------------------------- a mesh against a curved primitive
 
 
-@njit
+@njit(specialize_literals=False)
 def _support(k, a, b, c, ux, uy, uz):
     """Support point of a Cylinder (r = a, half length b) or Ellipsoid
     (semi-axes a, b, c) along u, ties to the middle of the supporting set."""
@@ -522,7 +522,7 @@ def _support(k, a, b, c, ux, uy, uz):
     return mx / h, my / h, mz / h
 
 
-@njit
+@njit(specialize_literals=False)
 def _inside_tri(qx, qy, qz, T):
     v0x, v0y, v0z = T[3] - T[0], T[4] - T[1], T[5] - T[2]
     v1x, v1y, v1z = T[6] - T[0], T[7] - T[1], T[8] - T[2]
@@ -540,7 +540,7 @@ def _inside_tri(qx, qy, qz, T):
     return v >= 0.0 and w >= 0.0 and v + w <= 1.0
 
 
-@njit
+@njit(specialize_literals=False)
 def _tri_primitive(k, a, b, c, T, out, work, best):
     """exact_mesh_primitives.triangle_primitive for one triangle T (9, in
     O): returns φ; p_T to out[0:3], p_S to out[3:6]. A curved primitive's
@@ -646,7 +646,7 @@ def _tri_primitive(k, a, b, c, T, out, work, best):
     return phi
 
 
-@njit
+@njit(specialize_literals=False)
 def _core(k, a, b, c, S):
     """The capsule holding a Cylinder (its axis, radius r) or an Ellipsoid
     (its longest semi-axis, the larger other one as radius): the core's ends
@@ -666,7 +666,7 @@ def _core(k, a, b, c, S):
     return rc
 
 
-@njit
+@njit(specialize_literals=False)
 def _core_lower_bound(k, a, b, c, T, work):
     """A lower bound of a Cylinder's or an Ellipsoid's distance to triangle
     T (9, in O): T's distance to the capsule that holds the shape (core
@@ -686,7 +686,7 @@ def _core_lower_bound(k, a, b, c, T, work):
     return math.sqrt(best) - rc
 
 
-@njit
+@njit(specialize_literals=False)
 def mesh_primitive_nearest(tri, node_f, node_i, tri_id, k, a, b, c, R, t, lo, hi, rho, bound):
     """Least distance between a mesh's triangles (tree in M) and a primitive
     (kind code k, parameters a, b, c) posed in M by R (3, 3), t (3,), with
@@ -748,7 +748,7 @@ def mesh_primitive_nearest(tri, node_f, node_i, tri_id, k, a, b, c, R, t, lo, hi
 # ------------------------------------------------- along segments, to a mesh
 
 
-@njit
+@njit(specialize_literals=False)
 def mesh_segment_minima(P, Q, steps, tri, pseudo, node_f, node_i, tri_id, closed, eps, tol,
                         beta):
     """segment_minima against a closed triangle mesh: its exact signed
@@ -797,7 +797,7 @@ def mesh_segment_minima(P, Q, steps, tri, pseudo, node_f, node_i, tri_id, closed
     return out
 
 
-@njit
+@njit(specialize_literals=False)
 def _slots_near_box(node_f, node_i, lo, hi, bound):
     """Leaf-order slots of the triangles of the leaves whose boxes come
     within `bound` [m] of the box [lo, hi] (the one box-filter traversal of
@@ -830,7 +830,7 @@ def _slots_near_box(node_f, node_i, lo, hi, bound):
     return out[:m]
 
 
-@njit
+@njit(specialize_literals=False)
 def triangles_in_box(node_f, node_i, tri_id, lo, hi, bound):
     """Original indices (sorted) of the triangles of the leaves whose boxes
     come within `bound` [m] of the box [lo, hi] (mesh_distance.triangles_near_box)."""

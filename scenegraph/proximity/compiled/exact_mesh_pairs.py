@@ -49,7 +49,7 @@ NUM_EXACT_VALUES = 11
 _BETA = 3.0
 
 
-@njit
+@njit(specialize_literals=False)
 def _prim_box(k, a, b, c, R, t, lo, hi):
     """The exact AABB [lo, hi] in M of a Capsule, Cylinder or Ellipsoid
     (code k, parameters a, b, c) posed in M by R, t."""
@@ -68,7 +68,7 @@ def _prim_box(k, a, b, c, R, t, lo, hi):
                 lo[r] = v
 
 
-@njit
+@njit(specialize_literals=False)
 def _bounding_radius(k, a, b, c):
     if k == CAPSULE:
         return a + b
@@ -77,7 +77,7 @@ def _bounding_radius(k, a, b, c):
     return max(a, b, c)
 
 
-@njit
+@njit(specialize_literals=False)
 def _mesh_signed(x, y, z, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, cand_k,
                  cand_d2):
     """_signed_one at (x, y, z) against packed mesh s: (d, qx, qy, qz, gx, gy, gz)."""
@@ -88,7 +88,7 @@ def _mesh_signed(x, y, z, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f
     return r[0], r[1], r[2], r[3], r[4], r[5], r[6]
 
 
-@njit
+@njit(specialize_literals=False)
 def _inside(x, y, z, s, tri, node_f, node_i, mesh_i):
     """The point is inside closed mesh s (winding number above ½)."""
     t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
@@ -96,7 +96,7 @@ def _inside(x, y, z, s, tri, node_f, node_i, mesh_i):
                         True)) > 0.5
 
 
-@njit
+@njit(specialize_literals=False)
 def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_id, balls,
                  node_f, node_i, obbs, vertices, mesh_i, mesh_f, res, cand_k, cand_d2):
     """The pair of exact mesh row m and row o, posed in M by R (3, 3), t (3,):
@@ -192,7 +192,7 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
     return APART
 
 
-@njit
+@njit(specialize_literals=False)
 def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, tri, pseudo, tri_id,
                 balls, node_f, node_i, obbs, vertices, mesh_i, mesh_f):
     """The pairs (K, 2) of rows (each with at least one exact mesh) at
