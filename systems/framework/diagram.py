@@ -38,13 +38,11 @@ class Diagram(System):
         self._connections = {}       # (dst index, dst port) -> (src index, src port)
         self._input_port_map = []    # diagram input k -> [(subsystem index, port)]
         self._output_port_map = []   # diagram output k -> (subsystem index, port)
-        self._graph = None           # networkx DiGraph of subsystems (from the builder)
         self._feedthrough_memo = None
         self._built = False
 
     # --- construction (called by DiagramBuilder) -------------------------------
-    def _initialize(self, systems, connections, exported_inputs, exported_outputs,
-                    graph) -> None:
+    def _initialize(self, systems, connections, exported_inputs, exported_outputs) -> None:
         self._systems = list(systems)
         self._system_by_name = {s.get_name(): s for s in self._systems}
         index_of = {id(s): i for i, s in enumerate(self._systems)}
@@ -75,7 +73,6 @@ class Diagram(System):
             port = DiagramOutputPort(self, k, name, source_index, source)
             self._add_output_port(port)
             self._output_port_map.append((source_index, source._index))
-        self._graph = graph
         self._built = True
 
     # --- subsystems ------------------------------------------------------------

@@ -3,9 +3,11 @@ algebraic loops and builds a Diagram (pydrake's ``DiagramBuilder``).
 
 Every method validates its arguments before changing anything, so a rejected
 call leaves the builder exactly as it was. The connection graph between
-systems is a networkx ``DiGraph`` (``connection_graph()``); algebraic loops are
-found on a port-level graph whose edges are connections plus each
-subsystem's direct-feedthrough pairs.
+systems is kept as plain dicts (``connection_graph()`` hands out a networkx
+``DiGraph`` of it); algebraic loops are found on a port-level graph whose
+edges are connections plus each subsystem's direct-feedthrough pairs, by a
+depth-first search of our own (networkx's import, ~0.1 s, is paid only by
+connection_graph()).
 """
 from __future__ import annotations
 
@@ -34,8 +36,9 @@ class DiagramBuilder:
         self._exported_inputs = []      # [(name, [InputPort, ...])]
         self._exported_input_index = {}  # InputPort -> diagram input index
         self._exported_outputs = []     # [(name, OutputPort)]
-        import networkx as nx   # here: its import (~0.1 s) is not needed by `import systems`
-        self._graph = nx.DiGraph()
+        # (out system, in system) -> [(output index, input index), ...], in the
+        # order the connections were made.
+        self._edges = {}
         self._built = False
 
     # --- systems -----------------------------------------------------------------
@@ -74,7 +77,6 @@ class DiagramBuilder:
         system._owner = self
         self._systems.append(system)
         self._system_by_name[name] = system
-        self._graph.add_node(system)
         return system
 
     def AddNamedSystem(self, name: str, system):
@@ -158,7 +160,8 @@ class DiagramBuilder:
                                   if o.get_system() is not system]
         self._systems.remove(system)
         del self._system_by_name[system.get_name()]
-        self._graph.remove_node(system)
+        self._edges = {pair: ports for pair, ports in self._edges.items()
+                       if system not in pair}
         system._owner = None
 
     def Disconnect(self, source: OutputPort, dest: InputPort) -> None:
@@ -175,10 +178,10 @@ class DiagramBuilder:
                 f"{dest.get_name()} of System {dest.get_system().get_name()}")
         del self._connections[dest]
         out_system, in_system = source.get_system(), dest.get_system()
-        ports = self._graph[out_system][in_system]["ports"]
+        ports = self._edges[out_system, in_system]
         ports.remove((source._index, dest._index))
         if not ports:
-            self._graph.remove_edge(out_system, in_system)
+            del self._edges[out_system, in_system]
 
     def ConnectToSame(self, exemplar: InputPort, dest: InputPort) -> None:
         """Connects `dest` to whatever `exemplar` is connected to: the same output
@@ -190,10 +193,17 @@ class DiagramBuilder:
         elif exemplar in self._exported_input_index:
             self.ConnectInput(self._exported_input_index[exemplar], dest)
 
-    def connection_graph(self) -> nx.DiGraph:
-        """A copy of the system-level connection graph (edges carry the port
-        pairs as ``ports=[(output index, input index), ...]``)."""
-        return self._graph.copy()
+    def connection_graph(self):
+        """A networkx DiGraph of the systems and their connections (an
+        extension): every added system is a node, and an edge from a source
+        system to a destination carries ``ports=[(output index, input index),
+        ...]``. A new graph at every call."""
+        import networkx as nx
+        graph = nx.DiGraph()
+        graph.add_nodes_from(self._systems)
+        for (out_system, in_system), ports in self._edges.items():
+            graph.add_edge(out_system, in_system, ports=list(ports))
+        return graph
 
     def connection_map(self) -> dict:
         """{(destination system, input index): (source system, output index)} for every
@@ -259,12 +269,7 @@ class DiagramBuilder:
         self._check_input_free(dest, "Connect")
         _check_compatible(src, dest)
         self._connections[dest] = src
-        if self._graph.has_edge(out_system, in_system):
-            self._graph[out_system][in_system]["ports"].append(
-                (src._index, dest._index))
-        else:
-            self._graph.add_edge(out_system, in_system,
-                                 ports=[(src._index, dest._index)])
+        self._edges.setdefault((out_system, in_system), []).append((src._index, dest._index))
 
     def ExportInput(self, input, name=None) -> InputPortIndex:
         """Makes `input` an input port of the Diagram; returns its index.
@@ -370,7 +375,7 @@ class DiagramBuilder:
         self._check_for_algebraic_loops()
         target._initialize(self._systems, self._connections,
                            [(n, list(ports)) for n, ports in self._exported_inputs],
-                           list(self._exported_outputs), self._graph.copy())
+                           list(self._exported_outputs))
         self._built = True
 
     def _check_unique_names(self) -> None:
@@ -384,11 +389,9 @@ class DiagramBuilder:
             seen[name] = system
 
     def _check_for_algebraic_loops(self) -> None:
-        import networkx as nx
         graph = _port_graph(self._systems, self._connections.items())
-        try:
-            cycle = nx.find_cycle(graph)
-        except nx.NetworkXNoCycle:
+        cycle = _find_cycle(graph)
+        if cycle is None:
             return
         lines = []
         for node_from, node_to in cycle:
@@ -429,17 +432,65 @@ def _check_compatible(src: OutputPort, dest: InputPort) -> None:
             f"{cpp_type_name(expected)})")
 
 
-def _port_graph(systems, connections) -> nx.DiGraph:
-    """Port-level graph: connection edges out->in, feedthrough edges in->out."""
-    import networkx as nx
-    graph = nx.DiGraph()
+def _port_graph(systems, connections) -> dict:
+    """Port-level graph {node: [successor, ...]} (nodes and successors in the
+    order first met): connection edges out->in, feedthrough edges in->out;
+    a node is ("in" | "out", system, port index)."""
+    graph = {}
+
+    def add_edge(a, b):
+        successors = graph.setdefault(a, [])
+        graph.setdefault(b, [])
+        if b not in successors:
+            successors.append(b)
+
     for system in systems:
         for i, j in system._feedthrough_pairs():
-            graph.add_edge(("in", system, i), ("out", system, j))
+            add_edge(("in", system, i), ("out", system, j))
     for dest, src in connections:
-        graph.add_edge(("out", src.get_system(), src._index),
-                       ("in", dest.get_system(), dest._index))
+        add_edge(("out", src.get_system(), src._index), ("in", dest.get_system(), dest._index))
     return graph
+
+
+def _find_cycle(graph: dict):
+    """The edges [(a, b), ..., (z, a)] of a directed cycle of `graph` (from
+    _port_graph), or None: an iterative depth-first search from each node in
+    order, successors in order; the first edge back to a node on the current
+    path closes the cycle, which is reported from that node."""
+    done = set()
+    for start in graph:
+        if start in done:
+            continue
+        path, on_path = [start], {start: 0}
+        iterators = [iter(graph[start])]
+        while iterators:
+            node = next(iterators[-1], None)
+            if node is None:
+                finished = path.pop()
+                del on_path[finished]
+                done.add(finished)
+                iterators.pop()
+                continue
+            if node in on_path:
+                loop = path[on_path[node]:] + [node]
+                return list(zip(loop[:-1], loop[1:]))
+            if node not in done:
+                on_path[node] = len(path)
+                path.append(node)
+                iterators.append(iter(graph[node]))
+    return None
+
+
+def _descendants(graph: dict, node) -> set:
+    """Every node reachable from `node` in `graph` (from _port_graph), itself
+    excluded unless a cycle returns to it."""
+    seen, stack = set(), list(graph.get(node, ()))
+    while stack:
+        other = stack.pop()
+        if other not in seen:
+            seen.add(other)
+            stack.extend(graph[other])
+    return seen
 
 
 def _describe_port(node) -> str:
@@ -454,7 +505,6 @@ def _describe_port(node) -> str:
 
 def _diagram_feedthrough(diagram: Diagram) -> set:
     """(diagram input, diagram output) pairs joined by a feedthrough path."""
-    import networkx as nx
     systems = diagram._systems
     connections = [(systems[d].get_input_port(dp), systems[s].get_output_port(sp))
                    for (d, dp), (s, sp) in diagram._connections.items()]
@@ -465,7 +515,7 @@ def _diagram_feedthrough(diagram: Diagram) -> set:
         for sub_index, sub_port in targets:
             node = ("in", systems[sub_index], sub_port)
             if node in graph:
-                reachable |= nx.descendants(graph, node)
+                reachable |= _descendants(graph, node)
         for j, (out_index, out_port) in enumerate(diagram._output_port_map):
             if ("out", systems[out_index], out_port) in reachable:
                 pairs.add((k, j))

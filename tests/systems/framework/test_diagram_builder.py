@@ -1,12 +1,17 @@
 """DiagramBuilder: wiring, exporting, nesting, graph, algebraic loops, Graphviz
 and every bad-input case (the builder stays usable after a rejected call)."""
 import re
+import subprocess
+import sys
 
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from systems.framework import AbstractValue, Diagram, DiagramBuilder, LeafSystem
+from systems.framework.diagram_builder import _descendants, _find_cycle
 
 from .fixtures import AbstractEcho, Scaler, StateSource
 
@@ -240,6 +245,54 @@ def test_algebraic_loop_error_names_every_system_and_port():
                  "OutputPort[0] (y) of System ::g (Feedthrough) is connected to"):
         assert line in text
     assert not builder.already_built()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=20))
+def test_the_loop_search_finds_a_cycle_exactly_when_networkx_does(edges):
+    graph = {}
+    for a, b in edges:
+        graph.setdefault(a, [])
+        graph.setdefault(b, [])
+        if b not in graph[a]:
+            graph[a].append(b)
+    cycle = _find_cycle(graph)
+    has_cycle = not nx.is_directed_acyclic_graph(nx.DiGraph(list(edges)))
+    assert (cycle is not None) == has_cycle
+    if cycle is not None:
+        assert all(b in graph[a] for a, b in cycle)                 # real edges
+        assert all(cycle[k][1] == cycle[k + 1][0] for k in range(len(cycle) - 1))
+        assert cycle[-1][1] == cycle[0][0]                          # closed
+    for node in graph:
+        assert _descendants(graph, node) == nx.descendants(nx.DiGraph(graph), node) | (
+            {node} if any(node in c for c in nx.simple_cycles(nx.DiGraph(graph))) else set())
+
+
+def test_connection_graph_follows_disconnect_and_removal():
+    builder = _builder_with(("source", StateSource()), ("a", Scaler()), ("b", Scaler()))
+    source, a, b = builder.GetSystems()
+    builder.Connect(source.get_output_port(0), a.get_input_port(0))
+    builder.Connect(source.get_output_port(0), b.get_input_port(0))
+    builder.Disconnect(source.get_output_port(0), a.get_input_port(0))
+    assert list(builder.connection_graph().edges(data="ports")) == [(source, b, [(0, 0)])]
+    builder.RemoveSystem(b)
+    graph = builder.connection_graph()
+    assert list(graph.nodes) == [source, a] and list(graph.edges) == []
+
+
+def test_building_a_diagram_does_not_import_networkx():
+    code = ("import sys\n"
+            "from systems.framework import DiagramBuilder\n"
+            "from systems.primitives import ConstantVectorSource, Gain\n"
+            "builder = DiagramBuilder()\n"
+            "source = builder.AddSystem(ConstantVectorSource([1.0]))\n"
+            "gain = builder.AddSystem(Gain(2.0, 1))\n"
+            "builder.Connect(source.get_output_port(), gain.get_input_port())\n"
+            "builder.Build()\n"
+            "print('networkx' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
 
 
 def test_a_loop_through_a_state_output_is_not_algebraic():
