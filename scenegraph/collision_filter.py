@@ -431,6 +431,9 @@ class ProximityView:
 
     @property
     def filtered(self) -> np.ndarray:
+        """(n, n) bool: filtered[i, j] for the view's rows (diagonal True),
+        made dense at the first read (the engine reads `filter`'s table
+        instead; this is for callers that want the whole matrix)."""
         if self._filtered is None:
             self._filtered = self.filter.matrix()
         return self._filtered

@@ -44,6 +44,11 @@ def _ad_matrix(m, what: str) -> np.ndarray:
     return to_autodiff_array(m, f"PiecewisePolynomial_[AutoDiffXd]: {what}").reshape(m.shape)
 
 
+_CUBIC_NOT_OFFERED = ("PiecewisePolynomial_[AutoDiffXd]: the cubic-spline constructors "
+                      "(CubicWithContinuousSecondDerivatives, CubicShapePreserving) are "
+                      "offered on float only here")
+
+
 class PiecewisePolynomial_AutoDiffXd(PiecewisePolynomial):
     """pydrake's ``PiecewisePolynomial_[AutoDiffXd]`` (module docstring): values are
     (rows, cols) object arrays of AutoDiffXd."""
@@ -96,15 +101,15 @@ class PiecewisePolynomial_AutoDiffXd(PiecewisePolynomial):
                                "samples_dot have different shapes")
         return PiecewisePolynomial_AutoDiffXd._make(b, _hermite(b, s, d))
 
-    def _not_offered(*args, **kwargs):
-        raise NotImplementedError(
-            "PiecewisePolynomial_[AutoDiffXd]: the cubic-spline constructors "
-            "(CubicWithContinuousSecondDerivatives, CubicShapePreserving) are offered on "
-            "float only here")
+    @staticmethod
+    def CubicWithContinuousSecondDerivatives(*args, **kwargs):
+        """Not offered on AutoDiffXd (float only here): raises NotImplementedError."""
+        raise NotImplementedError(_CUBIC_NOT_OFFERED)
 
-    CubicWithContinuousSecondDerivatives = staticmethod(_not_offered)
-    CubicShapePreserving = staticmethod(_not_offered)
-    del _not_offered
+    @staticmethod
+    def CubicShapePreserving(*args, **kwargs):
+        """Not offered on AutoDiffXd (float only here): raises NotImplementedError."""
+        raise NotImplementedError(_CUBIC_NOT_OFFERED)
 
     def _eval(self, t: float, order: int) -> np.ndarray:
         dbreaks = self._dbreaks
