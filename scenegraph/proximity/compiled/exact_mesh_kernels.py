@@ -41,35 +41,76 @@ def primitive_distances(k, a, b, c, P):
 
 @njit(specialize_literals=False)
 def _seg_min(k, a, b, c, px, py, pz, qx, qy, qz, out, off, steps):
-    """Golden-section minimum of the primitive's signed distance along
-    segment pq (see segment_minima); writes (distance, x (3), N (3), grad
-    (3)) to out[off:off + 10] and returns the distance; `steps` golden
-    steps (the bracket shrinks to 0.618^steps of the segment)."""
+    """Minimum of the primitive's signed distance along segment pq (see
+    segment_minima), a convex function of the segment's parameter t:
+    Brent's minimisation (parabolic steps, golden sections where they do not
+    help), stopped when the bracket holding the minimum is at most
+    0.618^steps of the segment (what `steps` golden sections guarantee) —
+    a smooth minimum takes ~10 evaluations instead of ~40. Writes
+    (distance, x (3), N (3), grad (3)) to out[off:off + 10] and returns the
+    distance (the best of the two ends and the minimiser)."""
     dx, dy, dz = qx - px, qy - py, qz - pz
     lo, hi = 0.0, 1.0
-    t1 = hi - _GOLDEN
-    t2 = lo + _GOLDEN
-    f1 = primitive_point(k, a, b, c, px + t1 * dx, py + t1 * dy, pz + t1 * dz)[0]
-    f2 = primitive_point(k, a, b, c, px + t2 * dx, py + t2 * dy, pz + t2 * dz)[0]
-    for _ in range(steps):
-        if f1 <= f2:
-            hi = t2
-            t2, f2 = t1, f1
-            t1 = hi - _GOLDEN * (hi - lo)
-            f1 = primitive_point(k, a, b, c, px + t1 * dx, py + t1 * dy, pz + t1 * dz)[0]
+    tol = 0.25 * _GOLDEN ** steps          # bracket ≤ 4·tol when it stops
+    cg = 1.0 - _GOLDEN
+    x = w = v = cg
+    fx = primitive_point(k, a, b, c, px + x * dx, py + x * dy, pz + x * dz)[0]
+    fw = fv = fx
+    d = 0.0
+    e = 0.0
+    for _ in range(2 * steps + 10):
+        xm = 0.5 * (lo + hi)
+        if abs(x - xm) <= 2.0 * tol - 0.5 * (hi - lo):
+            break
+        golden = True
+        if abs(e) > tol:
+            r = (x - w) * (fx - fv)
+            q = (x - v) * (fx - fw)
+            pp = (x - v) * q - (x - w) * r
+            q = 2.0 * (q - r)
+            if q > 0.0:
+                pp = -pp
+            q = abs(q)
+            etemp = e
+            e = d
+            if not (abs(pp) >= abs(0.5 * q * etemp) or pp <= q * (lo - x)
+                    or pp >= q * (hi - x)):
+                d = pp / q
+                u = x + d
+                if u - lo < 2.0 * tol or hi - u < 2.0 * tol:
+                    d = tol if xm >= x else -tol
+                golden = False
+        if golden:
+            e = (lo - x) if x >= xm else (hi - x)
+            d = cg * e
+        u = x + d if abs(d) >= tol else x + (tol if d >= 0.0 else -tol)
+        fu = primitive_point(k, a, b, c, px + u * dx, py + u * dy, pz + u * dz)[0]
+        if fu <= fx:
+            if u >= x:
+                lo = x
+            else:
+                hi = x
+            v, w, x = w, x, u
+            fv, fw, fx = fw, fx, fu
         else:
-            lo = t1
-            t1, f1 = t2, f2
-            t2 = lo + _GOLDEN * (hi - lo)
-            f2 = primitive_point(k, a, b, c, px + t2 * dx, py + t2 * dy, pz + t2 * dz)[0]
+            if u < x:
+                lo = u
+            else:
+                hi = u
+            if fu <= fw or w == x:
+                v, w = w, u
+                fv, fw = fw, fu
+            elif fu <= fv or v == x or v == w:
+                v = u
+                fv = fu
     best = np.inf
-    for t in (0.0, 1.0, 0.5 * (lo + hi)):
-        x, y, z = px + t * dx, py + t * dy, pz + t * dz
-        r = primitive_point(k, a, b, c, x, y, z)
+    for t in (0.0, 1.0, x):
+        sx, sy, sz = px + t * dx, py + t * dy, pz + t * dz
+        r = primitive_point(k, a, b, c, sx, sy, sz)
         if r[0] < best:
             best = r[0]
             out[off] = r[0]
-            out[off + 1], out[off + 2], out[off + 3] = x, y, z
+            out[off + 1], out[off + 2], out[off + 3] = sx, sy, sz
             for j in range(6):
                 out[off + 4 + j] = r[1 + j]
     return best
