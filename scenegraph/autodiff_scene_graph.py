@@ -74,20 +74,46 @@ def _as_autodiff(x) -> AutoDiffXd:
     return x if isinstance(x, AutoDiffXd) else AutoDiffXd(float(x))
 
 
+def _autodiff_vectors(owner: str, **vectors) -> tuple:
+    """Each (3,) argument (floats and/or AutoDiffXd) as a (3,) AutoDiffXd array.
+
+    Raises:
+      TypeError: an entry is neither a number nor an AutoDiffXd.
+      ValueError: an argument does not have 3 entries (naming it).
+    """
+    out = []
+    for name, value in vectors.items():
+        array = to_autodiff_array(value, f"{owner}: {name}")
+        if array.shape != (3,):
+            raise ValueError(f"{owner}: {name} must have 3 entries; got shape "
+                             f"{np.shape(value)}")
+        out.append(array)
+    return tuple(out)
+
+
+def _vector_values(v: np.ndarray) -> np.ndarray:
+    """(3,) float values of a (3,) AutoDiffXd array."""
+    return np.array([x.value() for x in v])
+
+
 # --- results ---------------------------------------------------------------------------
 class SignedDistancePair_AutoDiffXd(SignedDistancePair):
     """pydrake's ``SignedDistancePair_[AutoDiffXd]``: as SignedDistancePair, with
-    ``distance`` an AutoDiffXd [m] (p_ACa, p_BCb, nhat_BA_W: (3,) AutoDiffXd arrays for
-    Sphere pairs, see the module docstring; float arrays otherwise). The
-    constructor takes SignedDistancePair's arguments, `distance` a float or an
-    AutoDiffXd."""
+    ``distance`` an AutoDiffXd [m]; p_ACa, p_BCb, nhat_BA_W are (3,) AutoDiffXd arrays
+    for the pairs the module docstring lists (float arrays for the other pairs' query
+    results). The constructor takes SignedDistancePair's arguments, each a float or an
+    AutoDiffXd (vectors stored as AutoDiffXd arrays, as pydrake's)."""
 
     __slots__ = ()
 
     def __init__(self, id_A=None, id_B=None, p_ACa=(0.0, 0.0, 0.0), p_BCb=(0.0, 0.0, 0.0),
                  distance=0.0, nhat_BA_W=(0.0, 0.0, 0.0), is_nhat_BA_W_unique: bool = True):
-        SignedDistancePair.__init__(self, id_A, id_B, p_ACa, p_BCb, _value_of(distance),
-                                    nhat_BA_W, is_nhat_BA_W_unique)
+        vectors = _autodiff_vectors("SignedDistancePair_[AutoDiffXd]", p_ACa=p_ACa,
+                                    p_BCb=p_BCb, nhat_BA_W=nhat_BA_W)
+        SignedDistancePair.__init__(self, id_A, id_B, *(_vector_values(v) for v in vectors[:2]),
+                                    _value_of(distance), _vector_values(vectors[2]),
+                                    is_nhat_BA_W_unique)
+        self._p_ACa, self._p_BCb, self._nhat_BA_W = vectors
         self.distance = _as_autodiff(distance)
 
     def __repr__(self) -> str:
@@ -97,16 +123,20 @@ class SignedDistancePair_AutoDiffXd(SignedDistancePair):
 
 class SignedDistanceToPoint_AutoDiffXd(SignedDistanceToPoint):
     """pydrake's ``SignedDistanceToPoint_[AutoDiffXd]``: as SignedDistanceToPoint, with
-    ``distance`` an AutoDiffXd [m] (p_GN, grad_W: (3,) AutoDiffXd arrays for the
-    every shape but an exact non-convex Mesh, float arrays for that). The constructor
-    takes SignedDistanceToPoint's arguments, `distance` a float or an AutoDiffXd."""
+    ``distance`` an AutoDiffXd [m]; p_GN, grad_W are (3,) AutoDiffXd arrays for every
+    shape but an exact non-convex Mesh (float arrays for that one's query results). The
+    constructor takes SignedDistanceToPoint's arguments, each a float or an AutoDiffXd
+    (vectors stored as AutoDiffXd arrays, as pydrake's)."""
 
     __slots__ = ()
 
     def __init__(self, id_G=None, p_GN=(0.0, 0.0, 0.0), distance=0.0,
                  grad_W=(0.0, 0.0, 0.0), is_grad_W_unique: bool = True):
-        SignedDistanceToPoint.__init__(self, id_G, p_GN, _value_of(distance), grad_W,
-                                       is_grad_W_unique)
+        p_GN, grad_W = _autodiff_vectors("SignedDistanceToPoint_[AutoDiffXd]", p_GN=p_GN,
+                                         grad_W=grad_W)
+        SignedDistanceToPoint.__init__(self, id_G, _vector_values(p_GN), _value_of(distance),
+                                       _vector_values(grad_W), is_grad_W_unique)
+        self.p_GN, self.grad_W = p_GN, grad_W
         self.distance = _as_autodiff(distance)
 
     def __repr__(self) -> str:
@@ -116,15 +146,21 @@ class SignedDistanceToPoint_AutoDiffXd(SignedDistanceToPoint):
 
 class PenetrationAsPointPair_AutoDiffXd(PenetrationAsPointPair):
     """pydrake's ``PenetrationAsPointPair_[AutoDiffXd]``: as PenetrationAsPointPair, with
-    ``depth`` an AutoDiffXd [m] (p_WCa, p_WCb, nhat_BA_W: (3,) AutoDiffXd arrays for
-    Sphere pairs, float arrays otherwise)."""
+    ``depth`` an AutoDiffXd [m]; p_WCa, p_WCb, nhat_BA_W are (3,) AutoDiffXd arrays for
+    the pairs the module docstring lists (float arrays for the other pairs' query
+    results). The constructor takes PenetrationAsPointPair's arguments, each a float or
+    an AutoDiffXd (vectors stored as AutoDiffXd arrays, as pydrake's)."""
 
     __slots__ = ()
 
     def __init__(self, id_A=None, id_B=None, p_WCa=(0.0, 0.0, 0.0), p_WCb=(0.0, 0.0, 0.0),
                  nhat_BA_W=(0.0, 0.0, 0.0), depth=-1.0):
-        PenetrationAsPointPair.__init__(self, id_A, id_B, p_WCa, p_WCb, nhat_BA_W,
+        vectors = _autodiff_vectors("PenetrationAsPointPair_[AutoDiffXd]", p_WCa=p_WCa,
+                                    p_WCb=p_WCb, nhat_BA_W=nhat_BA_W)
+        PenetrationAsPointPair.__init__(self, id_A, id_B,
+                                        *(_vector_values(v) for v in vectors),
                                         _value_of(depth))
+        self._p_WCa, self._p_WCb, self._nhat_BA_W = vectors
         self.depth = _as_autodiff(depth)
 
     def __repr__(self) -> str:

@@ -309,9 +309,14 @@ def test_results_construct_with_autodiff_distances():
     from scenegraph.templates import SignedDistancePair_, SignedDistanceToPoint_
     pair = SignedDistancePair_[AutoDiffXd]()
     assert isinstance(pair.distance, AutoDiffXd) and pair.p_ACa.shape == (3,)
-    point = SignedDistanceToPoint_[AutoDiffXd](distance=AutoDiffXd(0.5, [1.0, 2.0]))
+    assert all(isinstance(x, AutoDiffXd) for x in (*pair.p_ACa, *pair.nhat_BA_W))
+    point = SignedDistanceToPoint_[AutoDiffXd](
+        p_GN=[AutoDiffXd(0.1, [3.0, 4.0]), 0.2, 0.3], distance=AutoDiffXd(0.5, [1.0, 2.0]))
     np.testing.assert_array_equal(point.distance.derivatives(), [1.0, 2.0])
-    assert point.grad_W.shape == (3,)
+    np.testing.assert_array_equal(point.p_GN[0].derivatives(), [3.0, 4.0])
+    assert point.grad_W.shape == (3,) and point.p_GN[1].value() == 0.2
+    with pytest.raises(ValueError, match="p_ACa must have 3 entries"):
+        SignedDistancePair_[AutoDiffXd](p_ACa=[1.0, 2.0])
     from scenegraph.templates import PenetrationAsPointPair_
     penetration = PenetrationAsPointPair_[AutoDiffXd]()
     assert isinstance(penetration.depth, AutoDiffXd) and penetration.depth == -1.0
