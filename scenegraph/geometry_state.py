@@ -65,13 +65,26 @@ class _Source:
 
 class _Frame:
     __slots__ = ("id", "source_id", "name", "frame_group", "parent_id", "child_ids",
-                 "geometry_ids")
+                 "geometry_ids", "ids_by_name")
 
     def __init__(self, id_, source_id, name, frame_group, parent_id):
         self.id, self.source_id, self.name = id_, source_id, name
         self.frame_group, self.parent_id = frame_group, parent_id
         self.child_ids: list = []
         self.geometry_ids: list = []   # geometries affixed directly, in order
+        # {geometry name: [ids of the frame's geometries with that name]}, so a
+        # registration checks its name in O(1), not against every geometry of
+        # the frame (the world frame holds every anchored geometry).
+        self.ids_by_name: dict = {}
+
+    def add_name(self, name, gid) -> None:
+        self.ids_by_name.setdefault(name, []).append(gid)
+
+    def drop_name(self, name, gid) -> None:
+        ids = self.ids_by_name[name]
+        ids.remove(gid)
+        if not ids:
+            del self.ids_by_name[name]
 
 
 class _Geometry:
@@ -123,6 +136,7 @@ class GeometryState:
         for k, f in self._frames.items():
             t = _Frame(f.id, f.source_id, f.name, f.frame_group, f.parent_id)
             t.child_ids, t.geometry_ids = list(f.child_ids), list(f.geometry_ids)
+            t.ids_by_name = {name: list(ids) for name, ids in f.ids_by_name.items()}
             other._frames[k] = t
         other._geometries = {}
         for k, g in self._geometries.items():
@@ -224,9 +238,9 @@ class GeometryState:
         return g
 
     def _check_name_free(self, frame_id, role, name, ignore=None) -> None:
-        for gid in self._frames[frame_id].geometry_ids:
+        for gid in self._frames[frame_id].ids_by_name.get(name, ()):
             g = self._geometries[gid]
-            if gid != ignore and role in g.props and g.name == name:
+            if gid != ignore and role in g.props:
                 raise RuntimeError(
                     f"The name '{name}' has already been used by geometry {gid} with the "
                     f"'{role_name(role)}' role on frame {frame_id} "
@@ -342,6 +356,7 @@ class GeometryState:
                         geometry._shape, copy.copy(geometry._X_PG), copy.copy(X_FG))
         self._geometries[gid] = rec
         self._frames[frame_id].geometry_ids.append(gid)
+        self._frames[frame_id].add_name(rec.name, gid)
         self._sources[source_id].geometry_ids.append(gid)
         if parent_geometry_id is not None:
             self._geometries[parent_geometry_id].child_ids.append(gid)
@@ -373,6 +388,7 @@ class GeometryState:
             for role in list(g.props):
                 self._remove_role_unchecked(g, role)
             self._frames[g.frame_id].geometry_ids.remove(gid)
+            self._frames[g.frame_id].drop_name(g.name, gid)
             self._sources[g.source_id].geometry_ids.remove(gid)
             if g.parent_geometry_id is not None and g.parent_geometry_id in self._geometries:
                 self._geometries[g.parent_geometry_id].child_ids.remove(gid)
@@ -531,7 +547,10 @@ class GeometryState:
                                f"given the empty name '{name}'.")
         for role in g.props:
             self._check_name_free(g.frame_id, role, canonical, ignore=geometry_id)
+        frame = self._frames[g.frame_id]
+        frame.drop_name(g.name, geometry_id)
         g.name = canonical
+        frame.add_name(canonical, geometry_id)
 
     def ChangeShape(self, source_id: SourceId, geometry_id: GeometryId, shape: Shape,
                     X_FG: RigidTransform | None = None) -> None:

@@ -182,6 +182,39 @@ def test_rename_frame_and_geometry(scene):
     assert insp.GetGeometryIdByName(f, Role.kProximity, "sphere") == g
 
 
+def test_a_renamed_geometrys_old_name_is_free_and_its_new_name_taken(scene):
+    st, insp, s, f = scene
+    g = st.RegisterGeometry(s, f, _inst("ball"))
+    st.AssignRole(s, g, ProximityProperties())
+    st.RenameGeometry(g, "sphere")
+    again = st.RegisterGeometry(s, f, _inst("ball"))
+    st.AssignRole(s, again, ProximityProperties())
+    with pytest.raises(RuntimeError, match=r"The name 'sphere' has already been used by "
+                                           r"geometry .* with the 'proximity' role"):
+        st.AssignRole(s, st.RegisterGeometry(s, f, _inst("sphere")), ProximityProperties())
+
+
+def test_a_removed_geometrys_name_can_be_registered_again(scene):
+    st, insp, s, f = scene
+    g = st.RegisterAnchoredGeometry(s, _inst("post"))
+    st.AssignRole(s, g, ProximityProperties())
+    st.RemoveGeometry(s, g)
+    again = st.RegisterAnchoredGeometry(s, _inst("post"))
+    st.AssignRole(s, again, ProximityProperties())
+    assert insp.GetGeometryIdByName(world_frame_id(), Role.kProximity, "post") == again
+
+
+def test_a_copy_checks_names_on_its_own(scene):
+    st, insp, s, f = scene
+    copy = st.Clone()
+    g = copy.RegisterGeometry(s, f, _inst("ball"))
+    copy.AssignRole(s, g, ProximityProperties())
+    mine = st.RegisterGeometry(s, f, _inst("ball"))
+    st.AssignRole(s, mine, ProximityProperties())       # the copy's 'ball' is not here
+    with pytest.raises(RuntimeError, match="The name 'ball' has already been used"):
+        copy.AssignRole(s, copy.RegisterGeometry(s, f, _inst("ball")), ProximityProperties())
+
+
 def test_change_shape_keeps_roles_and_optionally_pose(scene):
     st, insp, s, f = scene
     g = st.RegisterGeometry(s, f, _inst("ball", p=(1.0, 0.0, 0.0)))
