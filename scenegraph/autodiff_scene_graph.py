@@ -286,60 +286,91 @@ class QueryObject_AutoDiffXd(QueryObject):
         p_WCb = np.einsum("kij,kj->ki", poses.R_WG[kb], p_BCb) + poses.p_WG[kb]
         d_phi = _distance_derivatives(poses, ka, kb, p_WCa, p_WCb, nhat)
         make = SignedDistancePair_AutoDiffXd._make
+        witness_vectors = self._witness_vectors(
+            poses, pairs, ka, kb, {"p_ACa": p_ACa, "p_BCb": p_BCb, "nhat_BA_W": nhat},
+            np.array(distance, dtype=float))
         out = []
         for k, pr in enumerate(pairs):
             new = make(pr.id_A, pr.id_B, p_ACa[k], p_BCb[k],
                        _autodiff_scalar(distance[k], d_phi[k]), nhat[k])
             new.is_nhat_BA_W_unique = getattr(pr, "is_nhat_BA_W_unique", True)
-            witnesses = self._sphere_witnesses(poses, pr.id_A, pr.id_B, ka[k], kb[k],
-                                               {"p_ACa": p_ACa[k], "p_BCb": p_BCb[k],
-                                                "nhat_BA_W": nhat[k]}, distance[k])
+            witnesses = witness_vectors[k]
             if witnesses is not None:
                 new._p_ACa, new._p_BCb, new._nhat_BA_W = witnesses
             out.append(new)
         return out
 
-    def _sphere_witnesses(self, poses, id_A, id_B, k_A, k_B, floats: dict, distance=None):
-        """The float answer's vectors `floats` (name -> (3,) value) as AutoDiffXd arrays
-        (in the order given) when the pair is a Sphere against a shape whose point query
-        is differentiated (scenegraph.autodiff_witnesses) and the closed form reproduces
-        the float values; else None (the float arrays stay)."""
+    def _witness_vectors(self, poses, pairs: list, ka, kb, floats: dict,
+                         distance: np.ndarray) -> list:
+        """For each of K pairs (id_A, id_B at topology rows ka, kb (K,)), the float
+        answer's vectors `floats` (name -> (K, 3) values) as a tuple of (3,) AutoDiffXd
+        arrays (in the order given), or None (the float arrays stay): a Sphere against a
+        covered shape (sphere_pair_derivatives), or two covered shapes at distance
+        (K,) φ ≠ 0 (projection_pair_derivatives), whose closed form reproduces the float
+        values (scenegraph.autodiff_witnesses)."""
         inspector = self.inspector()
-        shape_A, shape_B = inspector.GetShape(id_A), inspector.GetShape(id_B)
-        covered_A = supports_point_jacobians(shape_A, inspector.GetProximityProperties(id_A))
-        covered_B = supports_point_jacobians(shape_B, inspector.GetProximityProperties(id_B))
-        if isinstance(shape_A, Sphere) and covered_B:
-            sphere, other, sphere_is_A, k_S, k_O = shape_A, shape_B, True, k_A, k_B
-        elif isinstance(shape_B, Sphere) and covered_A:
-            sphere, other, sphere_is_A, k_S, k_O = shape_B, shape_A, False, k_B, k_A
-        elif distance is not None and distance != 0.0 and covered_A and covered_B:
-            dR, dp = geometry_pose_derivatives(poses, np.array([k_A, k_B]))
+        info = {}                                   # id -> (shape, covered)
+        for pr in pairs:
+            for g in (pr.id_A, pr.id_B):
+                if g not in info:
+                    shape = inspector.GetShape(g)
+                    info[g] = (shape, supports_point_jacobians(
+                        shape, inspector.GetProximityProperties(g)))
+        K = len(pairs)
+        route = np.zeros(K, np.int8)                # 0 none, 1 sphere A, 2 sphere B, 3 projection
+        for k, pr in enumerate(pairs):
+            (shape_A, covered_A), (shape_B, covered_B) = info[pr.id_A], info[pr.id_B]
+            if isinstance(shape_A, Sphere) and covered_B:
+                route[k] = 1
+            elif isinstance(shape_B, Sphere) and covered_A:
+                route[k] = 2
+            elif covered_A and covered_B and distance[k] != 0.0:
+                route[k] = 3
+        out = [None] * K
+        if not route.any():
+            return out
+        dR_A, dp_A = geometry_pose_derivatives(poses, ka)
+        dR_B, dp_B = geometry_pose_derivatives(poses, kb)
+        pose_A = (poses.R_WG[ka], poses.p_WG[ka], dR_A, dp_A)
+        pose_B = (poses.R_WG[kb], poses.p_WG[kb], dR_B, dp_B)
+        results = []
+        rows = np.flatnonzero((route == 1) | (route == 2))
+        if len(rows):
+            is_A = route[rows] == 1
+
+            def pick(i, r, sphere: bool):           # pose part i of S (sphere) or of O
+                mask = is_A.reshape((-1,) + (1,) * (pose_A[i].ndim - 1))
+                first, second = (pose_A, pose_B) if sphere else (pose_B, pose_A)
+                return np.where(mask, first[i][r], second[i][r])
+
+            sphere_rows = [(pairs[k].id_A if a else pairs[k].id_B) for k, a in zip(rows, is_A)]
+            other_rows = [(pairs[k].id_B if a else pairs[k].id_A) for k, a in zip(rows, is_A)]
+            results.append((rows, _WITNESS_MATCH, sphere_pair_derivatives(
+                np.array([info[g][0].radius() for g in sphere_rows]),
+                [info[g][0] for g in other_rows], is_A,
+                tuple(pick(i, rows, True) for i in range(4)),
+                tuple(pick(i, rows, False) for i in range(4)))))
+        rows = np.flatnonzero(route == 3)
+        if len(rows):
             if "p_ACa" in floats:
-                p_ACa, p_BCb = floats["p_ACa"], floats["p_BCb"]
+                p_ACa, p_BCb = floats["p_ACa"][rows], floats["p_BCb"][rows]
             else:                                   # a penetration's witnesses are in W
-                p_ACa = poses.R_WG[k_A].T @ (floats["p_WCa"] - poses.p_WG[k_A])
-                p_BCb = poses.R_WG[k_B].T @ (floats["p_WCb"] - poses.p_WG[k_B])
-            result = projection_pair_derivatives(
-                shape_A, shape_B, (poses.R_WG[k_A], poses.p_WG[k_A], dR[0], dp[0]),
-                (poses.R_WG[k_B], poses.p_WG[k_B], dR[1], dp[1]), p_ACa, p_BCb, distance,
-                _SEPARATED_MATCH)
-            sphere = None
-        else:
-            return None
-        if sphere is not None:
-            dR, dp = geometry_pose_derivatives(poses, np.array([k_S, k_O]))
-            result = sphere_pair_derivatives(
-                sphere, other, sphere_is_A,
-                (poses.R_WG[k_S], poses.p_WG[k_S], dR[0], dp[0]),
-                (poses.R_WG[k_O], poses.p_WG[k_O], dR[1], dp[1]))
-        if not result["ok"]:
-            return None
-        for name, value in floats.items():
-            tolerance = _WITNESS_MATCH if sphere is not None else _SEPARATED_MATCH
-            if not np.allclose(result[name][0], value, rtol=0.0, atol=tolerance):
-                return None          # the float kernel took another branch (a tie)
-        return tuple(_autodiff_vector(value, result[name][1])
-                     for name, value in floats.items())
+                p_ACa = np.einsum("kji,kj->ki", pose_A[0][rows], floats["p_WCa"][rows]
+                                  - pose_A[1][rows])
+                p_BCb = np.einsum("kji,kj->ki", pose_B[0][rows], floats["p_WCb"][rows]
+                                  - pose_B[1][rows])
+            results.append((rows, _SEPARATED_MATCH, projection_pair_derivatives(
+                [info[pairs[k].id_A][0] for k in rows], [info[pairs[k].id_B][0] for k in rows],
+                tuple(x[rows] for x in pose_A), tuple(x[rows] for x in pose_B), p_ACa, p_BCb,
+                distance[rows], _SEPARATED_MATCH)))
+        for rows, tolerance, result in results:
+            good = result["ok"].copy()
+            for name, values in floats.items():     # another branch (a tie) fails here
+                good &= np.abs(result[name][0] - values[rows]).max(axis=1) <= tolerance
+            for j in np.flatnonzero(good):
+                out[rows[j]] = tuple(_autodiff_vector(values[rows[j]], result[name][1][j])
+                                     for name, values in floats.items())
+        return out
 
     def ComputePointPairPenetration(self) -> list:
         """PenetrationAsPointPair_[AutoDiffXd] of every unfiltered penetrating pair,
@@ -358,13 +389,14 @@ class QueryObject_AutoDiffXd(QueryObject):
         nhat = np.array([pr.nhat_BA_W for pr in pairs], dtype=float)
         d_depth = -_distance_derivatives(poses, ka, kb, p_WCa, p_WCb, nhat)
         make = PenetrationAsPointPair_AutoDiffXd._make
+        witness_vectors = self._witness_vectors(
+            poses, pairs, ka, kb, {"p_WCa": p_WCa, "p_WCb": p_WCb, "nhat_BA_W": nhat},
+            -np.array([pr.depth for pr in pairs], dtype=float))
         out = []
         for k, pr in enumerate(pairs):
             new = make(pr.id_A, pr.id_B, p_WCa[k], p_WCb[k], nhat[k],
                        _autodiff_scalar(pr.depth, d_depth[k]))
-            witnesses = self._sphere_witnesses(poses, pr.id_A, pr.id_B, ka[k], kb[k],
-                                               {"p_WCa": p_WCa[k], "p_WCb": p_WCb[k],
-                                                "nhat_BA_W": nhat[k]}, -pr.depth)
+            witnesses = witness_vectors[k]
             if witnesses is not None:
                 new._p_WCa, new._p_WCb, new._nhat_BA_W = witnesses
             out.append(new)
@@ -416,21 +448,30 @@ class QueryObject_AutoDiffXd(QueryObject):
         else:
             dR_WG, dp_WG = np.zeros((len(k_G), 3, 3, nz)), np.zeros((len(k_G), 3, nz))
         dp_WQ = dQ if dQ.shape[1] else np.zeros((3, nz))
+        p_GN = np.array([r.p_GN for r in results], dtype=float)
         inspector = self.inspector()
+        shapes = [inspector.GetShape(r.id_G) for r in results]
+        rows = np.array([supports_point_jacobians(shape, inspector.GetProximityProperties(r.id_G))
+                         for shape, r in zip(shapes, results)], dtype=bool)
+        vectors = [None] * len(results)
+        if rows.any():
+            rows = np.flatnonzero(rows)
+            K = len(rows)
+            N, dN, g, dg, ok = point_query_derivatives(
+                [shapes[k] for k in rows], poses.R_WG[k_G[rows]], poses.p_WG[k_G[rows]],
+                dR_WG[rows], dp_WG[rows], np.broadcast_to(q_value, (K, 3)),
+                np.broadcast_to(dp_WQ, (K, 3, nz)))
+            # The closed form must reproduce the float answer (else another branch: a tie).
+            ok &= np.abs(N - p_GN[rows]).max(axis=1) <= _WITNESS_MATCH
+            ok &= np.abs(g - grad[rows]).max(axis=1) <= _WITNESS_MATCH
+            for j in np.flatnonzero(ok):
+                k = rows[j]
+                vectors[k] = (_autodiff_vector(p_GN[k], dN[j]), _autodiff_vector(grad[k], dg[j]))
         out = []
         for k, r in enumerate(results):
-            p_GN, grad_W = np.array(r.p_GN, dtype=float), np.array(r.grad_W, dtype=float)
-            shape = inspector.GetShape(r.id_G)
-            if supports_point_jacobians(shape, inspector.GetProximityProperties(r.id_G)):
-                kk = k_G[k]
-                N, dN, g, dg, ok = point_query_derivatives(
-                    shape, poses.R_WG[kk][None], poses.p_WG[kk][None], dR_WG[k][None],
-                    dp_WG[k][None], q_value[None], dp_WQ[None])
-                if (ok[0] and np.allclose(N[0], p_GN, rtol=0.0, atol=_WITNESS_MATCH)
-                        and np.allclose(g[0], grad_W, rtol=0.0, atol=_WITNESS_MATCH)):
-                    p_GN, grad_W = _autodiff_vector(p_GN, dN[0]), _autodiff_vector(grad_W, dg[0])
+            p_GN_k, grad_k = vectors[k] or (p_GN[k], grad[k].copy())
             new = SignedDistanceToPoint_AutoDiffXd._make(
-                r.id_G, p_GN, _autodiff_scalar(r.distance, d_phi[k]), grad_W)
+                r.id_G, p_GN_k, _autodiff_scalar(r.distance, d_phi[k]), grad_k)
             new.is_grad_W_unique = getattr(r, "is_grad_W_unique", True)
             out.append(new)
         return out

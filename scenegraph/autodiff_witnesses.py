@@ -57,15 +57,15 @@ def _unit_jacobian(n: np.ndarray, length: np.ndarray, unique: np.ndarray) -> np.
     return J
 
 
-def _sphere(shape: Sphere, q):
-    r = shape.radius()
+def _sphere(shapes: list, q):
+    r = np.array([shape.radius() for shape in shapes])
     _, p_GN, grad = signed_distance_to_sphere(r, q)
     rho = np.sqrt((q * q).sum(axis=1))
     H = _unit_jacobian(grad, rho, rho > relative_tolerance(r))
-    return p_GN, grad, r * H, H, np.ones(len(q), bool)
+    return p_GN, grad, r[:, None, None] * H, H, np.ones(len(q), bool)
 
 
-def _halfspace(shape: HalfSpace, q):
+def _halfspace(shapes: list, q):
     _, p_GN, grad = signed_distance_to_halfspace(q)
     D = np.broadcast_to(np.diag([1.0, 1.0, 0.0]), (len(q), 3, 3)).copy()
     return p_GN, grad, D, np.zeros((len(q), 3, 3)), np.ones(len(q), bool)
@@ -98,16 +98,24 @@ def _box_jacobians(h: np.ndarray, q: np.ndarray, p_N: np.ndarray, grad: np.ndarr
     return D, H
 
 
-def _box(shape: Box, q):
-    h = np.broadcast_to(np.asarray(shape.size(), float) / 2.0, q.shape)
-    _, p_GN, grad = signed_distance_to_box(shape.size(), q)
+def _box(shapes: list, q):
+    size = np.array([shape.size() for shape in shapes], dtype=float)
+    h = size / 2.0
+    _, p_GN, grad = signed_distance_to_box(size, q)
     D, H = _box_jacobians(h, q, p_GN, grad)
     return p_GN, grad, D, H, np.ones(len(q), bool)
 
 
-def _capsule(shape: Capsule, q):
-    r, hl = shape.radius(), shape.length() / 2.0
-    _, p_GN, grad = signed_distance_to_capsule(r, shape.length(), q)
+def _radius_length(shapes: list) -> tuple:
+    """(radius (N,), length (N,)) [m] of capsules or cylinders."""
+    rl = np.array([(shape.radius(), shape.length()) for shape in shapes], dtype=float)
+    return rl[:, 0], rl[:, 1]
+
+
+def _capsule(shapes: list, q):
+    r, length = _radius_length(shapes)
+    hl = length / 2.0
+    _, p_GN, grad = signed_distance_to_capsule(r, length, q)
     z = q[:, 2]
     cap = (z >= hl) | (z <= -hl)
     rel = q.copy()
@@ -116,14 +124,15 @@ def _capsule(shape: Capsule, q):
     Hs = _unit_jacobian(grad, rho, rho > relative_tolerance(r))
     P = np.where(cap[:, None, None], _I3, np.diag([1.0, 1.0, 0.0]))   # ∂rel/∂q
     H = Hs @ P
-    D = r * H
+    D = r[:, None, None] * H
     D[~cap, 2, 2] += 1.0                             # N's height follows Q's on the spine
     return p_GN, grad, D, H, np.ones(len(q), bool)
 
 
-def _cylinder(shape: Cylinder, q):
-    r, hl = shape.radius(), shape.length() / 2.0
-    _, p_GN, grad = signed_distance_to_cylinder(r, shape.length(), q)
+def _cylinder(shapes: list, q):
+    r, length = _radius_length(shapes)
+    hl = length / 2.0
+    _, p_GN, grad = signed_distance_to_cylinder(r, length, q)
     n = len(q)
     r_Q = np.sqrt(q[:, 0] ** 2 + q[:, 1] ** 2)
     near_axis = r_Q < relative_tolerance(r)
@@ -132,7 +141,7 @@ def _cylinder(shape: Cylinder, q):
     p_B = np.stack([r_Q, q[:, 2]], axis=1)
     p_BN = np.stack([np.einsum("ki,ki->k", p_GN[:, :2], v), p_GN[:, 2]], axis=1)
     grad_B = np.stack([np.einsum("ki,ki->k", grad[:, :2], v), grad[:, 2]], axis=1)
-    h = np.broadcast_to([r, hl], (n, 2))
+    h = np.stack([r, hl], axis=1)
     D_B, H_B = _box_jacobians(h, p_B, p_BN, grad_B)
     Jb = np.zeros((n, 2, 3))                          # ∂(r_Q, z)/∂q
     Jb[:, 0, :2] = v
@@ -152,8 +161,8 @@ def _cylinder(shape: Cylinder, q):
     return p_GN, grad, D, H, np.ones(n, bool)
 
 
-def _ellipsoid(shape: Ellipsoid, q):
-    e = np.array([shape.a(), shape.b(), shape.c()])
+def _ellipsoid(shapes: list, q):
+    e = np.array([(shape.a(), shape.b(), shape.c()) for shape in shapes], dtype=float)
     _, p_GN, grad = signed_distance_to_ellipsoid(e, q)
     n = len(q)
     A = 1.0 / (e * e)
@@ -162,7 +171,7 @@ def _ellipsoid(shape: Ellipsoid, q):
     t = np.einsum("ki,ki->k", q - p_GN, AN) / norm ** 2      # q − N = t·A·N
     # Lagrange system F(N, t) = [N + t A N − q; Nᵀ A N − 1] = 0, differentiated in q.
     M = np.zeros((n, 4, 4))
-    M[:, :3, :3] = _I3 + t[:, None, None] * np.diag(A)
+    M[:, :3, :3] = _I3 + t[:, None, None] * A[:, None, :] * _I3
     M[:, :3, 3] = AN
     M[:, 3, :3] = 2.0 * AN
     rhs = np.zeros((n, 4, 3))
@@ -171,7 +180,7 @@ def _ellipsoid(shape: Ellipsoid, q):
     D = np.zeros((n, 3, 3))
     if ok.any():
         D[ok] = np.linalg.solve(M[ok], rhs[ok])[:, :3]
-    H = _unit_jacobian(grad, norm, ok) @ (A[:, None] * D)    # ∂(AN/|AN|) = (I−ggᵀ)/|AN|·A·∂N
+    H = _unit_jacobian(grad, norm, ok) @ (A[:, :, None] * D)   # ∂(AN/|AN|) = (I−ggᵀ)/|AN|·A·∂N
     return p_GN, grad, D, H, ok
 
 
@@ -183,23 +192,25 @@ def _polytope_projector(normals: np.ndarray) -> np.ndarray:
     return _I3 - basis.T @ basis
 
 
-def _convex(shape, q):
-    hull = shape_data_from_shape(shape).hull
-    _, p_GN, grad = signed_distance_to_convex(hull, q)
+def _convex(shapes: list, q):
     n = len(q)
-    PN, PB = hull.plane_normals, hull.plane_offsets
-    tol = relative_tolerance(hull.size())
-    s_Q = q @ PN.T - PB                               # (n, P) heights over the planes
-    s_N = p_GN @ PN.T - PB
+    p_GN, grad = np.empty((n, 3)), np.empty((n, 3))
     D, H = np.zeros((n, 3, 3)), np.zeros((n, 3, 3))
     ok = np.ones(n, bool)
     for i in range(n):
-        smax = s_Q[i].max()
+        hull = shape_data_from_shape(shapes[i]).hull
+        _, N, g = signed_distance_to_convex(hull, q[i:i + 1])
+        p_GN[i], grad[i] = N[0], g[0]
+        PN, PB = hull.plane_normals, hull.plane_offsets
+        tol = relative_tolerance(hull.size())
+        s_Q = q[i] @ PN.T - PB                        # (P,) heights over the planes
+        s_N = p_GN[i] @ PN.T - PB
+        smax = s_Q.max()
         if smax < -tol:                               # inside: onto the reported facet
             D[i] = _I3 - np.outer(grad[i], grad[i])
             continue
         # On or outside: N moves in the feature (facet, edge, vertex) whose planes hold it.
-        hold = np.abs(s_Q[i] if smax <= tol else s_N[i]) <= 1e3 * tol
+        hold = np.abs(s_Q if smax <= tol else s_N) <= 1e3 * tol
         if not hold.any():
             ok[i] = False
             continue
@@ -225,17 +236,31 @@ def supports_point_jacobians(shape, properties=None) -> bool:
     return type(shape) in _JACOBIANS
 
 
-def point_jacobians(shape, p_GQ: np.ndarray) -> tuple:
+def point_jacobians(shapes, p_GQ: np.ndarray) -> tuple:
     """(p_GN (N, 3) [m], grad_G (N, 3), D (N, 3, 3), H (N, 3, 3), ok (N,) bool) of the
-    float point query of query points p_GQ (N, 3) in G [m] against `shape`: the nearest
-    points and gradients (as point_distance computes them), D = ∂p_GN/∂p_GQ and
+    float point query of query points p_GQ (N, 3) in G [m] against `shapes` (one shape
+    for every point, or a list of N: row i against shapes[i] in its own frame): the
+    nearest points and gradients (as point_distance computes them), D = ∂p_GN/∂p_GQ and
     H = ∂grad_G/∂p_GQ on the float query's branch; ok is False where none is computed
     (module docstring).
 
     Raises:
-      KeyError: `shape`'s type is not covered (see supports_point_jacobians).
+      KeyError: a shape's type is not covered (see supports_point_jacobians).
     """
-    return _JACOBIANS[type(shape)](shape, np.asarray(p_GQ, float).reshape(-1, 3))
+    q = np.asarray(p_GQ, float).reshape(-1, 3)
+    n = len(q)
+    if not isinstance(shapes, (list, tuple)):
+        shapes = [shapes] * n
+    kinds = [type(shape) for shape in shapes]
+    p_GN, grad = np.empty((n, 3)), np.empty((n, 3))
+    D, H = np.empty((n, 3, 3)), np.empty((n, 3, 3))
+    ok = np.empty(n, bool)
+    for kind in set(kinds):
+        rows = [i for i, k in enumerate(kinds) if k is kind]
+        out = _JACOBIANS[kind]([shapes[i] for i in rows], q[rows])
+        for target, value in zip((p_GN, grad, D, H, ok), out):
+            target[rows] = value
+    return p_GN, grad, D, H, ok
 
 
 def geometry_pose_derivatives(poses, k: np.ndarray) -> tuple:
@@ -250,53 +275,60 @@ def geometry_pose_derivatives(poses, k: np.ndarray) -> tuple:
     return dR, dp
 
 
-def point_query_derivatives(shape, R_WG, p_WG, dR_WG, dp_WG, p_WQ, dp_WQ) -> tuple:
-    """The point query of Q against K geometries of one shape, with derivatives.
+def point_query_derivatives(shapes, R_WG, p_WG, dR_WG, dp_WG, p_WQ, dp_WQ) -> tuple:
+    """The point query of K points Q against K geometries, with derivatives.
 
-    R_WG (K, 3, 3), p_WG (K, 3) [m]: the poses; dR_WG (K, 3, 3, nz), dp_WG (K, 3, nz):
-    their derivatives; p_WQ (K, 3) [m] and dp_WQ (K, 3, nz): the query points in W.
+    shapes: one shape or a list of K; R_WG (K, 3, 3), p_WG (K, 3) [m]: the poses;
+    dR_WG (K, 3, 3, nz), dp_WG (K, 3, nz): their derivatives; p_WQ (K, 3) [m] and
+    dp_WQ (K, 3, nz): the query points in W.
     Returns (p_GN (K, 3), dp_GN (K, 3, nz), grad_W (K, 3), dgrad_W (K, 3, nz), ok (K,)).
     """
     r_GQ = p_WQ - p_WG
     p_GQ = np.einsum("kji,kj->ki", R_WG, r_GQ)
     dp_GQ = (np.einsum("kjiz,kj->kiz", dR_WG, r_GQ)
              + np.einsum("kji,kjz->kiz", R_WG, dp_WQ - dp_WG))
-    p_GN, grad_G, D, H, ok = point_jacobians(shape, p_GQ)
+    p_GN, grad_G, D, H, ok = point_jacobians(shapes, p_GQ)
     dp_GN = D @ dp_GQ
     grad_W = np.einsum("kij,kj->ki", R_WG, grad_G)
     dgrad_W = np.einsum("kijz,kj->kiz", dR_WG, grad_G) + R_WG @ (H @ dp_GQ)
     return p_GN, dp_GN, grad_W, dgrad_W, ok
 
 
-def sphere_pair_derivatives(sphere: Sphere, other, sphere_is_A: bool,
+def sphere_pair_derivatives(radius: np.ndarray, others: list, sphere_is_A: np.ndarray,
                             pose_S: tuple, pose_O: tuple) -> dict:
-    """Witnesses and normal of a Sphere S against a geometry O, with derivatives, as
+    """Witnesses and normals of K Spheres S against K geometries O, with derivatives, as
     Drake computes the pair from the point query of S's centre So in O.
 
-    pose_S, pose_O: (R_WG (3, 3), p_WG (3,) [m], dR_WG (3, 3, nz), dp_WG (3, nz)).
-    sphere_is_A: whether S is the pair's A (else O is A and S is B).
-    Returns {name: (value (3,), derivatives (3, nz))} for p_ACa, p_BCb (in A and B),
-    nhat_BA_W, p_WCa and p_WCb (in W), and "ok": bool (False: none computed).
+    radius: (K,) [m] of the spheres; others: K shapes; sphere_is_A: (K,) bool, whether S
+    is the pair's A (else O is A and S is B); pose_S, pose_O: (R_WG (K, 3, 3),
+    p_WG (K, 3) [m], dR_WG (K, 3, 3, nz), dp_WG (K, 3, nz)).
+    Returns {name: (values (K, 3), derivatives (K, 3, nz))} for p_ACa, p_BCb (in A and
+    B), nhat_BA_W, p_WCa and p_WCb (in W), and "ok": (K,) bool (False: none computed).
     """
     R_S, p_S, dR_S, dp_S = pose_S
     R_O, p_O, dR_O, dp_O = pose_O
     p_ON, dp_ON, grad_W, dgrad_W, ok = point_query_derivatives(
-        other, R_O[None], p_O[None], dR_O[None], dp_O[None], p_S[None], dp_S[None])
-    p_ON, dp_ON, grad_W, dgrad_W = p_ON[0], dp_ON[0], grad_W[0], dgrad_W[0]
-    r = sphere.radius()
-    p_SC = -r * (R_S.T @ grad_W)                         # S's witness, in S
-    dp_SC = -r * (np.einsum("jiz,j->iz", dR_S, grad_W) + R_S.T @ dgrad_W)
-    p_WO_N = R_O @ p_ON + p_O                            # O's witness, in W
-    dp_WO_N = np.einsum("ijz,j->iz", dR_O, p_ON) + R_O @ dp_ON + dp_O
-    p_WS_C = p_S - r * grad_W                            # S's witness, in W
-    dp_WS_C = dp_S - r * dgrad_W
-    if sphere_is_A:
-        return {"ok": bool(ok[0]), "p_ACa": (p_SC, dp_SC), "p_BCb": (p_ON, dp_ON),
-                "nhat_BA_W": (grad_W, dgrad_W), "p_WCa": (p_WS_C, dp_WS_C),
-                "p_WCb": (p_WO_N, dp_WO_N)}
-    return {"ok": bool(ok[0]), "p_ACa": (p_ON, dp_ON), "p_BCb": (p_SC, dp_SC),
-            "nhat_BA_W": (-grad_W, -dgrad_W), "p_WCa": (p_WO_N, dp_WO_N),
-            "p_WCb": (p_WS_C, dp_WS_C)}
+        list(others), R_O, p_O, dR_O, dp_O, p_S, dp_S)
+    r = np.asarray(radius, float)[:, None]
+    p_SC = -r * np.einsum("kji,kj->ki", R_S, grad_W)              # S's witness, in S
+    dp_SC = -r[:, :, None] * (np.einsum("kjiz,kj->kiz", dR_S, grad_W)
+                              + np.einsum("kji,kjz->kiz", R_S, dgrad_W))
+    p_WON = np.einsum("kij,kj->ki", R_O, p_ON) + p_O               # O's witness, in W
+    dp_WON = np.einsum("kijz,kj->kiz", dR_O, p_ON) + R_O @ dp_ON + dp_O
+    p_WSC = p_S - r * grad_W                                       # S's witness, in W
+    dp_WSC = dp_S - r[:, :, None] * dgrad_W
+    a = np.asarray(sphere_is_A, bool)
+    sign = np.where(a, 1.0, -1.0)
+
+    def pick(x_if_A, x_else):
+        return np.where(a.reshape((-1,) + (1,) * (x_if_A.ndim - 1)), x_if_A, x_else)
+
+    return {"ok": ok,
+            "p_ACa": (pick(p_SC, p_ON), pick(dp_SC, dp_ON)),
+            "p_BCb": (pick(p_ON, p_SC), pick(dp_ON, dp_SC)),
+            "nhat_BA_W": (sign[:, None] * grad_W, sign[:, None, None] * dgrad_W),
+            "p_WCa": (pick(p_WSC, p_WON), pick(dp_WSC, dp_WON)),
+            "p_WCb": (pick(p_WON, p_WSC), pick(dp_WON, dp_WSC))}
 
 
 # Pairs whose witnesses' Jacobians are solved below this condition number of
@@ -304,10 +336,10 @@ def sphere_pair_derivatives(sphere: Sphere, other, sphere_is_A: bool,
 _MAX_CONDITION = 1e8
 
 
-def projection_pair_derivatives(shape_A, shape_B, pose_A: tuple, pose_B: tuple,
-                               p_ACa: np.ndarray, p_BCb: np.ndarray, distance: float,
-                               match: float) -> dict:
-    """Witnesses and normal of two convex shapes with derivatives, by the
+def projection_pair_derivatives(shapes_A: list, shapes_B: list, pose_A: tuple,
+                                pose_B: tuple, p_ACa: np.ndarray, p_BCb: np.ndarray,
+                                distance: np.ndarray, match: float) -> dict:
+    """Witnesses and normals of K pairs of shapes with derivatives, by the
     projection-Jacobian route: Ca = proj_A(Cb), Cb = proj_B(Ca) (the nearest boundary
     point, from outside when separated, from inside when overlapping — this holds for
     smooth shapes such as ellipsoids, not for a vertex in a face), so
@@ -318,39 +350,46 @@ def projection_pair_derivatives(shape_A, shape_B, pose_A: tuple, pose_B: tuple,
     solved as (I − M_A M_B) ∂Ca = r_A + M_A r_B; nhat = (Ca − Cb)/φ,
     ∂nhat = (I − nhat nhatᵀ)(∂Ca − ∂Cb)/φ.
 
-    pose_A, pose_B: (R_WG, p_WG, dR_WG, dp_WG) as in sphere_pair_derivatives; p_ACa,
-    p_BCb: the float query's witnesses [m]; match: the largest difference [m] between them
-    and the projections accepted; distance: φ [m] (≠ 0). Returns the dict of
-    sphere_pair_derivatives, "ok" False where the witnesses are not reproduced or not
-    unique (the system is singular) or φ = 0.
+    shapes_A, shapes_B: K shapes each; pose_A, pose_B: (R_WG (K, 3, 3), p_WG (K, 3),
+    dR_WG (K, 3, 3, nz), dp_WG (K, 3, nz)); p_ACa, p_BCb: (K, 3) the float query's
+    witnesses [m]; distance: (K,) φ [m]; match: the largest difference [m] between the
+    witnesses and the projections accepted. Returns the dict of sphere_pair_derivatives,
+    "ok" False where the witnesses are not reproduced or not unique (the system is
+    singular) or φ = 0.
     """
     R_A, p_A, dR_A, dp_A = pose_A
     R_B, p_B, dR_B, dp_B = pose_B
-    p_WCa, p_WCb = R_A @ p_ACa + p_A, R_B @ p_BCb + p_B
+    distance = np.asarray(distance, float)
+    p_WCa = np.einsum("kij,kj->ki", R_A, p_ACa) + p_A
+    p_WCb = np.einsum("kij,kj->ki", R_B, p_BCb) + p_B
+    ok = distance != 0.0
     parts = []
-    for shape, R, p, dR, dp, p_GC, p_W_other in ((shape_A, R_A, p_A, dR_A, dp_A, p_ACa, p_WCb),
-                                                 (shape_B, R_B, p_B, dR_B, dp_B, p_BCb, p_WCa)):
-        q = R.T @ (p_W_other - p)
-        p_GN, _, D, _, ok = point_jacobians(shape, q[None])
-        if not ok[0] or np.abs(p_GN[0] - p_GC).max() > match:
-            return {"ok": False}
-        D = D[0]
-        M = R @ D @ R.T
-        r = (np.einsum("ijz,j->iz", dR, p_GC) + dp
-             + R @ D @ (np.einsum("jiz,j->iz", dR, p_W_other - p) - R.T @ dp))
-        parts.append((M, r, D, R, dR, dp, p, p_W_other))
-    (M_A, r_A, *_), (M_B, r_B, *_) = parts
+    for shapes, R, p, dR, dp, p_GC, p_W_other in ((shapes_A, R_A, p_A, dR_A, dp_A, p_ACa, p_WCb),
+                                                  (shapes_B, R_B, p_B, dR_B, dp_B, p_BCb, p_WCa)):
+        r_GQ = p_W_other - p
+        q = np.einsum("kji,kj->ki", R, r_GQ)
+        p_GN, _, D, _, found = point_jacobians(list(shapes), q)
+        ok &= found & (np.abs(p_GN - p_GC).max(axis=1) <= match)
+        RD = R @ D
+        M = RD @ R.transpose(0, 2, 1)
+        r = (np.einsum("kijz,kj->kiz", dR, p_GC) + dp
+             + RD @ (np.einsum("kjiz,kj->kiz", dR, r_GQ) - np.einsum("kji,kjz->kiz", R, dp)))
+        parts.append((M, r))
+    (M_A, r_A), (M_B, r_B) = parts
     S = _I3 - M_A @ M_B
-    if distance == 0.0 or np.linalg.cond(S) > _MAX_CONDITION:
-        return {"ok": False}
+    ok &= np.linalg.cond(S) < _MAX_CONDITION
+    S[~ok] = _I3                                        # solvable placeholders, dropped
     dCa = np.linalg.solve(S, r_A + M_A @ r_B)
     dCb = r_B + M_B @ dCa
-    nhat = (p_WCa - p_WCb) / distance
-    dnhat = (_I3 - np.outer(nhat, nhat)) @ (dCa - dCb) / distance
+    phi = np.where(ok, distance, 1.0)[:, None]
+    nhat = (p_WCa - p_WCb) / phi
+    P = _I3 - np.einsum("ki,kj->kij", nhat, nhat)
+    dnhat = P @ (dCa - dCb) / phi[:, :, None]
 
     def in_frame(R, dR, p, dp, p_WC, dC):         # ∂(Rᵀ (C − p))
-        return np.einsum("jiz,j->iz", dR, p_WC - p) + R.T @ (dC - dp)
+        return (np.einsum("kjiz,kj->kiz", dR, p_WC - p)
+                + np.einsum("kji,kjz->kiz", R, dC - dp))
 
-    return {"ok": True, "p_ACa": (p_ACa, in_frame(R_A, dR_A, p_A, dp_A, p_WCa, dCa)),
+    return {"ok": ok, "p_ACa": (p_ACa, in_frame(R_A, dR_A, p_A, dp_A, p_WCa, dCa)),
             "p_BCb": (p_BCb, in_frame(R_B, dR_B, p_B, dp_B, p_WCb, dCb)),
             "nhat_BA_W": (nhat, dnhat), "p_WCa": (p_WCa, dCa), "p_WCb": (p_WCb, dCb)}
