@@ -316,3 +316,39 @@ def test_overlapping_smooth_pair_witnesses_equal_finite_differences():
                    RigidTransform([0.1, 0.05, 0.12]))
     box_pair = boxes.query().ComputeSignedDistancePairClosestPoints(*boxes.ids)
     assert box_pair.distance.value() < 0 and box_pair.p_ACa.dtype == float
+
+
+def test_pairwise_batch_mixes_routes_and_orders():
+    """One pairwise query over five geometries on two moving frames: Sphere-as-A,
+    Sphere-as-B and projection pairs are differentiated in one batch; every pair's
+    witnesses and normal match central differences."""
+    from scenegraph import GeometryInstance, ProximityProperties
+    from tests.scenegraph.test_autodiff_scene_graph import _poses, _scene
+    self = object.__new__(_Check)            # _Check's state, with three more geometries
+    self.sg, self.source, self.frames, self.ids = _scene(
+        Sphere(0.05), I, Box(0.2, 0.3, 0.1), TILT)
+    _, Fa, Fb = self.frames
+    for frame, shape, X in ((Fa, Ellipsoid(0.06, 0.05, 0.04), RigidTransform([0.0, 0.0, -0.25])),
+                            (Fb, Capsule(0.03, 0.2), RigidTransform([0.0, 0.3, 0.0])),
+                            (Fb, Sphere(0.04), RigidTransform([0.25, -0.1, -0.2]))):
+        g = self.sg.RegisterGeometry(self.source, frame, GeometryInstance(X, shape, str(shape)))
+        self.sg.AssignRole(self.source, g, ProximityProperties())
+    self.X_WP, self.X_WFb = X_WP, RigidTransform([0.05, 0.1, 0.3])
+    self.context = self.sg.CreateDefaultContext()
+    self.ad = self.sg.ToAutoDiffXd()
+    self.ad_context = self.ad.CreateDefaultContext()
+    z = InitializeAutoDiff(np.zeros(NZ)).reshape(-1)
+    self.ad.get_source_pose_port(self.source).FixValue(
+        self.ad_context, _poses(self.frames, z, self.X_WP, self.X_WFb, True))
+    pairs = self.query().ComputeSignedDistancePairwiseClosestPoints()
+    inspector = self.query().inspector()
+    differentiated = [k for k, pr in enumerate(pairs) if pr.p_ACa.dtype == object]
+    kinds = {(type(inspector.GetShape(pairs[k].id_A)).__name__,
+              type(inspector.GetShape(pairs[k].id_B)).__name__) for k in differentiated}
+    assert {("Sphere", "Box"), ("Ellipsoid", "Sphere"), ("Ellipsoid", "Capsule")} <= kinds
+    for field in ("p_ACa", "p_BCb", "nhat_BA_W"):
+        expected = np.stack([np.stack([self.fd(lambda q, k=k, i=i: getattr(
+            q.ComputeSignedDistancePairwiseClosestPoints()[k], field)[i]) for i in range(3)])
+            for k in differentiated])
+        got = np.stack([_gradient(getattr(pairs[k], field)) for k in differentiated])
+        np.testing.assert_allclose(got, expected, atol=2e-6, err_msg=field)
