@@ -26,8 +26,11 @@ ComputeContactSurfacesWithFallback returns surfaces and point pairs).
 
 Prints, per step, the seconds since the process started (the interpreter's
 own start-up, ~20 ms, not included), the process's CPU seconds, how many of
-the library's functions were compiled and the 15 kernels whose compiles
-took longest (CPU seconds, callees included; numba's compile events).
+the library's functions were compiled, those compiled for more than one
+signature (each extra one is a whole compile: a literal argument, another
+array layout; tools/compile_profile.py breaks the compile down per function)
+and the 15 kernels whose compiles took longest (CPU seconds, callees
+included; numba's compile events).
 Never asserts timing: the issue's budgets (30 s cold on 2 cores, 2x
 pydrake warm) are read off the table. Machine load moves the wall times
 (a 2-core machine shared with other jobs): the CPU column is the steadier.
@@ -72,6 +75,7 @@ class _Compiles:
 
     def __init__(self):
         self.top, self.count, self._stack = {}, 0, []
+        self.signatures = {}    # function -> distinct argument-type lists compiled
 
     def install(self) -> None:
         from numba.core import event
@@ -89,8 +93,12 @@ class _Compiles:
                 if not module.startswith("scenegraph"):
                     return
                 listener.count += 1
+                name = f"{module}.{py_func.__qualname__}"
+                signature = ", ".join(str(a) for a in (ev.data or {}).get("args", ()))
+                seen = listener.signatures.setdefault(name, [])
+                if signature not in seen:
+                    seen.append(signature)
                 if not listener._stack:
-                    name = f"{module}.{py_func.__qualname__}"
                     listener.top[name] = listener.top.get(name, 0.0) + (
                         time.process_time() - start)
 
@@ -187,7 +195,9 @@ def probe(out: str, load_api=library_api, name: str = "scenegraph") -> int:
     pathlib.Path(out).write_text(json.dumps(
         {"api": name, "marks": marks, "counts": counts, "cpu_s": time.process_time(),
          "functions_compiled": compiles.count, "compile_cpu_s": sum(compiles.top.values()),
-         "top_kernels": top[:15]}, indent=1))
+         "top_kernels": top[:15],
+         "repeated_specializations": {n: len(s) for n, s in compiles.signatures.items()
+                                      if len(s) > 1}}, indent=1))
     return 0
 
 
@@ -280,6 +290,10 @@ def main(argv=None) -> int:
         if "functions_compiled" in runs[c]:
             print(f"{c}: {runs[c]['functions_compiled']} functions compiled, "
                   f"{runs[c]['compile_cpu_s']:.1f} s CPU compiling")
+    repeated = runs["cold"].get("repeated_specializations") or {}
+    print(f"cold: {len(repeated)} library functions compiled for more than one signature"
+          + (": " + ", ".join(f"{n.rsplit('.', 1)[-1]} x{k}" for n, k in sorted(repeated.items()))
+             if repeated else "") + " (tools/compile_profile.py lists the signatures)")
     if runs["cold"]["top_kernels"]:
         print("cold: kernels whose compiles took longest (CPU s, callees included)")
         for name, seconds in runs["cold"]["top_kernels"]:

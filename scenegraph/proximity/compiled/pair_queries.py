@@ -43,17 +43,6 @@ One entry for every mode: numba compiles (and a new process loads) each
 compiled entry separately, and LLVM optimizes the whole narrow phase again
 inside every entry that links it.
 
-Compile size (tools/compile_profile.py). numba expands an inline="always"
-function at each call site (its untyped pipeline runs again there, then its
-typing and lowering), while a function compiled on its own costs one compile
-and LLVM's optimisation and machine code of everything it links, once per
-library that links it. So the broadphase parts, which do not reach the
-narrow phase, are compiled on their own (_world_boxes, _explicit_pairs,
-_hit_candidates, _candidate_pairs: each expanded once, however many modes
-use it), and the small glue around solve_pairs is inlined into query (a
-separately compiled caller of solve_pairs would optimize the whole narrow
-phase once more).
-
 select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames,
              negate, rows, values, stats)
 is the narrow phase and selection of QUERY_SELECT(_ROWS): outputs
@@ -192,7 +181,7 @@ def _candidate(lo, hi, allowed, a, b):
     return allowed.shape[0] == 0 or pair_allowed(allowed, a, b)
 
 
-@njit
+@njit(inline="always")
 def _explicit_pairs(lo, hi, allowed, explicit):
     """(first, second, count): the pairs of `explicit` (K, 2), rows i < j,
     that are candidates (_candidate), in the list's order (sorted by (i, j))."""
@@ -209,7 +198,7 @@ def _explicit_pairs(lo, hi, allowed, explicit):
     return first, second, count
 
 
-@njit(inline="always")  # one call site: _hit_candidates
+@njit(inline="always")
 def _pairs_hit(inner, R, p, lo, hi, allowed, ax, order, swept, budget):
     """Every pair i < j of boxes lo, hi (N, 3) that overlap and are allowed
     (filter words, as sweep_and_prune), stopping at the first whose inner
@@ -296,7 +285,7 @@ def _anchored_boxes_ready(state, R, p):
     return -1
 
 
-@njit
+@njit(inline="always")
 def _world_boxes(state, R, p, margin, lo, hi):
     """lo, hi (N, 3): every row's world box inflated by margin [m]; the
     first row whose pose is not finite, or −1."""
@@ -305,41 +294,6 @@ def _world_boxes(state, R, p, margin, lo, hi):
         return bad
     return _fill_boxes(state.rows, state.kind_start, state.params, state.vertex_start,
                        state.vertices, R, p, state.base_lo, state.base_hi, margin, lo, hi)
-
-
-@njit
-def _hit_candidates(state, R, p, lo, hi):
-    """The broadphase of _first_hit after the hint: (a, b, first, second,
-    K), (a, b) the rows of a pair whose inner balls overlap (−1, −1 if none
-    was found) and the candidate pairs found before it, (first[t],
-    second[t]) for t < K."""
-    n = lo.shape[0]
-    allowed = state.allowed
-    method = state.method
-    if method == EXPLICIT:
-        first, second, K = _explicit_pairs(lo, hi, allowed, state.explicit)
-        return -1, -1, first, second, K
-    mode = _mode(method, n)
-    if mode == NXN:
-        ax, order = 0, np.arange(n)
-    else:
-        ax, order = _sweep_order(lo, hi)
-    # The grid's sizes (sparse scenes of many geometries, where the plain
-    # sweep would test many more box pairs than the grid) sweep only until
-    # GRID_PROBE_TESTS_PER_ROW·N + 64 box tests are spent, then let the grid
-    # find every pair.
-    budget = GRID_PROBE_TESTS_PER_ROW * n + 64 if mode == GRID else -1
-    a, b, first, second, K = _pairs_hit(state.shapes.inner, R, p, lo, hi, allowed, ax,
-                                        order, mode != NXN, budget)
-    if a < 0 and K < 0:
-        first, second, K = found_pairs_in_order(lo, hi, allowed, mode, ax, order)
-    return a, b, first, second, K
-
-
-@njit
-def _candidate_pairs(lo, hi, allowed, method):
-    """sweep_and_prune.candidate_pairs_kernel, expanded once here."""
-    return candidate_pairs_kernel(lo, hi, allowed, method)
 
 
 @njit(inline="always")
@@ -375,7 +329,25 @@ def _first_hit(state, R, p):
         one[0], one[1] = a, b
         if _first_narrow_hit(state, R, p, one[:1], one[1:])[0] >= 0:
             return a, b, -1
-    a, b, first, second, K = _hit_candidates(state, R, p, lo, hi)
+    method = state.method
+    if method == EXPLICIT:
+        first, second, K = _explicit_pairs(lo, hi, allowed, state.explicit)
+        a, b = -1, -1
+    else:
+        mode = _mode(method, n)
+        if mode == NXN:
+            ax, order = 0, np.arange(n)
+        else:
+            ax, order = _sweep_order(lo, hi)
+        # The grid's sizes (sparse scenes of many geometries, where the plain
+        # sweep would test many more box pairs than the grid) sweep only until
+        # GRID_PROBE_TESTS_PER_ROW·N + 64 box tests are spent, then let the grid
+        # find every pair.
+        budget = GRID_PROBE_TESTS_PER_ROW * n + 64 if mode == GRID else -1
+        a, b, first, second, K = _pairs_hit(state.shapes.inner, R, p, lo, hi, allowed, ax,
+                                            order, mode != NXN, budget)
+        if a < 0 and K < 0:
+            first, second, K = found_pairs_in_order(lo, hi, allowed, mode, ax, order)
     if a < 0:
         a, b = _first_narrow_hit(state, R, p, first[:K], second[:K])
     if a >= 0:
@@ -398,7 +370,7 @@ def _candidates(state, R, p, margin, method, lo, hi):
             pairs[t, 0] = first[t]
             pairs[t, 1] = second[t]
         return pairs, -1
-    return _candidate_pairs(lo, hi, allowed, method), -1
+    return candidate_pairs_kernel(lo, hi, allowed, method), -1
 
 
 @njit(specialize_literals=False)

@@ -301,7 +301,7 @@ def _cell(x, origin, inv_size, count):
     return int(c)
 
 
-@njit
+@njit(specialize_literals=False)  # _collect starts it at literal zeros: one compile, not two
 def _fill(B, ids, seg_start, swept, grid, allowed, s0, a0, first, second, k0, hits):
     """Appends the overlapping allowed pairs found in the segments s0, s0+1,
     ... of B (from row a0 of segment s0) to first/second from position k0,
