@@ -15,8 +15,8 @@ of a Sphere against a Sphere, Box, Capsule, Cylinder, HalfSpace, Ellipsoid, Conv
 Mesh (as its hull), and p_GN, grad_W of the point query of those shapes, are AutoDiffXd
 arrays too, from closed-form Jacobians of the nearest point and gradient
 (scenegraph.autodiff_witnesses), as pydrake gives for its AutoDiffXd pairs. So are those
-of two of those shapes, separated or overlapping smooth ones, whose witnesses are unique
-(the projection-Jacobian route, autodiff_witnesses.projection_pair_derivatives). Every
+of two of those shapes, separated or overlapping, whose witnesses are unique and are
+reproduced by the projection-Jacobian route (autodiff_witnesses.projection_pair_derivatives). Every
 other pair keeps float witness arrays, only its distance carrying derivatives
 (documented in docs/scenegraph.md).
 

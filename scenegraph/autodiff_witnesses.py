@@ -336,13 +336,42 @@ def sphere_pair_derivatives(radius: np.ndarray, others: list, sphere_is_A: np.nd
 _MAX_CONDITION = 1e8
 
 
+_POLYTOPES = (Box, Convex, Mesh, HalfSpace)
+
+
+def _feature_projectors(shapes: list, p_GC: np.ndarray, tol: float) -> tuple:
+    """(D (K, 3, 3), on (K,) bool): for K points p_GC (K, 3) [m] on the surfaces of K
+    polytopes (Box, Convex, Mesh as its hull, HalfSpace), the projector onto the
+    feature holding each (facet: I − nnᵀ, edge: t tᵀ, vertex: 0), its planes being those
+    within `tol` [m]; on is False for a point on no plane (not on the surface)."""
+    K = len(shapes)
+    D, on = np.zeros((K, 3, 3)), np.zeros(K, bool)
+    for k, (shape, c) in enumerate(zip(shapes, p_GC)):
+        if isinstance(shape, HalfSpace):
+            normals = np.array([[0.0, 0.0, 1.0]]) if abs(c[2]) <= tol else np.zeros((0, 3))
+        elif isinstance(shape, Box):
+            h = np.asarray(shape.size(), float) / 2.0
+            held = np.abs(np.abs(c) - h) <= tol
+            normals = np.eye(3)[held] if (np.abs(c) <= h + tol).all() else np.zeros((0, 3))
+        else:
+            hull = shape_data_from_shape(shape).hull
+            heights = c @ hull.plane_normals.T - hull.plane_offsets
+            normals = (hull.plane_normals[np.abs(heights) <= tol]
+                       if heights.max() <= tol else np.zeros((0, 3)))
+        if len(normals):
+            D[k], on[k] = _polytope_projector(normals), True
+    return D, on
+
+
 def projection_pair_derivatives(shapes_A: list, shapes_B: list, pose_A: tuple,
                                 pose_B: tuple, p_ACa: np.ndarray, p_BCb: np.ndarray,
                                 distance: np.ndarray, match: float) -> dict:
     """Witnesses and normals of K pairs of shapes with derivatives, by the
-    projection-Jacobian route: Ca = proj_A(Cb), Cb = proj_B(Ca) (the nearest boundary
-    point, from outside when separated, from inside when overlapping — this holds for
-    smooth shapes such as ellipsoids, not for a vertex in a face), so
+    projection-Jacobian route: Ca = proj_A(Cb), Cb = proj_B(Ca) — for a curved shape
+    the nearest boundary point (from outside when separated, from inside when
+    overlapping), for a polytope (Box, Convex, Mesh's hull, HalfSpace) the projection on
+    the affine hull of the feature (vertex, edge, facet) holding its own witness, which
+    holds for a vertex deep in a face too — so
 
         ∂Ca = r_A + M_A ∂Cb,  ∂Cb = r_B + M_B ∂Ca   (in W; M = R D Rᵀ, D = ∂p_GN/∂p_GQ,
         r_G = ∂R p_GC + ∂p + R D (∂Rᵀ (C_other − p) − Rᵀ ∂p)),
@@ -370,12 +399,24 @@ def projection_pair_derivatives(shapes_A: list, shapes_B: list, pose_A: tuple,
         q = np.einsum("kji,kj->ki", R, r_GQ)
         p_GN, _, D, _, found = point_jacobians(list(shapes), q)
         ok &= found & (np.abs(p_GN - p_GC).max(axis=1) <= match)
+        # A polytope's witness stays on its own feature (facet, edge, vertex): its D is
+        # that feature's projector, valid from inside too (a vertex deep in a face).
+        flat = np.array([type(shape) in _POLYTOPES for shape in shapes], dtype=bool)
+        if flat.any():
+            rows = np.flatnonzero(flat)
+            D_f, on = _feature_projectors([shapes[k] for k in rows], p_GC[rows], match)
+            # The other witness must project onto this one along the feature's normals.
+            off = np.einsum("kij,kj->ki", D_f, q[rows] - p_GC[rows])
+            ok[rows] = (distance[rows] != 0.0) & on & (np.abs(off).max(axis=1) <= match)
+            if len(parts):                           # B: keep A's verdict
+                ok[rows] &= parts[0][2][rows]
+            D[rows] = D_f
         RD = R @ D
         M = RD @ R.transpose(0, 2, 1)
         r = (np.einsum("kijz,kj->kiz", dR, p_GC) + dp
              + RD @ (np.einsum("kjiz,kj->kiz", dR, r_GQ) - np.einsum("kji,kjz->kiz", R, dp)))
-        parts.append((M, r))
-    (M_A, r_A), (M_B, r_B) = parts
+        parts.append((M, r, ok.copy()))
+    (M_A, r_A, _), (M_B, r_B, _) = parts
     S = _I3 - M_A @ M_B
     ok &= np.linalg.cond(S) < _MAX_CONDITION
     S[~ok] = _I3                                        # solvable placeholders, dropped

@@ -288,18 +288,31 @@ def test_witness_derivatives_match_pydrake(name):
         np.testing.assert_allclose(_gradient(got), want_d, atol=1e-10, err_msg=field)
 
 
-def test_overlapping_smooth_pair_witnesses_equal_finite_differences():
-    """Overlapping ellipsoids: each witness is the other's nearest boundary point from
-    inside, so the projection-Jacobian route holds for φ < 0 too — for the signed
-    distance pair and the penetration pair. Box-box overlap (a vertex in a face: the
-    relations do not hold) keeps float arrays."""
-    check = _Check(Ellipsoid(0.1, 0.15, 0.2), I, Ellipsoid(0.08, 0.1, 0.12), TILT, X_WP,
-                   RigidTransform([0.15, 0.1, 0.1]))
+OVERLAPPING_PAIRS = {
+    # name: (shape A, X_FaGa, shape B, X_FbGb, X_WFb), overlapping
+    "ellipsoid-ellipsoid": (Ellipsoid(0.1, 0.15, 0.2), I, Ellipsoid(0.08, 0.1, 0.12), TILT,
+                            RigidTransform([0.15, 0.1, 0.1])),
+    "box-box (vertex in face)": (Box(0.3, 0.2, 0.1), I, Box(0.2, 0.2, 0.2), TILT,
+                                 RigidTransform([0.1, 0.05, 0.12])),
+    "convex-convex": (_rock(), I, _rock(), TILT, RigidTransform([0.1, 0.08, 0.05])),
+    "capsule-box": (Capsule(0.05, 0.3), I, Box(0.2, 0.2, 0.2), TILT,
+                    RigidTransform([0.1, 0.05, 0.2])),
+    "box-halfspace": (Box(0.3, 0.2, 0.1), I, HalfSpace(), I, RigidTransform([0.0, 0.0, -0.02])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OVERLAPPING_PAIRS))
+def test_overlapping_pair_witnesses_equal_finite_differences(name):
+    """Overlapping pairs by the projection-Jacobian route: a curved witness is the other
+    one's nearest boundary point seen from inside, a polytope's stays on its feature
+    (vertex, edge, facet) — for the signed distance pair and the penetration pair."""
+    shape_a, X_FaGa, shape_b, X_FbGb, X_WFb = OVERLAPPING_PAIRS[name]
+    check = _Check(shape_a, X_FaGa, shape_b, X_FbGb, X_WP, X_WFb)
     a, b = check.ids
     query = check.query()
     pair = query.ComputeSignedDistancePairClosestPoints(a, b)
     penetration, = query.ComputePointPairPenetration()
-    assert pair.distance.value() < -0.02
+    assert pair.distance.value() < -0.01
     for field in ("p_ACa", "p_BCb", "nhat_BA_W"):
         expected = np.stack([check.fd(lambda q, i=i: getattr(
             q.ComputeSignedDistancePairClosestPoints(a, b), field)[i]) for i in range(3)])
@@ -312,10 +325,17 @@ def test_overlapping_smooth_pair_witnesses_equal_finite_differences():
                                    atol=1e-6, err_msg=field)
     np.testing.assert_allclose(_gradient(penetration.nhat_BA_W), _gradient(pair.nhat_BA_W),
                                atol=1e-12)
-    boxes = _Check(Box(0.3, 0.2, 0.1), I, Box(0.2, 0.2, 0.2), TILT, X_WP,
+
+
+def test_overlap_deeper_than_a_capsule_radius_keeps_float_arrays():
+    """A capsule 5.5 cm into a box with a 5 cm radius: the box's witness lies past the
+    capsule's axis, so the capsule's witness is not its nearest boundary point and the
+    float witnesses are not reproduced: they stay float (no made-up derivative)."""
+    check = _Check(Capsule(0.05, 0.3), I, Box(0.2, 0.2, 0.2), TILT, X_WP,
                    RigidTransform([0.1, 0.05, 0.12]))
-    box_pair = boxes.query().ComputeSignedDistancePairClosestPoints(*boxes.ids)
-    assert box_pair.distance.value() < 0 and box_pair.p_ACa.dtype == float
+    pair = check.query().ComputeSignedDistancePairClosestPoints(*check.ids)
+    assert pair.distance.value() < -0.05
+    assert pair.p_ACa.dtype == float and pair.nhat_BA_W.dtype == float
 
 
 def test_pairwise_batch_mixes_routes_and_orders():
