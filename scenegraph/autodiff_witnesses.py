@@ -21,11 +21,11 @@ A Sphere S (radius r, centre So) against a shape O is Drake's point query of So 
 
 Shapes covered: Sphere, HalfSpace, Box, Capsule (Drake's AutoDiffXd point query), plus
 Cylinder, Ellipsoid, Convex and Mesh measured as its convex hull (an extension; a hull's
-D projects onto the facet, edge or vertex holding N, its planes through N). A Mesh opted
-in to exact non-convex queries is not covered. Where the nearest point is not unique (a sphere's
-centre, a capsule's or cylinder's axis, a box's edges and medial planes), the float
-query picks a branch (a constant direction, the first face); its derivatives are those
-of that branch, as pydrake's AutoDiffXd gives. An Ellipsoid whose branch is singular
+D projects onto the facet, edge or vertex holding N, its planes through N). A Mesh
+opted in to exact non-convex queries is not covered. Where the nearest point is not
+unique (a sphere's centre, a capsule's or cylinder's axis, a box's edges and medial
+planes), the float query picks a branch (a constant direction, the first face); its
+derivatives are those of that branch, as pydrake's AutoDiffXd gives. An Ellipsoid whose branch is singular
 (its centre region, where the Lagrange system has no unique solution) has none:
 `point_jacobians` reports ok = False there and the caller keeps float arrays.
 """
