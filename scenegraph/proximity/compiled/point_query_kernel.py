@@ -43,8 +43,61 @@ __all__ = ["signed_distances_to_point"]
 # Relative slack of the candidate tests (they must never drop a geometry
 # whose distance rounds to ≤ t).
 _SLACK = 1e-12
-# Candidate counts up to this are sorted by insertion, larger by np.sort.
+# Candidate counts up to this are sorted by insertion, larger by heapsort.
 _INSERTION_MAX = 32
+
+
+# The binary searches and the sort are written out rather than np.searchsorted
+# and ndarray.sort: loading a cached kernel that uses those imports numba's
+# array-math module (and through it scipy.linalg), ~0.2 s of a new process's
+# first point query.
+@njit
+def _first_at_least(keys, x):
+    """The first index i with keys[i] >= x (len(keys) if none); keys sorted."""
+    lo, hi = 0, keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit
+def _first_above(keys, x):
+    """The first index i with keys[i] > x (len(keys) if none); keys sorted."""
+    lo, hi = 0, keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit
+def _sift_down(a, start, end):
+    root = start
+    while 2 * root + 1 < end:
+        child = 2 * root + 1
+        if child + 1 < end and a[child] < a[child + 1]:
+            child += 1
+        if a[root] >= a[child]:
+            return
+        a[root], a[child] = a[child], a[root]
+        root = child
+
+
+@njit
+def _heapsort(a, m):
+    """Sorts a[:m] ascending in place (a: 1-D int64)."""
+    for start in range(m // 2 - 1, -1, -1):
+        _sift_down(a, start, m)
+    for end in range(m - 1, 0, -1):
+        a[0], a[end] = a[end], a[0]
+        _sift_down(a, 0, end)
 
 
 @njit
@@ -73,8 +126,8 @@ def signed_distances_to_point(geo_f, geo_i, hull_i, vertices, facet_normals, fac
     else:
         # Sweep window and bounding spheres.
         q_a = qx if axis == 0 else (qy if axis == 1 else qz)
-        i0 = np.searchsorted(keys, q_a - threshold - reach, side="left")
-        i1 = np.searchsorted(keys, q_a + threshold + reach, side="right")
+        i0 = _first_at_least(keys, q_a - threshold - reach)
+        i1 = _first_above(keys, q_a + threshold + reach)
         m = 0
         for j in range(i0, i1 + order.shape[0] - n_sorted):
             g = order[j] if j < i1 else order[j - i1 + n_sorted]
@@ -85,7 +138,7 @@ def signed_distances_to_point(geo_f, geo_i, hull_i, vertices, facet_normals, fac
                 m += 1
         # Row order.
         if m > _INSERTION_MAX:
-            work[0, :m].sort()
+            _heapsort(work[0], m)
         else:
             for i in range(1, m):
                 v = work[0, i]

@@ -256,3 +256,49 @@ def test_rejects_bad_thresholds(scene, threshold):
 def test_rejects_non_finite_points(scene, p_WQ):
     with pytest.raises(ValueError, match="p_WQ must be finite"):
         scene.query().ComputeSignedDistanceToPoint(p_WQ)
+
+
+# --- the kernel's own search and sort (written out instead of numpy's) -----------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from scenegraph.proximity.compiled.point_query_kernel import (  # noqa: E402
+    _first_above, _first_at_least, _heapsort)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-5, 5), max_size=40), st.integers(-7, 7))
+def test_the_kernels_binary_searches_agree_with_searchsorted(values, x):
+    keys = np.sort(np.array(values, dtype=np.float64))
+    assert _first_at_least(keys, float(x)) == np.searchsorted(keys, x, side="left")
+    assert _first_above(keys, float(x)) == np.searchsorted(keys, x, side="right")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 10_000), max_size=100), st.integers(0, 5))
+def test_the_kernels_heapsort_sorts_the_first_m_and_leaves_the_rest(values, tail):
+    a = np.array(values + [-1] * tail, dtype=np.int64)
+    m = len(values)
+    _heapsort(a, m)
+    assert a[:m].tolist() == sorted(values) and a[m:].tolist() == [-1] * tail
+
+
+def test_a_new_processs_first_point_query_does_not_load_numbas_array_math():
+    # Loading a kernel that used np.searchsorted / ndarray.sort imported
+    # numba.np.arraymath (and scipy.linalg): ~0.2 s of the first query.
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "from scenegraph import GeometryInstance, ProximityProperties, SceneGraph, Sphere\n"
+            "from scenegraph.math import RigidTransform\n"
+            "sg = SceneGraph(); s = sg.RegisterSource('s')\n"
+            "for i in range(40):\n"
+            "    g = sg.RegisterAnchoredGeometry(s, GeometryInstance(\n"
+            "        RigidTransform([0.01 * i, 0, 0]), Sphere(0.1), f'g{i}'))\n"
+            "    sg.AssignRole(s, g, ProximityProperties())\n"
+            "q = sg.get_query_output_port().Eval(sg.CreateDefaultContext())\n"
+            "assert len(q.ComputeSignedDistanceToPoint([0.2, 0, 0], 0.5)) == 40\n"
+            "print('numba.np.arraymath' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip().splitlines()[-1] == "False"
