@@ -15,7 +15,7 @@ Precedence: where two of these modules export one name for different objects, th
 module imported later here wins, and the order is pydrake.all's own: its
 "last one imported wins" rule with pydrake.math imported again at the end ("Ensure
 .math imports win"), so scenegraph.math comes last. ``_PRECEDENCE`` lists the modules
-in that order (tests/test_scenegraph_all.py checks every name against it). No such
+in that order (tests/scenegraph/test_all.py checks every name against it). No such
 clash exists today; CoulombFriction is exported by both scenegraph and
 scenegraph.multibody as the same class.
 

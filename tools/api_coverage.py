@@ -210,7 +210,7 @@ def markdown(data) -> str:
     out = [f"Generated from pydrake {data['pydrake_version']}'s names "
            "(`tests/reference_data/pydrake_api.json`) against this package's exports by "
            "`tools/api_coverage.py --markdown --write`. *present*: same name, "
-           "pydrake's signatures accepted (`tests/test_pydrake_signatures.py`); "
+           "pydrake's signatures accepted (`tests/project/test_pydrake_signatures.py`); "
            "*different*: present, with the differences noted; *missing*: not offered. "
            "Templates (`Foo_`) hold the float (double) class and, for the systems "
            "framework, its primitives and the explicit integrators, an AutoDiffXd one.",

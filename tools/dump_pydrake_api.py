@@ -1,7 +1,7 @@
 """Dump pydrake 1.51's public names and parameter names into tests/reference_data/pydrake_api.json.
 
 Run once, with the scratch virtualenv that has pydrake installed (never imported by the
-library or its tests; the JSON it writes is what tests/test_pydrake_signatures.py reads):
+library or its tests; the JSON it writes is what tests/project/test_pydrake_signatures.py reads):
 
     /work/drake-venv/bin/python tools/dump_pydrake_api.py [out.json]
 

@@ -1,6 +1,6 @@
 """Records pydrake 1.51.1's answers on MJCF models (dm_control's suite and the
 project's own small models) into tests/reference_data/mjcf/, for
-tests/scenegraph/multibody/test_mjcf_parity.py.
+tests/scenegraph/multibody/parsing/test_mjcf_reader_parity.py.
 
 Run with the scratch virtualenv that holds pydrake and trimesh (only tools/
 scripts import pydrake):

@@ -3,7 +3,7 @@ pydrake 1.51.1's, from tests/reference_data/render/drake_render_reference.npz).
 
     .venv/bin/python tools/render_agreement_table.py [--write]
 
-Without --write it prints the table; tests/scenegraph/render/test_render_agreement.py
+Without --write it prints the table; tests/scenegraph/render/test_engine_pydrake_agreement.py
 checks that the docs hold the current one.
 """
 from __future__ import annotations

@@ -6,7 +6,7 @@ Builds the demo's Diagram with ``examples.quickstart.build`` (given a Meshcat on
 ephemeral port, so the visualizers are in the picture), draws it with
 ``GetGraphvizString()`` and renders the SVG with Graphviz's ``dot`` (systems.drawing).
 Rerun it whenever the demo's diagram changes; tests/systems/framework/
-test_graphviz_readme.py fails while the picture is out of date.
+test_readme_diagram.py fails while the picture is out of date.
 """
 from __future__ import annotations
 

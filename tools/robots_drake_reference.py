@@ -1,6 +1,6 @@
 """Records pydrake 1.51.1's MultibodyPlant answers on real robots from
 example-robot-data into tests/reference_data/robots/ (one JSON file per robot
-and index.json), for tests/scenegraph/multibody/test_drake_parity.py.
+and index.json), for tests/scenegraph/multibody/parsing/test_urdf_reader_parity.py.
 
 Run with the scratch virtualenv that holds pydrake, example-robot-data, trimesh
 and pycollada (only tools/ scripts import pydrake; nothing in the library or the

@@ -1,6 +1,6 @@
 """Records pydrake 1.51.1's answers on SDFormat models (the project's own
 small models and Drake's example SDFs) into tests/reference_data/sdf/, for
-tests/scenegraph/multibody/test_sdf_parity.py.
+tests/scenegraph/multibody/parsing/test_sdf_reader_parity.py.
 
 Run with the scratch virtualenv that holds pydrake (only tools/ scripts
 import pydrake):

@@ -1,6 +1,6 @@
 """Records pydrake 1.51's answers on the systems-framework benchmark scenarios
 (benchmarks/systems_scenarios.py) into tests/reference_data/systems_benchmarks.json,
-which tests/systems/analysis/test_drake_systems_reference.py compares this
+which tests/systems/analysis/test_simulator_drake_reference.py compares this
 library against. Runs with the scratch pydrake virtualenv:
 
     /work/drake-venv/bin/python tools/systems_drake_reference.py [--write]

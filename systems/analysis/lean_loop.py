@@ -19,7 +19,7 @@ time is advanced in place (the integrator's own rule); statuses are combined
 inline. The arithmetic is the general loop's: the same next_sample_time, the
 same copies into and out of the same update buffers, the same handler calls
 in the same order, the same invalidations, statistics and failure/resume
-bookkeeping (tests/systems/analysis/test_lean_paths.py runs both and compares
+bookkeeping (tests/systems/analysis/test_lean_loop.py runs both and compares
 every answer bit for bit).
 """
 from __future__ import annotations

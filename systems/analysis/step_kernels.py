@@ -4,7 +4,7 @@ larger than the scalar path's limit (IntegratorBase.set_scalar_path_limit).
 Each kernel is one loop over the entries doing exactly the numpy path's
 operations in the same order (no fast-math: no reassociation and no fused
 multiply-add), so the results are the numpy path's bit for bit
-(tests/systems/analysis/test_lean_paths.py); what it saves is numpy's
+(tests/systems/analysis/test_lean_loop.py); what it saves is numpy's
 per-call cost, ~17 ufunc calls per RK3 step replaced by three kernel calls.
 Imported on first use (numba's import costs ~0.3 s); kernels are cached on
 disk next to this file (``cache=True``; compiled per process where no cache

@@ -6,5 +6,5 @@ public name with several keyword-aware signatures, as pybind11 gives pydrake),
 ``systems.common.numerics`` (scalar helpers such as ``wrap_to`` that systems needs);
 and ``systems.common.deprecation`` (pydrake.common.deprecation's
 DrakeDeprecationWarning). Nothing here imports ``systems.framework`` or ``scenegraph``
-(tests/systems/test_layers.py).
+(tests/project/test_layers.py).
 """

@@ -5,7 +5,7 @@ pybind11 lets one pydrake name carry several signatures ("Overloaded function. 1
 ordinary ``def`` whose parameter names are pydrake's, so keywords work; a call runs the
 first implementation whose signature binds the arguments (and whose optional type checks
 accept them). ``__overloads__`` lists the signatures (without ``self``) for the signature
-check in tests/test_pydrake_signatures.py.
+check in tests/project/test_pydrake_signatures.py.
 
     class SceneGraph:
         @overloaded

@@ -6,7 +6,7 @@ folder, and returns a short summary of what came back.
 
 `run_case` turns a case into an outcome record ({"outcome": "ok", "value": ...}
 or {"outcome": "error", "type": ..., "message": ...}); the tool compares the
-records of the two libraries, tests/robustness/test_attack_cases.py checks
+records of the two libraries, tests/robustness/test_robot_loading_bad_calls.py checks
 this library's against what each case expects.
 """
 from __future__ import annotations

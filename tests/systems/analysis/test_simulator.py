@@ -305,7 +305,7 @@ def test_simulator_config_rejects_unknown_schemes():
 
 
 def test_rk5_config_meets_its_accuracy():
-    from tests.systems.analysis.test_integrators import Oscillator
+    from tests.systems.analysis.test_runge_kutta import Oscillator
     system = Oscillator()
     simulator = Simulator(system)
     ApplySimulatorConfig(SimulatorConfig(integration_scheme="runge_kutta5",

@@ -434,7 +434,7 @@ def test_bad_arguments_are_refused_by_name(kwargs, error, match):
 def test_dot_lays_the_chain_out_left_to_right_when_graphviz_is_installed():
     """Rendered by Graphviz when its `dot` is installed (.ci/run installs it): the
     source, adder and integrator sit left to right; without it, nothing to lay out
-    and systems.drawing says what is missing (test_graphviz_drawing.py)."""
+    and systems.drawing says what is missing (test_drawing.py)."""
     diagram, src, add, integ = _inner()
     dot_program = shutil.which("dot")
     if dot_program is None:

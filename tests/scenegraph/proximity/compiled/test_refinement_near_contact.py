@@ -16,7 +16,7 @@ import numpy as np
 
 from scenegraph import Box, Convex, Cylinder
 
-from .anchored_scene import anchored_query
+from tests.scenegraph.proximity.anchored_scene import anchored_query
 
 R_WA = np.array([[-0.28390438363066495, -0.1280210991303879, 0.9502678039020057],
                  [-0.7024597897989981, 0.7023301853312452, -0.11524996524132469],

@@ -16,7 +16,7 @@ from scenegraph.multibody import AddMultibodyPlantSceneGraph, Parser
 from scenegraph.multibody.parsing import IgnoredElementWarning, ParsingError
 from systems.framework import DiagramBuilder
 
-MODELS = pathlib.Path(__file__).parent / "models"
+MODELS = pathlib.Path(__file__).parents[1] / "models"
 MESHES = MODELS / "meshes"
 LINKS_AB = ['<link name="a"/>', '<link name="b"/>']
 

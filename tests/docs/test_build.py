@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_mkdocs_build_strict(tmp_path):
@@ -28,7 +28,7 @@ def test_mkdocs_build_strict(tmp_path):
 
 def _documented_packages():
     spec = importlib.util.spec_from_file_location(
-        "docs_docstrings", Path(__file__).with_name("test_docs_docstrings.py"))
+        "docs_docstrings", Path(__file__).with_name("test_docstrings.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.PACKAGES

@@ -19,7 +19,7 @@ from scenegraph.multibody import AddMultibodyPlantSceneGraph, MultibodyPlant, Pa
 from scenegraph.multibody.parsing import IgnoredElementWarning, ParsingError, ParsingWarning
 from systems.framework import DiagramBuilder
 
-MODELS = pathlib.Path(__file__).parent / "models"
+MODELS = pathlib.Path(__file__).parents[1] / "models"
 
 
 def robot(body: str, name: str = "r") -> str:

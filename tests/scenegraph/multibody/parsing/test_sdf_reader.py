@@ -1,7 +1,7 @@
 """The SDFormat reader, element by element: what each reads into the plant,
 with expected values worked out by hand from SDFormat's pose frame semantics.
-(tests/scenegraph/multibody/test_sdf_parity.py checks whole models against
-pydrake; test_sdf_bad_input.py the errors.)
+(tests/scenegraph/multibody/parsing/test_sdf_reader_parity.py checks whole models against
+pydrake; test_sdf_reader_bad_input.py the errors.)
 
 Units: m, rad. X_WB: pose of body B in world W.
 """

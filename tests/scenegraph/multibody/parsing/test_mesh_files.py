@@ -18,7 +18,7 @@ from scenegraph.multibody import AddMultibodyPlantSceneGraph, Parser
 from scenegraph.multibody.parsing import IgnoredElementWarning, ParsingError, ParsingWarning
 from systems.framework import DiagramBuilder
 
-MODELS = pathlib.Path(__file__).parent / "models"
+MODELS = pathlib.Path(__file__).parents[1] / "models"
 MESHES = MODELS / "meshes"
 BOX_HALF_EXTENTS = np.array([0.1, 0.05, 0.025])
 

@@ -15,7 +15,7 @@ from scipy.optimize import minimize
 
 from scenegraph import Convex, Cylinder
 
-from .anchored_scene import anchored_query
+from tests.scenegraph.proximity.anchored_scene import anchored_query
 
 RADIUS, LENGTH = 0.03828760880287964, 0.09575606514558746
 R_WC = np.array([

@@ -17,7 +17,7 @@ from scenegraph.multibody import (AddMultibodyPlantSceneGraph, CollisionFilterGr
 from scenegraph.multibody.parsing import IgnoredElementWarning, ParsingError, ParsingWarning
 from systems.framework import DiagramBuilder
 
-MODELS = pathlib.Path(__file__).parent / "models"
+MODELS = pathlib.Path(__file__).parents[1] / "models"
 ARM = MODELS / "arm.urdf"
 TINY = '<robot name="tiny"><link name="a"/><link name="b"/>' \
        '<joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint></robot>'

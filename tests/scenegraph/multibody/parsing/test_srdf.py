@@ -14,7 +14,7 @@ from systems.framework import DiagramBuilder
 
 from tests.scenegraph.multibody import robot_data
 
-MODELS = pathlib.Path(__file__).parent / "models"
+MODELS = pathlib.Path(__file__).parents[1] / "models"
 
 
 def arm_plant():

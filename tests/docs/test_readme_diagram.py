@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 PICTURE = ROOT / "docs" / "images" / "quickstart_diagram.svg"
 REGENERATE = "regenerate it: .venv/bin/python tools/render_quickstart_diagram.py"
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-DATA = json.loads((Path(__file__).parent / "reference_data" / "pydrake_api.json")
+DATA = json.loads((Path(__file__).parents[1] / "reference_data" / "pydrake_api.json")
                   .read_text(encoding="utf-8"))
 _SKIP_KINDS = ("template", "instantiation", "module")
 # Members whose pydrake signatures are about scalar types or C++ plumbing we do not model.

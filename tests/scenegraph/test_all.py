@@ -22,7 +22,7 @@ import scenegraph.multibody.templates as mb_templates
 MIRRORED = ["systems.framework", "systems.analysis", "systems.primitives", "scenegraph",
             "scenegraph.math", "scenegraph.multibody", "scenegraph.sensors",
             "systems.trajectories", "systems.drawing"]
-PYDRAKE_API = json.loads((Path(__file__).parent / "reference_data" / "pydrake_api.json")
+PYDRAKE_API = json.loads((Path(__file__).parents[1] / "reference_data" / "pydrake_api.json")
                          .read_text(encoding="utf-8"))
 
 

@@ -8,7 +8,7 @@ base method inherits that docstring (``inspect.getdoc``), as pydrake's bindings 
 
 Run as a script to print the coverage per package and the undocumented names:
 
-    .venv/bin/python tests/test_docs_docstrings.py [--list]
+    .venv/bin/python tests/docs/test_docstrings.py [--list]
 """
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-_ROOT = Path(__file__).resolve().parents[1]
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _systems_modules():

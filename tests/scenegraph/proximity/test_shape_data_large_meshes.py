@@ -2,7 +2,7 @@
 proximity role's check at AssignRole, the engine built at the first query, a
 Mesh and a Convex of one file) shares one convex hull and one set of hull edge
 directions (a 1.3 M-triangle mesh spent ~2 s computing them twice); a Mesh's
-hull is built only at its first pair query (test_mesh_hull_is_lazy.py)."""
+hull is built only at its first pair query (test_shape_data_lazy_hull.py)."""
 import numpy as np
 import pytest
 

@@ -88,7 +88,7 @@ def test_dense_output_is_one_live_trajectory_as_pydrakes():
 
 
 def test_dense_output_on_autodiff_is_a_piecewise_polynomial_autodiff():
-    """(Values and derivatives: tests/systems/autodiff/test_autodiff_dense_output.py.)"""
+    """(Values and derivatives: tests/systems/analysis/test_dense_output_autodiff.py.)"""
     from systems.trajectories import PiecewisePolynomial_
     system = FirstOrderLowPassFilter_[AutoDiffXd](time_constant=1.0, size=1)
     simulator = Simulator_[AutoDiffXd](system)

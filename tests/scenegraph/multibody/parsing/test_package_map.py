@@ -17,7 +17,7 @@ from scenegraph.multibody.parsing.diagnostics import ParsingWarning
 
 from scenegraph.multibody import PackageMap
 
-MODELS = pathlib.Path(__file__).parent / "models"
+MODELS = pathlib.Path(__file__).parents[1] / "models"
 
 
 def test_a_new_map_is_empty_and_make_empty_is_the_same():

@@ -9,7 +9,7 @@ import importlib.util
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("api_coverage", ROOT / "tools" / "api_coverage.py")
 api_coverage = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(api_coverage)

@@ -70,7 +70,7 @@ def build(scene: dict):
 def _same_tessellation(scene: dict) -> bool:
     """Drake tessellates the inside of a compliant Box's or Cylinder's medial-axis regions
     with other diagonals than this library (same vertices and field), which cuts the
-    same surface into a different number of faces (see test_reference_surfaces.py)."""
+    same surface into a different number of faces (see test_calculator_reference.py)."""
     return not any(g["shape"]["type"] in ("Box", "Cylinder")
                    and g["proximity"]["hydroelastic"]["compliance"] == "compliant"
                    for g in scene["geometries"])

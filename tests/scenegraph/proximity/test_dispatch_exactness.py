@@ -182,7 +182,7 @@ def test_touching_and_nearly_touching_pairs_are_exact(pair):
     """Gaps of 1e-13 … 1e-9 m either way and exact contact (resting contact
     in a simulation): certified and exact, like any other gap."""
     from scenegraph.proximity.shape_data import shape_data_from_reference
-    from tests.scenegraph.proximity.test_characterize_pairs import SHAPES, configurations
+    from tests.scenegraph.proximity.test_dispatch_characterization import SHAPES, configurations
 
     rng = np.random.default_rng(17)
     dA = shape_data_from_reference(SHAPES[pair[0]])
