@@ -51,7 +51,7 @@ _INSERTION_MAX = 32
 # and ndarray.sort: loading a cached kernel that uses those imports numba's
 # array-math module (and through it scipy.linalg), ~0.2 s of a new process's
 # first point query.
-@njit
+@njit(specialize_literals=False)
 def _first_at_least(keys, x):
     """The first index i with keys[i] >= x (len(keys) if none); keys sorted."""
     lo, hi = 0, keys.shape[0]
@@ -64,7 +64,7 @@ def _first_at_least(keys, x):
     return lo
 
 
-@njit
+@njit(specialize_literals=False)
 def _first_above(keys, x):
     """The first index i with keys[i] > x (len(keys) if none); keys sorted."""
     lo, hi = 0, keys.shape[0]
@@ -77,7 +77,7 @@ def _first_above(keys, x):
     return lo
 
 
-@njit
+@njit(specialize_literals=False)
 def _sift_down(a, start, end):
     root = start
     while 2 * root + 1 < end:
@@ -90,7 +90,7 @@ def _sift_down(a, start, end):
         root = child
 
 
-@njit
+@njit(specialize_literals=False)
 def _heapsort(a, m):
     """Sorts a[:m] ascending in place (a: 1-D int64)."""
     for start in range(m // 2 - 1, -1, -1):
