@@ -44,6 +44,7 @@ must be able to import the modules that define the systems and `output`.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import copy
 import gc
@@ -225,15 +226,29 @@ def _short_switch_interval():
 
 def _shared_pool(workers: int, context) -> ProcessPoolExecutor:
     """A forkserver/spawn pool kept for later calls (its workers start, and import
-    the library, once: about a second each); replaced if a worker died."""
+    the library, once: about a second each); replaced if a worker died. The kept
+    pools are shut down at interpreter exit (atexit runs while the modules they
+    need still exist; left to garbage collection during shutdown, a pool's
+    callback finds `multiprocessing` already gone and prints an error)."""
     key = (workers, context.get_start_method())
     with _POOLS_LOCK:
         pool = _POOLS.get(key)
         if pool is None or getattr(pool, "_broken", False):
             from concurrent.futures import ProcessPoolExecutor
+            if not _POOLS:
+                atexit.register(_shut_down_pools)
             pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
             _POOLS[key] = pool
         return pool
+
+
+def _shut_down_pools() -> None:
+    """Shuts down the pools _shared_pool keeps (at interpreter exit)."""
+    with _POOLS_LOCK:
+        pools = list(_POOLS.values())
+        _POOLS.clear()
+    for pool in pools:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _dumps(obj, first_sample: int, by_value: bool) -> bytes:

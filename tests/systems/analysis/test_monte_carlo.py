@@ -299,3 +299,24 @@ def test_the_switch_interval_is_short_while_dispatching_and_shared_by_concurrent
         assert sys.getswitchinterval() == pytest.approx(0.004)
     finally:
         sys.setswitchinterval(before)
+
+
+def test_kept_pools_are_shut_down_at_interpreter_exit():
+    # Left to garbage collection during interpreter shutdown, a kept pool's
+    # callback could find multiprocessing gone and print "Exception ignored":
+    # the library lets go of its pools at exit, while the modules still exist.
+    # atexit runs its hooks last-registered first: the checker registered
+    # before the pool exists runs after the library's hook.
+    import subprocess
+    import sys
+    code = ("import atexit, multiprocessing\n"
+            "from systems.analysis import monte_carlo\n"
+            "if __name__ == '__main__':\n"
+            "    atexit.register(lambda: print('kept at exit:', len(monte_carlo._POOLS)))\n"
+            "    pool = monte_carlo._shared_pool(1, multiprocessing.get_context('spawn'))\n"
+            "    print(pool.submit(abs, -3).result())\n"
+            "    del pool\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.split() == ["3", "kept", "at", "exit:", "0"]
+    assert "Exception ignored" not in out.stderr
