@@ -58,6 +58,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from scenegraph.proximity.hull_cache import qhull_triangles
+
 # Coplanarity tolerance, relative to the point set's extent.
 _FLAT_TOLERANCE = 1e-10
 # Facet merging: normals agree when n1·n2 > 1 − _NORMAL_TOLERANCE; offsets
@@ -173,22 +175,17 @@ def check_spans_volume(points_G: np.ndarray, source: str = "<vertices>") -> np.n
 def compute_convex_hull(points_G: np.ndarray, source: str = "<vertices>") -> ConvexHullData:
     """Convex hull of points (V, 3) in G [m], with its facet topology (see the
     module docstring). Raises ValueError if degenerate (check_spans_volume)."""
-    from scipy.spatial import ConvexHull, QhullError
-
     U = check_spans_volume(points_G, source)
-    try:
-        hull = ConvexHull(U)
-    except QhullError as exc:  # pragma: no cover - guarded by the SVD test
-        raise ValueError(f"convex hull of {source}: Qhull failed: {exc}") from exc
-
-    simplices = np.asarray(hull.simplices, dtype=np.int64)
-    neighbors = np.ascontiguousarray(hull.neighbors, dtype=np.int64)
+    # Qhull's triangles, neighbours and planes (kept on disk per point set).
+    simplices, neighbors, eq = qhull_triangles(U, source)
+    simplices = np.asarray(simplices, dtype=np.int64)
+    neighbors = np.array(neighbors, dtype=np.int64)     # a copy: rows are flipped below
     used = np.flatnonzero(np.bincount(simplices.ravel(), minlength=len(U)))
     remap = np.full(len(U), -1, dtype=np.int64)
     remap[used] = np.arange(len(used))
     V = U[used]
     faces = remap[simplices]
-    eq = hull.equations  # n·x + off <= 0 inside, n outward unit
+    # eq: n·x + off <= 0 inside, n outward unit
     # Orient every triangle counter-clockwise seen from outside (the neighbour
     # opposite vertex k moves with it).
     a, b, c = V[faces[:, 0]], V[faces[:, 1]], V[faces[:, 2]]
