@@ -32,7 +32,7 @@ import threading
 import numpy as np
 
 __all__ = ["GROUPS", "KERNEL_GROUPS", "PREPARED_MODULES", "PREPARED_KERNELS", "run_group",
-           "prepare_group", "prepare_hulls", "prepare_pair_queries"]
+           "prepare_group", "prepare_hulls", "prepare_pair_queries", "EAGER_HULL_MAX_VERTICES"]
 
 #: The groups, in the order a helper compiles them (those a first query is
 #: least likely to need first).
@@ -162,16 +162,39 @@ def prepare_group(group: str) -> None:
             return
 
 
+#: Meshes with at most this many vertices get their hulls built at context
+#: creation (prepare_hulls); Qhull takes ~10 ms on 20,000 points, seconds on
+#: millions, which a scene that only asks point queries should never pay.
+EAGER_HULL_MAX_VERTICES = 20_000
+
+
 def prepare_hulls(inspector) -> None:
-    """Imports scipy.spatial (Qhull, ~0.2 s) now when the scene described by
-    `inspector` (a SceneGraphInspector) has a proximity Mesh: its convex hull
-    is built at the first pair query, which would otherwise pay the import."""
-    if "scipy.spatial" in sys.modules:
-        return
+    """Readies the convex hulls of the proximity Meshes of the scene described
+    by `inspector` (a SceneGraphInspector), which its first pair query needs.
+
+    A Mesh of at most EAGER_HULL_MAX_VERTICES vertices has its hull built now
+    (cached in memory per point set, so the query finds it; a point set seen
+    before on this machine is read from the disk without importing Qhull,
+    proximity/hull_cache.py). For a larger Mesh only scipy.spatial (Qhull,
+    ~0.2 s) is imported now, and its hull is built at the first pair query.
+    A hull that cannot be built is left for the query to report."""
     from scenegraph.geometry_roles import Role
     from scenegraph.shapes import Mesh
-    if any(isinstance(inspector.GetShape(geometry_id), Mesh)
-           for geometry_id in inspector.GetAllGeometryIds(Role.kProximity)):
+    large = False
+    for geometry_id in inspector.GetAllGeometryIds(Role.kProximity):
+        shape = inspector.GetShape(geometry_id)
+        if not isinstance(shape, Mesh):
+            continue
+        try:
+            points = np.asarray(shape.mesh_vertices(), dtype=float)
+            if len(points) > EAGER_HULL_MAX_VERTICES:
+                large = True
+                continue
+            from scenegraph.proximity.convex_hull import convex_hull
+            convex_hull(points)
+        except (ValueError, RuntimeError, OSError):
+            continue
+    if large and "scipy.spatial" not in sys.modules:
         import scipy.spatial  # noqa: F401
 
 

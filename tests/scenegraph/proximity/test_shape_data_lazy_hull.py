@@ -130,9 +130,13 @@ def test_a_flat_mesh_is_still_refused_at_assign_role_naming_it(tmp_path, hull_si
     assert hull_sizes == []
 
 
-def test_a_context_whose_mesh_hull_is_deferred_clones_and_pickles(tmp_path, hull_sizes):
+def test_a_context_whose_mesh_hull_is_deferred_clones_and_pickles(tmp_path, hull_sizes,
+                                                                   monkeypatch):
     import pickle
 
+    from scenegraph import _warmup
+    # Every mesh is "large" here: its hull stays deferred past context creation.
+    monkeypatch.setattr(_warmup, "EAGER_HULL_MAX_VERTICES", 0)
     sg, context, mesh_id = _scene(tmp_path, sphere_radius=0.25, gap=0.125)
     query = sg.get_query_output_port().Eval(context)
     query.ComputeSignedDistanceToPoint(2.0 * U_FACE)      # the engine is cached now
