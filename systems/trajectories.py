@@ -93,9 +93,7 @@ class PiecewisePolynomial(Trajectory):
     def FirstOrderHold(breaks, samples) -> "PiecewisePolynomial":
         """Piecewise linear through the samples."""
         b = _breaks(breaks)
-        s = _samples(samples, b.size)
-        slope = (s[1:] - s[:-1]) / np.diff(b)[:, None, None]
-        return PiecewisePolynomial._make(b, np.stack([s[:-1], slope], axis=1))
+        return PiecewisePolynomial._make(b, _first_order(b, _samples(samples, b.size)))
 
     @staticmethod
     def CubicHermite(breaks, samples, samples_dot) -> "PiecewisePolynomial":
@@ -103,10 +101,7 @@ class PiecewisePolynomial(Trajectory):
         b = _breaks(breaks)
         s = _samples(samples, b.size)
         d = _samples(samples_dot, b.size, "samples_dot")
-        if d.shape != s.shape:
-            raise RuntimeError("PiecewisePolynomial.CubicHermite: samples and samples_dot "
-                               "have different shapes")
-        return PiecewisePolynomial._make(b, _hermite(b, s, d))
+        return PiecewisePolynomial._make(b, _hermite(b, s, d, "PiecewisePolynomial"))
 
     @overloaded_function
     def CubicWithContinuousSecondDerivatives(breaks, samples,
@@ -238,8 +233,25 @@ class PiecewisePolynomial(Trajectory):
                 f"{self.end_time()}])")
 
 
-def _hermite(b: np.ndarray, s: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """(segments, 4, rows, cols) cubic Hermite coefficients."""
+def _first_order(b: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """(segments, 2, rows, cols) coefficients of the piecewise-linear
+    interpolation of samples s (N, rows, cols) at breaks b (N,) (float or
+    AutoDiffXd object arrays alike)."""
+    slope = (s[1:] - s[:-1]) / np.diff(b)[:, None, None]
+    return np.stack([s[:-1], slope], axis=1)
+
+
+def _hermite(b: np.ndarray, s: np.ndarray, d: np.ndarray,
+             owner: str = "PiecewisePolynomial") -> np.ndarray:
+    """(segments, 4, rows, cols) cubic Hermite coefficients of samples s and
+    their derivatives d (same shapes; float or AutoDiffXd object arrays).
+
+    Raises:
+      RuntimeError: s and d differ in shape (`owner` names the class).
+    """
+    if d.shape != s.shape:
+        raise RuntimeError(f"{owner}.CubicHermite: samples and samples_dot have "
+                           f"different shapes")
     h = np.diff(b)[:, None, None]
     y0, y1, d0, d1 = s[:-1], s[1:], d[:-1], d[1:]
     c2 = (3.0 * (y1 - y0) / h - 2.0 * d0 - d1) / h

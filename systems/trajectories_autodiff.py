@@ -15,7 +15,7 @@ import numpy as np
 from systems.autodiff.autodiff_arrays import to_autodiff_array
 from systems.autodiff.autodiff_scalar import _new
 from systems.common.overloads import overloaded
-from systems.trajectories import PiecewisePolynomial, _breaks, _hermite
+from systems.trajectories import PiecewisePolynomial, _breaks, _first_order, _hermite
 
 __all__ = ["PiecewisePolynomial_AutoDiffXd"]
 
@@ -86,9 +86,8 @@ class PiecewisePolynomial_AutoDiffXd(PiecewisePolynomial):
     def FirstOrderHold(breaks, samples) -> "PiecewisePolynomial_AutoDiffXd":
         """Piecewise linear through the samples."""
         b = _breaks(breaks)
-        s = _ad_samples(samples, b.size)
-        slope = (s[1:] - s[:-1]) / np.diff(b)[:, None, None]
-        return PiecewisePolynomial_AutoDiffXd._make(b, np.stack([s[:-1], slope], axis=1))
+        return PiecewisePolynomial_AutoDiffXd._make(b, _first_order(b, _ad_samples(samples,
+                                                                                b.size)))
 
     @staticmethod
     def CubicHermite(breaks, samples, samples_dot) -> "PiecewisePolynomial_AutoDiffXd":
@@ -96,10 +95,8 @@ class PiecewisePolynomial_AutoDiffXd(PiecewisePolynomial):
         b = _breaks(breaks)
         s = _ad_samples(samples, b.size)
         d = _ad_samples(samples_dot, b.size, "samples_dot")
-        if d.shape != s.shape:
-            raise RuntimeError("PiecewisePolynomial_[AutoDiffXd].CubicHermite: samples and "
-                               "samples_dot have different shapes")
-        return PiecewisePolynomial_AutoDiffXd._make(b, _hermite(b, s, d))
+        return PiecewisePolynomial_AutoDiffXd._make(
+            b, _hermite(b, s, d, "PiecewisePolynomial_[AutoDiffXd]"))
 
     @staticmethod
     def CubicWithContinuousSecondDerivatives(*args, **kwargs):
