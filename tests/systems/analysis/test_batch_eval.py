@@ -8,6 +8,8 @@ from systems.analysis import (BatchEvalTimeDerivatives,
                               BatchEvalUniquePeriodicDiscreteUpdate)
 from systems.framework import InputPortSelection
 from systems.primitives import LinearSystem
+from systems.primitives import ZeroOrderHold
+from tests.systems.analysis.driven_oscillator import Oscillator
 
 A = np.array([[0.0, 1.0], [-2.0, -0.5]])
 B = np.array([[0.0], [1.0]])
@@ -109,3 +111,17 @@ def test_affine_systems_are_vectorised_with_the_same_values(period):
         closed_form = A @ states + B @ inputs
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-14)
     np.testing.assert_allclose(got, closed_form, rtol=0, atol=1e-14)
+
+
+def test_batch_evaluations_match_one_by_one():
+    system = Oscillator()
+    context = system.CreateDefaultContext()
+    times = np.array([[0.0, 1.0, 2.0]])
+    states = np.array([[1.0, 0.0, -1.0], [0.0, 2.0, 3.0]])
+    inputs = np.array([[0.5, 0.0, 1.0]])
+    xdot = BatchEvalTimeDerivatives(system, context, times, states, inputs)
+    np.testing.assert_array_equal(xdot, [[0.0, 2.0, 3.0], [-0.5, 0.0, 2.0]])
+    zoh = ZeroOrderHold(0.1, 1)
+    next_states = BatchEvalUniquePeriodicDiscreteUpdate(
+        zoh, zoh.CreateDefaultContext(), [[0.0, 0.0]], [[5.0, 6.0]], [[1.0, 2.0]])
+    np.testing.assert_array_equal(next_states, [[1.0, 2.0]])

@@ -1,6 +1,6 @@
-"""Dense output on AutoDiffXd (PiecewisePolynomial_[AutoDiffXd], issue 35): the state's
-trajectory carries dx(t)/dz at any time t, equal to the closed form of a first-order
-low-pass filter, including the derivative of the error-controlled step ends."""
+"""Dense output on AutoDiffXd (PiecewisePolynomial_[AutoDiffXd]): the state's trajectory
+carries dx(t)/dz at any time t, equal to the closed form of a first-order low-pass
+filter, including the derivative of the error-controlled step ends."""
 from __future__ import annotations
 
 import pickle
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from systems.analysis import RungeKutta3Integrator_
-from systems.autodiff import AutoDiffXd, ExtractGradient, ExtractValue
+from systems.autodiff import AutoDiffXd
 from systems.primitives import FirstOrderLowPassFilter_
 from systems.trajectories import PiecewisePolynomial_
 
@@ -49,17 +49,3 @@ def test_dense_output_derivatives_match_the_closed_form(fixed):
     assert copy.value(0.37)[0, 0].derivatives()[0] == dense.value(0.37)[0, 0].derivatives()[0]
     assert dense.Clone().value(0.37)[0, 0].derivatives()[0] == pytest.approx(np.exp(-0.37),
                                                                           abs=tol)
-
-
-def test_piecewise_polynomial_autodiff_constructors():
-    a, b = AutoDiffXd(1.0, [1.0, 0.0]), AutoDiffXd(3.0, [0.0, 1.0])
-    line = PiecewisePolynomial_[AutoDiffXd].FirstOrderHold([0.0, 2.0], np.array([[a, b]]))
-    np.testing.assert_array_equal(ExtractGradient(line.value(0.5)), [[0.75, 0.25]])
-    assert ExtractValue(line.derivative().value(1.0))[0, 0] == 1.0
-    hermite = PiecewisePolynomial_[AutoDiffXd].CubicHermite([0.0, 1.0], [[a, b]], [[0.0, 0.0]])
-    np.testing.assert_allclose(ExtractGradient(hermite.value(0.5)), [[0.5, 0.5]])
-    constant = PiecewisePolynomial_[AutoDiffXd]([a, 2.0])
-    assert constant.value(7.0).shape == (2, 1)
-    assert PiecewisePolynomial_[AutoDiffXd]().get_number_of_segments() == 0
-    with pytest.raises(NotImplementedError, match="float only"):
-        PiecewisePolynomial_[AutoDiffXd].CubicShapePreserving([0.0, 1.0], [[1.0, 2.0]])

@@ -1,7 +1,6 @@
-"""RandomGenerator, RandomSimulation and MonteCarloSimulation with pydrake 1.51's
-semantics, run here, on worker processes and on a Dask LocalCluster (extensions)."""
+"""RandomSimulation and MonteCarloSimulation with pydrake 1.51's semantics, run here, on
+worker processes and on a Dask LocalCluster (extensions)."""
 import copy
-import pickle
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -14,38 +13,12 @@ from tests.systems.analysis.montecarlo_scenes import (make_pendulum_simulator,
                                                       make_scene_simulator,
                                                       pendulum_theta, scene_clearance,
                                                       uniform)
+import numpy as np
+from systems.primitives import Integrator
 
-# pydrake 1.51.1: [RandomGenerator()() for 3 calls] and RandomGenerator(42).
-DRAKE_DEFAULT_SEED_OUTPUTS = [3499211612, 581869302, 3890346734]
-DRAKE_SEED_42_OUTPUTS = [1608637542, 3421126067]
 # pydrake 1.51.1: RandomGenerator(7) after MonteCarloSimulation of 3 samples of a
 # diagram holding one RandomSource (each SetRandomContext draws one seed).
 DRAKE_SEED_7_AFTER_THREE_SOURCES = 1369975286
-
-
-def test_random_generator_gives_drakes_mt19937_outputs():
-    generator = RandomGenerator()
-    assert [generator() for _ in range(3)] == DRAKE_DEFAULT_SEED_OUTPUTS
-    generator = RandomGenerator(42)
-    assert [generator() for _ in range(2)] == DRAKE_SEED_42_OUTPUTS
-    assert RandomGenerator.min() == 0 and RandomGenerator.max() == 2**32 - 1
-
-
-def test_random_generator_copies_continue_identically_and_independently():
-    generator = RandomGenerator(42)
-    generator()
-    copies = [copy.deepcopy(generator), pickle.loads(pickle.dumps(generator))]
-    expected = [generator() for _ in range(4)]
-    for other in copies:
-        assert isinstance(other, RandomGenerator)
-        assert [other() for _ in range(4)] == expected
-    assert generator.standard_normal(2).shape == (2,)   # numpy's distributions work
-
-
-@pytest.mark.parametrize("seed", [-1, 2**32, 1.5, "7"])
-def test_random_generator_refuses_bad_seeds_by_value(seed):
-    with pytest.raises((TypeError, ValueError), match=repr(seed).strip("'")):
-        RandomGenerator(seed)
 
 
 def _make_random_source_simulator(generator):
@@ -320,3 +293,24 @@ def test_kept_pools_are_shut_down_at_interpreter_exit():
                          check=True, timeout=120)
     assert out.stdout.split() == ["3", "kept", "at", "exit:", "0"]
     assert "Exception ignored" not in out.stderr
+
+
+def test_monte_carlo_replays_each_sample_from_its_snapshot():
+    def make_simulator(generator):
+        system = Integrator(1)
+        simulator = Simulator(system)
+        system.get_input_port().FixValue(simulator.get_mutable_context(),
+                                         [generator.uniform(-1.0, 1.0)])
+        return simulator
+
+    def output(system, context):
+        return context.get_continuous_state_vector()[0]
+
+    results = MonteCarloSimulation(make_simulator, output, final_time=2.0, num_samples=3,
+                                   generator=np.random.default_rng(7))
+    assert all(isinstance(r, RandomSimulationResult) for r in results)
+    draws = np.random.default_rng(7).uniform(-1.0, 1.0, 3)
+    np.testing.assert_allclose([r.output for r in results], 2.0 * draws, atol=1e-9)
+    replay = make_simulator(results[1].generator_snapshot)
+    replay.AdvanceTo(2.0)
+    assert output(None, replay.get_context()) == pytest.approx(results[1].output)

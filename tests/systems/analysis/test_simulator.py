@@ -8,28 +8,15 @@ import numpy as np
 import pytest
 
 from examples.pendulum_pd import build
-from systems.analysis import (ApplySimulatorConfig, ExtractSimulatorConfig,
-                              RungeKutta2Integrator, Simulator, SimulatorConfig,
-                              SimulatorStatus)
+from systems.analysis import Simulator, SimulatorStatus
 from systems.framework import (AbstractValue, BasicVector, DiagramBuilder,
                                EventStatus, LeafSystem, PublishEvent,
                                UnrestrictedUpdateEvent, WitnessFunctionDirection)
 from tests.reference_loader import REFERENCE_DIR
-
-
-class Doubler(LeafSystem):
-    """x[n+1] = 2 x[n] + 1 every `period` seconds; records update times."""
-
-    def __init__(self, period=0.1, offset=0.0):
-        super().__init__()
-        self.DeclareDiscreteState(BasicVector([0.0]))
-        self.DeclarePeriodicDiscreteUpdateEvent(period, offset, self._update)
-        self.times = []
-
-    def _update(self, context, discrete_state):
-        self.times.append(context.get_time())
-        x = context.get_discrete_state_vector().GetAtIndex(0)
-        discrete_state.get_mutable_vector().SetAtIndex(0, 2 * x + 1)
+from tests.systems.analysis.closed_form_systems import Doubler
+from systems.primitives import Integrator
+from systems.analysis import RungeKutta3Integrator
+from tests.systems.analysis.closed_form_systems import Decay
 
 
 class Recorder(LeafSystem):
@@ -280,41 +267,6 @@ def test_reset_statistics():
             simulator.get_num_publishes()) == (0, 0, 0)
 
 
-def test_simulator_config_round_trip():
-    simulator = Simulator(Doubler())
-    assert ExtractSimulatorConfig(simulator) == SimulatorConfig()
-    config = SimulatorConfig(integration_scheme="runge_kutta2", max_step_size=0.01,
-                             use_error_control=False, target_realtime_rate=0.0,
-                             publish_every_time_step=True)
-    ApplySimulatorConfig(config, simulator)
-    assert isinstance(simulator.get_integrator(), RungeKutta2Integrator)
-    extracted = ExtractSimulatorConfig(simulator)
-    assert extracted.integration_scheme == "runge_kutta2"
-    assert extracted.max_step_size == 0.01
-    assert extracted.use_error_control is False
-    assert extracted.publish_every_time_step is True
-
-
-def test_simulator_config_rejects_unknown_schemes():
-    with pytest.raises(RuntimeError, match="Unknown integration scheme: implicit_eulr"):
-        ApplySimulatorConfig(SimulatorConfig(integration_scheme="implicit_eulr"),
-                             Simulator(Doubler()))
-    with pytest.raises(RuntimeError, match="'cenic' is not offered.*MultibodyPlant"):
-        ApplySimulatorConfig(SimulatorConfig(integration_scheme="cenic"),
-                             Simulator(Doubler()))
-
-
-def test_rk5_config_meets_its_accuracy():
-    from tests.systems.analysis.test_runge_kutta import Oscillator
-    system = Oscillator()
-    simulator = Simulator(system)
-    ApplySimulatorConfig(SimulatorConfig(integration_scheme="runge_kutta5",
-                                         accuracy=1e-9), simulator)
-    simulator.AdvanceTo(3.0)
-    x = simulator.get_context().get_continuous_state_vector().CopyToVector()
-    assert np.max(np.abs(x - [math.cos(6.0), -2 * math.sin(6.0)])) < 1e-7
-
-
 @pytest.mark.parametrize("key, discrete", [("continuous_rk3_default", False),
                                            ("discrete_1ms", True)])
 def test_pendulum_benchmark_matches_drakes_final_state_and_counts(key, discrete):
@@ -347,3 +299,21 @@ def test_diagram_events_fan_out_to_every_leaf():
     assert b.times == pytest.approx([0.0, 0.25, 0.5], abs=1e-15)
     # Updates at 0 (both), 0.1, 0.2, 0.25, 0.3, 0.4, 0.5 (both): 7 events times.
     assert simulator.get_num_discrete_updates() == 7
+
+
+def test_simulator_without_context_refuses_to_run():
+    simulator = Simulator(Integrator(1))
+    simulator.reset_context(None)
+    assert not simulator.has_context()
+    with pytest.raises(RuntimeError, match="Context has not been set"):
+        simulator.AdvanceTo(1.0)
+
+
+def test_default_simulator_uses_error_controlled_rk3_with_drakes_settings():
+    simulator = Simulator(Decay())
+    integrator = simulator.get_integrator()
+    assert isinstance(integrator, RungeKutta3Integrator)
+    assert integrator.get_target_accuracy() == 1e-4
+    assert integrator.get_maximum_step_size() == 0.1
+    assert not integrator.get_fixed_step_mode()
+    assert integrator.supports_error_estimation()

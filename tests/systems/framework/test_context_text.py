@@ -1,9 +1,7 @@
-"""Printed forms as pydrake 1.51 prints them: str(context), str(BasicVector) and the
-config structs' reprs. Every expected text below is pydrake's own output for the
-same script."""
+"""Printed forms of contexts as pydrake 1.51 prints them: str(context) of leaf and diagram
+contexts. Every expected text below is pydrake's own output for the same script."""
 import numpy as np
 
-from systems.analysis import InitializeParams, SimulatorConfig
 from systems.framework import BasicVector, DiagramBuilder, LeafSystem, Value
 
 
@@ -125,20 +123,3 @@ def test_diagram_context_prints_totals_then_each_subcontext_with_content():
         "  1 continuous states\n"
         "    5\n"
         "\n")
-
-
-def test_basic_vector_prints_as_a_list():
-    assert str(BasicVector([1.0])) == "[1.0]"
-    assert str(BasicVector([1.0, 2.5, -3])) == "[1.0, 2.5, -3.0]"
-    assert repr(BasicVector([1.0])) == "BasicVector([1.0])"
-    assert str(BasicVector(0)) == "[]"
-
-
-def test_config_struct_reprs():
-    assert repr(InitializeParams()) == "InitializeParams(suppress_initialization_events=False)"
-    assert repr(InitializeParams(suppress_initialization_events=True)) == (
-        "InitializeParams(suppress_initialization_events=True)")
-    assert repr(SimulatorConfig()) == (
-        "SimulatorConfig(integration_scheme='runge_kutta3', max_step_size=0.1, "
-        "accuracy=0.0001, use_error_control=True, start_time=0.0, "
-        "target_realtime_rate=0.0, publish_every_time_step=False)")

@@ -14,6 +14,8 @@ from systems.framework import AbstractValue, Diagram, DiagramBuilder, LeafSystem
 from systems.framework.diagram_builder import _descendants, _find_cycle
 
 from .fixtures import AbstractEcho, Scaler, StateSource
+from tests.systems.framework.callback_systems import Callbacks
+from systems.primitives import Gain
 
 
 class Feedthrough(LeafSystem):
@@ -453,3 +455,33 @@ def test_graphviz_of_a_nested_diagram_and_a_leaf_are_valid_dot():
     assert _parse_dot(outer.GetGraphvizString()) == (3, 2)
     assert _parse_dot(outer.GetGraphvizString(max_depth=1)) == (2, 1)
     assert _parse_dot(Scaler().GetGraphvizString()) == (1, 0)
+
+
+def test_one_system_in_two_builders_is_refused_with_pydrakes_words():
+    # pydrake's lifetime test accepts an error from either AddSystem or Build that
+    # matches "already.*different Diagram"; here AddSystem refuses at once.
+    system = Callbacks()
+    first = DiagramBuilder()
+    first.AddSystem(system)
+    first.Build()
+    second = DiagramBuilder()
+    with pytest.raises(RuntimeError, match="already.*different Diagram"):
+        second.AddSystem(system)
+    assert second.empty()
+
+
+def test_builder_remove_disconnect_and_connect_to_same():
+    builder = DiagramBuilder()
+    assert builder.empty()
+    a, b, c = (builder.AddNamedSystem(n, Gain(1.0, 1)) for n in "abc")
+    builder.Connect(a.get_output_port(), b.get_input_port())
+    builder.ConnectToSame(b.get_input_port(), c.get_input_port())
+    assert builder.IsConnectedOrExported(c.get_input_port())
+    builder.Disconnect(a.get_output_port(), c.get_input_port())
+    assert not builder.IsConnectedOrExported(c.get_input_port())
+    with pytest.raises(RuntimeError, match="is not connected"):
+        builder.Disconnect(a.get_output_port(), c.get_input_port())
+    builder.RemoveSystem(a)
+    assert [s.get_name() for s in builder.GetSystems()] == ["b", "c"]
+    assert not builder.IsConnectedOrExported(b.get_input_port())
+    DiagramBuilder().AddSystem(a)            # free again after removal

@@ -1,69 +1,13 @@
-"""Input and output ports: Eval, FixValue, HasValue, state output ports and
-their bad-input errors."""
+"""Input ports: Eval, FixValue, HasValue, abstract inputs in a diagram, Allocate, and their
+bad-input errors."""
 import re
 
 import numpy as np
 import pytest
 
-from systems.framework import (AbstractValue, BasicVector, DiagramBuilder, LeafSystem,
-                               PortDataType)
+from systems.framework import AbstractValue, BasicVector, DiagramBuilder, LeafSystem
 
 from .fixtures import AbstractEcho, Scaler
-
-
-class Holder(LeafSystem):
-    def __init__(self):
-        super().__init__()
-        self.xd = self.DeclareDiscreteState(np.array([1.0, 2.0, 3.0]))
-        self.xa = self.DeclareAbstractState(AbstractValue.Make("state"))
-        self.DeclareStateOutputPort("xd", self.xd)
-        self.DeclareStateOutputPort("xa", self.xa)
-
-
-def test_port_descriptions():
-    scaler = Scaler(size=3)
-    port = scaler.get_input_port(0)
-    assert (port.get_name(), port.size(), port.get_index()) == ("u", 3, 0)
-    assert port.get_data_type() == PortDataType.kVectorValued
-    assert scaler.GetOutputPort("y").get_system() is scaler
-    assert scaler.HasInputPort("u") and not scaler.HasInputPort("nope")
-
-
-def test_unknown_port_name_lists_the_valid_ones():
-    with pytest.raises(RuntimeError, match=r"no.*input port named 'v' \(valid port names: u\)"):
-        Scaler().GetInputPort("v")
-
-
-def test_default_port_names_are_u_and_y_numbered():
-    class Anonymous(LeafSystem):
-        def __init__(self):
-            super().__init__()
-            self.DeclareVectorInputPort(None, 1)
-            self.DeclareVectorOutputPort(None, 1, lambda c, o: o.SetAtIndex(0, 0.0))
-
-    system = Anonymous()
-    assert system.get_input_port().get_name() == "u0"
-    assert system.get_output_port().get_name() == "y0"
-
-
-def test_duplicate_port_names_are_rejected():
-    class Twice(LeafSystem):
-        def __init__(self):
-            super().__init__()
-            self.DeclareVectorInputPort("u", 1)
-            self.DeclareVectorInputPort("u", 1)
-
-    with pytest.raises(RuntimeError, match="already has an input port named 'u'"):
-        Twice()
-
-
-def test_eval_returns_a_copy_of_vector_values():
-    scaler = Scaler(k=1.0)
-    context = scaler.CreateDefaultContext()
-    scaler.get_input_port(0).FixValue(context, [1.0, 2.0])
-    first = scaler.get_output_port(0).Eval(context)
-    first[0] = 100.0
-    np.testing.assert_array_equal(scaler.get_output_port(0).Eval(context), [1.0, 2.0])
 
 
 def test_has_value_is_false_until_fixed():
@@ -146,32 +90,6 @@ def test_fix_value_accepts_abstract_values_and_basic_vectors():
     scaler.get_input_port(0).FixValue(scaler_context, BasicVector([4.0, 5.0]))
     np.testing.assert_array_equal(scaler.EvalVectorInput(scaler_context, 0).get_value(),
                                   [4.0, 5.0])
-
-
-def test_state_output_ports_copy_discrete_and_abstract_state():
-    system = Holder()
-    context = system.CreateDefaultContext()
-    np.testing.assert_array_equal(system.GetOutputPort("xd").Eval(context), [1, 2, 3])
-    assert system.GetOutputPort("xa").Eval(context) == "state"
-    context.SetDiscreteState([4.0, 5.0, 6.0])
-    context.SetAbstractState(0, "changed")
-    np.testing.assert_array_equal(system.GetOutputPort("xd").Eval(context), [4, 5, 6])
-    assert system.GetOutputPort("xa").Eval(context) == "changed"
-
-
-def test_state_output_port_does_not_feed_through():
-    assert not Holder().HasAnyDirectFeedthrough()
-    assert Scaler().HasDirectFeedthrough(0, 0)
-
-
-def test_allocate_and_calc_output():
-    scaler = Scaler(k=2.0)
-    context = scaler.CreateDefaultContext()
-    scaler.get_input_port(0).FixValue(context, [1.0, 3.0])
-    outputs = scaler.AllocateOutput()
-    scaler.CalcOutput(context, outputs)
-    assert outputs.num_ports() == 1
-    np.testing.assert_array_equal(outputs.get_vector_data(0).get_value(), [2.0, 6.0])
 
 
 def test_abstract_input_connected_in_a_diagram():

@@ -1,7 +1,7 @@
-"""Event declarations: period/offset validation, EventStatus severity rules."""
+"""Event declarations: periods and offsets are validated."""
 import pytest
 
-from systems.framework import EventStatus, LeafSystem
+from systems.framework import LeafSystem
 
 
 @pytest.mark.parametrize("period", [0.0, -0.1, float("nan"), float("inf")])
@@ -16,14 +16,3 @@ def test_negative_offsets_are_rejected():
     system = LeafSystem()
     with pytest.raises(ValueError, match="offset_sec must be non-negative and finite; got -1.0"):
         system.DeclarePeriodicDiscreteUpdateEvent(0.1, -1.0, lambda context, xd: None)
-
-
-def test_keep_more_severe_prefers_failure_then_termination_then_success():
-    succeeded = EventStatus.Succeeded()
-    failed = EventStatus.Failed(None, "broken")
-    done = EventStatus.ReachedTermination(None, "done")
-    assert EventStatus.DidNothing().KeepMoreSevere(succeeded) is succeeded
-    assert succeeded.KeepMoreSevere(done) is done
-    assert done.KeepMoreSevere(failed) is failed
-    assert failed.KeepMoreSevere(done) is failed
-    assert failed.message() == "broken" and failed.failed()

@@ -1,14 +1,11 @@
-"""System methods for tools (visitors, cloning, forced and initialization events by
-hand, difference-equation queries, residuals), BusValue, Subvector/Supervector,
-DiagramBuilder edits and the template spellings."""
+"""System methods for tools: visitors, cloning, fixed-input copies, initialization and
+forced events by hand, difference and differential equation queries, unique periodic
+updates and implicit residuals."""
 import numpy as np
 import pytest
 
-from systems.framework import (AbstractValue, BasicVector, BusValue, Context,
-                               ContextBase, DiagramBuilder, DiscreteValues,
-                               InputPortSelection, LeafSystem, LeafSystem_,
-                               OutputPortSelection, Subvector, Supervector, SystemBase,
-                               SystemVisitor, Value)
+from systems.framework import (DiagramBuilder, DiscreteValues, LeafSystem, SystemVisitor,
+                               Value)
 from systems.primitives import Adder, Gain, Integrator, ZeroOrderHold
 
 
@@ -117,79 +114,3 @@ def test_visitor_clone_and_fixed_inputs_copy():
     target_context = clone.CreateDefaultContext()
     clone.FixInputPortsFrom(gain, source_context, target_context)
     assert clone.get_output_port().Eval(target_context).tolist() == [6.0]
-
-
-def test_bus_value_keeps_names_in_order_and_checks_types_on_reassignment():
-    bus = BusValue()
-    bus.Set("speed", AbstractValue.Make(1.5))
-    bus.Set("label", Value("wheel"))
-    assert list(bus) == ["speed", "label"]
-    assert bus["speed"] == 1.5 and bus.Find("label") == "wheel" and bus.Find("x") is None
-    bus.Set("speed", AbstractValue.Make(2.5))
-    assert bus["speed"] == 2.5
-    with pytest.raises(KeyError):
-        bus["missing"]
-    with pytest.raises(RuntimeError, match="speed"):
-        bus.Set("speed", AbstractValue.Make("fast"))
-
-
-def test_sub_and_supervectors_are_live_views():
-    base = BasicVector([1.0, 2.0, 3.0, 4.0])
-    middle = Subvector(base, 1, 2)
-    middle.SetAtIndex(1, 30.0)
-    assert base.CopyToVector().tolist() == [1.0, 2.0, 30.0, 4.0]
-    joined = Supervector([BasicVector([9.0]), middle])
-    assert joined.CopyToVector().tolist() == [9.0, 2.0, 30.0]
-    joined.SetFromVector([8.0, 7.0, 6.0])
-    assert base.CopyToVector().tolist() == [1.0, 7.0, 6.0, 4.0]
-    with pytest.raises(IndexError):
-        Subvector(base, 3, 2)
-
-
-def test_builder_remove_disconnect_and_connect_to_same():
-    builder = DiagramBuilder()
-    assert builder.empty()
-    a, b, c = (builder.AddNamedSystem(n, Gain(1.0, 1)) for n in "abc")
-    builder.Connect(a.get_output_port(), b.get_input_port())
-    builder.ConnectToSame(b.get_input_port(), c.get_input_port())
-    assert builder.IsConnectedOrExported(c.get_input_port())
-    builder.Disconnect(a.get_output_port(), c.get_input_port())
-    assert not builder.IsConnectedOrExported(c.get_input_port())
-    with pytest.raises(RuntimeError, match="is not connected"):
-        builder.Disconnect(a.get_output_port(), c.get_input_port())
-    builder.RemoveSystem(a)
-    assert [s.get_name() for s in builder.GetSystems()] == ["b", "c"]
-    assert not builder.IsConnectedOrExported(b.get_input_port())
-    DiagramBuilder().AddSystem(a)            # free again after removal
-
-
-def test_class_hierarchy_selections_and_templates():
-    assert issubclass(LeafSystem, SystemBase) and issubclass(Context, ContextBase)
-    context = Adder(3, 2).CreateDefaultContext()
-    assert (context.num_input_ports(), context.num_output_ports()) == (3, 1)
-    assert int(InputPortSelection.kUseFirstInputIfItExists) == -2
-    assert int(OutputPortSelection.kNoOutput) == -1
-    assert LeafSystem_[float] is LeafSystem and LeafSystem_[None] is LeafSystem
-    with pytest.raises(RuntimeError, match=r"LeafSystem_\[AutoDiffXd\].*not supported"):
-        LeafSystem_["AutoDiffXd"]
-
-
-def test_scalar_conversion_is_refused_clearly():
-    # A plain Python LeafSystem subclass (not a TemplateSystem) does not convert, as in
-    # pydrake; a library system (Gain) converts to AutoDiffXd but not to its own scalar
-    # nor to symbolic scalars.
-    class Plain(LeafSystem):
-        pass
-    plain = Plain()
-    with pytest.raises(RuntimeError, match="of type .*Plain does not support scalar "
-                                           "conversion to type drake::AutoDiffXd"):
-        plain.ToAutoDiffXd()
-    assert plain.ToAutoDiffXdMaybe() is None
-    gain = Gain(1.0, 1)
-    assert type(gain.ToAutoDiffXd()).__name__ == "Gain_[AutoDiffXd]"
-    assert gain.ToSymbolicMaybe() is None
-    assert gain.ToScalarTypeMaybe[float]() is None
-    with pytest.raises(RuntimeError, match="does not support scalar conversion to type "
-                                           "double"):
-        gain.ToScalarType[float]()
-    assert LeafSystem().ke_ticket() != LeafSystem().pe_ticket()

@@ -7,6 +7,9 @@ import pytest
 from systems.autodiff import AutoDiffXd
 from systems.framework import BasicVector_, DiscreteValues_, Subvector
 from systems.primitives import ZeroOrderHold_
+from systems.autodiff import ExtractGradient, InitializeAutoDiff
+from systems.framework import DiagramBuilder
+from systems.primitives import Integrator
 
 _MESSAGE = "dtype=object arrays must be copied, and cannot be referenced"
 
@@ -41,3 +44,27 @@ def test_a_library_calc_writes_autodiff_state_without_the_public_view():
     latched = updated.get_vector(0).get_value()
     assert [v.value() for v in latched] == [3.0, 4.0]
     np.testing.assert_array_equal(latched[0].derivatives(), [1.0, 0.0])
+
+
+AD = AutoDiffXd
+
+
+def test_vector_views_of_autodiff_values_keep_autodiffxd():
+    from systems.framework import Subvector, Supervector
+    vector = BasicVector_[AD]([1.0, 2.0, 3.0])
+    window = Subvector(vector, 1, 2)
+    window.SetFromVector([5.0, AD(6.0, [1.0])])
+    assert [x.value() for x in vector.CopyToVector()] == [1.0, 5.0, 6.0]
+    assert window.GetAtIndex(1).derivatives().tolist() == [1.0]
+    joined = Supervector([vector, BasicVector_[AD]([9.0])])
+    joined.SetFromVector([1.0, 2.0, 3.0, 4.0])
+    assert type(joined.GetAtIndex(3)) is AD and joined.CopyToVector().dtype == object
+    # A Diagram's z partition gathers the leaves' states.
+    builder = DiagramBuilder()
+    builder.AddSystem(Integrator(2))
+    builder.AddSystem(Integrator(1))
+    context = builder.Build().ToAutoDiffXd().CreateDefaultContext()
+    z = context.get_mutable_continuous_state().get_mutable_misc_continuous_state()
+    z.SetFromVector(InitializeAutoDiff([1.0, 2.0, 3.0])[:, 0])
+    np.testing.assert_array_equal(ExtractGradient(context.get_continuous_state_vector()
+                                                  .CopyToVector()), np.eye(3))

@@ -1,61 +1,14 @@
-"""Object lifetimes: a System's own callbacks and back-references hold it weakly, so
-``del system`` frees it at once (no cyclic garbage collection needed); forgetting
-``LeafSystem.__init__`` is refused as in pydrake."""
+"""Object lifetimes: a System's own callbacks and back-references hold it weakly, so del
+system frees it at once (no cyclic garbage collection needed); a port or context of a
+deleted system says so."""
 import gc
 import pickle
 import weakref
 
-import numpy as np
 import pytest
 
 from systems.analysis import Simulator
-from systems.framework import (AbstractValue, BasicVector, Diagram, DiagramBuilder,
-                               LeafSystem, ValueProducer, VectorSystem,
-                               WitnessFunctionDirection)
-
-
-class Callbacks(LeafSystem):
-    """Every kind of declared callback as a bound method of the system."""
-
-    def __init__(self):
-        super().__init__()
-        self.DeclareContinuousState(1)
-        self.xd = self.DeclareDiscreteState(1)
-        self.DeclareVectorInputPort("u", 1)
-        self.DeclareVectorOutputPort("y", 1, self.CalcY)
-        self.DeclareAbstractOutputPort("label", self.MakeLabel, self.CalcLabel)
-        self.DeclareStateOutputPort("xd", self.xd)
-        self.entry = self.DeclareCacheEntry(
-            "twice time", ValueProducer(allocate=self.MakeLabel, calc=self.CalcLabel))
-        self.DeclarePeriodicPublishEvent(0.1, 0.0, self.Publish)
-        self.DeclarePeriodicDiscreteUpdateEvent(0.1, 0.0, self.Update)
-        self.DeclarePerStepPublishEvent(self.Publish)
-        self.DeclareInitializationDiscreteUpdateEvent(self.Update)
-        self.DeclareForcedPublishEvent(self.Publish)
-        self.witness = self.MakeWitnessFunction(
-            "x crosses 1", WitnessFunctionDirection.kCrossesZero, self.Guard)
-        self.published = 0
-
-    def CalcY(self, context, output):
-        output.SetFromVector([2.0 * context.get_time()])
-
-    def MakeLabel(self):
-        return AbstractValue.Make("")
-
-    def CalcLabel(self, context, output):
-        output.set_value(f"t={context.get_time()}")
-
-    def Publish(self, context):
-        self.published += 1
-
-    def Update(self, context, discrete_state):
-        discrete_state.set_value(0, [context.get_time()])
-
-    def Guard(self, context):
-        return context.get_continuous_state_vector()[0] - 1.0
-
-    def DoCalcTimeDerivatives(self, context, derivatives):
-        derivatives.SetFromVector([1.0])
+from tests.systems.framework.callback_systems import Callbacks
 
 
 def _freed_without_gc(make):
@@ -111,62 +64,6 @@ def test_a_port_of_a_deleted_system_says_so():
     with pytest.raises(RuntimeError, match=r"'y': the System it belongs to has been "
                                            r"deleted; keep a reference to the System"):
         port.get_system()
-
-
-def test_forgetting_leaf_system_init_is_a_type_error_naming_it():
-    class Forgot(LeafSystem):
-        def __init__(self):
-            self.gain = 2.0
-
-    with pytest.raises(TypeError, match=r"^systems\.framework\.LeafSystem\.__init__\(\) must "
-                                        r"be called when overriding __init__$"):
-        Forgot()
-
-    class ForgotVector(VectorSystem):
-        def __init__(self):
-            pass
-
-    with pytest.raises(TypeError, match=r"^systems\.framework\.VectorSystem\.__init__\(\)"):
-        ForgotVector()
-
-    class ForgotDiagram(Diagram):
-        def __init__(self):
-            pass
-
-    with pytest.raises(TypeError, match=r"^systems\.framework\.Diagram\.__init__\(\)"):
-        ForgotDiagram()
-
-
-def test_calling_init_late_or_through_a_chain_is_fine():
-    class Base(LeafSystem):
-        def __init__(self, size):
-            super().__init__()
-            self.DeclareVectorOutputPort("y", BasicVector(np.ones(size)), self.Calc)
-
-        def Calc(self, context, output):
-            output.SetFromVector(np.ones(output.size()))
-
-    class Derived(Base):
-        def __init__(self):
-            self.note = "set before super().__init__"
-            super().__init__(3)
-
-    system = Derived()
-    np.testing.assert_array_equal(
-        system.get_output_port(0).Eval(system.CreateDefaultContext()), [1, 1, 1])
-
-
-def test_one_system_in_two_builders_is_refused_with_pydrakes_words():
-    # pydrake's lifetime test accepts an error from either AddSystem or Build that
-    # matches "already.*different Diagram"; here AddSystem refuses at once.
-    system = Callbacks()
-    first = DiagramBuilder()
-    first.AddSystem(system)
-    first.Build()
-    second = DiagramBuilder()
-    with pytest.raises(RuntimeError, match="already.*different Diagram"):
-        second.AddSystem(system)
-    assert second.empty()
 
 
 def test_a_context_does_not_keep_its_system_alive_and_keeps_its_values():
