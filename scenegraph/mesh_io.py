@@ -2,7 +2,9 @@
 
 ``load_mesh_file(path)`` returns plain arrays (vertices (N, 3) [file units],
 triangles (M, 3) int) for any format trimesh reads (.obj, .stl, .ply, .off,
-.glb/.gltf, ...); a tetrahedral legacy-ASCII ``.vtk`` file is read by a small
+.glb/.gltf, ...; trimesh's arrays of a self-contained file are kept on disk
+by scenegraph.mesh_cache, so a new process reads a known file without
+trimesh); a tetrahedral legacy-ASCII ``.vtk`` file is read by a small
 built-in parser (its triangles are the boundary faces of its tetrahedra,
 outward, indexing the file's vertices). Errors are
 RuntimeError naming the file.
@@ -45,6 +47,16 @@ def load_mesh_file(path) -> tuple[np.ndarray, np.ndarray]:
         return V, _vtk_boundary(V, tets, path)
     if ext == ".obj":
         return parse_obj(_check_obj_is_text(path), path)   # the file read once
+    from scenegraph.mesh_cache import CACHED_EXTENSIONS, cached_mesh_arrays
+
+    if ext in CACHED_EXTENSIONS:     # trimesh's answer kept on disk (mesh_cache.py)
+        return cached_mesh_arrays(path, ext, _load_with_trimesh)
+    return _load_with_trimesh(path)
+
+
+def _load_with_trimesh(path: str) -> tuple[np.ndarray, np.ndarray]:
+    """load_mesh_file's arrays of a file trimesh reads (``process=False``:
+    the file's own vertices and triangles)."""
     import trimesh
 
     try:
@@ -68,7 +80,8 @@ def file_has_triangles(path):
     * .stl: binary — the triangle count in the header; ASCII — a "facet".
     * .obj: a face line ("f ").
     * .ply: the header's "element face N" with N > 0.
-    * .dae: a <triangles>, <polylist> or <polygons> element.
+    * .dae: a <triangles>, <polylist> or <polygons> element (its opening
+      or closing tag).
     Other formats: None.
     """
     ext = mesh_extension(path)
@@ -132,8 +145,11 @@ def _quick_has_triangles(ext: str, head: bytes, tail: bytes, size: int):
         return None
     if ext == ".ply":
         return None
+    # A COLLADA file's faces sit after its (large) vertex arrays: the
+    # element's closing tag, after its index list, is usually in the tail.
     return True if any(tag in part for part in (tail, head)
-                       for tag in (b"<triangles", b"<polylist", b"<polygons")) else None
+                       for tag in (b"<triangles", b"<polylist", b"<polygons", b"</triangles>",
+                                   b"</polylist>", b"</polygons>")) else None
 
 
 def parse_obj(data: bytes, what: str) -> tuple[np.ndarray, np.ndarray]:

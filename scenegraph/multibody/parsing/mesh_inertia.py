@@ -3,10 +3,12 @@ without an <inertial> body).
 
 The triangles are read with numpy for binary STL (MuJoCo's usual format: a
 dog of 160 bone meshes reads in a fraction of a second) and through trimesh
-for every other format. The volume, centroid and inertia follow from the
-divergence theorem over the tetrahedra that join each triangle to the origin
-(Drake's and MuJoCo's method). A surface that does not bound a positive
-volume (open, or wound inwards) is replaced by its convex hull, as both do.
+for every other format (the self-contained ones through
+scenegraph.mesh_cache: trimesh's arrays, kept on disk). The volume, centroid
+and inertia follow from the divergence theorem over the tetrahedra that
+join each triangle to the origin (Drake's and MuJoCo's method). A surface
+that does not bound a positive volume (open, or wound inwards) is replaced
+by its convex hull, as both do.
 """
 from __future__ import annotations
 
@@ -27,6 +29,12 @@ def read_triangles(path: str) -> np.ndarray:
                 record = np.dtype([("normal", "<f4", 3), ("corners", "<f4", (3, 3)),
                                    ("attribute", "<u2")])
                 return np.fromfile(f, dtype=record, count=count)["corners"].astype(float)
+    from scenegraph.mesh_cache import CACHED_EXTENSIONS
+    from scenegraph.mesh_io import load_mesh_file, mesh_extension
+
+    if mesh_extension(path) in CACHED_EXTENSIONS:      # trimesh's arrays, kept on disk
+        V, F = load_mesh_file(path)
+        return V[F]
     import trimesh
 
     mesh = trimesh.load(path, force="mesh", process=False)
