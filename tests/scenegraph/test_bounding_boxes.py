@@ -1,5 +1,5 @@
 """pydrake.geometry's bounding-volume names: Aabb, Obb, CalcObb, Compute{Aabb,Obb}For
-{Triangle,Volume}Mesh, Plane, QueryObject.ComputeObbInWorld and the inspector's Obb /
+{Triangle,Volume}Mesh, QueryObject.ComputeObbInWorld and the inspector's Obb /
 convex-hull queries. Closed forms where they exist; Drake's ObbMaker orientation is
 checked against numbers pydrake 1.51 printed for the same input."""
 import copy
@@ -14,7 +14,7 @@ from scenegraph import (Aabb, Box, CalcObb, Capsule, ComputeAabbForTriangleMesh,
                         Plane, ProximityProperties, Role, SceneGraph, Sphere, SurfaceTriangle,
                         TriangleSurfaceMesh, VolumeElement, VolumeMesh)
 from scenegraph.bounding_boxes import _eigenvectors_3x3
-from scenegraph.math import RigidTransform, RollPitchYaw, RotationMatrix
+from scenegraph.math import RigidTransform, RollPitchYaw
 
 _PAD = 2e-14  # Drake's Obb padding for boxes of unit scale
 
@@ -120,24 +120,6 @@ def test_overlap_with_half_space_and_plane():
     assert not Obb.HasOverlap(obb, plane, RigidTransform([0, 0, 1.5 - 1.42]))
     assert Obb.HasOverlap(bv_H=obb, hs_C=HalfSpace(), X_CH=RigidTransform([0, 0, 1.41]))
     assert not Obb.HasOverlap(obb, HalfSpace(), RigidTransform([0, 0, 1.42]))
-
-
-# --- Plane --------------------------------------------------------------------------
-def test_plane_height_reference_point_and_box():
-    p = Plane([0, 0, 2], [1, 1, 1])
-    np.testing.assert_array_equal(p.unit_normal(), [0, 0, 1])
-    np.testing.assert_array_equal(p.reference_point(), [0, 0, 1])   # n̂·d, as Drake
-    assert p.CalcHeight([3, 3, 3]) == 2.0 and p.CalcHeight(point=[0, 0, 0]) == -1.0
-    assert p.BoxOverlaps([1, 1, 0.5], [0, 0, 1.4], RotationMatrix())
-    assert not p.BoxOverlaps(half_width=[1, 1, 0.5], box_center_in_plane=[0, 0, 1.6],
-                             box_orientation_in_plane=RotationMatrix())
-    # Declared normalized: stored as given (pydrake's release build does not check).
-    assert Plane([0, 0, 1], [0, 0, 2], already_normalized=True).CalcHeight([0, 0, 3]) == 1.0
-    with pytest.raises(RuntimeError, match=r"Cannot instantiate plane from normal "
-                                           r"n_F = \[0 0 0\]; its magnitude is too small: 0"):
-        Plane([0, 0, 0], [1, 1, 1])
-    q = copy.deepcopy(p)
-    assert q.CalcHeight([3, 3, 3]) == 2.0
 
 
 # --- CalcObb ------------------------------------------------------------------------

@@ -114,3 +114,36 @@ def test_source_without_frames_needs_no_vector():
     s = st.RegisterSource("static")
     g = st.RegisterAnchoredGeometry(s, GeometryInstance(RigidTransform([1, 2, 3]), Sphere(1), "g"))
     np.testing.assert_array_equal(st.CalcWorldPoses({}).X_WG(g).translation(), [1, 2, 3])
+
+
+def test_frame_pose_vector_api():
+    f = GeometryFrame("x").id()
+    v = FramePoseVector()
+    v.set_value(f, RigidTransform([1.0, 0.0, 0.0]))
+    assert v.has_id(f) and v.size() == 1 and v.ids() == [f]
+    np.testing.assert_array_equal(v.value(f).translation(), [1, 0, 0])
+    v.clear()
+    assert v.size() == 0
+    with pytest.raises(RuntimeError, match="No such FrameId"):
+        v.value(f)
+
+
+def test_frame_pose_vector_answers_only_frame_ids():
+    # Poses are stored by the ids' integer values: the integer itself is not a key.
+    f = GeometryFrame("x").id()
+    v = FramePoseVector({f: RigidTransform([1.0, 0.0, 0.0])})
+    assert not v.has_id(f.get_value())
+    with pytest.raises(RuntimeError, match="No such FrameId"):
+        v.value(f.get_value())
+    with pytest.raises(TypeError):
+        v.set_value(f.get_value(), RigidTransform())
+    assert v.ids() == [f] and list(v.items())[0][0] is f
+
+
+def test_frame_pose_vector_keeps_insertion_order_when_a_pose_is_replaced():
+    a, b = GeometryFrame("a").id(), GeometryFrame("b").id()
+    v = FramePoseVector({a: RigidTransform(), b: RigidTransform()})
+    v.set_value(a, RigidTransform([0.0, 2.0, 0.0]))
+    assert v.ids() == [a, b]
+    assert [fid for fid, _ in v.items()] == [a, b]
+    np.testing.assert_array_equal(dict(v.items())[a].translation(), [0, 2, 0])

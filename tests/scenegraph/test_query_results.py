@@ -11,6 +11,7 @@ from scenegraph import (Box, FramePoseVector, GeometryFrame, GeometryInstance,
                         ProximityProperties, SceneGraph, Sphere)
 from scenegraph.math import RigidTransform
 from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
+from scenegraph import GeometryId, SignedDistanceToPoint
 
 
 @pytest.fixture
@@ -86,3 +87,16 @@ def test_results_pickle_with_their_values(three_spheres):
     assert (copy.id_A, copy.id_B, copy.depth) == (r.id_A, r.id_B, r.depth)
     d = query.ComputeSignedDistancePairwiseClosestPoints()[0]
     assert isinstance(pickle.loads(pickle.dumps(d)), SignedDistancePair)
+
+
+def test_default_constructed_results_hold_default_ids():
+    for ids in ((SignedDistancePair().id_A, SignedDistancePair().id_B),
+                (PenetrationAsPointPair().id_A, PenetrationAsPointPair().id_B),
+                (SignedDistanceToPoint().id_G,)):
+        for geometry_id in ids:
+            assert isinstance(geometry_id, GeometryId)
+            assert not geometry_id.is_valid()
+            assert geometry_id == GeometryId()
+            assert repr(geometry_id) == "<GeometryId value=0>"
+    assert PenetrationAsPointPair().depth == -1.0
+    assert SignedDistancePair().distance == 0.0

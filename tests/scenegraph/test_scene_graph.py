@@ -1,42 +1,19 @@
 """SceneGraph as a LeafSystem: pose ports, model vs context, cached world
 poses, the live and baked QueryObject, and SceneGraph in a Diagram."""
-import copy
 
 import numpy as np
 import pytest
 
-from scenegraph import (Box, CollisionFilterDeclaration, FramePoseVector, GeometryFrame, GeometryInstance,
-                        GeometrySet, IllustrationProperties, ProximityProperties, Role,
-                        Sphere)
+from scenegraph import (CollisionFilterDeclaration, FramePoseVector, GeometryFrame,
+                        GeometryInstance, GeometrySet, IllustrationProperties,
+                        ProximityProperties, Role, Sphere)
 from scenegraph.math import RigidTransform, RollPitchYaw, RotationMatrix
 from scenegraph.query_object import QueryObject
 from scenegraph.scene_graph import SceneGraph
 from systems.framework import AbstractValue, BasicVector, DiagramBuilder, LeafSystem
-
-
-def _scene():
-    """Source 'robot' with frame F1 on the world and F2 on F1; a sphere on F2
-    (proximity) and an anchored box (proximity + illustration)."""
-    scene_graph = SceneGraph()
-    source = scene_graph.RegisterSource("robot")
-    f1 = scene_graph.RegisterFrame(source, GeometryFrame("F1"))
-    f2 = scene_graph.RegisterFrame(source, f1, GeometryFrame("F2"))
-    ball = scene_graph.RegisterGeometry(
-        source, f2, GeometryInstance(RigidTransform([0.0, 0.0, 0.1]), Sphere(0.1), "ball"))
-    scene_graph.AssignRole(source, ball, ProximityProperties())
-    floor = scene_graph.RegisterAnchoredGeometry(
-        source, GeometryInstance(RigidTransform([0.0, 0.0, -0.5]), Box(2, 2, 1), "floor"))
-    scene_graph.AssignRole(source, floor, ProximityProperties())
-    scene_graph.AssignRole(source, floor, IllustrationProperties())
-    return scene_graph, source, f1, f2, ball, floor
-
-
-def _poses(f1, f2, x=0.0):
-    poses = FramePoseVector()
-    poses.set_value(f1, RigidTransform([x, 0.0, 0.0]))
-    poses.set_value(f2, RigidTransform(RotationMatrix.MakeZRotation(np.pi / 2),
-                                       [0.0, 1.0, 0.0]))
-    return poses
+from tests.scenegraph.frame_chain_scene import _scene, _poses
+from scenegraph import GeometryConfigurationVector, SourceId
+from systems.framework import PortDataType
 
 
 def test_each_source_gets_a_pose_port_and_there_is_a_query_port():
@@ -194,23 +171,6 @@ def test_duplicate_source_names_are_rejected_without_adding_a_port():
     assert scene_graph.num_input_ports() == 2  # robot_pose, robot_configuration
 
 
-def test_copying_a_query_object_bakes_it():
-    scene_graph, source, f1, f2, ball, _ = _scene()
-    context = scene_graph.CreateDefaultContext()
-    port = scene_graph.get_source_pose_port(source)
-    port.FixValue(context, _poses(f1, f2, x=0.0))
-    live = scene_graph.get_query_output_port().Eval(context)
-    baked = copy.copy(live)
-    deep = copy.deepcopy(live)
-    port.FixValue(context, _poses(f1, f2, x=5.0))
-    scene_graph.RemoveGeometry(context, source, ball)
-    assert live.inspector().num_geometries() == 1
-    for frozen in (baked, deep):
-        assert frozen.GetPoseInWorld(ball).translation()[0] == 0.0
-        assert frozen.inspector().num_geometries() == 2
-    assert live.GetPoseInWorld(f1).translation()[0] == 5.0
-
-
 def test_the_query_port_is_recomputed_at_each_pose_change_as_drakes():
     """As in Drake, the query port's value depends on the pose inputs: out of
     date after a pose change, recomputed by the next Eval (its serial number
@@ -237,22 +197,6 @@ def test_the_query_port_is_recomputed_at_each_pose_change_as_drakes():
     np.testing.assert_allclose(other_query.GetPoseInWorld(frame_id=f1).translation(),
                                [5.0, 0.0, 0.0])
     np.testing.assert_allclose(query.GetPoseInWorld(frame_id=f1).translation(), [2.0, 0.0, 0.0])
-
-
-def test_a_default_query_object_is_invalid():
-    with pytest.raises(RuntimeError, match="invalid QueryObject"):
-        QueryObject().inspector()
-
-
-def test_query_object_rejects_unknown_ids():
-    scene_graph, source, f1, f2, ball, _ = _scene()
-    context = scene_graph.CreateDefaultContext()
-    scene_graph.get_source_pose_port(source).FixValue(context, _poses(f1, f2))
-    query = scene_graph.get_query_output_port().Eval(context)
-    scene_graph.RemoveGeometry(context, source, ball)
-    with pytest.raises(RuntimeError, match=f"Referenced geometry {ball} has not been "
-                                           f"registered"):
-        query.GetPoseInWorld(ball)
 
 
 # --- SceneGraph inside a Diagram ----------------------------------------------------
@@ -322,3 +266,21 @@ def test_consumer_in_a_diagram_sees_new_poses_computed_once_per_change():
     np.testing.assert_allclose(output.Eval(context), [1.0, 1.5, 0.0], atol=1e-15)
     output.Eval(context)
     assert (reader.calls, scene_graph.num_world_pose_calcs) == (2, 2)
+
+
+def test_each_source_has_a_configuration_port():
+    builder = DiagramBuilder()
+    sg = builder.AddSystem(SceneGraph())
+    a, b = sg.RegisterSource("alpha"), sg.RegisterSource("beta")
+    names = [sg.get_input_port(i).get_name() for i in range(sg.num_input_ports())]
+    assert names == ["alpha_pose", "alpha_configuration", "beta_pose", "beta_configuration"]
+    port = sg.get_source_configuration_port(b)
+    assert port.get_name() == "beta_configuration"
+    assert port.get_data_type() == PortDataType.kAbstractValued
+    assert isinstance(port.Allocate().get_value(), GeometryConfigurationVector)
+    with pytest.raises(RuntimeError, match="not registered"):
+        sg.get_source_configuration_port(SourceId.get_new_id())
+    # Unconnected configuration ports never block evaluation (nothing is deformable).
+    context = sg.CreateDefaultContext()
+    sg.get_query_output_port().Eval(context).inspector()
+    assert sg.get_source_pose_port(a).get_name() == "alpha_pose"

@@ -3,6 +3,8 @@ import numpy as np
 import pytest
 
 from scenegraph.math import Quaternion, RollPitchYaw, RotationMatrix
+import math
+from scenegraph import math as dm
 
 
 def test_matrix_is_rz_ry_rx():
@@ -50,3 +52,37 @@ def test_non_finite_angle_raises():
 
 def test_quaternion_identity_gives_zero_angles():
     np.testing.assert_array_equal(RollPitchYaw(Quaternion()).vector(), [0.0, 0.0, 0.0])
+
+
+def test_roll_pitch_yaw_rates_match_finite_differences():
+    rpy = dm.RollPitchYaw(0.3, -0.4, 1.1)
+    rates = np.array([0.5, -0.2, 0.7])
+    h = 1e-6
+    R0 = rpy.ToRotationMatrix().matrix()
+    R1 = dm.RollPitchYaw(rpy.vector() + h * rates).ToRotationMatrix().matrix()
+    R_dot = (R1 - R0) / h
+    np.testing.assert_allclose(rpy.CalcRotationMatrixDt(rates), R_dot, atol=1e-5)
+    w_A = rpy.CalcAngularVelocityInParentFromRpyDt(rates)
+    np.testing.assert_allclose(dm.VectorToSkewSymmetric(w_A), R_dot @ R0.T, atol=1e-5)
+    np.testing.assert_allclose(rpy.CalcRpyDtFromAngularVelocityInParent(w_A), rates)
+    w_D = rpy.CalcAngularVelocityInChildFromRpyDt(rates)
+    np.testing.assert_allclose(w_D, R0.T @ w_A, atol=1e-14)
+    np.testing.assert_allclose(rpy.CalcRpyDtFromAngularVelocityInChild(w_D), rates)
+    # Second derivatives: differentiate w(t) for rpy(t) = rpy + t·rates + t²/2·accel.
+    accel = np.array([0.1, 0.3, -0.2])
+
+    def w_parent(t):
+        state = dm.RollPitchYaw(rpy.vector() + t * rates + 0.5 * t * t * accel)
+        return state.CalcAngularVelocityInParentFromRpyDt(rates + t * accel)
+    alpha_A = (w_parent(h) - w_parent(-h)) / (2 * h)
+    np.testing.assert_allclose(rpy.CalcRpyDDtFromRpyDtAndAngularAccelInParent(rates, alpha_A),
+                               accel, atol=1e-7)
+
+    def w_child(t):
+        state = dm.RollPitchYaw(rpy.vector() + t * rates + 0.5 * t * t * accel)
+        return state.CalcAngularVelocityInChildFromRpyDt(rates + t * accel)
+    alpha_D = (w_child(h) - w_child(-h)) / (2 * h)
+    np.testing.assert_allclose(rpy.CalcRpyDDtFromAngularAccelInChild(rates, alpha_D),
+                               accel, atol=1e-7)
+    with pytest.raises(RuntimeError, match="gimbal"):
+        dm.RollPitchYaw(0.0, math.pi / 2, 0.0).CalcRpyDtFromAngularVelocityInParent(w_A)

@@ -5,7 +5,7 @@ import pickle
 import numpy as np
 import pytest
 
-from scenegraph.math import Quaternion, RollPitchYaw, RotationMatrix
+from scenegraph.math import RollPitchYaw, RotationMatrix
 
 
 def test_default_is_exact_identity():
@@ -131,15 +131,3 @@ def test_copy_deepcopy_pickle_preserve_value():
     R = RollPitchYaw(0.1, 0.2, 0.3).ToRotationMatrix()
     for R2 in (copy.copy(R), copy.deepcopy(R), pickle.loads(pickle.dumps(R))):
         assert R2.IsExactlyEqualTo(R)
-
-
-def test_quaternion_not_normalized_raises():
-    with pytest.raises(RuntimeError, match="not normalized"):
-        Quaternion([1.0, 1.0, 0.0, 0.0])
-
-
-def test_quaternion_rotation_and_product():
-    qz = Quaternion(np.cos(0.25), 0, 0, np.sin(0.25))
-    q = qz.multiply(qz)
-    np.testing.assert_allclose(q.rotation(), RotationMatrix.MakeZRotation(1.0).matrix(), atol=1e-15)
-    np.testing.assert_allclose(q.inverse().multiply(q).wxyz(), [1, 0, 0, 0], atol=1e-15)

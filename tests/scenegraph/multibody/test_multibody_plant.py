@@ -11,6 +11,9 @@ from scenegraph.multibody import (BodyIndex, FixedOffsetFrame, FrameIndex, Joint
                                   default_model_instance, world_model_instance)
 from tests.scenegraph.multibody.plant_builders import (planar_arm, two_trees,
                                                        unit_sphere_inertia)
+from scenegraph.math import RollPitchYaw
+from scenegraph.multibody import (DiscreteContactApproximation, QuaternionFloatingJoint,
+                                  RpyFloatingJoint, SpatialVelocity)
 
 
 @pytest.fixture(scope="module")
@@ -329,3 +332,85 @@ def test_unique_floating_base_needs_the_only_body_jointed_to_the_world():
     assert not plant.HasUniqueFloatingBaseBody(mi)
     with pytest.raises(RuntimeError, match="'m' does not have a unique floating base body"):
         plant.GetUniqueFloatingBaseBodyOrThrow(mi)
+
+
+# --- free bodies and floating base bodies --------------------------------------------------
+def _free_bodies_plant():
+    """pydrake 1.51's example: a unjointed (floating base); c, d explicit quaternion/rpy
+    floating joints to the world; e a quaternion joint to a; f revolute to a."""
+    plant = MultibodyPlant(0.0)
+    b = {n: plant.AddRigidBody(n, unit_sphere_inertia()) for n in "acdef"}
+    plant.AddJoint(QuaternionFloatingJoint("qj", plant.world_frame(), b["c"].body_frame()))
+    plant.AddJoint(RpyFloatingJoint("rj", plant.world_frame(), b["d"].body_frame()))
+    plant.AddJoint(QuaternionFloatingJoint("qe", b["a"].body_frame(), b["e"].body_frame()))
+    plant.AddJoint(RevoluteJoint("rv", b["a"].body_frame(), b["f"].body_frame(), [0, 0, 1]))
+    plant.Finalize()
+    return plant, b
+
+
+def test_only_finalize_made_floating_joints_make_floating_base_bodies():
+    plant, b = _free_bodies_plant()
+    assert plant.GetFloatingBaseBodies() == {b["a"].index()}
+    assert [b[n].is_floating_base_body() for n in "acdef"] == [True] + [False] * 4
+    assert [b[n].has_quaternion_dofs() for n in "acdef"] == [True, True, False, True, False]
+
+
+def test_free_body_methods_take_any_six_dof_joint():
+    plant, b = _free_bodies_plant()
+    context = plant.CreateDefaultContext()
+    X = RigidTransform(RollPitchYaw(0.1, 0.2, 0.3), [1.0, 2.0, 3.0])
+    V = SpatialVelocity(w=[0.1, 0.2, 0.3], v=[1, 2, 3])
+    for n in "acde":
+        plant.SetFreeBodyPose(context, b[n], X_JpJc=X)
+        assert plant.GetFreeBodyPose(context, b[n]).IsNearlyEqualTo(X, 1e-12), n
+        plant.SetFreeBodySpatialVelocity(context=context, body=b[n], V_JpJc=V)
+        joint = plant.GetJointByName({"a": "a", "c": "qj", "d": "rj", "e": "qe"}[n])
+        np.testing.assert_allclose(joint.get_angular_velocity(context), [0.1, 0.2, 0.3])
+    plant.SetFreeBodyPose(context, b["c"], X_PB=RigidTransform([4.0, 5.0, 6.0]))
+    np.testing.assert_allclose(plant.GetFreeBodyPose(context, b["c"]).translation(), [4, 5, 6])
+    plant.SetFreeBodySpatialVelocity(b["c"], SpatialVelocity([0, 0, 1], [0, 0, 0]), context)
+    np.testing.assert_allclose(plant.GetJointByName("qj").get_angular_velocity(context),
+                               [0, 0, 1])
+    for call in (lambda: plant.SetFreeBodyPose(context, b["f"], X),
+                 lambda: plant.GetFreeBodyPose(context, b["f"]),
+                 lambda: plant.SetFreeBodySpatialVelocity(context, b["f"], V)):
+        with pytest.raises(RuntimeError, match="Body 'f' is not a free body"):
+            call()
+    with pytest.raises(RuntimeError, match="not a floating base body"):
+        plant.SetFloatingBaseBodyPoseInWorldFrame(context, b["c"], X)
+
+
+def test_default_floating_base_pose_is_echoed_for_any_body():
+    plant, b = _free_bodies_plant()
+    for n in "acf":
+        plant.SetDefaultFloatingBaseBodyPose(b[n], X_WB=RigidTransform([1.0, 2.0, 4.0]))
+        np.testing.assert_allclose(
+            plant.GetDefaultFloatingBaseBodyPose(b[n]).translation(), [1, 2, 4])
+    q = plant.GetPositions(plant.CreateDefaultContext())
+    a_start = b["a"].floating_positions_start()
+    np.testing.assert_allclose(q[a_start + 4:a_start + 7], [1, 2, 4])   # reaches a's joint
+    np.testing.assert_allclose(plant.GetJointByName("qj").get_default_translation(), 0)
+
+
+def test_multibody_plant_config_has_pydrakes_defaults_and_is_applied():
+    from scenegraph import HydroelasticContactRepresentation as Rep
+    from scenegraph.multibody import AddMultibodyPlant, ContactModel, MultibodyPlantConfig
+    from systems.framework import DiagramBuilder
+    assert repr(MultibodyPlantConfig()) == (
+        "MultibodyPlantConfig(time_step=0.001, use_sampled_output_ports=True, "
+        "penetration_allowance=0.001, stiction_tolerance=0.0001, "
+        "contact_model='hydroelastic_with_fallback', discrete_contact_approximation='lagged', "
+        "sap_near_rigid_threshold=1.0, contact_surface_representation='polygon', "
+        "adjacent_bodies_collision_filters=True)")
+    plant, scene_graph = AddMultibodyPlant(
+        MultibodyPlantConfig(time_step=0.01, contact_model="point",
+                             discrete_contact_approximation="similar",
+                             contact_surface_representation="triangle"), DiagramBuilder())
+    assert plant.get_contact_model() is ContactModel.kPoint
+    assert plant.get_discrete_contact_approximation() is DiscreteContactApproximation.kSimilar
+    assert plant.get_contact_surface_representation() is Rep.kTriangle
+    with pytest.raises(RuntimeError, match="Unknown contact_model: 'foo'"):
+        AddMultibodyPlant(MultibodyPlantConfig(contact_model="foo"), DiagramBuilder())
+    with pytest.raises(RuntimeError, match="Unknown discrete_contact_approximation"):
+        AddMultibodyPlant(MultibodyPlantConfig(discrete_contact_approximation="x"),
+                          DiagramBuilder())

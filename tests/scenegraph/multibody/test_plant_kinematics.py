@@ -11,6 +11,7 @@ from scenegraph.math import RigidTransform, RotationMatrix
 from scenegraph.multibody import JacobianWrtVariable, SpatialVelocity
 from tests.scenegraph.multibody.plant_builders import (L1, L2, every_joint_tree, planar_arm,
                                                        random_q)
+from scenegraph.multibody import MultibodyPlant, SpatialInertia
 
 kV, kQDot = JacobianWrtVariable.kV, JacobianWrtVariable.kQDot
 
@@ -270,3 +271,61 @@ def test_root_context_is_refused_naming_the_fix():
     root = builder.Build().CreateDefaultContext()
     with pytest.raises(RuntimeError, match="root Diagram's Context.*GetMyContextFromRoot"):
         plant.EvalBodyPoseInWorld(root, link2)
+
+
+# --- velocities, energies, centre of mass -----------------------------------------------
+def _arm_context(q, v):
+    builder, plant, _, link1, link2 = planar_arm(with_scene_graph=False)
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    plant.SetPositions(context, q)
+    plant.SetVelocities(context, v)
+    return plant, context, link1, link2
+
+
+def test_relative_spatial_velocity_is_this_minus_other():
+    q, v = [0.4, -0.7], [0.3, 0.9]
+    plant, context, link1, link2 = _arm_context(q, v)
+    B, C, W = link1.body_frame(), link2.body_frame(), plant.world_frame()
+    V_W_BC_W = C.CalcRelativeSpatialVelocityInWorld(context, other_frame=B)
+    # w_BC = q2dot z; v_W_BoCo = d/dt(L1 (cos q1, sin q1, 0)).
+    np.testing.assert_allclose(V_W_BC_W.get_coeffs(),
+                               [0, 0, v[1], -L1 * np.sin(q[0]) * v[0],
+                                L1 * np.cos(q[0]) * v[0], 0], atol=1e-12)
+    V_M_BC_E = C.CalcRelativeSpatialVelocity(context, other_frame=B, measured_in_frame=B,
+                                             expressed_in_frame=C)
+    expected = C.CalcSpatialVelocity(context, B, C) - B.CalcSpatialVelocity(context, B, C)
+    np.testing.assert_allclose(V_M_BC_E.get_coeffs(), expected.get_coeffs(), atol=1e-12)
+    assert np.linalg.norm(C.CalcRelativeSpatialVelocity(context, B, W, W).get_coeffs()
+                          - V_W_BC_W.get_coeffs()) < 1e-12
+
+
+def test_energies_of_a_free_sphere_are_the_closed_forms():
+    plant = MultibodyPlant(0.0)
+    m, r = 3.0, 0.2
+    ball = plant.AddRigidBody("ball", SpatialInertia.SolidSphereWithMass(m, r))
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    plant.SetFreeBodyPose(context, ball, RigidTransform([0.5, -1.0, 2.0]))
+    w, v = np.array([0.3, -0.4, 1.2]), np.array([1.0, 2.0, -0.5])
+    plant.SetFreeBodySpatialVelocity(context, ball, SpatialVelocity(w=w, v=v))
+    I = 0.4 * m * r * r
+    assert plant.CalcKineticEnergy(context) == pytest.approx(0.5 * m * v @ v + 0.5 * I * w @ w)
+    assert plant.EvalKineticEnergy(context) == plant.CalcKineticEnergy(context)
+    assert plant.CalcPotentialEnergy(context) == pytest.approx(m * 9.81 * 2.0)
+    assert plant.EvalPotentialEnergy(context) == plant.CalcPotentialEnergy(context)
+    assert plant.CalcConservativePower(context) == pytest.approx(-m * 9.81 * -0.5)
+    assert plant.CalcNonConservativePower(context) == 0.0
+
+
+def test_center_of_mass_jacobian_in_a_moving_frame():
+    q, v = np.array([0.4, -0.7]), np.array([0.3, 0.9])
+    plant, context, link1, link2 = _arm_context(q, v)
+    W, A = plant.world_frame(), link1.body_frame()
+    J = plant.CalcJacobianCenterOfMassTranslationalVelocity(
+        context, JacobianWrtVariable.kV, frame_A=A, frame_E=W)
+    p_WScm = plant.CalcCenterOfMassPositionInWorld(context)
+    v_WScm = plant.CalcCenterOfMassTranslationalVelocityInWorld(context)
+    X_WA = A.CalcPoseInWorld(context)
+    v_WAp = A.CalcSpatialVelocityInWorld(context).Shift(p_WScm - X_WA.translation())
+    np.testing.assert_allclose(J @ v, v_WScm - v_WAp.translational(), atol=1e-12)

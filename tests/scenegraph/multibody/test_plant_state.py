@@ -175,25 +175,6 @@ def test_ports_are_named_as_pydrake():
     assert plant.HasOutputPort("DefaultModelInstance_state")
 
 
-@pytest.mark.parametrize("method, args", [
-    ("CalcMassMatrix", (None,)), ("CalcInverseDynamics", (None, None, None)),
-    ("get_actuation_input_port", ()), ("get_contact_results_output_port", ()),
-    ("CalcGravityGeneralizedForces", (None,))])
-def test_dynamics_are_not_offered_and_say_so(method, args):
-    plant = MultibodyPlant(0.0)
-    with pytest.raises(NotImplementedError, match=f"MultibodyPlant.{method}\\(\\) is not "
-                                                  f"offered.*no dynamics"):
-        getattr(plant, method)(*args)
-
-
-def test_contact_settings_are_accepted_and_stored():
-    from scenegraph.multibody import DiscreteContactApproximation
-    plant = MultibodyPlant(0.001)
-    plant.set_discrete_contact_approximation(DiscreteContactApproximation.kSap)
-    plant.set_penetration_allowance(0.002)
-    assert plant.get_discrete_contact_approximation() is DiscreteContactApproximation.kSap
-
-
 def test_negative_time_step_is_refused():
     with pytest.raises(ValueError, match="time_step must be non-negative and finite; got -1"):
         MultibodyPlant(-1.0)

@@ -19,6 +19,7 @@ from scenegraph.visualization import ContactVisualizer, ContactVisualizerParams
 from scenegraph.visualization.contact_visualizer import surface_force_W
 from tests.scenegraph.visualization.scene_reader import array, fold, read_scene
 from tests.scenegraph.visualization.scenes import build
+from scenegraph import Box, HalfSpace
 
 PREFIX = "/drake/contact_forces"
 
@@ -220,3 +221,32 @@ def test_rejects_bad_params(meshcat):
         ContactVisualizer(meshcat, ContactVisualizerParams(newtons_per_meter=0.0))
     with pytest.raises(RuntimeError, match="publish_period"):
         ContactVisualizer(meshcat, ContactVisualizerParams(publish_period=float("nan")))
+
+
+def test_manifold_points_draw_one_arrow_per_corner_of_a_resting_box(meshcat):
+    params = ContactVisualizerParams(depth_scale=100.0, radius=0.002, manifold_points=True)
+
+    def add(bodies):
+        bodies.add("ground", HalfSpace(), roles=("proximity",))
+        bodies.add("brick", Box(0.2, 0.1, 0.08), roles=("proximity",),
+                   X_WF=RigidTransform([0.0, 0.0, 0.039]))
+
+    def add_systems(builder, scene_graph):
+        return ContactVisualizer.AddToBuilder(builder, scene_graph, meshcat, params)
+    diagram, _, _, visualizer = build(add, add_systems=add_systems)
+    context = diagram.CreateDefaultContext()
+    visualizer.ForcedPublish(visualizer.GetMyContextFromRoot(context))
+    state = fold(read_scene(meshcat))
+    bases = []
+    for i in range(4):
+        path = f"{PREFIX}/ground+brick/{i}"
+        assert state["properties"][(path, "visible")] is True
+        X_WP = state["transforms"][path]
+        bases.append(X_WP[:3, 3])
+        # Length depth·scale = 0.1 m: the head sits at the tip.
+        assert state["transforms"][f"{path}/head"][:3, 3] == pytest.approx([0, 0, 0.1])
+    assert f"{PREFIX}/ground+brick/4" not in state["transforms"]
+    # Bases halfway between the corners and the ground: z = -0.0005 (float32 on the wire).
+    bases = np.array(bases)[np.lexsort(np.array(bases).T[::-1])]
+    expected = [[sx * 0.1, sy * 0.05, -0.0005] for sx in (-1, 1) for sy in (-1, 1)]
+    np.testing.assert_allclose(bases, expected, atol=1e-6)

@@ -1,44 +1,17 @@
-"""pydrake.geometry names around Meshcat: MeshcatPointCloudVisualizer with a small
-PointCloud, Set2dRenderMode/ResetRenderMode, SetEnvironmentMap, StaticZip,
-MeshcatAnimation start time, and Drake's Graphviz decoration of the visualizers;
-what a browser would receive is read back over the websocket."""
-import io
-import zipfile
+"""MeshcatPointCloudVisualizer: ports, publishing every 1/32 s, the default colour, and an
+RgbdSensor's cloud reaching Meshcat; what a browser would receive is read back over the
+websocket."""
 
 import numpy as np
 import pytest
 
-from scenegraph import (BaseField, Fields, MeshcatPointCloudVisualizer, MeshcatVisualizer,
-                        PointCloud, Rgba, SceneGraph)
+from scenegraph import BaseField, Fields, MeshcatPointCloudVisualizer, PointCloud, Rgba
 from scenegraph.math import RigidTransform
-from scenegraph.visualization import MeshcatAnimation
 from systems.framework import DiagramBuilder, PortDataType
 from tests.scenegraph.visualization.scene_reader import array, fold, read_scene
-
-
-# --- PointCloud -----------------------------------------------------------------------
-def test_point_cloud_fields_defaults_and_resize():
-    cloud = PointCloud(3)
-    assert cloud.size() == 3 and cloud.has_xyzs() and not cloud.has_rgbs()
-    assert cloud.xyzs().dtype == np.float32 and np.isnan(cloud.xyzs()).all()
-    with pytest.raises(ValueError):
-        cloud.xyzs()[0, 0] = 1.0                       # read-only view, as pydrake's
-    cloud.mutable_xyzs()[:] = np.arange(9).reshape(3, 3)
-    np.testing.assert_array_equal(cloud.xyz(2), [2, 5, 8])
-    with pytest.raises(RuntimeError, match="rgbs"):
-        cloud.rgbs()
-    colored = PointCloud(new_size=2, fields=Fields(BaseField.kXYZs | BaseField.kRGBs))
-    assert colored.rgbs().dtype == np.uint8 and not colored.rgbs().any()
-    colored.mutable_rgb(1)[:] = [255, 0, 10]
-    colored.resize(3)
-    np.testing.assert_array_equal(colored.rgbs(), [[0, 255, 0], [0, 0, 0], [0, 10, 0]])
-    assert np.isnan(colored.xyz(2)).all()
-    copy = PointCloud(colored)
-    copy.mutable_rgbs()[:] = 1
-    assert colored.rgb(0).tolist() == [0, 0, 0]        # a deep copy
-    assert Fields(BaseField.kXYZs | BaseField.kRGBs).base_fields() == 10
-    with pytest.raises(RuntimeError, match="no fields"):
-        PointCloud(1, Fields(BaseField.kNone))
+from scenegraph.sensors import DepthImageToPointCloud, RgbdSensor
+from systems.analysis import Simulator
+from tests.scenegraph.sensors.camera_scenes import _scene, _depth_camera
 
 
 # --- MeshcatPointCloudVisualizer -------------------------------------------------------
@@ -106,70 +79,43 @@ def test_point_cloud_visualizer_default_color(meshcat):
         MeshcatPointCloudVisualizer(meshcat, "x", -1.0)
 
 
-def test_graphviz_names_the_meshcat_path(meshcat):
+class _FakeMeshcat:
+    """Records what MeshcatPointCloudVisualizer sends."""
+
+    def __init__(self):
+        self.objects, self.transforms = {}, {}
+
+    def SetObject(self, path, cloud, point_size, rgba):
+        self.objects[path] = cloud
+
+    def SetTransform(self, path, X):
+        self.transforms[path] = X
+
+
+def test_the_sensors_cloud_reaches_meshcat():
     builder = DiagramBuilder()
-    scene_graph = builder.AddSystem(SceneGraph())
-    MeshcatVisualizer.AddToBuilder(builder, scene_graph, meshcat)
-    cloud_viz = builder.AddSystem(MeshcatPointCloudVisualizer(meshcat, "/abs/cloud"))
-    cloud_viz.set_name("clouds")
-    dot = builder.Build().GetGraphvizString()
-    assert "<B>MeshcatVisualizer</B><BR/>\nname=meshcat_visualizer(visualizer)<BR/>\n" \
-           "path=/drake/visualizer\n" in dot
-    assert "name=clouds<BR/>\npath=/abs/cloud\n" in dot
-    assert dot.count("meshcat_in [label=Meshcat, color=magenta];") == 2
-    # SceneGraph keeps its default (memory-object) name, which Drake does not print.
-    assert "name=scenegraph/" not in dot
-
-
-# --- Meshcat render modes, environment map, static zip ---------------------------------
-def test_2d_render_mode_and_reset(meshcat):
-    meshcat.Set2dRenderMode(xmin=-2.0, xmax=3.0, ymin=-1.5, ymax=0.5)
-    state = fold(read_scene(meshcat))
-    camera = state["objects"]["/Cameras/default/rotated"]["object"]
-    assert camera["type"] == "OrthographicCamera"
-    assert (camera["left"], camera["right"], camera["bottom"], camera["top"]) == \
-        (-2.0, 3.0, -1.5, 0.5)
-    np.testing.assert_allclose(state["transforms"]["/Cameras/default"][:3, 3], [0, -1, 0])
-    for path in ("/Background", "/Grid", "/Axes"):
-        assert state["properties"][(path, "visible")] is False
-    meshcat.ResetRenderMode()
-    state = fold(read_scene(meshcat))
-    assert state["objects"]["/Cameras/default/rotated"]["object"]["type"] == \
-        "PerspectiveCamera"
-    assert state["properties"][("/Cameras/default/rotated/<object>", "position")] == \
-        [0.0, 1.0, 3.0]
-    assert all(state["properties"][(p, "visible")] is True
-               for p in ("/Background", "/Grid", "/Axes"))
-
-
-def test_environment_map(meshcat, tmp_path):
-    image = tmp_path / "sky.png"
-    image.write_bytes(b"\x89PNG\r\n\x1a\nfake")
-    meshcat.SetEnvironmentMap(image)
-    value = fold(read_scene(meshcat))["properties"][("/Background/<object>",
-                                                     "environment_map")]
-    assert value.startswith("data:image/png;base64,")
-    meshcat.SetEnvironmentMap("")
-    assert fold(read_scene(meshcat))["properties"][("/Background/<object>",
-                                                    "environment_map")] == ""
-    with pytest.raises(RuntimeError, match="Cannot open '.*missing.png' when attempting "
-                                           "to set property 'environment_map'"):
-        meshcat.SetEnvironmentMap(tmp_path / "missing.png")
-
-
-def test_static_zip_holds_the_static_page(meshcat):
-    meshcat.SetProperty("/Grid", "visible", False)
-    archive = zipfile.ZipFile(io.BytesIO(meshcat.StaticZip()))
-    assert archive.namelist() == ["meshcat.html"]
-    assert archive.read("meshcat.html").decode() == meshcat.StaticHtml()
-
-
-# --- MeshcatAnimation ------------------------------------------------------------------
-def test_animation_start_time_shifts_frames():
-    animation = MeshcatAnimation(frames_per_second=10.0)
-    assert animation.start_time() == 0.0 and animation.frame(0.35) == 3
-    animation.set_start_time(2.0)
-    assert animation.start_time() == 2.0
-    assert animation.frame(time_from_start=2.0) == 0 and animation.frame(2.55) == 5
-    with pytest.raises(RuntimeError, match="start time"):
-        animation.frame(1.9)
+    sg, _ = _scene(builder)
+    camera = _depth_camera()
+    sensor = builder.AddSystem(RgbdSensor(sg.world_frame_id(), RigidTransform(), camera))
+    builder.Connect(sg.get_query_output_port(), sensor.query_object_input_port())
+    to_cloud = builder.AddSystem(DepthImageToPointCloud(
+        camera.core().intrinsics(), fields=BaseField.kXYZs | BaseField.kRGBs))
+    builder.Connect(sensor.depth_image_32F_output_port(), to_cloud.depth_image_input_port())
+    builder.Connect(sensor.color_image_output_port(), to_cloud.color_image_input_port())
+    builder.Connect(sensor.body_pose_in_world_output_port(), to_cloud.camera_pose_input_port())
+    meshcat = _FakeMeshcat()
+    viz = builder.AddSystem(MeshcatPointCloudVisualizer(meshcat, "cloud", 0.1))
+    builder.Connect(to_cloud.point_cloud_output_port(), viz.cloud_input_port())
+    diagram = builder.Build()
+    simulator = Simulator(diagram)
+    simulator.AdvanceTo(0.01)
+    cloud = meshcat.objects["cloud"]
+    xyz = cloud.xyzs()
+    finite = np.isfinite(xyz).all(axis=0)
+    assert finite.sum() > 100
+    # Every finite point lies on the wall's front face (z = 1.9 in the world), within
+    # the half pixel by which Drake's point formula ((u − c_x)/f_x) and its renderer
+    # (rays through u + ½) differ, as in pydrake.
+    np.testing.assert_allclose(xyz[2, finite], 1.9, atol=1e-5)
+    half_pixel = 0.5 * 1.9 / camera.core().intrinsics().focal_x()
+    assert np.abs(xyz[:2, finite]).max() <= 0.5 + half_pixel

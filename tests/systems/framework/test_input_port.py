@@ -8,6 +8,10 @@ import pytest
 from systems.framework import AbstractValue, BasicVector, DiagramBuilder, LeafSystem
 
 from .fixtures import AbstractEcho, Scaler
+import pickle
+from systems.autodiff import AutoDiffXd
+from systems.framework import InputPort, InputPort_
+from systems.primitives import Adder, Adder_
 
 
 def test_has_value_is_false_until_fixed():
@@ -132,3 +136,13 @@ def test_eval_abstract_on_vector_ports_returns_the_model_value_type():
     np.testing.assert_array_equal(output.get_value().get_value(),
                                   scaler.get_output_port(0).Eval(context))
     assert type(scaler.get_input_port(0).EvalAbstract(context)) is value_type
+
+
+def test_autodiff_input_ports_are_input_port_autodiff():
+    adder = Adder_[AutoDiffXd](2, 3)
+    assert isinstance(adder.get_input_port(0), InputPort_[AutoDiffXd])
+    assert isinstance(Adder(2, 3).ToAutoDiffXd().get_input_port(1), InputPort_[AutoDiffXd])
+    assert type(adder.ToScalarType[float]().get_input_port(0)) is InputPort
+    copy = pickle.loads(pickle.dumps(adder))
+    assert isinstance(copy.get_input_port(0), InputPort_[AutoDiffXd])
+    assert InputPort_[AutoDiffXd].__name__ == "InputPort_[AutoDiffXd]"

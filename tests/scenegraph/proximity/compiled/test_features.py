@@ -1,64 +1,18 @@
-"""The compiled feature search of a Convex reads only the neighbourhood of
-its support vertex (packed_shapes._topology_block), and the refinement's
-certificate tests a Convex witness against its feature, not the whole hull.
-Both must agree with full scans of the hull: the feature chosen for a
-direction (and, AT_POINT, a witness) is the one a scan of every facet and
-edge chooses; a point of a feature is inside the hull exactly when the scan
-of every facet plane says so; the support value from any starting vertex is
-the scan's maximum. GJK's warm-started support search (the climb from the
-last support vertex) returns the point a climb from vertex 0 returns.
-"""
+"""The compiled feature search of a Convex reads only the neighbourhood of its support
+vertex, and the refinement's certificate tests a Convex witness against its feature, not
+the whole hull. Both agree with full scans of the hull: the feature chosen for a
+direction (and, at a point, a witness) is the one a scan of every facet and edge chooses;
+a point of a feature is inside the hull exactly when the scan of every facet plane says
+so."""
 from __future__ import annotations
 
 import numpy as np
 
-from scenegraph import Convex
 from scenegraph.proximity.compiled.features import (AT_ANGLE, AT_POINT, inside_body,
-                                                     inside_feature, make_hull_ref,
-                                                     select_feature, support_gap)
-from scenegraph.proximity.compiled.packed_shapes import pack_shapes
-from scenegraph.proximity.compiled.supports import (convex_support_vertex, make_body,
-                                                     support_W, support_W_from)
-from scenegraph.proximity.shape_data import shape_data_from_shape
+                                                    inside_feature, select_feature)
+from tests.scenegraph.proximity.compiled.hull_shapes import _sphere_points, _prism, _Hull, _hulls
 
 _TAU = 1e-4
-
-
-def _sphere_points(n: int, seed: int) -> np.ndarray:
-    x = np.random.default_rng(seed).normal(size=(n, 3))
-    return 0.1 * x / np.linalg.norm(x, axis=1, keepdims=True)
-
-
-def _prism(n: int) -> np.ndarray:
-    """A regular n-gon prism: two caps that are single merged facets of
-    n vertices, n rectangular sides of two triangles each."""
-    t = 2 * np.pi * np.arange(n) / n
-    ring = np.stack([0.05 * np.cos(t), 0.05 * np.sin(t)], axis=1)
-    return np.concatenate([np.c_[ring, np.full(n, -0.02)], np.c_[ring, np.full(n, 0.03)]])
-
-
-class _Hull:
-    """A packed Convex at the identity pose: its body and hull tuples and,
-    for the reference scans, its arrays."""
-
-    def __init__(self, points: np.ndarray):
-        data = shape_data_from_shape(Convex(points.T.copy(), "hull"))
-        self.shapes, self.hulls = pack_shapes([data])
-        R, p = np.eye(3).reshape(1, 3, 3), np.zeros((1, 3))
-        self.body = make_body.py_func(self.shapes, 0, R, p, False)
-        self.hull = tuple(int(x) for x in make_hull_ref.py_func(self.shapes, 0))
-        self.size = float(self.shapes.size[0])
-        h = data.hull
-        self.V = np.asarray(h.vertices)
-        self.N = np.asarray(h.plane_normals)
-        self.b = np.asarray(h.plane_offsets)
-        self.E = np.asarray(self.hulls.edges)
-        self.EF = np.asarray(self.hulls.edge_facets)
-        self.F = np.asarray(h.faces)
-        self.FP = np.asarray(h.face_plane)
-
-    def support_vertex(self, u) -> int:
-        return int(convex_support_vertex(self.body, *map(float, u), 0))
 
 
 def _unit(v):
@@ -114,10 +68,6 @@ def _check_same(H: _Hull, u, w, mode):
         # Free directions span the facet's plane: both ⟂ its normal.
         assert abs(np.dot(got[5:8], d)) <= 1e-15 and abs(np.dot(got[8:11], d)) <= 1e-15
     return got
-
-
-def _hulls():
-    return [_Hull(_sphere_points(40, 3)), _Hull(_sphere_points(300, 4)), _Hull(_prism(24))]
 
 
 def test_feature_of_every_facet_edge_and_random_direction_matches_the_scan():
@@ -180,47 +130,3 @@ def test_witness_inside_its_feature_agrees_with_the_scan_of_every_facet():
                 assert inside_feature(H.body, H.hull, feature, *map(float, x), tol) == want
                 seen[want] += 1
         assert seen[True] and seen[False]
-
-
-def test_support_gap_from_any_start_is_the_scans_maximum():
-    rng = np.random.default_rng(9)
-    for H in _hulls():
-        for _ in range(100):
-            u = rng.normal(size=3)
-            x = H.V[rng.integers(len(H.V))]
-            want = float((H.V @ u).max() - u @ x)
-            for start in rng.integers(len(H.V), size=5):
-                got = support_gap(H.body, *map(float, u), *map(float, x), int(start))
-                assert abs(got - want) <= 1e-15
-
-
-def test_warm_started_support_matches_the_cold_one():
-    rng = np.random.default_rng(10)
-    for H in _hulls():
-        for _ in range(100):
-            u = tuple(map(float, rng.normal(size=3)))
-            cold = support_W(H.body, *u)
-            for start in (-1, *rng.integers(len(H.V), size=5)):
-                x, y, z, i = support_W_from(H.body, *u, int(start))
-                np.testing.assert_allclose((x, y, z), cold, rtol=0, atol=1e-16)
-                assert np.allclose(H.V[i], (x, y, z), rtol=0, atol=1e-16)
-
-
-def test_topology_block_lists_each_vertexs_facets_and_edges_and_each_facets_edges():
-    for H in _hulls():
-        h = 0
-        block = H.hulls.topology[H.hulls.topology_start[h]:H.hulls.topology_start[h + 1]]
-        E, V, P = len(H.E), len(H.V), len(H.N)
-        np.testing.assert_array_equal(block[:2 * E].reshape(E, 2), H.EF)
-        VF = 2 * E
-        VE = block[VF + V]
-        FE = block[VE + V]
-        assert block[FE + P] == len(block)
-        for v in range(V):
-            facets = sorted(set(H.FP[(H.F == v).any(axis=1)].tolist()))
-            assert block[block[VF + v]:block[VF + v + 1]].tolist() == facets
-            edges = [e for e in range(E) if v in H.E[e]]
-            assert block[block[VE + v]:block[VE + v + 1]].tolist() == edges
-        for f in range(P):
-            edges = [e for e in range(E) if f in H.EF[e]]
-            assert block[block[FE + f]:block[FE + f + 1]].tolist() == edges

@@ -1,8 +1,8 @@
-"""The compiled Cylinder support point (supports.support_G) against its closed
-form s(u) = (r·u_xy/|u_xy|, h·sign(u_z)) (sign(0) = +1), for ordinary unit
-directions and for directions whose squared components underflow or
-overflow (the fast path takes |u_xy| as a plain square root; outside its
-range the support keeps libm's hypot)."""
+"""Compiled support points (supports.py): the Cylinder support against its closed form s(u)
+= (r·u_xy/|u_xy|, h·sign(u_z)) (sign(0) = +1) for ordinary unit directions and for
+directions whose squared components underflow or overflow; the support gap from any
+starting vertex is a scan's maximum; a warm-started support search returns the cold one's
+point; the climb on the vertex graph finds a maximiser of u·v for every direction."""
 from __future__ import annotations
 
 import math
@@ -12,6 +12,13 @@ import pytest
 
 from scenegraph.proximity.compiled.packed_shapes import CYLINDER
 from scenegraph.proximity.compiled.supports import support_G
+from scenegraph.proximity.compiled.features import support_gap
+from scenegraph.proximity.compiled.supports import support_W, support_W_from
+from tests.scenegraph.proximity.compiled.hull_shapes import _hulls
+from scenegraph._jit import njit
+from scenegraph.proximity.compiled.packed_shapes import CLIMB_MIN_VERTICES
+from scenegraph.proximity.compiled.supports import convex_support_vertex, make_body
+from tests.scenegraph.proximity.compiled.hull_shapes import _packed
 
 R, H = 0.08, 0.1  # radius, half length [m]
 
@@ -48,3 +55,50 @@ def test_support_of_random_directions_matches_the_closed_form():
         assert sz == (H if uz >= 0.0 else -H)
         value = ux * sx + uy * sy + uz * sz
         assert abs(value - (R * rho + H * abs(uz))) <= 1e-15 * (R * rho + H * abs(uz))
+
+
+def test_support_gap_from_any_start_is_the_scans_maximum():
+    rng = np.random.default_rng(9)
+    for H in _hulls():
+        for _ in range(100):
+            u = rng.normal(size=3)
+            x = H.V[rng.integers(len(H.V))]
+            want = float((H.V @ u).max() - u @ x)
+            for start in rng.integers(len(H.V), size=5):
+                got = support_gap(H.body, *map(float, u), *map(float, x), int(start))
+                assert abs(got - want) <= 1e-15
+
+
+def test_warm_started_support_matches_the_cold_one():
+    rng = np.random.default_rng(10)
+    for H in _hulls():
+        for _ in range(100):
+            u = tuple(map(float, rng.normal(size=3)))
+            cold = support_W(H.body, *u)
+            for start in (-1, *rng.integers(len(H.V), size=5)):
+                x, y, z, i = support_W_from(H.body, *u, int(start))
+                np.testing.assert_allclose((x, y, z), cold, rtol=0, atol=1e-16)
+                assert np.allclose(H.V[i], (x, y, z), rtol=0, atol=1e-16)
+
+
+@njit
+def _supports(shapes, u):
+    """Local support vertex of geometry row 0 for each direction u (K, 3) in G."""
+    R = np.zeros((1, 3, 3))
+    for i in range(3):
+        R[0, i, i] = 1.0
+    body = make_body(shapes, 0, R, np.zeros((1, 3)), False)
+    out = np.empty(u.shape[0], dtype=np.int64)
+    for k in range(u.shape[0]):
+        out[k] = convex_support_vertex(body, u[k, 0], u[k, 1], u[k, 2], 0)
+    return out
+
+
+def test_climb_finds_the_maximiser_of_every_direction():
+    for num_vertices in (CLIMB_MIN_VERTICES, 200, 1000):
+        shapes, hulls, vertices = _packed(num_vertices)
+        u = np.random.default_rng(1).normal(size=(2000, 3))
+        found = _supports(shapes, u)
+        # u·v summed in the kernel's order, so that ties compare exactly.
+        dots = (u[:, :1] * vertices[:, 0] + u[:, 1:2] * vertices[:, 1]) + u[:, 2:] * vertices[:, 2]
+        np.testing.assert_array_equal(dots[np.arange(len(u)), found], dots.max(axis=1))
