@@ -46,3 +46,14 @@ def test_import_table_names_every_mirrored_module():
     for mod_name, mod in DATA["modules"].items():
         assert f"`{mod_name}`" in imports, mod_name
         assert f"`{mod['ours']}`" in imports, mod['ours']
+
+
+def test_migration_guide_rows_see_instance_attributes():
+    import sys
+    sys.path.insert(0, str(Path(__file__).parents[2] / "tools"))
+    import api_coverage
+    from systems.analysis import InitializeParams, RandomSimulationResult
+    assert api_coverage.has_member(RandomSimulationResult, "output")
+    assert api_coverage.has_member(RandomSimulationResult, "generator_snapshot")
+    assert api_coverage.has_member(InitializeParams, "suppress_initialization_events")
+    assert not api_coverage.has_member(InitializeParams, "no_such_member")

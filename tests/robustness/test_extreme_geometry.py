@@ -1,50 +1,14 @@
-"""Geometry cases from issue 36's second adversarial pass, as a careless user
-or an attacker would try them, each with the answer this library gives (where
-pydrake 1.51.1 answers differently, the comment says how: the same calls were
-run in /work/drake-venv when this file was written).
-
-* Names must be str: GeometryInstance(X, shape, 5), GeometryFrame(None) and
-  RegisterSource(5) raise TypeError (before: the geometry was named "5", the
-  frame "None", and the source's name was the int 5).
-* Extreme but finite sizes answer exactly (pydrake: tiny boxes 9e-300 apart
-  report φ = −1 m, a 1e100 m ellipsoid a depth of 1e100 m).
-"""
-import math
+"""Extreme but finite sizes answer exactly: boxes 1e-300 m apart, a sphere of radius 1e300
+swallowing a unit sphere, an ellipsoid 1e100 m long, a capsule of subnormal length
+(pydrake 1.51.1 reports φ = −1 m for the tiny boxes and a depth of 1e100 m for the long
+ellipsoid; the comments say how it answers each case)."""
 
 import numpy as np
 import pytest
 
 from scenegraph import (Box, Capsule, Ellipsoid, FramePoseVector, GeometryFrame,
-                        GeometryInstance, ProximityProperties, Role, SceneGraph, Sphere)
+                        GeometryInstance, ProximityProperties, SceneGraph, Sphere)
 from scenegraph.math import RigidTransform
-
-
-@pytest.mark.parametrize("make, message", [
-    (lambda: GeometryInstance(RigidTransform(), Sphere(1.0), 5),
-     r"GeometryInstance: name must be a str; got int 5"),
-    (lambda: GeometryInstance(RigidTransform(), Sphere(1.0), None),
-     r"GeometryInstance: name must be a str; got NoneType None"),
-    (lambda: GeometryInstance(RigidTransform(), Sphere(1.0), "x").set_name(b"y"),
-     r"GeometryInstance: name must be a str; got bytes b'y'"),
-    (lambda: GeometryFrame(None), r"GeometryFrame: frame_name must be a str; got NoneType"),
-    (lambda: SceneGraph().RegisterSource(5), r"RegisterSource: name must be a str; got int 5"),
-], ids=["instance int", "instance None", "set_name bytes", "frame None", "source int"])
-def test_a_name_that_is_not_text_is_refused(make, message):
-    with pytest.raises(TypeError, match=message):
-        make()
-
-
-def test_rename_geometry_refuses_a_name_that_is_not_text_and_changes_nothing():
-    sg = SceneGraph()
-    source = sg.RegisterSource("s")
-    frame = sg.RegisterFrame(source, GeometryFrame("f"))
-    gid = sg.RegisterGeometry(source, frame, GeometryInstance(RigidTransform(), Sphere(1.0),
-                                                              "ball"))
-    version = sg.model_inspector().geometry_version()
-    with pytest.raises(TypeError, match=r"RenameGeometry: name must be a str; got int 7"):
-        sg.RenameGeometry(gid, 7)
-    assert sg.model_inspector().GetName(gid) == "ball"
-    assert sg.model_inspector().geometry_version().IsSameAs(version, Role.kProximity)
 
 
 def _pair(shape_a, shape_b, p_WB):
@@ -89,17 +53,3 @@ def test_an_ellipsoid_1e100_long_has_its_short_axis_depth():
 def test_a_capsule_of_subnormal_length_is_a_sphere():
     query, a, b, _keep = _pair(Capsule(1.0, 5e-324), Sphere(1.0), [3.0, 0.0, 0.0])
     assert query.ComputeSignedDistancePairClosestPoints(a, b).distance == 1.0
-
-
-@pytest.mark.parametrize("call, error, message", [
-    (lambda q: q.ComputeSignedDistanceToPoint([0.0, 0.0, 5.0], math.nan), ValueError,
-     r"threshold must be non-negative; got nan"),                    # pydrake: []
-    (lambda q: q.ComputeSignedDistancePairwiseClosestPoints(math.nan), ValueError,
-     r"max_distance must be non-negative; got nan"),                 # pydrake: []
-    (lambda q: q.ComputeSignedDistanceToPoint([1.0, 2.0]), ValueError,
-     r"p_WQ must have 3 entries; got shape \(2,\)"),
-])
-def test_a_nan_bound_or_a_short_point_is_refused(call, error, message):
-    query, _, _, _keep = _pair(Sphere(1.0), Sphere(1.0), [3.0, 0.0, 0.0])
-    with pytest.raises(error, match=message):
-        call(query)

@@ -13,6 +13,7 @@ from scenegraph import (Box, CollisionFilterDeclaration, Convex, FilterId, Frame
                         Sphere)
 from scenegraph.math import RigidTransform, RotationMatrix
 from tests.robustness.scenes import Scene, assert_unchanged, capture, finite_answers
+from scenegraph import SceneGraph
 
 NAN, INF = math.nan, math.inf
 
@@ -447,3 +448,61 @@ def test_an_open_mesh_checked_for_its_verdict_only_skips_counting_its_open_edges
     with pytest.raises(ValueError, match=r"open_box\.obj' is not a closed surface \(some "
                                          r"edges do not belong"):
         proximity_shape_check.check_proximity_shape(_open_box(tmp_path), describe=False)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: GeometryInstance(RigidTransform(), Sphere(1.0), 5),
+     r"GeometryInstance: name must be a str; got int 5"),
+    (lambda: GeometryInstance(RigidTransform(), Sphere(1.0), None),
+     r"GeometryInstance: name must be a str; got NoneType None"),
+    (lambda: GeometryInstance(RigidTransform(), Sphere(1.0), "x").set_name(b"y"),
+     r"GeometryInstance: name must be a str; got bytes b'y'"),
+    (lambda: GeometryFrame(None), r"GeometryFrame: frame_name must be a str; got NoneType"),
+    (lambda: SceneGraph().RegisterSource(5), r"RegisterSource: name must be a str; got int 5"),
+], ids=["instance int", "instance None", "set_name bytes", "frame None", "source int"])
+def test_a_name_that_is_not_text_is_refused(make, message):
+    with pytest.raises(TypeError, match=message):
+        make()
+
+
+def test_rename_geometry_refuses_a_name_that_is_not_text_and_changes_nothing():
+    sg = SceneGraph()
+    source = sg.RegisterSource("s")
+    frame = sg.RegisterFrame(source, GeometryFrame("f"))
+    gid = sg.RegisterGeometry(source, frame, GeometryInstance(RigidTransform(), Sphere(1.0),
+                                                              "ball"))
+    version = sg.model_inspector().geometry_version()
+    with pytest.raises(TypeError, match=r"RenameGeometry: name must be a str; got int 7"):
+        sg.RenameGeometry(gid, 7)
+    assert sg.model_inspector().GetName(gid) == "ball"
+    assert sg.model_inspector().geometry_version().IsSameAs(version, Role.kProximity)
+
+
+def _pair(shape_a, shape_b, p_WB):
+    """(query, id_a, id_b, keep-alive): A at the origin, B at p_WB."""
+    sg = SceneGraph()
+    source = sg.RegisterSource("s")
+    ids, poses = [], {}
+    for name, shape, p in (("a", shape_a, [0.0, 0.0, 0.0]), ("b", shape_b, p_WB)):
+        frame = sg.RegisterFrame(source, GeometryFrame(name))
+        ids.append(sg.RegisterGeometry(source, frame, GeometryInstance(RigidTransform(),
+                                                                       shape, name)))
+        sg.AssignRole(source, ids[-1], ProximityProperties())
+        poses[frame] = RigidTransform(p)
+    context = sg.CreateDefaultContext()
+    sg.get_source_pose_port(source).FixValue(context, FramePoseVector(poses))
+    return sg.get_query_output_port().Eval(context), ids[0], ids[1], (sg, context)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda q: q.ComputeSignedDistanceToPoint([0.0, 0.0, 5.0], math.nan), ValueError,
+     r"threshold must be non-negative; got nan"),                    # pydrake: []
+    (lambda q: q.ComputeSignedDistancePairwiseClosestPoints(math.nan), ValueError,
+     r"max_distance must be non-negative; got nan"),                 # pydrake: []
+    (lambda q: q.ComputeSignedDistanceToPoint([1.0, 2.0]), ValueError,
+     r"p_WQ must have 3 entries; got shape \(2,\)"),
+])
+def test_a_nan_bound_or_a_short_point_is_refused(call, error, message):
+    query, _, _, _keep = _pair(Sphere(1.0), Sphere(1.0), [3.0, 0.0, 0.0])
+    with pytest.raises(error, match=message):
+        call(query)

@@ -9,6 +9,8 @@ from scenegraph import (CollisionFilterDeclaration, GeometryFrame, GeometryInsta
                         GeometryState, IllustrationProperties, ProximityProperties, Role,
                         SceneGraphInspector, Sphere, collision_groups_declaration)
 from scenegraph.math import RigidTransform
+import copy
+from scenegraph import SceneGraph
 
 
 class Scene:
@@ -293,3 +295,28 @@ def test_proximity_view_is_refreshed_after_changes():
     assert v2 is not v1 and len(v2.candidate_pairs()) == 0
     sc.st.AssignRole(sc.s, visual, IllustrationProperties())
     assert sc.st.GetProximityView() is v2  # illustration changes do not touch proximity
+
+
+def _two_spheres():
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("s")
+    ids = [scene_graph.RegisterGeometry(source, scene_graph.world_frame_id(),
+                                        GeometryInstance(RigidTransform(), Sphere(1), n))
+           for n in ("a", "b")]
+    scene_graph.AssignRole(source, ids[0], ProximityProperties())
+    return scene_graph, source, ids
+
+
+def test_acquiring_a_collision_filter_manager_changes_the_proximity_version():
+    scene_graph, source, ids = _two_spheres()
+    before = scene_graph.model_inspector().geometry_version()
+    scene_graph.collision_filter_manager()
+    after = scene_graph.model_inspector().geometry_version()
+    assert not before.IsSameAs(after, Role.kProximity)
+    assert before.IsSameAs(after, Role.kIllustration)
+    context = scene_graph.CreateDefaultContext()
+    query = scene_graph.get_query_output_port()
+    before = copy.copy(query.Eval(context).inspector().geometry_version())
+    scene_graph.collision_filter_manager(context)
+    after = query.Eval(context).inspector().geometry_version()
+    assert not before.IsSameAs(after, Role.kProximity)

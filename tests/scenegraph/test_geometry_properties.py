@@ -8,6 +8,7 @@ from systems.framework import AbstractValue
 
 from scenegraph import (GeometryProperties, IllustrationProperties, MakePhongIllustrationProperties,
                         PerceptionProperties, ProximityProperties, Rgba)
+from systems.framework import Value
 
 
 def test_add_and_get_property_creates_group():
@@ -172,3 +173,10 @@ def test_make_phong_illustration_properties():
     p = MakePhongIllustrationProperties([0.1, 0.2, 0.3, 0.4])
     assert isinstance(p, IllustrationProperties)
     assert p.GetProperty("phong", "diffuse") == Rgba(0.1, 0.2, 0.3, 0.4)
+
+
+def test_properties_in_group_are_abstract_values():
+    props = ProximityProperties()
+    props.AddProperty("g", "p", 3)
+    values = props.GetPropertiesInGroup("g")
+    assert isinstance(values["p"], Value) and values["p"].get_value() == 3

@@ -8,6 +8,7 @@ from scenegraph import (Box, Capsule, DefaultProximityProperties, GeometryFrame,
                         SceneGraphInspector, Sphere, CoulombFriction, HydroelasticType)
 from scenegraph.geometry_state import world_frame_id
 from scenegraph.math import RigidTransform, RollPitchYaw
+from scenegraph import CollisionFilterDeclaration, GeometrySet, SceneGraph
 
 
 def _inst(name, shape=None, p=(0.0, 0.0, 0.0)):
@@ -301,3 +302,27 @@ def test_clone_geometry_instance_copies_roles_with_new_id(scene):
 def _renamed(inst, name):
     inst.set_name(name)
     return inst
+
+
+def _two_spheres():
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("s")
+    ids = [scene_graph.RegisterGeometry(source, scene_graph.world_frame_id(),
+                                        GeometryInstance(RigidTransform(), Sphere(1), n))
+           for n in ("a", "b")]
+    scene_graph.AssignRole(source, ids[0], ProximityProperties())
+    return scene_graph, source, ids
+
+
+def test_assign_proximity_role_during_a_transient_declaration_raises_unchanged():
+    scene_graph, source, ids = _two_spheres()
+    context = scene_graph.CreateDefaultContext()
+    manager = scene_graph.collision_filter_manager(context)
+    manager.ApplyTransient(CollisionFilterDeclaration().ExcludeWithin(GeometrySet(ids)))
+    with pytest.raises(RuntimeError, match="active, transient filter declarations"):
+        scene_graph.AssignRole(context, source, ids[1], ProximityProperties())
+    inspector = query_inspector = scene_graph.get_query_output_port().Eval(
+        context).inspector()
+    assert query_inspector.GetProximityProperties(ids[1]) is None
+    assert inspector.NumGeometriesWithRole(Role.kProximity) == 1
+    scene_graph.AssignRole(source, ids[1], ProximityProperties())   # the model: fine

@@ -36,3 +36,13 @@ def test_ids_are_usable_as_dict_keys_after_copy_and_pickle():
 
 def test_filter_id_is_valid():
     assert FilterId.get_new_id().is_valid()
+
+
+# --- geometry -------------------------------------------------------------------------
+def test_ids_print_as_pydrake_and_kinds_never_alike():
+    gid, fid, sid = GeometryId.get_new_id(), FrameId.get_new_id(), SourceId.get_new_id()
+    assert str(gid) == repr(gid) == f"<GeometryId value={gid.get_value()}>"
+    assert str(fid).startswith("<FrameId value=") and str(sid).startswith("<SourceId value=")
+    same_value = FrameId._reserved(7), GeometryId._reserved(7)
+    assert str(same_value[0]) != str(same_value[1])
+    assert f"{gid}" == str(gid.get_value())     # messages: Drake's bare number

@@ -284,3 +284,13 @@ def test_each_source_has_a_configuration_port():
     context = sg.CreateDefaultContext()
     sg.get_query_output_port().Eval(context).inspector()
     assert sg.get_source_pose_port(a).get_name() == "alpha_pose"
+
+
+def test_deformable_geometry_is_refused_saying_it_is_not_offered():
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("s")
+    with pytest.raises(NotImplementedError, match="deformable geometry is not offered"):
+        scene_graph.RegisterDeformableGeometry(
+            source, scene_graph.world_frame_id(),
+            GeometryInstance(RigidTransform(), Sphere(1), "d"), 0.1)
+    assert scene_graph.model_inspector().num_geometries() == 0

@@ -8,6 +8,11 @@ import trimesh
 from scenegraph import (Box, CalcVolume, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh,
                         MeshcatCone, Sphere)
 from scenegraph.math import RigidTransform
+import json
+import pickle
+from pathlib import Path
+from scenegraph import InMemoryMesh, MeshSource
+from scenegraph.mesh_source import MemoryFile
 
 
 @pytest.fixture(scope="module")
@@ -241,3 +246,32 @@ def test_clone_is_equal_but_distinct():
 def test_type_name():
     assert [s.type_name() for s in (Sphere(1), HalfSpace(), Capsule(1, 1))] == \
         ["Sphere", "HalfSpace", "Capsule"]
+
+
+PICKLES = json.loads((Path(__file__).parents[1] / "reference_data" /
+                      "pydrake_pickles.json").read_text())
+
+
+def _pydrake_pickle(name):
+    return pickle.loads(bytes.fromhex(PICKLES[name]))
+
+
+def test_pydrake_pickles_load():
+    source = _pydrake_pickle("mesh_source_path")
+    assert source.is_path() and source.path() == Path("/a/path.obj")
+    mesh = _pydrake_pickle("in_memory")
+    assert mesh.mesh_file == MemoryFile("v 0 0 0", ".obj", "hint")
+    assert mesh.supporting_files == {"a.mtl": MemoryFile("x", ".mtl", "a.mtl")}
+    shape = _pydrake_pickle("mesh")       # not read: the file does not exist
+    assert isinstance(shape, Mesh) and shape.scale3().tolist() == [1.0, 2.0, 3.0]
+    assert shape.source().path() == Path("/path/to/file.obj")
+    convex = _pydrake_pickle("convex")
+    assert isinstance(convex, Convex) and convex.scale() == 2.0
+    plane = _pydrake_pickle("plane")
+    assert plane.unit_normal().tolist() == [0.0, 0.0, 1.0]
+    assert plane.CalcHeight([0.0, 0.0, 3.0]) == 2.0
+    for obj in (source, mesh, InMemoryMesh(mesh_file=MemoryFile("a", ".obj", "h")),
+                MeshSource(mesh=mesh)):
+        assert repr(pickle.loads(pickle.dumps(obj))) == repr(obj)
+    again = pickle.loads(pickle.dumps(plane))
+    assert again.reference_point().tolist() == plane.reference_point().tolist()

@@ -43,3 +43,16 @@ def test_depth_conversions_match_pydrake():
     ConvertDepth16UTo32F(mm, back)
     np.testing.assert_allclose(back.data[:, :, 0], [[0.5, np.inf, 0.0], [np.inf, 1.234, np.inf]],
                                rtol=1e-6)
+
+
+def test_depth_conversions_resize_the_output_as_drake():
+    from scenegraph.sensors import (ConvertDepth16UTo32F, ConvertDepth32FTo16U,
+                                    ImageDepth16U, ImageDepth32F)
+    depth = ImageDepth32F(3, 4)
+    depth.mutable_data[...] = 1.5
+    out16 = ImageDepth16U()
+    ConvertDepth32FTo16U(input=depth, output=out16)
+    assert (out16.width(), out16.height()) == (3, 4) and (out16.data == 1500).all()
+    out32 = ImageDepth32F(7, 7)
+    ConvertDepth16UTo32F(input=out16, output=out32)
+    assert (out32.width(), out32.height()) == (3, 4) and (out32.data == 1.5).all()

@@ -41,3 +41,18 @@ def test_camera_config_values_and_apply():
     assert label.data[H // 2, W // 2, 0] == 9
     assert math.isclose(sensor.default_color_render_camera().core().intrinsics().fov_y(),
                         math.radians(45.0))
+
+
+# --- round 3, sensors and rendering (sensors_test, render tests) -------------------------
+def test_camera_config_focal_helpers_as_pydrake():
+    from scenegraph.sensors import CameraConfig
+    fov = CameraConfig.FovDegrees(x=90)
+    assert fov.focal_x(width=64, height=48) == pytest.approx(32.0)
+    assert fov.focal_y(width=64, height=48) == pytest.approx(32.0)     # follows x
+    both = CameraConfig.FovDegrees(x=90, y=90)
+    assert both.focal_y(64, 48) == pytest.approx(24.0)
+    assert CameraConfig.FocalLength(y=20).focal_x() == 20.0
+    with pytest.raises(RuntimeError, match="at least x or y for FovDegrees"):
+        CameraConfig.FovDegrees().focal_x(64, 48)
+    config = CameraConfig(width=64, height=48, focal=CameraConfig.FovDegrees(y=90))
+    assert (config.focal_x(), config.focal_y()) == pytest.approx((24.0, 24.0))

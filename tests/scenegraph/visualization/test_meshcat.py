@@ -114,3 +114,29 @@ def test_static_zip_holds_the_static_page(meshcat):
     archive = zipfile.ZipFile(io.BytesIO(meshcat.StaticZip()))
     assert archive.namelist() == ["meshcat.html"]
     assert archive.read("meshcat.html").decode() == meshcat.StaticHtml()
+
+
+def test_meshcat_test_hooks_inject_messages_and_return_packed_commands():
+    import umsgpack
+    from scenegraph import Box, Meshcat, Rgba
+    meshcat = Meshcat()
+    meshcat.AddButton("alice")
+    meshcat._InjectWebsocketMessage(message=umsgpack.packb({"type": "button",
+                                                            "name": "alice"}))
+    assert meshcat.GetButtonClicks("alice") == 1
+    with pytest.raises(TypeError, match="must be bytes"):
+        meshcat._InjectWebsocketMessage({"type": "button", "name": "alice"})
+    assert meshcat._GetPackedObject("/test/box") == b""
+    meshcat.SetObject("/test/box", Box(1, 1, 1), Rgba(1, 0, 0, 1))
+    meshcat.SetTransform("/test/box", RigidTransform([1.0, 2.0, 3.0]))
+    meshcat.SetProperty("/Lights/AmbientLight/<object>", "intensity", 2)
+    assert umsgpack.unpackb(meshcat._GetPackedObject("/test/box"))["type"] == "set_object"
+    transform = umsgpack.unpackb(meshcat._GetPackedTransform(path="/test/box"))
+    matrix = np.frombuffer(transform["matrix"].data, dtype=np.float32)   # column-major 4x4
+    assert transform["path"] == "/test/box" and matrix[12:15].tolist() == [1.0, 2.0, 3.0]
+    packed = meshcat._GetPackedProperty("/Lights/AmbientLight/<object>", "intensity")
+    assert umsgpack.unpackb(packed)["value"] == 2.0
+    assert repr(Meshcat.PerspectiveCamera(fov=80)) == \
+        "PerspectiveCamera(fov=80.0, aspect=1.0, near=0.01, far=100.0, zoom=1.0)"
+    assert "left=0.1" in repr(Meshcat.OrthographicCamera(left=0.1))
+    assert "data:application/octet-binary;base64," in meshcat.StaticHtml()

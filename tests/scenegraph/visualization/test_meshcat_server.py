@@ -232,3 +232,12 @@ def test_no_process_is_left_behind_when_the_program_is_killed():
         proc.wait(10)
         proc.stdout.close()
     assert _port_is_free(port)
+
+
+def test_meshcat_serves_a_favicon_and_404_for_missing_files():
+    from scenegraph import Meshcat
+    meshcat = Meshcat()
+    with urllib.request.urlopen(meshcat.web_url() + "/favicon.ico") as response:
+        assert response.read(4) == b"\x00\x00\x01\x00"      # an ICO header
+    with pytest.raises(Exception, match="HTTP.*404"):
+        urllib.request.urlopen(meshcat.web_url() + "/favicon.ico/no_such_file")

@@ -17,6 +17,7 @@ from tests.systems.analysis.closed_form_systems import Doubler
 from systems.primitives import Integrator
 from systems.analysis import RungeKutta3Integrator
 from tests.systems.analysis.closed_form_systems import Decay
+from systems.primitives import Adder
 
 
 class Recorder(LeafSystem):
@@ -317,3 +318,34 @@ def test_default_simulator_uses_error_controlled_rk3_with_drakes_settings():
     assert integrator.get_maximum_step_size() == 0.1
     assert not integrator.get_fixed_step_mode()
     assert integrator.supports_error_estimation()
+
+
+def test_get_monitor_returns_a_wrapper_that_always_returns_a_status():
+    simulator = Simulator(Integrator(1))
+    calls = []
+    monitor = calls.append                             # returns None
+    simulator.set_monitor(monitor)
+    wrapped = simulator.get_monitor()
+    assert wrapped is not monitor
+    status = wrapped(simulator.get_context())
+    assert calls == [simulator.get_context()]
+    assert status.severity() == EventStatus.Severity.kDidNothing
+    simulator.clear_monitor()
+    assert simulator.get_monitor() is None
+
+
+def test_simulator_publish_switches_warn_as_deprecated_in_pydrake():
+    import warnings
+    from systems.analysis import ApplySimulatorConfig, SimulatorConfig
+    simulator = Simulator(Adder(1, 1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        simulator.set_publish_every_time_step(publish=True)
+        simulator.set_publish_at_initialization(publish=True)
+        ApplySimulatorConfig(SimulatorConfig(publish_every_time_step=False), simulator)
+    from systems.common.deprecation import DrakeDeprecationWarning
+    assert [w.category for w in caught] == [DrakeDeprecationWarning] * 2
+    assert issubclass(DrakeDeprecationWarning, DeprecationWarning)
+    assert "must be defined in the LeafSystem" in str(caught[0].message)
+    assert "2026-06-01" in str(caught[1].message)
+    assert simulator.get_publish_every_time_step() is False   # the config still applies

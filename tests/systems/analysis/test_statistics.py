@@ -5,6 +5,9 @@ import pytest
 from systems.analysis import PrintSimulatorStatistics, Simulator
 from systems.framework import DiagramBuilder
 from systems.primitives import ConstantVectorSource, Integrator
+import contextlib
+import io
+import json
 
 
 def test_statistics_summary_and_printout(capsys):
@@ -23,3 +26,16 @@ def test_statistics_summary_and_printout(capsys):
     assert text.startswith("General stats regarding discrete updates:\n")
     assert "Stats for integrator RungeKutta3Integrator with error control:" in text
     assert '"integrator_num_steps_taken"' in text
+
+
+def test_print_simulator_statistics_writes_null_for_nan_as_drake():
+    simulator = Simulator(Integrator(2))
+    simulator.Initialize()
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        PrintSimulatorStatistics(simulator)
+    printed = text.getvalue()
+    assert "Initial time step taken = nan        s" in printed   # fmt's {:10.6g}
+    summary = json.loads(printed.split("JSON Statistics:\n", 1)[1])
+    assert summary["integrator_actual_initial_step_size_taken"] is None
+    assert "NaN" not in printed

@@ -265,3 +265,94 @@ def test_cache_entries_are_never_disabled_and_check_their_context():
     with pytest.raises(RuntimeError, match="was passed the Context of an unnamed CacheUser "
                                            "system: another object of the same type"):
         system.entry.is_cache_entry_disabled(other.CreateDefaultContext())
+
+
+class _Counting(LeafSystem):
+    """One output y = t whose calc calls are counted."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+        self.port = self.DeclareVectorOutputPort("y", 1, self._calc)
+
+    def _calc(self, context, output):
+        self.calls += 1
+        output.SetFromVector([context.get_time()])
+
+
+# --- cache switches ----------------------------------------------------------------
+def test_disable_caching_recomputes_every_eval_until_enabled():
+    system = _Counting()
+    context = system.CreateDefaultContext()
+    system.port.Eval(context)
+    system.port.Eval(context)
+    assert system.calls == 1
+    context.DisableCaching()
+    assert system.port.cache_entry().is_cache_entry_disabled(context)
+    system.port.Eval(context)
+    system.port.Eval(context)
+    assert system.calls == 3
+    context.EnableCaching()
+    system.port.Eval(context)
+    system.port.Eval(context)
+    assert system.calls == 4 and not system.port.cache_entry().is_cache_entry_disabled(context)
+
+
+def test_one_entry_disabled_and_disabled_by_default_for_new_contexts():
+    system = _Counting()
+    entry = system.port.cache_entry()
+    context = system.CreateDefaultContext()
+    entry.disable_caching(context)
+    assert entry.is_cache_entry_disabled(context)
+    entry.enable_caching(context)
+    assert not entry.is_cache_entry_disabled(context)
+    assert not entry.is_disabled_by_default()
+    system.port.disable_caching_by_default()
+    assert entry.is_disabled_by_default()
+    fresh = system.CreateDefaultContext()
+    assert entry.is_cache_entry_disabled(fresh) and not entry.is_cache_entry_disabled(context)
+
+
+def test_frozen_cache_serves_up_to_date_values_and_refuses_to_compute():
+    system = _Counting()
+    context = system.CreateDefaultContext()
+    system.port.Eval(context)
+    context.FreezeCache()
+    assert context.is_cache_frozen()
+    assert system.port.Eval(context)[0] == 0.0          # up to date: served
+    context.SetTime(1.0)                                 # changes still invalidate
+    with pytest.raises(RuntimeError, match="frozen"):
+        system.port.Eval(context)
+    assert context.Clone().is_cache_frozen()             # Clone keeps the switches
+    context.UnfreezeCache()
+    assert not context.is_cache_frozen()
+    assert system.port.Eval(context)[0] == 1.0 and system.calls == 2
+
+
+def test_set_all_cache_entries_out_of_date_and_cache_entry_value_access():
+    system = _Counting()
+    context = system.CreateDefaultContext()
+    system.port.Eval(context)
+    context.SetAllCacheEntriesOutOfDate()
+    assert system.port.cache_entry().is_out_of_date(context)
+    cev = system.port.cache_entry().get_mutable_cache_entry_value(context)
+    with pytest.raises(RuntimeError, match="the current value is out of date"):
+        cev.GetValueOrThrow()
+    serial = cev.get_serial_number()
+    value = cev.GetMutableValueOrThrow()                 # allowed: out of date
+    assert cev.get_serial_number() == serial + 1 and value.size() == 1
+    cev.mark_up_to_date()
+    with pytest.raises(RuntimeError, match="already up to date"):
+        cev.GetMutableValueOrThrow()
+
+
+# --- other framework behaviours -------------------------------------------------------
+def test_value_producer_allocate_mistakes_raise_runtime_error_naming_the_function():
+    def broken_alloc_callback():
+        return "hello"
+
+    system = LeafSystem()
+    system.DeclareCacheEntry(description="", value_producer=ValueProducer(
+        allocate=broken_alloc_callback, calc=lambda context, output: None))
+    with pytest.raises(RuntimeError, match="broken_alloc_callback.*return.*Value.*not.*str"):
+        system.CreateDefaultContext()

@@ -6,6 +6,8 @@ from systems.framework import (AbstractValue, BasicVector, DiagramBuilder,
                                DiscreteValues, LeafSystem)
 
 from .fixtures import Scaler, StateSource
+from systems.framework import Value
+from systems.primitives import Integrator
 
 
 class AllKinds(LeafSystem):
@@ -199,3 +201,22 @@ def test_diagram_context_rejects_out_of_range_group_indices():
         context.SetAbstractState(1, "x")
     with pytest.raises(IndexError, match="Numeric parameter index 3 is out of range"):
         context.get_mutable_numeric_parameter(3)
+
+
+def test_num_total_states_counts_continuous_and_discrete_entries():
+    system = LeafSystem()
+    system.DeclareContinuousState(2)
+    system.DeclareDiscreteState(3)
+    system.DeclareDiscreteState(1)
+    assert system.CreateDefaultContext().num_total_states() == 6
+    system.DeclareAbstractState(Value("x"))
+    with pytest.raises(RuntimeError, match="abstract"):
+        system.CreateDefaultContext().num_total_states()
+
+
+def test_set_continuous_state_of_the_wrong_size_raises_index_error():
+    context = Integrator(2).CreateDefaultContext()
+    for bad in ([1.0, 2.0, 3.0], [1.0], np.zeros(3)):
+        with pytest.raises(IndexError, match=f"size {np.size(bad)} does not match.* 2"):
+            context.SetContinuousState(bad)
+    assert context.get_continuous_state_vector().CopyToVector().tolist() == [0.0, 0.0]

@@ -85,3 +85,11 @@ def test_clone_is_deep_and_independent():
     clone.get_mutable_value()["a"].append(3)
     assert original.get_value() == {"a": [1, 2]}
     assert clone.get_value() == {"a": [1, 2, 3]}
+
+
+def test_basic_vector_value_copy_is_a_copy():
+    from systems.framework import BasicVector
+    vector = BasicVector([1.0, 2.0])
+    copied = vector._get_value_copy()
+    copied[0] = 5.0
+    assert vector.get_value().tolist() == [1.0, 2.0]

@@ -260,3 +260,51 @@ def test_low_pass_filter_initial_output_value():
 def test_low_pass_filter_rejects_non_positive_time_constant():
     with pytest.raises(ValueError, match=r"positive and finite; got \[0.1, 0.0\]"):
         FirstOrderLowPassFilter([0.1, 0.0])
+
+
+def test_configure_random_state_draws_x0_plus_sqrt_covariance_times_normals():
+    from systems.framework import RandomGenerator
+    from systems.primitives import LinearSystem, TrajectoryLinearSystem
+    from systems.trajectories import PiecewisePolynomial
+    w = RandomGenerator().standard_normal(2)       # what a fresh generator draws first
+    continuous = LinearSystem(np.eye(2), np.zeros((2, 1)), np.eye(2), np.zeros((2, 1)))
+    discrete = TrajectoryLinearSystem(
+        A=PiecewisePolynomial(np.eye(2)), B=PiecewisePolynomial(np.zeros((2, 1))),
+        C=PiecewisePolynomial(np.eye(2)), D=PiecewisePolynomial(np.zeros((2, 1))),
+        time_period=0.1)
+    for system, state in ((continuous, "get_continuous_state_vector"),
+                          (discrete, "get_discrete_state_vector")):
+        system.configure_default_state(x0=np.array([1.0, 2.0]))
+        context = system.CreateDefaultContext()
+        system.SetRandomContext(context, RandomGenerator())     # no covariance: x0
+        np.testing.assert_array_equal(getattr(context, state)().CopyToVector(), [1.0, 2.0])
+        system.configure_random_state(covariance=np.diag([4.0, 0.01]))
+        system.SetRandomContext(context, RandomGenerator())
+        np.testing.assert_allclose(getattr(context, state)().CopyToVector(),
+                                   [1.0 + 2.0 * w[0], 2.0 + 0.1 * w[1]], atol=1e-12)
+        system.configure_random_state(covariance=np.zeros((2, 2)))     # singular: x0
+        system.SetRandomContext(context, RandomGenerator())
+        np.testing.assert_array_equal(getattr(context, state)().CopyToVector(), [1.0, 2.0])
+        with pytest.raises(ValueError, match="covariance is 3x3 but the system has 2"):
+            system.configure_random_state(covariance=np.eye(3))
+        with pytest.raises(ValueError, match="not symmetric positive semidefinite"):
+            system.configure_random_state(covariance=-np.eye(2))
+
+
+def test_affine_system_update_coefficients_as_drake():
+    from systems.primitives import AffineSystem
+    system = AffineSystem(A=[[1.0]], B=[[2.0]], f0=[3.0], C=[[4.0]], D=[[0.0]], y0=[6.0])
+    context = system.CreateDefaultContext()
+    context.SetContinuousState([1.0])
+    system.get_input_port(0).FixValue(context, [1.0])
+    system.UpdateCoefficients(A=[[7.0]], B=[[8.0]], f0=[9.0], C=[[10.0]], D=[[0.0]],
+                              y0=[12.0])
+    assert system.EvalTimeDerivatives(context).CopyToVector().tolist() == [7.0 + 8.0 + 9.0]
+    assert system.get_output_port(0).Eval(context).tolist() == [10.0 + 12.0]
+    with pytest.raises(RuntimeError, match="New and current B have different sizes"):
+        system.UpdateCoefficients(A=[[1.0]], B=[[1.0, 2.0]], f0=[0.0], C=[[1.0]], D=[[0.0]],
+                                  y0=[0.0])
+    with pytest.raises(RuntimeError, match="new_D makes the output dependent on input"):
+        system.UpdateCoefficients(A=[[1.0]], B=[[1.0]], f0=[0.0], C=[[1.0]], D=[[5.0]],
+                                  y0=[0.0])
+    assert system.A().tolist() == [[7.0]] and system.D().tolist() == [[0.0]]   # unchanged

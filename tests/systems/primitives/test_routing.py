@@ -7,6 +7,7 @@ import pytest
 from systems.framework import AbstractValue, BasicVector, InputPortIndex, Value
 from systems.primitives import (BusCreator, BusSelector, PortSwitch, Selector,
                                 SelectorParams, WrapToSystem)
+import pickle
 
 
 def test_port_switch_passes_the_selected_input():
@@ -73,3 +74,15 @@ def test_bus_round_trip_by_name():
     assert vector.Eval(sel_context).tolist() == [1.0, 2.0]
     with pytest.raises(RuntimeError, match="Missing value for input signal w"):
         missing.Eval(sel_context)
+
+
+def test_selector_params_print_as_pydrake():
+    P = SelectorParams
+    params = P(inputs=[P.InputPortParams(name="x", size=3)],
+               outputs=[P.OutputPortParams(name="a", selections=[
+                   P.OutputSelection(input_port_index=0, input_offset=0)])])
+    assert repr(params) == (
+        "SelectorParams(inputs=[InputPortParams(name='x', size=3)], outputs=["
+        "OutputPortParams(name='a', selections=[OutputSelection(input_port_index=0, "
+        "input_offset=0)])])")
+    assert pickle.loads(pickle.dumps(params)) == params
