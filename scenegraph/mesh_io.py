@@ -45,18 +45,25 @@ def load_mesh_file(path) -> tuple[np.ndarray, np.ndarray]:
     if ext == ".vtk":
         V, tets = _read_vtk_tetrahedra(path)
         return V, _vtk_boundary(V, tets, path)
-    if ext == ".obj":
-        return parse_obj(_check_obj_is_text(path), path)   # the file read once
-    from scenegraph.mesh_cache import CACHED_EXTENSIONS, cached_mesh_arrays
+    from scenegraph.mesh_cache import cached_mesh_arrays
 
-    if ext in CACHED_EXTENSIONS:     # trimesh's answer kept on disk (mesh_cache.py)
-        return cached_mesh_arrays(path, ext, _load_with_trimesh)
-    return _load_with_trimesh(path)
+    # The readers' answers for a file seen before are kept on disk (mesh_cache.py).
+    return cached_mesh_arrays(path, ext, _read_obj if ext == ".obj" else _load_with_trimesh)
 
 
-def _load_with_trimesh(path: str) -> tuple[np.ndarray, np.ndarray]:
+def _read_obj(path: str, data) -> tuple[np.ndarray, np.ndarray]:
+    """load_mesh_file's arrays of an .obj file whose bytes are `data` (None:
+    read them from `path`)."""
+    if data is None:
+        with open(path, "rb") as f:
+            data = f.read()
+    return parse_obj(_obj_text(data, path), path)
+
+
+def _load_with_trimesh(path: str, data=None) -> tuple[np.ndarray, np.ndarray]:
     """load_mesh_file's arrays of a file trimesh reads (``process=False``:
-    the file's own vertices and triangles)."""
+    the file's own vertices and triangles); trimesh reads `path` itself
+    (a COLLADA file may name others next to it), `data` is not used."""
     import trimesh
 
     try:
@@ -378,7 +385,11 @@ def _check_obj_is_text(path: str) -> str:
     the first bad byte (trimesh would otherwise fail inside its optional
     charset detection)."""
     with open(path, "rb") as f:
-        data = f.read()
+        return _obj_text(f.read(), path)
+
+
+def _obj_text(data: bytes, path: str) -> str:
+    """_check_obj_is_text of the bytes `data` of the file at `path`."""
     nul = data.find(b"\x00")
     if nul >= 0:
         raise RuntimeError(f"Mesh file '{path}' is not a text OBJ file: it holds binary "

@@ -32,7 +32,8 @@ def read_triangles(path: str) -> np.ndarray:
     from scenegraph.mesh_cache import CACHED_EXTENSIONS
     from scenegraph.mesh_io import load_mesh_file, mesh_extension
 
-    if mesh_extension(path) in CACHED_EXTENSIONS:      # trimesh's arrays, kept on disk
+    extension = mesh_extension(path)
+    if extension in CACHED_EXTENSIONS and extension != ".obj":   # trimesh's arrays, kept
         V, F = load_mesh_file(path)
         return V[F]
     import trimesh
