@@ -22,7 +22,11 @@ separately; its "pydrake" column is pydrake on the OBJ copies, for scale only.
 
 numba's cache is warm: an untimed process per robot runs first (``--no-warmup``
 skips it; it runs with --cold too, for the bytecode cache); the cold compile is measured by ``--cold`` (each process with
-NUMBA_CACHE_DIR set to a new empty folder), outside the target.
+NUMBA_CACHE_DIR set to a new empty folder), outside the target. The same
+process fills this library's other on-disk caches a user's second run finds:
+Qhull's hulls (proximity/hull_cache.py) and the mesh files' arrays
+(scenegraph/mesh_cache.py: a robot's OBJ files of 4 kB or more; with
+--originals its STL/DAE files, which are then read without trimesh).
 
 Python's bytecode cache is warm too, for both libraries: the measured
 processes run without PYTHONDONTWRITEBYTECODE and with PYTHONPYCACHEPREFIX set
