@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 
 from scenegraph import Cylinder
 from scenegraph.math import Quaternion, RigidTransform, RotationMatrix
-from tests.robustness.test_query_fuzz import PAIRS, _Pair, placements
+from tests.robustness.fuzz_pairs import PAIRS, _Pair, placements
 
 EXAMPLES = 8  # per pair, derandomized (the fuzz suite covers more, at looser tolerance)
 

@@ -26,7 +26,7 @@ import pytest
 
 from scenegraph import Box, Capsule, Convex, Cylinder, Ellipsoid, Mesh
 from scenegraph.math import RigidTransform, RotationMatrix
-from tests.robustness.test_query_fuzz import _Pair
+from tests.robustness.fuzz_pairs import _Pair
 
 
 def _pose(R, p):

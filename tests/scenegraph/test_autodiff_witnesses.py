@@ -12,8 +12,8 @@ from scenegraph import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
 from scenegraph.autodiff_witnesses import point_jacobians
 from scenegraph.math import RigidTransform, RollPitchYaw
 from systems.autodiff import AutoDiffXd, InitializeAutoDiff
-from tests.scenegraph.test_autodiff_scene_graph import (NZ, X_PFa, _Check, _gradient, _mesh,
-                                                       _rock, _values)
+from tests.scenegraph.autodiff_scenes import (NZ, X_PFa, _Check, _gradient, _mesh, _rock,
+                                              _values)
 
 I = RigidTransform()
 X_WP = RigidTransform(RollPitchYaw(0.3, -0.2, 0.1), [0.0, 0.0, 0.0])
@@ -343,7 +343,7 @@ def test_pairwise_batch_mixes_routes_and_orders():
     Sphere-as-B and projection pairs are differentiated in one batch; every pair's
     witnesses and normal match central differences."""
     from scenegraph import GeometryInstance, ProximityProperties
-    from tests.scenegraph.test_autodiff_scene_graph import _poses, _scene
+    from tests.scenegraph.autodiff_scenes import _poses, _scene
     self = object.__new__(_Check)            # _Check's state, with three more geometries
     self.sg, self.source, self.frames, self.ids = _scene(
         Sphere(0.05), I, Box(0.2, 0.3, 0.1), TILT)

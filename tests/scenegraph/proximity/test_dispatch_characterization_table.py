@@ -4,7 +4,7 @@ pair's documented error is within a factor of 10 of what is measured now
 import pathlib
 import re
 
-from tests.scenegraph.proximity.test_dispatch_characterization import _rows
+from tests.scenegraph.proximity.characterization import _rows
 
 DOC = pathlib.Path(__file__).resolve().parents[3] / "docs" / "proximity.md"
 

@@ -18,7 +18,7 @@ import pytest
 from scenegraph.proximity import dispatch
 from scenegraph.proximity.shape_data import shape_data_from_reference
 from tests.scenegraph.proximity.random_poses import random_rotation
-from tests.scenegraph.proximity.test_pair_oracle import OracleBody
+from tests.scenegraph.proximity.pair_oracle import OracleBody
 
 TOL = 1e-12
 GAPS = (0.02, 0.002, -0.002, -0.05)  # separated, ±2 mm, deep overlap [m]
@@ -182,7 +182,7 @@ def test_touching_and_nearly_touching_pairs_are_exact(pair):
     """Gaps of 1e-13 … 1e-9 m either way and exact contact (resting contact
     in a simulation): certified and exact, like any other gap."""
     from scenegraph.proximity.shape_data import shape_data_from_reference
-    from tests.scenegraph.proximity.test_dispatch_characterization import SHAPES, configurations
+    from tests.scenegraph.proximity.characterization import SHAPES, configurations
 
     rng = np.random.default_rng(17)
     dA = shape_data_from_reference(SHAPES[pair[0]])

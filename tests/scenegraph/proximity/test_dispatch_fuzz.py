@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from scenegraph.proximity import dispatch
 from scenegraph.proximity.shape_data import shape_data_from_reference
-from tests.scenegraph.proximity.test_pair_oracle import OracleBody, phi
+from tests.scenegraph.proximity.pair_oracle import OracleBody, phi
 
 KINDS = ("Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Sphere")
 

@@ -26,8 +26,8 @@ import pytest
 from scenegraph.proximity import dispatch
 from scenegraph.proximity.shape_data import shape_data_from_reference
 from tests.reference_loader import as_float, geometry_by_name, pose_arrays, reference_cases
-from tests.scenegraph.proximity.test_pair_oracle import (OracleBody, halfspace_oracle,
-                                                         oracle_signed_distance, phi)
+from tests.scenegraph.proximity.pair_oracle import (OracleBody, halfspace_oracle,
+                                                   oracle_signed_distance, phi)
 
 EXACT = 1e-9      # closed forms against Drake
 TARGET = 1e-9     # iterative pairs against the oracle (the issue asks 1e-6)

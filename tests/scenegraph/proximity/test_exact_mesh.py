@@ -28,7 +28,7 @@ from scenegraph.proximity.mesh_bvh import closest_points_on_triangles
 from scenegraph.proximity.mesh_distance import (signed_distance_to_mesh,
                                                 triangle_pair_distances)
 from scenegraph.proximity.shape_data import _make_primitive, shape_data_from_reference
-from tests.scenegraph.proximity.test_mesh_distance import H, ring_mesh
+from tests.scenegraph.proximity.ring_meshes import H, ring_mesh
 
 I = np.eye(3)
 Z = np.zeros(3)

@@ -13,7 +13,7 @@ from scenegraph.geometry_properties import Rgba
 from scenegraph.math import RigidTransform
 from scenegraph.visualization import Meshcat, TactileVisualizer
 from systems.framework import DiagramBuilder
-from tests.scenegraph.sensors.test_tactile_sensor import R, Scene, _pressed
+from tests.scenegraph.sensors.tactile_scene import R, Scene, _pressed
 
 NODE = "viewer.scene_tree.find(['drake', 'tactile'])"
 POINTS = f"{NODE}.object.children[0]"

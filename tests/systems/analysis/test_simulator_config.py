@@ -66,7 +66,7 @@ def test_simulator_config_rejects_unknown_schemes():
 
 
 def test_rk5_config_meets_its_accuracy():
-    from tests.systems.analysis.test_runge_kutta import Oscillator
+    from tests.systems.analysis.closed_form_systems import Oscillator
     system = Oscillator()
     simulator = Simulator(system)
     ApplySimulatorConfig(SimulatorConfig(integration_scheme="runge_kutta5",

@@ -171,7 +171,7 @@ def test_touching_configurations_stay_certified_under_ulp_perturbations(pair):
     1e-7 m apart to 1e-7 m deep, each pose with B moved by ±1 and ±2 ulps in
     each coordinate: φ = gap by construction (the ulps move it by < 1e-16 m),
     every pair certified (seed 99: on main, 8, 3 and 12 of 4,160 were not)."""
-    from tests.scenegraph.proximity.test_dispatch_characterization import SHAPES, configurations
+    from tests.scenegraph.proximity.characterization import SHAPES, configurations
 
     rng = np.random.default_rng(99)
     dA = shape_data_from_reference(SHAPES[pair[0]])

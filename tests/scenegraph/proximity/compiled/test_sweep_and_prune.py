@@ -13,7 +13,7 @@ from scipy.spatial.transform import Rotation
 from scenegraph.proximity.broadphase import AabbModel, Broadphase, PairFilter
 from scenegraph.proximity.compiled import layout
 from scenegraph.proximity.compiled import sweep_and_prune as sap
-from tests.scenegraph.proximity.test_broadphase import random_shapes
+from tests.scenegraph.proximity.random_scenes import random_shapes
 
 NO_FILTER = np.zeros((0, 0), dtype=np.int64)
 
