@@ -68,7 +68,8 @@ import robot_timing  # noqa: E402
 DRAKE_TIMES = ROOT / "benchmarks" / "drake_robot_times.json"
 TIMED_FIELDS = ("import_s", "plant_s", "parse_s", "finalize_s", "build_s", "context_s",
                 "setup_s", "first_penetration_s", "first_distance_s", "first_query_s",
-                "load_s", "warm_query_s", "warm_penetration_s", "warm_distance_s")
+                "load_s", "warm_query_s", "warm_penetration_s", "warm_distance_s",
+                "import_cpu_s", "load_cpu_s")
 PARTS = (("import", "import_s"), ("plant", "plant_s"), ("parse", "parse_s"),
          ("final", "finalize_s"), ("build", "build_s"), ("ctx", "context_s"),
          ("1st pen", "first_penetration_s"), ("1st dist", "first_distance_s"),

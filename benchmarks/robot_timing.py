@@ -24,7 +24,10 @@ time.perf_counter:
                   f = 0.30, 0.35, ...; the others keep their default): median
                   seconds of SetPositions + port Eval + both queries.
 
-load = (b) + (c) is the figure compared between the libraries.
+load = (b) + (c) is the figure compared between the libraries. The process's
+CPU time (time.process_time: user + system, all threads) of (a) and of
+(b) + (c) is recorded too (import_cpu_s, load_cpu_s): on a shared machine it
+moves much less than the wall time when other processes compete for the cores.
 
 The result is one JSON object (the benchmark scripts print it as one line):
 seconds per step and part, counts (nq, nv, bodies, proximity geometries,
@@ -67,9 +70,11 @@ def measure(import_api, urdf: str, package_map: dict) -> dict:
     record: dict = {"urdf": urdf}
     step = "import"
     try:
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         api = import_api()
         record["import_s"] = time.perf_counter() - t
+        record["import_cpu_s"] = time.process_time() - cpu
+        cpu = time.process_time()
 
         setup = {}
         step = "plant"
@@ -111,6 +116,7 @@ def measure(import_api, urdf: str, package_map: dict) -> dict:
         record["first_distance_s"] = time.perf_counter() - t
         record["first_query_s"] = record["first_penetration_s"] + record["first_distance_s"]
         record["load_s"] = record["setup_s"] + record["first_query_s"]
+        record["load_cpu_s"] = time.process_time() - cpu
 
         inspector = query.inspector()
         record["counts"] = {

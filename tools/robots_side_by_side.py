@@ -47,21 +47,36 @@ from drake_bench_robots import DRAKE_PYTHON, drake_command  # noqa: E402
 
 def _report_whole_process(runs: dict) -> None:
     """Per robot, the median over rounds of import + load (the process's
-    whole work, interpreter start-up aside) for each side. The load figure
-    alone leaves the import out, which flatters whichever library does more
-    at import: this library imports numba, its kernels' modules, networkx
-    and scipy where they are first needed, i.e. inside the load."""
+    whole work, interpreter start-up aside) for each side, in wall time and
+    in the process's CPU time (user + system; moves much less than the wall
+    time when other processes compete for the machine's cores), and the
+    ratio of each side to pydrake's. The load figure alone leaves the import
+    out, which flatters whichever library does more at import: this library
+    imports numba, its kernels' modules, networkx and scipy where they are
+    first needed, i.e. inside the load."""
     import statistics
     sides = list(runs)
-    print("\n  import + load, ms (median over rounds; fresh processes)")
-    print("  " + f"{'robot':16s}" + "".join(f"{side:>12s}" for side in sides))
-    for key in runs["ours"]:
-        row = f"  {key:16s}"
-        for side in sides:
-            totals = [r["import_s"] + r["load_s"] for r in runs[side][key]
-                      if "import_s" in r and "load_s" in r]
-            row += f"{statistics.median(totals) * 1e3:12.1f}" if totals else f"{'—':>12s}"
-        print(row)
+    for title, fields in (("wall", ("import_s", "load_s")),
+                          ("CPU", ("import_cpu_s", "load_cpu_s"))):
+        print(f"\n  import + load, {title} ms (median over rounds; fresh processes; "
+              f"x: / pydrake)")
+        print("  " + f"{'robot':16s}" + "".join(f"{side:>12s}" for side in sides)
+              + "".join(f"{side + ' x':>12s}" for side in sides if side != "pydrake"))
+        for key in runs["ours"]:
+            medians = {}
+            for side in sides:
+                totals = [r[fields[0]] + r[fields[1]] for r in runs[side][key]
+                          if fields[0] in r and fields[1] in r]
+                medians[side] = statistics.median(totals) if totals else None
+            row = f"  {key:16s}" + "".join(
+                f"{medians[side] * 1e3:12.1f}" if medians[side] else f"{'—':>12s}"
+                for side in sides)
+            drake = medians.get("pydrake")
+            for side in sides:
+                if side != "pydrake":
+                    row += (f"{medians[side] / drake:11.2f}x" if medians[side] and drake
+                            else f"{'—':>12s}")
+            print(row)
 
 
 def main(argv=None) -> int:
