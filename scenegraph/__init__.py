@@ -87,8 +87,8 @@ _LAZY = {
     "scenegraph.sensors.depth_image_to_point_cloud": ("DepthImageToPointCloud",),
 }
 _LAZY_NAMES = {_name: _module for _module, _names in _LAZY.items() for _name in _names}
-#: Submodules that this package's import used to bind as attributes
-#: (``scenegraph.render`` without ``import scenegraph.render``): imported at first use.
+#: Submodules reachable as attributes (``scenegraph.render`` without
+#: ``import scenegraph.render``): imported at first use.
 _LAZY_SUBMODULES = ("_jit", "proximity", "render", "sensors", "tactile_points", "templates",
                     "visualization", "volume_mesh_refiner")
 

@@ -461,8 +461,8 @@ class GeometryState:
             props.GetPropertyOrDefault("hydroelastic", "compliance_type", None)
         if compliance is not None and compliance is not HydroelasticType.kUndefined:
             # Imported only for a declared compliance (SceneGraph's defaults
-            # say kUndefined): the hydroelastic modules' compiled kernels cost
-            # a fresh process ~30 ms CPU to set up.
+            # say kUndefined): setting up the hydroelastic modules' compiled
+            # kernels costs a fresh process CPU time.
             from scenegraph.hydroelastic.representation import (
                 HydroelasticPropertyError, make_hydroelastic_representation)
             try:

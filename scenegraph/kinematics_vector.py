@@ -20,9 +20,8 @@ class FramePoseVector:
 
     Storage: poses keyed by the frames' integer id values (``_values``, an
     int-keyed dict: hashing an int is done in C, where a FrameId's hash is a
-    Python call, ~0.1 µs per frame on every set_value and every gather of a
-    pose change), with the FrameIds themselves in ``_ids`` (same keys, same
-    insertion order).
+    Python call, on every set_value and every gather of a pose change), with the
+    FrameIds themselves in ``_ids`` (same keys, same insertion order).
 
     Packed poses (a producer's fast path, e.g. MultibodyPlant's geometry
     poses): ``_set_packed(keys, R, p)`` replaces every pose at once with the
@@ -391,7 +390,7 @@ class PoseComposer:
                 and p_in.ndim == 1):
             return self.compose_frames(R_in, p_in, self.rows, True)
         # compose_frames' body, written out: one Python call less per pose
-        # change (~0.5 µs, 3 % of a 25-geometry HasCollisions, interleaved A/B).
+        # change.
         nG = self._nG
         R_WG, p_WG = np.empty((nG, 3, 3)), np.empty((nG, 3))
         parent_index, geometry_frame_index, R_FG, p_FG = self._arrays

@@ -282,7 +282,7 @@ class QueryObject:
         from scenegraph.render.renderers import render
         return render(self, 1, camera, parent_frame, X_PC, "RenderLabelImage")
 
-    # --- controllers (issue 13): extensions beyond pydrake, except --------------------
+    # --- controllers: extensions beyond pydrake, except -------------------------------
     # --- ComputeSignedDistanceGeometryToPoint (Drake's C++ name); see docs/controllers.md
     def _geometry_set_ids(self, geometries, query: str) -> list:
         """Proximity geometry ids of a GeometrySet: frames expand to their

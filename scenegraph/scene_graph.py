@@ -39,8 +39,7 @@ class _QueryOutputPort(LeafOutputPort):
     every input), but its calc (_calc_query_object) only binds the object to
     the context and evaluates nothing else, so a recomputation cannot
     recurse: it is done here without update_cache_value's guard and the
-    weak-method call (~1 µs of a 17 µs HasCollisions at 25 geometries,
-    interleaved A/B), on every route to the value (Eval, a connected input
+    weak-method call, on every route to the value (Eval, a connected input
     port, an exported diagram port). Same slots as LeafOutputPort."""
 
     __slots__ = ()

@@ -1,7 +1,7 @@
 """Moved: RigidBodies and its helpers now live in ``scenegraph.rigid_bodies``.
 
 A geometry consumer belongs beside the geometry it uses, and ``systems`` never
-imports ``scenegraph`` (issue 37). This module keeps the old import path
+imports ``scenegraph``. This module keeps the old import path
 working: ``from systems.rigid_bodies import RigidBodies`` imports
 ``scenegraph.rigid_bodies`` on first access to one of its names, so
 ``import systems`` alone still leaves ``scenegraph`` unimported. New code

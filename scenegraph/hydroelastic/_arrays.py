@@ -51,8 +51,8 @@ def rotate_points(p_FQ: np.ndarray, R_GF: np.ndarray, p_GF=None) -> np.ndarray:
     return out
 
 
-# numpy reductions along a short trailing axis cost ~10x an elementwise op on the
-# same data; these chain elementwise ops over the (few) columns instead.
+# numpy reductions along a short trailing axis cost many times an elementwise op on
+# the same data; these chain elementwise ops over the (few) columns instead.
 def all_columns(c: np.ndarray) -> np.ndarray:
     """(K,) logical AND over the columns of a (K, m) bool array."""
     out = c[:, 0].copy()

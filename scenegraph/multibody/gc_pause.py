@@ -1,15 +1,15 @@
 """Python's cyclic garbage collector paused while a model is built.
 
-A parse (and Finalize) creates thousands of small objects that all stay
-alive — elements, bodies, frames, geometries, properties — and almost no
-reference cycles that die. Each of the collector's automatic passes then
-walks survivors only, and a full (generation 2) pass walks every tracked
-object of the process: with numba's compiled kernels loaded that is about
-170 000 objects, 0.1-0.2 s per pass, and a robot's first load in a process
-triggered one or two of them (measured in benchmarks/bench_robots.py's
-fresh processes; docs/speed.md). ``paused_gc()`` turns automatic collection
-off for the block and back on after it (also when it raises); garbage that
-does form is collected by the next automatic pass, as usual.
+A parse (and Finalize) creates thousands of small objects that all stay alive —
+elements, bodies, frames, geometries, properties — and almost no reference
+cycles that die. Each of the collector's automatic passes then walks survivors
+only, and a full (generation 2) pass walks every tracked object of the process:
+with numba's compiled kernels loaded that is over a hundred thousand objects,
+and a robot's first load in a process would trigger one or two such passes
+(docs/speed.md § Loading robots has the figures). ``paused_gc()`` turns
+automatic collection off for the block and back on after it (also when it
+raises); garbage that does form is collected by the next automatic pass, as
+usual.
 
 Nested and concurrent blocks share one count: collection resumes when the
 last block ends, and only if it was enabled when the first began (a program

@@ -152,7 +152,7 @@ def _compute(engine, world_poses) -> ContactManifoldArrays:
     if K:
         scene.table.call(contact_manifolds, *_static(scene), R, p, np.ascontiguousarray(rows),
                          np.ascontiguousarray(values), counts, out)
-        if scene.exact is not None:      # exact meshes (issue 32): their deepest point
+        if scene.exact is not None:      # exact meshes: their deepest point
             scene.exact.patch_manifolds(rows, values, counts, out)
     ids = scene.ids
     a, b = rows[:, 0].tolist(), rows[:, 1].tolist()

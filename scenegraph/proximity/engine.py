@@ -170,7 +170,7 @@ class ProximityEngine:
         return self._contact_query().ComputeContactSurfacesWithFallback(world_poses,
                                                                         representation)
 
-    # --- controllers (issue 13, extensions beyond pydrake): the scene handed to -------
+    # --- controllers (extensions beyond pydrake): the scene handed to ----------------
     # --- batched_queries.py (distance_jacobians.py with it) and raycast.py -------------
     def compute_signed_distance_to_points(self, world_poses, p_WQ, threshold, geometry_ids=None):
         """SignedDistanceToPoints of p_WQ (N, 3) [m] (see batched_queries)."""

@@ -54,7 +54,7 @@ import os
 import pickle
 import sys
 import threading
-from concurrent.futures import Executor   # ProcessPoolExecutor where used: ~10 ms to import
+from concurrent.futures import Executor   # ProcessPoolExecutor imported where used
 
 from systems.framework.random_generator import RandomGenerator
 
@@ -226,7 +226,7 @@ def _short_switch_interval():
 
 def _shared_pool(workers: int, context) -> ProcessPoolExecutor:
     """A forkserver/spawn pool kept for later calls (its workers start, and import
-    the library, once: about a second each); replaced if a worker died. The kept
+    the library, once); replaced if a worker died. The kept
     pools are shut down at interpreter exit (atexit runs while the modules they
     need still exist; left to garbage collection during shutdown, a pool's
     callback finds `multiprocessing` already gone and prints an error)."""
@@ -366,10 +366,10 @@ class _Dispatch:
             return self._run()
         # The pool's results reach `pending` through its manager thread, which needs
         # the GIL a dozen times per result; while this thread simulates, each
-        # hand-over waits out the switch interval (5 ms by default), so a finished
-        # chunk was seen up to 0.3 s late and this process ended up running 80 % of
-        # the samples (pendulum: 2 executions slower than 1). A short interval
-        # while dispatching keeps that latency to a few ms.
+        # hand-over waits out the switch interval (5 ms by default), so finished
+        # chunks would be seen late and this process would end up running most of
+        # the samples itself. A short interval while dispatching keeps that latency
+        # to a few ms.
         with _short_switch_interval():
             return self._run()
 
