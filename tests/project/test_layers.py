@@ -1,4 +1,4 @@
-"""The package layers (issue 37): systems.common at the bottom, systems on it, scenegraph
+"""The package layers: systems.common at the bottom, systems on it, scenegraph
 on both.
 
 * ``systems`` never imports ``scenegraph`` (statically, anywhere in a module, and in a

@@ -74,7 +74,7 @@ def _take_context_manager(scene, tmp) -> None:
     scene.manager = scene.sg.collision_filter_manager(scene.context)
 
 CASES = {
-    # --- non-finite poses (issue 12 table) ---
+    # --- non-finite poses ---
     "RegisterGeometry with a NaN pose": (
         lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.f, _new(
             sc, Sphere(0.1), RigidTransform([NAN, 0.0, 0.0]), "nan_ball")),
@@ -106,7 +106,7 @@ CASES = {
             sc.context, FramePoseVector({sc.g: RigidTransform([NAN, 0.0, 0.0])})),
             sc.query().ComputePointPairPenetration()),
         RuntimeError, r"non-finite pose for frame \d+ \('g'\)"),
-    # Finite but huge poses (issue 12 table: 1e300 m gave nhat_BA_W = 0 and a
+    # Finite but huge poses (their differences overflow: a zero nhat_BA_W and a
     # wrong distance): refused past the documented ±1e150 m.
     "a frame pose 1e300 m from the origin reaches a pair query": (
         lambda sc, tmp: (sc.sg.get_source_pose_port(sc.b).FixValue(
@@ -229,7 +229,7 @@ CASES = {
     "a filter declaration given a list instead of a GeometrySet": (
         lambda sc, tmp: CollisionFilterDeclaration().ExcludeWithin([sc.ball]),
         TypeError, r"expected a GeometrySet, got list"),
-    # --- foreign and unknown ids, names (already refused before issue 12) ---
+    # --- foreign and unknown ids, names ---
     "a geometry on another source's frame": (
         lambda sc, tmp: sc.sg.RegisterGeometry(sc.a, sc.g, _new(sc, Sphere(1.0))),
         RuntimeError, r"frame \d+ \('g'\) does not belong to source \d+ \('alpha'\)"),

@@ -4,8 +4,8 @@ time; step-size collapses end with Drake's minimum-step error after a bounded
 number of shrinks; time that cannot advance is refused up front.
 
 Every system here counts its derivative evaluations and raises past a budget,
-so a regression to the old endless shrinking fails the test instead of
-hanging the suite.
+so an endless shrinking of the step fails the test instead of hanging the
+suite.
 """
 import math
 

@@ -1,16 +1,15 @@
-"""Issue 36, items 2, 6 and 7: inputs that used to be accepted and failed (or
-answered wrongly) later are refused at the call, naming what was wrong; a
-refused call leaves the scene exactly as it was.
+"""Inputs that would fail (or answer wrongly) later are refused at the call,
+naming what was wrong; a refused call leaves the scene exactly as it was.
 
 * A Mesh file with vertices and no triangles cannot take the proximity role
-  (before: accepted; every later ComputeSignedDistanceToPoint of the scene
-  failed with "TriangleMeshBvh: the mesh has no triangles", naming nothing).
+  (accepted, it would make every later ComputeSignedDistanceToPoint of the
+  scene fail without naming the mesh).
   A .vtk tetrahedral Mesh has triangles: the boundary faces of its tetrahedra.
 * GetPoseInWorld(frame_id=<GeometryId>) and GetPoseInWorld(geometry_id=<FrameId>)
-  raise TypeError, as pydrake's (before: a plausible pose of the other kind);
+  raise TypeError, as pydrake's (never a plausible pose of the other kind);
   a positional id is still dispatched by its type.
 * Shape sizes must be real numbers: Sphere("1") raises TypeError naming the
-  parameter and the value (before: a sphere of radius 1).
+  parameter and the value (never a sphere of radius 1).
 """
 import math
 import warnings

@@ -1,5 +1,5 @@
 """Answers never depend on the order in which geometries were registered,
-beyond Drake's documented id_A/id_B convention (issue 12, part 3).
+beyond Drake's documented id_A/id_B convention.
 
 Every shape-kind pair, registered A-then-B and B-then-A through a real
 SceneGraph and QueryObject: the same signed distance and the same

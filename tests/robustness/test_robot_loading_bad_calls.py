@@ -193,7 +193,7 @@ EXPECTED = {
     "a URDF with 20 MB of comment": ("ok", [2, 0]),
     "a URDF attribute of 5 MB": ("ok", [2, 0]),
     # Both libraries take time quadratic in the geometries of one link (Drake's
-    # name uniquifying): 4000 take 13 s here, 119 s in pydrake.
+    # name uniquifying), so the case stays at 500.
     "a URDF link with 500 collision spheres": ("ok", [2, 0]),
     "an SDFormat pose of nan": (P, r"nan\.sdf:1: error: <pose> of <link name=\"a\"> must be "
                                    r"6 finite numbers"),

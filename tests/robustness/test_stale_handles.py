@@ -1,17 +1,15 @@
-"""Issue 36, item 4 and the three unclear errors: a handle used after what it
-points at was replaced, or with a context that is not its system's, raises
-an error that names the systems, says what happened and what to do.
+"""A handle used after what it points at was replaced, or with a context that
+is not its system's, raises an error that names the systems, says what
+happened and what to do.
 
 * A CollisionFilterManager taken from a context before
-  SetTimeStateAndParametersFrom replaced the context's geometry state:
-  before, its filters went to the old state and were silently lost (pydrake
-  aborts the process); now every call raises.
+  SetTimeStateAndParametersFrom replaced the context's geometry state: every
+  call raises (its filters would go to the replaced state and be lost;
+  pydrake aborts the process).
 * A pickled context used with the original SceneGraph, and a foreign context
-  given to Simulator: before, "... system named '' was passed the Context of
-  a system named '' ...".
-* AdvanceTo called from inside the Simulator's own publish event: before,
-  "Simulation time has changed since last Initialize() or AdvanceTo()" (at a
-  later time) or a RecursionError (at the start time).
+  given to Simulator: the error names both systems.
+* AdvanceTo called from inside the Simulator's own publish event: a clear
+  error, neither a complaint that the time changed nor a RecursionError.
 """
 import pickle
 

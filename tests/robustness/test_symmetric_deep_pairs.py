@@ -1,18 +1,15 @@
-"""Degenerate pairs found by the long fuzz run (FUZZ_LONG=1
-tests/robustness/test_query_fuzz.py): concentric or coincident bodies whose
-deepest penetration is reached along a whole continuum of directions.
+"""Degenerate pairs: concentric or coincident bodies whose deepest penetration
+is reached along a whole continuum of directions.
 
 GJK/EPA's direction is then arbitrary within that continuum. The narrow
 phase retries its refinement from the bodies' own axes and, when it still
 cannot certify the answer, chooses witnesses on both surfaces (support point
-and nearest boundary point, then alternating projections). Each case below
-had a witness 0.03 to 0.24 m off its own surface before that.
+and nearest boundary point, then alternating projections).
 
-Three more, from a later long run (a witness 0.5 to 4.5 mm off its surface,
-uncertified): two boxes at one centre whose deepest escape is face against
+Three more: two boxes at one centre whose deepest escape is face against
 edge, and a disc or a sphere across a thin needle hull, whose deepest escape
 is through one facet of the hull (the overlap varies by the needle's width
-only). They now certify; the expected depths are the smallest overlap over
+only). They certify; the expected depths are the smallest overlap over
 the separating axes of the pair (closed form), checked against a direction
 grid on the sphere.
 """
@@ -146,10 +143,10 @@ def test_small_capsule_across_a_large_cylinders_axis_is_certified():
 
 @pytest.mark.parametrize("reverse", [False, True], ids=["needle first", "needle second"])
 def test_needle_along_a_cylinders_axis_takes_the_shallower_axial_escape(reverse):
-    """From the session-4 long run: a needle Cylinder(1e-4, 1) along the axis of
+    """A needle Cylinder(1e-4, 1) along the axis of
     a Cylinder(1, 1), same centre. Two basins: out through a cap (depth
     0.5 + 0.5 = 1) and out through the side (1 + 1e-4). EPA's tolerance
-    could not tell them apart, so the certified answer was 1.0001 in one
+    cannot tell them apart, so the certified answer could be 1.0001 in one
     registration order and 1 in the other; the cylinders' own axes bound
     the signed distance better than a radial answer, so the axial basin is
     refined too and the global one is kept, in both orders."""
@@ -249,7 +246,7 @@ def _outward_facet_normals(V_G, X_WG):
 def test_boxes_at_one_centre_escape_face_against_edge_certified():
     """A unit cube and a Box(1, 0.885, 1) at the same centre (to 1e-98 m),
     B rotated 94° about x: the deepest escape is along z, the cube's face
-    against B's edge (the old fallback left witness a 5.1e-4 m off)."""
+    against B's edge."""
     A = Box(1.0, 1.0, 1.0)
     X_WA = _pose([[-0.9833229735160638, 0.18186789094154562, 1.0018219919893236e-75],
                   [-0.18186789094154562, -0.9833229735160638, -1.089213368058946e-74],
@@ -284,8 +281,7 @@ _NEEDLE_14 = np.array([
 def test_disc_across_a_needle_hull_escapes_through_a_facet_certified():
     """A disc Ellipsoid(0.6 mm, 1, 1) across a 14-vertex Convex needle
     (4.8 m long, 6 mm thick) along the disc's axis, same pose: the deepest
-    escape is radial, through one facet of the needle (the old fallback:
-    depth 2.4e-4 m too deep, witness a 1.6e-3 m off)."""
+    escape is radial, through one facet of the needle."""
     A = Ellipsoid(0.0006052348396087921, 1.0000000272138514, 1.0)
     R = [[0.9999703208642328, -0.0049624433399004355, 0.005893347671873095],
          [-0.0049624433399004355, 0.1702641176991424, 0.985385967212965],
@@ -301,8 +297,7 @@ def test_disc_across_a_needle_hull_escapes_through_a_facet_certified():
 def test_sphere_around_a_flat_needle_mesh_escapes_through_a_facet_certified():
     """A sphere-shaped Ellipsoid (r = 1.827 m) around a 5-vertex, 2.7 m long
     near-flat Mesh (its hull) at the same pose: the deepest escape is
-    through one facet of the mesh (the old fallback: depth 2.0e-4 m too
-    deep, witness a 4.5e-3 m off)."""
+    through one facet of the mesh."""
     r = 1.82714489008757
     A = Ellipsoid(r, r, r)
     R = [[-0.6530708165376131, 0.6791418650424239, -0.3350594510435319],

@@ -92,7 +92,7 @@ _KEPT = []
 
 
 def _kept(system):
-    """`system`, kept alive: a port does not keep its System alive (issue 11)."""
+    """`system`, kept alive: a port does not keep its System alive."""
     _KEPT.append(system)
     return system
 

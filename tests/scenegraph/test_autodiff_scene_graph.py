@@ -1,4 +1,4 @@
-"""SceneGraph_[AutoDiffXd] (issue 35 §3): signed distances whose derivatives w.r.t. the
+"""SceneGraph_[AutoDiffXd]: signed distances whose derivatives w.r.t. the
 frame poses are chain-ruled from the float answer's Jacobian, for every shape pair,
 checked against central finite differences of the float SceneGraph; and the one-sided
 derivative where the distance has a kink."""

@@ -1,5 +1,5 @@
 """QueryObject_[AutoDiffXd]'s witness points, normals, nearest points and gradients with
-derivatives w.r.t. the frame poses (issue 35 §3): a Sphere against Sphere, Box, Capsule,
+derivatives w.r.t. the frame poses: a Sphere against Sphere, Box, Capsule,
 Cylinder, HalfSpace and Ellipsoid, and the point query of each of those shapes, checked
 against central finite differences of the float SceneGraph and against the invariants
 |nhat| = 1 (nhat·∂nhat = 0) and X_WA·p_ACa − X_WB·p_BCb = φ·nhat differentiated."""

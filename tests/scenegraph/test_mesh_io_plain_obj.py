@@ -1,5 +1,5 @@
 """The plain-OBJ fast path of scenegraph.mesh_io.parse_obj (numpy, for large
-meshes: 1.3 M triangles read in ~2 s instead of ~4 s) gives exactly what the
+meshes) gives exactly what the
 general line-by-line reader gives -- the same vertices bit for bit, the same
 triangles, the same error -- on every kind of record and layout it might be
 handed, and hands everything it does not read itself to that reader."""

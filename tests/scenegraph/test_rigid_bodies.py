@@ -192,7 +192,7 @@ def test_a_box_on_its_face_is_pushed_at_its_four_bottom_corners_sharing_the_stif
 
 
 def test_quickstart_boxes_rest_flat_one_second_after_landing():
-    # Issue 31: tilt < 1°, speed < 1 mm/s one second after each box first touches.
+    # Resting: tilt < 1°, speed < 1 mm/s one second after each box first touches.
     from examples import quickstart
     from scenegraph.rigid_bodies import rotations
     diagram, bodies, _ = quickstart.build(None)

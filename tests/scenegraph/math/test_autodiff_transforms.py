@@ -1,4 +1,4 @@
-"""RigidTransform_[AutoDiffXd] and RotationMatrix_[AutoDiffXd] (issue 35 §3): poses whose
+"""RigidTransform_[AutoDiffXd] and RotationMatrix_[AutoDiffXd]: poses whose
 entries carry derivatives; products, inverses and casts follow the chain rule (checked
 against central differences of the float classes)."""
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""scenegraph.math's compiled kernels (issue 30) against the numpy formulas they
-replace, on arrays of every layout the private constructors may hold (views,
-transposes, read-only, slices of stacks), and the validity check: it still
-raises for every kind of invalid rotation, with Drake's messages, and agrees
-with IsValid at the tolerance's edge."""
+"""scenegraph.math's compiled kernels against the equivalent numpy formulas, on
+arrays of every layout the private constructors may hold (views, transposes,
+read-only, slices of stacks), and the validity check: it still raises for every
+kind of invalid rotation, with Drake's messages, and agrees with IsValid at the
+tolerance's edge."""
 import math
 
 import numpy as np

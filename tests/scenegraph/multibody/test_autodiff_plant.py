@@ -1,4 +1,4 @@
-"""MultibodyPlant_[AutoDiffXd] (issue 35 §3): the kinematic plant converts, and its
+"""MultibodyPlant_[AutoDiffXd]: the kinematic plant converts, and its
 position-level queries carry the derivatives of q (and of AutoDiffXd points), checked
 against central differences of the float plant on a tree using every joint type; a
 Diagram of plant and SceneGraph converts and gives ∂φ/∂q."""

@@ -1,4 +1,4 @@
-"""Issue 31 §3: mojo's other proximity modes on compute_signed_distance_estimates:
+"""mojo's other proximity modes on compute_signed_distance_estimates:
 the forced bounding-sphere mode and the vertex-to-face mode, with closed forms."""
 import math
 
@@ -98,7 +98,7 @@ def test_modes_refuse_unknown_values_and_exact_mesh_by_method():
 
 
 def _vertex_to_face_reference(scene, world_poses, rows, distance, p_WCa, p_WCb, nhat, method):
-    """The per-pair form the compiled kernel replaced (f2dcfb2): for each pair
+    """The per-pair reference form of the compiled kernel: for each pair
     of closed polytope meshes, both vertex sets through
     signed_distance_to_mesh, the first least distance kept (A's on a tie)."""
     R, p, _ = scene.poses(world_poses)

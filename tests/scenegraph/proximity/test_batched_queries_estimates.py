@@ -130,7 +130,7 @@ def test_exact_mesh_rows_see_through_the_hull():
     assert exact.distance[1] == pytest.approx(math.sqrt(d2.min()), abs=1e-12)
     assert exact.distance[1] > 0.0
     # Beside the torus the capsule is measured at the triangles (the exact-mesh
-    # queries' path, issue 32): never nearer than the hull; the half space's
+    # queries' path): never nearer than the hull; the half space's
     # answer is the hull's (the lowest vertex).
     assert exact.distance[2] >= hull.distance[2] - 1e-15
     assert exact.distance[3] == pytest.approx(hull.distance[3], abs=1e-15)

@@ -1,4 +1,4 @@
-"""QueryObject.compute_contact_manifolds (extension, issue 31): closed forms
+"""QueryObject.compute_contact_manifolds (extension): closed forms
 for the four contact kinds, the invariants on random poses, the pairing with
 ComputePointPairPenetration and Drake's half-space error."""
 import math

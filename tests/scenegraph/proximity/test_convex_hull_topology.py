@@ -169,7 +169,7 @@ def test_known_polytopes(name, vertices, facets, edges, loop_sizes):
 
 
 def first_occurrence_merge(hull_faces_normals, offsets, scale):
-    """The old all-pairs rule: each triangle joins the first earlier plane it matches."""
+    """The all-pairs reference rule: each triangle joins the first earlier plane it matches."""
     planes = []
     label = []
     for n, b in zip(hull_faces_normals, offsets):

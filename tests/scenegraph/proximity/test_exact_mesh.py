@@ -1,5 +1,5 @@
-"""Exact non-convex meshes, pair by pair (issue 32; scenegraph/proximity/
-exact_mesh.py): an exact mesh M against every other kind of shape.
+"""Exact non-convex meshes, pair by pair (scenegraph/proximity/exact_mesh.py):
+an exact mesh M against every other kind of shape.
 
 Separated pairs are the triangle-level distance: equal within 1e-9 m to
 python-fcl's BVH distance for mesh–mesh (both exact on triangles), and to a

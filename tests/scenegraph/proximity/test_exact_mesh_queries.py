@@ -1,4 +1,4 @@
-"""Exact non-convex meshes in the QueryObject's queries (issue 32 §1): a closed
+"""Exact non-convex meshes in the QueryObject's queries: a closed
 Mesh with ("proximity", "exact_mesh") = True is its triangles in
 HasCollisions, ComputePointPairPenetration,
 ComputeSignedDistancePairClosestPoints, ComputeSignedDistancePairwiseClosestPoints

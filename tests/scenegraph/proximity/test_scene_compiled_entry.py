@@ -1,5 +1,5 @@
-"""The proximity front hall (issue 27 §1): one ProximityScene per geometry
-state makes every pair query as one call of one compiled entry,
+"""One ProximityScene per geometry state makes every pair query one call of
+one compiled entry,
 pair_queries.query, and the modules around it import no circle."""
 from __future__ import annotations
 

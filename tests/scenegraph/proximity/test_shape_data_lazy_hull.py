@@ -1,7 +1,7 @@
-"""A Mesh's convex hull is built only when a query needs it (issue 12, large
-meshes): AssignRole and ComputeSignedDistanceToPoint measure a Mesh on its
-triangles and never build the hull (Qhull takes ~6 s on a 1.3 M-triangle
-mesh); the first pair query builds it, and answers as before.
+"""A Mesh's convex hull is built only when a query needs it (large meshes
+take seconds in Qhull): AssignRole and ComputeSignedDistanceToPoint measure a
+Mesh on its triangles and never build the hull; the first pair query builds
+it, and answers as with a hull built up front.
 
 The mesh is a regular icosahedron (circumradius √(1 + φ²), inradius
 φ²/√3): along the direction of a face's centroid, the face is the nearest

@@ -270,7 +270,8 @@ def render_all(sg, context, cameras, ns):
 # --- benchmark scenes and timing (benchmarks/bench_render.py, tools/drake_bench_render.py)
 
 #: Benchmark rows: (key, geometries, (width, height), meshes?). Geometry scaling at
-#: 640 × 480, resolution scaling with the issue's 40-geometry scene, and 40 meshes.
+#: 640 × 480, resolution scaling with the 40-geometry scene of the speed target, and
+#: 40 meshes.
 BENCH_ROWS = (("n10_640x480", 10, (640, 480), False), ("n40_640x480", 40, (640, 480), False),
               ("n160_640x480", 160, (640, 480), False), ("n40_320x240", 40, (320, 240), False),
               ("n40_1280x960", 40, (1280, 960), False),

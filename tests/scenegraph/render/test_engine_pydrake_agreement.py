@@ -4,7 +4,7 @@ The reference images (tests/reference_data/render/drake_render_reference.npz) ar
 written by tools/render_drake_reference.py from the scenes of render_scenes.py;
 each scene is rebuilt here with this library and rendered with the same cameras.
 
-Criteria (issue 33), per image: depth within 3 mm on ≥ 97 % of the pixels both
+Criteria, per image: depth within 3 mm on ≥ 97 % of the pixels both
 renderers hit, the same hit/miss on ≥ 99 % of the pixels; per geometry: label IoU
 ≥ 0.97 and colour mean absolute difference ≤ 40/255 where both show it. Drake
 tessellates curved shapes (50 facets) where this library intersects them exactly,

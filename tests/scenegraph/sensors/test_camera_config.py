@@ -43,7 +43,6 @@ def test_camera_config_values_and_apply():
                         math.radians(45.0))
 
 
-# --- round 3, sensors and rendering (sensors_test, render tests) -------------------------
 def test_camera_config_focal_helpers_as_pydrake():
     from scenegraph.sensors import CameraConfig
     fov = CameraConfig.FovDegrees(x=90)

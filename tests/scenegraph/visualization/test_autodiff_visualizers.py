@@ -1,4 +1,4 @@
-"""MeshcatVisualizer_[AutoDiffXd] and MeshcatPointCloudVisualizer_[AutoDiffXd] (issue 35):
+"""MeshcatVisualizer_[AutoDiffXd] and MeshcatPointCloudVisualizer_[AutoDiffXd]:
 a Diagram holding SceneGraph and a MeshcatVisualizer converts; the AutoDiffXd visualizer
 shares the float one's Meshcat and draws the poses' values."""
 from __future__ import annotations

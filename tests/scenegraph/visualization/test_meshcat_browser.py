@@ -1,5 +1,5 @@
 """Real-browser tests: headless Chromium renders what MeshcatVisualizer and
-Meshcat send (issue 6, section 4).
+Meshcat send.
 
 (a) a red box, a green sphere and a blue capsule appear at plausible places;
 (b) a pose change moves them in the next screenshot;

@@ -1,4 +1,4 @@
-"""Mesh files' materials and textures on their way to the browser (issue 29, part 3).
+"""Mesh files' materials and textures on their way to the browser.
 
 mesh_io.load_mesh_materials reads a file's own materials (OBJ+MTL, glTF, COLLADA);
 Meshcat.SetObject and MeshcatVisualizer send them as three.js materials, images and

@@ -1,4 +1,4 @@
-"""Real-browser screenshots of materials and textures (issue 29, part 3): headless
+"""Real-browser screenshots of materials and textures: headless
 Chromium renders what Meshcat sends.
 
 (a) textured quads from an OBJ+MTL and a glTF file are drawn right side up (the

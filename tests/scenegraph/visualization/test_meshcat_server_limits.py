@@ -74,7 +74,7 @@ def test_memory_stays_flat_with_a_browser_that_never_reads(meshcat):
         growth = _rss_mb() - before
         assert sent > 100e6
         assert server.num_resyncs >= 1
-        # Resynced (its backlog discarded) or, once stuck, dropped (issue 36).
+        # Resynced (its backlog discarded) or, once stuck, dropped.
         for handler in list(server._connections):
             assert handler._backlog is not None and handler._resync
             assert handler._backlog_bytes <= server.max_backlog_bytes

@@ -1,4 +1,4 @@
-"""The issue-30 benchmark scenarios give Drake's answers
+"""The benchmark scenarios give Drake's answers
 (tests/reference_data/systems_benchmarks.json, recorded from pydrake 1.51.1 by
 tools/systems_drake_reference.py on the same Python systems,
 benchmarks/systems_scenarios.py):

@@ -1,10 +1,10 @@
-"""GJK between a 1000-vertex hull and a box 10 mm away (the bench's
-Convex+Box scene): the support searches are warm-started from the last
-support vertex of each body (supports.support_W_from), which must neither
-change GJK's answer nor make it wander: it ends, separated, in a bounded
-number of iterations with the distance that a brute-force check confirms
-(the witnesses' gap equals the lower bound f(m) = −h_A(−m) − h_B(m) over
-all hull vertices and box corners along m = unit(a − b))."""
+"""GJK between a 1000-vertex hull and a box 10 mm away: the support searches are
+warm-started from the last support vertex of each body
+(supports.support_W_from), which must neither change GJK's answer nor make it
+wander: it ends, separated, in a bounded number of iterations with the distance
+that a brute-force check confirms (the witnesses' gap equals the lower bound
+f(m) = −h_A(−m) − h_B(m) over all hull vertices and box corners along m = unit(a
+− b))."""
 from __future__ import annotations
 
 import itertools

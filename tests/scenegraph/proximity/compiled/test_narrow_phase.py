@@ -114,10 +114,9 @@ def test_certificate_rejects_inexact_answers():
 
 
 def _box_cylinder_pair():
-    """A Box (half sizes ≈ 0.044, 0.080, 0.057 m) and a Cylinder (radius
-    0.039 m, half length 0.025 m) of the Box–Cylinder bench scene (pose 8),
-    overlapping ≈ 0.021 m, positions relative to the box's origin; with
-    their sizes [m]."""
+    """A Box (half sizes ≈ 0.044, 0.080, 0.057 m) and a Cylinder (radius 0.039
+    m, half length 0.025 m) overlapping ≈ 0.021 m, positions relative to the
+    box's origin; with their sizes [m]."""
     R_A = [[0.1271752234370317, 0.8045921763898602, 0.5800499049529869],
            [-0.9242570539393999, -0.11610204137296405, 0.3636883476718659],
            [0.3599657772441744, -0.5823673631662908, 0.7288846915196803]]

@@ -1,10 +1,10 @@
 """A penetration has several local optima (basins) when two bodies overlap
 from several sides; the answer must be the shallowest. EPA, stopped once its
 bounds agree to 1e-4 of the pair's size, cannot tell apart two basins closer
-than that, and the refinement then certifies whichever it was given: here
-(the bench's Cylinder–Convex scene, seed 2, pose 17, pair 4) a basin 1.2e-6 m
-deeper than the global one, 0.45 rad away. The narrow phase now refines from
-EPA's faces that are nearer than the answer and face elsewhere.
+than that, and the refinement certifies whichever it is given: here a
+Cylinder and a Convex with a basin 1.2e-6 m deeper than the global one, 0.45
+rad away. The narrow phase therefore also refines from EPA's faces that are
+nearer than the answer and face elsewhere.
 """
 from __future__ import annotations
 

@@ -1,17 +1,14 @@
 """An uncertified penetration is still a realised one: its escape translation
 separates the bodies and its witnesses lie on their surfaces.
 
-The pair is the long fuzz's Convex–Mesh example (session 6): two coincident
-needle hulls 23 m long and 2 mm wide (one misses a vertex of the other).
-Their deepest escape is an edge–edge direction that the refinement does not
-certify, and GJK on such needles can stall on rounding with its closest
-pair 2e-4 m from the true one: an escape built on that stalled GJK left
-the bodies 5e-4 m inside each other, and the final centring then moved a
-witness 4e-4 m off its surface. An escape now counts only where GJK's
-duality gap is at most 1e-6 of the size, and is then lengthened by that
-gap (B's witness moved by it), which makes it realised. The reference
-depth comes from scipy's hull of the Minkowski difference (exact for
-polytopes)."""
+The first pair: a Convex and a Mesh, two coincident needle hulls 23 m long and 2
+mm wide (one misses a vertex of the other). Their deepest escape is an edge–edge
+direction that the refinement does not certify, and GJK on such needles can
+stall on rounding with its closest pair 2e-4 m from the true one, so an escape
+built on it would leave the bodies inside each other. An escape counts only
+where GJK's duality gap is at most 1e-6 of the size, and is then lengthened by
+that gap (B's witness moved by it), which makes it realised. The reference depth
+comes from scipy's hull of the Minkowski difference (exact for polytopes)."""
 import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
@@ -73,10 +70,9 @@ def test_depth_is_the_minimal_one_to_the_documented_accuracy(answer):
 
 def test_witnesses_lie_on_their_surfaces_to_the_uncertified_accuracy(answer):
     # Every point of a 2 mm needle is within 1 mm of its surface, so this
-    # only bounds how far the final centring may move a witness (4.3e-4 m
-    # before the fix); the answer's direction leaves the two supporting
-    # faces at opposite ends of the needles, and no pair of surface points
-    # realises it exactly.
+    # only bounds how far the final centring may move a witness; the answer's
+    # direction leaves the two supporting faces at opposite ends of the needles,
+    # and no pair of surface points realises it exactly.
     _, p_WCa, p_WCb, query, ids = answer
     for gid, p_WC in ((ids[0], p_WCa), (ids[1], p_WCb)):
         [distance] = [d.distance for d in query.ComputeSignedDistanceToPoint(p_WC)
@@ -84,12 +80,11 @@ def test_witnesses_lie_on_their_surfaces_to_the_uncertified_accuracy(answer):
         assert abs(distance) <= 1e-5 * SCALE
 
 
-# The long fuzz's Cylinder–Mesh example (session 7): a disc 3.8 m wide and
-# 1 mm thick coincident with a flat hull of 9 vertices (12 m by 3 m by
-# 1.3 mm), both at one pose. GJK's escapes stall here with gaps of ~1e-6 m;
-# refusing them all (a first version of the rule above) left the coarse
-# answer, whose supports lie 3 m apart sideways, and the final centring put
-# the disc's witness 1.46 m off the disc.
+# A Cylinder and a Mesh: a disc 3.8 m wide and 1 mm thick coincident with a
+# flat hull of 9 vertices (12 m by 3 m by 1.3 mm), both at one pose. GJK's
+# escapes stall here with gaps of ~1e-6 m; refusing them all would leave the
+# coarse answer, whose supports lie 3 m apart sideways, and the final centring
+# would put the disc's witness far off the disc.
 R_WD = np.array([[-0.9974900987012414, 0.07080609432095042, -2.5551495001046636e-184], [-0.07080609432095042, -0.9974900987012414, 7.2082578146812595e-183], [2.5551495001046636e-184, 7.2082578146812595e-183, 1.0]])
 p_WD = np.array([-9.218207676386747, 0.0, 0.7296022971706755])
 DISC_RADIUS, DISC_LENGTH = 1.9224962648748956, 0.0010623208379649093

@@ -2,10 +2,9 @@
 needs (refinement._MAX_HALVINGS).
 
 Two equal cylinders (radius = length = 0.0618 m), cap to cap with their
-axes 2.6e-7 rad apart and their centres 0.084 m apart sideways, from the
-derandomized fuzz: certifying their penetration takes a step halved 7–9
-times. With at most 6 halvings (tried: the bench's curved pairs never
-needed more than 4) it came back uncertified."""
+axes 2.6e-7 rad apart and their centres 0.084 m apart sideways: certifying
+their penetration takes a step halved 7–9 times (with at most 6 halvings it
+would come back uncertified)."""
 import warnings
 
 import numpy as np

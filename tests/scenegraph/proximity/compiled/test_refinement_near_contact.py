@@ -4,9 +4,7 @@ GJK's direction is only as good as its witnesses divided by the distance: two
 bodies 1e-4 m apart get a direction ~1e-4 rad off, enough to make a
 Cylinder's side look like its rim to the angle test of the feature choice.
 The refinement must still certify the exact answer (here: a Box's corner
-against a Cylinder's side, from the mixed bench scene N = 1000, pose 54,
-which came out uncertified and 7e-6 m short; and a hull's corner inside a
-Cylinder's side, from the Cylinder–Convex bench scene).
+against a Cylinder's side, and a hull's corner inside a Cylinder's side).
 """
 from __future__ import annotations
 
@@ -60,7 +58,7 @@ def test_box_corner_against_cylinder_side_is_certified_exact():
     assert abs(np.hypot(*result.p_BCb[:2]) - RADIUS) <= 1e-16
 
 
-# The Cylinder (C) and hull (H) of the Cylinder–Convex bench scene, pair 0 at pose 102.
+# A Cylinder (C) and a 24-vertex hull (H), the hull's corner inside the Cylinder's side.
 RADIUS_2, LENGTH_2 = 0.05409805568637665, 0.09340820653133075
 R_WC = np.array([
     [-0.9631549360448153, 0.20215263962075164, -0.17738906242175645],
@@ -101,8 +99,8 @@ VERTICES_H = np.array([
 
 
 def _cylinder_and_hull():
-    """The Cylinder (A) and the 24-vertex Convex (B) of the bench's
-    Cylinder–Convex scene, pair 0 at pose 102, as two anchored geometries."""
+    """The Cylinder (A) and the 24-vertex Convex (B) above, as two anchored
+    geometries."""
     return anchored_query(("cylinder", Cylinder(RADIUS_2, LENGTH_2), R_WC, p_WC),
                           ("hull", Convex(VERTICES_H.T.copy(), "hull"), R_WH, p_WH))
 

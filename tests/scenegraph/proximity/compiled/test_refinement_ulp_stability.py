@@ -1,17 +1,16 @@
 """Near contact, a change of a pose by a few units in the last place (ulps)
 must not change whether a pair is certified, nor its answer beyond rounding.
 
-Two configurations that were decided on fragile paths (session 6):
+Two configurations:
 
 * a Box face and a Cylinder's side in exact line contact, 1e-13 m apart,
   the contact segment ending on an edge of the box's face: the coarse stage
-  returns the segment's end on that edge, and the witness on the box came
-  out inside or outside the face (by ~1e-9 m) depending on the sign of GJK's
-  rounding error, so that the pair was certified or not by a coin flip;
+  returns the segment's end on that edge, and the witness on the box lands
+  inside or outside the face (by ~1e-9 m) depending on the sign of GJK's
+  rounding error; certification must not depend on it;
 * a Box's edge 1e-7 … 2e-7 m from a Cylinder's rim (the "touching" scene of
-  test_distance_jacobians): GJK stalled on rounding with a direction ~1e-2
-  rad off, and about one pose in 40 came out uncertified with a distance
-  wrong by up to 1.5 mm.
+  test_distance_jacobians): GJK can stall on rounding with a direction ~1e-2
+  rad off; every pose must still come out certified with the exact distance.
 """
 from __future__ import annotations
 
