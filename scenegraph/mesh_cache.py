@@ -1,5 +1,5 @@
 """Mesh files' arrays kept on disk, so a new process reads a known STL,
-COLLADA, PLY, GLB or OFF file without importing trimesh (~0.3-0.9 s) or
+COLLADA, PLY or OFF file without importing trimesh (~0.3-0.9 s) or
 pycollada, nor parsing it again (a robot of STL/DAE meshes: ~1.5 s of its
 first load), and a known OBJ file without parsing its text (TIAGo's 17
 OBJ collision meshes: ~25 ms -> ~5 ms; UR5's 7: ~50 ms -> ~4 ms).
@@ -14,7 +14,8 @@ is read as), the installed trimesh's, pycollada's and numpy's versions, the
 sha1 of mesh_io.py's source (the readers) and this module's format number:
 an entry can never describe other bytes or another reader, and a changed
 file gets a new entry. Only formats that hold their whole geometry in the
-one file are kept (a .gltf's buffers live in other files), and an OBJ file
+one file are kept (a glTF's buffers may live in other files, even a
+.glb's; pycollada reads no other file's geometry), and an OBJ file
 only from OBJ_MIN_BYTES on (below that, parsing it costs about what reading
 an entry does). Entries are files in ``meshes/`` under the package's
 ``__pycache__`` folder, else under ``NUMBA_CACHE_DIR``: a header (magic, N,
@@ -38,7 +39,7 @@ import numpy as np
 __all__ = ["CACHED_EXTENSIONS", "OBJ_MIN_BYTES", "cached_mesh_arrays"]
 
 #: Lower-case extensions whose arrays are kept (self-contained formats).
-CACHED_EXTENSIONS = (".stl", ".dae", ".ply", ".glb", ".off", ".obj")
+CACHED_EXTENSIONS = (".stl", ".dae", ".ply", ".off", ".obj")
 #: An OBJ file is kept from this size on [bytes].
 OBJ_MIN_BYTES = 1 << 12
 

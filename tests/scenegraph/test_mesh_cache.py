@@ -72,6 +72,13 @@ def test_a_large_obj_file_is_kept_and_read_back_as_its_reader_reads_it(tmp_path,
     assert again[0].shape == (1200, 3) and again[1].shape == (600 * 4 - 4, 3)
 
 
+def test_a_gltf_file_is_not_kept_its_buffers_may_be_other_files(tmp_path, cache_folder):
+    path = _box_file(tmp_path, ".glb")
+    V, F = load_mesh_file(path)
+    assert np.array_equal(V, _trimesh_arrays(path)[0]) and len(F) == 12
+    assert not cache_folder.exists()
+
+
 def test_a_small_obj_file_is_not_kept(tmp_path, cache_folder):
     path = tmp_path / "tri.obj"
     path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
