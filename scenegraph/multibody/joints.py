@@ -42,6 +42,14 @@ KIND_BALL_RPY, KIND_PLANAR, KIND_RPY_FLOATING = 4, 5, 6
 _INF = math.inf
 
 
+
+def _entry(values: np.ndarray, k: int):
+    """values[k] as a float, or as it is when it is not a real number (an
+    AutoDiffXd of a MultibodyPlant_[AutoDiffXd]'s context, which pydrake's
+    getters hand out with its derivatives)."""
+    value = values[k]
+    return float(value) if isinstance(value, (float, int, np.number)) else value
+
 def _limits(value, n: int, default: float, what: str) -> np.ndarray:
     if value is None:
         return np.full(n, default)
@@ -332,14 +340,14 @@ class Joint(MultibodyElement):
         if self._NQ != 1:
             raise RuntimeError(f"Joint '{self._name}'.GetOnePosition: the joint has "
                                f"{self._NQ} positions, not one")
-        return float(self._q(context)[0])
+        return _entry(self._q(context), 0)
 
     def GetOneVelocity(self, context) -> float:
         """The velocity of a one-velocity joint."""
         if self._NV != 1:
             raise RuntimeError(f"Joint '{self._name}'.GetOneVelocity: the joint has "
                                f"{self._NV} velocities, not one")
-        return float(self._v(context)[0])
+        return _entry(self._v(context), 0)
 
     # --- kinematics data for the compiled kernels ---------------------------------------------
     def _axis_param(self) -> np.ndarray:
@@ -464,7 +472,7 @@ class RevoluteJoint(Joint):
 
     def get_angle(self, context) -> float:
         """θ [rad]."""
-        return float(self._q(context)[0])
+        return _entry(self._q(context), 0)
 
     def set_angle(self, context, angle):
         """Sets θ [rad]; returns this joint, as pydrake's."""
@@ -473,7 +481,7 @@ class RevoluteJoint(Joint):
 
     def get_angular_rate(self, context) -> float:
         """θ̇ [rad/s]."""
-        return float(self._v(context)[0])
+        return _entry(self._v(context), 0)
 
     def set_angular_rate(self, context, angle):
         """Sets θ̇ [rad/s] (pydrake names the argument `angle`); returns this joint."""
@@ -526,7 +534,7 @@ class PrismaticJoint(Joint):
 
     def get_translation(self, context) -> float:
         """d [m]."""
-        return float(self._q(context)[0])
+        return _entry(self._q(context), 0)
 
     def set_translation(self, context, translation):
         """Sets d [m]; returns this joint, as pydrake's."""
@@ -535,7 +543,7 @@ class PrismaticJoint(Joint):
 
     def get_translation_rate(self, context) -> float:
         """ḋ [m/s]."""
-        return float(self._v(context)[0])
+        return _entry(self._v(context), 0)
 
     def set_translation_rate(self, context, translation_dot):
         """Sets ḋ [m/s]; returns this joint, as pydrake's."""
@@ -825,7 +833,7 @@ class PlanarJoint(Joint):
 
     def get_rotation(self, context) -> float:
         """θ [rad]."""
-        return float(self._q(context)[2])
+        return _entry(self._q(context), 2)
 
     def set_rotation(self, context, theta):
         """Sets θ [rad]; returns this joint, as pydrake's."""
@@ -853,7 +861,7 @@ class PlanarJoint(Joint):
 
     def get_angular_velocity(self, context) -> float:
         """θ̇ [rad/s], M's rotation rate about F's z."""
-        return float(self._v(context)[2])
+        return _entry(self._v(context), 2)
 
     def set_angular_velocity(self, context, theta_dot):
         """Sets θ̇ [rad/s]; returns this joint, as pydrake's."""

@@ -95,6 +95,13 @@ class PlantState:
     _body_frame_rows = None     # (frame list, body rows) of the SceneGraph frames
     _body_frame_keys = ()       # their FrameIds' values (FramePoseVector's keys)
 
+    def __getstate__(self):
+        # The compiled entry is machine code bound to this process: a copy
+        # made by pickle looks it up again at its first kinematics.
+        state = self.__dict__.copy()
+        state.pop("_fk_entry", None)
+        return state
+
     def _init_state_ports(self) -> None:
         from scenegraph.kinematics_vector import FramePoseVector
         from scenegraph.query_object import QueryObject
