@@ -60,7 +60,9 @@ class _Source:
     def __init__(self, id_, name):
         self.id, self.name = id_, name
         self.frame_ids: list = []      # frames registered by the source, in order
-        self.geometry_ids: list = []   # geometries registered by the source, in order
+        # Geometries registered by the source, in order (an ordered set: the
+        # dict's keys, so removing one is O(1)).
+        self.geometry_ids: dict = {}
 
 
 class _Frame:
@@ -71,7 +73,7 @@ class _Frame:
         self.id, self.source_id, self.name = id_, source_id, name
         self.frame_group, self.parent_id = frame_group, parent_id
         self.child_ids: list = []
-        self.geometry_ids: list = []   # geometries affixed directly, in order
+        self.geometry_ids: dict = {}   # geometries affixed directly, in order (keys)
         # {geometry name: [ids of the frame's geometries with that name]}, so a
         # registration checks its name in O(1), not against every geometry of
         # the frame (the world frame holds every anchored geometry).
@@ -130,12 +132,12 @@ class GeometryState:
         other._sources = {}
         for k, s in self._sources.items():
             t = _Source(s.id, s.name)
-            t.frame_ids, t.geometry_ids = list(s.frame_ids), list(s.geometry_ids)
+            t.frame_ids, t.geometry_ids = list(s.frame_ids), dict(s.geometry_ids)
             other._sources[k] = t
         other._frames = {}
         for k, f in self._frames.items():
             t = _Frame(f.id, f.source_id, f.name, f.frame_group, f.parent_id)
-            t.child_ids, t.geometry_ids = list(f.child_ids), list(f.geometry_ids)
+            t.child_ids, t.geometry_ids = list(f.child_ids), dict(f.geometry_ids)
             t.ids_by_name = {name: list(ids) for name, ids in f.ids_by_name.items()}
             other._frames[k] = t
         other._geometries = {}
@@ -355,9 +357,9 @@ class GeometryState:
         rec = _Geometry(gid, source_id, frame_id, parent_geometry_id, geometry.name(),
                         geometry._shape, copy.copy(geometry._X_PG), copy.copy(X_FG))
         self._geometries[gid] = rec
-        self._frames[frame_id].geometry_ids.append(gid)
+        self._frames[frame_id].geometry_ids[gid] = None
         self._frames[frame_id].add_name(rec.name, gid)
-        self._sources[source_id].geometry_ids.append(gid)
+        self._sources[source_id].geometry_ids[gid] = None
         if parent_geometry_id is not None:
             self._geometries[parent_geometry_id].child_ids.append(gid)
         for role, props in roles.items():
@@ -387,9 +389,9 @@ class GeometryState:
             g = self._geometries.pop(gid)
             for role in list(g.props):
                 self._remove_role_unchecked(g, role)
-            self._frames[g.frame_id].geometry_ids.remove(gid)
+            del self._frames[g.frame_id].geometry_ids[gid]
             self._frames[g.frame_id].drop_name(g.name, gid)
-            self._sources[g.source_id].geometry_ids.remove(gid)
+            del self._sources[g.source_id].geometry_ids[gid]
             if g.parent_geometry_id is not None and g.parent_geometry_id in self._geometries:
                 self._geometries[g.parent_geometry_id].child_ids.remove(gid)
         self._topology_changed()
