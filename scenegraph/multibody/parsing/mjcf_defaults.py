@@ -11,8 +11,8 @@ Two refinements, as in MuJoCo:
 
 * orientation: the attributes quat, axisangle, euler, xyaxes and zaxis are
   alternatives. An element that gives one of them takes none from its class;
-* ``size`` is read number by number: an element's size="0.05" over a
-  class's size="0.1 0.2 0.3" gives (0.05, 0.2, 0.3).
+* ``size`` is read number by number: an element's (or a nested class's)
+  size="0.05" over a class's size="0.1 0.2 0.3" gives (0.05, 0.2, 0.3).
 
 Drake's MJCF parser differs in one way that matters: a class without an
 element of a given type gives that type no defaults at all (not its parent's);
@@ -55,7 +55,11 @@ class DefaultClasses:
         own = self._classes[name]
         for child in node.children:
             if child.tag != "default":
-                own.setdefault(child.tag, {}).update(child.attrib)
+                defaults = own.setdefault(child.tag, {})
+                inherited = defaults.get("size")
+                defaults.update(child.attrib)
+                if inherited is not None and "size" in child.attrib:
+                    defaults["size"] = _merged_size(child.attrib["size"], inherited)
         for child in node.children:
             if child.tag != "default":
                 continue
@@ -103,8 +107,15 @@ class DefaultClasses:
                 merged.pop(a, None)
         merged.update(own)
         if "size" in own and "size" in defaults:
-            mine, theirs = own["size"].split(), defaults["size"].split()
-            if len(mine) < len(theirs):
-                merged["size"] = " ".join(mine + theirs[len(mine):])
+            merged["size"] = _merged_size(own["size"], defaults["size"])
         merged.pop("class", None)
         return merged
+
+
+def _merged_size(mine: str, theirs: str) -> str:
+    """`mine`'s numbers over `theirs`' (MuJoCo reads size number by number:
+    size="0.05" over "0.1 0.2 0.3" is "0.05 0.2 0.3")."""
+    mine_numbers, their_numbers = mine.split(), theirs.split()
+    if len(mine_numbers) >= len(their_numbers):
+        return mine
+    return " ".join(mine_numbers + their_numbers[len(mine_numbers):])
