@@ -1,8 +1,6 @@
 """Mesh files' arrays kept on disk, so a new process reads a known STL,
-COLLADA, PLY or OFF file without importing trimesh (~0.3-0.9 s) or
-pycollada, nor parsing it again (a robot of STL/DAE meshes: ~1.5 s of its
-first load), and a known OBJ file without parsing its text (TIAGo's 17
-OBJ collision meshes: ~25 ms -> ~5 ms; UR5's 7: ~50 ms -> ~4 ms).
+COLLADA, PLY or OFF file without importing trimesh or pycollada, nor
+parsing it again, and a known OBJ file without parsing its text.
 
 What is kept is exactly what ``mesh_io.load_mesh_file`` returns for the
 file — its vertices V (N, 3) float64 [file units] and triangles F (M, 3)
@@ -15,16 +13,15 @@ sha1 of mesh_io.py's source (the readers) and this module's format number:
 an entry can never describe other bytes or another reader, and a changed
 file gets a new entry. Only formats that hold their whole geometry in the
 one file are kept (a glTF's buffers may live in other files, even a
-.glb's; pycollada reads no other file's geometry), and an OBJ file
-only from OBJ_MIN_BYTES on (below that, parsing it costs about what reading
-an entry does). Entries are files in ``meshes/`` under the package's
+.glb's; pycollada reads no other file's geometry), and an OBJ file only
+from OBJ_MIN_BYTES on (below that, parsing it costs about what reading an
+entry does). Entries are files in ``meshes/`` under the package's
 ``__pycache__`` folder, else under ``NUMBA_CACHE_DIR``: a header (magic, N,
-M) and the two arrays' bytes (read in ~0.1 ms, where an .npz costs ~1 ms);
-each is written to a temporary name and renamed, so concurrent processes
-never read half a file; a file that is not exactly an entry of finite
-vertices and in-range triangles is ignored (the mesh is read and the entry
-written again). When no folder is writable nothing is kept (correct,
-slower).
+M) and the two arrays' bytes (no archive to open, unlike an .npz); each is
+written to a temporary name and renamed, so concurrent processes never read
+half a file; a file that is not exactly an entry of finite vertices and
+in-range triangles is ignored (the mesh is read and the entry written
+again). When no folder is writable nothing is kept (correct, slower).
 """
 from __future__ import annotations
 
@@ -52,9 +49,9 @@ _SUFFIX = ".mesh"
 def _installed_version(distribution: str, module: str) -> str:
     """The version of the installed `distribution` providing `module`, read
     from its ``<name>-<version>.dist-info`` folder next to the module
-    (without importing it; importlib.metadata's search of every path entry
-    costs ~15 ms in a new process), else from importlib.metadata; "none"
-    when it is not installed."""
+    (without importing it, and without importlib.metadata's search of every
+    path entry), else from importlib.metadata; "none" when it is not
+    installed."""
     import importlib.util
     try:
         spec = importlib.util.find_spec(module)
