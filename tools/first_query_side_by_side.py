@@ -32,7 +32,7 @@ import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-OURS_PYTHON = str(ROOT / ".venv" / "bin" / "python")
+OURS_PYTHON = sys.executable  # the interpreter running this script (a worktree has no .venv)
 DRAKE_PYTHON = "/work/drake-venv/bin/python"
 QUERIES = {"penetration": ("ComputePointPairPenetration",),
            "has_collisions": ("HasCollisions",)}

@@ -150,14 +150,16 @@ class AabbModel:
         self._padded: dict[str, np.ndarray] = {}
         for k, rows in _rows_of_kinds(kinds).items():
             if k in ("Convex", "Mesh"):
-                verts = []
-                for i in rows.tolist():
-                    v = np.asarray(vertices[i], dtype=float).reshape(-1, 3)
-                    if len(v) == 0:
-                        raise ValueError(f"AabbModel: a {k} has no vertices")
-                    if not np.isfinite(v).all():
-                        raise ValueError(f"AabbModel: a {k} has a non-finite parameter")
-                    verts.append(v)
+                verts = [np.asarray(vertices[i], dtype=float).reshape(-1, 3)
+                         for i in rows.tolist()]
+                # Checked all at once (one concatenation, not a call per
+                # row); a failure is reported row by row, the first first.
+                if not (all(len(v) for v in verts) and np.isfinite(np.concatenate(verts)).all()):
+                    for v in verts:
+                        if len(v) == 0:
+                            raise ValueError(f"AabbModel: a {k} has no vertices")
+                        if not np.isfinite(v).all():
+                            raise ValueError(f"AabbModel: a {k} has a non-finite parameter")
                 self._vertices_of[k] = verts
                 data = None    # padded (rows, V max, 3) block: built by world_aabbs
             else:
@@ -191,19 +193,24 @@ class AabbModel:
         kind = np.zeros(n, dtype=np.int64)
         params = np.zeros((n, 3))
         counts = np.zeros(n, dtype=np.int64)
-        hulls = {}
+        hull_rows, hulls = [], []
         for k, (rows, data) in self._groups.items():
             kind[rows] = SHAPE_KINDS.index(k)
             if k in ("Convex", "Mesh"):
-                for r, g in enumerate(rows.tolist()):
-                    hulls[g] = self._vertices_of[k][r]
-                    counts[g] = len(hulls[g])
+                verts = self._vertices_of[k]
+                counts[rows] = [len(v) for v in verts]
+                hull_rows.append(rows)
+                hulls.extend(verts)
             elif k != "HalfSpace":
                 params[rows, :data.shape[1]] = data
         vertex_start = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(counts, out=vertex_start[1:])
-        vertices = (np.concatenate([hulls[g] for g in sorted(hulls)]) if hulls
-                    else np.zeros((0, 3)))
+        if hulls:
+            # The vertex blocks in row order (Convex and Mesh rows interleave).
+            order = np.argsort(np.concatenate(hull_rows), kind="stable")
+            vertices = np.concatenate([hulls[i] for i in order.tolist()])
+        else:
+            vertices = np.zeros((0, 3))
         self.packed = (kind, params, vertex_start, np.ascontiguousarray(vertices, dtype=float))
 
     def world_aabbs(self, R_WG: np.ndarray, p_WG: np.ndarray, margin: float = 0.0,

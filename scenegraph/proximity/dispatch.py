@@ -64,9 +64,10 @@ class ShapeTable:
 
     def __init__(self, shapes: Sequence[ShapeData]):
         self.shapes = tuple(shapes)
-        self.kind_index = np.array([s.kind_index for s in self.shapes], dtype=np.int64)
-        self.params = np.array([s.params for s in self.shapes], dtype=float).reshape(-1, 3)
         self.packed, self.hulls = pack_shapes(self.shapes)
+        # The packed arrays (one gather of the rows, not two).
+        self.kind_index = self.packed.kind
+        self.params = self.packed.params
         self.num_halfspaces = int(np.count_nonzero(self.kind_index == _HALFSPACE))
         self._entries = {}
         self._solver = None

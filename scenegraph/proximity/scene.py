@@ -54,7 +54,8 @@ from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 from scenegraph.proximity.compiled.pair_queries import query as _pair_query
 from scenegraph.proximity.mesh_distance import load_mesh_bvh
 from scenegraph.proximity.point_query import PointQuery
-from scenegraph.proximity.shape_data import box_shape_data, shape_data_from_shape
+from scenegraph.proximity.shape_data import (box_shape_data, shape_data_from_shape,
+                                             shape_data_from_shapes)
 
 __all__ = ["ProximityScene", "Representation", "POSITION_LIMIT"]
 
@@ -100,10 +101,19 @@ class Representation:
 
     __slots__ = ("shape", "data", "_bvh")
 
-    def __init__(self, shape):
+    def __init__(self, shape, data=None):
         self.shape = shape
-        self.data = shape_data_from_shape(shape)
+        self.data = shape_data_from_shape(shape) if data is None else data
         self._bvh = None
+
+    @classmethod
+    def _of(cls, shape, data) -> "Representation":
+        """Representation(shape, data), without the constructor's call."""
+        rep = cls.__new__(cls)
+        rep.shape = shape
+        rep.data = data
+        rep._bvh = None
+        return rep
 
     @property
     def aabb(self):
@@ -166,15 +176,15 @@ class ProximityScene:
         self.ids = list(view.geometry_ids)
         self.index = view.index
         known = previous.representations if previous is not None else {}
-        self.representations = {}
-        reps = []
         with _gc_paused():
-            for shape in view.shapes:
-                rep = known.get(id(shape))
-                if rep is None or rep.shape is not shape:
-                    rep = Representation(shape)
-                self.representations[id(shape)] = rep
-                reps.append(rep)
+            shapes = view.shapes
+            reps = [known.get(id(shape)) for shape in shapes]
+            new = [g for g, (rep, shape) in enumerate(zip(reps, shapes))
+                   if rep is None or rep.shape is not shape]
+            # The new shapes' ShapeData in one batched pass (per primitive kind).
+            for g, data in zip(new, shape_data_from_shapes([shapes[g] for g in new])):
+                reps[g] = Representation._of(shapes[g], data)
+            self.representations = {id(rep.shape): rep for rep in reps}
         self.reps = reps
         self.frame_ids = view.frame_ids
         self.properties = list(view.properties)

@@ -34,7 +34,8 @@ from scenegraph.proximity.convex_hull import (ConvexHullData, check_convex_hull_
                                               convex_hull)
 
 __all__ = [
-    "KINDS", "ShapeData", "shape_data_from_shape", "shape_data_from_reference", "box_shape_data",
+    "KINDS", "ShapeData", "shape_data_from_shape", "shape_data_from_shapes",
+    "shape_data_from_reference", "box_shape_data",
     "support_points_G", "batched_support_G", "core_radius",
 ]
 
@@ -226,6 +227,11 @@ def _convex_parts(pts: np.ndarray, type_name: str, label: str) -> tuple:
         edges, dirs = _hull_edges(hull)
         dirs.setflags(write=False)
         hull.cache["hull_edges"] = cached = (edges, dirs)
+        # The hull's share of the compiled kernels' packed arrays, built with
+        # the hull (at registration for a Convex) rather than at the first
+        # query: pack_shapes then only concatenates (~50 µs a hull).
+        from scenegraph.proximity.compiled.packed_shapes import hull_parts
+        hull_parts(hull)
     return (hull, *cached)
 
 
@@ -282,6 +288,11 @@ def shape_data_from_shape(shape) -> ShapeData:
     (their convex hull, scale applied, from mesh_vertices() or vertices; a
     Mesh's hull is built at its first use, its volume checked now).
 
+    A Mesh's or Convex's ShapeData is kept on the shape (and its copies,
+    which share its vertex data) and handed out again while that data and
+    the scale are the same: AssignRole builds it (proximity_shape_check),
+    the first query finds it.
+
     Raises:
       ValueError: unknown shape type, non-positive or non-finite parameters,
         or a mesh whose vertices do not span a volume.
@@ -301,23 +312,186 @@ def shape_data_from_shape(shape) -> ShapeData:
     if kind == "HalfSpace":
         return _make_primitive(kind)
     if kind in ("Mesh", "Convex"):
-        if hasattr(shape, "mesh_vertices"):
-            pts = np.asarray(shape.mesh_vertices(), dtype=float)
-        else:
-            pts = np.asarray(_call(shape, "vertices"), dtype=float)
-            if pts.ndim == 2 and pts.shape[0] == 3 and pts.shape[1] != 3:
-                pts = pts.T
-            if hasattr(shape, "scale"):
-                pts = pts * float(_call(shape, "scale"))
-        label = ""
-        if hasattr(shape, "source"):
-            try:
-                label = shape.source().description()
-            except Exception:  # pragma: no cover - label is cosmetic
-                label = ""
-        # A Mesh's hull is deferred (pair queries only); a Convex is its hull.
-        return _make_convex(pts, kind, label, defer=kind == "Mesh")
+        mark = _memo_mark(shape)
+        if mark is not None:
+            memo = shape.__dict__.get(_MEMO)
+            if memo is not None and memo.matches(mark):
+                return memo.data
+        data = _mesh_shape_data(shape, kind)
+        if mark is not None:
+            shape.__dict__[_MEMO] = _ShapeDataMemo(mark, data)
+        return data
     raise ValueError(f"shape type {kind!r} is not supported by the proximity engine")
+
+
+def _mesh_shape_data(shape, kind: str) -> ShapeData:
+    """shape_data_from_shape of a Mesh or Convex, built."""
+    if hasattr(shape, "mesh_vertices"):
+        pts = np.asarray(shape.mesh_vertices(), dtype=float)
+    else:
+        pts = np.asarray(_call(shape, "vertices"), dtype=float)
+        if pts.ndim == 2 and pts.shape[0] == 3 and pts.shape[1] != 3:
+            pts = pts.T
+        if hasattr(shape, "scale"):
+            pts = pts * float(_call(shape, "scale"))
+    # A Mesh's hull is deferred (pair queries only); a Convex is its hull.
+    return _make_convex(pts, kind, _mesh_label(shape), defer=kind == "Mesh")
+
+
+def _mesh_label(shape) -> str:
+    """The mesh's name for messages: source().description(), which this
+    library's shapes give without writing an in-memory OBJ (_description)."""
+    describe = getattr(shape, "_description", None)
+    try:
+        if describe is not None:
+            return describe()
+        if hasattr(shape, "source"):
+            return shape.source().description()
+    except Exception:  # pragma: no cover - label is cosmetic
+        pass
+    return ""
+
+
+# Key in a Mesh's or Convex's __dict__ of its _ShapeDataMemo.
+_MEMO = "_proximity_shape_data"
+
+
+def _memo_mark(shape):
+    """(type, vertex data object, scale) identifying what a Mesh or Convex of
+    this library is (its vertex data is shared by copies and never changed
+    in place), or None for other objects (not memoised)."""
+    state = getattr(shape, "__dict__", None)
+    if state is None or state.get("_data") is None or state.get("_scale3") is None:
+        return None
+    return (type(shape), state["_data"], tuple(np.asarray(state["_scale3"], float).tolist()))
+
+
+class _ShapeDataMemo:
+    """A shape's ShapeData with the mark it was built for. Shared by copies
+    of the shape (copy and deepcopy keep it) and left out of pickles (an
+    unpickled shape builds its own): it never holds a second copy of a
+    hull in a pickle."""
+
+    __slots__ = ("mark", "data")
+
+    def __init__(self, mark=None, data=None):
+        self.mark = mark
+        self.data = data
+
+    def matches(self, mark) -> bool:
+        own = self.mark
+        return (own is not None and own[0] is mark[0] and own[1] is mark[1]
+                and own[2] == mark[2])
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return (_ShapeDataMemo, ())
+
+
+# Primitive kinds built in one pass per kind (shape_data_from_shapes): the
+# accessors, in order, whose values must be positive and finite.
+_ACCESSORS = {"Sphere": ("radius",), "Box": ("width", "depth", "height"),
+              "Capsule": ("radius", "length"), "Cylinder": ("radius", "length"),
+              "Ellipsoid": ("a", "b", "c"), "HalfSpace": ()}
+
+
+def shape_data_from_shapes(shapes) -> list:
+    """shape_data_from_shape of each of `shapes`, in order, the primitives
+    of each class in one pass: their parameters gathered into one (n, k)
+    array, checked and converted with array operations, each ShapeData's
+    params a read-only row of one (n, 3) block. The same ShapeData values
+    as shape_data_from_shape (a shape whose parameters fail the check is
+    passed to it, which raises its error)."""
+    out = [None] * len(shapes)
+    groups = {}
+    for i, shape in enumerate(shapes):
+        rows = groups.get(type(shape))
+        if rows is None:
+            groups[type(shape)] = [i]
+        else:
+            rows.append(i)
+    for cls, rows in groups.items():
+        members = [shapes[i] for i in rows]
+        names = _ACCESSORS.get(cls.__name__)
+        made = None if names is None else _primitives(cls, names, members)
+        if made is None:
+            made = [shape_data_from_shape(shape) for shape in members]
+        for i, data in zip(rows, made):
+            out[i] = data
+    return out
+
+
+def _values(cls, name: str, shapes: list) -> list:
+    """The accessor `name` of each shape of class cls (a method called, or
+    an attribute read)."""
+    accessor = getattr(cls, name, None)
+    if callable(accessor):
+        return [accessor(s) for s in shapes]
+    return [_call(s, name) for s in shapes]
+
+
+def _primitives(cls, names: tuple, shapes: list):
+    """ShapeData of n primitives of one class, or None when a value is not a
+    positive finite number (the caller's per-shape path raises then)."""
+    kind = cls.__name__
+    n = len(shapes)
+    if names:
+        try:
+            values = np.array([_values(cls, name, shapes) for name in names],
+                              dtype=float).reshape(len(names), n).T
+        except (TypeError, ValueError):
+            return None
+        if not (np.isfinite(values) & (values > 0.0)).all():
+            return None
+    block = np.zeros((n, 3))
+    if kind == "Sphere":
+        block[:, 0] = values[:, 0]
+        sizes = values[:, 0].tolist()
+    elif kind == "Box":
+        block[:] = values / 2.0
+        sizes = np.sqrt((block * block).sum(axis=1)).tolist()
+    elif kind in ("Capsule", "Cylinder"):
+        block[:, 0] = values[:, 0]
+        block[:, 1] = values[:, 1] / 2.0
+        if kind == "Capsule":
+            sizes = (block[:, 1] + block[:, 0]).tolist()
+        else:
+            sizes = [math.hypot(r, hl) for r, hl in block[:, :2].tolist()]
+    elif kind == "Ellipsoid":
+        block[:] = values
+        sizes = values.max(axis=1).tolist()
+    else:
+        sizes = [math.inf] * n
+    block.setflags(write=False)
+    make = _new_primitive
+    return [make(kind, row, size) for row, size in zip(block, sizes)]
+
+
+_SLOT = {name: ShapeData.__dict__[name].__set__
+         for name in ("kind", "params", "size", "type_name", "cache", "_parts", "_build")}
+_NO_PARTS = (None, None, None)
+
+
+def _new_primitive(kind: str, params: np.ndarray, size: float,
+                   _new=object.__new__, _cls=ShapeData, _kind=_SLOT["kind"],
+                   _params=_SLOT["params"], _size=_SLOT["size"], _type=_SLOT["type_name"],
+                   _cache=_SLOT["cache"], _parts=_SLOT["_parts"], _build=_SLOT["_build"]):
+    """ShapeData(kind, params, size=size, type_name=kind), its slots set
+    directly (half the time of the constructor's keyword path)."""
+    data = _new(_cls)
+    _kind(data, kind)
+    _params(data, params)
+    _size(data, size)
+    _type(data, kind)
+    _cache(data, {})
+    _parts(data, _NO_PARTS)
+    _build(data, None)
+    return data
 
 
 def shape_data_from_reference(shape: dict) -> ShapeData:

@@ -60,10 +60,15 @@ import numpy as np
 
 # Kind codes: positions in shape_data.KINDS (layout.py, the one home of the codes).
 from scenegraph.proximity.compiled.layout import (BOX, CAPSULE, CONVEX, CYLINDER, ELLIPSOID,
-                                                  HALFSPACE, NUM_REFS, SPHERE)
+                                                  HALFSPACE, NUM_REFS, REF_EDGES,
+                                                  REF_FACET_NORMALS, REF_FACET_OFFSETS,
+                                                  REF_NEIGHBOR_START, REF_NEIGHBORS,
+                                                  REF_NUM_EDGES, REF_NUM_FACETS,
+                                                  REF_NUM_VERTICES, REF_TOPOLOGY, REF_VERTICES,
+                                                  SPHERE)
 from scenegraph.proximity.shape_data import KINDS, ShapeData
 
-__all__ = ["PackedShapes", "PackedHulls", "pack_shapes", "BOX", "CAPSULE", "CONVEX",
+__all__ = ["PackedShapes", "PackedHulls", "HullParts", "pack_shapes", "hull_parts", "BOX", "CAPSULE", "CONVEX",
            "CYLINDER", "ELLIPSOID", "HALFSPACE", "SPHERE", "CLIMB_MIN_VERTICES"]
 
 # Hulls with at least this many vertices find support points by climbing their
@@ -116,7 +121,7 @@ def _concat(arrays, shape_tail, dtype) -> np.ndarray:
     return np.ascontiguousarray(np.concatenate(arrays).reshape(-1, *shape_tail), dtype=dtype)
 
 
-def _edges_of(hull, shape: ShapeData):
+def _edges_of(hull):
     """(edges (E, 2), edge_facets (E, 2)) of a hull: its own topology when it
     has it, else the feature edges found from the triangles."""
     edges = getattr(hull, "edges", None)
@@ -215,72 +220,116 @@ def _topology_block(num_vertices: int, num_facets: int, faces: np.ndarray,
     return np.concatenate(parts).astype(np.int64)
 
 
-def _inner_ball(s: ShapeData) -> tuple:
-    """(cx, cy, cz, r): a ball inside the shape, in G (r = 0: none)."""
-    P = s.params
-    if s.kind in ("Sphere", "Capsule"):
-        return 0.0, 0.0, 0.0, float(P[0])
-    if s.kind in ("Box", "Ellipsoid"):
-        return 0.0, 0.0, 0.0, float(min(P))
-    if s.kind == "Cylinder":
-        return 0.0, 0.0, 0.0, float(min(P[0], P[1]))
-    if s.kind == "Convex":
-        centre = s.hull.vertices.mean(axis=0)
-        depth = float((s.hull.plane_offsets - s.hull.plane_normals @ centre).min())
-        if depth > 0.0:
-            return float(centre[0]), float(centre[1]), float(centre[2]), depth
-    return 0.0, 0.0, 0.0, 0.0
+class HullParts(NamedTuple):
+    """One hull's share of the PackedHulls arrays (local indices), built once
+    per hull by hull_parts and kept in its cache: pack_shapes only
+    concatenates them."""
+
+    vertices: np.ndarray        # (V, 3) float
+    facet_normals: np.ndarray   # (P, 3) float
+    facet_offsets: np.ndarray   # (P,) float
+    triangles: np.ndarray       # (T, 3) int64
+    triangle_facet: np.ndarray  # (T,) int64
+    edges: np.ndarray           # (E, 2) int64
+    edge_facets: np.ndarray     # (E, 2) int64
+    neighbor_counts: np.ndarray  # (V,) int64, with vertex 0's shortcuts
+    neighbors: np.ndarray       # (·,) int64
+    topology: np.ndarray        # the _topology_block
+    inner: tuple                # (cx, cy, cz, r): a ball inside the hull, in G [m]
+
+
+def hull_parts(hull) -> HullParts:
+    """The HullParts of a hull (ConvexHullData or any object with its
+    fields), built at the first call and kept in hull.cache when it has one.
+    Called when a Convex's hull is built (shape_data._convex_parts, at
+    registration), so that the first query only concatenates."""
+    cache = getattr(hull, "cache", None)
+    parts = None if cache is None else cache.get("packed_parts")
+    if parts is not None:
+        return parts
+    V = np.ascontiguousarray(hull.vertices, dtype=float)
+    N = np.ascontiguousarray(hull.plane_normals, dtype=float)
+    B = np.ascontiguousarray(hull.plane_offsets, dtype=float)
+    edges, edge_facets = _edges_of(hull)
+    offsets, nbrs = _neighbors_of(hull)
+    counts, nbrs = _with_shortcuts(np.diff(offsets), nbrs, V)
+    centre = V.mean(axis=0)
+    depth = float((B - N @ centre).min())
+    inner = ((float(centre[0]), float(centre[1]), float(centre[2]), depth) if depth > 0.0
+             else (0.0, 0.0, 0.0, 0.0))
+    parts = HullParts(V, N, B, np.asarray(hull.faces, np.int64),
+                      np.asarray(hull.face_plane, np.int64), edges, edge_facets,
+                      np.asarray(counts, np.int64), np.asarray(nbrs, np.int64),
+                      _topology_block(len(V), len(N), hull.faces, hull.face_plane, edges,
+                                      edge_facets), inner)
+    if cache is not None:
+        cache["packed_parts"] = parts
+    return parts
+
+
+def _inner_radius(kind: np.ndarray, params: np.ndarray) -> np.ndarray:
+    """(G,) radius of a ball about Go inside each primitive [m]: Sphere and
+    Capsule r; Box and Ellipsoid their smallest parameter; Cylinder
+    min(r, half length); 0 for the other kinds (Convex rows are set from
+    their hulls)."""
+    r = np.zeros(len(kind))
+    P = params
+    at = (kind == SPHERE) | (kind == CAPSULE)
+    r[at] = P[at, 0]
+    at = (kind == BOX) | (kind == ELLIPSOID)
+    r[at] = P[at].min(axis=1)
+    at = kind == CYLINDER
+    r[at] = np.minimum(P[at, 0], P[at, 1])
+    return r
+
+
+_KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 
 
 def pack_shapes(shapes: Sequence[ShapeData]) -> tuple[PackedShapes, PackedHulls]:
-    """Packs G ShapeData (engine row order) for the compiled kernels."""
+    """Packs G ShapeData (engine row order) for the compiled kernels: one
+    pass over the rows for their kind, parameters and size, then array
+    operations; each distinct hull contributes its cached HullParts."""
     G = len(shapes)
-    kind = np.array([s.kind_index for s in shapes], dtype=np.int64).reshape(G)
-    params = np.array([s.params for s in shapes], dtype=float).reshape(G, 3)
-    size = np.array([s.size for s in shapes], dtype=float).reshape(G)
+    code = _KIND_CODE
+    kind = np.fromiter((code[s.kind] for s in shapes), dtype=np.int64, count=G)
+    params = (np.array([s.params for s in shapes], dtype=float).reshape(G, 3) if G
+              else np.zeros((0, 3)))
+    size = np.fromiter((s.size for s in shapes), dtype=float, count=G)
     hull_row = np.full(G, -1, dtype=np.int64)
-    hulls, index = [], {}
-    for g, s in enumerate(shapes):
-        if s.hull is not None:
-            key = id(s.hull)
-            if key not in index:
-                index[key] = len(hulls)
-                hulls.append(s)
-            hull_row[g] = index[key]
-    V, N, B, T, TF, E, EF, NS, NB, TB = ([] for _ in range(10))
-    nv, nf, nt, ne = [], [], [], []
-    for s in hulls:
-        h = s.hull
-        V.append(np.asarray(h.vertices, float))
-        N.append(np.asarray(h.plane_normals, float))
-        B.append(np.asarray(h.plane_offsets, float))
-        T.append(np.asarray(h.faces, np.int64))
-        TF.append(np.asarray(h.face_plane, np.int64))
-        edges, edge_facets = _edges_of(h, s)
-        E.append(edges)
-        EF.append(edge_facets)
-        offsets, nbrs = _neighbors_of(h)
-        counts, nbrs = _with_shortcuts(np.diff(offsets), nbrs, np.asarray(h.vertices, float))
-        NS.append(counts)
-        NB.append(nbrs)
-        TB.append(_topology_block(len(h.vertices), len(h.plane_normals), h.faces, h.face_plane,
-                                  edges, edge_facets))
-        nv.append(len(h.vertices))
-        nf.append(len(h.plane_normals))
-        nt.append(len(h.faces))
-        ne.append(len(edges))
+    parts, index = [], {}
+    for g in np.flatnonzero(kind == CONVEX).tolist():
+        hull = shapes[g].hull
+        if hull is None:    # pragma: no cover - a Convex ShapeData always has one
+            continue
+        key = id(hull)
+        h = index.get(key)
+        if h is None:
+            h = index[key] = len(parts)
+            parts.append(hull_parts(hull))
+        hull_row[g] = h
     hull_arrays = PackedHulls(
-        vertex_start=_starts(nv), vertices=_concat(V, (3,), float),
-        facet_start=_starts(nf), facet_normals=_concat(N, (3,), float),
-        facet_offsets=_concat(B, (), float),
-        triangle_start=_starts(nt), triangles=_concat(T, (3,), np.int64),
-        triangle_facet=_concat(TF, (), np.int64),
-        edge_start=_starts(ne), edges=_concat(E, (2,), np.int64),
-        edge_facets=_concat(EF, (2,), np.int64),
-        neighbor_start=_starts(np.concatenate(NS) if NS else np.zeros(0, np.int64)),
-        neighbors=_concat(NB, (), np.int64),
-        topology_start=_starts([len(b) for b in TB]), topology=_concat(TB, (), np.int64))
-    inner = np.array([_inner_ball(s) for s in shapes], dtype=float).reshape(G, 4)
+        vertex_start=_starts([len(q.vertices) for q in parts]),
+        vertices=_concat([q.vertices for q in parts], (3,), float),
+        facet_start=_starts([len(q.facet_normals) for q in parts]),
+        facet_normals=_concat([q.facet_normals for q in parts], (3,), float),
+        facet_offsets=_concat([q.facet_offsets for q in parts], (), float),
+        triangle_start=_starts([len(q.triangles) for q in parts]),
+        triangles=_concat([q.triangles for q in parts], (3,), np.int64),
+        triangle_facet=_concat([q.triangle_facet for q in parts], (), np.int64),
+        edge_start=_starts([len(q.edges) for q in parts]),
+        edges=_concat([q.edges for q in parts], (2,), np.int64),
+        edge_facets=_concat([q.edge_facets for q in parts], (2,), np.int64),
+        neighbor_start=_starts(np.concatenate([q.neighbor_counts for q in parts]) if parts
+                               else np.zeros(0, np.int64)),
+        neighbors=_concat([q.neighbors for q in parts], (), np.int64),
+        topology_start=_starts([len(q.topology) for q in parts]),
+        topology=_concat([q.topology for q in parts], (), np.int64))
+    inner = np.zeros((G, 4))
+    inner[:, 3] = _inner_radius(kind, params)
+    rows = np.flatnonzero(hull_row >= 0)
+    if len(rows):
+        inner[rows] = np.array([parts[h].inner for h in hull_row[rows].tolist()], dtype=float)
     refs = _hull_refs(hull_row, hull_arrays)
     base = np.array([hull_arrays.vertices.ctypes.data], dtype=np.int64)
     return PackedShapes(kind, params, size, hull_row, inner, refs, base), hull_arrays
@@ -290,14 +339,19 @@ def _hull_refs(hull_row: np.ndarray, H: PackedHulls) -> np.ndarray:
     """(G, 10) int64 addresses and counts of each geometry's hull data (see
     the module docstring); the arrays of H must stay alive with them."""
     refs = np.zeros((len(hull_row), NUM_REFS), dtype=np.int64)
-    for g, h in enumerate(hull_row.tolist()):
-        if h < 0:
-            continue
-        v0, f0, e0 = H.vertex_start[h], H.facet_start[h], H.edge_start[h]
-        t0 = H.topology_start[h]
-        refs[g] = (H.vertices.ctypes.data + 24 * v0, H.vertex_start[h + 1] - v0,
-                   H.neighbor_start.ctypes.data + 8 * v0, H.neighbors.ctypes.data,
-                   H.facet_normals.ctypes.data + 24 * f0, H.facet_offsets.ctypes.data + 8 * f0,
-                   H.facet_start[h + 1] - f0, H.edges.ctypes.data + 16 * e0,
-                   H.edge_start[h + 1] - e0, H.topology.ctypes.data + 8 * t0)
+    rows = np.flatnonzero(hull_row >= 0)
+    if not len(rows):
+        return refs
+    h = hull_row[rows]
+    v0, f0, e0 = H.vertex_start[h], H.facet_start[h], H.edge_start[h]
+    refs[rows, REF_VERTICES] = H.vertices.ctypes.data + 24 * v0
+    refs[rows, REF_NUM_VERTICES] = H.vertex_start[h + 1] - v0
+    refs[rows, REF_NEIGHBOR_START] = H.neighbor_start.ctypes.data + 8 * v0
+    refs[rows, REF_NEIGHBORS] = H.neighbors.ctypes.data
+    refs[rows, REF_FACET_NORMALS] = H.facet_normals.ctypes.data + 24 * f0
+    refs[rows, REF_FACET_OFFSETS] = H.facet_offsets.ctypes.data + 8 * f0
+    refs[rows, REF_NUM_FACETS] = H.facet_start[h + 1] - f0
+    refs[rows, REF_EDGES] = H.edges.ctypes.data + 16 * e0
+    refs[rows, REF_NUM_EDGES] = H.edge_start[h + 1] - e0
+    refs[rows, REF_TOPOLOGY] = H.topology.ctypes.data + 8 * H.topology_start[h]
     return refs
