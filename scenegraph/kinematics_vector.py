@@ -179,11 +179,10 @@ class PoseTopology:
         self.geometry_frame_index = np.array([self.frame_index[f] for f in geometry_frame_ids],
                                              dtype=np.int64)
         m = len(self.geometry_ids)
-        self.R_FG = np.empty((m, 3, 3))
-        self.p_FG = np.empty((m, 3))
-        for k, X in enumerate(X_FGs):
-            self.R_FG[k] = X._R
-            self.p_FG[k] = X._p
+        X_FGs = list(X_FGs)
+        # One gather each (not two row assignments per geometry).
+        self.R_FG = np.array([X._R for X in X_FGs], dtype=float).reshape(m, 3, 3)
+        self.p_FG = np.array([X._p for X in X_FGs], dtype=float).reshape(m, 3)
 
 
 class WorldPoses:

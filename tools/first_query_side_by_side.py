@@ -13,6 +13,9 @@ assign the proximity role, create the context, fix pose 0) and times
 
   register  SceneGraph() .. the pose fixed on the context [s]
   first     the first query after that (penetration by default) [s]
+  first cpu the same query's CPU time (time.thread_time) [s]: on a shared
+            machine the wall time also holds the time slices other
+            processes took (4 ms each), the CPU time does not
 
 and reads the peak resident set (getrusage ru_maxrss) before the build and
 at the end. Sides alternate within a round, the order alternating between
@@ -64,10 +67,13 @@ def child(side: str, n: int, query: str) -> dict:
     t0 = time.perf_counter()
     handle = runner.build(scene)
     t1 = time.perf_counter()
+    c1 = time.thread_time()
     result = runner.query(handle, spec)
+    c2 = time.thread_time()
     t2 = time.perf_counter()
     count, _ = runner.summarize(spec, result)
     return {"side": side, "n": n, "register_s": t1 - t0, "first_s": t2 - t1,
+            "first_cpu_s": c2 - c1,
             "peak_before_mb": before, "peak_mb": _peak_mb(), "count": count}
 
 
@@ -114,14 +120,18 @@ def main(argv=None) -> int:
 
     print(f"\nfirst {args.query} after registering mixed_scene(N); medians of "
           f"{args.rounds} rounds")
-    print(f"{'N':>6} | {'ours register s':>15} {'ours first s':>12} {'ours peak MB':>12} | "
-          f"{'drake register s':>16} {'drake first s':>13} {'drake peak MB':>13} | first ratio")
+    print(f"{'N':>6} | {'ours register s':>15} {'ours first s':>12} {'cpu s':>9} "
+          f"{'ours peak MB':>12} | {'drake register s':>16} {'drake first s':>13} "
+          f"{'cpu s':>9} {'drake peak MB':>13} | first ratio (cpu)")
     for n in args.n:
         o, d = med("ours", n, "first_s"), med("drake", n, "first_s")
+        oc, dc = med("ours", n, "first_cpu_s"), med("drake", n, "first_cpu_s")
         ratio = "-" if o is None or d is None else f"{o / d:.2f}x"
-        print(f"{n:>6} | {fmt(med('ours', n, 'register_s')):>15} {fmt(o):>12} "
+        if oc is not None and dc:
+            ratio += f" ({oc / dc:.2f}x)"
+        print(f"{n:>6} | {fmt(med('ours', n, 'register_s')):>15} {fmt(o):>12} {fmt(oc):>9} "
               f"{fmt(med('ours', n, 'peak_mb'), digits=5):>12} | "
-              f"{fmt(med('drake', n, 'register_s')):>16} {fmt(d):>13} "
+              f"{fmt(med('drake', n, 'register_s')):>16} {fmt(d):>13} {fmt(dc):>9} "
               f"{fmt(med('drake', n, 'peak_mb'), digits=5):>13} | {ratio}")
     return 0
 

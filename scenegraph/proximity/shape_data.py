@@ -19,6 +19,11 @@ frame G (SI units, m):
   size      bounding radius about Go [m] (inf for a HalfSpace): a length scale
             for tolerances.
 
+shape_data_from_shapes builds the ShapeData of many shapes at once (one pass
+per primitive class, array operations; what a scene's first query does), and
+a Mesh's or Convex's ShapeData is kept on the shape object from the
+AssignRole check to the first query.
+
 Support functions (the farthest point of a shape in a direction) are here too,
 vectorised over directions: support_points_G(data, u_G) for one geometry and
 batched_support_G(kind, params, u_G) for N geometries of one primitive kind.

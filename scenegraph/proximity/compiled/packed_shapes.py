@@ -51,6 +51,13 @@ to that hull, e.g. triangles hold vertex numbers 0..V_h−1):
                                                    facet's neighbourhood instead of
                                                    scanning the hull
   Hulls shared by several geometries (same ConvexHullData object) are packed once.
+
+Each hull's share of these arrays (HullParts: its arrays with local indices,
+its neighbour lists with the shortcuts, its topology block and an inner ball)
+is built once per hull by hull_parts and kept in the hull's cache; a Convex's
+is built with its hull, when AssignRole checks the shape. pack_shapes itself
+is one pass over the rows for their kind, parameters and size, array
+operations, and one concatenation per hull array.
 """
 from __future__ import annotations
 
