@@ -20,7 +20,10 @@ layout.ROUTE_TABLE) names for its kinds:
   if it clearly penetrates, from the shortest of a few realised escapes
   (_escape_pair); still uncertified, it keeps a realised answer (that
   escape, or the coarse one with witnesses moved onto the surfaces) and
-  is flagged UNCERTIFIED.
+  is flagged UNCERTIFIED. A penetrating pair of polytopes (Box, Convex)
+  whose EPA did not end proven is checked against the separating axes of
+  polytope_depth.py: the refinement certifies the optimum of one basin
+  only, and on slivers EPA can leave it in the wrong one.
 
 Each pair is computed in the canonical order of its kinds (packed_shapes
 codes, as dispatch.py) and swapped back, so answers do not depend on which
@@ -48,6 +51,8 @@ from scenegraph.proximity.compiled.layout import (BOX, CAPSULE, CONVEX, CYLINDER
                                                   ROUTE_HALFSPACE_PAIR, ROUTE_NONE, ROUTE_SPHERE,
                                                   ROUTE_TABLE, SPHERE, UNCERTIFIED)
 from scenegraph.proximity.compiled.point_kernels import convex_point, primitive_point
+from scenegraph.proximity.compiled.polytope_depth import (MAX_EDGE_PAIRS,
+                                                          polytope_signed_distance)
 from scenegraph.proximity.compiled.refinement import certified, refine
 from scenegraph.proximity.compiled.raw_memory import load_f64
 from scenegraph.proximity.compiled.supports import (from_G, make_body, rotate_from_G,
@@ -666,6 +671,29 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
                 break
             phi, mx, my, mz = f, qx, qy, qz
             ax, ay, az, bx, by, bz = px, py, pz, rx, ry, rz
+    if not proven and (phi if status == EXACT else coarse) < 0.0:
+        # Two polytopes: the certificate proves only the optimum of one
+        # basin, and EPA's bounds (loose, or ended on a degenerate expansion:
+        # slivers, one hull inside the other) need not have chosen the
+        # deepest-reaching one. Separating axes give the global answer: a
+        # better one is refined from its direction (kept uncertified if that
+        # fails), an answer at least as good is proven global.
+        sat, f_sat, dx, dy, dz = polytope_signed_distance(A, hull_A, B, hull_B,
+                                                          MAX_EDGE_PAIRS)
+        if sat and f_sat > (phi if status == EXACT else coarse) + 1e-12 * scale:
+            sx, sy, sz = support_W(A, -dx, -dy, -dz)
+            tx, ty, tz = support_W(B, dx, dy, dz)
+            ok, f, qx, qy, qz, px, py, pz, rx, ry, rz = _refine_attempts(
+                A, hull_A, size_A, B, hull_B, size_B, dx, dy, dz, sx, sy, sz, tx, ty, tz,
+                f_sat, scale, 1, work)
+            if ok:
+                status = EXACT
+                phi, mx, my, mz = f, qx, qy, qz
+                ax, ay, az, bx, by, bz = px, py, pz, rx, ry, rz
+            else:
+                status = UNCERTIFIED
+                coarse, mx, my, mz = f_sat, dx, dy, dz
+                ax, ay, az, bx, by, bz = sx, sy, sz, tx, ty, tz
     if status != EXACT:
         # Symmetric arrangements (coincident boxes, concentric cylinders) leave
         # GJK/EPA's direction arbitrary in a continuum of equally good ones:
