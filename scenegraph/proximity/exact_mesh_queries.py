@@ -4,8 +4,10 @@ A scene whose rows include an exact mesh (is_exact_mesh: a closed
 Mesh with ("proximity", "exact_mesh") = True) builds an ExactRows at its
 first pair query. The compiled pair query runs as always, with every Mesh as
 its convex hull; then ExactRows.patch re-answers the selected pairs that hold
-an exact mesh, at the triangles (exact_mesh.exact_pair), and keeps those the
-query still selects. That is complete because a mesh lies inside its hull:
+an exact mesh, at the triangles (all of them in one compiled call,
+compiled/exact_mesh_pairs.exact_pairs, overlapping pairs' deepest points
+included; exact_mesh.exact_pair is its pair-by-pair reference), and keeps
+those the query still selects. That is complete because a mesh lies inside its hull:
 
   * a pair whose exact solids overlap has overlapping hulls, so the hull
     penetration query has selected it;
@@ -106,7 +108,7 @@ class _MeshPack:
         bvhs = self._bvhs
         mesh_i = np.zeros((len(bvhs), 7), dtype=np.int64)
         mesh_f = np.zeros((len(bvhs), 2))
-        parts = [[] for _ in range(8)]
+        parts = [[] for _ in range(10)]
         t = m = v = 0
         for s, bvh in enumerate(bvhs):
             tri, pseudo, node_f, node_i, tri_id, closed, eps, tol, _ = _kernel_args(bvh, False)
@@ -115,10 +117,11 @@ class _MeshPack:
             mesh_f[s] = (eps, tol)
             t, m, v = t + len(tri), m + len(node_f), v + len(bvh.vertices)
             for part, array in zip(parts, (tri, pseudo, tri_id, bvh.tri_balls, node_f, node_i,
-                                           bvh.node_obbs, bvh.vertices)):
+                                           bvh.node_obbs, bvh.vertices, bvh.faces,
+                                           bvh.face_normals)):
                 part.append(array)
-        widths = (12, 18, None, 4, 13, 4, 15, 3)
-        dtypes = (float, float, np.int64, float, float, np.int64, float, float)
+        widths = (12, 18, None, 4, 13, 4, 15, 3, 3, 3)
+        dtypes = (float, float, np.int64, float, float, np.int64, float, float, np.int64, float)
         packed = [np.ascontiguousarray(np.concatenate(part), dtype=dt) if part else
                   np.zeros((0,) if w is None else (0, w), dtype=dt)
                   for part, w, dt in zip(parts, widths, dtypes)]
@@ -134,10 +137,8 @@ class ExactRows:
     TriangleMeshBvh} to use as given (the estimates' every closed Mesh)."""
 
     def __init__(self, scene, rows, bvhs=None):
-        from scenegraph.proximity.exact_mesh import (ExactShape, exact_collides, exact_mesh_bvh,
-                                                     exact_pair)
-        self._ExactShape, self._exact_pair = ExactShape, exact_pair
-        self._exact_collides = exact_collides
+        from scenegraph.proximity.exact_mesh import ExactShape, exact_mesh_bvh
+        self._ExactShape = ExactShape
         n = len(scene.ids)
         self.exact = np.zeros(n, dtype=bool)
         self.exact[rows] = True
@@ -164,36 +165,28 @@ class ExactRows:
                 self._scene.reps[row].data)
         return found
 
-    def answer(self, R, p, a: int, b: int):
-        """exact_mesh.exact_pair of rows a, b at poses R (n, 3, 3), p (n, 3)."""
-        return self._exact_pair(self.shape(a), R[a], p[a], self.shape(b), R[b], p[b])
-
-    def answers(self, R, p, pairs, max_distance: float, depths: bool = True) -> np.ndarray:
+    def answers(self, R, p, pairs, max_distance: float, depths: bool = True,
+                collect: bool = False):
         """(K, NUM_EXACT_VALUES) of compiled/exact_mesh_pairs.exact_pairs for
         the row pairs (K, 2) (each with an exact mesh) at poses R (n, 3, 3),
-        p (n, 3): one compiled call for all of them; the pairs it leaves
-        OVERLAP get their deepest point here (exact_mesh.exact_pair), and
-        become TOUCHING (final; with depths=False they stay OVERLAP, answer
-        NaN: HasCollisions needs no depth). max_distance [m]: farther pairs
-        are FARTHER."""
-        from scenegraph.proximity.compiled.exact_mesh_pairs import OVERLAP, TOUCHING, exact_pairs
+        p (n, 3), in one compiled call: overlapping pairs get their deepest
+        point (TOUCHING; with depths=False they stay OVERLAP, answer NaN:
+        HasCollisions needs no depth). max_distance [m]: farther pairs are
+        FARTHER. With collect, returns (values, points): points (P,
+        NUM_POINT_VALUES) every candidate of the deepest-point searches
+        (pair index, depth, p_WCa, p_WCb)."""
+        from scenegraph.proximity.compiled.exact_mesh_pairs import exact_pairs
         pack = self._pack
         new = np.unique(pairs.ravel())
         new = new[~pack.packed[new]]
         if len(new):
             pack.add([(int(r), self.shape(int(r))) for r in new])
-        vals = exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64),
-                           np.ascontiguousarray(R, dtype=float),
-                           np.ascontiguousarray(p, dtype=float), pack.kind, self.exact,
-                           pack.mesh, pack.params, float(max_distance), *pack.arrays)
-        if not depths:
-            return vals
-        for k in np.flatnonzero(vals[:, 10] == OVERLAP).tolist():
-            phi, ca, cb, nhat, _ = self.answer(R, p, int(pairs[k, 0]), int(pairs[k, 1]))
-            vals[k, 0] = phi
-            vals[k, 1:4], vals[k, 4:7], vals[k, 7:10] = ca, cb, nhat
-            vals[k, 10] = TOUCHING
-        return vals
+        vals, points = exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64),
+                                   np.ascontiguousarray(R, dtype=float),
+                                   np.ascontiguousarray(p, dtype=float), pack.kind, self.exact,
+                                   pack.mesh, pack.params, float(max_distance), bool(depths),
+                                   bool(collect), *pack.arrays)
+        return (vals, points) if collect else vals
 
     def patch(self, R, p, rows, values, flags: int, max_distance: float):
         """(rows, values) of a select/select_rows result with the pairs that
@@ -261,7 +254,7 @@ class ExactRows:
         holds an exact mesh carries its deepest point (the penetration's
         witnesses and depth) first, then up to MAX_POINTS − 1 more of the
         deepest-point search's candidates (points of one surface inside the
-        other, exact_mesh.exact_pair's `points`) that lie deeper than 0 along
+        other, exact_pairs' collected points) that lie deeper than 0 along
         the pair's normal, spread out: each next the farthest from those
         taken (ties: the deeper). depth_i = (p_WCb − p_WCa)·nhat_BA_W.
         counts (K,), out (K, MAX_POINTS, 7) = (p_WCa, p_WCb, depth)."""
@@ -276,16 +269,14 @@ class ExactRows:
         out[mine, 0, 3:6] = values[mine, layout.VALUE_CB:layout.VALUE_CB + 3]
         out[mine, 0, 6] = values[mine, layout.VALUE_PHI]
         R, p = self._scene.pose_state[1], self._scene.pose_state[2]
-        for k in mine.tolist():
-            a, b = int(rows[k, 0]), int(rows[k, 1])
-            found = []
-            self._exact_pair(self.shape(a), R[a], p[a], self.shape(b), R[b], p[b],
-                             points=found)
-            if not found:
+        _, points = self.answers(R, p, np.ascontiguousarray(rows[mine]), 0.0, collect=True)
+        which = points[:, 0].astype(np.int64)
+        for i, k in enumerate(mine.tolist()):
+            found = points[which == i]
+            if not len(found):
                 continue
             n = values[k, layout.VALUE_NHAT:layout.VALUE_NHAT + 3]
-            ca = np.array([c[1] for c in found])
-            cb = np.array([c[2] for c in found])
+            ca, cb = found[:, 2:5], found[:, 5:8]
             depth = (cb - ca) @ n
             ok = depth > 0.0
             ca, cb, depth = ca[ok], cb[ok], depth[ok]
@@ -294,8 +285,8 @@ class ExactRows:
                 j = int(np.lexsort((-depth, -gap))[0])
                 if not gap[j] > 0.0:
                     break
-                i = counts[k]
-                out[k, i, 0:3], out[k, i, 3:6], out[k, i, 6] = ca[j], cb[j], depth[j]
+                i_ = counts[k]
+                out[k, i_, 0:3], out[k, i_, 3:6], out[k, i_, 6] = ca[j], cb[j], depth[j]
                 counts[k] += 1
                 gap = np.minimum(gap, np.linalg.norm(ca - ca[j], axis=1))
 

@@ -3,15 +3,17 @@
 exact_mesh_queries.ExactRows hands this kernel all of a query's pairs with
 an exact mesh at once; it answers each separated pair completely (the
 triangle-level distance and witnesses of exact_mesh.py), a Sphere's or a
-HalfSpace's overlap too (their rules are closed forms), and marks the other
-overlapping pairs for exact_mesh_overlap's deepest-point search (Python,
-pair by pair: only pairs that overlap go there).
+HalfSpace's overlap by their closed-form rules, and the other overlapping
+pairs by their deepest point (exact_mesh_depth.py, in the same call), or
+only marks them (HasCollisions needs no depth).
 
 Layout. Meshes (exact meshes, Box meshes, the hulls of Convex shapes and
 of Mesh shapes without the property) are packed end to end, each a
 TriangleMeshBvh's arrays (mesh_bvh / mesh_kernels docstrings):
   tri (ΣF, 12), pseudo (ΣF, 18), tri_id (ΣF,), balls (ΣF, 4) in leaf order;
   node_f (ΣM, 13), node_i (ΣM, 4), obbs (ΣM, 15); vertices (ΣV, 3);
+  faces (ΣF, 3) int64 (vertex indices local to the mesh) and normals
+    (ΣF, 3) (unit face normals), both in the mesh's original triangle order;
   mesh_i (S, 7) int64: tri start, end, node start, end, vertex start, end,
     closed; mesh_f (S, 2): (eps, tol) of the signed-distance kernels.
 Rows (the scene's geometries): kind (n,) (packed_shapes' codes), exact (n,)
@@ -23,8 +25,11 @@ conventions of SignedDistancePair, then a status:
   APART     separated, the exact answer;
   FARTHER   farther than max_distance (φ is +inf or a distance above it);
   TOUCHING  overlapping or touching, the answer final (Sphere: φ_M(centre)
-            − r; HalfSpace: the lowest vertex);
-  OVERLAP   overlapping: the depth is exact_mesh_overlap's to find.
+            − r; HalfSpace: the lowest vertex; others: the deepest point);
+  OVERLAP   overlapping, no depth asked (values NaN).
+With `collect`, a second array lists every candidate point of the
+overlapping pairs' deepest-point searches (exact_mesh_depth: rows of pair
+index, depth [m], p_WCa (3), p_WCb (3)).
 """
 from __future__ import annotations
 
@@ -33,13 +38,16 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
+from scenegraph.proximity.compiled.exact_mesh_depth import (NUM_POINT_VALUES, curved_depth,
+                                                             mesh_mesh_depth, mesh_signed)
 from scenegraph.proximity.compiled.exact_mesh_kernels import (_dual_traversal, _support,
                                                               mesh_primitive_nearest)
-from scenegraph.proximity.compiled.mesh_kernels import _CANDIDATES, _signed_one, _winding
-from scenegraph.proximity.compiled.packed_shapes import (CAPSULE, CYLINDER, HALFSPACE,
+from scenegraph.proximity.compiled.mesh_kernels import _CANDIDATES, _winding
+from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CYLINDER, HALFSPACE,
                                                           SPHERE)
 
-__all__ = ["exact_pairs", "APART", "FARTHER", "TOUCHING", "OVERLAP", "NUM_EXACT_VALUES"]
+__all__ = ["exact_pairs", "APART", "FARTHER", "TOUCHING", "OVERLAP", "NUM_EXACT_VALUES",
+           "NUM_POINT_VALUES"]
 
 APART = 0
 FARTHER = 1
@@ -78,17 +86,6 @@ def _bounding_radius(k, a, b, c):
 
 
 @njit(specialize_literals=False)
-def _mesh_signed(x, y, z, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, cand_k,
-                 cand_d2):
-    """_signed_one at (x, y, z) against packed mesh s: (d, qx, qy, qz, gx, gy, gz)."""
-    t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
-    r = _signed_one(x, y, z, tri[t0:t1], pseudo[t0:t1], node_f[m0:m1], node_i[m0:m1],
-                    tri_id[t0:t1], mesh_i[s, 6] != 0, mesh_f[s, 0], mesh_f[s, 1], _BETA,
-                    cand_k, cand_d2)
-    return r[0], r[1], r[2], r[3], r[4], r[5], r[6]
-
-
-@njit(specialize_literals=False)
 def _inside(x, y, z, s, tri, node_f, node_i, mesh_i):
     """The point is inside closed mesh s (winding number above ½)."""
     t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
@@ -98,9 +95,13 @@ def _inside(x, y, z, s, tri, node_f, node_i, mesh_i):
 
 @njit(specialize_literals=False)
 def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_id, balls,
-                 node_f, node_i, obbs, vertices, mesh_i, mesh_f, res, cand_k, cand_d2):
+                 node_f, node_i, obbs, vertices, normals, mesh_i, mesh_f, res, touch, lo, hi,
+                 cand_k, cand_d2):
     """The pair of exact mesh row m and row o, posed in M by R (3, 3), t (3,):
-    res[0:10] = (φ, p_MCm, p_MCo, nhat_OM), returns the status."""
+    res[0:10] = (φ, p_MCm, p_MCo, nhat_OM), returns the status. For an
+    OVERLAP, touch (6,) gets a point where the surfaces meet and (a curved
+    primitive's) nhat_OM there, lo, hi (3,) a curved primitive's box in M
+    (exact_mesh_depth's inputs)."""
     s = mesh[m]
     t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
     v0, v1 = mesh_i[s, 4], mesh_i[s, 5]
@@ -113,6 +114,8 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
                                            balls[t0:t1], obbs[m0:m1], tri[u0:u1],
                                            node_f[n0:n1], node_i[n0:n1], balls[u0:u1],
                                            obbs[n0:n1], R, t, 1, bound2)
+        for j in range(3):
+            touch[j] = out[j] if found >= 0 else vertices[v0, j]
         if found >= 0 and d2 == 0.0:
             return OVERLAP
         # Containment: a vertex of one inside the other.
@@ -159,7 +162,7 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
         if best <= 0.0:
             return TOUCHING
         return APART if best <= max_distance else FARTHER
-    d_c, qx, qy, qz, gx, gy, gz = _mesh_signed(t[0], t[1], t[2], s, tri, pseudo, node_f,
+    d_c, qx, qy, qz, gx, gy, gz = mesh_signed(t[0], t[1], t[2], s, tri, pseudo, node_f,
                                                node_i, tri_id, mesh_i, mesh_f, cand_k, cand_d2)
     if ko == SPHERE:
         phi = d_c - a
@@ -171,16 +174,21 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
             return TOUCHING
         return APART if phi <= max_distance else FARTHER
     # A Capsule, Cylinder or Ellipsoid.
-    if d_c <= 0.0:
-        return OVERLAP
-    lo = np.empty(3)
-    hi = np.empty(3)
     _prim_box(ko, a, b, c, R, t, lo, hi)
-    phi, out, _ = mesh_primitive_nearest(tri[t0:t1], node_f[m0:m1], node_i[m0:m1],
+    if d_c <= 0.0:
+        for j in range(3):
+            touch[j] = t[j]
+            touch[3 + j] = 0.0
+        touch[5] = 1.0
+        return OVERLAP
+    phi, out, k = mesh_primitive_nearest(tri[t0:t1], node_f[m0:m1], node_i[m0:m1],
                                          tri_id[t0:t1], ko, a, b, c, R, t, lo, hi,
                                          _bounding_radius(ko, a, b, c),
                                          min(d_c, max_distance))
     if phi <= 0.0:
+        for j in range(3):
+            touch[j] = out[j]
+            touch[3 + j] = -normals[t0 + k, j]
         return OVERLAP
     if not phi < np.inf or phi > max_distance:
         return FARTHER
@@ -193,19 +201,28 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
 
 
 @njit(specialize_literals=False)
-def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, tri, pseudo, tri_id,
-                balls, node_f, node_i, obbs, vertices, mesh_i, mesh_f):
+def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, collect, tri,
+                pseudo, tri_id, balls, node_f, node_i, obbs, vertices, faces, normals, mesh_i,
+                mesh_f):
     """The pairs (K, 2) of rows (each with at least one exact mesh) at
-    poses R (n, 3, 3), p (n, 3) in W: (K, NUM_EXACT_VALUES) (module
-    docstring). max_distance [m]: pairs known to be farther are FARTHER
-    (their search stops at that bound; inf measures every pair)."""
+    poses R (n, 3, 3), p (n, 3) in W: ((K, NUM_EXACT_VALUES), (P,
+    NUM_POINT_VALUES)) (module docstring). max_distance [m]: pairs known to
+    be farther are FARTHER (their search stops at that bound; inf measures
+    every pair). depths: overlapping pairs get their deepest point
+    (TOUCHING), else they stay OVERLAP. collect: list every candidate point
+    of those searches (else the second array is empty)."""
     K = pairs.shape[0]
     out = np.full((K, NUM_EXACT_VALUES), np.nan)
     res = np.empty(10)
+    touch = np.zeros(6)
+    lo = np.empty(3)
+    hi = np.empty(3)
     Rm = np.empty((3, 3))
     tm = np.empty(3)
     cand_k = np.empty(_CANDIDATES, dtype=np.int64)
     cand_d2 = np.empty(_CANDIDATES)
+    buf = np.empty((16 if collect else 0, NUM_POINT_VALUES))
+    nbuf = 0
     for q in range(K):
         a, b = pairs[q, 0], pairs[q, 1]
         if exact[a]:
@@ -215,12 +232,27 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, tri, pseud
         # R_MO = R_WM^T R_WO, p_MO = R_WM^T (p_WO − p_WM).
         for i in range(3):
             for j in range(3):
-                Rm[i, j] = R[m, 0, i] * R[o, 0, j] + R[m, 1, i] * R[o, 1, j] + R[m, 2, i] * R[o, 2, j]
+                Rm[i, j] = (R[m, 0, i] * R[o, 0, j] + R[m, 1, i] * R[o, 1, j]
+                            + R[m, 2, i] * R[o, 2, j])
             tm[i] = (R[m, 0, i] * (p[o, 0] - p[m, 0]) + R[m, 1, i] * (p[o, 1] - p[m, 1])
                      + R[m, 2, i] * (p[o, 2] - p[m, 2]))
         status = _answer_in_m(m, o, Rm, tm, kind, params, mesh, max_distance, tri, pseudo,
-                              tri_id, balls, node_f, node_i, obbs, vertices, mesh_i, mesh_f,
-                              res, cand_k, cand_d2)
+                              tri_id, balls, node_f, node_i, obbs, vertices, normals, mesh_i,
+                              mesh_f, res, touch, lo, hi, cand_k, cand_d2)
+        first = nbuf
+        if status == OVERLAP and depths:
+            if mesh[o] >= 0:
+                buf, nbuf = mesh_mesh_depth(mesh[m], mesh[o], Rm, tm, params[o], kind[o] == BOX,
+                                            touch, tri, pseudo, tri_id, balls, node_f, node_i,
+                                            obbs, vertices, faces, normals, mesh_i, mesh_f, res,
+                                            collect, q, buf, nbuf, cand_k, cand_d2)
+            else:
+                buf, nbuf = curved_depth(mesh[m], kind[o], params[o, 0], params[o, 1],
+                                         params[o, 2], Rm, tm, lo, hi, touch, tri, pseudo,
+                                         tri_id, node_f, node_i, vertices, faces, normals,
+                                         mesh_i, mesh_f, res, collect, q, buf, nbuf, cand_k,
+                                         cand_d2)
+            status = TOUCHING
         out[q, 10] = status
         if status == FARTHER or status == OVERLAP:
             continue
@@ -233,4 +265,14 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, tri, pseud
                 out[q, 1 + i], out[q, 4 + i], out[q, 7 + i] = cm, co, n
             else:
                 out[q, 1 + i], out[q, 4 + i], out[q, 7 + i] = co, cm, -n
-    return out
+        for r in range(first, nbuf):        # candidates: M's frame -> W, A first
+            cm0, cm1, cm2 = buf[r, 2], buf[r, 3], buf[r, 4]
+            co0, co1, co2 = buf[r, 5], buf[r, 6], buf[r, 7]
+            for i in range(3):
+                cm = R[m, i, 0] * cm0 + R[m, i, 1] * cm1 + R[m, i, 2] * cm2 + p[m, i]
+                co = R[m, i, 0] * co0 + R[m, i, 1] * co1 + R[m, i, 2] * co2 + p[m, i]
+                if m == a:
+                    buf[r, 2 + i], buf[r, 5 + i] = cm, co
+                else:
+                    buf[r, 2 + i], buf[r, 5 + i] = co, cm
+    return out, buf[:nbuf].copy()

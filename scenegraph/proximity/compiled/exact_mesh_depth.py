@@ -1,0 +1,545 @@
+"""The deepest point of an overlapping pair with an exact mesh, compiled
+(issue 32 §3): exact_mesh_pairs.exact_pairs calls these for the pairs it
+finds overlapping, in the same compiled call, so a query runs no Python per
+pair, triangle or vertex.
+
+The depth is defined in docs/exact_meshes.md ("What the answers are"):
+candidate points X of one solid inside the other, each with its exact depth
+δ = −φ_other(X) [m], the pair's answer the deepest (ties within the meshes'
+rounding allowance: the first, in the order below):
+
+  * mesh–mesh (O a polytope or mesh posed in M): the vertices of O inside M
+    (those in M's root box), the vertices of M inside O (in O's root box),
+    then the deepest points of the edges of the crossing triangles of M
+    (against O: a Box's closed form, else O's mesh) and of O (against M) —
+    against a mesh, one per stretch of the edge inside it (the edge split
+    where it crosses the mesh's triangles), each stretch's least signed
+    distance (a local minimum: the mesh is not convex); with no collection,
+    an edge is searched only if its 1-Lipschitz reach
+    ((|PQ| − φ(P) − φ(Q))/2) passes the depth found so far;
+  * a curved primitive O (Capsule, Cylinder, Ellipsoid): the vertices of the
+    triangles of M meeting O's box, inside O; O's support points against
+    those faces' outward normals and against the gradient at O's centre,
+    inside M; the deepest points of those triangles' edges whose reach into
+    O's holding capsule passes the depth found so far.
+
+Packed meshes and rows are exact_mesh_pairs' (its docstring gives the
+layout), plus faces (ΣF, 3) int64 (vertex indices local to the mesh,
+original order) and normals (ΣF, 3) (unit face normals, original order).
+
+An answer is written to res[0:10] = (φ = −δ, p_MCm on M, p_MCo on O,
+nhat_OM from O into M), all in M's frame, p_MCm − p_MCo = φ·nhat_OM. With
+collection, every candidate inside (depth > 0) is appended to a buffer of
+rows (pair, depth, p_MCm (3), p_MCo (3)) (`_push`).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scenegraph._jit import njit
+from scenegraph.proximity.compiled.exact_mesh_kernels import (_DEPTH_STEPS, _STACK,
+                                                              _dual_traversal, _seg_min,
+                                                              _seg_seg, _seg_tri_hit,
+                                                              _slots_near_box, _support,
+                                                              mesh_seg_one)
+from scenegraph.proximity.compiled.mesh_kernels import _signed_one
+from scenegraph.proximity.compiled.packed_shapes import BOX, CAPSULE, CYLINDER
+from scenegraph.proximity.compiled.point_kernels import primitive_point
+
+__all__ = ["mesh_signed", "mesh_mesh_depth", "curved_depth", "NUM_POINT_VALUES"]
+
+#: Columns of a collected candidate row: pair, depth, p_WCa (3), p_WCb (3).
+NUM_POINT_VALUES = 8
+_BETA = 3.0
+
+
+@njit(specialize_literals=False)
+def mesh_signed(x, y, z, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, cand_k,
+                cand_d2):
+    """_signed_one at (x, y, z) against packed mesh s: (d, qx, qy, qz, gx, gy, gz)."""
+    t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
+    r = _signed_one(x, y, z, tri[t0:t1], pseudo[t0:t1], node_f[m0:m1], node_i[m0:m1],
+                    tri_id[t0:t1], mesh_i[s, 6] != 0, mesh_f[s, 0], mesh_f[s, 1], _BETA,
+                    cand_k, cand_d2)
+    return r[0], r[1], r[2], r[3], r[4], r[5], r[6]
+
+
+@njit(specialize_literals=False)
+def _push(buf, n, q, depth, c):
+    """Appends the row (q, depth, c[0:6]) to buf at n (doubling it when
+    full); returns (buf, n + 1)."""
+    if n == buf.shape[0]:
+        bigger = np.empty((max(16, 2 * n), buf.shape[1]))
+        bigger[:n] = buf[:n]
+        buf = bigger
+    buf[n, 0] = q
+    buf[n, 1] = depth
+    for j in range(6):
+        buf[n, 2 + j] = c[j]
+    return buf, n + 1
+
+
+@njit(specialize_literals=False)
+def _take(best, d, cm, co, n, sign, tie):
+    """A candidate of signed distance d < 0 (depth −d): cm on M, co on O
+    (3 each), the other's gradient n times sign as nhat_OM; it replaces
+    best (depth, p_MCm, p_MCo, nhat_OM; depth −1: none yet) if deeper by
+    more than `tie` [m]
+    (the meshes' rounding allowance: candidates as deep within rounding are
+    ties, and the first wins, whichever shape is A)."""
+    if best[0] < 0.0 or -d > best[0] + tie:
+        best[0] = -d
+        for j in range(3):
+            best[1 + j] = cm[j]
+            best[4 + j] = co[j]
+            best[7 + j] = sign * n[j]
+
+
+@njit(specialize_literals=False)
+def _unique_edges(faces, f0, tris, count):
+    """(E, 2) distinct edges (local vertex pairs, smaller first, ascending)
+    of the triangles tris[:count] (local original indices) of the faces
+    starting at row f0."""
+    keys = np.empty(3 * count, dtype=np.int64)
+    n = 1
+    for q in range(count):
+        for j in range(3):
+            n = max(n, faces[f0 + tris[q], j] + 1)
+    for q in range(count):
+        for j in range(3):
+            u = faces[f0 + tris[q], j]
+            v = faces[f0 + tris[q], (j + 1) % 3]
+            keys[3 * q + j] = min(u, v) * n + max(u, v)
+    keys = np.sort(keys)
+    m = 0
+    out = np.empty((3 * count, 2), dtype=np.int64)
+    for i in range(keys.shape[0]):
+        if i > 0 and keys[i] == keys[i - 1]:
+            continue
+        out[m, 0] = keys[i] // n
+        out[m, 1] = keys[i] % n
+        m += 1
+    return out[:m]
+
+
+@njit(specialize_literals=False)
+def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, node_f, node_i,
+                    obbs, vertices, faces, normals, mesh_i, mesh_f, res, collect, q, buf, nbuf,
+                    cand_k, cand_d2):
+    """Deepest point of exact mesh s (M) and mesh so (O, posed in M by R, t;
+    a Box of half sizes `box` when is_box) that overlap (module docstring);
+    xm (3,): a point where the surfaces meet (the answer when no candidate
+    is inside: φ = 0 there, the normal against M's first crossing face).
+    Writes res[0:10]; returns (buf, nbuf)."""
+    t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
+    v0, v1 = mesh_i[s, 4], mesh_i[s, 5]
+    u0, u1, n0, n1 = mesh_i[so, 0], mesh_i[so, 1], mesh_i[so, 2], mesh_i[so, 3]
+    w0, w1 = mesh_i[so, 4], mesh_i[so, 5]
+    # Original triangle numbering starts at the mesh's first packed row
+    # (faces and normals are packed like tri, one row per triangle).
+    slots = _dual_traversal(tri[t0:t1], node_f[m0:m1], node_i[m0:m1], balls[t0:t1],
+                            obbs[m0:m1], tri[u0:u1], node_f[n0:n1], node_i[n0:n1],
+                            balls[u0:u1], obbs[n0:n1], R, t, 2, 0.0)[4]
+    K = slots.shape[0]
+    tie = max(mesh_f[s, 0], mesh_f[so, 0])
+    cm_ids = np.empty(K, dtype=np.int64)
+    co_ids = np.empty(K, dtype=np.int64)
+    for i in range(K):
+        cm_ids[i] = tri_id[t0 + slots[i, 0]]
+        co_ids[i] = tri_id[u0 + slots[i, 1]]
+    cm_ids = np.unique(cm_ids)
+    co_ids = np.unique(co_ids)
+    k0 = cm_ids[0] if K > 0 else 0
+    best = np.zeros(10)
+    best[0] = -1.0
+    c = np.empty(6)
+    X = np.empty(3)
+    N = np.empty(3)
+    g = np.empty(3)
+    # Vertices of O inside M (in M's root box).
+    for v in range(w0, w1):
+        for r in range(3):
+            X[r] = (R[r, 0] * vertices[v, 0] + R[r, 1] * vertices[v, 1]
+                    + R[r, 2] * vertices[v, 2] + t[r])
+        inside = True
+        for r in range(3):
+            if not (node_f[m0, r] <= X[r] <= node_f[m0, 3 + r]):
+                inside = False
+        if not inside:
+            continue
+        d, N[0], N[1], N[2], g[0], g[1], g[2] = mesh_signed(X[0], X[1], X[2], s, tri, pseudo,
+                                                            node_f, node_i, tri_id, mesh_i,
+                                                            mesh_f, cand_k, cand_d2)
+        if d < 0.0:
+            _take(best, d, N, X, g, -1.0, tie)
+            if collect:
+                for r in range(3):
+                    c[r], c[3 + r] = N[r], X[r]
+                buf, nbuf = _push(buf, nbuf, q, -d, c)
+    # Vertices of M inside O (in O's root box), by O's mesh.
+    for v in range(v0, v1):
+        for r in range(3):
+            X[r] = ((vertices[v, 0] - t[0]) * R[0, r] + (vertices[v, 1] - t[1]) * R[1, r]
+                    + (vertices[v, 2] - t[2]) * R[2, r])
+        inside = True
+        for r in range(3):
+            if not (node_f[n0, r] <= X[r] <= node_f[n0, 3 + r]):
+                inside = False
+        if not inside:
+            continue
+        d, N[0], N[1], N[2], g[0], g[1], g[2] = mesh_signed(X[0], X[1], X[2], so, tri, pseudo,
+                                                            node_f, node_i, tri_id, mesh_i,
+                                                            mesh_f, cand_k, cand_d2)
+        if d < 0.0:
+            _to_m(R, t, N, g, c)
+            for r in range(3):
+                c[r] = vertices[v, r]
+            _take(best, d, c[0:3], c[3:6], g, 1.0, tie)
+            if collect:
+                buf, nbuf = _push(buf, nbuf, q, -d, c)
+    above = 0.0 if collect else max(best[0], 0.0)
+    row = np.empty(10)
+    seg6 = np.empty(6)
+    found = np.empty((16, 10))
+    P = np.empty(3)
+    Q = np.empty(3)
+    # Edges of M's crossing triangles, against O (in O's frame).
+    edges = _unique_edges(faces, t0, cm_ids, cm_ids.shape[0])
+    for e in range(edges.shape[0]):
+        a, b = v0 + edges[e, 0], v0 + edges[e, 1]
+        for r in range(3):
+            P[r] = ((vertices[a, 0] - t[0]) * R[0, r] + (vertices[a, 1] - t[1]) * R[1, r]
+                    + (vertices[a, 2] - t[2]) * R[2, r])
+            Q[r] = ((vertices[b, 0] - t[0]) * R[0, r] + (vertices[b, 1] - t[1]) * R[1, r]
+                    + (vertices[b, 2] - t[2]) * R[2, r])
+        if is_box:
+            _seg_min(BOX, box[0], box[1], box[2], P[0], P[1], P[2], Q[0], Q[1], Q[2], row, 0,
+                     _DEPTH_STEPS, np.inf)
+            for j in range(10):
+                found[0, j] = row[j]
+            nf = 1
+        else:
+            if above > 0.0 and not _reaches(P, Q, so, above, tri, pseudo, node_f, node_i,
+                                            tri_id, mesh_i, mesh_f, cand_k, cand_d2):
+                continue
+            nf = _deepest_inside(P, Q, so, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
+                                 cand_k, cand_d2, row, seg6, found)
+        for f in range(nf):
+            d = found[f, 0]
+            if not d < 0.0:
+                continue
+            for r in range(3):
+                X[r], N[r], g[r] = found[f, 1 + r], found[f, 4 + r], found[f, 7 + r]
+            _to_m(R, t, N, g, c)
+            for r in range(3):       # c[3:6] = O's point; the segment's point to c[0:3]
+                c[r] = R[r, 0] * X[0] + R[r, 1] * X[1] + R[r, 2] * X[2] + t[r]
+            _take(best, d, c[0:3], c[3:6], g, 1.0, tie)
+            if collect:
+                buf, nbuf = _push(buf, nbuf, q, -d, c)
+    # Edges of O's crossing triangles (posed in M), against M.
+    edges = _unique_edges(faces, u0, co_ids, co_ids.shape[0])
+    for e in range(edges.shape[0]):
+        a, b = w0 + edges[e, 0], w0 + edges[e, 1]
+        for r in range(3):
+            P[r] = (R[r, 0] * vertices[a, 0] + R[r, 1] * vertices[a, 1]
+                    + R[r, 2] * vertices[a, 2] + t[r])
+            Q[r] = (R[r, 0] * vertices[b, 0] + R[r, 1] * vertices[b, 1]
+                    + R[r, 2] * vertices[b, 2] + t[r])
+        if above > 0.0 and not _reaches(P, Q, s, above, tri, pseudo, node_f, node_i, tri_id,
+                                        mesh_i, mesh_f, cand_k, cand_d2):
+            continue
+        nf = _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
+                             cand_k, cand_d2, row, seg6, found)
+        for f in range(nf):
+            d = found[f, 0]
+            if not d < 0.0:
+                continue
+            for r in range(3):
+                c[r], c[3 + r] = found[f, 4 + r], found[f, 1 + r]
+                g[r] = found[f, 7 + r]
+            _take(best, d, c[0:3], c[3:6], g, -1.0, tie)
+            if collect:
+                buf, nbuf = _push(buf, nbuf, q, -d, c)
+    if best[0] > 0.0:
+        res[0] = -best[0]
+        for j in range(9):
+            res[1 + j] = best[1 + j]
+    else:
+        res[0] = 0.0
+        for r in range(3):
+            res[1 + r] = xm[r]
+            res[4 + r] = xm[r]
+            res[7 + r] = -normals[t0 + k0, r]
+    return buf, nbuf
+
+
+@njit(specialize_literals=False)
+def _to_m(R, t, N, g, c):
+    """O's nearest point N and gradient g (in O) into M: c[3:6] = R N + t,
+    g = R g (in place)."""
+    gx, gy, gz = g[0], g[1], g[2]
+    for r in range(3):
+        c[3 + r] = R[r, 0] * N[0] + R[r, 1] * N[1] + R[r, 2] * N[2] + t[r]
+        g[r] = R[r, 0] * gx + R[r, 1] * gy + R[r, 2] * gz
+
+
+@njit(specialize_literals=False)
+def _reaches(P, Q, s, above, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, cand_k,
+             cand_d2):
+    """Whether segment PQ can reach deeper than `above` into mesh s (a
+    signed distance is 1-Lipschitz: along PQ the depth is at most
+    (|PQ| − φ(P) − φ(Q))/2)."""
+    dp = mesh_signed(P[0], P[1], P[2], s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
+                     cand_k, cand_d2)[0]
+    dq = mesh_signed(Q[0], Q[1], Q[2], s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
+                     cand_k, cand_d2)[0]
+    ex, ey, ez = Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]
+    return 0.5 * (math.sqrt(ex * ex + ey * ey + ez * ez) - dp - dq) > above
+
+
+@njit(specialize_literals=False)
+def _mesh_seg(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, cand_k, cand_d2,
+              row):
+    """The least signed distance to mesh s along PQ (exact_mesh_kernels.
+    mesh_seg_one, to the accuracy of _DEPTH_STEPS golden steps) to row[0:10]."""
+    t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
+    return mesh_seg_one(P[0], P[1], P[2], Q[0], Q[1], Q[2], _DEPTH_STEPS, tri[t0:t1],
+                        pseudo[t0:t1], node_f[m0:m1], node_i[m0:m1], tri_id[t0:t1],
+                        mesh_i[s, 6] != 0, mesh_f[s, 0], mesh_f[s, 1], _BETA, cand_k, cand_d2,
+                        row, 0)
+
+
+@njit(specialize_literals=False)
+def _segment_hits(P, Q, s, tri, node_f, node_i, mesh_i):
+    """Sorted parameters t in [0, 1] where segment PQ (in M) crosses the
+    triangles of mesh s (duplicates within 1e-12 dropped): one traversal of
+    its tree by the segment's slab test."""
+    t0, m0 = mesh_i[s, 0], mesh_i[s, 2]
+    D0, D1, D2 = Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]
+    dd = D0 * D0 + D1 * D1 + D2 * D2
+    hits = np.empty(8)
+    n = 0
+    seg = np.empty(6)
+    x = np.empty(3)
+    for r in range(3):
+        seg[r], seg[3 + r] = P[r], Q[r]
+    stack = np.empty(_STACK, dtype=np.int64)
+    sp = 1
+    stack[0] = m0
+    while sp > 0:
+        sp -= 1
+        nd = stack[sp]
+        lo_t, hi_t = 0.0, 1.0
+        for r in range(3):
+            d = Q[r] - P[r]
+            a, b = node_f[nd, r], node_f[nd, 3 + r]
+            if d == 0.0:
+                if P[r] < a or P[r] > b:
+                    lo_t, hi_t = 1.0, 0.0
+            else:
+                ta, tb = (a - P[r]) / d, (b - P[r]) / d
+                lo_t = max(lo_t, min(ta, tb))
+                hi_t = min(hi_t, max(ta, tb))
+        if lo_t > hi_t:
+            continue
+        if node_i[nd, 0] >= 0:
+            if sp + 2 > _STACK:
+                raise RuntimeError("exact_mesh_depth: segment traversal stack overflow")
+            stack[sp] = m0 + node_i[nd, 0]
+            stack[sp + 1] = m0 + node_i[nd, 1]
+            sp += 2
+            continue
+        for i in range(t0 + node_i[nd, 2], t0 + node_i[nd, 2] + node_i[nd, 3]):
+            if _seg_tri_hit(seg, 0, 3, tri[i], x):
+                if n == hits.shape[0]:
+                    bigger = np.empty(2 * n)
+                    bigger[:n] = hits
+                    hits = bigger
+                hits[n] = ((x[0] - P[0]) * D0 + (x[1] - P[1]) * D1 + (x[2] - P[2]) * D2) / dd
+                n += 1
+    hits = np.sort(hits[:n])
+    m = 0
+    for i in range(n):
+        if m == 0 or hits[i] - hits[m - 1] > 1e-12:
+            hits[m] = hits[i]
+            m += 1
+    return hits[:m]
+
+
+@njit(specialize_literals=False)
+def _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, cand_k,
+                    cand_d2, row, seg_row, found):
+    """The deepest points of segment PQ (in M) inside closed mesh s, one per
+    stretch of PQ inside it (split where PQ crosses its triangles; a stretch
+    is inside if its middle is), each the least signed distance along that
+    stretch (_mesh_seg). Writes each to found[k, 0:10] (rows as row's);
+    returns their number. row, seg_row: scratch of 10 and 6 floats."""
+    hits = _segment_hits(P, Q, s, tri, node_f, node_i, mesh_i)
+    n = 0
+    prev = 0.0
+    A = np.empty(3)
+    B = np.empty(3)
+    for i in range(hits.shape[0] + 1):
+        nxt = hits[i] if i < hits.shape[0] else 1.0
+        if nxt - prev > 0.0:
+            mid = 0.5 * (prev + nxt)
+            d = mesh_signed(P[0] + mid * (Q[0] - P[0]), P[1] + mid * (Q[1] - P[1]),
+                            P[2] + mid * (Q[2] - P[2]), s, tri, pseudo, node_f, node_i, tri_id,
+                            mesh_i, mesh_f, cand_k, cand_d2)[0]
+            if d < 0.0:
+                for r in range(3):
+                    A[r] = P[r] + prev * (Q[r] - P[r])
+                    B[r] = P[r] + nxt * (Q[r] - P[r])
+                _mesh_seg(A, B, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
+                          cand_k, cand_d2, row)
+                if n == found.shape[0]:
+                    break
+                for j in range(10):
+                    found[n, j] = row[j]
+                n += 1
+        prev = nxt
+    return n
+
+
+@njit(specialize_literals=False)
+def _holding(k, a, b, c, S):
+    """The capsule holding a Capsule (itself), a Cylinder (axis, radius) or
+    an Ellipsoid (longest semi-axis; the larger other one as radius): core
+    ends to S[0:6] (in O), returns the radius."""
+    for j in range(6):
+        S[j] = 0.0
+    if k == CAPSULE or k == CYLINDER:
+        S[2], S[5] = -b, b
+        return a
+    ax, h, rc = 0, a, max(b, c)
+    if b > h:
+        ax, h, rc = 1, b, max(a, c)
+    if c > h:
+        ax, h, rc = 2, c, max(a, b)
+    S[ax], S[3 + ax] = -h, h
+    return rc
+
+
+@njit(specialize_literals=False)
+def _support_any(k, a, b, c, ux, uy, uz):
+    """Support point of a Capsule, Cylinder or Ellipsoid along u (nonzero),
+    ties to the middle of the supporting set (exact_mesh_primitives.
+    primitive_support)."""
+    if k == CAPSULE:
+        n = math.sqrt(ux * ux + uy * uy + uz * uz)
+        sz = a * uz / n + (b if uz > 0.0 else (-b if uz < 0.0 else 0.0))
+        return a * ux / n, a * uy / n, sz
+    return _support(k, a, b, c, ux, uy, uz)
+
+
+@njit(specialize_literals=False)
+def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f, node_i,
+                 vertices, faces, normals, mesh_i, mesh_f, res, collect, q, buf, nbuf, cand_k,
+                 cand_d2):
+    """Deepest point of exact mesh s (M) and a Capsule, Cylinder or
+    Ellipsoid (code k, parameters a, b, c) posed in M by R, t, with its box
+    [lo, hi] in M, that overlap (module docstring); touch (7,): the answer
+    when no candidate is inside (φ = 0 at touch[0:3], nhat_OM touch[3:6]).
+    Writes res[0:10]; returns (buf, nbuf)."""
+    t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
+    v0 = mesh_i[s, 4]
+    slots = _slots_near_box(node_f[m0:m1], node_i[m0:m1], lo, hi, 0.0)
+    near = np.empty(slots.shape[0], dtype=np.int64)
+    for i in range(slots.shape[0]):
+        near[i] = tri_id[t0 + slots[i]]
+    near = np.sort(near)
+    tie = mesh_f[s, 0]
+    best = np.zeros(10)
+    best[0] = -1.0
+    cc = np.empty(6)
+    X = np.empty(3)
+    g = np.empty(3)
+    # The vertices of the nearby triangles inside O (ascending, once each).
+    verts = np.empty(3 * near.shape[0], dtype=np.int64)
+    for i in range(near.shape[0]):
+        for j in range(3):
+            verts[3 * i + j] = faces[t0 + near[i], j]
+    verts = np.unique(verts)
+    for i in range(verts.shape[0]):
+        v = v0 + verts[i]
+        for r in range(3):
+            X[r] = ((vertices[v, 0] - t[0]) * R[0, r] + (vertices[v, 1] - t[1]) * R[1, r]
+                    + (vertices[v, 2] - t[2]) * R[2, r])
+        p = primitive_point(k, a, b, c, X[0], X[1], X[2])
+        if p[0] < 0.0:
+            for r in range(3):
+                cc[r] = vertices[v, r]
+                cc[3 + r] = R[r, 0] * p[1] + R[r, 1] * p[2] + R[r, 2] * p[3] + t[r]
+                g[r] = R[r, 0] * p[4] + R[r, 1] * p[5] + R[r, 2] * p[6]
+            _take(best, p[0], cc[0:3], cc[3:6], g, 1.0, tie)
+            if collect:
+                buf, nbuf = _push(buf, nbuf, q, -p[0], cc)
+    # O's support points against the nearby faces' outward normals and the
+    # gradient at its centre, inside M.
+    gc = mesh_signed(t[0], t[1], t[2], s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
+                     cand_k, cand_d2)
+    for i in range(near.shape[0] + 1):
+        if i < near.shape[0]:
+            nx, ny, nz = normals[t0 + near[i], 0], normals[t0 + near[i], 1], \
+                normals[t0 + near[i], 2]
+        else:
+            nx, ny, nz = gc[4], gc[5], gc[6]
+        ux = R[0, 0] * nx + R[1, 0] * ny + R[2, 0] * nz          # n in O
+        uy = R[0, 1] * nx + R[1, 1] * ny + R[2, 1] * nz
+        uz = R[0, 2] * nx + R[1, 2] * ny + R[2, 2] * nz
+        if not ux * ux + uy * uy + uz * uz > 0.0:
+            continue
+        sx, sy, sz = _support_any(k, a, b, c, -ux, -uy, -uz)
+        for r in range(3):
+            X[r] = R[r, 0] * sx + R[r, 1] * sy + R[r, 2] * sz + t[r]
+        d, qx, qy, qz, gx, gy, gz = mesh_signed(X[0], X[1], X[2], s, tri, pseudo, node_f,
+                                                node_i, tri_id, mesh_i, mesh_f, cand_k,
+                                                cand_d2)
+        if d < 0.0:
+            cc[0], cc[1], cc[2], cc[3], cc[4], cc[5] = qx, qy, qz, X[0], X[1], X[2]
+            g[0], g[1], g[2] = gx, gy, gz
+            _take(best, d, cc[0:3], cc[3:6], g, -1.0, tie)
+            if collect:
+                buf, nbuf = _push(buf, nbuf, q, -d, cc)
+    # Edges that can reach deeper into O than the depth found so far (O lies
+    # in its holding capsule: an edge's depth in O is at most the radius
+    # minus its distance to the core).
+    edges = _unique_edges(faces, t0, near, near.shape[0])
+    S = np.empty(6)
+    rc = _holding(k, a, b, c, S)
+    above = 0.0 if collect else max(best[0], 0.0)
+    seg = np.empty(6)
+    work = np.empty(6)
+    row = np.empty(10)
+    for e in range(edges.shape[0]):
+        va, vb = v0 + edges[e, 0], v0 + edges[e, 1]
+        for r in range(3):
+            seg[r] = ((vertices[va, 0] - t[0]) * R[0, r] + (vertices[va, 1] - t[1]) * R[1, r]
+                      + (vertices[va, 2] - t[2]) * R[2, r])
+            seg[3 + r] = ((vertices[vb, 0] - t[0]) * R[0, r] + (vertices[vb, 1] - t[1]) * R[1, r]
+                          + (vertices[vb, 2] - t[2]) * R[2, r])
+        if not rc - math.sqrt(_seg_seg(seg, 0, 3, S, 0, 3, work)) > above:
+            continue
+        d = _seg_min(k, a, b, c, seg[0], seg[1], seg[2], seg[3], seg[4], seg[5], row, 0,
+                     _DEPTH_STEPS, np.inf)
+        if d < 0.0:
+            for r in range(3):
+                cc[r] = R[r, 0] * row[1] + R[r, 1] * row[2] + R[r, 2] * row[3] + t[r]
+                cc[3 + r] = R[r, 0] * row[4] + R[r, 1] * row[5] + R[r, 2] * row[6] + t[r]
+                g[r] = R[r, 0] * row[7] + R[r, 1] * row[8] + R[r, 2] * row[9]
+            _take(best, d, cc[0:3], cc[3:6], g, 1.0, tie)
+            if collect:
+                buf, nbuf = _push(buf, nbuf, q, -d, cc)
+    if best[0] > 0.0:
+        res[0] = -best[0]
+        for j in range(9):
+            res[1 + j] = best[1 + j]
+    else:
+        res[0] = 0.0
+        for r in range(3):
+            res[1 + r] = touch[r]
+            res[4 + r] = touch[r]
+            res[7 + r] = touch[3 + r]
+    return buf, nbuf
