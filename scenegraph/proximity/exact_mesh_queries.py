@@ -106,16 +106,23 @@ class _MeshPack:
     def _pack(self) -> None:
         from scenegraph.proximity.mesh_distance import _kernel_args
         bvhs = self._bvhs
-        mesh_i = np.zeros((len(bvhs), 7), dtype=np.int64)
+        mesh_i = np.zeros((len(bvhs), 9), dtype=np.int64)
         mesh_f = np.zeros((len(bvhs), 2))
         parts = [[] for _ in range(10)]
-        t = m = v = 0
+        graph = [[], [], [], []]
+        t = m = v = c = e = 0
         for s, bvh in enumerate(bvhs):
             tri, pseudo, node_f, node_i, tri_id, closed, eps, tol, _ = _kernel_args(bvh, False)
+            ptr, adj, comp, rep = _vertex_graph(bvh)
             mesh_i[s] = (t, t + len(tri), m, m + len(node_f), v, v + len(bvh.vertices),
-                         int(closed))
+                         int(closed), c, c + len(rep))
             mesh_f[s] = (eps, tol)
-            t, m, v = t + len(tri), m + len(node_f), v + len(bvh.vertices)
+            graph[0].append(ptr[:-1] + e)
+            graph[1].append(adj + v)
+            graph[2].append(comp + c)
+            graph[3].append(rep + v)
+            t, m, v, c, e = (t + len(tri), m + len(node_f), v + len(bvh.vertices), c + len(rep),
+                             e + len(adj))
             for part, array in zip(parts, (tri, pseudo, tri_id, bvh.tri_balls, node_f, node_i,
                                            bvh.node_obbs, bvh.vertices, bvh.faces,
                                            bvh.face_normals)):
@@ -125,7 +132,40 @@ class _MeshPack:
         packed = [np.ascontiguousarray(np.concatenate(part), dtype=dt) if part else
                   np.zeros((0,) if w is None else (0, w), dtype=dt)
                   for part, w, dt in zip(parts, widths, dtypes)]
-        self.arrays = (*packed, mesh_i, mesh_f)
+        graph[0].append(np.array([e]))
+        graph = [np.ascontiguousarray(np.concatenate(g), dtype=np.int64) if g else
+                 np.zeros(1 if k == 0 else 0, dtype=np.int64) for k, g in enumerate(graph)]
+        self.arrays = (*packed, *graph, mesh_i, mesh_f)
+
+
+def _vertex_graph(bvh):
+    """(ptr (V + 1,), adj (2E,), comp (V,), rep (C,)) of a mesh: each
+    vertex's neighbours along its edges (CSR, local indices), its connected
+    component and each component's lowest vertex; kept on the BVH."""
+    def make():
+        F = np.asarray(bvh.faces, dtype=np.int64)
+        V = len(bvh.vertices)
+        e = np.concatenate([F[:, [0, 1]], F[:, [1, 2]], F[:, [2, 0]]])
+        e = np.unique(np.sort(e, axis=1), axis=0)
+        both = np.concatenate([e, e[:, ::-1]])
+        both = both[np.lexsort((both[:, 1], both[:, 0]))]
+        ptr = np.zeros(V + 1, dtype=np.int64)
+        np.add.at(ptr, both[:, 0] + 1, 1)
+        ptr = np.cumsum(ptr)
+        # Components: minimum labels spread along edges, with pointer jumping.
+        label = np.arange(V, dtype=np.int64)
+        while True:
+            low = np.minimum(label[e[:, 0]], label[e[:, 1]])
+            new = label.copy()
+            np.minimum.at(new, e[:, 0], low)
+            np.minimum.at(new, e[:, 1], low)
+            new = new[new]
+            if np.array_equal(new, label):
+                break
+            label = new
+        rep, comp = np.unique(label, return_inverse=True)
+        return ptr, np.ascontiguousarray(both[:, 1]), comp.astype(np.int64), rep.astype(np.int64)
+    return bvh._cached("vertex_graph", make)
 
 
 class ExactRows:

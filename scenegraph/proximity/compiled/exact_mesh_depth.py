@@ -8,8 +8,9 @@ candidate points X of one solid inside the other, each with its exact depth
 δ = −φ_other(X) [m], the pair's answer the deepest (ties within the meshes'
 rounding allowance: the first, in the order below):
 
-  * mesh–mesh (O a polytope or mesh posed in M): the vertices of O inside M
-    (those in M's root box), the vertices of M inside O (in O's root box),
+  * mesh–mesh (O a polytope or mesh posed in M): the vertices of O inside M,
+    the vertices of M inside O (measured: those that can be inside, found
+    from the crossing triangles through the meshes' edges, _vertices_inside),
     then the deepest points of the edges of the crossing triangles of M
     (against O: a Box's closed form, else O's mesh) and of O (against M) —
     against a mesh, one per stretch of the edge inside it (the edge split
@@ -19,13 +20,12 @@ rounding allowance: the first, in the order below):
     ((|PQ| − φ(P) − φ(Q))/2) passes the depth found so far;
   * a curved primitive O (Capsule, Cylinder, Ellipsoid): the vertices of the
     triangles of M meeting O's box, inside O; O's support points against
-    those faces' outward normals and against the gradient at O's centre,
+    the gradient at O's centre and against those faces' outward normals,
     inside M; the deepest points of those triangles' edges whose reach into
     O's holding capsule passes the depth found so far.
 
 Packed meshes and rows are exact_mesh_pairs' (its docstring gives the
-layout), plus faces (ΣF, 3) int64 (vertex indices local to the mesh,
-original order) and normals (ΣF, 3) (unit face normals, original order).
+layout: faces, normals, the vertices' neighbours and components).
 
 An answer is written to res[0:10] = (φ = −δ, p_MCm on M, p_MCo on O,
 nhat_OM from O into M), all in M's frame, p_MCm − p_MCo = φ·nhat_OM. With
@@ -46,7 +46,7 @@ from scenegraph.proximity.compiled.exact_mesh_kernels import (_DEPTH_STEPS, _STA
                                                               mesh_seg_one)
 from scenegraph.proximity.compiled.mesh_kernels import _signed_one
 from scenegraph.proximity.compiled.packed_shapes import BOX, CAPSULE, CYLINDER
-from scenegraph.proximity.compiled.point_kernels import primitive_point
+from scenegraph.proximity.compiled.point_kernels import _triangle_closest, primitive_point
 
 __all__ = ["mesh_signed", "mesh_mesh_depth", "curved_depth", "NUM_POINT_VALUES"]
 
@@ -125,9 +125,105 @@ def _unique_edges(faces, f0, tris, count):
 
 
 @njit(specialize_literals=False)
+def _vertices_inside(a, b, ids, R, t, inverse, tri, pseudo, node_f, node_i, tri_id, vertices,
+                     faces, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f, sd, cand_k, cand_d2):
+    """The vertices of mesh a inside closed mesh b, a posed in b's frame by
+    X = R v + t (or R^T (v − t) when `inverse`): rows (n, 8) = (local
+    vertex, φ_b, nearest point (3), gradient (3), in b's frame), ascending by
+    vertex. Only the vertices that can be inside are measured: those of a's
+    crossing triangles `ids` (local triangle indices), then their
+    neighbours through edges of no crossing triangle (such an edge does not
+    cross b's surface, so inside spreads along it), and each component of a
+    without a crossing triangle through one vertex (inside, all of it is).
+    sd (a's vertex count,): every measured vertex's φ_b (others untouched)."""
+    va0, va1, f0 = mesh_i[a, 4], mesh_i[a, 5], mesh_i[a, 0]
+    nb0 = mesh_i[b, 2]
+    nv = va1 - va0
+    seen = np.zeros(nv, dtype=np.bool_)
+    queue = np.empty(nv, dtype=np.int64)
+    qt = 0
+    rows = np.empty((16, 8))
+    n = 0
+    c0, c1 = mesh_i[a, 7], mesh_i[a, 8]
+    touched = np.zeros(c1 - c0, dtype=np.bool_)
+    X = np.empty(3)
+    for i in range(ids.shape[0] * 3 + (c1 - c0)):
+        if i < ids.shape[0] * 3:
+            u = faces[f0 + ids[i // 3], i % 3]
+            touched[comp[va0 + u] - c0] = True
+        else:
+            c = i - ids.shape[0] * 3
+            if touched[c]:
+                continue
+            u = comp_rep[c0 + c] - va0
+        if seen[u]:
+            continue
+        seen[u] = True
+        _posed(vertices, va0 + u, R, t, inverse, X)
+        if i >= ids.shape[0] * 3:       # a whole component: in b's box at all?
+            out = False
+            for r in range(3):
+                if not (node_f[nb0, r] <= X[r] <= node_f[nb0, 3 + r]):
+                    out = True
+            if out:
+                continue
+        rows, n, qt = _measure(u, X, b, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
+                               sd, rows, n, queue, qt, cand_k, cand_d2)
+    qh = 0
+    while qh < qt:
+        v = queue[qh]
+        qh += 1
+        for k in range(vadj_ptr[va0 + v], vadj_ptr[va0 + v + 1]):
+            u = vadj[k] - va0
+            if seen[u]:
+                continue
+            seen[u] = True
+            _posed(vertices, va0 + u, R, t, inverse, X)
+            rows, n, qt = _measure(u, X, b, tri, pseudo, node_f, node_i, tri_id, mesh_i,
+                                   mesh_f, sd, rows, n, queue, qt, cand_k, cand_d2)
+    order = np.argsort(rows[:n, 0])
+    return rows[order]
+
+
+@njit(specialize_literals=False)
+def _posed(vertices, v, R, t, inverse, X):
+    """X = R p + t, or R^T (p − t) when `inverse`, for vertex v's p."""
+    for r in range(3):
+        if inverse:
+            X[r] = ((vertices[v, 0] - t[0]) * R[0, r] + (vertices[v, 1] - t[1]) * R[1, r]
+                    + (vertices[v, 2] - t[2]) * R[2, r])
+        else:
+            X[r] = (R[r, 0] * vertices[v, 0] + R[r, 1] * vertices[v, 1]
+                    + R[r, 2] * vertices[v, 2] + t[r])
+
+
+@njit(specialize_literals=False)
+def _measure(u, X, b, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, sd, rows, n, queue,
+             qt, cand_k, cand_d2):
+    """φ_b at vertex u (posed at X): cached in sd; inside, a row and a
+    queue entry (_vertices_inside). Returns (rows, n, qt)."""
+    d, qx, qy, qz, gx, gy, gz = mesh_signed(X[0], X[1], X[2], b, tri, pseudo, node_f, node_i,
+                                            tri_id, mesh_i, mesh_f, cand_k, cand_d2)
+    sd[u] = d
+    if d < 0.0:
+        if n == rows.shape[0]:
+            bigger = np.empty((2 * n, 8))
+            bigger[:n] = rows[:n]
+            rows = bigger
+        rows[n, 0] = u
+        rows[n, 1] = d
+        rows[n, 2], rows[n, 3], rows[n, 4] = qx, qy, qz
+        rows[n, 5], rows[n, 6], rows[n, 7] = gx, gy, gz
+        n += 1
+        queue[qt] = u
+        qt += 1
+    return rows, n, qt
+
+
+@njit(specialize_literals=False)
 def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, node_f, node_i,
-                    obbs, vertices, faces, normals, mesh_i, mesh_f, res, collect, q, buf, nbuf,
-                    cand_k, cand_d2):
+                    obbs, vertices, faces, normals, vadj_ptr, vadj, comp, comp_rep, mesh_i,
+                    mesh_f, res, collect, q, buf, nbuf, cand_k, cand_d2):
     """Deepest point of exact mesh s (M) and mesh so (O, posed in M by R, t;
     a Box of half sizes `box` when is_box) that overlap (module docstring);
     xm (3,): a point where the surfaces meet (the answer when no candidate
@@ -158,47 +254,38 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, no
     X = np.empty(3)
     N = np.empty(3)
     g = np.empty(3)
-    # Vertices of O inside M (in M's root box).
-    for v in range(w0, w1):
+    # Each vertex's signed distance to the other solid, once (NaN: not yet).
+    sd_o = np.full(w1 - w0, np.nan)
+    sd_m = np.full(v1 - v0, np.nan)
+    # Vertices of O inside M, then of M inside O (by O's mesh), each in
+    # ascending order.
+    inside = _vertices_inside(so, s, co_ids, R, t, False, tri, pseudo, node_f, node_i, tri_id,
+                              vertices, faces, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f,
+                              sd_o, cand_k, cand_d2)
+    for i in range(inside.shape[0]):
+        _posed(vertices, w0 + int(inside[i, 0]), R, t, False, X)
+        d = inside[i, 1]
         for r in range(3):
-            X[r] = (R[r, 0] * vertices[v, 0] + R[r, 1] * vertices[v, 1]
-                    + R[r, 2] * vertices[v, 2] + t[r])
-        inside = True
-        for r in range(3):
-            if not (node_f[m0, r] <= X[r] <= node_f[m0, 3 + r]):
-                inside = False
-        if not inside:
-            continue
-        d, N[0], N[1], N[2], g[0], g[1], g[2] = mesh_signed(X[0], X[1], X[2], s, tri, pseudo,
-                                                            node_f, node_i, tri_id, mesh_i,
-                                                            mesh_f, cand_k, cand_d2)
-        if d < 0.0:
-            _take(best, d, N, X, g, -1.0, tie)
-            if collect:
-                for r in range(3):
-                    c[r], c[3 + r] = N[r], X[r]
-                buf, nbuf = _push(buf, nbuf, q, -d, c)
-    # Vertices of M inside O (in O's root box), by O's mesh.
-    for v in range(v0, v1):
-        for r in range(3):
-            X[r] = ((vertices[v, 0] - t[0]) * R[0, r] + (vertices[v, 1] - t[1]) * R[1, r]
-                    + (vertices[v, 2] - t[2]) * R[2, r])
-        inside = True
-        for r in range(3):
-            if not (node_f[n0, r] <= X[r] <= node_f[n0, 3 + r]):
-                inside = False
-        if not inside:
-            continue
-        d, N[0], N[1], N[2], g[0], g[1], g[2] = mesh_signed(X[0], X[1], X[2], so, tri, pseudo,
-                                                            node_f, node_i, tri_id, mesh_i,
-                                                            mesh_f, cand_k, cand_d2)
-        if d < 0.0:
-            _to_m(R, t, N, g, c)
+            N[r], g[r] = inside[i, 2 + r], inside[i, 5 + r]
+        _take(best, d, N, X, g, -1.0, tie)
+        if collect:
             for r in range(3):
-                c[r] = vertices[v, r]
-            _take(best, d, c[0:3], c[3:6], g, 1.0, tie)
-            if collect:
-                buf, nbuf = _push(buf, nbuf, q, -d, c)
+                c[r], c[3 + r] = N[r], X[r]
+            buf, nbuf = _push(buf, nbuf, q, -d, c)
+    inside = _vertices_inside(s, so, cm_ids, R, t, True, tri, pseudo, node_f, node_i, tri_id,
+                              vertices, faces, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f,
+                              sd_m, cand_k, cand_d2)
+    for i in range(inside.shape[0]):
+        v = v0 + int(inside[i, 0])
+        d = inside[i, 1]
+        for r in range(3):
+            N[r], g[r] = inside[i, 2 + r], inside[i, 5 + r]
+        _to_m(R, t, N, g, c)
+        for r in range(3):
+            c[r] = vertices[v, r]
+        _take(best, d, c[0:3], c[3:6], g, 1.0, tie)
+        if collect:
+            buf, nbuf = _push(buf, nbuf, q, -d, c)
     above = 0.0 if collect else max(best[0], 0.0)
     row = np.empty(10)
     seg6 = np.empty(6)
@@ -221,8 +308,9 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, no
                 found[0, j] = row[j]
             nf = 1
         else:
-            if above > 0.0 and not _reaches(P, Q, so, above, tri, pseudo, node_f, node_i,
-                                            tri_id, mesh_i, mesh_f, cand_k, cand_d2):
+            if above > 0.0 and not _reaches(P, Q, sd_m, a - v0, b - v0, so, above, tri,
+                                            pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
+                                            cand_k, cand_d2):
                 continue
             nf = _deepest_inside(P, Q, so, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
                                  cand_k, cand_d2, row, seg6, found)
@@ -247,8 +335,9 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, no
                     + R[r, 2] * vertices[a, 2] + t[r])
             Q[r] = (R[r, 0] * vertices[b, 0] + R[r, 1] * vertices[b, 1]
                     + R[r, 2] * vertices[b, 2] + t[r])
-        if above > 0.0 and not _reaches(P, Q, s, above, tri, pseudo, node_f, node_i, tri_id,
-                                        mesh_i, mesh_f, cand_k, cand_d2):
+        if above > 0.0 and not _reaches(P, Q, sd_o, a - w0, b - w0, s, above, tri, pseudo,
+                                        node_f, node_i, tri_id, mesh_i, mesh_f, cand_k,
+                                        cand_d2):
             continue
         nf = _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
                              cand_k, cand_d2, row, seg6, found)
@@ -286,17 +375,20 @@ def _to_m(R, t, N, g, c):
 
 
 @njit(specialize_literals=False)
-def _reaches(P, Q, s, above, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, cand_k,
-             cand_d2):
-    """Whether segment PQ can reach deeper than `above` into mesh s (a
-    signed distance is 1-Lipschitz: along PQ the depth is at most
+def _reaches(P, Q, sd, i, j, s, above, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
+             cand_k, cand_d2):
+    """Whether segment PQ (vertices i, j, whose signed distances to mesh s
+    sd caches: NaN until computed) can reach deeper than `above` into mesh s
+    (a signed distance is 1-Lipschitz: along PQ the depth is at most
     (|PQ| − φ(P) − φ(Q))/2)."""
-    dp = mesh_signed(P[0], P[1], P[2], s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
-                     cand_k, cand_d2)[0]
-    dq = mesh_signed(Q[0], Q[1], Q[2], s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
-                     cand_k, cand_d2)[0]
+    if not sd[i] == sd[i]:
+        sd[i] = mesh_signed(P[0], P[1], P[2], s, tri, pseudo, node_f, node_i, tri_id, mesh_i,
+                            mesh_f, cand_k, cand_d2)[0]
+    if not sd[j] == sd[j]:
+        sd[j] = mesh_signed(Q[0], Q[1], Q[2], s, tri, pseudo, node_f, node_i, tri_id, mesh_i,
+                            mesh_f, cand_k, cand_d2)[0]
     ex, ey, ez = Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]
-    return 0.5 * (math.sqrt(ex * ex + ey * ey + ez * ez) - dp - dq) > above
+    return 0.5 * (math.sqrt(ex * ex + ey * ey + ez * ez) - sd[i] - sd[j]) > above
 
 
 @njit(specialize_literals=False)
@@ -404,6 +496,18 @@ def _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f
 
 
 @njit(specialize_literals=False)
+def _face_distance(X, f, t0, v0, faces, vertices):
+    """Distance from X (3,) to triangle f (original index) of the mesh whose
+    faces start at row t0 and vertices at v0."""
+    a, b, c = v0 + faces[t0 + f, 0], v0 + faces[t0 + f, 1], v0 + faces[t0 + f, 2]
+    qx, qy, qz = _triangle_closest(X[0], X[1], X[2], vertices[a, 0], vertices[a, 1],
+                                   vertices[a, 2], vertices[b, 0], vertices[b, 1],
+                                   vertices[b, 2], vertices[c, 0], vertices[c, 1],
+                                   vertices[c, 2])
+    return math.sqrt((X[0] - qx) ** 2 + (X[1] - qy) ** 2 + (X[2] - qz) ** 2)
+
+
+@njit(specialize_literals=False)
 def _holding(k, a, b, c, S):
     """The capsule holding a Capsule (itself), a Cylinder (axis, radius) or
     an Ellipsoid (longest semi-axis; the larger other one as radius): core
@@ -449,7 +553,9 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
     near = np.empty(slots.shape[0], dtype=np.int64)
     for i in range(slots.shape[0]):
         near[i] = tri_id[t0 + slots[i]]
-    near = np.sort(near)
+    by_id = np.argsort(near)
+    near = near[by_id]
+    slots = slots[by_id]
     tie = mesh_f[s, 0]
     best = np.zeros(10)
     best[0] = -1.0
@@ -476,12 +582,16 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
             _take(best, p[0], cc[0:3], cc[3:6], g, 1.0, tie)
             if collect:
                 buf, nbuf = _push(buf, nbuf, q, -p[0], cc)
-    # O's support points against the nearby faces' outward normals and the
-    # gradient at its centre, inside M.
+    # O's support points against the gradient at its centre and the nearby
+    # faces' outward normals, inside M. A point's depth is at most its
+    # distance to any triangle of M: to its face, and to the triangle nearest
+    # the deepest support point so far; a point that cannot beat the best
+    # that way (or repeats the previous one) is not measured.
     gc = mesh_signed(t[0], t[1], t[2], s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
                      cand_k, cand_d2)
-    for i in range(near.shape[0] + 1):
-        if i < near.shape[0]:
+    fb = -1
+    for i in range(-1, near.shape[0]):
+        if i >= 0:
             nx, ny, nz = normals[t0 + near[i], 0], normals[t0 + near[i], 1], \
                 normals[t0 + near[i], 2]
         else:
@@ -492,14 +602,28 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
         if not ux * ux + uy * uy + uz * uz > 0.0:
             continue
         sx, sy, sz = _support_any(k, a, b, c, -ux, -uy, -uz)
+        x0, x1, x2 = X[0], X[1], X[2]
         for r in range(3):
             X[r] = R[r, 0] * sx + R[r, 1] * sy + R[r, 2] * sz + t[r]
-        d, qx, qy, qz, gx, gy, gz = mesh_signed(X[0], X[1], X[2], s, tri, pseudo, node_f,
-                                                node_i, tri_id, mesh_i, mesh_f, cand_k,
-                                                cand_d2)
+        if not collect and best[0] >= 0.0:
+            if i >= 0 and X[0] == x0 and X[1] == x1 and X[2] == x2:
+                continue
+            ub = np.inf
+            if i >= 0:
+                ub = _face_distance(X, near[i], t0, v0, faces, vertices)
+            if fb >= 0:
+                ub = min(ub, _face_distance(X, fb, t0, v0, faces, vertices))
+            if ub <= best[0] + tie:
+                continue
+        r8 = _signed_one(X[0], X[1], X[2], tri[t0:t1], pseudo[t0:t1], node_f[m0:m1],
+                         node_i[m0:m1], tri_id[t0:t1], mesh_i[s, 6] != 0, mesh_f[s, 0],
+                         mesh_f[s, 1], _BETA, cand_k, cand_d2)
+        d = r8[0]
         if d < 0.0:
-            cc[0], cc[1], cc[2], cc[3], cc[4], cc[5] = qx, qy, qz, X[0], X[1], X[2]
-            g[0], g[1], g[2] = gx, gy, gz
+            cc[0], cc[1], cc[2], cc[3], cc[4], cc[5] = r8[1], r8[2], r8[3], X[0], X[1], X[2]
+            g[0], g[1], g[2] = r8[4], r8[5], r8[6]
+            if best[0] < 0.0 or -d > best[0] + tie:
+                fb = r8[7]
             _take(best, d, cc[0:3], cc[3:6], g, -1.0, tie)
             if collect:
                 buf, nbuf = _push(buf, nbuf, q, -d, cc)

@@ -412,8 +412,9 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
     # 12:15), each leaf at its first visit.
     TB = np.empty((triB.shape[0], 15))
     posed = np.zeros(nodeB_i.shape[0], dtype=np.bool_)
-    boxB = np.empty(6)
-    boxC = np.empty(6)
+    # B's node boxes posed in A, each at its first use.
+    boxes = np.empty((nodeB_i.shape[0], 6))
+    boxed = np.zeros(nodeB_i.shape[0], dtype=np.bool_)
     st_a = np.empty(_STACK, dtype=np.int64)
     st_b = np.empty(_STACK, dtype=np.int64)
     sp = 1
@@ -422,7 +423,10 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
     while sp > 0:
         sp -= 1
         na, nb = st_a[sp], st_b[sp]
-        _posed_box(nodeB_f, nb, R, t, boxB)
+        if not boxed[nb]:
+            _posed_box(nodeB_f, nb, R, t, boxes[nb])
+            boxed[nb] = True
+        boxB = boxes[nb]
         g = _box_gap2(nodeA_f, na, boxB)
         if (mode == 2 and g > 0.0) or (mode != 2 and g > best):
             continue
@@ -516,10 +520,11 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
         else:
             c0, c1 = nodeB_i[nb, 0], nodeB_i[nb, 1]
             if mode != 2:
-                _posed_box(nodeB_f, c0, R, t, boxC)
-                g0 = _box_gap2(nodeA_f, na, boxC)
-                _posed_box(nodeB_f, c1, R, t, boxC)
-                if g0 < _box_gap2(nodeA_f, na, boxC):
+                for c in (c0, c1):
+                    if not boxed[c]:
+                        _posed_box(nodeB_f, c, R, t, boxes[c])
+                        boxed[c] = True
+                if _box_gap2(nodeA_f, na, boxes[c0]) < _box_gap2(nodeA_f, na, boxes[c1]):
                     c0, c1 = c1, c0
             st_a[sp], st_b[sp] = na, c0
             st_a[sp + 1], st_b[sp + 1] = na, c1

@@ -14,8 +14,13 @@ TriangleMeshBvh's arrays (mesh_bvh / mesh_kernels docstrings):
   node_f (ΣM, 13), node_i (ΣM, 4), obbs (ΣM, 15); vertices (ΣV, 3);
   faces (ΣF, 3) int64 (vertex indices local to the mesh) and normals
     (ΣF, 3) (unit face normals), both in the mesh's original triangle order;
-  mesh_i (S, 7) int64: tri start, end, node start, end, vertex start, end,
-    closed; mesh_f (S, 2): (eps, tol) of the signed-distance kernels.
+  vadj_ptr (ΣV + 1,), vadj (Σ 2E,) int64: each vertex's neighbours along
+    the mesh's edges (CSR, packed vertex indices); comp (ΣV,) int64 each
+    vertex's connected component, comp_rep (ΣC,) its lowest vertex (packed
+    indices);
+  mesh_i (S, 9) int64: tri start, end, node start, end, vertex start, end,
+    closed, component start, end; mesh_f (S, 2): (eps, tol) of the
+    signed-distance kernels.
 Rows (the scene's geometries): kind (n,) (packed_shapes' codes), exact (n,)
 bool, mesh (n,) the slot of a row's triangles (−1: none), params (n, 3)
 (ShapeData.params).
@@ -202,8 +207,8 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
 
 @njit(specialize_literals=False)
 def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, collect, tri,
-                pseudo, tri_id, balls, node_f, node_i, obbs, vertices, faces, normals, mesh_i,
-                mesh_f):
+                pseudo, tri_id, balls, node_f, node_i, obbs, vertices, faces, normals, vadj_ptr,
+                vadj, comp, comp_rep, mesh_i, mesh_f):
     """The pairs (K, 2) of rows (each with at least one exact mesh) at
     poses R (n, 3, 3), p (n, 3) in W: ((K, NUM_EXACT_VALUES), (P,
     NUM_POINT_VALUES)) (module docstring). max_distance [m]: pairs known to
@@ -244,8 +249,9 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
             if mesh[o] >= 0:
                 buf, nbuf = mesh_mesh_depth(mesh[m], mesh[o], Rm, tm, params[o], kind[o] == BOX,
                                             touch, tri, pseudo, tri_id, balls, node_f, node_i,
-                                            obbs, vertices, faces, normals, mesh_i, mesh_f, res,
-                                            collect, q, buf, nbuf, cand_k, cand_d2)
+                                            obbs, vertices, faces, normals, vadj_ptr, vadj, comp,
+                                            comp_rep, mesh_i, mesh_f, res, collect, q, buf, nbuf,
+                                            cand_k, cand_d2)
             else:
                 buf, nbuf = curved_depth(mesh[m], kind[o], params[o, 0], params[o, 1],
                                          params[o, 2], Rm, tm, lo, hi, touch, tri, pseudo,
