@@ -471,10 +471,10 @@ class TriangleMeshBvh:
         """(M, 15) an oriented box holding each leaf's triangles, in M [m]:
         centre (0:3), three orthonormal axes as rows (3:12; the principal
         axes of the leaf's corners, the last the thinnest: a flat leaf's
-        normal) and half extents along them (12:15). Internal nodes hold
-        their AABB (identity axes). The mesh–mesh traversal's leaf-pair
-        bound (much tighter than the boxes on curved, tilted surfaces);
-        built once per mesh, vectorised."""
+        normal) and half extents along them (12:15); an internal node's
+        likewise for all its triangles (its AABB, identity axes, when that is
+        not larger). The mesh–mesh traversal's bound after the boxes' (much
+        tighter on curved, tilted surfaces); built once per mesh, vectorised."""
         return self._cached("node_obbs", self._make_node_obbs)
 
     def _make_node_obbs(self) -> np.ndarray:
@@ -510,7 +510,40 @@ class TriangleMeshBvh:
         out[leaves, 0:3] = centre
         out[leaves, 3:12] = axes.reshape(-1, 9)
         out[leaves, 12:15] = half
+        self._internal_obbs(out, node_i, tri)
         return np.ascontiguousarray(out)
+
+    def _internal_obbs(self, out, node_i, tri) -> None:
+        """Internal nodes' oriented boxes into out (M, 15), in place: principal
+        axes of their corners (sums over each node's contiguous slot range by
+        prefix sums), extents from the corners themselves; a node whose box
+        is not smaller in volume than its AABB keeps the AABB."""
+        inner = np.flatnonzero(node_i[:, 0] >= 0)
+        if not len(inner):
+            return
+        P = tri[:, 0:9].reshape(-1, 3, 3)
+        s1 = np.concatenate([np.zeros((1, 3)), np.cumsum(P.sum(1), axis=0)])
+        s2 = np.concatenate([np.zeros((1, 3, 3)),
+                             np.cumsum(np.einsum("fci,fcj->fij", P, P), axis=0)])
+        start, count = node_i[inner, 2], node_i[inner, 3]
+        n = 3.0 * count
+        mean = (s1[start + count] - s1[start]) / n[:, None]
+        cov = (s2[start + count] - s2[start]) - n[:, None, None] * np.einsum(
+            "ni,nj->nij", mean, mean)
+        _, vec = np.linalg.eigh(cov)
+        axes = np.ascontiguousarray(np.transpose(vec[:, :, ::-1], (0, 2, 1)))
+        owner, slot = _expand_ranges(start, count)
+        proj = np.einsum("fci,fki->fck", P[slot] - mean[owner][:, None, :], axes[owner])
+        first = np.cumsum(count) - count
+        lo = np.minimum.reduceat(proj.min(1), first, axis=0)
+        hi = np.maximum.reduceat(proj.max(1), first, axis=0)
+        half = 0.5 * (hi - lo) * (1.0 + 1e-12) + self._eps
+        smaller = np.prod(half, axis=1) < np.prod(out[inner, 12:15], axis=1)
+        k = inner[smaller]
+        out[k, 0:3] = mean[smaller] + np.einsum("nk,nki->ni", 0.5 * (lo + hi)[smaller],
+                                                axes[smaller])
+        out[k, 3:12] = axes[smaller].reshape(-1, 9)
+        out[k, 12:15] = half[smaller]
 
     def pseudo_packed(self) -> np.ndarray:
         """(F, 18) pseudo-normals in leaf order for the kernels."""

@@ -351,33 +351,51 @@ def _obb_gap(OA, a, OB, b, R, t):
     """A lower bound [m] of the distance between what oriented boxes OA[a]
     and OB[b] (TriangleMeshBvh.node_obbs rows; B's posed in A by R, t)
     hold: the largest gap along the six face normals of the two boxes
-    (0 when none separates)."""
+    (0 when none separates). No arrays are made (it runs per leaf pair)."""
     cx, cy, cz = OB[b, 0], OB[b, 1], OB[b, 2]
     dx = R[0, 0] * cx + R[0, 1] * cy + R[0, 2] * cz + t[0] - OA[a, 0]
     dy = R[1, 0] * cx + R[1, 1] * cy + R[1, 2] * cz + t[1] - OA[a, 1]
     dz = R[2, 0] * cx + R[2, 1] * cy + R[2, 2] * cz + t[2] - OA[a, 2]
-    Bx = np.empty((3, 3))             # B's axes (rows) in A
-    for j in range(3):
-        for r in range(3):
-            Bx[j, r] = (R[r, 0] * OB[b, 3 + 3 * j] + R[r, 1] * OB[b, 4 + 3 * j]
-                        + R[r, 2] * OB[b, 5 + 3 * j])
-    C = np.empty((3, 3))              # C[i, j] = a_i · b_j
-    for i in range(3):
-        for j in range(3):
-            C[i, j] = abs(OA[a, 3 + 3 * i] * Bx[j, 0] + OA[a, 4 + 3 * i] * Bx[j, 1]
-                          + OA[a, 5 + 3 * i] * Bx[j, 2])
+    # B's axes (rows) in A.
+    b0x, b0y, b0z = _rotated(R, OB[b, 3], OB[b, 4], OB[b, 5])
+    b1x, b1y, b1z = _rotated(R, OB[b, 6], OB[b, 7], OB[b, 8])
+    b2x, b2y, b2z = _rotated(R, OB[b, 9], OB[b, 10], OB[b, 11])
+    hb0, hb1, hb2 = OB[b, 12], OB[b, 13], OB[b, 14]
+    ha0, ha1, ha2 = OA[a, 12], OA[a, 13], OA[a, 14]
     gap = 0.0
-    for i in range(3):
-        s = abs(OA[a, 3 + 3 * i] * dx + OA[a, 4 + 3 * i] * dy + OA[a, 5 + 3 * i] * dz)
-        g = s - OA[a, 12 + i] - (OB[b, 12] * C[i, 0] + OB[b, 13] * C[i, 1]
-                                 + OB[b, 14] * C[i, 2])
-        gap = max(gap, g)
-    for j in range(3):
-        s = abs(Bx[j, 0] * dx + Bx[j, 1] * dy + Bx[j, 2] * dz)
-        g = s - OB[b, 12 + j] - (OA[a, 12] * C[0, j] + OA[a, 13] * C[1, j]
-                                 + OA[a, 14] * C[2, j])
-        gap = max(gap, g)
+    # C[i, j] = |a_i · b_j|, row by row along A's axes.
+    a0x, a0y, a0z = OA[a, 3], OA[a, 4], OA[a, 5]
+    a1x, a1y, a1z = OA[a, 6], OA[a, 7], OA[a, 8]
+    a2x, a2y, a2z = OA[a, 9], OA[a, 10], OA[a, 11]
+    c00 = abs(a0x * b0x + a0y * b0y + a0z * b0z)
+    c01 = abs(a0x * b1x + a0y * b1y + a0z * b1z)
+    c02 = abs(a0x * b2x + a0y * b2y + a0z * b2z)
+    c10 = abs(a1x * b0x + a1y * b0y + a1z * b0z)
+    c11 = abs(a1x * b1x + a1y * b1y + a1z * b1z)
+    c12 = abs(a1x * b2x + a1y * b2y + a1z * b2z)
+    c20 = abs(a2x * b0x + a2y * b0y + a2z * b0z)
+    c21 = abs(a2x * b1x + a2y * b1y + a2z * b1z)
+    c22 = abs(a2x * b2x + a2y * b2y + a2z * b2z)
+    gap = max(gap, abs(a0x * dx + a0y * dy + a0z * dz) - ha0
+              - (hb0 * c00 + hb1 * c01 + hb2 * c02))
+    gap = max(gap, abs(a1x * dx + a1y * dy + a1z * dz) - ha1
+              - (hb0 * c10 + hb1 * c11 + hb2 * c12))
+    gap = max(gap, abs(a2x * dx + a2y * dy + a2z * dz) - ha2
+              - (hb0 * c20 + hb1 * c21 + hb2 * c22))
+    gap = max(gap, abs(b0x * dx + b0y * dy + b0z * dz) - hb0
+              - (ha0 * c00 + ha1 * c10 + ha2 * c20))
+    gap = max(gap, abs(b1x * dx + b1y * dy + b1z * dz) - hb1
+              - (ha0 * c01 + ha1 * c11 + ha2 * c21))
+    gap = max(gap, abs(b2x * dx + b2y * dy + b2z * dz) - hb2
+              - (ha0 * c02 + ha1 * c12 + ha2 * c22))
     return gap
+
+
+@njit(specialize_literals=False)
+def _rotated(R, x, y, z):
+    """R (x, y, z)."""
+    return (R[0, 0] * x + R[0, 1] * y + R[0, 2] * z, R[1, 0] * x + R[1, 1] * y + R[1, 2] * z,
+            R[2, 0] * x + R[2, 1] * y + R[2, 2] * z)
 
 
 @njit(specialize_literals=False)
@@ -387,12 +405,12 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
     R (3, 3), t (3,)); nothing of B is posed beyond the nodes and leaves it
     visits. ball*: (F, 4) each triangle's centroid and enclosing radius in
     its own frame, leaf order (TriangleMeshBvh.tri_balls); obb*: (M, 15)
-    the leaves' oriented boxes (TriangleMeshBvh.node_obbs), a leaf pair's
-    bound before its triangles.
+    the nodes' oriented boxes (TriangleMeshBvh.node_obbs): every node
+    pair's bound after its boxes' gap (a leaf pair's before its triangles).
 
-    mode 0 (nearest): node pairs nearer first, pruned by box gaps and, per
-      triangle pair, by the bounding balls' gap and the gap between either
-      triangle and the other's plane; bound2 an initial upper bound of the
+    mode 0 (nearest): node pairs nearer first, pruned by box gaps, oriented
+      box gaps and, per triangle pair, by the bounding balls' gap and the
+      gap between either triangle and the other's plane; bound2 an initial upper bound of the
       squared distance (inf: none; a pair at exactly the bound counts).
       Returns (d², out (6,) = (p_ACa, p_ACb) in A, slot of A, slot of B,
       empty); slots −1 (and d² the bound) if nothing is within the bound.
@@ -432,13 +450,10 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
             continue
         leaf_a = nodeA_i[na, 0] < 0
         leaf_b = nodeB_i[nb, 0] < 0
+        go = _obb_gap(obbA, na, obbB, nb, R, t)
+        if (mode == 2 and go > 0.0) or (mode != 2 and go * go > best):
+            continue
         if leaf_a and leaf_b:
-            if mode != 2:
-                go = _obb_gap(obbA, na, obbB, nb, R, t)
-                if go * go > best:
-                    continue
-            elif _obb_gap(obbA, na, obbB, nb, R, t) > 0.0:
-                continue
             s0, cnt = nodeB_i[nb, 2], nodeB_i[nb, 3]
             if not posed[nb]:
                 posed[nb] = True
