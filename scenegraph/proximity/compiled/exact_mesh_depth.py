@@ -98,6 +98,43 @@ def _take(best, d, cm, co, n, sign, tie):
 
 
 @njit(specialize_literals=False)
+def _shell_sort(a, n):
+    """Sorts a[:n] ascending in place (Shell's gaps 1, 4, 13, ...: the
+    library's own small sort, so the kernels compile no numpy sort)."""
+    gap = 1
+    while gap < n // 3:
+        gap = 3 * gap + 1
+    while gap >= 1:
+        for i in range(gap, n):
+            x = a[i]
+            j = i
+            while j >= gap and a[j - gap] > x:
+                a[j] = a[j - gap]
+                j -= gap
+            a[j] = x
+        gap //= 3
+
+
+@njit(specialize_literals=False)
+def _distinct(values, size):
+    """The distinct values of `values` (int64, each in [0, size)),
+    ascending (by marking: no sort)."""
+    mark = np.zeros(size, dtype=np.bool_)
+    m = 0
+    for i in range(values.shape[0]):
+        if not mark[values[i]]:
+            mark[values[i]] = True
+            m += 1
+    out = np.empty(m, dtype=np.int64)
+    m = 0
+    for v in range(size):
+        if mark[v]:
+            out[m] = v
+            m += 1
+    return out
+
+
+@njit(specialize_literals=False)
 def _unique_edges(faces, f0, tris, count):
     """(E, 2) distinct edges (local vertex pairs, smaller first, ascending)
     of the triangles tris[:count] (local original indices) of the faces
@@ -112,7 +149,7 @@ def _unique_edges(faces, f0, tris, count):
             u = faces[f0 + tris[q], j]
             v = faces[f0 + tris[q], (j + 1) % 3]
             keys[3 * q + j] = min(u, v) * n + max(u, v)
-    keys = np.sort(keys)
+    _shell_sort(keys, keys.shape[0])
     m = 0
     out = np.empty((3 * count, 2), dtype=np.int64)
     for i in range(keys.shape[0]):
@@ -181,8 +218,16 @@ def _vertices_inside(a, b, ids, R, t, inverse, tri, pseudo, node_f, node_i, tri_
             _posed(vertices, va0 + u, R, t, inverse, X)
             rows, n, qt = _measure(u, X, b, tri, pseudo, node_f, node_i, tri_id, mesh_i,
                                    mesh_f, sd, rows, n, queue, qt, cand_k, cand_d2)
-    order = np.argsort(rows[:n, 0])
-    return rows[order]
+    row_of = np.full(nv, -1, dtype=np.int64)
+    for i in range(n):
+        row_of[int(rows[i, 0])] = i
+    out = np.empty((n, 8))
+    m = 0
+    for u in range(nv):
+        if row_of[u] >= 0:
+            out[m] = rows[row_of[u]]
+            m += 1
+    return out
 
 
 @njit(specialize_literals=False)
@@ -245,8 +290,8 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, no
     for i in range(K):
         cm_ids[i] = tri_id[t0 + slots[i, 0]]
         co_ids[i] = tri_id[u0 + slots[i, 1]]
-    cm_ids = np.unique(cm_ids)
-    co_ids = np.unique(co_ids)
+    cm_ids = _distinct(cm_ids, t1 - t0)
+    co_ids = _distinct(co_ids, u1 - u0)
     k0 = cm_ids[0] if K > 0 else 0
     best = np.zeros(10)
     best[0] = -1.0
@@ -451,7 +496,7 @@ def _segment_hits(P, Q, s, tri, node_f, node_i, mesh_i):
                     hits = bigger
                 hits[n] = ((x[0] - P[0]) * D0 + (x[1] - P[1]) * D1 + (x[2] - P[2]) * D2) / dd
                 n += 1
-    hits = np.sort(hits[:n])
+    _shell_sort(hits, n)
     m = 0
     for i in range(n):
         if m == 0 or hits[i] - hits[m - 1] > 1e-12:
@@ -553,9 +598,16 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
     near = np.empty(slots.shape[0], dtype=np.int64)
     for i in range(slots.shape[0]):
         near[i] = tri_id[t0 + slots[i]]
-    by_id = np.argsort(near)
-    near = near[by_id]
-    slots = slots[by_id]
+    # Ascending by triangle, with their slots (by marking: no sort).
+    slot_of = np.full(t1 - t0, -1, dtype=np.int64)
+    for i in range(slots.shape[0]):
+        slot_of[near[i]] = slots[i]
+    m = 0
+    for f in range(t1 - t0):
+        if slot_of[f] >= 0:
+            near[m] = f
+            slots[m] = slot_of[f]
+            m += 1
     tie = mesh_f[s, 0]
     best = np.zeros(10)
     best[0] = -1.0
@@ -567,7 +619,7 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
     for i in range(near.shape[0]):
         for j in range(3):
             verts[3 * i + j] = faces[t0 + near[i], j]
-    verts = np.unique(verts)
+    verts = _distinct(verts, mesh_i[s, 5] - v0)
     for i in range(verts.shape[0]):
         v = v0 + verts[i]
         for r in range(3):
