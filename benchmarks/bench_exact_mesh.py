@@ -20,16 +20,22 @@ Run: .venv/bin/python benchmarks/bench_exact_mesh.py [--rounds N] [--cpu]
 from __future__ import annotations
 
 import argparse
+import pathlib
+import sys
 import time
 
-import fcl
-import numpy as np
-import trimesh
-from scipy.spatial.transform import Rotation
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))          # this tree's scenegraph (a worktree's too)
 
-from scenegraph import (Box, Capsule, Cylinder, Ellipsoid, FramePoseVector, GeometryFrame,
-                        GeometryInstance, Mesh, ProximityProperties, SceneGraph, Sphere)
-from scenegraph.math import RigidTransform, RotationMatrix
+import fcl  # noqa: E402
+import numpy as np  # noqa: E402
+import trimesh  # noqa: E402
+from scipy.spatial.transform import Rotation  # noqa: E402
+
+from scenegraph import (Box, Capsule, Cylinder, Ellipsoid, FramePoseVector,  # noqa: E402
+                        GeometryFrame, GeometryInstance, Mesh, ProximityProperties, SceneGraph,
+                        Sphere)
+from scenegraph.math import RigidTransform, RotationMatrix  # noqa: E402
 
 TORUS = trimesh.creation.torus(0.2, 0.05, major_sections=100, minor_sections=25)  # 5000 triangles
 PRIMITIVES = [Sphere(0.02), Box(0.03, 0.04, 0.02), Capsule(0.015, 0.04), Cylinder(0.015, 0.04),
@@ -135,7 +141,7 @@ def main():
     print(f"exact mesh: {len(TORUS.faces)} triangles; medians of {args.rounds} interleaved "
           f"rounds, ms per call ({'process CPU' if args.cpu else 'wall'}), poses redrawn "
           f"before each call")
-    print(f"{'scene':<26}{'query':<12}{'exact':>9}{'hull':>9}{'ratio':>7}{'fcl BVH':>9}")
+    print(f"{'scene':<28}{'query':<12}{'exact':>9}{'hull':>9}{'ratio':>7}{'fcl BVH':>9}")
     for partner in ("primitives", "mesh"):
         for overlapping in (False, True):
             scenes = {e: Scene(e, partner, overlapping) for e in (True, False)}
@@ -160,7 +166,7 @@ def main():
                 hu = 1e3 * np.median(times[False])
                 label = f"{'20 primitives' if partner == 'primitives' else '5k mesh'}, " \
                         f"{'overlapping' if overlapping else 'separated'}"
-                print(f"{label:<26}{name:<12}{ex:9.2f}{hu:9.2f}{ex / hu:7.1f}"
+                print(f"{label:<28}{name:<12}{ex:9.2f}{hu:9.2f}{ex / hu:7.1f}"
                       f"{1e3 * np.median(fcl_times):9.2f}")
 
 

@@ -1,4 +1,4 @@
-"""Exact non-convex meshes in pair queries (issue 32): a closed Mesh whose
+"""Exact non-convex meshes in pair queries: a closed Mesh whose
 proximity properties hold ("proximity", "exact_mesh") = True is its triangles,
 not its convex hull.
 

@@ -1,4 +1,4 @@
-"""Exact meshes in a ProximityScene's pair queries (issue 32).
+"""Exact meshes in a ProximityScene's pair queries.
 
 A scene whose rows include an exact mesh (is_exact_mesh: a closed
 Mesh with ("proximity", "exact_mesh") = True) builds an ExactRows at its

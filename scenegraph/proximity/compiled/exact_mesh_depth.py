@@ -1,7 +1,7 @@
-"""The deepest point of an overlapping pair with an exact mesh, compiled
-(issue 32 §3): exact_mesh_pairs.exact_pairs calls these for the pairs it
-finds overlapping, in the same compiled call, so a query runs no Python per
-pair, triangle or vertex.
+"""The deepest point of an overlapping pair with an exact mesh, compiled:
+exact_mesh_pairs.exact_pairs calls these for the pairs it finds
+overlapping, in the same compiled call, so a query runs no Python per pair,
+triangle or vertex.
 
 The depth is defined in docs/exact_meshes.md ("What the answers are"):
 candidate points X of one solid inside the other, each with its exact depth

@@ -1,4 +1,4 @@
-"""One compiled call for every pair that holds an exact mesh (issue 32 §3).
+"""One compiled call for every pair that holds an exact mesh.
 
 exact_mesh_queries.ExactRows hands this kernel all of a query's pairs with
 an exact mesh at once; it answers each separated pair completely (the
