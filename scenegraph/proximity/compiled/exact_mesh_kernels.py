@@ -473,7 +473,21 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                     for r in range(3):
                         TB[j, 9 + r] = (R[r, 0] * triB[j, 9] + R[r, 1] * triB[j, 10]
                                         + R[r, 2] * triB[j, 11])
+            # B's leaf box posed in A: a triangle of A whose ball misses it by
+            # more than the bound meets none of the leaf's triangles.
+            cbx, cby, cbz = _rotated(R, obbB[nb, 0], obbB[nb, 1], obbB[nb, 2])
+            cbx, cby, cbz = cbx + t[0], cby + t[1], cbz + t[2]
+            u0x, u0y, u0z = _rotated(R, obbB[nb, 3], obbB[nb, 4], obbB[nb, 5])
+            u1x, u1y, u1z = _rotated(R, obbB[nb, 6], obbB[nb, 7], obbB[nb, 8])
+            u2x, u2y, u2z = _rotated(R, obbB[nb, 9], obbB[nb, 10], obbB[nb, 11])
             for i in range(nodeA_i[na, 2], nodeA_i[na, 2] + nodeA_i[na, 3]):
+                ex, ey, ez = ballA[i, 0] - cbx, ballA[i, 1] - cby, ballA[i, 2] - cbz
+                e0 = max(abs(ex * u0x + ey * u0y + ez * u0z) - obbB[nb, 12], 0.0)
+                e1 = max(abs(ex * u1x + ey * u1y + ez * u1z) - obbB[nb, 13], 0.0)
+                e2 = max(abs(ex * u2x + ey * u2y + ez * u2z) - obbB[nb, 14], 0.0)
+                gr = math.sqrt(e0 * e0 + e1 * e1 + e2 * e2) - ballA[i, 3]
+                if gr > 0.0 and (mode == 2 or gr * gr > best):
+                    continue
                 TA = triA[i]
                 for q in range(cnt):
                     j = s0 + q

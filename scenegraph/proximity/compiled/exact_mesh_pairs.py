@@ -92,8 +92,12 @@ def _bounding_radius(k, a, b, c):
 
 @njit(specialize_literals=False)
 def _inside(x, y, z, s, tri, node_f, node_i, mesh_i):
-    """The point is inside closed mesh s (winding number above ½)."""
+    """The point is inside closed mesh s (winding number above ½; outside
+    its root box, no winding number is needed)."""
     t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
+    if not (node_f[m0, 0] <= x <= node_f[m0, 3] and node_f[m0, 1] <= y <= node_f[m0, 4]
+            and node_f[m0, 2] <= z <= node_f[m0, 5]):
+        return False
     return abs(_winding(x, y, z, tri[t0:t1], node_f[m0:m1], node_i[m0:m1], _BETA,
                         True)) > 0.5
 
