@@ -358,7 +358,8 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, no
                                             cand_k, cand_d2):
                 continue
             nf = _deepest_inside(P, Q, so, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
-                                 cand_k, cand_d2, row, seg6, found)
+                                 cand_k, cand_d2, row, seg6, found, above, sd_m[a - v0],
+                                 sd_m[b - v0])
         for f in range(nf):
             d = found[f, 0]
             if not d < 0.0:
@@ -385,7 +386,8 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, no
                                         cand_d2):
             continue
         nf = _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
-                             cand_k, cand_d2, row, seg6, found)
+                             cand_k, cand_d2, row, seg6, found, above, sd_o[a - w0],
+                             sd_o[b - w0])
         for f in range(nf):
             d = found[f, 0]
             if not d < 0.0:
@@ -507,20 +509,30 @@ def _segment_hits(P, Q, s, tri, node_f, node_i, mesh_i):
 
 @njit(specialize_literals=False)
 def _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, cand_k,
-                    cand_d2, row, seg_row, found):
+                    cand_d2, row, seg_row, found, above, dP, dQ):
     """The deepest points of segment PQ (in M) inside closed mesh s, one per
     stretch of PQ inside it (split where PQ crosses its triangles; a stretch
     is inside if its middle is), each the least signed distance along that
-    stretch (_mesh_seg). Writes each to found[k, 0:10] (rows as row's);
-    returns their number. row, seg_row: scratch of 10 and 6 floats."""
+    stretch (_mesh_seg). A stretch that cannot reach deeper than `above` [m]
+    is skipped (1-Lipschitz: at most half its length less its ends' signed
+    distances — 0 at a crossing, dP and dQ at P and Q, NaN: unknown).
+    Writes each to found[k, 0:10] (rows as row's); returns their number.
+    row, seg_row: scratch of 10 and 6 floats."""
     hits = _segment_hits(P, Q, s, tri, node_f, node_i, mesh_i)
     n = 0
     prev = 0.0
     A = np.empty(3)
     B = np.empty(3)
+    ex, ey, ez = Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]
+    length = math.sqrt(ex * ex + ey * ey + ez * ez)
     for i in range(hits.shape[0] + 1):
         nxt = hits[i] if i < hits.shape[0] else 1.0
         if nxt - prev > 0.0:
+            da = dP if prev == 0.0 else 0.0
+            db = dQ if i == hits.shape[0] else 0.0
+            if above > 0.0 and 0.5 * ((nxt - prev) * length - da - db) <= above:
+                prev = nxt
+                continue
             mid = 0.5 * (prev + nxt)
             d = mesh_signed(P[0] + mid * (Q[0] - P[0]), P[1] + mid * (Q[1] - P[1]),
                             P[2] + mid * (Q[2] - P[2]), s, tri, pseudo, node_f, node_i, tri_id,
