@@ -439,18 +439,6 @@ def _reaches(P, Q, sd, i, j, s, above, tri, pseudo, node_f, node_i, tri_id, mesh
 
 
 @njit(specialize_literals=False)
-def _mesh_seg(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, cand_k, cand_d2,
-              row):
-    """The least signed distance to mesh s along PQ (exact_mesh_kernels.
-    mesh_seg_one, to the accuracy of _DEPTH_STEPS golden steps) to row[0:10]."""
-    t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
-    return mesh_seg_one(P[0], P[1], P[2], Q[0], Q[1], Q[2], _DEPTH_STEPS, tri[t0:t1],
-                        pseudo[t0:t1], node_f[m0:m1], node_i[m0:m1], tri_id[t0:t1],
-                        mesh_i[s, 6] != 0, mesh_f[s, 0], mesh_f[s, 1], _BETA, cand_k, cand_d2,
-                        row, 0)
-
-
-@njit(specialize_literals=False)
 def _segment_hits(P, Q, s, tri, node_f, node_i, mesh_i):
     """Sorted parameters t in [0, 1] where segment PQ (in M) crosses the
     triangles of mesh s (duplicates within 1e-12 dropped): one traversal of
@@ -513,7 +501,8 @@ def _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f
     """The deepest points of segment PQ (in M) inside closed mesh s, one per
     stretch of PQ inside it (split where PQ crosses its triangles; a stretch
     is inside if its middle is), each the least signed distance along that
-    stretch (_mesh_seg). A stretch that cannot reach deeper than `above` [m]
+    stretch (exact_mesh_kernels.mesh_seg_one, to the accuracy of
+    _DEPTH_STEPS golden steps). A stretch that cannot reach deeper than `above` [m]
     is skipped (1-Lipschitz: at most half its length less its ends' signed
     distances — 0 at a crossing, dP and dQ at P and Q, NaN: unknown).
     Writes each to found[k, 0:10] (rows as row's); returns their number.
@@ -541,8 +530,11 @@ def _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f
                 for r in range(3):
                     A[r] = P[r] + prev * (Q[r] - P[r])
                     B[r] = P[r] + nxt * (Q[r] - P[r])
-                _mesh_seg(A, B, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
-                          cand_k, cand_d2, row)
+                t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
+                mesh_seg_one(A[0], A[1], A[2], B[0], B[1], B[2], _DEPTH_STEPS, tri[t0:t1],
+                             pseudo[t0:t1], node_f[m0:m1], node_i[m0:m1], tri_id[t0:t1],
+                             mesh_i[s, 6] != 0, mesh_f[s, 0], mesh_f[s, 1], _BETA, cand_k,
+                             cand_d2, row, 0)
                 if n == found.shape[0]:
                     break
                 for j in range(10):
