@@ -19,8 +19,7 @@ from scenegraph.proximity.compiled.packed_shapes import CAPSULE, CYLINDER, SPHER
 from scenegraph.proximity.compiled.point_kernels import _triangle_closest, primitive_point
 
 __all__ = ["segment_minima", "primitive_distances", "tri_tri", "mesh_mesh_nearest",
-           "mesh_mesh_crossings", "mesh_primitive_nearest", "mesh_segment_minima",
-           "triangles_in_box"]
+           "mesh_primitive_nearest", "mesh_seg_one", "triangles_in_box"]
 
 _GOLDEN = 0.6180339887498949
 _STEPS = 60
@@ -580,18 +579,6 @@ def mesh_mesh_nearest(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_
 
 
 @njit(specialize_literals=False)
-def mesh_mesh_crossings(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i, ballB, obbB,
-                        R, t):
-    """Every pair of crossing triangles of A and B (an edge of one meets the
-    other; B posed in A by R, t): (K, 2) int64 leaf slots (A's, B's)."""
-    return _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i, ballB,
-                           obbB, R, t, 2, 0.0)[4]
-
-
-# ------------------------------------------- a mesh against a curved primitive
-
-
-@njit(specialize_literals=False)
 def _support(k, a, b, c, ux, uy, uz):
     """Support point of a Cylinder (r = a, half length b) or Ellipsoid
     (semi-axes a, b, c) along u, ties to the middle of the supporting set."""
@@ -837,9 +824,10 @@ def mesh_primitive_nearest(tri, node_f, node_i, tri_id, k, a, b, c, R, t, lo, hi
 @njit(specialize_literals=False)
 def mesh_seg_one(px, py, pz, qx, qy, qz, steps, tri, pseudo, node_f, node_i, tri_id, closed,
                  eps, tol, beta, cand_k, cand_d2, out, off):
-    """One segment of mesh_segment_minima: _seg_min's search with the mesh's
-    signed distance (mesh_kernels._signed_one; its gradient gives the
-    slope): the minimum for a convex mesh, a local one otherwise. Writes
+    """The least signed distance to a closed mesh along segment pq:
+    _seg_min's search with the mesh's signed distance (mesh_kernels.
+    _signed_one; its gradient gives the slope): the minimum for a convex
+    mesh, a local one otherwise. Writes
     (distance, x (3), N (3), grad (3)) to out[off:off + 10], returns the
     distance."""
     dx, dy, dz = qx - px, qy - py, qz - pz
@@ -884,26 +872,6 @@ def mesh_seg_one(px, py, pz, qx, qy, qz, steps, tri, pseudo, node_f, node_i, tri
         else:
             hi, fhi, shi = t, f, sl
     return out[off]
-
-
-@njit(specialize_literals=False)
-def mesh_segment_minima(P, Q, steps, tri, pseudo, node_f, node_i, tri_id, closed, eps, tol,
-                        beta):
-    """segment_minima against a closed triangle mesh: its exact signed
-    distance (mesh_kernels._signed_one) minimised along each segment by the
-    same golden-section search (exact for a convex mesh; a local minimum
-    otherwise). Returns (N, 10) rows (distance, x (3), N (3), grad (3))."""
-    n = P.shape[0]
-    out = np.empty((n, 10))
-    row = np.empty(10)
-    cand_k = np.empty(_CANDIDATES, dtype=np.int64)
-    cand_d2 = np.empty(_CANDIDATES)
-    for i in range(n):
-        mesh_seg_one(P[i, 0], P[i, 1], P[i, 2], Q[i, 0], Q[i, 1], Q[i, 2], steps, tri, pseudo,
-                     node_f, node_i, tri_id, closed, eps, tol, beta, cand_k, cand_d2, row, 0)
-        for j in range(10):
-            out[i, j] = row[j]
-    return out
 
 
 @njit(specialize_literals=False)
