@@ -270,7 +270,7 @@ def test_a_bar_through_a_ring_hole_is_apart_and_through_its_side_collides():
 
 
 # ------------------------------------------------------- depth, closed forms
-# The overlapping depth is the deepest candidate point's (exact_mesh_overlap:
+# The overlapping depth is the deepest candidate point's (compiled/exact_mesh_depth.py:
 # vertices, the deepest points of crossing edges, a curved primitive's support
 # points under the mesh's faces, a Sphere by Drake's rule): exact where the
 # deepest point is one of them, a lower bound otherwise.
