@@ -78,7 +78,6 @@ def _check_size(mesh) -> None:
 
 def _check_closed_surface(mesh, describe: bool = True) -> None:
     from scenegraph.proximity.mesh_bvh import TriangleMeshBvh
-    from scenegraph.proximity.mesh_distance import weld_vertices
 
     label = _label(mesh)
     faces = mesh.mesh_faces()
@@ -95,6 +94,9 @@ def _check_closed_surface(mesh, describe: bool = True) -> None:
     F = np.ascontiguousarray(faces, dtype=np.int64)
     if TriangleMeshBvh._check_closed(F, len(V)):
         return
+    # Only a mesh that is not closed as given needs the welding (and the
+    # point queries' module that holds it).
+    from scenegraph.proximity.mesh_distance import weld_vertices
     V, F = weld_vertices(V, F)
     if TriangleMeshBvh._check_closed(np.ascontiguousarray(F, dtype=np.int64), len(V)):
         return

@@ -14,7 +14,10 @@ id_B, and results come out sorted by (id_A, id_B).
 The controllers' batched queries (batched_queries.py), the Jacobians, ray
 casting (raycast.py) and the hydroelastic queries
 (hydroelastic/contact_query.py) take the scene too; the engine's methods
-of those names only hand it to them.
+of those names only hand it to them. Their modules (and the kernels they
+compile) are imported at their first call, not with the engine: a process
+that registers a scene and asks pair queries (a robot's load, a
+controller's penetration check) imports only the pair queries' modules.
 """
 from __future__ import annotations
 
@@ -22,7 +25,6 @@ import math
 
 import numpy as np
 
-from scenegraph.proximity import batched_queries, raycast
 from scenegraph.proximity.compiled.layout import FLAG_IN_FRAMES, FLAG_NEGATE, \
     FLAG_REFUSE_HALFSPACE_PAIRS
 from scenegraph.proximity.scene import POSITION_LIMIT, ProximityScene
@@ -174,26 +176,31 @@ class ProximityEngine:
     # --- batched_queries.py (distance_jacobians.py with it) and raycast.py -------------
     def compute_signed_distance_to_points(self, world_poses, p_WQ, threshold, geometry_ids=None):
         """SignedDistanceToPoints of p_WQ (N, 3) [m] (see batched_queries)."""
+        from scenegraph.proximity import batched_queries
         return batched_queries.signed_distance_to_points(self.scene, world_poses, p_WQ,
                                                          threshold, geometry_ids)
 
     def ComputeSignedDistanceGeometryToPoint(self, world_poses, p_WQ, geometry_ids) -> list:
         """SignedDistanceToPoint of each geometry of geometry_ids, sorted by id."""
+        from scenegraph.proximity import batched_queries
         return batched_queries.signed_distance_geometry_to_point(self.scene, world_poses, p_WQ,
                                                                  geometry_ids)
 
     def compute_signed_distance_pairs(self, world_poses, pairs, max_distance) -> list:
         """SignedDistancePair of the given (id_A, id_B) pairs (see batched_queries)."""
+        from scenegraph.proximity import batched_queries
         return batched_queries.signed_distance_pairs(self.scene, world_poses, pairs,
                                                      max_distance)
 
     def compute_closest_pairs(self, world_poses, geometry_ids, k, max_distance) -> list:
         """The k closest pairs of a geometry set (see batched_queries)."""
+        from scenegraph.proximity import batched_queries
         return batched_queries.closest_pairs(self.scene, world_poses, geometry_ids, k,
                                              max_distance)
 
     def compute_signed_distance_jacobians(self, world_poses, max_distance, pairs=None):
         """SignedDistanceJacobians of the pairwise query or of given pairs."""
+        from scenegraph.proximity import batched_queries
         if pairs is None:
             return batched_queries.pairwise_jacobian_arrays(self.scene, world_poses,
                                                             max_distance)
@@ -202,11 +209,13 @@ class ProximityEngine:
 
     def signed_distance_jacobian(self, world_poses, pair):
         """(frame_id_A, frame_id_B, J_A (6,), J_B (6,)) of one SignedDistancePair."""
+        from scenegraph.proximity import batched_queries
         return batched_queries.jacobian_of_pair(self.scene, world_poses, pair)
 
     def compute_signed_distance_estimates(self, world_poses, cutoff, pairs=None,
                                           exact_mesh=False, method=None):
         """Early-exit SignedDistanceEstimates (see batched_queries)."""
+        from scenegraph.proximity import batched_queries
         extra = {} if method is None else {"method": method}
         return batched_queries.signed_distance_estimates(self.scene, world_poses, cutoff, pairs,
                                                          exact_mesh, **extra)
@@ -216,6 +225,7 @@ class ProximityEngine:
         """RayCastResults of rays (checked (N, 3) arrays) against the
         geometries of `role` (or of geometry_ids), see raycast.py; `state`
         (this engine's GeometryState) is read for roles other than proximity."""
+        from scenegraph.proximity import raycast
         rays = raycast.scene_for(self.scene, role, state)
         R, p = rays.poses(world_poses)
         return raycast.cast_rays(rays, R, p, p_WO, dhat_W, max_distance,

@@ -38,6 +38,7 @@ import contextlib
 import gc
 import threading
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -52,10 +53,14 @@ from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 # sources it imports, ~0.5 s CPU for the pair queries' closure), work that
 # belongs to `import scenegraph`, never to a first query inside AdvanceTo.
 from scenegraph.proximity.compiled.pair_queries import query as _pair_query
-from scenegraph.proximity.mesh_distance import load_mesh_bvh
-from scenegraph.proximity.point_query import PointQuery
+# The point queries (point_query.py, its kernels) and the triangle BVH
+# (mesh_distance.py, its kernels) are imported at their first use: a scene
+# that only answers pair queries never loads them.
 from scenegraph.proximity.shape_data import (box_shape_data, shape_data_from_shape,
                                              shape_data_from_shapes)
+
+if TYPE_CHECKING:
+    from scenegraph.proximity.point_query import PointQuery
 
 __all__ = ["ProximityScene", "Representation", "POSITION_LIMIT"]
 
@@ -125,6 +130,7 @@ class Representation:
             shape = self.shape
             faces = shape.mesh_faces()
             if faces is not None:
+                from scenegraph.proximity.mesh_distance import load_mesh_bvh
                 # The shape holds the file's triangles already (scale applied):
                 # no second read of the file.
                 self._bvh = load_mesh_bvh((shape.mesh_vertices(), faces))
@@ -486,11 +492,13 @@ class ProximityScene:
 
     # --- point queries ------------------------------------------------------------------
     def point_query(self) -> PointQuery:
-        """The scene's PointQuery, built at the first point query. A Mesh row
-        is measured on its BVH, so it is packed by its vertex box
-        (box_shape_data), never by its convex hull (no hull built)."""
+        """The scene's PointQuery, built at the first point query (which
+        imports point_query.py). A Mesh row is measured on its BVH, so it is
+        packed by its vertex box (box_shape_data), never by its convex hull
+        (no hull built)."""
         query = self.cache.get("point_query")
         if query is None:
+            from scenegraph.proximity.point_query import PointQuery
             with _LAZY_LOCK:
                 query = self.cache.get("point_query")
                 if query is None:
@@ -503,6 +511,7 @@ class ProximityScene:
     def table_point_query(self) -> PointQuery:
         """A PointQuery over the narrow-phase table's packed shapes (a Mesh
         by its hull, measured on its BVH): the batched point queries'."""
+        from scenegraph.proximity.point_query import PointQuery
         table = self.table
         return self.cached("table_point_query", lambda: PointQuery(
             self.ids, self.reps, packed=(table.packed, table.hulls)))
