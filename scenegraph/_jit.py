@@ -35,7 +35,9 @@ function it supports, and scipy.linalg for its BLAS check (~0.25 s of CPU in
 a new process, more than loading the kernels). Loading machine code needs
 none of that, only numba's runtime and a few symbols (`_prepare_to_load`);
 here a kernel is looked up without the refresh, and numba's compiler still
-refreshes the context before any compile. `load_cached` loads a kernel's
+refreshes the context before any compile. A loaded kernel's LLVM bitcode
+(kept in the cache only for linking it into a later compile) stays unparsed
+until such a compile asks for it (scenegraph._lazy_link). `load_cached` loads a kernel's
 cached specializations before its first call, without its arguments (the
 pair-query kernels at context creation, scenegraph._warmup).
 
@@ -93,7 +95,11 @@ import types as pytypes
 import warnings
 
 import numba
+import numpy as np
 from numba.core import caching
+from numba.np import numpy_support
+
+from . import _lazy_link
 from numba.core import errors as numba_errors
 from numba.core import types as numba_types
 from numba.core import event as numba_event
@@ -459,6 +465,7 @@ def _prepare_to_load(target_context) -> None:
     from numba.core.runtime import rtsys
     import numba.cpython.hashing  # noqa: F401  (its import adds the symbols)
     rtsys.initialize(target_context)
+    _lazy_link.install(target_context.codegen())
 
 
 def _load_without_refresh(cache, sig, target_context):
@@ -467,7 +474,7 @@ def _load_without_refresh(cache, sig, target_context):
     loading fails there, numba's own path (refresh, then load) is taken."""
     _prepare_to_load(target_context)
     try:
-        with cache._guard_against_spurious_io_errors():
+        with cache._guard_against_spurious_io_errors(), _lazy_link.loading():
             return cache._load_overload(sig, target_context)
     except Exception:   # noqa: BLE001 - numba's full path decides (and raises)
         return super(_FunctionCache, cache).load_overload(sig, target_context)
@@ -832,5 +839,20 @@ def entry_point(dispatcher, args):
     caller guarantees by construction (see the module docstring)."""
     if not hasattr(dispatcher, "compile"):  # NUMBA_DISABLE_JIT=1: a plain function
         return dispatcher
-    signature = tuple(numba.typeof(a) for a in args)
+    signature = tuple(_typeof(a) for a in args)
     return dispatcher.compile(signature)
+
+
+def _typeof(value):
+    """numba.typeof(value) for arrays and tuples of arrays without its
+    masked-array check (which imports numpy.ma, ~12 ms in a new process):
+    a plain ndarray's type is its dtype, ndim, layout and writability, as
+    numba maps them; anything else is numba.typeof's."""
+    if type(value) is np.ndarray:
+        flags = value.flags
+        layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
+        return numba_types.Array(numpy_support.from_dtype(value.dtype), value.ndim, layout,
+                                 readonly=not flags.writeable)
+    if isinstance(value, tuple):
+        return numba_types.BaseTuple.from_types([_typeof(v) for v in value], type(value))
+    return numba.typeof(value)
