@@ -37,7 +37,8 @@ none of that, only numba's runtime and a few symbols (`_prepare_to_load`);
 here a kernel is looked up without the refresh, and numba's compiler still
 refreshes the context before any compile. A loaded kernel's LLVM bitcode
 (kept in the cache only for linking it into a later compile) stays unparsed
-until such a compile asks for it (scenegraph._lazy_link). `load_cached` loads a kernel's
+until such a compile asks for it (scenegraph._lazy_link), and numba's
+runtime library is loaded the same way (scenegraph._nrt_cache). `load_cached` loads a kernel's
 cached specializations before its first call, without its arguments (the
 pair-query kernels at context creation, scenegraph._warmup).
 
@@ -99,7 +100,7 @@ import numpy as np
 from numba.core import caching
 from numba.np import numpy_support
 
-from . import _lazy_link
+from . import _lazy_link, _nrt_cache
 from numba.core import errors as numba_errors
 from numba.core import types as numba_types
 from numba.core import event as numba_event
@@ -114,6 +115,8 @@ except ImportError:     # pragma: no cover (Windows: content-named files only)
 __all__ = ["njit", "entry_point", "load_cached", "module_digest", "module_closure",
            "kernel_sources_digest", "sources_digest", "PACKAGE_LOCATORS", "CacheLocationWarning", "CompileReport",
            "COMPILE_REPORT", "helper_process"]
+
+_nrt_cache.install()      # before numba's runtime is first initialized in this process
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))

@@ -22,7 +22,7 @@ import contextlib
 import struct
 import threading
 
-__all__ = ["install", "loading", "elf_defined_symbols"]
+__all__ = ["install", "loading", "unserialize", "elf_defined_symbols"]
 
 _STATE = threading.local()
 
@@ -107,7 +107,7 @@ def install(codegen) -> None:
 
     def unserialize_library(serialized):
         if getattr(_STATE, "active", False):
-            library = _unserialize(codegen, serialized)
+            library = unserialize(codegen, serialized)
             if library is not None:
                 return library
         return original(serialized)
@@ -127,7 +127,7 @@ def loading():
         _STATE.active = previous
 
 
-def _unserialize(codegen, serialized):
+def unserialize(codegen, serialized):
     """numba's CPUCodeLibrary._unserialize for an object-code entry, without
     parsing the bitcode; None when it cannot (numba's path then runs)."""
     name, kind, data = serialized
