@@ -1,4 +1,4 @@
-"""Compiled kernels of scenegraph.math's per-call operations (issue 30): the
+"""Compiled kernels of scenegraph.math's per-call operations: the
 rotation validity check, rotation and transform composition and inversion, and
 the conversions between rotation matrices, roll-pitch-yaw angles and
 quaternions. Each is one short loop over 3×3 entries; what it saves is numpy's

@@ -124,8 +124,8 @@ def forward_kinematics(kinds, parent, body_of, q_start, axes, R_PF, p_PF, R_MB, 
     R_WF (n, 3, 3) (the joint's frame F in W) and p_WMo (n, 3) [m] (the
     joint's frame M origin in W), which the Jacobians and velocities read.
     One pass down the tree: X_WF = X_WP·X_PF, X_WM = X_WF·X_FM(q),
-    X_WB = X_WM·X_MB, written element by element (no array views: ~2x
-    faster than composing views of the rows).
+    X_WB = X_WM·X_MB, written element by element (no array views of the
+    rows: composing views costs more than the arithmetic).
     """
     n = kinds.shape[0]
     R_FM, p_FM = np.empty((3, 3)), np.empty(3)
@@ -177,8 +177,8 @@ def forward_kinematics_packed(ints, R_fixed, p_fixed, q, R_WB, p_WB, R_WF, p_WMo
     (Forest.packed_arrays): ints (4, n) = kinds, parent, body_of, q_start;
     R_fixed (3, n, 3, 3) = R_PF, R_MB, R_weld; p_fixed (4, n, 3) = axes,
     p_PF, p_MB, p_weld. Eight array arguments instead of sixteen: a compiled
-    call unboxes each array argument (~0.1 µs apiece), which for a small
-    robot is as long as the pass itself."""
+    call unboxes each array argument, which for a small robot takes as long
+    as the pass itself."""
     forward_kinematics(ints[0], ints[1], ints[2], ints[3], p_fixed[0], R_fixed[0], p_fixed[1],
                        R_fixed[1], p_fixed[2], R_fixed[2], p_fixed[3], q, R_WB, p_WB, R_WF,
                        p_WMo)
@@ -328,7 +328,7 @@ def frame_point_jacobian_one(ints, mobod_of_body, axes, frame_body, R_BF, p_BF, 
     (zeroed by the caller), with ints (3, n) = kinds, parent, v_start
     (Forest.jacobian_ints): CalcJacobianSpatialVelocity's call, two array
     arguments fewer and no reshaping on either side (a compiled call unboxes
-    each array argument, ~0.1 µs apiece)."""
+    each array argument)."""
     frame_point_jacobians(ints[0], ints[1], mobod_of_body, ints[2], axes, frame_body, R_BF,
                           p_BF, R_WF, p_WMo, R_WB, p_WB, frame_B, p_FQ.reshape((1, 3)),
                           frame_A, frame_E, J.reshape((1, J.shape[0], J.shape[1])))

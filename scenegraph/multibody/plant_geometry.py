@@ -373,8 +373,8 @@ class PlantGeometry:
 
 def _geometry_set(geometry_ids, frame_ids):
     """GeometrySet(geometry_ids, frame_ids) made without its overload set's
-    dispatch (pydrake's five constructor forms, tried in turn: ~10 µs a set,
-    hundreds of sets while a robot is finalized)."""
+    dispatch (pydrake's five constructor forms, tried in turn), of which a
+    robot's Finalize makes hundreds."""
     from scenegraph.geometry_set import GeometrySet
     out = GeometrySet.__new__(GeometrySet)
     out._init_lists(geometry_ids, frame_ids)

@@ -295,7 +295,7 @@ class PlantState:
     def SetPositions(self, context, *args, **kwargs) -> None:
         """Sets q (nq,) (or one model instance's positions)."""
         # The controller's path, (context, q) by position, without the
-        # overload set's binding (~4 µs).
+        # overload set's binding.
         if len(args) == 1 and not kwargs:
             entry = self._position_kinematics
             try:

@@ -6,7 +6,7 @@ operations in the same order (no fast-math: no reassociation and no fused
 multiply-add), so the results are the numpy path's bit for bit
 (tests/systems/analysis/test_lean_loop.py); what it saves is numpy's
 per-call cost, ~17 ufunc calls per RK3 step replaced by three kernel calls.
-Imported on first use (numba's import costs ~0.3 s); kernels are cached on
+Imported on first use (it imports numba); kernels are cached on
 disk next to this file (``cache=True``; compiled per process where no cache
 folder is writable). ``IntegratorBase.set_compiled_path(False)`` keeps the
 numpy path.

@@ -71,21 +71,20 @@ _GJK_TOL = (1e-8, 1e-11)
 _EPA_TOL = (1e-4, 1e-9)
 # The loose level's EPA tolerance for two bodies without flat features
 # (Ellipsoid, Sphere cores): their refinement needs no feature
-# choice, and at 1e-3 the bench scenes' optima are the same to 2e-15 m
-# while Ellipsoid–Ellipsoid EPA runs ~30 % fewer iterations (a cylinder or
-# polytope needs 1e-4: its refinement then fails more often and costs more).
+# choice, and at 1e-3 their optima are the ones a tighter tolerance gives
+# with fewer EPA iterations (a cylinder or polytope needs 1e-4: its
+# refinement then fails more often and costs more).
 _EPA_TOL_SMOOTH = 1e-3
 # Which choices each level tries, in order: _CHOICES[_FIRST[level]:][:_COUNT[level]].
 # The loose level tries the first choice (with its re-seating), then, if
 # that certified nothing, the wide one (1e-2), which certifies from the
-# same coarse answer nearly every bench pair of curved types whose first
-# choice fails there, sparing them the tight level (EPA resumed to 1e-9 and
-# up to seven refinements). When the first choice certifies an optimum
-# worse than EPA's answer, another basin is near and the tight level
-# decides (with the wide choice there too, the bench scenes had one more
-# pair in a basin up to 3e-7 m shallower than the global one). Choices 1
-# and 2 at the loose level certified 8 of 3,000 such pairs (session 5) and
-# are left to the tight level.
+# same coarse answer nearly every pair of curved types whose first choice
+# fails there, sparing them the tight level (EPA resumed to 1e-9 and up to
+# seven refinements). When the first choice certifies an optimum worse than
+# EPA's answer, another basin is near and the tight level decides (the wide
+# choice there can settle in a basin shallower than the global one).
+# Choices 1 and 2 rarely certify at the loose level and are left to the
+# tight level (docs/speed.md, the narrow phase: what was tried).
 _CHOICES = (0, 5, 0, 1, 2, 3, 4, 5, 6)
 _FIRST = (0, 2)
 _COUNT = (2, 7)
@@ -653,7 +652,7 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         # EPA stopped once its bounds agreed to its tolerance, so a basin
         # shallower than the certified one by less than that can hide behind
         # a face it did not expand (a Convex's other side against a
-        # Cylinder: 1.2e-6 m on the bench's Cylinder–Convex scene). Such a
+        # Cylinder: 1.2e-6 m on a Cylinder–Convex pair). Such a
         # face is nearer than the answer's depth and faces away from its
         # normal: refine from it and keep a certified shallower answer.
         for _ in range(_OTHER_BASINS):
@@ -923,7 +922,7 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
     FI = np.empty((0, 7), dtype=np.int64)
     WORK = np.empty(0, dtype=np.int64)
     work = np.empty((24, 8))
-    # Pairs of one kind pair in a row run twice as fast as interleaved kinds
+    # Pairs of one kind pair in a row run faster than interleaved kinds
     # (branch prediction): visit them grouped, write each at its own row.
     n = index_A.shape[0]
     key = np.empty(n, dtype=np.int64)

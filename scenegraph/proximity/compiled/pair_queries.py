@@ -10,8 +10,8 @@ of QUERY_SELECT_ROWS and QUERY_SOLVE (else unused); stats
 (layout.NUM_STATS,) int64, written (layout.STAT_*). rows and values are
 None where a mode has none to hand back, and code is 0 except for
 QUERY_FIRST_HIT (a None or an int costs nothing to return; each array a
-compiled call returns costs ~0.3-0.5 µs, and reading a stats array back
-about as much: a noticeable part of a HasCollisions call).
+compiled call returns, and reading a stats array back, is a noticeable part
+of a HasCollisions call).
 
   QUERY_CANDIDATES   rows: the broadphase's candidate pairs (K, 2), i < j,
                      sorted by (i, j), minus filtered pairs.
@@ -71,8 +71,8 @@ from scenegraph.proximity.compiled.sweep_and_prune import (_boxes, _fill_boxes, 
 __all__ = ["query", "select_pairs", "GRID_PROBE_TESTS_PER_ROW"]
 
 #: The first-hit query at the grid's sizes: box tests of the early-exit
-#: sweep per geometry before the grid takes over (a sparse scene of 10,000
-#: geometries: the whole sweep costs ~9x the grid, this probe ~5 %).
+#: sweep per geometry before the grid takes over (on a sparse scene the
+#: whole sweep costs several times the grid; this probe a few percent).
 GRID_PROBE_TESTS_PER_ROW = 4
 
 
@@ -102,8 +102,8 @@ def _note_answer(stats, i, j, d, status):
 @njit(inline="always")
 def _solve_all(shapes, hulls, R, p, pairs, max_distance):
     """The narrow phase on every pair of `pairs` (K, 2): (iA, iB, d, a, b, n,
-    status, route) as solve_pairs fills them. Two allocations, not eight (each
-    costs ~0.1 µs on a one-pair query): the narrow phase's inputs and outputs
+    status, route) as solve_pairs fills them. Two allocations, not eight
+    (each counts on a one-pair query): the narrow phase's inputs and outputs
     are contiguous pieces of them."""
     K = pairs.shape[0]
     ints = np.empty(4 * K, dtype=np.int64)

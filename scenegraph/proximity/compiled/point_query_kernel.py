@@ -19,7 +19,7 @@ Tests 2 and 3 allow a relative margin of 1e-12 for rounding. Results come
 out in row order (the candidates are sorted by row before measuring).
 
 The per-geometry data arrive packed in few arrays (each array argument
-costs the call ~70 ns of dispatch):
+adds to the call's dispatch):
   geo_f (G, 10) float   packed params (0:3), bounding radius size (3),
                         box in G: lo (4:7), hi (7:10) [m] (±inf allowed);
   geo_i (G, 3) int64    kind code, hull row (−1: none), deferred (nonzero:

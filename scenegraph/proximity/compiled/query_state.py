@@ -1,10 +1,10 @@
 """The static data of one scene's pair queries, held by one compiled object.
 
-A query kernel called from Python unboxes every array it is handed, about
-0.1 µs each (0.2 µs inside a named tuple): the broadphase's shape arrays,
-its cached anchored boxes and the narrow phase's PackedShapes (7 arrays)
-and PackedHulls (13) come to ~3 µs per call, more than the broadphase's
-own work on a small scene. QueryState holds all of them in one numba
+A query kernel called from Python unboxes every array it is handed (more
+for one inside a named tuple): the broadphase's shape arrays, its cached
+anchored boxes and the narrow phase's PackedShapes (7 arrays) and
+PackedHulls (13) cost more per call than the broadphase's own work on a
+small scene. QueryState holds all of them in one numba
 StructRef, unboxed as one pointer, so the query kernel
 (pair_queries.query) takes (state, poses, a few scalars).
 

@@ -250,7 +250,7 @@ def _hit_geometry(geo_f, geo_i, hull_i, facet_normals, facet_offsets, R, p, g, o
     """(t, nx, ny, nz) of the ray's hit on geometry g in W if it is
     nearer than best (≤ best), else (inf, 0, 0, 0). Called only for
     geometries whose bounding sphere the ray meets (array arguments make a
-    call cost ~0.1 µs of reference counting)."""
+    call pay for reference counting)."""
     cx, cy, cz = p[g, 0] - ox, p[g, 1] - oy, p[g, 2] - oz
     # The ray in G: o_G = R_WGᵀ (o − p_WG), d_G = R_WGᵀ d.
     x = -((R[g, 0, 0] * cx + R[g, 1, 0] * cy) + R[g, 2, 0] * cz)

@@ -44,10 +44,10 @@ __all__ = ["refine", "certified"]
 _MAX_ITERATIONS = 24
 # A Newton step turns the direction by at most this [rad]; steps that do not
 # decrease the residual are halved at most this many times (certified
-# refinements on the bench's curved pairs needed at most 4, but a fuzz pair
-# of two equal cylinders cap to cap needs 7–9), and only once (full step,
-# then half) when the residual is already below _NEAR_FLOOR (rounding: a
-# converged refinement ends there, and its last search used to try all 12).
+# refinements of curved pairs usually need at most 4, but two equal
+# cylinders cap to cap need 7–9), and only once (full step, then half) when
+# the residual is already below _NEAR_FLOOR (rounding: a converged
+# refinement ends there).
 _MAX_TURN = 0.2
 _MAX_HALVINGS = 12
 _NEAR_FLOOR = 1e-13

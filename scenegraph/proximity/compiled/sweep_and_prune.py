@@ -124,7 +124,7 @@ def _hull_box(vertices, v0, v1, R, p, g, margin, lo, hi):
     """World box of vertices[v0:v1] (G) posed by R[g], p[g], inflated by
     margin, into lo[g], hi[g]. One pass over the vertices for all three axes,
     two vertices a step into separate minima and maxima (twelve independent
-    chains instead of one: ~4x faster on 1000 vertices); each coordinate is
+    chains instead of one, which the CPU overlaps); each coordinate is
     the same r0·x + r1·y + r2·z and min/max are exact, so the box is the
     one a plain scan gives."""
     a0, a1, a2 = R[g, 0, 0], R[g, 0, 1], R[g, 0, 2]
@@ -276,9 +276,9 @@ def _radix_argsort(keys, order):
 
 @njit
 def _sweep_order(lo, hi):
-    """(axis, order): the sweep axis and the rows sorted by lo along it.
-    (Reusing the previous call's order was measured: with the benchmark's
-    small motion its insertion repair costs more than this radix sort.)"""
+    """(axis, order): the sweep axis and the rows sorted by lo along it
+    (a radix sort per call; see docs/speed.md for the incremental order that
+    was tried)."""
     n = lo.shape[0]
     ax = _sweep_axis(lo, hi)
     keys = np.empty(n)
