@@ -483,6 +483,41 @@ def _load_without_refresh(cache, sig, target_context):
         return super(_FunctionCache, cache).load_overload(sig, target_context)
 
 
+class _DeferredCache:
+    """A kernel's _FunctionCache, made at its first use (a load or a
+    compile): most of a process's kernels are never called from Python (they
+    are compiled into the kernels that are), and making a cache object finds
+    its folder on disk. Where no cache folder is writable (a read-only
+    install, no writable home, no NUMBA_CACHE_DIR) the kernel compiles in
+    every process instead, with one RuntimeWarning naming it."""
+
+    __slots__ = ("_function", "_cache")
+
+    def __init__(self, function):
+        self._function = function
+        self._cache = None
+
+    def resolve(self):
+        """The _FunctionCache (or numba's NullCache where none can be kept)."""
+        cache = self._cache
+        if cache is None:
+            try:
+                cache = _FunctionCache(self._function)
+            except RuntimeError as exc:
+                if "no locator available" not in str(exc):
+                    raise
+                warnings.warn(f"numba cannot cache {self._function.__qualname__} ({exc}); it "
+                              f"will be compiled in every process. Set NUMBA_CACHE_DIR to a "
+                              f"writable folder to keep compiled kernels.", RuntimeWarning,
+                              stacklevel=4)
+                cache = caching.NullCache()
+            self._cache = cache
+        return cache
+
+    def __getattr__(self, name):
+        return getattr(self.resolve(), name)
+
+
 class _FunctionCache(caching.FunctionCache):
     """numba's FunctionCache writing through _IndexDataCacheFile; a miss of
     a query kernel called from Python starts the helper process or waits for
@@ -757,22 +792,13 @@ def _plain_call_template(dispatcher):
 def _compile_lazily(function, options):
     literals = options.pop("specialize_literals", True)
     cache = options.pop("cache", False)
-    # numba's own cache=True would make a FunctionCache that _FunctionCache
-    # replaces: made once here instead (each costs ~0.3 ms at import).
+    # numba's own cache=True would make a FunctionCache at once; the
+    # package's is made at the kernel's first load or compile instead.
     dispatcher = numba.njit(**options)(function)
     if not hasattr(dispatcher, "get_call_template"):        # NUMBA_DISABLE_JIT=1
         return dispatcher
     if cache:
-        try:
-            dispatcher._cache = _FunctionCache(function)
-        except RuntimeError as exc:
-            if "no locator available" not in str(exc):
-                raise
-            # No writable cache folder anywhere (read-only install, no writable
-            # home, no NUMBA_CACHE_DIR): compile in every process instead.
-            warnings.warn(f"numba cannot cache {function.__qualname__} ({exc}); it will be "
-                          f"compiled in every process. Set NUMBA_CACHE_DIR to a writable "
-                          f"folder to keep compiled kernels.", RuntimeWarning, stacklevel=3)
+        dispatcher._cache = _DeferredCache(function)
     if not literals:
         dispatcher.get_call_template = _plain_call_template(dispatcher)
     return dispatcher
@@ -782,7 +808,7 @@ def njit(function=None, **options):
     """numba.njit with the project's options (see the module docstring);
     usable bare (``@njit``) or with extra options (``@njit(inline="always")``).
     Where no cache folder is writable, kernels compile per process (with a
-    warning) rather than failing at import.
+    warning at their first use) rather than failing.
 
     specialize_literals=False (this module's option): a call from compiled
     code that passes a constant (``f(x, 0, False)``) compiles `f` for int64
@@ -806,6 +832,8 @@ def load_cached(dispatcher) -> int:
     argument types, so that is usually one; a process can load a kernel
     this way before its first call without building the arguments."""
     cache = getattr(dispatcher, "_cache", None)
+    if isinstance(cache, _DeferredCache):
+        cache = cache.resolve()
     if not isinstance(cache, _FunctionCache):
         return 0
     codegen = dispatcher.targetctx.codegen()
