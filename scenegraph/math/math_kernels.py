@@ -213,26 +213,42 @@ def entry_points():
     fine), outputs as C-contiguous float64 arrays the callers allocate.
     Unchecked: every RotationMatrix/RigidTransform/Quaternion array is float64 of
     those shapes (their constructors make it so; the private ``_make``
-    constructors require it)."""
-    import types
+    constructors require it). Each entry is loaded (or compiled) at its first
+    use, then read as a plain attribute."""
+    return _Entries()
 
-    from scenegraph._jit import entry_point
+
+def _example_arguments():
     any33 = np.empty((3, 6))[:, ::2]
     any3 = np.empty(6)[::2]
     any4 = np.empty(8)[::2]
     out33, out3, out4 = np.empty((3, 3)), np.empty(3), np.empty(4)
-    return types.SimpleNamespace(
-        rotation_status=rotation_status,          # (the checked dispatcher)
-        compose_rotations=entry_point(compose_rotations, (any33, any33, out33)),
-        compose_transforms=entry_point(compose_transforms,
-                                       (any33, any3, any33, any3, out33, out3)),
-        invert_transform=entry_point(invert_transform, (any33, any3, out33, out3)),
-        invert_and_compose=entry_point(invert_and_compose,
-                                       (any33, any3, any33, any3, out33, out3)),
-        rpy_to_matrix_kernel=entry_point(rpy_to_matrix_kernel, (0.0, 0.0, 0.0, out33)),
-        z_rotation=entry_point(z_rotation, (0.0, out33)),
-        quaternion_to_matrix_kernel=entry_point(quaternion_to_matrix_kernel,
-                                                (any4, True, out33)),
-        matrix_to_quaternion_kernel=entry_point(matrix_to_quaternion_kernel,
-                                                (any33, out4)),
-        matrix_to_rpy_kernel=entry_point(matrix_to_rpy_kernel, (any33, out3)))
+    return {
+        "compose_rotations": (compose_rotations, (any33, any33, out33)),
+        "compose_transforms": (compose_transforms, (any33, any3, any33, any3, out33, out3)),
+        "invert_transform": (invert_transform, (any33, any3, out33, out3)),
+        "invert_and_compose": (invert_and_compose, (any33, any3, any33, any3, out33, out3)),
+        "rpy_to_matrix_kernel": (rpy_to_matrix_kernel, (0.0, 0.0, 0.0, out33)),
+        "z_rotation": (z_rotation, (0.0, out33)),
+        "quaternion_to_matrix_kernel": (quaternion_to_matrix_kernel, (any4, True, out33)),
+        "matrix_to_quaternion_kernel": (matrix_to_quaternion_kernel, (any33, out4)),
+        "matrix_to_rpy_kernel": (matrix_to_rpy_kernel, (any33, out3)),
+    }
+
+
+class _Entries:
+    """entry_points()' namespace: an entry becomes an attribute at its first
+    read (a robot's load uses a few of the ten kernels)."""
+
+    def __init__(self):
+        self.rotation_status = rotation_status      # (the checked dispatcher)
+
+    def __getattr__(self, name):
+        table = _example_arguments()
+        if name not in table:
+            raise AttributeError(name)
+        from scenegraph._jit import entry_point
+        kernel, arguments = table[name]
+        entry = entry_point(kernel, arguments)
+        setattr(self, name, entry)
+        return entry

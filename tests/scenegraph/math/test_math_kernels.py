@@ -153,3 +153,17 @@ def test_the_check_agrees_with_is_valid_at_the_tolerance():
         accepted += valid
         refused += not valid
     assert accepted and refused
+
+
+def test_entry_points_load_each_kernel_at_its_first_read_and_keep_it():
+    from scenegraph.math import math_kernels
+    entries = math_kernels.entry_points()
+    assert "compose_rotations" not in vars(entries)
+    R = np.eye(3)[[1, 2, 0]]
+    out = np.empty((3, 3))
+    entries.compose_rotations(R, R.T, out)
+    np.testing.assert_array_equal(out, np.eye(3))
+    assert vars(entries)["compose_rotations"] is entries.compose_rotations
+    assert "matrix_to_rpy_kernel" not in vars(entries)
+    with pytest.raises(AttributeError):
+        entries.not_a_kernel
