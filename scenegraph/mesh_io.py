@@ -218,8 +218,7 @@ def parse_obj(data: bytes, what: str) -> tuple[np.ndarray, np.ndarray]:
 
 def _parse_plain_obj(text: str):
     """(V, F) of OBJ text in the plain form large meshes are written in, read
-    by numpy without a Python loop over lines (1.3 M triangles: ~1 s instead
-    of ~4 s); None when the text is not in that form, for parse_obj's general
+    by numpy without a Python loop over lines; None when the text is not in that form, for parse_obj's general
     reader (which also produces every error message).
 
     The plain form: ASCII, lines separated by \\n or \\r\\n, none starting with
@@ -228,7 +227,7 @@ def _parse_plain_obj(text: str):
     ``i/t/n``), all after the last ``v`` record, each in range. The result is
     exactly the general reader's (same parsing of every number). A text
     whose records form two blocks (_parse_block_obj) is read without even a
-    list of lines (1.3 M triangles: ~1 s instead of ~2 s).
+    list of lines.
     """
     if not _plain_characters(text):
         return None
@@ -321,8 +320,7 @@ def _parse_block_obj(text: str):
     three fields separated by single spaces, with no tab or carriage return
     anywhere (the layout large meshes are usually written in), for text with
     _plain_characters (which this does not check again): each block is
-    read by one numpy call, without a list of lines (1.3 M triangles: ~1 s
-    less than the line lists). None for any other layout (_parse_plain_obj's
+    read by one numpy call, without a list of lines. None for any other layout (_parse_plain_obj's
     line reader then decides); the result, when given, is that reader's."""
     if "\r" in text or "\t" in text:
         return None

@@ -86,8 +86,8 @@ def _gc_paused():
     """Python's cyclic garbage collector paused while a scene builds its
     tables: the build allocates a few objects per geometry, all kept, and
     each collection the allocations trigger scans every object the process
-    holds (the geometry state included), which made building the
-    representations of 10,000 geometries ~3x slower. Nothing is lost: the
+    holds (the geometry state included), several times the build's own cost
+    for 10,000 geometries. Nothing is lost: the
     collector runs again after, as before (unless it was off already)."""
     if not gc.isenabled():
         yield
@@ -246,7 +246,7 @@ class ProximityScene:
 
     def _build_exact(self):
         """exact_mesh_queries.ExactRows of the rows that are exact meshes
-        (issue 32), or None; refuses an open mesh with the property."""
+        (extension), or None; refuses an open mesh with the property."""
         from scenegraph.proximity.exact_mesh_queries import build_exact_rows
         return build_exact_rows(self)
 

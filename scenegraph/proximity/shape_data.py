@@ -203,7 +203,7 @@ def _hull_edges(hull: ConvexHullData) -> tuple[np.ndarray, np.ndarray]:
     d *= np.where(d[np.arange(len(d)), k] < 0.0, -1.0, 1.0)[:, None]
     key = np.round(d * 1e9).astype(np.int64)
     # The first edge of each distinct key (np.unique(key, axis=0,
-    # return_index=True), by a stable lexicographic sort: ~5x faster).
+    # return_index=True), by a stable lexicographic sort).
     order = np.lexsort((key[:, 2], key[:, 1], key[:, 0]))
     sorted_key = key[order]
     new = np.ones(len(order), dtype=bool)
@@ -226,7 +226,7 @@ def _convex_parts(pts: np.ndarray, type_name: str, label: str) -> tuple:
     except ValueError as exc:
         raise _unavailable(type_name, label, exc) from None
     # Kept on the (shared, cached) hull: every ShapeData of the same points
-    # shares them, and a hull of 10⁶ facets takes ~1 s.
+    # shares them, and a hull of a million facets takes about a second.
     cached = hull.cache.get("hull_edges")
     if cached is None:
         edges, dirs = _hull_edges(hull)
