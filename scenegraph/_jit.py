@@ -51,6 +51,16 @@ digest of its key (signature, CPU, bytecode, source stamp) and the index is
 merged under a file lock, so a data file always holds what its name says and
 no entry is lost; both files are written to a temporary name and renamed.
 
+Callees' code. A function compiled inside another compile (a callee of the
+kernel being compiled) gets no LLVM module passes and no machine code of its
+own: its function-optimized code is linked into the kernel Python calls,
+which optimizes and emits its whole call tree once (scenegraph._callee_code;
+numba would optimize and emit each callee at its own compile and again in
+every caller). Only kernels called from Python are cached, as machine code
+with the call tree in it; a callee called from Python later gets its own
+machine code then, and is cached then. SCENEGRAPH_DEFER_CALLEES=0 keeps
+numba's way.
+
 Parallel compiles. The first cache miss of a query kernel called from
 Python starts one helper process (scenegraph._warmup) that compiles the other
 query groups (pair queries, HasCollisions, point queries, hydroelastic) into
@@ -106,6 +116,8 @@ from numba.core import types as numba_types
 from numba.core import event as numba_event
 from numba.core import sigutils
 from numba.core.compiler_lock import global_compiler_lock
+
+from . import _callee_code
 
 try:                    # POSIX: the cache index is merged under a file lock
     import fcntl
@@ -529,6 +541,12 @@ class _FunctionCache(caching.FunctionCache):
             cache_path=self._cache_path, filename_base=self._impl.filename_base,
             source_stamp=self._impl.locator.get_source_stamp())
 
+    def save_overload(self, sig, data):
+        # A deferred callee has no machine code to keep (_callee_code); the
+        # kernels that call it are cached with their own copy of it.
+        if not _callee_code.is_deferred(data.library):
+            super().save_overload(sig, data)
+
     def load_overload(self, sig, target_context):
         result = _load_without_refresh(self, sig, target_context)
         if result is not None or getattr(COMPILE_REPORT._local, "depth", 0):
@@ -765,6 +783,11 @@ class CompileReport(numba_event.Listener):
 #: that tells a kernel called from Python from a callee.
 COMPILE_REPORT = CompileReport(quiet=os.environ.get("SCENEGRAPH_COMPILE_REPORT", "1") == "0")
 numba_event.register("numba:compile", COMPILE_REPORT)
+# Callees get no machine code of their own (scenegraph._callee_code): a
+# compile at depth >= 2 runs inside another one. SCENEGRAPH_DEFER_CALLEES=0
+# keeps numba's way (every callee finalized at its compile).
+if os.environ.get("SCENEGRAPH_DEFER_CALLEES", "1") != "0":
+    _callee_code.install(lambda: getattr(COMPILE_REPORT._local, "depth", 0) >= 2)
 
 
 # ------------------------------------------------------------------ njit
@@ -871,7 +894,7 @@ def entry_point(dispatcher, args):
     if not hasattr(dispatcher, "compile"):  # NUMBA_DISABLE_JIT=1: a plain function
         return dispatcher
     signature = tuple(_typeof(a) for a in args)
-    return dispatcher.compile(signature)
+    return _callee_code.materialize(dispatcher.compile(signature))
 
 
 def _typeof(value):

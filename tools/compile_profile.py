@@ -1,7 +1,8 @@
 """Where a cold compile goes: numba compile time per function and signature.
 
     .venv/bin/python tools/compile_profile.py [--query penetration|pairs|all]
-        [--top 15] [--no-inline] [--json FILE] [--keep-cache DIR]
+        [--top 15] [--no-inline] [--llvm-stages] [--callee-code deferred|numba]
+        [--json FILE] [--keep-cache DIR]
 
 Runs in a new process with an empty compile cache (NUMBA_CACHE_DIR set to a
 fresh temporary folder before numba is imported, the parallel-compile helper
@@ -31,6 +32,12 @@ signature: all but one are waste). Functions inlined with
 lowering count in their callers' self time; ``--no-inline`` drops that
 option from every kernel of the package (an attribution run: the code
 compiled differs from the library's).
+
+``--llvm-stages`` adds LLVM's stages per function (function passes, module
+passes, machine code). Callees' libraries get no module passes or machine
+code of their own (scenegraph/_callee_code.py): those stages show under the
+kernel called from Python; ``--callee-code numba`` gives every callee its own,
+as numba does (the A/B comparison).
 
 Compile times are CPU-bound and single-threaded; CPU seconds are the steadier
 number on a loaded machine. Output of one run is one profile: compare runs
@@ -198,23 +205,6 @@ def _strip_inline() -> None:
     jit._compile_lazily = compile_lazily
 
 
-def _nested_without_module_passes(profile: Profile) -> None:
-    """Experiment (--nested-module-passes none): a library compiled inside
-    another function's compile (a callee) skips LLVM's module passes; only a
-    compile called from Python runs them, on everything it links (numba
-    otherwise runs them on every library, each time over all it links)."""
-    from numba.core import codegen
-
-    original = codegen.CPUCodeLibrary._optimize_final_module
-
-    def optimize_final_module(self):
-        if len(profile.stack) > 1:
-            return
-        original(self)
-
-    codegen.CPUCodeLibrary._optimize_final_module = optimize_final_module
-
-
 def run_child(args) -> int:
     """The profiled process (NUMBA_CACHE_DIR already empty)."""
     sys.path.insert(0, str(ROOT))
@@ -223,8 +213,6 @@ def run_child(args) -> int:
     profile.install()
     if args.no_inline:
         _strip_inline()
-    if args.nested_module_passes == "none":
-        _nested_without_module_passes(profile)
     import scenegraph as sg
     from scenegraph import _warmup
     from scenegraph.math import RigidTransform
@@ -247,7 +235,7 @@ def run_child(args) -> int:
         query_cpu[group] = time.process_time() - t
     result = {
         "query": args.query, "no_inline": args.no_inline,
-        "nested_module_passes": args.nested_module_passes,
+        "callee_code": args.callee_code,
         "process_cpu_s": time.process_time(), "wall_s": time.perf_counter() - started,
         "import_cpu_s": import_cpu, "query_cpu_s": query_cpu,
         "compile_cpu_s": sum(r["self_cpu_s"] for r in profile.functions.values()),
@@ -262,7 +250,8 @@ def run_child(args) -> int:
 def report(result: dict, top: int) -> None:
     """Prints the profile."""
     functions = result["functions"]
-    print(f"query {result['query']}{' (no inlining)' if result['no_inline'] else ''}: "
+    print(f"query {result['query']}{' (no inlining)' if result['no_inline'] else ''}"
+          f"{', callees as numba' if result.get('callee_code') == 'numba' else ''}: "
           f"process CPU {result['process_cpu_s']:.1f} s, wall {result['wall_s']:.1f} s "
           f"(load {result['load']:.1f}); compiling {result['compile_cpu_s']:.1f} s CPU in "
           f"{sum(r['compiles'] for r in functions.values())} compiles of "
@@ -315,9 +304,10 @@ def main(argv=None) -> int:
                         help="drop inline= from every kernel (attribution run)")
     parser.add_argument("--llvm-stages", action="store_true",
                         help="also time LLVM's stages per function (NUMBA_LLVM_PASS_TIMINGS=1)")
-    parser.add_argument("--nested-module-passes", choices=("full", "none"), default="full",
-                        help="experiment: 'none' skips LLVM's module passes in callees' "
-                             "libraries (only the kernel called from Python runs them)")
+    parser.add_argument("--callee-code", choices=("deferred", "numba"), default="deferred",
+                        help="'numba' gives every callee its own module passes and machine "
+                             "code at its compile, as numba does (SCENEGRAPH_DEFER_CALLEES=0; "
+                             "the library defers them, scenegraph/_callee_code.py)")
     parser.add_argument("--json", help="write the profile here")
     parser.add_argument("--keep-cache", help="compile into this folder (must be empty) and "
                         "keep it")
@@ -338,10 +328,11 @@ def main(argv=None) -> int:
         env.pop("NUMBA_DISABLE_JIT", None)
         if args.llvm_stages:
             env["NUMBA_LLVM_PASS_TIMINGS"] = "1"
+        if args.callee_code == "numba":
+            env["SCENEGRAPH_DEFER_CALLEES"] = "0"
         out = work / "profile.json"
         command = [sys.executable, str(pathlib.Path(__file__).resolve()), "--child", "--out",
-                   str(out), "--query", args.query,
-                   "--nested-module-passes", args.nested_module_passes] + (
+                   str(out), "--query", args.query, "--callee-code", args.callee_code] + (
                        ["--no-inline"] if args.no_inline else [])
         done = subprocess.run(command, env=env, cwd=ROOT)
         if done.returncode != 0:
