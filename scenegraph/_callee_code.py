@@ -107,20 +107,49 @@ class _Library(numba_codegen.JITCodeLibrary):
         self._codegen._check_llvm_bugs()
         self._raise_if_finalized()
         deferred = False
+        modules = []
         for library in self.linked_libraries():
             self._reload_init.update(library._reload_init)
             if is_deferred(library):
                 deferred = True
-                module = library.thin_module()
+                modules.append(library.thin_module())
             else:
-                module = library._get_module_for_linking()
-            self._final_module.link_in(module, preserve=True)
+                modules.append(library._get_module_for_linking())
+            self._final_module.link_in(modules[-1], preserve=True)
+        if deferred:
+            _link_missing(self._final_module, modules)
         self._optimize_final_module()
         self._final_module.verify()
         self._finalize_final_module()
         self._thin = None
         if deferred:
             _set_environments(self)
+
+
+def _link_missing(destination, modules) -> None:
+    """Links again each of `modules` that defines a function or global
+    `destination` only declares, until none does. LLVM's linker takes a
+    linkonce_odr definition from a module only if the destination refers to
+    it by then, and a module linked once each can come before the first
+    reference to it: a callee's body can be skipped because a finalized
+    library's module already defined its caller (its optimized copy, which
+    may not call it), and a later module then calls it (numba links each
+    library's callees into its own module, after the library itself)."""
+    defined = []
+    for module in modules:
+        names = {f.name for f in module.functions if not f.is_declaration}
+        names.update(g.name for g in module.global_variables if not g.is_declaration)
+        defined.append(names)
+    before = None
+    while True:
+        missing = {f.name for f in destination.functions if f.is_declaration}
+        missing.update(g.name for g in destination.global_variables if g.is_declaration)
+        again = [module for module, names in zip(modules, defined) if names & missing]
+        if not again or missing == before:
+            return
+        before = missing
+        for module in again:
+            destination.link_in(module, preserve=True)
 
 
 def _set_environments(library) -> None:

@@ -117,7 +117,7 @@ from numba.core import event as numba_event
 from numba.core import sigutils
 from numba.core.compiler_lock import global_compiler_lock
 
-from . import _callee_code
+import scenegraph._callee_code as _callee_code
 
 try:                    # POSIX: the cache index is merged under a file lock
     import fcntl
@@ -300,11 +300,12 @@ def _imports_of(path: str) -> tuple:
 
 @functools.lru_cache(maxsize=None)
 def module_closure(path: str) -> tuple:
-    """`path`, _jit.py and every source file of the package `path` imports,
-    transitively (absolute paths, sorted)."""
+    """`path`, _jit.py and every source file of the package either imports,
+    transitively (absolute paths, sorted): _jit imports _callee_code, which
+    decides how callees are linked."""
     path = os.path.abspath(path)
     seen = {path, os.path.abspath(__file__)}
-    todo = [path]
+    todo = [path, os.path.abspath(__file__)]    # _jit's own imports shape the code too
     while todo:
         for file in _imports_of(todo.pop()):
             if file not in seen:

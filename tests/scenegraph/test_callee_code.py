@@ -124,3 +124,15 @@ def test_a_deferred_callee_is_cached_only_once_it_has_machine_code(tmp_path):
     assert sum(again["top"]._cache_hits.values()) == 1
     assert sum(again["left"]._cache_hits.values()) == 1
     assert not again["leaf"].overloads
+
+
+def test_every_kernel_is_stamped_with_the_module_that_links_its_callees():
+    import os
+
+    import scenegraph
+    from scenegraph.math import math_kernels
+
+    closure = _jit.module_closure(os.path.abspath(math_kernels.__file__))
+    assert os.path.abspath(_callee_code.__file__) in closure
+    # the package's __init__ (which imports everything) is not in it
+    assert os.path.abspath(scenegraph.__file__) not in closure
