@@ -109,8 +109,6 @@ import numba
 import numpy as np
 from numba.core import caching
 from numba.np import numpy_support
-
-from . import _lazy_link, _nrt_cache
 from numba.core import errors as numba_errors
 from numba.core import types as numba_types
 from numba.core import event as numba_event
@@ -118,6 +116,8 @@ from numba.core import sigutils
 from numba.core.compiler_lock import global_compiler_lock
 
 import scenegraph._callee_code as _callee_code
+import scenegraph._lazy_link as _lazy_link
+import scenegraph._nrt_cache as _nrt_cache
 
 try:                    # POSIX: the cache index is merged under a file lock
     import fcntl

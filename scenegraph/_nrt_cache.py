@@ -46,7 +46,7 @@ def _file_name(codegen) -> str:
 
 
 def _load(codegen, name: str):
-    from . import _lazy_link
+    import scenegraph._lazy_link as _lazy_link
     for folder in _folders():
         path = os.path.join(folder, name)
         try:
