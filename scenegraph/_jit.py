@@ -78,10 +78,10 @@ Kernels take only contiguous float64 / int64 arrays and scalars so that each
 compiles exactly once.
 
 Calling a kernel through numba's dispatcher resolves the type of every
-argument on every call: about 0.1 µs per array, 0.2 µs per array inside a
-named tuple (2.4 µs for the 13 arrays of PackedHulls). ``entry_point`` hands
-out the compiled function for one fixed set of argument types, which skips
-that step (3.8 -> 1.1 µs for PackedShapes + PackedHulls). It checks nothing:
+argument on every call (more for arrays inside a named tuple: PackedHulls
+holds 13; docs/speed.md has the figures). ``entry_point`` hands out the
+compiled function for one fixed set of argument types, which skips that
+step. It checks nothing:
 an argument of another dtype, number of dimensions or layout is read as if it
 had the compiled one (wrong memory, possibly a crash). Hot paths use it only
 where every argument is built right there with fixed types, and keep the

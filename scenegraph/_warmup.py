@@ -163,8 +163,9 @@ def prepare_group(group: str) -> None:
 
 
 #: Meshes with at most this many vertices get their hulls built at context
-#: creation (prepare_hulls); Qhull takes ~10 ms on 20,000 points, seconds on
-#: millions, which a scene that only asks point queries should never pay.
+#: creation (prepare_hulls); larger ones at their first pair query: Qhull's
+#: time grows with the points (seconds on millions), which a scene that only
+#: asks point queries should never pay.
 EAGER_HULL_MAX_VERTICES = 20_000
 
 
