@@ -1,6 +1,6 @@
 """pack_shapes' per-row arrays (kind codes, inner balls, hull rows and the
 raw references into the hull arrays), built with array operations over the
-rows and each distinct hull's cached HullParts (issue 27).
+rows and each distinct hull's cached HullParts.
 
 Inner balls are closed forms: Sphere and Capsule r, Box and Ellipsoid their
 smallest parameter, Cylinder min(r, half length); a Convex cube of half
