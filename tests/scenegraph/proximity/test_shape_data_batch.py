@@ -1,6 +1,6 @@
 """ShapeData built in batches (shape_data_from_shapes: one pass per primitive
 kind) and kept on a Mesh or Convex between AssignRole and the first query
-(issue 27: the first query after registering a scene).
+(the first query after registering a scene).
 
 Expected values are closed forms of the shapes' parameters: a Box's params
 are its half sizes and its size their norm; a Capsule's size is r + L/2, a
