@@ -61,9 +61,16 @@ def _compiled():
     return object_code, bitcode, result.fndesc
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF objects: Linux builds")
+# Linux builds emit ELF objects; elsewhere (Mach-O, COFF) the loader takes
+# numba's own path, which the tests below expect there instead.
+ELF = sys.platform.startswith("linux")
+
+
 def test_elf_symbols_are_the_global_definitions_of_the_module():
     object_code, bitcode, fndesc = _compiled()
+    if not ELF:
+        assert _lazy_link.elf_defined_symbols(object_code) is None
+        return
     module = ll.parse_bitcode(bitcode)
     defined = {v.name for group in (module.functions, module.global_variables)
                for v in group if not v.is_declaration}
@@ -83,7 +90,6 @@ def test_data_that_is_not_an_elf_object_reads_as_none():
     assert _lazy_link.elf_defined_symbols(b"\x7fELF\x02\x01" + bytes(10)) is None  # cut short
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF objects: Linux builds")
 def test_a_cached_kernel_loads_unparsed_and_links_into_a_new_compile(tmp_path):
     (tmp_path / "kernels.py").write_text(KERNEL_MODULE)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
@@ -96,8 +102,10 @@ def test_a_cached_kernel_loads_unparsed_and_links_into_a_new_compile(tmp_path):
                            capture_output=True, text=True)
     assert probe.returncode == 0, probe.stderr
     # Loaded from the cache with no bitcode parsed, and it runs; the new
-    # kernel's compile parses it once to link it, and the result is right.
-    assert probe.stdout.split() == ["(1,", "0,", "3.0)", "1", "6.0"]
+    # kernel's compile parses it once to link it, and the result is right
+    # (numba's own load parses it at once where objects are not ELF).
+    assert probe.stdout.split() == (["(1,", "0,", "3.0)", "1", "6.0"] if ELF
+                                    else ["(1,", "1,", "3.0)", "1", "6.0"])
 
 
 @pytest.mark.parametrize("value", [
