@@ -119,22 +119,9 @@ def run_group(group: str) -> None:
         elif group == "point queries":
             query.ComputeSignedDistanceToPoint(np.array([0.01, 0.02, 0.03]), 0.05)
         else:
-            _contact_surfaces_of_every_pair(query)
-
-
-def _contact_surfaces_of_every_pair(query) -> None:
-    """The hydroelastic scene's contact surfaces (polygons, then triangles)
-    of every pair of its geometries, named instead of found by the
-    broadphase: the broadphase's compiled entry is the pair-queries group's
-    (pair_queries.query), which the helper process would otherwise compile
-    a second time, on its core, before these kernels."""
-    import scenegraph as sg
-    contact = query._engine()._contact_query()
-    n = len(contact._ids)
-    pairs = np.array([(a, b) for a in range(n) for b in range(a + 1, n)], dtype=np.int64)
-    for representation in (sg.HydroelasticContactRepresentation.kPolygon,
-                           sg.HydroelasticContactRepresentation.kTriangle):
-        contact._contact(query._poses(), representation, fallback=False, pairs=pairs)
+            for representation in (sg.HydroelasticContactRepresentation.kPolygon,
+                                   sg.HydroelasticContactRepresentation.kTriangle):
+                query.ComputeContactSurfaces(representation)
 
 
 #: The modules a group's first query imports, which `prepare_group` imports.
@@ -220,12 +207,7 @@ def prepare_pair_queries(inspector=None) -> None:
     creation, before `Simulator.Initialize`, and never as a spike inside the
     first `AdvanceTo`. With `inspector` (the scene's SceneGraphInspector),
     what its meshes' hulls will import too (prepare_hulls, every time). A
-    failure here is left for the real query to report. Not in the helper
-    process (SCENEGRAPH_WARMUP_HELPER): its warm-up scenes' contexts would
-    compile the pair queries there, which the process that started it is
-    compiling meanwhile; the helper compiles only the groups it claims."""
-    if os.environ.get("SCENEGRAPH_WARMUP_HELPER"):
-        return
+    failure here is left for the real query to report."""
     try:
         if inspector is not None:
             prepare_hulls(inspector)

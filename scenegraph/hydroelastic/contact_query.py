@@ -70,18 +70,13 @@ class ContactQuery:
         kind = compliance_of(value)
         return {"rigid": "rigid", "soft": "compliant"}.get(kind, "undefined")
 
-    def _contact(self, world_poses, representation, fallback: bool, pairs=None):
-        """(surfaces, refused row pairs, R, p) over the broadphase candidates,
-        or over `pairs` ((k, 2) rows) when given: the compile warm-up
-        (scenegraph._warmup) names its scene's pairs, so that it compiles the
-        contact kernels without the broadphase's compiled entry."""
+    def _contact(self, world_poses, representation, fallback: bool):
         from scenegraph.hydroelastic.calculator import (ContactSurfaceResult,
                                                         compute_contact_surface,
                                                         contact_surface_error_message)
         R, p, _ = self._scene.poses(world_poses)
         hydro = self._hydro_representations()
-        if pairs is None:
-            pairs = self._candidate_pairs(R, p)
+        pairs = self._candidate_pairs(R, p)
         ids = self._ids
         surfaces, refused = [], []
         for a, b in pairs.tolist():

@@ -57,30 +57,3 @@ def test_each_group_is_claimed_by_one_process(tmp_path, monkeypatch):
     assert not _warmup._claim(str(tmp_path), "pair queries")
     assert _warmup._claim(str(tmp_path), "hydroelastic")
     assert not _jit._claim("hydroelastic")
-
-
-def test_the_hydroelastic_group_in_the_helper_compiles_no_pair_query_kernel(monkeypatch):
-    # The helper process compiles the hydroelastic group while the first
-    # process compiles the pair queries: the group must not need their
-    # compiled entry (neither the broadphase's candidates nor the loading at
-    # context creation), or both cores compile it.
-    from scenegraph import _warmup
-    from scenegraph.hydroelastic import contact_kernels
-    from scenegraph.proximity.scene import ProximityScene
-
-    called = []
-
-    def refuse(what):
-        def call(*args, **kwargs):
-            called.append(what)     # (prepare_pair_queries swallows errors)
-            raise AssertionError(f"the hydroelastic warm-up called {what}")
-        return call
-
-    monkeypatch.setenv("SCENEGRAPH_WARMUP_HELPER", "1")
-    monkeypatch.setattr(_warmup, "_PREPARED", {"pair queries": False})
-    monkeypatch.setattr(_warmup, "prepare_group", refuse("prepare_group"))
-    monkeypatch.setattr(ProximityScene, "candidates", refuse("the broadphase"))
-    _warmup.run_group("hydroelastic")
-    assert called == []
-    assert contact_kernels.soft_rigid_polygons.signatures
-    assert contact_kernels.soft_soft_polygons.signatures
