@@ -45,6 +45,8 @@ from scenegraph.proximity.shape_data import ShapeData
 
 __all__ = ["ExactShape", "exact_pair", "exact_collides", "exact_mesh_bvh", "box_mesh_bvh"]
 
+_NO_VALUES = np.zeros((0, 10))      # exact_pairs' values when nothing is merged
+
 # Box corners: index = 4·(x>0) + 2·(y>0) + (z>0); faces outward (ccw).
 _BOX_FACES = np.array([[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4],
                        [2, 6, 3], [3, 6, 7], [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5]],
@@ -121,9 +123,9 @@ def _one_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB,
     R = np.ascontiguousarray(np.stack([np.asarray(R_WA, float), np.asarray(R_WB, float)]))
     p = np.ascontiguousarray(np.stack([np.asarray(p_WA, float).reshape(3),
                                        np.asarray(p_WB, float).reshape(3)]))
-    vals, points = exact_pairs(np.array([[0, 1]], dtype=np.int64), R, p, pack.kind, exact,
-                               pack.mesh, pack.params, float(max_distance), depths, collect,
-                               *pack.arrays)
+    vals, points, _ = exact_pairs(np.array([[0, 1]], dtype=np.int64), R, p, pack.kind, exact,
+                                  pack.mesh, pack.params, float(max_distance), depths, collect,
+                                  _NO_VALUES, 0, *pack.arrays)
     return vals[0], points
 
 

@@ -27,6 +27,11 @@ from scenegraph.proximity.compiled import layout
 #: The proximity property (group, name) that opts a Mesh in.
 EXACT_MESH_PROPERTY = ("proximity", "exact_mesh")
 
+# exact_pairs' merge writes its answer's columns (φ, p_WCa, p_WCb,
+# nhat_BA_W) into a pair query's values at layout.VALUE_PHI = 0, VALUE_CA =
+# 1, VALUE_CB = 4 and VALUE_NHAT = 7 (test_exact_mesh_queries checks they agree).
+_NO_VALUES = np.zeros((0, layout.NUM_VALUES))
+
 
 def is_exact_mesh(shape, properties) -> bool:
     """Whether a geometry opts in: a Mesh whose proximity properties hold
@@ -215,52 +220,44 @@ class ExactRows:
         FARTHER. With collect, returns (values, points): points (P,
         NUM_POINT_VALUES) every candidate of the deepest-point searches
         (pair index, depth, p_WCa, p_WCb)."""
+        pairs = np.ascontiguousarray(pairs, dtype=np.int64)
+        vals, points, _ = self._call(R, p, pairs, max_distance, depths, collect, _NO_VALUES, 0)
+        return (vals, points) if collect else vals
+
+    def _call(self, R, p, pairs, max_distance, depths, collect, values, merge):
+        """exact_pairs on the row pairs (K, 2) int64, the rows they hold with
+        an exact mesh packed first (see exact_pairs for values and merge)."""
         from scenegraph.proximity.compiled.exact_mesh_pairs import exact_pairs
         pack = self._pack
-        new = np.unique(pairs.ravel())
-        new = new[~pack.packed[new]]
-        if len(new):
-            pack.add([(int(r), self.shape(int(r))) for r in new])
-        vals, points = exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64),
-                                   np.ascontiguousarray(R, dtype=float),
-                                   np.ascontiguousarray(p, dtype=float), pack.kind, self.exact,
-                                   pack.mesh, pack.params, float(max_distance), bool(depths),
-                                   bool(collect), *pack.arrays)
-        return (vals, points) if collect else vals
+        if not pack.packed[pairs].all():
+            with_exact = self.exact[pairs[:, 0]] | self.exact[pairs[:, 1]]
+            new = np.unique(pairs[with_exact].ravel())
+            new = new[~pack.packed[new]]
+            if len(new):
+                pack.add([(int(r), self.shape(int(r))) for r in new])
+        return exact_pairs(pairs, np.ascontiguousarray(R, dtype=float),
+                           np.ascontiguousarray(p, dtype=float), pack.kind, self.exact,
+                           pack.mesh, pack.params, float(max_distance), bool(depths),
+                           bool(collect), values, merge, *pack.arrays)
 
     def patch(self, R, p, rows, values, flags: int, max_distance: float):
         """(rows, values) of a select/select_rows result with the pairs that
         hold an exact mesh re-answered exactly (module docstring); pairs no
         longer selected are dropped. values (K, ≥10) as pair_queries writes
         them under `flags` (FLAG_NEGATE: depths, the penetration query;
-        FLAG_IN_FRAMES: witnesses in the geometries' frames)."""
-        from scenegraph.proximity.compiled.exact_mesh_pairs import FARTHER, TOUCHING
+        FLAG_IN_FRAMES: witnesses in the geometries' frames). One compiled
+        call answers and merges them (exact_pairs' merge)."""
+        from scenegraph.proximity.compiled.exact_mesh_pairs import (MERGE, MERGE_IN_FRAMES,
+                                                                    MERGE_NEGATE)
         if not len(rows):
             return rows, values
-        mine = np.flatnonzero(self.exact[rows[:, 0]] | self.exact[rows[:, 1]])
-        if not len(mine):
-            return rows, values
         negate = bool(flags & layout.FLAG_NEGATE)
-        in_frames = bool(flags & layout.FLAG_IN_FRAMES)
-        vals = self.answers(R, p, rows[mine], 0.0 if negate else max_distance)
-        status = vals[:, 10]
-        keep = np.ones(len(rows), dtype=bool)
-        if negate:
-            drop = status != TOUCHING
-        else:
-            drop = (status == FARTHER) | (vals[:, 0] > max_distance)
-        keep[mine[drop]] = False
-        mine, vals = mine[~drop], vals[~drop]
-        values = np.array(values, copy=True)
-        values[mine, layout.VALUE_PHI] = (-vals[:, 0] + 0.0) if negate else vals[:, 0]
-        ca, cb = vals[:, 1:4], vals[:, 4:7]
-        if in_frames and len(mine):
-            a, b = rows[mine, 0], rows[mine, 1]
-            ca = np.einsum("kji,kj->ki", R[a], ca - p[a])
-            cb = np.einsum("kji,kj->ki", R[b], cb - p[b])
-        values[mine, layout.VALUE_CA:layout.VALUE_CA + 3] = ca
-        values[mine, layout.VALUE_CB:layout.VALUE_CB + 3] = cb
-        values[mine, layout.VALUE_NHAT:layout.VALUE_NHAT + 3] = vals[:, 7:10]
+        merge = (MERGE | (MERGE_NEGATE if negate else 0)
+                 | (MERGE_IN_FRAMES if flags & layout.FLAG_IN_FRAMES else 0))
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        values = np.array(values, dtype=float, order="C", copy=True)
+        _, _, keep = self._call(R, p, rows, 0.0 if negate else max_distance, True, False,
+                                values, merge)
         if keep.all():
             return rows, values
         return np.ascontiguousarray(rows[keep]), np.ascontiguousarray(values[keep])

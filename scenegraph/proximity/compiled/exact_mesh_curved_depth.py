@@ -20,7 +20,8 @@ import numpy as np
 
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.exact_mesh_depth import (_BETA, _distinct, _push, _take,
-                                                            _unique_edges, mesh_signed)
+                                                            _unique_edges, _write_answer,
+                                                            mesh_signed)
 from scenegraph.proximity.compiled.exact_mesh_kernels import (_DEPTH_STEPS, _seg_min, _seg_seg,
                                                               _slots_near_box, _support)
 from scenegraph.proximity.compiled.mesh_kernels import _signed_one
@@ -198,14 +199,5 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
             _take(best, d, cc[0:3], cc[3:6], g, 1.0, tie)
             if collect:
                 buf, nbuf = _push(buf, nbuf, q, -d, cc)
-    if best[0] > 0.0:
-        res[0] = -best[0]
-        for j in range(9):
-            res[1 + j] = best[1 + j]
-    else:
-        res[0] = 0.0
-        for r in range(3):
-            res[1 + r] = touch[r]
-            res[4 + r] = touch[r]
-            res[7 + r] = touch[3 + r]
+    _write_answer(best, res, touch, touch[3], touch[4], touch[5])
     return buf, nbuf

@@ -37,11 +37,11 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
-from scenegraph.proximity.compiled.exact_mesh_kernels import (_DEPTH_STEPS, _STACK,
-                                                              _dual_traversal, _seg_min,
+from scenegraph.proximity.compiled.exact_mesh_kernels import (_DEPTH_STEPS, _STACK, _seg_min,
                                                               _seg_tri_hit, mesh_seg_one)
 from scenegraph.proximity.compiled.mesh_kernels import _signed_one
 from scenegraph.proximity.compiled.packed_shapes import BOX
+from scenegraph.proximity.compiled.point_kernels import primitive_point
 
 __all__ = ["mesh_signed", "mesh_mesh_depth", "NUM_POINT_VALUES"]
 
@@ -157,12 +157,14 @@ def _unique_edges(faces, f0, tris, count):
 
 
 @njit(specialize_literals=False)
-def _vertices_inside(a, b, ids, R, t, inverse, tri, pseudo, node_f, node_i, tri_id, vertices,
-                     faces, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f, sd, cand_k, cand_d2):
+def _vertices_inside(a, b, ids, R, t, inverse, is_box, box, tri, pseudo, node_f, node_i,
+                     tri_id, vertices, faces, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f, sd,
+                     cand_k, cand_d2):
     """The vertices of mesh a inside closed mesh b, a posed in b's frame by
     X = R v + t (or R^T (v − t) when `inverse`): rows (n, 8) = (local
     vertex, φ_b, nearest point (3), gradient (3), in b's frame), ascending by
-    vertex. Only the vertices that can be inside are measured: those of a's
+    vertex. When is_box, b is a Box of half sizes `box` (3,): φ_b is its
+    closed form (point_kernels.primitive_point), not its mesh's. Only the vertices that can be inside are measured: those of a's
     crossing triangles `ids` (local triangle indices), then their
     neighbours through edges of no crossing triangle (such an edge does not
     cross b's surface, so inside spreads along it), and each component of a
@@ -199,8 +201,8 @@ def _vertices_inside(a, b, ids, R, t, inverse, tri, pseudo, node_f, node_i, tri_
                     out = True
             if out:
                 continue
-        rows, n, qt = _measure(u, X, b, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
-                               sd, rows, n, queue, qt, cand_k, cand_d2)
+        rows, n, qt = _measure(u, X, b, is_box, box, tri, pseudo, node_f, node_i, tri_id,
+                               mesh_i, mesh_f, sd, rows, n, queue, qt, cand_k, cand_d2)
     qh = 0
     while qh < qt:
         v = queue[qh]
@@ -211,8 +213,8 @@ def _vertices_inside(a, b, ids, R, t, inverse, tri, pseudo, node_f, node_i, tri_
                 continue
             seen[u] = True
             _posed(vertices, va0 + u, R, t, inverse, X)
-            rows, n, qt = _measure(u, X, b, tri, pseudo, node_f, node_i, tri_id, mesh_i,
-                                   mesh_f, sd, rows, n, queue, qt, cand_k, cand_d2)
+            rows, n, qt = _measure(u, X, b, is_box, box, tri, pseudo, node_f, node_i, tri_id,
+                                   mesh_i, mesh_f, sd, rows, n, queue, qt, cand_k, cand_d2)
     row_of = np.full(nv, -1, dtype=np.int64)
     for i in range(n):
         row_of[int(rows[i, 0])] = i
@@ -238,12 +240,17 @@ def _posed(vertices, v, R, t, inverse, X):
 
 
 @njit(specialize_literals=False)
-def _measure(u, X, b, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, sd, rows, n, queue,
-             qt, cand_k, cand_d2):
-    """φ_b at vertex u (posed at X): cached in sd; inside, a row and a
-    queue entry (_vertices_inside). Returns (rows, n, qt)."""
-    d, qx, qy, qz, gx, gy, gz = mesh_signed(X[0], X[1], X[2], b, tri, pseudo, node_f, node_i,
-                                            tri_id, mesh_i, mesh_f, cand_k, cand_d2)
+def _measure(u, X, b, is_box, box, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, sd,
+             rows, n, queue, qt, cand_k, cand_d2):
+    """φ_b at vertex u (posed at X; b a Box of half sizes box when is_box):
+    cached in sd; inside, a row and a queue entry (_vertices_inside).
+    Returns (rows, n, qt)."""
+    if is_box:
+        r = primitive_point(BOX, box[0], box[1], box[2], X[0], X[1], X[2])
+        d, qx, qy, qz, gx, gy, gz = r[0], r[1], r[2], r[3], r[4], r[5], r[6]
+    else:
+        d, qx, qy, qz, gx, gy, gz = mesh_signed(X[0], X[1], X[2], b, tri, pseudo, node_f,
+                                                node_i, tri_id, mesh_i, mesh_f, cand_k, cand_d2)
     sd[u] = d
     if d < 0.0:
         if n == rows.shape[0]:
@@ -261,23 +268,22 @@ def _measure(u, X, b, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f, sd, r
 
 
 @njit(specialize_literals=False)
-def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, node_f, node_i,
-                    obbs, vertices, faces, normals, vadj_ptr, vadj, comp, comp_rep, mesh_i,
-                    mesh_f, res, collect, q, buf, nbuf, cand_k, cand_d2):
+def mesh_mesh_depth(s, so, R, t, box, is_box, xm, slots, tri, pseudo, tri_id, node_f, node_i,
+                    vertices, faces, normals, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f,
+                    res, collect, q, buf, nbuf, cand_k, cand_d2):
     """Deepest point of exact mesh s (M) and mesh so (O, posed in M by R, t;
     a Box of half sizes `box` when is_box) that overlap (module docstring);
     xm (3,): a point where the surfaces meet (the answer when no candidate
-    is inside: φ = 0 there, the normal against M's first crossing face).
+    is inside: φ = 0 there, the normal against M's first crossing face);
+    slots (K, 2): the leaf slots (M's, O's) of every pair of crossing
+    triangles (exact_mesh_kernels._dual_traversal's crossings, any order).
     Writes res[0:10]; returns (buf, nbuf)."""
-    t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
+    t0, t1 = mesh_i[s, 0], mesh_i[s, 1]
     v0, v1 = mesh_i[s, 4], mesh_i[s, 5]
-    u0, u1, n0, n1 = mesh_i[so, 0], mesh_i[so, 1], mesh_i[so, 2], mesh_i[so, 3]
+    u0, u1 = mesh_i[so, 0], mesh_i[so, 1]
     w0, w1 = mesh_i[so, 4], mesh_i[so, 5]
     # Original triangle numbering starts at the mesh's first packed row
     # (faces and normals are packed like tri, one row per triangle).
-    slots = _dual_traversal(tri[t0:t1], node_f[m0:m1], node_i[m0:m1], balls[t0:t1],
-                            obbs[m0:m1], tri[u0:u1], node_f[n0:n1], node_i[n0:n1],
-                            balls[u0:u1], obbs[n0:n1], R, t, 2, 0.0)[4]
     K = slots.shape[0]
     tie = max(mesh_f[s, 0], mesh_f[so, 0])
     cm_ids = np.empty(K, dtype=np.int64)
@@ -299,9 +305,9 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, no
     sd_m = np.full(v1 - v0, np.nan)
     # Vertices of O inside M, then of M inside O (by O's mesh), each in
     # ascending order.
-    inside = _vertices_inside(so, s, co_ids, R, t, False, tri, pseudo, node_f, node_i, tri_id,
-                              vertices, faces, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f,
-                              sd_o, cand_k, cand_d2)
+    inside = _vertices_inside(so, s, co_ids, R, t, False, False, box, tri, pseudo, node_f,
+                              node_i, tri_id, vertices, faces, vadj_ptr, vadj, comp, comp_rep,
+                              mesh_i, mesh_f, sd_o, cand_k, cand_d2)
     for i in range(inside.shape[0]):
         _posed(vertices, w0 + int(inside[i, 0]), R, t, False, X)
         d = inside[i, 1]
@@ -312,9 +318,9 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, no
             for r in range(3):
                 c[r], c[3 + r] = N[r], X[r]
             buf, nbuf = _push(buf, nbuf, q, -d, c)
-    inside = _vertices_inside(s, so, cm_ids, R, t, True, tri, pseudo, node_f, node_i, tri_id,
-                              vertices, faces, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f,
-                              sd_m, cand_k, cand_d2)
+    inside = _vertices_inside(s, so, cm_ids, R, t, True, is_box, box, tri, pseudo, node_f,
+                              node_i, tri_id, vertices, faces, vadj_ptr, vadj, comp, comp_rep,
+                              mesh_i, mesh_f, sd_m, cand_k, cand_d2)
     for i in range(inside.shape[0]):
         v = v0 + int(inside[i, 0])
         d = inside[i, 1]
@@ -393,17 +399,27 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, tri, pseudo, tri_id, balls, no
             _take(best, d, c[0:3], c[3:6], g, -1.0, tie)
             if collect:
                 buf, nbuf = _push(buf, nbuf, q, -d, c)
+    _write_answer(best, res, xm, -normals[t0 + k0, 0], -normals[t0 + k0, 1],
+                  -normals[t0 + k0, 2])
+    return buf, nbuf
+
+
+@njit(specialize_literals=False)
+def _write_answer(best, res, x, nx, ny, nz):
+    """The deepest-point search's answer to res[0:10]: the best candidate
+    (best = (depth, p_MCm, p_MCo, nhat_OM), φ = −depth) when one is inside
+    (depth > 0), else φ = 0 at the point x (3,) where the surfaces meet,
+    with nhat_OM = (nx, ny, nz)."""
     if best[0] > 0.0:
         res[0] = -best[0]
         for j in range(9):
             res[1 + j] = best[1 + j]
     else:
         res[0] = 0.0
+        res[7], res[8], res[9] = nx, ny, nz
         for r in range(3):
-            res[1 + r] = xm[r]
-            res[4 + r] = xm[r]
-            res[7 + r] = -normals[t0 + k0, r]
-    return buf, nbuf
+            res[1 + r] = x[r]
+            res[4 + r] = x[r]
 
 
 @njit(specialize_literals=False)

@@ -273,9 +273,11 @@ def tri_tri_sep(TA, TB, out, work, separated):
 
 
 @njit(specialize_literals=False)
-def _posed_box(node_f, n, R, t, out):
-    """Node n's box (node_f[n, 0:6], in B) posed in A by (R, t), re-boxed
-    conservatively, to out[0:6]."""
+def _pose_node(node_f, obbs, n, R, t, boxes, posed_obbs):
+    """Node n of B posed in A by (R, t), once per traversal: its box
+    (node_f[n, 0:6], in B) re-boxed conservatively to boxes[n, 0:6], and
+    its oriented box's centre and axes (obbs[n, 0:12]) to posed_obbs[n, 0:12]
+    (the half extents obbs[n, 12:15] need no posing)."""
     for r in range(3):
         c = 0.0
         h = 0.0
@@ -284,8 +286,14 @@ def _posed_box(node_f, n, R, t, out):
             hj = 0.5 * (node_f[n, 3 + j] - node_f[n, j])
             c += R[r, j] * cj
             h += abs(R[r, j]) * hj
-        out[r] = c + t[r] - h
-        out[3 + r] = c + t[r] + h
+        boxes[n, r] = c + t[r] - h
+        boxes[n, 3 + r] = c + t[r] + h
+    for v in range(4):
+        x, y, z = obbs[n, 3 * v], obbs[n, 3 * v + 1], obbs[n, 3 * v + 2]
+        for r in range(3):
+            posed_obbs[n, 3 * v + r] = R[r, 0] * x + R[r, 1] * y + R[r, 2] * z
+    for r in range(3):
+        posed_obbs[n, r] += t[r]
 
 
 @njit(specialize_literals=False)
@@ -346,22 +354,22 @@ def _axis_gap(TA, TB, ux, uy, uz):
 
 
 @njit(specialize_literals=False)
-def _obb_gap(OA, a, OB, b, R, t):
+def _obb_gap(OA, a, OB, PB, b):
     """A lower bound [m] of the distance between what oriented boxes OA[a]
-    and OB[b] (TriangleMeshBvh.node_obbs rows; B's posed in A by R, t)
-    hold: the largest gap along the six face normals of the two boxes
-    (0 when none separates). No arrays are made (it runs per leaf pair)."""
-    cx, cy, cz = OB[b, 0], OB[b, 1], OB[b, 2]
-    dx = R[0, 0] * cx + R[0, 1] * cy + R[0, 2] * cz + t[0] - OA[a, 0]
-    dy = R[1, 0] * cx + R[1, 1] * cy + R[1, 2] * cz + t[1] - OA[a, 1]
-    dz = R[2, 0] * cx + R[2, 1] * cy + R[2, 2] * cz + t[2] - OA[a, 2]
-    # B's axes (rows) in A.
-    b0x, b0y, b0z = _rotated(R, OB[b, 3], OB[b, 4], OB[b, 5])
-    b1x, b1y, b1z = _rotated(R, OB[b, 6], OB[b, 7], OB[b, 8])
-    b2x, b2y, b2z = _rotated(R, OB[b, 9], OB[b, 10], OB[b, 11])
+    and OB[b] (TriangleMeshBvh.node_obbs rows) hold, B's centre and axes
+    posed in A in PB[b, 0:12] (_pose_node): in A's frame, A's box lies in
+    [−ha, ha] and B in the box of its extents along A's axes, so the two
+    boxes' distance (per axis gaps, combined) bounds it; likewise in B's
+    frame; the larger of the two (0 when both overlap). No arrays are made
+    (it runs per node pair)."""
+    dx = PB[b, 0] - OA[a, 0]
+    dy = PB[b, 1] - OA[a, 1]
+    dz = PB[b, 2] - OA[a, 2]
+    b0x, b0y, b0z = PB[b, 3], PB[b, 4], PB[b, 5]
+    b1x, b1y, b1z = PB[b, 6], PB[b, 7], PB[b, 8]
+    b2x, b2y, b2z = PB[b, 9], PB[b, 10], PB[b, 11]
     hb0, hb1, hb2 = OB[b, 12], OB[b, 13], OB[b, 14]
     ha0, ha1, ha2 = OA[a, 12], OA[a, 13], OA[a, 14]
-    gap = 0.0
     # C[i, j] = |a_i · b_j|, row by row along A's axes.
     a0x, a0y, a0z = OA[a, 3], OA[a, 4], OA[a, 5]
     a1x, a1y, a1z = OA[a, 6], OA[a, 7], OA[a, 8]
@@ -375,26 +383,19 @@ def _obb_gap(OA, a, OB, b, R, t):
     c20 = abs(a2x * b0x + a2y * b0y + a2z * b0z)
     c21 = abs(a2x * b1x + a2y * b1y + a2z * b1z)
     c22 = abs(a2x * b2x + a2y * b2y + a2z * b2z)
-    gap = max(gap, abs(a0x * dx + a0y * dy + a0z * dz) - ha0
-              - (hb0 * c00 + hb1 * c01 + hb2 * c02))
-    gap = max(gap, abs(a1x * dx + a1y * dy + a1z * dz) - ha1
-              - (hb0 * c10 + hb1 * c11 + hb2 * c12))
-    gap = max(gap, abs(a2x * dx + a2y * dy + a2z * dz) - ha2
-              - (hb0 * c20 + hb1 * c21 + hb2 * c22))
-    gap = max(gap, abs(b0x * dx + b0y * dy + b0z * dz) - hb0
-              - (ha0 * c00 + ha1 * c10 + ha2 * c20))
-    gap = max(gap, abs(b1x * dx + b1y * dy + b1z * dz) - hb1
-              - (ha0 * c01 + ha1 * c11 + ha2 * c21))
-    gap = max(gap, abs(b2x * dx + b2y * dy + b2z * dz) - hb2
-              - (ha0 * c02 + ha1 * c12 + ha2 * c22))
-    return gap
-
-
-@njit(specialize_literals=False)
-def _rotated(R, x, y, z):
-    """R (x, y, z)."""
-    return (R[0, 0] * x + R[0, 1] * y + R[0, 2] * z, R[1, 0] * x + R[1, 1] * y + R[1, 2] * z,
-            R[2, 0] * x + R[2, 1] * y + R[2, 2] * z)
+    g0 = max(abs(a0x * dx + a0y * dy + a0z * dz) - ha0 - (hb0 * c00 + hb1 * c01 + hb2 * c02),
+             0.0)
+    g1 = max(abs(a1x * dx + a1y * dy + a1z * dz) - ha1 - (hb0 * c10 + hb1 * c11 + hb2 * c12),
+             0.0)
+    g2 = max(abs(a2x * dx + a2y * dy + a2z * dz) - ha2 - (hb0 * c20 + hb1 * c21 + hb2 * c22),
+             0.0)
+    h0 = max(abs(b0x * dx + b0y * dy + b0z * dz) - hb0 - (ha0 * c00 + ha1 * c10 + ha2 * c20),
+             0.0)
+    h1 = max(abs(b1x * dx + b1y * dy + b1z * dz) - hb1 - (ha0 * c01 + ha1 * c11 + ha2 * c21),
+             0.0)
+    h2 = max(abs(b2x * dx + b2y * dy + b2z * dz) - hb2 - (ha0 * c02 + ha1 * c12 + ha2 * c22),
+             0.0)
+    return math.sqrt(max(g0 * g0 + g1 * g1 + g2 * g2, h0 * h0 + h1 * h1 + h2 * h2))
 
 
 @njit(specialize_literals=False)
@@ -417,20 +418,27 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
     mode 2 (crossings): every pair of crossing triangles (an edge of one
       meets the other; triangles with a side-of-plane separation skipped):
       returns (0, zeros, −1, −1, (K, 2) leaf slots (A's, B's)).
+    mode 3 (nearest, then crossings): mode 0 until a pair at distance 0 is
+      found, then mode 2 over what is left — nothing mode 2 would collect
+      was passed over (mode 0 prunes only what has a positive gap): returns
+      mode 0's answer, the crossings found (mode 2's set, in another order)
+      when d² = 0.
     """
+    collecting = mode == 2
     best = bound2
     out = np.zeros(6)
     cand = np.empty(6)
     work = np.empty(6)
     sa, sb = -1, -1
-    found = np.empty((64 if mode == 2 else 0, 2), dtype=np.int64)
+    found = np.empty((64 if mode >= 2 else 0, 2), dtype=np.int64)
     k = 0
     # B's triangles posed in A (corners 0:9, unit normal 9:12, centroid
     # 12:15), each leaf at its first visit.
     TB = np.empty((triB.shape[0], 15))
     posed = np.zeros(nodeB_i.shape[0], dtype=np.bool_)
-    # B's node boxes posed in A, each at its first use.
+    # B's node boxes and oriented boxes posed in A, each at its first use.
     boxes = np.empty((nodeB_i.shape[0], 6))
+    pobbs = np.empty((nodeB_i.shape[0], 12))
     boxed = np.zeros(nodeB_i.shape[0], dtype=np.bool_)
     st_a = np.empty(_STACK, dtype=np.int64)
     st_b = np.empty(_STACK, dtype=np.int64)
@@ -441,16 +449,16 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
         sp -= 1
         na, nb = st_a[sp], st_b[sp]
         if not boxed[nb]:
-            _posed_box(nodeB_f, nb, R, t, boxes[nb])
+            _pose_node(nodeB_f, obbB, nb, R, t, boxes, pobbs)
             boxed[nb] = True
         boxB = boxes[nb]
         g = _box_gap2(nodeA_f, na, boxB)
-        if (mode == 2 and g > 0.0) or (mode != 2 and g > best):
+        if (collecting and g > 0.0) or (not collecting and g > best):
             continue
         leaf_a = nodeA_i[na, 0] < 0
         leaf_b = nodeB_i[nb, 0] < 0
-        go = _obb_gap(obbA, na, obbB, nb, R, t)
-        if (mode == 2 and go > 0.0) or (mode != 2 and go * go > best):
+        go = _obb_gap(obbA, na, obbB, pobbs, nb)
+        if (collecting and go > 0.0) or (not collecting and go * go > best):
             continue
         if leaf_a and leaf_b:
             s0, cnt = nodeB_i[nb, 2], nodeB_i[nb, 3]
@@ -474,18 +482,17 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                                         + R[r, 2] * triB[j, 11])
             # B's leaf box posed in A: a triangle of A whose ball misses it by
             # more than the bound meets none of the leaf's triangles.
-            cbx, cby, cbz = _rotated(R, obbB[nb, 0], obbB[nb, 1], obbB[nb, 2])
-            cbx, cby, cbz = cbx + t[0], cby + t[1], cbz + t[2]
-            u0x, u0y, u0z = _rotated(R, obbB[nb, 3], obbB[nb, 4], obbB[nb, 5])
-            u1x, u1y, u1z = _rotated(R, obbB[nb, 6], obbB[nb, 7], obbB[nb, 8])
-            u2x, u2y, u2z = _rotated(R, obbB[nb, 9], obbB[nb, 10], obbB[nb, 11])
+            cbx, cby, cbz = pobbs[nb, 0], pobbs[nb, 1], pobbs[nb, 2]
+            u0x, u0y, u0z = pobbs[nb, 3], pobbs[nb, 4], pobbs[nb, 5]
+            u1x, u1y, u1z = pobbs[nb, 6], pobbs[nb, 7], pobbs[nb, 8]
+            u2x, u2y, u2z = pobbs[nb, 9], pobbs[nb, 10], pobbs[nb, 11]
             for i in range(nodeA_i[na, 2], nodeA_i[na, 2] + nodeA_i[na, 3]):
                 ex, ey, ez = ballA[i, 0] - cbx, ballA[i, 1] - cby, ballA[i, 2] - cbz
                 e0 = max(abs(ex * u0x + ey * u0y + ez * u0z) - obbB[nb, 12], 0.0)
                 e1 = max(abs(ex * u1x + ey * u1y + ez * u1z) - obbB[nb, 13], 0.0)
                 e2 = max(abs(ex * u2x + ey * u2y + ez * u2z) - obbB[nb, 14], 0.0)
                 gr = math.sqrt(e0 * e0 + e1 * e1 + e2 * e2) - ballA[i, 3]
-                if gr > 0.0 and (mode == 2 or gr * gr > best):
+                if gr > 0.0 and (collecting or gr * gr > best):
                     continue
                 TA = triA[i]
                 for q in range(cnt):
@@ -495,7 +502,7 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                     dy = ballA[i, 1] - T[13]
                     dz = ballA[i, 2] - T[14]
                     gb = math.sqrt(dx * dx + dy * dy + dz * dz) - ballA[i, 3] - ballB[j, 3]
-                    if mode == 2:
+                    if collecting:
                         if gb > 0.0:
                             continue
                         ga, sep_a = _plane_gap(T, TA)
@@ -504,12 +511,7 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                         gc, sep_b = _plane_gap(TA, T)
                         if sep_b or not _crossing(TA, T, work):
                             continue
-                        if k == found.shape[0]:
-                            bigger = np.empty((2 * k, 2), dtype=np.int64)
-                            bigger[:k] = found
-                            found = bigger
-                        found[k, 0], found[k, 1] = i, j
-                        k += 1
+                        found, k = _append_pair(found, k, i, j)
                         continue
                     if gb > 0.0 and gb * gb > best:
                         continue
@@ -531,6 +533,10 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                             out[m] = cand[m]
                         if best == 0.0 and mode == 1:
                             return best, out, sa, sb, found[:0]
+                        if best == 0.0 and mode == 3:
+                            collecting = True
+                            if not (sep_a or sep_b) and _crossing(TA, T, work):
+                                found, k = _append_pair(found, k, i, j)
             continue
         if sp + 2 > _STACK:
             raise RuntimeError("exact_mesh_kernels: dual tree traversal stack overflow")
@@ -541,16 +547,16 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
             size_b = max(size_b, boxB[3 + j] - boxB[j])
         if not leaf_a and (leaf_b or size_a >= size_b):
             c0, c1 = nodeA_i[na, 0], nodeA_i[na, 1]
-            if mode != 2 and _box_gap2(nodeA_f, c0, boxB) < _box_gap2(nodeA_f, c1, boxB):
+            if not collecting and _box_gap2(nodeA_f, c0, boxB) < _box_gap2(nodeA_f, c1, boxB):
                 c0, c1 = c1, c0
             st_a[sp], st_b[sp] = c0, nb
             st_a[sp + 1], st_b[sp + 1] = c1, nb
         else:
             c0, c1 = nodeB_i[nb, 0], nodeB_i[nb, 1]
-            if mode != 2:
+            if not collecting:
                 for c in (c0, c1):
                     if not boxed[c]:
-                        _posed_box(nodeB_f, c, R, t, boxes[c])
+                        _pose_node(nodeB_f, obbB, c, R, t, boxes, pobbs)
                         boxed[c] = True
                 if _box_gap2(nodeA_f, na, boxes[c0]) < _box_gap2(nodeA_f, na, boxes[c1]):
                     c0, c1 = c1, c0
@@ -558,6 +564,17 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
             st_a[sp + 1], st_b[sp + 1] = na, c1
         sp += 2
     return best, out, sa, sb, found[:k].copy()
+
+
+@njit(specialize_literals=False)
+def _append_pair(found, k, i, j):
+    """found[k] = (i, j), doubling found when full: (found, k + 1)."""
+    if k == found.shape[0]:
+        bigger = np.empty((2 * k, 2), dtype=np.int64)
+        bigger[:k] = found
+        found = bigger
+    found[k, 0], found[k, 1] = i, j
+    return found, k + 1
 
 
 @njit(specialize_literals=False)

@@ -53,13 +53,17 @@ from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CYLINDER,
                                                           SPHERE)
 
 __all__ = ["exact_pairs", "APART", "FARTHER", "TOUCHING", "OVERLAP", "NUM_EXACT_VALUES",
-           "NUM_POINT_VALUES"]
+           "NUM_POINT_VALUES", "MERGE", "MERGE_NEGATE", "MERGE_IN_FRAMES"]
 
 APART = 0
 FARTHER = 1
 TOUCHING = 2
 OVERLAP = 3
 NUM_EXACT_VALUES = 11
+#: exact_pairs' merge flags (0: no merge).
+MERGE = 1
+MERGE_NEGATE = 2
+MERGE_IN_FRAMES = 4
 _BETA = 3.0
 
 
@@ -104,14 +108,18 @@ def _inside(x, y, z, s, tri, node_f, node_i, mesh_i):
 
 
 @njit(specialize_literals=False)
-def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_id, balls,
-                 node_f, node_i, obbs, vertices, normals, mesh_i, mesh_f, res, touch, lo, hi,
-                 cand_k, cand_d2):
+def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, depths, tri, pseudo, tri_id,
+                 balls, node_f, node_i, obbs, vertices, normals, mesh_i, mesh_f, res, touch, lo,
+                 hi, cand_k, cand_d2):
     """The pair of exact mesh row m and row o, posed in M by R (3, 3), t (3,):
-    res[0:10] = (φ, p_MCm, p_MCo, nhat_OM), returns the status. For an
-    OVERLAP, touch (6,) gets a point where the surfaces meet and (a curved
-    primitive's) nhat_OM there, lo, hi (3,) a curved primitive's box in M
-    (exact_mesh_depth's inputs)."""
+    res[0:10] = (φ, p_MCm, p_MCo, nhat_OM), returns (status, crossings).
+    For an OVERLAP, touch (6,) gets a point where the surfaces meet and (a
+    curved primitive's) nhat_OM there, lo, hi (3,) a curved primitive's box
+    in M, and against a polytope or mesh, with `depths`, crossings (K, 2)
+    the leaf slots of every pair of crossing triangles (exact_mesh_depth's
+    inputs; the nearest-pair traversal goes on collecting them from its
+    first contact: _dual_traversal's mode 3); else crossings is empty."""
+    none = np.empty((0, 2), dtype=np.int64)
     s = mesh[m]
     t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
     v0, v1 = mesh_i[s, 4], mesh_i[s, 5]
@@ -120,14 +128,14 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
     if so >= 0:                     # a polytope or another mesh: triangles
         u0, u1, n0, n1 = mesh_i[so, 0], mesh_i[so, 1], mesh_i[so, 2], mesh_i[so, 3]
         bound2 = max_distance * max_distance if max_distance < np.inf else np.inf
-        d2, out, found, _, _ = _dual_traversal(tri[t0:t1], node_f[m0:m1], node_i[m0:m1],
-                                           balls[t0:t1], obbs[m0:m1], tri[u0:u1],
-                                           node_f[n0:n1], node_i[n0:n1], balls[u0:u1],
-                                           obbs[n0:n1], R, t, 1, bound2)
+        d2, out, found, _, crossings = _dual_traversal(
+            tri[t0:t1], node_f[m0:m1], node_i[m0:m1], balls[t0:t1], obbs[m0:m1], tri[u0:u1],
+            node_f[n0:n1], node_i[n0:n1], balls[u0:u1], obbs[n0:n1], R, t, 3 if depths else 1,
+            bound2)
         for j in range(3):
             touch[j] = out[j] if found >= 0 else vertices[v0, j]
         if found >= 0 and d2 == 0.0:
-            return OVERLAP
+            return OVERLAP, crossings
         # Containment: a vertex of one inside the other.
         w0 = mesh_i[so, 4]
         x = vertices[w0, 0]
@@ -137,23 +145,23 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
                    R[1, 0] * x + R[1, 1] * y + R[1, 2] * z + t[1],
                    R[2, 0] * x + R[2, 1] * y + R[2, 2] * z + t[2], s, tri, node_f, node_i,
                    mesh_i):
-            return OVERLAP
+            return OVERLAP, none
         x = vertices[v0, 0] - t[0]
         y = vertices[v0, 1] - t[1]
         z = vertices[v0, 2] - t[2]
         if _inside(R[0, 0] * x + R[1, 0] * y + R[2, 0] * z,
                    R[0, 1] * x + R[1, 1] * y + R[2, 1] * z,
                    R[0, 2] * x + R[1, 2] * y + R[2, 2] * z, so, tri, node_f, node_i, mesh_i):
-            return OVERLAP
+            return OVERLAP, none
         if found < 0:
-            return FARTHER
+            return FARTHER, none
         d = math.sqrt(d2)
         res[0] = d
         for j in range(6):
             res[1 + j] = out[j]
         for j in range(3):
             res[7 + j] = (out[j] - out[3 + j]) / d
-        return APART
+        return APART, none
     a, b, c = params[o, 0], params[o, 1], params[o, 2]
     if ko == HALFSPACE:
         best = np.inf
@@ -170,8 +178,8 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
             res[4 + j] = vertices[kbest, j] - best * R[j, 2]
             res[7 + j] = R[j, 2]
         if best <= 0.0:
-            return TOUCHING
-        return APART if best <= max_distance else FARTHER
+            return TOUCHING, none
+        return (APART if best <= max_distance else FARTHER), none
     d_c, qx, qy, qz, gx, gy, gz = mesh_signed(t[0], t[1], t[2], s, tri, pseudo, node_f,
                                                node_i, tri_id, mesh_i, mesh_f, cand_k, cand_d2)
     if ko == SPHERE:
@@ -181,8 +189,8 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
         res[4], res[5], res[6] = t[0] - a * gx, t[1] - a * gy, t[2] - a * gz
         res[7], res[8], res[9] = -gx, -gy, -gz
         if phi <= 0.0:
-            return TOUCHING
-        return APART if phi <= max_distance else FARTHER
+            return TOUCHING, none
+        return (APART if phi <= max_distance else FARTHER), none
     # A Capsule, Cylinder or Ellipsoid.
     _prim_box(ko, a, b, c, R, t, lo, hi)
     if d_c <= 0.0:
@@ -190,7 +198,7 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
             touch[j] = t[j]
             touch[3 + j] = 0.0
         touch[5] = 1.0
-        return OVERLAP
+        return OVERLAP, none
     phi, out, k = mesh_primitive_nearest(tri[t0:t1], node_f[m0:m1], node_i[m0:m1],
                                          tri_id[t0:t1], ko, a, b, c, R, t, lo, hi,
                                          _bounding_radius(ko, a, b, c),
@@ -199,30 +207,42 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, tri, pseudo, tri_
         for j in range(3):
             touch[j] = out[j]
             touch[3 + j] = -normals[t0 + k, j]
-        return OVERLAP
+        return OVERLAP, none
     if not phi < np.inf or phi > max_distance:
-        return FARTHER
+        return FARTHER, none
     res[0] = phi
     for j in range(6):
         res[1 + j] = out[j]
     for j in range(3):
         res[7 + j] = (out[j] - out[3 + j]) / phi
-    return APART
+    return APART, none
 
 
 @njit(specialize_literals=False)
-def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, collect, tri,
-                pseudo, tri_id, balls, node_f, node_i, obbs, vertices, faces, normals, vadj_ptr,
-                vadj, comp, comp_rep, mesh_i, mesh_f):
+def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, collect, values,
+                merge, tri, pseudo, tri_id, balls, node_f, node_i, obbs, vertices, faces,
+                normals, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f):
     """The pairs (K, 2) of rows (each with at least one exact mesh) at
     poses R (n, 3, 3), p (n, 3) in W: ((K, NUM_EXACT_VALUES), (P,
-    NUM_POINT_VALUES)) (module docstring). max_distance [m]: pairs known to
-    be farther are FARTHER (their search stops at that bound; inf measures
-    every pair). depths: overlapping pairs get their deepest point
+    NUM_POINT_VALUES), keep) (module docstring). max_distance [m]: pairs
+    known to be farther are FARTHER (their search stops at that bound; inf
+    measures every pair). depths: overlapping pairs get their deepest point
     (TOUCHING), else they stay OVERLAP. collect: list every candidate point
-    of those searches (else the second array is empty)."""
+    of those searches (else the second array is empty).
+
+    merge (0: none, keep empty): `pairs` are a pair query's selected rows
+    (any shapes) and values (K, ≥ 10) its answers (φ, p_WCa, p_WCb,
+    nhat_BA_W), updated in place: a pair with an exact mesh gets its
+    answer, or keep[q] = False when the query no longer selects it (farther
+    than max_distance; with MERGE_NEGATE, the penetration query: not
+    TOUCHING, and φ's column gets the depth −φ); MERGE_IN_FRAMES puts the
+    witnesses in the geometries' frames (p_ACa, p_BCb). Other pairs are
+    left as they are (keep True)."""
     K = pairs.shape[0]
     out = np.full((K, NUM_EXACT_VALUES), np.nan)
+    keep = np.ones(K if merge != 0 else 0, dtype=np.bool_)
+    negate = (merge & MERGE_NEGATE) != 0
+    in_frames = (merge & MERGE_IN_FRAMES) != 0
     res = np.empty(10)
     touch = np.zeros(6)
     lo = np.empty(3)
@@ -237,8 +257,10 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
         a, b = pairs[q, 0], pairs[q, 1]
         if exact[a]:
             m, o = a, b
-        else:
+        elif exact[b]:
             m, o = b, a
+        else:
+            continue                 # a merged query's pair without an exact mesh
         # R_MO = R_WM^T R_WO, p_MO = R_WM^T (p_WO − p_WM).
         for i in range(3):
             for j in range(3):
@@ -246,17 +268,18 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
                             + R[m, 2, i] * R[o, 2, j])
             tm[i] = (R[m, 0, i] * (p[o, 0] - p[m, 0]) + R[m, 1, i] * (p[o, 1] - p[m, 1])
                      + R[m, 2, i] * (p[o, 2] - p[m, 2]))
-        status = _answer_in_m(m, o, Rm, tm, kind, params, mesh, max_distance, tri, pseudo,
-                              tri_id, balls, node_f, node_i, obbs, vertices, normals, mesh_i,
-                              mesh_f, res, touch, lo, hi, cand_k, cand_d2)
+        status, crossings = _answer_in_m(m, o, Rm, tm, kind, params, mesh, max_distance, depths,
+                                         tri, pseudo, tri_id, balls, node_f, node_i, obbs,
+                                         vertices, normals, mesh_i, mesh_f, res, touch, lo, hi,
+                                         cand_k, cand_d2)
         first = nbuf
         if status == OVERLAP and depths:
             if mesh[o] >= 0:
                 buf, nbuf = mesh_mesh_depth(mesh[m], mesh[o], Rm, tm, params[o], kind[o] == BOX,
-                                            touch, tri, pseudo, tri_id, balls, node_f, node_i,
-                                            obbs, vertices, faces, normals, vadj_ptr, vadj, comp,
-                                            comp_rep, mesh_i, mesh_f, res, collect, q, buf, nbuf,
-                                            cand_k, cand_d2)
+                                            touch, crossings, tri, pseudo, tri_id, node_f,
+                                            node_i, vertices, faces, normals, vadj_ptr, vadj,
+                                            comp, comp_rep, mesh_i, mesh_f, res, collect, q, buf,
+                                            nbuf, cand_k, cand_d2)
             else:
                 buf, nbuf = curved_depth(mesh[m], kind[o], params[o, 0], params[o, 1],
                                          params[o, 2], Rm, tm, lo, hi, touch, tri, pseudo,
@@ -266,6 +289,8 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
             status = TOUCHING
         out[q, 10] = status
         if status == FARTHER or status == OVERLAP:
+            if merge != 0:
+                keep[q] = False
             continue
         out[q, 0] = res[0]
         for i in range(3):
@@ -276,6 +301,8 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
                 out[q, 1 + i], out[q, 4 + i], out[q, 7 + i] = cm, co, n
             else:
                 out[q, 1 + i], out[q, 4 + i], out[q, 7 + i] = co, cm, -n
+        if merge != 0:
+            _merge(out, q, a, b, R, p, negate, in_frames, max_distance, status, values, keep)
         for r in range(first, nbuf):        # candidates: M's frame -> W, A first
             cm0, cm1, cm2 = buf[r, 2], buf[r, 3], buf[r, 4]
             co0, co1, co2 = buf[r, 5], buf[r, 6], buf[r, 7]
@@ -286,4 +313,26 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
                     buf[r, 2 + i], buf[r, 5 + i] = cm, co
                 else:
                     buf[r, 2 + i], buf[r, 5 + i] = co, cm
-    return out, buf[:nbuf].copy()
+    return out, buf[:nbuf].copy(), keep
+
+
+@njit(specialize_literals=False)
+def _merge(out, q, a, b, R, p, negate, in_frames, max_distance, status, values, keep):
+    """exact_pairs' merge of pair q (rows a, b; its answer out[q] in W)
+    into a pair query's values[q] (see exact_pairs)."""
+    if (status != TOUCHING) if negate else out[q, 0] > max_distance:
+        keep[q] = False
+        return
+    values[q, 0] = (-out[q, 0] + 0.0) if negate else out[q, 0]
+    for i in range(3):
+        if in_frames:
+            values[q, 1 + i] = (R[a, 0, i] * (out[q, 1] - p[a, 0])
+                                + R[a, 1, i] * (out[q, 2] - p[a, 1])
+                                + R[a, 2, i] * (out[q, 3] - p[a, 2]))
+            values[q, 4 + i] = (R[b, 0, i] * (out[q, 4] - p[b, 0])
+                                + R[b, 1, i] * (out[q, 5] - p[b, 1])
+                                + R[b, 2, i] * (out[q, 6] - p[b, 2]))
+        else:
+            values[q, 1 + i] = out[q, 1 + i]
+            values[q, 4 + i] = out[q, 4 + i]
+        values[q, 7 + i] = out[q, 7 + i]
