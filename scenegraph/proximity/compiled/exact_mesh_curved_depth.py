@@ -19,9 +19,9 @@ import math
 import numpy as np
 
 from scenegraph._jit import njit
-from scenegraph.proximity.compiled.exact_mesh_depth import (_BETA, _distinct, _push, _take,
-                                                            _unique_edges, _write_answer,
-                                                            mesh_signed)
+from scenegraph.proximity.compiled.exact_mesh_depth import (_BETA, _distinct, _push,
+                                                            _shell_sort, _take, _unique_edges,
+                                                            _write_answer, mesh_signed)
 from scenegraph.proximity.compiled.exact_mesh_kernels import (_DEPTH_STEPS, _seg_min, _seg_seg,
                                                               _slots_near_box, _support)
 from scenegraph.proximity.compiled.mesh_kernels import _signed_one
@@ -89,16 +89,14 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
     near = np.empty(slots.shape[0], dtype=np.int64)
     for i in range(slots.shape[0]):
         near[i] = tri_id[t0 + slots[i]]
-    # Ascending by triangle, with their slots (by marking: no sort).
-    slot_of = np.full(t1 - t0, -1, dtype=np.int64)
+    # Ascending by triangle, with their slots (keys triangle·F + slot).
+    F = t1 - t0
     for i in range(slots.shape[0]):
-        slot_of[near[i]] = slots[i]
-    m = 0
-    for f in range(t1 - t0):
-        if slot_of[f] >= 0:
-            near[m] = f
-            slots[m] = slot_of[f]
-            m += 1
+        near[i] = near[i] * F + slots[i]
+    _shell_sort(near, near.shape[0])
+    for i in range(slots.shape[0]):
+        slots[i] = near[i] % F
+        near[i] //= F
     tie = mesh_f[s, 0]
     best = np.zeros(10)
     best[0] = -1.0
@@ -110,7 +108,7 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
     for i in range(near.shape[0]):
         for j in range(3):
             verts[3 * i + j] = faces[t0 + near[i], j]
-    verts = _distinct(verts, mesh_i[s, 5] - v0)
+    verts = _distinct(verts)
     for i in range(verts.shape[0]):
         v = v0 + verts[i]
         for r in range(3):

@@ -111,22 +111,17 @@ def _shell_sort(a, n):
 
 
 @njit(specialize_literals=False)
-def _distinct(values, size):
-    """The distinct values of `values` (int64, each in [0, size)),
-    ascending (by marking: no sort)."""
-    mark = np.zeros(size, dtype=np.bool_)
+def _distinct(values):
+    """The distinct values of `values` (int64), ascending (a sorted copy,
+    deduplicated: work in the number of values, not in their range)."""
+    a = values.copy()
+    _shell_sort(a, a.shape[0])
     m = 0
-    for i in range(values.shape[0]):
-        if not mark[values[i]]:
-            mark[values[i]] = True
+    for i in range(a.shape[0]):
+        if m == 0 or a[i] != a[m - 1]:
+            a[m] = a[i]
             m += 1
-    out = np.empty(m, dtype=np.int64)
-    m = 0
-    for v in range(size):
-        if mark[v]:
-            out[m] = v
-            m += 1
-    return out
+    return a[:m]
 
 
 @njit(specialize_literals=False)
@@ -215,15 +210,14 @@ def _vertices_inside(a, b, ids, R, t, inverse, is_box, box, tri, pseudo, node_f,
             _posed(vertices, va0 + u, R, t, inverse, X)
             rows, n, qt = _measure(u, X, b, is_box, box, tri, pseudo, node_f, node_i, tri_id,
                                    mesh_i, mesh_f, sd, rows, n, queue, qt, cand_k, cand_d2)
-    row_of = np.full(nv, -1, dtype=np.int64)
+    # Ascending by vertex: sort keys vertex·n + row (each vertex once).
+    keys = np.empty(n, dtype=np.int64)
     for i in range(n):
-        row_of[int(rows[i, 0])] = i
+        keys[i] = int(rows[i, 0]) * n + i
+    _shell_sort(keys, n)
     out = np.empty((n, 8))
-    m = 0
-    for u in range(nv):
-        if row_of[u] >= 0:
-            out[m] = rows[row_of[u]]
-            m += 1
+    for m in range(n):
+        out[m] = rows[keys[m] % n]
     return out
 
 
@@ -278,9 +272,8 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, slots, tri, pseudo, tri_id, no
     slots (K, 2): the leaf slots (M's, O's) of every pair of crossing
     triangles (exact_mesh_kernels._dual_traversal's crossings, any order).
     Writes res[0:10]; returns (buf, nbuf)."""
-    t0, t1 = mesh_i[s, 0], mesh_i[s, 1]
+    t0, u0 = mesh_i[s, 0], mesh_i[so, 0]
     v0, v1 = mesh_i[s, 4], mesh_i[s, 5]
-    u0, u1 = mesh_i[so, 0], mesh_i[so, 1]
     w0, w1 = mesh_i[so, 4], mesh_i[so, 5]
     # Original triangle numbering starts at the mesh's first packed row
     # (faces and normals are packed like tri, one row per triangle).
@@ -291,8 +284,8 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, slots, tri, pseudo, tri_id, no
     for i in range(K):
         cm_ids[i] = tri_id[t0 + slots[i, 0]]
         co_ids[i] = tri_id[u0 + slots[i, 1]]
-    cm_ids = _distinct(cm_ids, t1 - t0)
-    co_ids = _distinct(co_ids, u1 - u0)
+    cm_ids = _distinct(cm_ids)
+    co_ids = _distinct(co_ids)
     k0 = cm_ids[0] if K > 0 else 0
     best = np.zeros(10)
     best[0] = -1.0

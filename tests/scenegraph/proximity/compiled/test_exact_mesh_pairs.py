@@ -1,0 +1,96 @@
+"""The one compiled call of the exact-mesh pairs
+(scenegraph/proximity/compiled/exact_mesh_pairs.py): its merge into a pair
+query's values (what ExactRows.patch hands it) writes each exact pair's own
+answer, in W or in the geometries' frames, as a depth for the penetration
+query, drops the pairs the query no longer selects and leaves the other
+pairs as they were."""
+from __future__ import annotations
+
+import numpy as np
+import trimesh
+from scipy.spatial.transform import Rotation
+
+from scenegraph.proximity.compiled.exact_mesh_pairs import (APART, FARTHER, MERGE,
+                                                            MERGE_IN_FRAMES, MERGE_NEGATE,
+                                                            TOUCHING, exact_pairs)
+from scenegraph.proximity.exact_mesh import ExactShape, exact_mesh_bvh
+from scenegraph.proximity.exact_mesh_queries import _MeshPack
+from scenegraph.proximity.shape_data import _make_primitive
+
+TORUS = trimesh.creation.torus(0.2, 0.05, major_sections=24, minor_sections=12)
+NO_VALUES = np.zeros((0, 10))
+
+
+def rows_and_poses():
+    """Row 0: an exact torus (at a tilted pose); rows 1–4: a Sphere beside
+    its tube (apart, 0.02 m), a Box across the tube (overlapping), a
+    Capsule far away (apart, ~0.5 m), a second Sphere touching nothing but
+    the first Sphere's row (the pair (1, 4) holds no exact mesh)."""
+    shapes = [ExactShape.from_mesh(exact_mesh_bvh(TORUS.vertices, TORUS.faces, "torus")),
+              ExactShape.from_shape_data(_make_primitive("Sphere", radius=0.03)),
+              ExactShape.from_shape_data(_make_primitive("Box", width=0.04, depth=0.04,
+                                                         height=0.2)),
+              ExactShape.from_shape_data(_make_primitive("Capsule", radius=0.02, length=0.1)),
+              ExactShape.from_shape_data(_make_primitive("Sphere", radius=0.01))]
+    pack = _MeshPack(len(shapes))
+    pack.add(list(enumerate(shapes)))
+    R0 = Rotation.from_euler("xyz", [0.3, -0.2, 0.5]).as_matrix()
+    R = np.stack([R0, np.eye(3), Rotation.from_euler("x", 0.4).as_matrix(), np.eye(3),
+                  np.eye(3)])
+    # Partners placed in the torus's frame, then posed in W with it.
+    p_T = np.array([[0.0, 0.0, 0.0], [0.2, 0.0, 0.1], [0.0, 0.2, 0.0], [0.0, 0.0, 0.7],
+                    [0.2, 0.0, 0.2]])
+    p = p_T @ R0.T + np.array([0.1, -0.05, 0.02])
+    R[1:] = R0 @ R[1:]
+    exact = np.array([True, False, False, False, False])
+    return pack, exact, np.ascontiguousarray(R), np.ascontiguousarray(p)
+
+
+def call(pack, exact, R, p, pairs, max_distance, values=NO_VALUES, merge=0):
+    return exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p, pack.kind, exact,
+                       pack.mesh, pack.params, float(max_distance), True, False, values, merge,
+                       *pack.arrays)
+
+
+def test_merge_writes_each_exact_answer_and_drops_what_is_no_longer_selected():
+    pack, exact, R, p = rows_and_poses()
+    pairs = np.array([[0, 1], [0, 2], [0, 3], [1, 4]])
+    plain, _, keep = call(pack, exact, R, p, pairs[:3], 0.1)
+    assert len(keep) == 0                       # no merge: no keep mask
+    assert list(plain[:, 10]) == [APART, TOUCHING, FARTHER]
+    assert 0.0 < plain[0, 0] < 0.1 and plain[1, 0] < 0.0
+    sentinel = np.arange(40.0).reshape(4, 10)
+    values = sentinel.copy()
+    _, _, keep = call(pack, exact, R, p, pairs, 0.1, values, MERGE)
+    assert keep.tolist() == [True, True, False, True]       # the far Capsule is dropped
+    np.testing.assert_array_equal(values[0:2], plain[0:2, 0:10])   # in W, φ as it is
+    np.testing.assert_array_equal(values[3], sentinel[3])          # no exact mesh: as it was
+
+
+def test_merge_for_the_penetration_query_keeps_only_touching_pairs_as_depths():
+    pack, exact, R, p = rows_and_poses()
+    pairs = np.array([[0, 1], [0, 2]])
+    plain, _, _ = call(pack, exact, R, p, pairs, 0.0)
+    values = np.zeros((2, 10))
+    _, _, keep = call(pack, exact, R, p, pairs, 0.0, values, MERGE | MERGE_NEGATE)
+    assert keep.tolist() == [False, True]
+    assert values[1, 0] == -plain[1, 0] > 0.0                         # the depth
+    np.testing.assert_array_equal(values[1, 1:10], plain[1, 1:10])
+
+
+def test_merge_in_frames_gives_each_witness_in_its_geometrys_frame():
+    pack, exact, R, p = rows_and_poses()
+    pairs = np.array([[2, 0], [0, 1]])            # the exact mesh second, then first
+    plain, _, _ = call(pack, exact, R, p, pairs, 0.1)
+    values = np.zeros((2, 10))
+    _, _, keep = call(pack, exact, R, p, pairs, 0.1, values, MERGE | MERGE_IN_FRAMES)
+    assert keep.all()
+    for q, (a, b) in enumerate(pairs):
+        np.testing.assert_allclose(R[a] @ values[q, 1:4] + p[a], plain[q, 1:4], atol=1e-15)
+        np.testing.assert_allclose(R[b] @ values[q, 4:7] + p[b], plain[q, 4:7], atol=1e-15)
+        np.testing.assert_array_equal(values[q, 7:10], plain[q, 7:10])   # nhat_BA_W
+    # The swapped pair's answer is the same pair's, A and B exchanged.
+    back, _, _ = call(pack, exact, R, p, pairs[:1, ::-1], 0.1)
+    assert plain[0, 0] == back[0, 0]
+    np.testing.assert_array_equal(plain[0, 1:4], back[0, 4:7])
+    np.testing.assert_array_equal(plain[0, 7:10], -back[0, 7:10])
