@@ -104,8 +104,6 @@ def _seg_min(k, a, b, c, px, py, pz, qx, qy, qz, out, off, steps, cutoff):
         t, lb = _next_t(lo, hi, flo, fhi, slo, shi, run)
         if best - lb <= tol or lb > cutoff:
             break
-        if run >= 2:
-            run = 0
         x, y, z = px + t * dx, py + t * dy, pz + t * dz
         r = primitive_point(k, a, b, c, x, y, z)
         f, sl = r[0], r[4] * dx + r[5] * dy + r[6] * dz
@@ -113,16 +111,32 @@ def _seg_min(k, a, b, c, px, py, pz, qx, qy, qz, out, off, steps, cutoff):
             best = f
             if f < ends - tol:
                 _put(out, off, f, x, y, z, r[1], r[2], r[3], r[4], r[5], r[6])
-        if sl == 0.0 or not t - lo > 0.0 or not hi - t > 0.0:
+        stop, lo, hi, flo, fhi, slo, shi, last, run = _cut(t, f, sl, lo, hi, flo, fhi, slo,
+                                                           shi, last, run)
+        if stop:
             break
-        side = -1 if sl < 0.0 else 1
-        run = run + 1 if side == last else 1
-        last = side
-        if sl < 0.0:
-            lo, flo, slo = t, f, sl
-        else:
-            hi, fhi, shi = t, f, sl
     return out[off]
+
+
+@njit(specialize_literals=False)
+def _cut(t, f, sl, lo, hi, flo, fhi, slo, shi, last, run):
+    """The segment searches' (_seg_min, mesh_seg_one) cut of the bracket
+    [lo, hi] at t, where the value is f and the slope sl: the end on sl's
+    side moves to t; `run` counts cuts in a row on the same side (`last`;
+    reset after 2, when _next_t took the midpoint). Returns (stop, lo, hi,
+    flo, fhi, slo, shi, last, run): stop when the slope vanishes or t sits
+    at an end (no progress)."""
+    if run >= 2:
+        run = 0
+    if sl == 0.0 or not t - lo > 0.0 or not hi - t > 0.0:
+        return True, lo, hi, flo, fhi, slo, shi, last, run
+    side = -1 if sl < 0.0 else 1
+    run = run + 1 if side == last else 1
+    if sl < 0.0:
+        lo, flo, slo = t, f, sl
+    else:
+        hi, fhi, shi = t, f, sl
+    return False, lo, hi, flo, fhi, slo, shi, side, run
 
 
 @njit(specialize_literals=False)
@@ -869,8 +883,6 @@ def mesh_seg_one(px, py, pz, qx, qy, qz, steps, tri, pseudo, node_f, node_i, tri
         t, lb = _next_t(lo, hi, flo, fhi, slo, shi, run)
         if best - lb <= tol_f:
             break
-        if run >= 2:
-            run = 0
         x, y, z = px + t * dx, py + t * dy, pz + t * dz
         r = _signed_one(x, y, z, tri, pseudo, node_f, node_i, tri_id, closed, eps, tol, beta,
                         cand_k, cand_d2)
@@ -879,15 +891,10 @@ def mesh_seg_one(px, py, pz, qx, qy, qz, steps, tri, pseudo, node_f, node_i, tri
             best = f
             if f < ends - tol_f:
                 _put(out, off, f, x, y, z, r[1], r[2], r[3], r[4], r[5], r[6])
-        if sl == 0.0 or not t - lo > 0.0 or not hi - t > 0.0:
+        stop, lo, hi, flo, fhi, slo, shi, last, run = _cut(t, f, sl, lo, hi, flo, fhi, slo,
+                                                           shi, last, run)
+        if stop:
             break
-        side = -1 if sl < 0.0 else 1
-        run = run + 1 if side == last else 1
-        last = side
-        if sl < 0.0:
-            lo, flo, slo = t, f, sl
-        else:
-            hi, fhi, shi = t, f, sl
     return out[off]
 
 
