@@ -25,10 +25,12 @@ from scenegraph.proximity.compiled.exact_mesh_depth import (_BETA, _distinct, _p
 from scenegraph.proximity.compiled.exact_mesh_kernels import (_DEPTH_STEPS, _seg_min, _seg_seg,
                                                               _slots_near_box, _support)
 from scenegraph.proximity.compiled.mesh_kernels import _signed_one
-from scenegraph.proximity.compiled.packed_shapes import CAPSULE, CYLINDER
+from scenegraph.proximity.compiled.packed_shapes import CAPSULE, CYLINDER, ELLIPSOID
 from scenegraph.proximity.compiled.point_kernels import _triangle_closest, primitive_point
 
 __all__ = ["curved_depth"]
+
+_SEEN = 64      # surface points kept for the support points' depth bound
 
 
 @njit(specialize_literals=False)
@@ -41,6 +43,18 @@ def _face_distance(X, f, t0, v0, faces, vertices):
                                    vertices[b, 2], vertices[c, 0], vertices[c, 1],
                                    vertices[c, 2])
     return math.sqrt((X[0] - qx) ** 2 + (X[1] - qy) ** 2 + (X[2] - qz) ** 2)
+
+
+@njit(specialize_literals=False)
+def _near_seen(X, seen, n, limit):
+    """Whether X (3,) is within `limit` [m] of one of the surface points
+    seen[:n] (then its depth, its distance to the surface, is too)."""
+    lim2 = limit * limit
+    for j in range(n):
+        ex, ey, ez = X[0] - seen[j, 0], X[1] - seen[j, 1], X[2] - seen[j, 2]
+        if ex * ex + ey * ey + ez * ez <= lim2:
+            return True
+    return False
 
 
 @njit(specialize_literals=False)
@@ -114,6 +128,9 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
         for r in range(3):
             X[r] = ((vertices[v, 0] - t[0]) * R[0, r] + (vertices[v, 1] - t[1]) * R[1, r]
                     + (vertices[v, 2] - t[2]) * R[2, r])
+        if k == ELLIPSOID and ((X[0] / a) ** 2 + (X[1] / b) ** 2
+                               + (X[2] / c) ** 2) > 1.0 + 1e-9:
+            continue        # clearly outside (its iterative distance is not needed)
         p = primitive_point(k, a, b, c, X[0], X[1], X[2])
         if p[0] < 0.0:
             for r in range(3):
@@ -125,11 +142,16 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
                 buf, nbuf = _push(buf, nbuf, q, -p[0], cc)
     # O's support points against the gradient at its centre and the nearby
     # faces' outward normals, inside M. A point's depth is at most its
-    # distance to any triangle of M: to its face, and to the triangle nearest
-    # the deepest support point so far; a point that cannot beat the best
-    # that way (or repeats the previous one) is not measured.
+    # distance to any point of M's surface: to its face, to the triangle
+    # nearest the deepest support point so far, and to the nearest points
+    # the signed distances so far found (up to _SEEN of them); a point that
+    # cannot beat the best that way (or repeats the previous one) is not
+    # measured.
     gc = mesh_signed(t[0], t[1], t[2], s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
                      cand_k, cand_d2)
+    seen = np.empty((_SEEN, 3))
+    seen[0, 0], seen[0, 1], seen[0, 2] = gc[1], gc[2], gc[3]
+    n_seen = 1
     fb = -1
     for i in range(-1, near.shape[0]):
         if i >= 0:
@@ -154,11 +176,14 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
                 ub = _face_distance(X, near[i], t0, v0, faces, vertices)
             if fb >= 0:
                 ub = min(ub, _face_distance(X, fb, t0, v0, faces, vertices))
-            if ub <= best[0] + tie:
+            if ub <= best[0] + tie or _near_seen(X, seen, n_seen, best[0] + tie):
                 continue
         r8 = _signed_one(X[0], X[1], X[2], tri[t0:t1], pseudo[t0:t1], node_f[m0:m1],
                          node_i[m0:m1], tri_id[t0:t1], mesh_i[s, 6] != 0, mesh_f[s, 0],
                          mesh_f[s, 1], _BETA, cand_k, cand_d2)
+        if n_seen < _SEEN:
+            seen[n_seen, 0], seen[n_seen, 1], seen[n_seen, 2] = r8[1], r8[2], r8[3]
+            n_seen += 1
         d = r8[0]
         if d < 0.0:
             cc[0], cc[1], cc[2], cc[3], cc[4], cc[5] = r8[1], r8[2], r8[3], X[0], X[1], X[2]

@@ -35,6 +35,11 @@ conventions of SignedDistancePair, then a status:
 With `collect`, a second array lists every candidate point of the
 overlapping pairs' deepest-point searches (exact_mesh_depth: rows of pair
 index, depth [m], p_WCa (3), p_WCb (3)).
+
+Merge: a pair query's selected rows and values can be handed over as they
+are (exact_mesh_queries.ExactRows.patch): the kernel re-answers the pairs
+with an exact mesh in place and marks those the query no longer selects, so
+a query runs no numpy per pair either (exact_pairs' `merge`).
 """
 from __future__ import annotations
 

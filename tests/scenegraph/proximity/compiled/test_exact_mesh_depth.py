@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import trimesh
+from scipy.spatial.transform import Rotation
 
 from scenegraph.proximity.exact_mesh import ExactShape, exact_mesh_bvh, exact_pair
 from scenegraph.proximity.exact_mesh_primitives import (primitive_signed_distance,
@@ -102,3 +103,34 @@ def test_every_tree_node_has_an_oriented_box_holding_its_triangles():
         assert (reach <= obbs[n, 12:15] + 1e-15).all()
         oriented += bvh.node_child[n, 0] >= 0 and not np.allclose(axes, I)
     assert oriented > 10          # internal nodes on the curved tube are not axis-aligned
+
+
+@pytest.mark.parametrize("kind,kw", [
+    ("Box", dict(width=0.03, depth=0.04, height=0.02)),
+    ("Capsule", dict(radius=0.03, length=0.06)),
+    ("Cylinder", dict(radius=0.015, length=0.04)),
+    ("Ellipsoid", dict(a=0.06, b=0.03, c=0.045)),
+])
+def test_the_pruned_search_finds_the_deepest_point_the_full_one_does(kind, kw):
+    """Without collection the searches skip candidates that cannot beat the
+    depth found so far (bounds by the distance to surface points already
+    seen, edges' reach, an ellipsoid's implicit test); with collection they
+    measure every candidate. Both give the same deepest point, to the bit."""
+    torus = trimesh.creation.torus(0.2, 0.05, major_sections=48, minor_sections=16)
+    M = exact(torus.vertices, torus.faces, "torus")
+    O = ExactShape.from_shape_data(_make_primitive(kind, **kw))
+    rng = np.random.default_rng(11)
+    overlapping = 0
+    for _ in range(12):
+        th, ph = rng.uniform(0.0, 2.0 * np.pi, 2)
+        rho = rng.uniform(0.02, 0.06)
+        p = np.array([(0.2 + rho * np.cos(ph)) * np.cos(th), (0.2 + rho * np.cos(ph)) * np.sin(th),
+                      rho * np.sin(ph)])
+        R = Rotation.random(random_state=rng).as_matrix()
+        pruned = exact_pair(M, I, Z, O, R, p)
+        full = exact_pair(M, I, Z, O, R, p, points=[])
+        assert pruned[0] == full[0]
+        for a, b in zip(pruned[1:4], full[1:4]):
+            np.testing.assert_array_equal(a, b)
+        overlapping += pruned[4]
+    assert overlapping >= 8
