@@ -66,7 +66,8 @@ from scenegraph.proximity.compiled.layout import (
 from scenegraph.proximity.compiled.narrow_phase import solve_pairs
 from scenegraph.proximity.compiled.sweep_and_prune import (_boxes, _fill_boxes, _grown, _mode,
                                                             _sweep_order, candidate_pairs_kernel,
-                                                            found_pairs_in_order, pair_allowed)
+                                                            found_pairs_in_order, pair_allowed,
+                                                            poses_finite)
 
 __all__ = ["query", "select_pairs", "GRID_PROBE_TESTS_PER_ROW"]
 
@@ -278,7 +279,7 @@ def _anchored_boxes_ready(state, R, p):
     if state.anchored_ready[0] == 0:
         bad = _boxes(state.anchored_rows, state.anchored_kind_start, state.params,
                      state.vertex_start, state.vertices, R, p, 0.0, state.base_lo,
-                     state.base_hi)
+                     state.base_hi, True)
         if bad >= 0:
             return bad
         state.anchored_ready[0] = 1
@@ -297,38 +298,82 @@ def _world_boxes(state, R, p, margin, lo, hi):
 
 
 @njit(inline="always")
+def _row_box(state, R, p, g, lo, hi):
+    """lo[g], hi[g]: row g's world box (margin 0), the numbers _world_boxes
+    gives it: an anchored row's kept box (ready), a moving row's computed by
+    _boxes, its kind found from the row's place in state.rows."""
+    for c in range(3):
+        lo[g, c] = state.base_lo[g, c]
+        hi[g, c] = state.base_hi[g, c]
+    rows, kind_start = state.rows, state.kind_start
+    for m in range(rows.shape[0]):
+        if rows[m] == g:
+            # Row g alone, in its kind's group (_boxes' layout).
+            one = np.empty(kind_start.shape[0], dtype=np.int64)
+            for k in range(kind_start.shape[0]):
+                one[k] = 0 if kind_start[k] <= m else 1
+            _boxes(rows[m:m + 1], one, state.params, state.vertex_start, state.vertices, R, p,
+                   0.0, lo, hi, False)
+            return
+
+
+@njit(inline="always")
+def _hint_hits(state, R, p, lo, hi):
+    """Whether the pair of the previous first hit (state.hint) is a
+    candidate (boxes, filter) that penetrates or touches, tested on its two
+    boxes only (lo, hi: rows of the hint written): a hit answers the query
+    without the other rows' boxes. Only called with every pose finite
+    (poses_finite) and the anchored boxes ready: the two boxes are then the
+    numbers _world_boxes writes."""
+    n = lo.shape[0]
+    a, b = state.hint[0], state.hint[1]
+    if not (0 <= a and a < b and b < n):
+        return False
+    _row_box(state, R, p, a, lo, hi)
+    _row_box(state, R, p, b, lo, hi)
+    if not _candidate(lo, hi, state.allowed, a, b):
+        return False
+    one = np.empty(2, dtype=np.int64)
+    one[0], one[1] = a, b
+    return _first_narrow_hit(state, R, p, one[:1], one[1:])[0] >= 0
+
+
+@njit(inline="always")
 def _first_hit(state, R, p):
     """HasCollisions: the world boxes of every row, then the candidate pairs
     (boxes touching, allowed by the filter words) until one penetrates or
     touches.
 
     The pair found by the previous call (state.hint) is tested first, as any
-    candidate is (boxes, filter, then the narrow phase): poses change little
-    between calls, so a pair in contact usually still is, and the query then
-    costs the boxes and one pair. Otherwise the pairs are visited in the
-    order of the all-pairs test (method resolved to NXN), of the explicit
-    list, or of the sweep along one axis (every other method: unlike the
-    grid it can stop at the first hit; at the grid's sizes only for a
-    bounded number of box tests, then the grid finds every pair), inner
-    balls tested while the pairs are found (_pairs_hit), then the narrow
-    phase of the pairs found (_first_narrow_hit). A pair found is written
-    into the hint.
+    candidate is (its boxes, filter, then the narrow phase) but before the
+    other rows' boxes are computed (every pose checked finite first): poses
+    change little between calls, so a pair in contact usually still is, and
+    the query then costs the pose check, two boxes and one pair. Otherwise
+    the pairs are visited in the order of the all-pairs test (method
+    resolved to NXN), of the explicit list, or of the sweep along one axis
+    (every other method: unlike the grid it can stop at the first hit; at
+    the grid's sizes only for a bounded number of box tests, then the grid
+    finds every pair), inner balls tested while the pairs are found
+    (_pairs_hit), then the narrow phase of the pairs found
+    (_first_narrow_hit). A pair found is written into the hint.
 
     Returns (row A, row B) of a colliding pair (A < B), or (−1, −1), and the
     boxes' bad row (≥ 0: a non-finite pose; no pair is then tested)."""
     n = state.base_lo.shape[0]
     lo, hi = np.empty((n, 3)), np.empty((n, 3))
+    bad = _anchored_boxes_ready(state, R, p)
+    if bad >= 0:
+        return -1, -1, bad
+    hint = state.hint
+    # A pose that is not finite: the boxes below name the row (the hint is
+    # not tried, as before any box).
+    if poses_finite(R, p) and _hint_hits(state, R, p, lo, hi):
+        return hint[0], hint[1], -1
     bad = _world_boxes(state, R, p, 0.0, lo, hi)
     if bad >= 0:
         return -1, -1, bad
+    # (The hint, if a pair, was tried above on these same boxes.)
     allowed = state.allowed
-    hint = state.hint
-    a, b = hint[0], hint[1]
-    if 0 <= a and a < b and b < n and _candidate(lo, hi, allowed, a, b):
-        one = np.empty(2, dtype=np.int64)
-        one[0], one[1] = a, b
-        if _first_narrow_hit(state, R, p, one[:1], one[1:])[0] >= 0:
-            return a, b, -1
     method = state.method
     if method == EXPLICIT:
         first, second, K = _explicit_pairs(lo, hi, allowed, state.explicit)

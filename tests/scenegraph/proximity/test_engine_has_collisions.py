@@ -239,3 +239,72 @@ def test_the_last_pair_found_is_tried_first_and_only_counts_if_it_collides(n):
         a, b = stats[layout.STAT_HIT_A], stats[layout.STAT_HIT_B]
         answer = None if a < 0 else (a, b)
         assert answer == (None if kept == [2, 3] else (2, 3)), kept
+
+
+def test_a_kept_pair_still_colliding_answers_only_when_every_pose_is_finite():
+    """The kept pair is tested on its own two boxes before any other row's:
+    a row elsewhere with a pose that is not finite still stops the query
+    (code −2 − row, STAT_BAD_ROW), as when every box was computed first;
+    with that pose finite again the kept pair answers, and a kept pair that
+    moved apart gives way to the pair that now collides."""
+    from scenegraph.proximity.broadphase import NO_PAIRS
+    from scenegraph.proximity.compiled import layout
+    from scenegraph.proximity.compiled.pair_queries import query as pair_query
+
+    n = 8
+    pose = _two_sphere_pairs(n)
+    query = pose([(2, 3)])
+    assert query.HasCollisions()
+    scene = query._engine_and_poses()[0].scene
+    state, _ = scene.compiled
+    assert scene.broadphase.hint.tolist() == [2, 3]
+    R, p, _ = scene.poses(query._engine_and_poses()[1])
+    stats = np.empty(layout.NUM_STATS, dtype=np.int64)
+    for row, value in ((6, np.nan), (0, np.inf)):
+        bad = p.copy()
+        bad[row, 2] = value
+        code = pair_query(state, R, bad, layout.QUERY_FIRST_HIT, 0.0, 0.0, NO_PAIRS, stats)[0]
+        assert code == -2 - row and stats[layout.STAT_BAD_ROW] == row
+    code = pair_query(state, R, p, layout.QUERY_FIRST_HIT, 0.0, 0.0, NO_PAIRS, stats)[0]
+    assert divmod(code, n) == (2, 3)
+    # Rows 2, 3 apart, 5, 6 in contact: found by the sweep, then kept.
+    query = pose([(5, 6)])
+    assert query.HasCollisions() and scene.broadphase.hint.tolist() == [5, 6]
+    assert not pose().HasCollisions()
+
+
+def test_the_kept_pair_is_dropped_with_its_scene_when_geometries_change():
+    """A geometry added or removed between calls gives a new scene (new
+    rows, a new kept pair): the answers follow the geometries, whatever
+    pair the previous scene had kept."""
+
+    pose = _two_sphere_pairs(6)
+    query = pose([(4, 5)])
+    assert query.HasCollisions()
+    scene = query._engine_and_poses()[0].scene
+    assert scene.broadphase.hint.tolist() == [4, 5]
+    context = query._context
+    scene_graph = query._scene_graph
+    inspector = scene_graph.model_inspector()
+    ids = sorted(inspector.GetAllGeometryIds())
+    # Row 4's sphere removed: rows 4, 5 of the new scene are other spheres,
+    # and no pair collides.
+    source = inspector.GetAllSourceIds()[-1]
+    scene_graph.RemoveGeometry(context, source, ids[4])
+    query = scene_graph.get_query_output_port().Eval(context)
+    new_scene = query._engine_and_poses()[0].scene
+    assert new_scene is not scene and len(new_scene) == 5
+    assert not query.HasCollisions()
+    assert not query.ComputePointPairPenetration()
+    # A sphere added on sphere 1's frame (x = 10 m), reaching into sphere 0
+    # (x = 0): that pair collides, and is kept.
+    frame = inspector.GetFrameId(ids[1])
+    added = scene_graph.RegisterGeometry(context, source, frame, GeometryInstance(
+        RigidTransform([-9.5, 0.0, 0.0]), Sphere(1.0), "added"))
+    scene_graph.AssignRole(context, source, added, ProximityProperties())
+    query = scene_graph.get_query_output_port().Eval(context)
+    assert query.HasCollisions()
+    (pair,) = query.ComputePointPairPenetration()
+    assert {pair.id_A, pair.id_B} == {ids[0], added}
+    newest = query._engine_and_poses()[0].scene
+    assert newest.broadphase.hint.tolist() == [0, 5]

@@ -164,6 +164,28 @@ def test_non_finite_pose_and_bad_margin_are_refused_by_row():
             bp.candidate_pairs(R, p, margin=margin)
 
 
+def test_poses_finite_finds_any_infinity_or_nan_and_passes_huge_finite_values():
+    """poses_finite (the whole-array test before the boxes' per-row one) is
+    False for an infinity or a NaN in any entry of R or p, True otherwise,
+    the largest finite values and signed zeros included."""
+    from numba import njit
+
+    finite = njit(lambda R, p: sap.poses_finite(R, p))
+    rng = np.random.default_rng(5)
+    R, p = rng.normal(size=(7, 3, 3)), rng.normal(size=(7, 3))
+    R[0, 0, 0], p[3, 2], p[6, 0] = np.finfo(float).max, -np.finfo(float).max, -0.0
+    assert finite(R, p)
+    assert finite(np.zeros((0, 3, 3)), np.zeros((0, 3)))
+    for value in (np.inf, -np.inf, np.nan):
+        for where in ((R, (6, 2, 1)), (R, (0, 0, 0)), (p, (2, 1)), (p, (6, 2))):
+            array, index = where
+            kept = array[index]
+            array[index] = value
+            assert not finite(R, p), (value, index)
+            array[index] = kept
+    assert finite(R, p)
+
+
 def test_grid_columns_are_used_and_abandoned_when_boxes_span_too_many():
     rng = np.random.default_rng(6)
     n = 3000
