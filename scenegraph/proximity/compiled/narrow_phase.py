@@ -885,6 +885,65 @@ def _near_general_pair(shapes, R, p, a, b, max_distance, S, PV, PF, FI, WORK, wo
     return st, d, ax + ox, ay + oy, az + oz, bx + ox, by + oy, bz + oz, nx, ny, nz
 
 
+@njit
+def _origin_depth_in_tetrahedron(S):
+    """The least distance [m] from the origin to the planes of the faces of
+    the tetrahedron S[0:4, 0:3], positive when the origin is inside it (it
+    is then inside C by at least that much: the four points are points of
+    C, a convex set), ≤ 0 otherwise or for a flat tetrahedron."""
+    least = math.inf
+    for f in range(4):
+        i, j, k, l = (f + 1) % 4, (f + 2) % 4, (f + 3) % 4, f
+        ux, uy, uz = S[j, 0] - S[i, 0], S[j, 1] - S[i, 1], S[j, 2] - S[i, 2]
+        vx, vy, vz = S[k, 0] - S[i, 0], S[k, 1] - S[i, 1], S[k, 2] - S[i, 2]
+        nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+        ln = math.sqrt(nx * nx + ny * ny + nz * nz)
+        if not ln > 0.0:
+            return 0.0
+        # Outward: away from the fourth vertex l.
+        if nx * (S[l, 0] - S[i, 0]) + ny * (S[l, 1] - S[i, 1]) + nz * (S[l, 2] - S[i, 2]) > 0.0:
+            nx, ny, nz = -nx, -ny, -nz
+        least = min(least, (nx * S[i, 0] + ny * S[i, 1] + nz * S[i, 2]) / ln)
+    return least
+
+
+@njit(inline="always")
+def _first_hit_pair(shapes, R, p, a, b, S):
+    """HasCollisions' test of a pair without a closed form (solve_pairs with
+    stop_at_first and max_distance ≤ 0), from GJK alone where GJK decides:
+    1 the pair certainly penetrates (the cores' distance bound |v| is below
+    the Capsules' radii by 1e-9·scale, or, without radii, the origin lies
+    inside GJK's final tetrahedron by 1e-9·scale: C holds a ball around it,
+    so the narrow phase's signed distance is negative); 0 it is farther
+    apart than max_distance (the bounding-sphere test or GJK's stop, with
+    _general_pair's own arguments: the same answer its first stage gives);
+    −1 GJK cannot tell (touching, nearly touching, GJK stopped on a lower
+    simplex): the whole narrow phase answers. Returned with the pair's
+    lower bound of the signed distance where it is 0 (> 0: farther)."""
+    kA, kB = shapes.kind[a], shapes.kind[b]
+    size_A, size_B = shapes.size[a], shapes.size[b]
+    ox, oy, oz = p[a, 0], p[a, 1], p[a, 2]
+    cx, cy, cz = ox - p[b, 0], oy - p[b, 1], oz - p[b, 2]
+    centre_gap = math.sqrt(cx * cx + cy * cy + cz * cz) - size_A - size_B
+    if centre_gap > 0.0:
+        return 0, centre_gap
+    rA = shapes.params[a, 0] if kA == CAPSULE else 0.0
+    rB = shapes.params[b, 0] if kB == CAPSULE else 0.0
+    A = make_body(shapes, a, R, p, kA == CAPSULE, ox, oy, oz)
+    B = make_body(shapes, b, R, p, kB == CAPSULE, ox, oy, oz)
+    scale = max(size_A, size_B)
+    st, d, n = gjk(A, B, scale, rA + rB, S, _GJK_TOL[0])
+    if st == GJK_FARTHER:
+        return 0, d - rA - rB
+    margin = 1e-9 * scale
+    if rA + rB > 0.0:
+        # d bounds the cores' distance from above (0 inside a tetrahedron).
+        return (1 if d + margin < rA + rB else -1), -math.inf
+    if st == GJK_INTERSECTING and n == 4 and _origin_depth_in_tetrahedron(S) > margin:
+        return 1, -math.inf
+    return -1, -math.inf
+
+
 @njit(specialize_literals=False)
 def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p_WCa, p_WCb,
                 nhat_BA_W, status, route, stop_at_first):
@@ -902,7 +961,11 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
     rows not visited keep their values). Returns the row of the first pair
     found within max_distance (in visiting order), or −1. With max_distance
     ≤ 0, a pair whose inner balls (PackedShapes.inner) overlap is found
-    first, without its narrow phase (it certainly penetrates).
+    first, without its narrow phase (it certainly penetrates), and a pair
+    without a closed form is decided by GJK where GJK proves it penetrating
+    or farther apart (_first_hit_pair: status UNCERTIFIED, distance −∞ and
+    route ROUTE_NONE, or FARTHER as the narrow phase's first stage gives
+    it), by the whole narrow phase otherwise.
     """
     if shapes.hull_base[0] != hulls.vertices.ctypes.data and hulls.vertices.shape[0] > 0:
         raise ValueError("solve_pairs: shapes and hulls were not packed together")
@@ -959,6 +1022,20 @@ def solve_pairs(shapes, hulls, R, p, index_A, index_B, max_distance, distance, p
             res = _sphere_pair(shapes, R, p, o, s, ka == SPHERE, q[0], q[1], q[2], q[3], q[4],
                                q[5], q[6])
         else:
+            if stop_at_first and max_distance <= 0.0:
+                # Whether it collides, from GJK where GJK tells (no EPA).
+                known, lower = _first_hit_pair(shapes, R, p, a, b, S)
+                if known == 1:
+                    status[k] = UNCERTIFIED  # not computed: only known to overlap
+                    distance[k] = -math.inf
+                    route[k] = ROUTE_NONE
+                    return k
+                if known == 0:
+                    status[k] = FARTHER
+                    distance[k] = lower
+                    for c in range(3):
+                        p_WCa[k, c] = p_WCb[k, c] = nhat_BA_W[k, c] = _NAN
+                    continue
             if PV.shape[0] == 0:
                 PV = np.empty((MAX_VERTICES, 9))
                 PF = np.empty((MAX_FACES, 4))

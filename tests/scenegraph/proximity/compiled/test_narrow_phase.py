@@ -164,3 +164,65 @@ def test_loose_level_certifies_with_the_wide_feature_choice():
     # Witnesses a − b = φ·nhat_BA.
     assert np.allclose(np.subtract(out[2:5], out[5:8]), out[1] * np.asarray(out[8:11]),
                        rtol=0.0, atol=1e-15)
+
+
+def _first_hit_solve(shapes, poses, stop_at_first):
+    """solve_pairs on the one pair (0, 1) of `shapes` posed by [(R, p)] with
+    max_distance 0: (returned row, status, distance, route)."""
+    from scenegraph.proximity.dispatch import ShapeTable
+    from scenegraph.proximity.shape_data import shape_data_from_shape
+    from scenegraph.proximity.compiled.narrow_phase import solve_pairs
+
+    table = ShapeTable([shape_data_from_shape(s) for s in shapes])
+    R = np.ascontiguousarray([np.asarray(Rk, dtype=float) for Rk, _ in poses])
+    p = np.ascontiguousarray([np.asarray(pk, dtype=float) for _, pk in poses])
+    iA, iB = np.array([0]), np.array([1])
+    d, a, b, n = np.zeros(1), np.zeros((1, 3)), np.zeros((1, 3)), np.zeros((1, 3))
+    status, route = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    row = solve_pairs(table.packed, table.hulls, R, p, iA, iB, 0.0, d, a, b, n, status, route,
+                      stop_at_first)
+    return row, int(status[0]), float(d[0]), int(route[0])
+
+
+def _cube_hull(half):
+    from scenegraph import Convex
+    corners = np.array([[x, y, z] for x in (-half, half) for y in (-half, half)
+                        for z in (-half, half)])
+    return Convex(np.ascontiguousarray(corners.T), "cube")
+
+
+def test_first_hit_mode_proves_clear_overlaps_by_gjk_alone():
+    """HasCollisions' mode (stop_at_first, max_distance 0): a Convex cube
+    (no inner ball) 2 cm into a Cylinder, and a Capsule whose axis passes 1
+    cm from a Cylinder (radius 2 cm), are found colliding from GJK alone
+    (route ROUTE_NONE, distance −∞, as an inner-ball hit); the whole narrow
+    phase agrees that they penetrate."""
+    from scenegraph import Capsule, Cylinder
+    from scenegraph.proximity.compiled.layout import ROUTE_NONE, UNCERTIFIED
+
+    tilt = np.array([[1.0, 0.0, 0.0], [0.0, 0.8, -0.6], [0.0, 0.6, 0.8]])
+    for shapes, poses in (
+            ((_cube_hull(0.05), Cylinder(0.05, 0.2)),
+             [(np.eye(3), (0.0, 0.0, 0.0)), (tilt, (0.08, 0.0, 0.0))]),
+            ((Capsule(0.02, 0.2), Cylinder(0.05, 0.2)),
+             [(tilt, (0.0, 0.0, 0.0)), (np.eye(3), (0.06, 0.0, 0.0))])):
+        assert _first_hit_solve(shapes, poses, True) == (0, UNCERTIFIED, -np.inf, ROUTE_NONE)
+        row, status, d, route = _first_hit_solve(shapes, poses, False)
+        assert row == 0 and status == EXACT and d < -1e-3 and route != ROUTE_NONE
+
+
+def test_first_hit_mode_leaves_touching_and_separated_pairs_to_the_narrow_phase():
+    """Two Convex cubes exactly face to face (GJK cannot tell) are answered
+    by the whole narrow phase, as without the mode (distance 0: colliding);
+    1 mm apart they are farther, with a lower bound of the distance, and no
+    row is returned."""
+    from scenegraph.proximity.compiled.layout import FARTHER, ROUTE_NONE
+
+    cubes = (_cube_hull(0.05), _cube_hull(0.05))
+    touching = [(np.eye(3), (0.0, 0.0, 0.0)), (np.eye(3), (0.1, 0.0, 0.0))]
+    row, status, d, route = _first_hit_solve(cubes, touching, True)
+    assert (row, status, d, route) == _first_hit_solve(cubes, touching, False)
+    assert row == 0 and status == EXACT and abs(d) <= 1e-15 and route != ROUTE_NONE
+    apart = [(np.eye(3), (0.0, 0.0, 0.0)), (np.eye(3), (0.101, 0.0, 0.0))]
+    row, status, d, route = _first_hit_solve(cubes, apart, True)
+    assert row == -1 and status == FARTHER and 0.0 < d <= 0.001 + 1e-12
