@@ -163,8 +163,12 @@ class SceneGraph(LeafSystem):
             self._model.Clone())
         self._context_allocated = True
         if self._queries_expected(parent):
+            # Loading the kernels makes tens of thousands of objects that all
+            # live on: no collector passes over the whole heap meanwhile.
             from scenegraph._warmup import prepare_pair_queries
-            prepare_pair_queries(self._model_inspector)
+            from scenegraph.gc_pause import paused_gc
+            with paused_gc():
+                prepare_pair_queries(self._model_inspector)
         return context
 
     def _queries_expected(self, parent) -> bool:

@@ -600,9 +600,9 @@ class PlantState:
             # called without numba's per-call type resolution (scenegraph._jit).
             # Loading the kernel (and, first in a process, its module) makes
             # thousands of objects that all live on: no collector passes over
-            # the whole heap meanwhile (scenegraph/multibody/gc_pause.py).
+            # the whole heap meanwhile (scenegraph/gc_pause.py).
             from scenegraph._jit import entry_point
-            from scenegraph.multibody.gc_pause import paused_gc
+            from scenegraph.gc_pause import paused_gc
             with paused_gc():
                 from scenegraph.multibody.kinematics_kernels import \
                     forward_kinematics_packed

@@ -73,6 +73,18 @@ def test_a_root_scene_graph_with_proximity_geometry_is_prepared(prepared):
     assert prepared == ["pair queries"]
 
 
+def test_the_kernels_are_prepared_with_the_garbage_collector_paused(monkeypatch):
+    """Loading the kernels makes objects that all live on: no automatic
+    collection runs meanwhile, and collection is on again afterwards."""
+    import gc
+    seen = []
+    monkeypatch.setitem(_warmup._PREPARED, "pair queries", False)
+    monkeypatch.setattr(_warmup, "prepare_group", lambda group: seen.append(gc.isenabled()))
+    assert gc.isenabled()
+    _scene_graph().CreateDefaultContext()
+    assert seen == [False] and gc.isenabled()
+
+
 def test_the_kernels_are_loaded_when_the_context_is_made():
     _warmup.run_group("pair queries")       # compiled and cached, if they were not
     code = textwrap.dedent("""

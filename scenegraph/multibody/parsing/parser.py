@@ -22,7 +22,7 @@ import os
 import sys
 
 from systems.common.overloads import overloaded
-from scenegraph.multibody.gc_pause import paused_gc
+from scenegraph.gc_pause import paused_gc
 from scenegraph.multibody.parsing.collision_filter_groups import CollisionFilterGroups
 from scenegraph.multibody.parsing.diagnostics import (LITERAL_STRING_STEM, Diagnostics,
                                                       ParsingError)

@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from scenegraph.multibody import AddMultibodyPlantSceneGraph, Parser
-from scenegraph.multibody.gc_pause import paused_gc
+from scenegraph.gc_pause import paused_gc
 from scenegraph.multibody.parsing import ParsingError
 from systems.framework import DiagramBuilder
 

@@ -1,15 +1,19 @@
-"""Python's cyclic garbage collector paused while a model is built.
+"""Python's cyclic garbage collector paused while a model is built or its
+compiled kernels are loaded.
 
 A parse (and Finalize) creates thousands of small objects that all stay alive —
 elements, bodies, frames, geometries, properties — and almost no reference
-cycles that die. Each of the collector's automatic passes then walks survivors
-only, and a full (generation 2) pass walks every tracked object of the process:
-with numba's compiled kernels loaded that is over a hundred thousand objects,
-and a robot's first load in a process would trigger one or two such passes
-(docs/speed.md § Loading robots has the figures). ``paused_gc()`` turns
-automatic collection off for the block and back on after it (also when it
-raises); garbage that does form is collected by the next automatic pass, as
-usual.
+cycles that die; so does loading compiled kernels (their modules' dispatchers,
+unpickled code libraries and environments). Each of the collector's automatic
+passes then walks survivors only, and a full (generation 2) pass walks every
+tracked object of the process: with numba's compiled kernels loaded that is
+over a hundred thousand objects, and a robot's first load in a process would
+trigger several such passes (docs/speed.md § Loading robots has the figures).
+``paused_gc()`` turns automatic collection off for the block and back on after
+it (also when it raises); garbage that does form is collected by the next
+automatic pass, as usual. Users: the Parser (a whole AddModels), the plant's
+first forward kinematics (loading its kernel) and SceneGraph's context
+creation (loading the pair-query kernels, scenegraph._warmup).
 
 Nested and concurrent blocks share one count: collection resumes when the
 last block ends, and only if it was enabled when the first began (a program
