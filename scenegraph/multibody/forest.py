@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from scenegraph.math.plain_transforms import inverse
+
 __all__ = ["Forest", "build_forest"]
 
 
@@ -180,7 +182,7 @@ def _arrays(order, bodies, joints) -> Forest:
         f.axes[k] = j._axis_param()
         X_PF = j.frame_on_parent()._X_BF
         f.R_PF[k], f.p_PF[k] = X_PF.rotation().matrix(), X_PF.translation()
-        X_MB = j.frame_on_child()._X_BF.inverse()
+        X_MB = inverse(j.frame_on_child()._X_BF)
         f.R_MB[k], f.p_MB[k] = X_MB.rotation().matrix(), X_MB.translation()
         X_FM = j._fixed_X_FM()
         f.R_weld[k], f.p_weld[k] = X_FM.rotation().matrix(), X_FM.translation()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from scenegraph.math import RigidTransform, RotationMatrix
+from scenegraph.math.plain_transforms import compose
 from scenegraph.multibody.element import MultibodyElement
 from systems.common.overloads import overloaded
 
@@ -182,7 +183,8 @@ class FixedOffsetFrame(Frame):
                             f"{type(X_PF).__name__}")
         if model_instance is None:
             model_instance = P.model_instance()
-        super().__init__(name, P.body(), P._X_BF @ X_PF, model_instance)
+        X_BF = compose(P._X_BF, X_PF) if type(X_PF) is RigidTransform else P._X_BF @ X_PF
+        super().__init__(name, P.body(), X_BF, model_instance)
         self._parent, self._X_PF = P, RigidTransform(X_PF)
 
     def parent_frame(self) -> Frame:

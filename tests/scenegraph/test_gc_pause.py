@@ -19,8 +19,7 @@ def collector_enabled():
     was = gc.isenabled()
     gc.enable()
     yield
-    if not was:
-        gc.disable()
+    (gc.enable if was else gc.disable)()
 
 
 def test_nested_blocks_resume_collection_when_the_last_ends():

@@ -80,7 +80,8 @@ class ReadContext:
 def read_origin(element, ctx, context: str):
     """X_PF of an element with optional ``xyz`` [m] and ``rpy`` [rad] attributes
     (RollPitchYaw(r, p, y)); the identity when both are absent."""
-    from scenegraph.math import RigidTransform, RollPitchYaw
+    from scenegraph.math import RigidTransform
+    from scenegraph.math.plain_transforms import pose_from_rpy
 
     if element is None:
         return RigidTransform()
@@ -89,7 +90,7 @@ def read_origin(element, ctx, context: str):
     rpy = vector_attribute(element, "rpy", 3, d, None, context)
     if rpy is None:
         return RigidTransform(xyz)
-    return RigidTransform(RollPitchYaw(rpy), xyz)
+    return pose_from_rpy(rpy, xyz)      # no compiled kernel loaded for a parse
 
 
 # ------------------------------------------------------------------ materials
