@@ -20,15 +20,26 @@ The volume and closedness tests reuse the proximity engine's own code
 (shape_data_from_shape: for a Convex it builds and caches the hull the
 engine needs anyway; for a Mesh it runs only the hull's volume test, the
 hull itself being built at the first pair query; the edge-twin pass of the
-mesh BVH, memoised so that the BVH build reuses it), so what is accepted
-here is exactly what the queries can answer. No convex hull of a Mesh is
+mesh BVH, memoised so that the BVH build reuses it, or for a mesh of at
+most NUMPY_CLOSED_MAX_TRIANGLES the same test in numpy), so what is
+accepted here is exactly what the queries can answer. No convex hull of a Mesh is
 built here: a 1.3 M-triangle mesh is checked in about 1.3 s.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 __all__ = ["check_proximity_shape"]
+
+
+#: A Mesh of at most this many triangles is tested for closedness in numpy
+#: (_closed_as_given: two sorts of its directed edges, about a millisecond per
+#: 10,000 triangles), which costs less than loading the mesh BVH's compiled
+#: edge pairing in a new process; a larger one with that pairing (faster
+#: there, and memoised for the BVH build, which needs the same pairs).
+NUMPY_CLOSED_MAX_TRIANGLES = 100_000
 
 
 def check_proximity_shape(shape, describe: bool = True) -> None:
@@ -65,10 +76,14 @@ def check_proximity_shape(shape, describe: bool = True) -> None:
 def _check_size(mesh) -> None:
     """Refuses a Mesh above the triangle tree's size limit before any work,
     naming the mesh."""
-    from scenegraph.proximity.mesh_bvh import MAX_TRIANGLES
-
     faces = mesh.mesh_faces()
     count = 0 if faces is None else len(faces)
+    tree = sys.modules.get("scenegraph.proximity.mesh_bvh")
+    if tree is None:
+        if count <= NUMPY_CLOSED_MAX_TRIANGLES:   # below the limit: the tree's module
+            return                                # (and numba) stay unimported
+        from scenegraph.proximity import mesh_bvh as tree
+    MAX_TRIANGLES = tree.MAX_TRIANGLES
     if count > MAX_TRIANGLES:
         raise ValueError(
             f"Mesh {_label(mesh)} has {count} triangles; proximity queries support meshes "
@@ -77,8 +92,6 @@ def _check_size(mesh) -> None:
 
 
 def _check_closed_surface(mesh, describe: bool = True) -> None:
-    from scenegraph.proximity.mesh_bvh import TriangleMeshBvh
-
     label = _label(mesh)
     faces = mesh.mesh_faces()
     if faces is None:
@@ -92,13 +105,18 @@ def _check_closed_surface(mesh, describe: bool = True) -> None:
             f"Add the faces to the file, or use Convex for its convex hull")
     V = np.ascontiguousarray(mesh.mesh_vertices(), dtype=float)
     F = np.ascontiguousarray(faces, dtype=np.int64)
-    if TriangleMeshBvh._check_closed(F, len(V)):
+    if len(F) <= NUMPY_CLOSED_MAX_TRIANGLES:
+        closed = _closed_as_given
+    else:
+        from scenegraph.proximity.mesh_bvh import TriangleMeshBvh
+        closed = TriangleMeshBvh._check_closed
+    if closed(F, len(V)):
         return
     # Only a mesh that is not closed as given needs the welding (and the
     # point queries' module that holds it).
     from scenegraph.proximity.mesh_distance import weld_vertices
     V, F = weld_vertices(V, F)
-    if TriangleMeshBvh._check_closed(np.ascontiguousarray(F, dtype=np.int64), len(V)):
+    if closed(np.ascontiguousarray(F, dtype=np.int64), len(V)):
         return
     defects = f"{_open_edge_count(F)} edge(s) do" if describe else "some edges do"
     raise ValueError(
@@ -107,6 +125,22 @@ def _check_closed_surface(mesh, describe: bool = True) -> None:
         f"ComputeSignedDistanceToPoint measures a Mesh inside and out, which needs a "
         f"closed, consistently oriented mesh. Close the mesh, or use Convex for its "
         f"convex hull")
+
+
+def _closed_as_given(F: np.ndarray, num_vertices: int) -> bool:
+    """The mesh BVH's closedness test (mesh_kernels.edge_twins' verdict) in
+    numpy, for F (M, 3) int64: no triangle repeats a vertex, no directed edge
+    appears twice, and every directed edge's reverse appears (so every
+    undirected edge is in exactly two triangles, oppositely oriented)."""
+    a = F.reshape(-1)
+    b = F[:, (1, 2, 0)].reshape(-1)
+    if (a == b).any():
+        return False
+    n = max(int(num_vertices), int(F.max()) + 1)
+    edges = np.sort(a * n + b)
+    if (edges[1:] == edges[:-1]).any():
+        return False
+    return bool(np.array_equal(edges, np.sort(b * n + a)))
 
 
 def _open_edge_count(F: np.ndarray) -> int:
