@@ -112,9 +112,8 @@ def _check_closed_surface(mesh, describe: bool = True) -> None:
         closed = TriangleMeshBvh._check_closed
     if closed(F, len(V)):
         return
-    # Only a mesh that is not closed as given needs the welding (and the
-    # point queries' module that holds it).
-    from scenegraph.proximity.mesh_distance import weld_vertices
+    # Only a mesh that is not closed as given needs the welding.
+    from scenegraph.proximity.mesh_weld import weld_vertices
     V, F = weld_vertices(V, F)
     if closed(np.ascontiguousarray(F, dtype=np.int64), len(V)):
         return

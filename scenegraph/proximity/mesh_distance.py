@@ -36,6 +36,7 @@ import threading
 import numpy as np
 
 from scenegraph.proximity.compiled import mesh_kernels as _k
+from scenegraph.proximity.mesh_weld import weld_vertices
 from scenegraph.proximity.mesh_bvh import (
     TriangleMeshBvh,
     closest_points_on_segments,
@@ -55,26 +56,6 @@ _NOT_CLOSED = ("signed distance to a mesh needs a closed, consistently oriented 
 
 def _tolerance(bvh: TriangleMeshBvh) -> float:
     return 1e-14 * max(1.0, bvh.size)
-
-
-def weld_vertices(V: np.ndarray, F: np.ndarray):
-    """(V', F'): exact duplicate vertex positions merged (the first occurrence
-    kept, vertices in their original order), faces re-indexed. O(V log V);
-    returns the input itself when no position repeats."""
-    order = np.lexsort((V[:, 2], V[:, 1], V[:, 0]))
-    S = V[order]
-    new = np.ones(len(S), dtype=bool)
-    new[1:] = (S[1:] != S[:-1]).any(axis=1)
-    if new.all():
-        return V, F
-    group = np.empty(len(V), dtype=np.int64)
-    group[order] = np.cumsum(new) - 1
-    rep = np.full(int(new.sum()), len(V), dtype=np.int64)
-    np.minimum.at(rep, group, np.arange(len(V), dtype=np.int64))
-    by_first = np.argsort(rep)
-    renumber = np.empty(len(rep), dtype=np.int64)
-    renumber[by_first] = np.arange(len(rep))
-    return V[rep[by_first]], renumber[group][F]
 
 
 def _read_mesh_file(path: str):

@@ -73,15 +73,23 @@ def test_an_open_mesh_is_still_refused_by_name(tmp_path):
         check_proximity_shape(sg.Mesh(str(path)))
 
 
-def test_a_small_closed_mesh_is_checked_without_the_tree_module_or_numba(tmp_path):
+def test_small_closed_meshes_are_checked_without_the_tree_module_or_numba(tmp_path):
+    """A closed tetrahedron, and the same as a triangle soup (every face its
+    own three vertices: closed once welded)."""
     path = tmp_path / "tetra.obj"
     path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
                     "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 4 3\n")
+    corners = ["0 0 0", "1 0 0", "0 1 0", "0 0 1"]
+    faces = [(0, 2, 1), (0, 1, 3), (1, 2, 3), (0, 3, 2)]
+    soup = tmp_path / "soup.obj"
+    soup.write_text("".join(f"v {corners[i]}\n" for face in faces for i in face)
+                    + "".join(f"f {3 * k + 1} {3 * k + 2} {3 * k + 3}\n" for k in range(4)))
     code = textwrap.dedent(f"""
         import sys
         import scenegraph as sg
         from scenegraph.proximity_shape_check import check_proximity_shape
         check_proximity_shape(sg.Mesh({str(path)!r}))
+        check_proximity_shape(sg.Mesh({str(soup)!r}))
         print("scenegraph.proximity.mesh_bvh" in sys.modules, "numba" in sys.modules)
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
