@@ -309,7 +309,7 @@ def triangle_pair_distances(A0, A1, A2, B0, B1, B2):
 
 def mesh_mesh_distance(bvh_A: TriangleMeshBvh, bvh_B: TriangleMeshBvh, R_AB, p_AB):
     """Exact distance between the surfaces of meshes A and B (one compiled
-    traversal of both trees, compiled/exact_mesh_kernels.mesh_mesh_nearest).
+    traversal of both trees, compiled/exact_mesh_traversal.mesh_mesh_nearest).
 
     Args:
       bvh_A, bvh_B: the meshes in their frames A and B [m].
@@ -322,7 +322,7 @@ def mesh_mesh_distance(bvh_A: TriangleMeshBvh, bvh_B: TriangleMeshBvh, R_AB, p_A
       is NOT a signed penetration distance. When False it is the exact signed
       distance between the two solids.
     """
-    from scenegraph.proximity.compiled.exact_mesh_kernels import mesh_mesh_nearest
+    from scenegraph.proximity.compiled.exact_mesh_traversal import mesh_mesh_nearest
 
     R = np.ascontiguousarray(R_AB, dtype=float)
     t = np.ascontiguousarray(p_AB, dtype=float)

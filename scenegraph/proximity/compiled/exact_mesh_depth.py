@@ -270,7 +270,7 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, slots, tri, pseudo, tri_id, no
     xm (3,): a point where the surfaces meet (the answer when no candidate
     is inside: φ = 0 there, the normal against M's first crossing face);
     slots (K, 2): the leaf slots (M's, O's) of every pair of crossing
-    triangles (exact_mesh_kernels._dual_traversal's crossings, any order).
+    triangles (exact_mesh_traversal._dual_traversal's crossings, any order).
     Writes res[0:10]; returns (buf, nbuf)."""
     t0, u0 = mesh_i[s, 0], mesh_i[so, 0]
     v0, v1 = mesh_i[s, 4], mesh_i[s, 5]

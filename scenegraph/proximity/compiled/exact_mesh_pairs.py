@@ -51,8 +51,8 @@ from scenegraph._jit import njit
 from scenegraph.proximity.compiled.exact_mesh_curved_depth import curved_depth
 from scenegraph.proximity.compiled.exact_mesh_depth import (NUM_POINT_VALUES, mesh_mesh_depth,
                                                              mesh_signed)
-from scenegraph.proximity.compiled.exact_mesh_kernels import (_dual_traversal, _support,
-                                                              mesh_primitive_nearest)
+from scenegraph.proximity.compiled.exact_mesh_kernels import _support, mesh_primitive_nearest
+from scenegraph.proximity.compiled.exact_mesh_traversal import _dual_traversal
 from scenegraph.proximity.compiled.mesh_kernels import _CANDIDATES, _winding
 from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CYLINDER, HALFSPACE,
                                                           SPHERE)

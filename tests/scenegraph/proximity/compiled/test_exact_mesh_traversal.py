@@ -1,14 +1,14 @@
-"""Pieces of the exact-mesh kernels (scenegraph/proximity/compiled/
-exact_mesh_kernels.py) the pair traversals prune with: the gap between two
-oriented boxes is a lower bound of the distance between them, and it combines
-the per-axis gaps of a box's frame into one distance (tighter than the
-largest single gap)."""
+"""The two-tree traversal of the exact-mesh pairs (scenegraph/proximity/
+compiled/exact_mesh_traversal.py) prunes node pairs by the gap between two
+oriented boxes: a lower bound of the distance between them that combines the
+per-axis gaps in a box's frame into one distance (tighter than the largest
+single gap)."""
 from __future__ import annotations
 
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from scenegraph.proximity.compiled.exact_mesh_kernels import _obb_gap, _pose_node
+from scenegraph.proximity.compiled.exact_mesh_traversal import _obb_gap, _pose_node
 
 
 def obb_row(centre, R, half):
