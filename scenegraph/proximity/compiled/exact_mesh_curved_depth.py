@@ -46,18 +46,6 @@ def _face_distance(X, f, t0, v0, faces, vertices):
 
 
 @njit(specialize_literals=False)
-def _near_seen(X, seen, n, limit):
-    """Whether X (3,) is within `limit` [m] of one of the surface points
-    seen[:n] (then its depth, its distance to the surface, is too)."""
-    lim2 = limit * limit
-    for j in range(n):
-        ex, ey, ez = X[0] - seen[j, 0], X[1] - seen[j, 1], X[2] - seen[j, 2]
-        if ex * ex + ey * ey + ez * ez <= lim2:
-            return True
-    return False
-
-
-@njit(specialize_literals=False)
 def _holding(k, a, b, c, S):
     """The capsule holding a Capsule (itself), a Cylinder (axis, radius) or
     an Ellipsoid (longest semi-axis; the larger other one as radius): core
@@ -176,7 +164,14 @@ def curved_depth(s, k, a, b, c, R, t, lo, hi, touch, tri, pseudo, tri_id, node_f
                 ub = _face_distance(X, near[i], t0, v0, faces, vertices)
             if fb >= 0:
                 ub = min(ub, _face_distance(X, fb, t0, v0, faces, vertices))
-            if ub <= best[0] + tie or _near_seen(X, seen, n_seen, best[0] + tie):
+            lim = best[0] + tie
+            skip = ub <= lim
+            for j in range(n_seen):
+                if skip:
+                    break
+                ex, ey, ez = X[0] - seen[j, 0], X[1] - seen[j, 1], X[2] - seen[j, 2]
+                skip = ex * ex + ey * ey + ez * ez <= lim * lim
+            if skip:
                 continue
         r8 = _signed_one(X[0], X[1], X[2], tri[t0:t1], pseudo[t0:t1], node_f[m0:m1],
                          node_i[m0:m1], tri_id[t0:t1], mesh_i[s, 6] != 0, mesh_f[s, 0],

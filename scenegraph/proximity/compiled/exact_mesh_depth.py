@@ -41,7 +41,7 @@ from scenegraph.proximity.compiled.exact_mesh_kernels import (_DEPTH_STEPS, _STA
                                                               _seg_tri_hit, mesh_seg_one)
 from scenegraph.proximity.compiled.mesh_kernels import _signed_one
 from scenegraph.proximity.compiled.packed_shapes import BOX
-from scenegraph.proximity.compiled.point_kernels import primitive_point
+from scenegraph.proximity.compiled.point_kernels import box_point
 
 __all__ = ["mesh_signed", "mesh_mesh_depth", "NUM_POINT_VALUES"]
 
@@ -159,8 +159,9 @@ def _vertices_inside(a, b, ids, R, t, inverse, is_box, box, tri, pseudo, node_f,
     X = R v + t (or R^T (v − t) when `inverse`): rows (n, 8) = (local
     vertex, φ_b, nearest point (3), gradient (3), in b's frame), ascending by
     vertex. When is_box, b is a Box of half sizes `box` (3,): φ_b is its
-    closed form (point_kernels.primitive_point), not its mesh's. Only the vertices that can be inside are measured: those of a's
-    crossing triangles `ids` (local triangle indices), then their
+    closed form (point_kernels.box_point), not its mesh's. Only the
+    vertices that can be inside are measured: those of a's crossing
+    triangles `ids` (local triangle indices), then their
     neighbours through edges of no crossing triangle (such an edge does not
     cross b's surface, so inside spreads along it), and each component of a
     without a crossing triangle through one vertex (inside, all of it is).
@@ -240,7 +241,7 @@ def _measure(u, X, b, is_box, box, tri, pseudo, node_f, node_i, tri_id, mesh_i, 
     cached in sd; inside, a row and a queue entry (_vertices_inside).
     Returns (rows, n, qt)."""
     if is_box:
-        r = primitive_point(BOX, box[0], box[1], box[2], X[0], X[1], X[2])
+        r = box_point(box[0], box[1], box[2], X[0], X[1], X[2])
         d, qx, qy, qz, gx, gy, gz = r[0], r[1], r[2], r[3], r[4], r[5], r[6]
     else:
         d, qx, qy, qz, gx, gy, gz = mesh_signed(X[0], X[1], X[2], b, tri, pseudo, node_f,

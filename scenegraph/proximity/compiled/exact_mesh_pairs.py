@@ -306,8 +306,23 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
                 out[q, 1 + i], out[q, 4 + i], out[q, 7 + i] = cm, co, n
             else:
                 out[q, 1 + i], out[q, 4 + i], out[q, 7 + i] = co, cm, -n
-        if merge != 0:
-            _merge(out, q, a, b, R, p, negate, in_frames, max_distance, status, values, keep)
+        if merge != 0:              # into the pair query's values (docstring)
+            if (status != TOUCHING) if negate else out[q, 0] > max_distance:
+                keep[q] = False
+            else:
+                values[q, 0] = (-out[q, 0] + 0.0) if negate else out[q, 0]
+                for i in range(3):
+                    if in_frames:
+                        values[q, 1 + i] = (R[a, 0, i] * (out[q, 1] - p[a, 0])
+                                            + R[a, 1, i] * (out[q, 2] - p[a, 1])
+                                            + R[a, 2, i] * (out[q, 3] - p[a, 2]))
+                        values[q, 4 + i] = (R[b, 0, i] * (out[q, 4] - p[b, 0])
+                                            + R[b, 1, i] * (out[q, 5] - p[b, 1])
+                                            + R[b, 2, i] * (out[q, 6] - p[b, 2]))
+                    else:
+                        values[q, 1 + i] = out[q, 1 + i]
+                        values[q, 4 + i] = out[q, 4 + i]
+                    values[q, 7 + i] = out[q, 7 + i]
         for r in range(first, nbuf):        # candidates: M's frame -> W, A first
             cm0, cm1, cm2 = buf[r, 2], buf[r, 3], buf[r, 4]
             co0, co1, co2 = buf[r, 5], buf[r, 6], buf[r, 7]
@@ -320,24 +335,3 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
                     buf[r, 2 + i], buf[r, 5 + i] = co, cm
     return out, buf[:nbuf].copy(), keep
 
-
-@njit(specialize_literals=False)
-def _merge(out, q, a, b, R, p, negate, in_frames, max_distance, status, values, keep):
-    """exact_pairs' merge of pair q (rows a, b; its answer out[q] in W)
-    into a pair query's values[q] (see exact_pairs)."""
-    if (status != TOUCHING) if negate else out[q, 0] > max_distance:
-        keep[q] = False
-        return
-    values[q, 0] = (-out[q, 0] + 0.0) if negate else out[q, 0]
-    for i in range(3):
-        if in_frames:
-            values[q, 1 + i] = (R[a, 0, i] * (out[q, 1] - p[a, 0])
-                                + R[a, 1, i] * (out[q, 2] - p[a, 1])
-                                + R[a, 2, i] * (out[q, 3] - p[a, 2]))
-            values[q, 4 + i] = (R[b, 0, i] * (out[q, 4] - p[b, 0])
-                                + R[b, 1, i] * (out[q, 5] - p[b, 1])
-                                + R[b, 2, i] * (out[q, 6] - p[b, 2]))
-        else:
-            values[q, 1 + i] = out[q, 1 + i]
-            values[q, 4 + i] = out[q, 4 + i]
-        values[q, 7 + i] = out[q, 7 + i]

@@ -245,8 +245,10 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                 if gr > 0.0 and (collecting or gr * gr > best):
                     continue
                 TA = triA[i]
-                for q in range(cnt):
+                q = 0
+                while q < cnt:
                     j = s0 + q
+                    q += 1
                     T = TB[j]
                     dx = ballA[i, 0] - T[12]
                     dy = ballA[i, 1] - T[13]
@@ -261,7 +263,12 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                         gc, sep_b = _plane_gap(TA, T)
                         if sep_b or not _crossing(TA, T, work):
                             continue
-                        found, k = _append_pair(found, k, i, j)
+                        if k == found.shape[0]:
+                            bigger = np.empty((2 * k, 2), dtype=np.int64)
+                            bigger[:k] = found
+                            found = bigger
+                        found[k, 0], found[k, 1] = i, j
+                        k += 1
                         continue
                     if gb > 0.0 and gb * gb > best:
                         continue
@@ -285,11 +292,10 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                             return best, out, sa, sb, found[:0]
                         if best == 0.0 and mode == 3:
                             collecting = True
-                            if not (sep_a or sep_b) and _crossing(TA, T, work):
-                                found, k = _append_pair(found, k, i, j)
+                            q -= 1          # this pair again, as a crossing candidate
             continue
         if sp + 2 > _STACK:
-            raise RuntimeError("exact_mesh_kernels: dual tree traversal stack overflow")
+            raise RuntimeError("exact_mesh_traversal: dual tree traversal stack overflow")
         size_a = 0.0
         size_b = 0.0
         for j in range(3):
@@ -314,17 +320,6 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
             st_a[sp + 1], st_b[sp + 1] = na, c1
         sp += 2
     return best, out, sa, sb, found[:k].copy()
-
-
-@njit(specialize_literals=False)
-def _append_pair(found, k, i, j):
-    """found[k] = (i, j), doubling found when full: (found, k + 1)."""
-    if k == found.shape[0]:
-        bigger = np.empty((2 * k, 2), dtype=np.int64)
-        bigger[:k] = found
-        found = bigger
-    found[k, 0], found[k, 1] = i, j
-    return found, k + 1
 
 
 @njit(specialize_literals=False)
