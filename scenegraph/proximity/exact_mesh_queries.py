@@ -235,6 +235,8 @@ class ExactRows:
             new = new[~pack.packed[new]]
             if len(new):
                 pack.add([(int(r), self.shape(int(r))) for r in new])
+        if pack.arrays is None:     # no pair with an exact mesh yet: empty tables
+            pack._pack()
         return exact_pairs(pairs, np.ascontiguousarray(R, dtype=float),
                            np.ascontiguousarray(p, dtype=float), pack.kind, self.exact,
                            pack.mesh, pack.params, float(max_distance), bool(depths),
@@ -249,7 +251,7 @@ class ExactRows:
         call answers and merges them (exact_pairs' merge)."""
         from scenegraph.proximity.compiled.exact_mesh_pairs import (MERGE, MERGE_IN_FRAMES,
                                                                     MERGE_NEGATE)
-        if not len(rows):
+        if not len(rows) or not (self.exact[rows[:, 0]] | self.exact[rows[:, 1]]).any():
             return rows, values
         negate = bool(flags & layout.FLAG_NEGATE)
         merge = (MERGE | (MERGE_NEGATE if negate else 0)

@@ -262,3 +262,15 @@ def test_a_bar_through_both_sides_of_the_tube_has_a_point_in_each():
     assert (m.depths > 0.0).all() and (m.depths <= p.depth + 1e-15).all()
     xs = m.p_WCa[:, 0]
     assert xs.min() < -0.1 and xs.max() > 0.1          # both crossings
+
+
+def test_penetration_of_ordinary_pairs_only_leaves_them_as_the_hull_query_gives_them():
+    # The first query of a scene with an exact mesh finds only pairs without it:
+    # two spheres overlapping 0.02 m far from the torus (before, the exact rows'
+    # tables were never built and the query raised a TypeError).
+    scene = Scene([Sphere(0.05), Sphere(0.05)])
+    query = scene.place([RigidTransform([1.0, 0.0, 0.0]), RigidTransform([1.08, 0.0, 0.0])])
+    (pair,) = query.ComputePointPairPenetration()
+    assert (pair.id_A, pair.id_B) == (scene.ids[0], scene.ids[1])
+    assert pair.depth == pytest.approx(0.02, abs=1e-12)
+    assert query.HasCollisions()
