@@ -134,3 +134,58 @@ def test_the_replay_page_plays_the_run_and_shows_every_body_and_upward_arrows(de
     assert len(on_table) == len(quickstart.COLORS)
     for name, d in on_table.items():
         assert d[1] > math.cos(0.05), (name, d)
+
+
+_FIRST_USES_SCRIPT = """
+import json, sys
+sys.path.insert(0, {root!r})
+import scenegraph._jit  # noqa: F401  (installs the library's dispatcher hooks first)
+from numba.core import dispatcher
+from examples import quickstart
+from scenegraph.visualization import Meshcat
+from systems.analysis import Simulator
+
+armed, inside, first_used = [False], [False], []
+add_overload, advance_to = dispatcher.Dispatcher.add_overload, Simulator.AdvanceTo
+
+def recording_add_overload(self, cres):
+    if inside[0]:
+        first_used.append(self.py_func.__module__ + "." + self.py_func.__qualname__)
+    return add_overload(self, cres)
+
+def recording_advance_to(self, time):
+    inside[0] = armed[0]
+    try:
+        return advance_to(self, time)
+    finally:
+        inside[0] = False
+
+dispatcher.Dispatcher.add_overload = recording_add_overload
+Simulator.AdvanceTo = recording_advance_to
+meshcat = Meshcat(port=0)
+try:
+    quickstart.run(quickstart.WARM_UP, None)     # the demo's untimed warm-up
+    armed[0] = True
+    quickstart.run(1.0, meshcat)                  # its timed run, with the viewer
+finally:
+    meshcat._server.stop()
+print(json.dumps(first_used))
+"""
+
+
+def test_no_kernel_is_first_compiled_or_loaded_inside_the_timed_advance_to():
+    # A new process runs the demo's warm-up, then its run with the viewer
+    # (Initialize, then AdvanceTo): every compiled kernel the run uses must
+    # have been compiled (cold cache) or loaded (warm cache) by the warm-up
+    # or by Initialize, never inside AdvanceTo, where a compile is a spike
+    # of seconds in the timed run.
+    import json
+    import pathlib
+    import subprocess
+    import sys
+    root = str(pathlib.Path(quickstart.__file__).resolve().parents[1])
+    done = subprocess.run([sys.executable, "-c", _FIRST_USES_SCRIPT.format(root=root)],
+                          capture_output=True, text=True, cwd=root, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    first_used = json.loads(done.stdout.strip().splitlines()[-1])
+    assert first_used == []
