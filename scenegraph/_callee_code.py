@@ -27,6 +27,12 @@ its machine code is written to the compile cache. Until then nothing of it
 is cached (the kernels that call it are, self-contained), so a later process
 that compiles a new caller of it compiles it again.
 
+Functions declared ``inline="always"`` (_jit.njit, `inline_always`) get
+LLVM's alwaysinline attribute here, before their library is finalized or
+linked: LLVM inlines them into each caller when the kernel's whole module
+is optimized (numba's own inline="always" would type and lower them again
+at every call site).
+
 Installed once by _jit (`install`): the codegen's library class, and
 numba's CPUContext.get_executable and Dispatcher.add_overload, each of which
 behaves as numba's own for everything that is not deferred.
@@ -40,7 +46,8 @@ from numba.core import dispatcher as numba_dispatcher
 from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 from numba.core.environment import lookup_environment
 
-__all__ = ["DeferredEntry", "install", "is_deferred", "materialize"]
+__all__ = ["DeferredEntry", "install", "is_deferred", "materialize", "inline_always",
+           "ALWAYS_INLINE_ATTRIBUTE"]
 
 _ENV_PREFIX = "_ZN08NumbaEnv"
 
@@ -204,9 +211,40 @@ def materialize(entry):
     return entry.compiled
 
 
+#: The LLVM function attribute given to the functions `inline_always` names.
+ALWAYS_INLINE_ATTRIBUTE = "alwaysinline"
+
+_INLINE_ALWAYS: set = set()     # (module, qualname) of the functions inlined by LLVM
+
+
+def inline_always(py_func) -> None:
+    """Marks the Python function `py_func`: its compiled code (every
+    signature) gets LLVM's ``alwaysinline`` attribute, so that LLVM inlines
+    it into each caller when the caller's module is optimized (see
+    _jit.njit's ``inline="always"``)."""
+    _INLINE_ALWAYS.add((py_func.__module__, py_func.__qualname__))
+
+
+def _mark_inline(library, fndesc) -> None:
+    """Gives the function of `fndesc` in `library`'s module LLVM's
+    alwaysinline attribute if its Python function was marked with
+    inline_always (before the library is finalized or linked anywhere)."""
+    if (fndesc.modname, fndesc.qualname) not in _INLINE_ALWAYS or library._finalized:
+        return
+    try:
+        function = library._final_module.get_function(fndesc.llvm_func_name)
+    except NameError:
+        return
+    present = {name.decode() for group in function.attributes for name in group.split()}
+    if not present & {ALWAYS_INLINE_ATTRIBUTE, "noinline"}:
+        function.add_function_attribute(ALWAYS_INLINE_ATTRIBUTE)
+
+
 def _get_executable(self, library, fndesc, env):
     """CPUContext.get_executable: a DeferredEntry for a callee's library
-    compiled now (see the module docstring), numba's otherwise."""
+    compiled now (see the module docstring), numba's otherwise; marks
+    inline_always functions first."""
+    _mark_inline(library, fndesc)
     if isinstance(library, _Library) and not library._finalized and _NESTED[0]():
         library._deferred = True
         return DeferredEntry(self, library, fndesc, env)

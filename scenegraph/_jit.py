@@ -130,6 +130,30 @@ __all__ = ["njit", "entry_point", "load_cached", "module_digest", "module_closur
 
 _nrt_cache.install()      # before numba's runtime is first initialized in this process
 
+
+class _PlainErrorText(numba_errors._DummyColorScheme):
+    """numba's error-text scheme without colorama: numba marks up the text of
+    every typing error it builds, and with colorama installed it wraps the
+    process's standard streams and unwraps them again for each piece of
+    text, even in its default "no_color" scheme, where the text comes out
+    unchanged. A cold compile builds ~50,000 such texts (typing tries
+    overloads that fail) and spent ~2 s of CPU there; this scheme returns
+    the text as is. Used only when numba's scheme is "no_color"."""
+
+    def code(self, msg):
+        return msg
+
+    errmsg = filename = indicate = highlight = reset = code
+
+
+if numba.core.config.COLOR_SCHEME == "no_color":
+    _PLAIN_ERROR_TEXT = _PlainErrorText()
+    numba_errors._termcolor_inst = _PLAIN_ERROR_TEXT
+    for _name in ("numba.core.types.functions", "numba.core.typing.typeof",
+                  "numba.core.compiler_machinery", "numba.core.ir", "numba.core.typeinfer"):
+        if hasattr(sys.modules.get(_name), "_termcolor"):   # kept at their import
+            sys.modules[_name]._termcolor = _PLAIN_ERROR_TEXT
+
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE = os.path.basename(_PACKAGE_DIR)
@@ -787,8 +811,11 @@ numba_event.register("numba:compile", COMPILE_REPORT)
 # Callees get no machine code of their own (scenegraph._callee_code): a
 # compile at depth >= 2 runs inside another one. SCENEGRAPH_DEFER_CALLEES=0
 # keeps numba's way (every callee finalized at its compile).
+# (Installed either way: it also marks inline="always" functions for LLVM.)
 if os.environ.get("SCENEGRAPH_DEFER_CALLEES", "1") != "0":
     _callee_code.install(lambda: getattr(COMPILE_REPORT._local, "depth", 0) >= 2)
+else:
+    _callee_code.install(lambda: False)
 
 
 # ------------------------------------------------------------------ njit
@@ -814,6 +841,12 @@ def _plain_call_template(dispatcher):
 
 
 def _compile_lazily(function, options):
+    if options.get("inline") == "always":
+        # Inlined by LLVM, not numba (see njit): typed and lowered once per
+        # signature, for plain argument types.
+        del options["inline"]
+        options.setdefault("specialize_literals", False)
+        _callee_code.inline_always(function)
     literals = options.pop("specialize_literals", True)
     cache = options.pop("cache", False)
     # numba's own cache=True would make a FunctionCache at once; the
@@ -841,7 +874,19 @@ def njit(function=None, **options):
     constant: the narrow phase twice, a GJK helper ten times. (A call that
     needs the literal, a tuple index, still gets it: plain types are tried
     first.) For kernels whose constants buy nothing at run time (a flag
-    tested once per call, a start size, small helpers LLVM inlines)."""
+    tested once per call, a start size, small helpers LLVM inlines).
+
+    inline="always": the function is inlined into every caller by LLVM, not
+    by numba. numba's own inline="always" splices the function's bytecode
+    into each caller before typing, so it is typed and lowered again at
+    every call site (a helper called from ten places is compiled ten
+    times: ~4 s of a cold start's ~45 s of CPU went to that). Here it is
+    compiled once per signature, as a function of its own, with plain
+    argument types (specialize_literals=False), and its LLVM function gets
+    the ``alwaysinline`` attribute: LLVM's inliner then puts it into each
+    caller when the kernel's module is optimized, so the machine code is
+    that of an inlined helper (constants propagated, no call) as before.
+    (numba's IR inlining is not available through this njit.)"""
     merged = {**_OPTIONS, **options}
     if function is None:
         return lambda f: _compile_lazily(f, dict(merged))

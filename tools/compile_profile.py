@@ -27,11 +27,11 @@ Prints the functions by self CPU time with how many signatures each was
 compiled for, and every function compiled for more than one signature with
 those signatures (a function typed for int64 and for a literal int, for
 array layouts 'C' and 'A', or for readonly arrays, compiles once per
-signature: all but one are waste). Functions inlined with
-``inline="always"`` are not compiled on their own: their typing and
-lowering count in their callers' self time; ``--no-inline`` drops that
-option from every kernel of the package (an attribution run: the code
-compiled differs from the library's).
+signature: all but one are waste). Functions declared ``inline="always"``
+are compiled once on their own and inlined by LLVM (scenegraph._jit.njit:
+LLVM's alwaysinline attribute); ``--no-inline`` drops that option from
+every kernel of the package, leaving inlining to LLVM's own cost model (an
+attribution run: the code compiled differs from the library's).
 
 ``--llvm-stages`` adds LLVM's stages per function (function passes, module
 passes, machine code). Callees' libraries get no module passes or machine
@@ -258,7 +258,7 @@ def report(result: dict, top: int) -> None:
           f"{len(functions)} functions; LLVM lock held {result['llvm_lock_s']:.1f} s wall")
     print(f"top {top} by self CPU [s] (self = own typing, lowering, LLVM, caching; callees "
           f"excluded)")
-    print("  (type: type inference, inl: inline='always' expansion, lower: lowering in "
+    print("  (type: type inference, inl: numba's IR inlining, lower: lowering in "
           "Python = native_lowering minus llvm; wall seconds)")
     print(f"{'self':>7s} {'total':>7s} {'type':>6s} {'inl':>6s} {'lower':>6s} {'llvm':>6s} "
           f"{'sigs':>4s}  function")

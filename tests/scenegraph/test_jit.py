@@ -308,3 +308,46 @@ def test_load_cached_loads_nothing_for_a_kernel_without_a_cache():
     kernel = _jit.njit(cache=False)(pair_queries._in_frame.py_func)
     assert _jit.load_cached(kernel) == 0
     assert kernel.signatures == []
+
+
+INLINED_SOURCE = '''
+def scale(x, k):
+    return x * k
+
+def use(values):
+    total = 0.0
+    for x in values:
+        total += scale(x, 2) + scale(x, 3)
+    return total
+'''
+
+
+def test_inline_always_compiles_the_helper_once_and_llvm_inlines_it_into_its_caller(
+        tmp_path):
+    import numpy as np
+    path = _write(tmp_path / "inlined_kernels.py", INLINED_SOURCE)
+    namespace = {"__name__": "inlined_kernels"}
+    exec(compile(INLINED_SOURCE, str(path), "exec"), namespace)
+    scale = _jit.njit(inline="always")(namespace["scale"])
+    namespace["scale"] = scale
+    use = namespace["use"] = _jit.njit(namespace["use"])
+    assert use(np.array([1.0, 2.0])) == 15.0        # (2 + 3) * (1 + 2)
+    # typed once, for int64 (not once per literal 2 and 3), as a function
+    # of its own with LLVM's alwaysinline attribute ...
+    (signature,) = scale.overloads
+    assert [str(t) for t in signature] == ["float64", "int64"]
+    cres = scale.overloads[signature]
+    function = cres.library._final_module.get_function(cres.fndesc.llvm_func_name)
+    assert b"alwaysinline" in b" ".join(function.attributes)
+    # ... and none of the caller's code calls it: LLVM inlined it.
+    (caller,) = use.overloads.values()
+    assert "call" not in "\n".join(
+        line for line in caller.library.get_llvm_str().splitlines()
+        if cres.fndesc.llvm_func_name in line and not line.startswith(("define", "declare")))
+
+
+def test_numba_error_text_is_not_marked_up_through_colorama():
+    from numba.core import errors, typeinfer
+    assert errors.termcolor().errmsg("no match") == "no match"
+    assert typeinfer._termcolor.errmsg("no match") == "no match"
+    assert type(errors.termcolor()).__name__ == "_PlainErrorText"
