@@ -16,7 +16,8 @@ kind through the public API, so the signatures are those real scenes use):
   pair queries     ComputePointPairPenetration, signed distances, candidates,
                    HasCollisions (one compiled entry, pair_queries.query)
   point queries    ComputeSignedDistanceToPoint
-  hydroelastic     ComputeContactSurfaces (polygons and triangles)
+  hydroelastic     ComputeContactSurfaces (polygons and triangles) on every
+                   pair of its scene (the broad phase is a pair query)
 
 The helper claims a group by creating ``<group>.claim`` exclusively in the
 folder named by SCENEGRAPH_WARMUP_DONE (skipping groups claimed already),
@@ -119,9 +120,26 @@ def run_group(group: str) -> None:
         elif group == "point queries":
             query.ComputeSignedDistanceToPoint(np.array([0.01, 0.02, 0.03]), 0.05)
         else:
-            for representation in (sg.HydroelasticContactRepresentation.kPolygon,
-                                   sg.HydroelasticContactRepresentation.kTriangle):
-                query.ComputeContactSurfaces(representation)
+            _contact_surfaces_of_every_pair(query)
+
+
+def _contact_surfaces_of_every_pair(query) -> None:
+    """ComputeContactSurfaces (polygons and triangles) on every pair of the
+    warm-up scene's rows, without the broad phase: that is the pair-query
+    kernel, which belongs to the "pair queries" group (compiled meanwhile by
+    the other process; in a helper it would be compiled a second time). The
+    warm-up scene's pairs all have a compliant member, so every pair has a
+    contact surface or none, and the broad phase's pairs are among them."""
+    import scenegraph as sg
+
+    engine, poses = query._engine_and_poses()
+    contact = engine._contact_query()
+    a, b = np.triu_indices(len(engine.scene.ids), 1)
+    pairs = np.ascontiguousarray(np.stack([a, b], axis=1), dtype=np.int64)
+    contact._candidate_pairs = lambda R, p: pairs
+    for representation in (sg.HydroelasticContactRepresentation.kPolygon,
+                           sg.HydroelasticContactRepresentation.kTriangle):
+        contact.ComputeContactSurfaces(poses, representation)
 
 
 #: The modules a group's first query imports, which `prepare_group` imports.
@@ -207,7 +225,13 @@ def prepare_pair_queries(inspector=None) -> None:
     creation, before `Simulator.Initialize`, and never as a spike inside the
     first `AdvanceTo`. With `inspector` (the scene's SceneGraphInspector),
     what its meshes' hulls will import too (prepare_hulls, every time). A
-    failure here is left for the real query to report."""
+    failure here is left for the real query to report.
+
+    Nothing in a helper process (scenegraph._jit's parallel compiles): the
+    process that started it compiles the pair-query kernels, and a helper
+    compiles only the groups it claimed."""
+    if os.environ.get("SCENEGRAPH_WARMUP_HELPER"):
+        return
     try:
         if inspector is not None:
             prepare_hulls(inspector)

@@ -57,3 +57,37 @@ def test_each_group_is_claimed_by_one_process(tmp_path, monkeypatch):
     assert not _warmup._claim(str(tmp_path), "pair queries")
     assert _warmup._claim(str(tmp_path), "hydroelastic")
     assert not _jit._claim("hydroelastic")
+
+
+def test_a_helper_process_leaves_the_pair_queries_to_the_process_that_started_it(
+        monkeypatch):
+    from scenegraph import _warmup
+    prepared = []
+    monkeypatch.setattr(_warmup, "prepare_group", prepared.append)
+    monkeypatch.setitem(_warmup._PREPARED, "pair queries", False)
+    monkeypatch.setenv("SCENEGRAPH_WARMUP_HELPER", "1")
+    _warmup.prepare_pair_queries()
+    assert prepared == []
+    monkeypatch.delenv("SCENEGRAPH_WARMUP_HELPER")
+    _warmup.prepare_pair_queries()
+    assert prepared == ["pair queries"]
+
+
+def test_the_hydroelastic_group_compiles_its_kernels_without_the_pair_query_kernel(
+        monkeypatch):
+    # In a helper, the pair-query kernel is being compiled by the other
+    # process: the hydroelastic group must not need it (no broad phase).
+    from scenegraph import _warmup
+    from scenegraph.hydroelastic import contact_kernels
+    from scenegraph.proximity.compiled import pair_queries
+    entry_point = _jit.entry_point
+
+    def refusing(dispatcher, args):
+        assert dispatcher is not pair_queries.query, "the pair-query kernel was needed"
+        return entry_point(dispatcher, args)
+
+    monkeypatch.setattr(_jit, "entry_point", refusing)
+    monkeypatch.setenv("SCENEGRAPH_WARMUP_HELPER", "1")
+    _warmup.run_group("hydroelastic")
+    assert contact_kernels.soft_rigid_polygons.overloads
+    assert contact_kernels.soft_soft_polygons.overloads
