@@ -20,10 +20,13 @@ transitively: `_Library.linked_libraries`) and the optimized modules of the
 finalized ones, then runs the module passes (which run the function passes on
 each function too) and emits machine code once for the whole call tree.
 
-A deferred callee still works as a kernel of its own: called from Python (or
-through _jit.entry_point) it is finalized then — module passes and machine
-code for its own call tree, as numba would have done at its compile — and
-its machine code is written to the compile cache. Until then nothing of it
+A callee is also compiled without the wrappers through which Python (a
+CPython wrapper) and C (a cfunc wrapper) call a function: only the kernel
+Python calls needs one. A deferred callee still works as a kernel of its
+own: called from Python (or through _jit.entry_point) it is compiled again
+then, as a kernel (wrapper, module passes and machine code for its own call
+tree, as numba would have done at its compile), and its machine code is
+written to the compile cache. Until then nothing of it
 is cached (the kernels that call it are, self-contained), so a later process
 that compiles a new caller of it compiles it again.
 
@@ -34,8 +37,9 @@ is optimized (numba's own inline="always" would type and lower them again
 at every call site).
 
 Installed once by _jit (`install`): the codegen's library class, and
-numba's CPUContext.get_executable and Dispatcher.add_overload, each of which
-behaves as numba's own for everything that is not deferred.
+numba's CPUContext.get_executable, Dispatcher.add_overload and
+_FunctionCompiler._customize_flags, each of which behaves as numba's own
+for everything that is not deferred.
 """
 from __future__ import annotations
 
@@ -199,7 +203,9 @@ def materialize(entry):
     if not isinstance(entry, DeferredEntry):
         return entry
     with global_compiler_lock:
-        if entry.compiled is None:
+        if entry.compiled is None and not _has_python_wrapper(entry):
+            entry.compiled = _compile_for_python(entry)
+        elif entry.compiled is None:
             entry.compiled = _ORIGINAL["get_executable"](
                 entry.context, entry.library, entry.fndesc, entry.env)
             for dispatcher, args in entry.owners:
@@ -209,6 +215,42 @@ def materialize(entry):
                 if cres is not None:
                     dispatcher._cache.save_overload(args, cres)
     return entry.compiled
+
+
+def _has_python_wrapper(entry) -> bool:
+    """True if the library of `entry` holds the wrapper Python calls the
+    function through (a callee is compiled without it: _customize_flags)."""
+    try:
+        entry.library._final_module.get_function(entry.fndesc.llvm_cpython_wrapper_name)
+    except NameError:
+        return False
+    return True
+
+
+def _compile_for_python(entry):
+    """numba's entry point for the callee of `entry`, compiled without a
+    Python wrapper: each dispatcher holding it compiles the function again,
+    now as a kernel called from Python (wrapper, machine code, cache entry;
+    the kernels that linked the callee keep their own code)."""
+    compiled = None
+    for dispatcher, args in entry.owners:
+        if getattr(dispatcher.overloads.get(args), "entry_point", None) is entry:
+            del dispatcher.overloads[args]
+        compiled = dispatcher.compile(args)
+    return compiled
+
+
+def _customize_flags(self, flags):
+    """numba's _FunctionCompiler._customize_flags: a callee (compiled inside
+    another compile, deferred) gets no Python wrapper and no C wrapper —
+    only the kernel Python calls runs through a wrapper, and generating the
+    two was ~8 % of a cold compile's CPU (a callee called from Python later
+    is compiled again then, `materialize`)."""
+    flags = _ORIGINAL["customize_flags"](self, flags)
+    if _NESTED[0]():
+        flags.no_cpython_wrapper = True
+        flags.no_cfunc_wrapper = True
+    return flags
 
 
 #: The LLVM function attribute given to the functions `inline_always` names.
@@ -279,6 +321,8 @@ def install(nested) -> None:
         return
     _ORIGINAL["get_executable"] = numba_cpu.CPUContext.get_executable
     _ORIGINAL["add_overload"] = numba_dispatcher.Dispatcher.add_overload
+    _ORIGINAL["customize_flags"] = numba_dispatcher._FunctionCompiler._customize_flags
+    numba_dispatcher._FunctionCompiler._customize_flags = _customize_flags
     numba_codegen.JITCPUCodegen._library_class = _Library
     numba_cpu.CPUContext.get_executable = _get_executable
     numba_dispatcher.Dispatcher.add_overload = _add_overload

@@ -87,7 +87,7 @@ def test_a_deferred_callee_called_from_python_computes_the_same_and_is_finalized
     cres = _overload(k["left"])
     assert not _callee_code.is_deferred(cres.library)
     assert cres.library._finalized
-    assert cres.entry_point.compiled is not None
+    assert not isinstance(cres.entry_point, _callee_code.DeferredEntry)
     # leaf stays deferred: left's machine code holds its own copy of it
     assert _callee_code.is_deferred(_overload(k["leaf"]).library)
     assert k["leaf"](1.5) == 4.0
@@ -136,3 +136,20 @@ def test_every_kernel_is_stamped_with_the_module_that_links_its_callees():
     assert os.path.abspath(_callee_code.__file__) in closure
     # the package's __init__ (which imports everything) is not in it
     assert os.path.abspath(scenegraph.__file__) not in closure
+
+
+def test_a_callee_is_compiled_without_the_wrappers_python_and_c_call_through(tmp_path):
+    k = _kernels(tmp_path, "callee_wrappers")
+    k["top"](np.array([1.0]))
+
+    def defines(cres, name):
+        return any(f.name == name and not f.is_declaration
+                   for f in cres.library._final_module.functions)
+
+    leaf, top = _overload(k["leaf"]), _overload(k["top"])
+    assert not defines(leaf, leaf.fndesc.llvm_cpython_wrapper_name)
+    assert not defines(leaf, leaf.fndesc.llvm_cfunc_wrapper_name)
+    assert defines(top, top.fndesc.llvm_cpython_wrapper_name)
+    assert k["leaf"](1.5) == 4.0            # called from Python: compiled again, wrapped
+    again = _overload(k["leaf"])
+    assert again is not leaf and defines(again, again.fndesc.llvm_cpython_wrapper_name)
