@@ -18,6 +18,9 @@ kind through the public API, so the signatures are those real scenes use):
   point queries    ComputeSignedDistanceToPoint
   hydroelastic     ComputeContactSurfaces (polygons and triangles) on every
                    pair of its scene (the broad phase is a pair query)
+  contact manifolds  QueryObject.compute_contact_manifolds' kernel (compiled
+                   for its argument types, not run: its input is a
+                   penetration query's answer, a pair query)
 
 The helper claims a group by creating ``<group>.claim`` exclusively in the
 folder named by SCENEGRAPH_WARMUP_DONE (skipping groups claimed already),
@@ -37,7 +40,7 @@ __all__ = ["GROUPS", "KERNEL_GROUPS", "PREPARED_MODULES", "PREPARED_KERNELS", "r
 
 #: The groups, in the order a helper compiles them (those a first query is
 #: least likely to need first).
-GROUPS = ("hydroelastic", "point queries", "pair queries")
+GROUPS = ("contact manifolds", "hydroelastic", "point queries", "pair queries")
 
 #: (module, function) of the kernels a query calls from Python -> group.
 KERNEL_GROUPS = {
@@ -48,6 +51,8 @@ KERNEL_GROUPS = {
     ("scenegraph.hydroelastic.contact_kernels", "soft_rigid_polygons"): "hydroelastic",
     ("scenegraph.hydroelastic.contact_kernels", "soft_soft_polygons"): "hydroelastic",
     ("scenegraph.hydroelastic.surface_kernels", "build_surface"): "hydroelastic",
+    ("scenegraph.proximity.compiled.manifold_kernels", "contact_manifolds"):
+        "contact manifolds",
 }
 # (hydroelastic.bvh.build_boxes, which registering a compliant geometry
 # calls, belongs to no group: a registration alone neither starts the helper
@@ -107,6 +112,12 @@ def run_group(group: str) -> None:
     if group not in GROUPS:
         raise ValueError(f"unknown warm-up group {group!r}; expected one of {GROUPS}")
     scene_graph, context, port, frame = _scene(group == "hydroelastic")
+    if group == "contact manifolds":
+        poses = sg.FramePoseVector()
+        poses.set_value(frame, RigidTransform())
+        port.FixValue(context, poses)
+        _compile_contact_manifolds(scene_graph.get_query_output_port().Eval(context))
+        return
     for step in range(2):
         poses = sg.FramePoseVector()
         poses.set_value(frame, RigidTransform([0.0, 0.0, 0.001 * step]))
@@ -121,6 +132,24 @@ def run_group(group: str) -> None:
             query.ComputeSignedDistanceToPoint(np.array([0.01, 0.02, 0.03]), 0.05)
         else:
             _contact_surfaces_of_every_pair(query)
+
+
+def _compile_contact_manifolds(query) -> None:
+    """Compiles (or loads) manifold_kernels.contact_manifolds for the
+    argument types contact_manifold.py passes it on `query`'s scene, without
+    running it (its rows and values are a penetration query's answer)."""
+    from scenegraph._jit import entry_point
+    from scenegraph.proximity.compiled.layout import NUM_VALUES
+    from scenegraph.proximity.compiled.manifold_kernels import MAX_POINTS, contact_manifolds
+    from scenegraph.proximity.contact_manifold import _static
+
+    engine, poses = query._engine_and_poses()
+    scene = engine.scene
+    R, p, _ = scene.poses(poses)
+    rows = np.array([[0, 1]], dtype=np.int64)
+    values = np.zeros((1, NUM_VALUES))
+    counts, out = np.zeros(1, dtype=np.int64), np.zeros((1, MAX_POINTS, 7))
+    entry_point(contact_manifolds, (*_static(scene), R, p, rows, values, counts, out))
 
 
 def _contact_surfaces_of_every_pair(query) -> None:

@@ -91,3 +91,31 @@ def test_the_hydroelastic_group_compiles_its_kernels_without_the_pair_query_kern
     _warmup.run_group("hydroelastic")
     assert contact_kernels.soft_rigid_polygons.overloads
     assert contact_kernels.soft_soft_polygons.overloads
+
+
+def test_the_contact_manifolds_group_compiles_the_kernel_queries_use_without_a_pair_query(
+        monkeypatch):
+    import scenegraph as sg
+    from scenegraph import _warmup
+    from scenegraph.math import RigidTransform
+    from scenegraph.proximity.compiled import manifold_kernels, pair_queries
+    entry_point = _jit.entry_point
+
+    def refusing(dispatcher, args):
+        assert dispatcher is not pair_queries.query, "the pair-query kernel was needed"
+        return entry_point(dispatcher, args)
+
+    monkeypatch.setattr(_jit, "entry_point", refusing)
+    monkeypatch.setenv("SCENEGRAPH_WARMUP_HELPER", "1")
+    _warmup.run_group("contact manifolds")
+    compiled = set(manifold_kernels.contact_manifolds.overloads)
+    assert len(compiled) == 1
+    monkeypatch.undo()
+    # a real query's call has those argument types: nothing new is compiled
+    scene_graph, context, port, frame = _warmup._scene(False)
+    poses = sg.FramePoseVector()
+    poses.set_value(frame, RigidTransform())
+    port.FixValue(context, poses)
+    manifolds = scene_graph.get_query_output_port().Eval(context).compute_contact_manifolds()
+    assert len(manifolds) > 0
+    assert set(manifold_kernels.contact_manifolds.overloads) == compiled
