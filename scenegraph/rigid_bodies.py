@@ -255,8 +255,11 @@ class RigidBodies(LeafSystem):
         # engine (n for geometry that is not one of the bodies).
         self._body_rows = (None, None)
         # Compile (first run on a machine, a few seconds) or load the kernel now
-        # rather than in the first step.
+        # rather than in the first step, for the step's argument types (the
+        # context's state vector is read-only).
         x_next = np.empty_like(x0)
+        x0 = x0.copy()
+        x0.flags.writeable = False
         rigid_bodies_step(self.time_step, x0, self.mass, self.inertia_B,
                           self._inverse_inertia_B, *self._no_contacts(), self._params,
                           self._gravity, x_next)

@@ -219,3 +219,21 @@ def test_quickstart_boxes_rest_flat_one_second_after_landing():
         tilt = math.degrees(math.acos(min(1.0, np.abs(R[2]).max())))
         assert tilt < 1.0, bodies.bodies[i].name
         assert np.linalg.norm(v[i]) < 1e-3, bodies.bodies[i].name
+
+
+def test_the_constructor_readies_the_step_kernel_for_the_argument_types_steps_pass(
+        monkeypatch):
+    # (one compile of the kernel on a fresh machine, not a second one inside
+    # the first step: the context's state vector is read-only)
+    import numba
+    from scenegraph import rigid_bodies as module
+    kernel, types = module.rigid_bodies_step, []
+
+    def recording(*args):
+        types.append(tuple(numba.typeof(a) for a in args))
+        return kernel(*args)
+
+    monkeypatch.setattr(module, "rigid_bodies_step", recording)
+    ball = sphere_body("ball", 0.05, 1.0, RigidTransform([0.0, 0.0, 0.049]), GREY)
+    _simulate([ball], 0.004)            # touching the table: steps with contact
+    assert len(types) >= 3 and set(types) == {types[0]}
