@@ -73,12 +73,10 @@ def test_a_helper_process_leaves_the_pair_queries_to_the_process_that_started_it
     assert prepared == ["pair queries"]
 
 
-def test_the_hydroelastic_group_compiles_its_kernels_without_the_pair_query_kernel(
-        monkeypatch):
-    # In a helper, the pair-query kernel is being compiled by the other
-    # process: the hydroelastic group must not need it (no broad phase).
-    from scenegraph import _warmup
-    from scenegraph.hydroelastic import contact_kernels
+def _as_a_helper_refusing_the_pair_query_kernel(monkeypatch):
+    """This process as a helper process (SCENEGRAPH_WARMUP_HELPER), where a
+    call of the pair-query kernel fails the test: the process that started
+    the helper is compiling that kernel."""
     from scenegraph.proximity.compiled import pair_queries
     entry_point = _jit.entry_point
 
@@ -88,6 +86,15 @@ def test_the_hydroelastic_group_compiles_its_kernels_without_the_pair_query_kern
 
     monkeypatch.setattr(_jit, "entry_point", refusing)
     monkeypatch.setenv("SCENEGRAPH_WARMUP_HELPER", "1")
+
+
+def test_the_hydroelastic_group_compiles_its_kernels_without_the_pair_query_kernel(
+        monkeypatch):
+    # In a helper, the pair-query kernel is being compiled by the other
+    # process: the hydroelastic group must not need it (no broad phase).
+    from scenegraph import _warmup
+    from scenegraph.hydroelastic import contact_kernels
+    _as_a_helper_refusing_the_pair_query_kernel(monkeypatch)
     _warmup.run_group("hydroelastic")
     assert contact_kernels.soft_rigid_polygons.overloads
     assert contact_kernels.soft_soft_polygons.overloads
@@ -98,15 +105,8 @@ def test_the_contact_manifolds_group_compiles_the_kernel_queries_use_without_a_p
     import scenegraph as sg
     from scenegraph import _warmup
     from scenegraph.math import RigidTransform
-    from scenegraph.proximity.compiled import manifold_kernels, pair_queries
-    entry_point = _jit.entry_point
-
-    def refusing(dispatcher, args):
-        assert dispatcher is not pair_queries.query, "the pair-query kernel was needed"
-        return entry_point(dispatcher, args)
-
-    monkeypatch.setattr(_jit, "entry_point", refusing)
-    monkeypatch.setenv("SCENEGRAPH_WARMUP_HELPER", "1")
+    from scenegraph.proximity.compiled import manifold_kernels
+    _as_a_helper_refusing_the_pair_query_kernel(monkeypatch)
     _warmup.run_group("contact manifolds")
     compiled = set(manifold_kernels.contact_manifolds.overloads)
     assert len(compiled) == 1
