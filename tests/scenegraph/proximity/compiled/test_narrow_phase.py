@@ -9,13 +9,18 @@ hull data.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from scenegraph.proximity import dispatch
 from scenegraph.proximity.compiled.epa import can_resume, epa, epa_steps, new_epa_buffers
 from scenegraph.proximity.compiled.gjk import INTERSECTING, gjk
 from scenegraph.proximity.compiled.narrow_phase import (EXACT, _coarse, _general_pair,
                                                         _lower_bound, _refine_attempts)
 from scenegraph.proximity.compiled.packed_shapes import BOX, CYLINDER, ELLIPSOID
 from scenegraph.proximity.compiled.refinement import certified, refine
+from scenegraph.proximity.shape_data import shape_data_from_reference
+from tests.scenegraph.proximity.pair_oracle import OracleBody
+from tests.scenegraph.proximity.random_poses import random_rotation
 
 _NO_HULL = (0, 0, 0, 0, 0, 0)
 
@@ -226,3 +231,42 @@ def test_first_hit_mode_leaves_touching_and_separated_pairs_to_the_narrow_phase(
     apart = [(np.eye(3), (0.0, 0.0, 0.0)), (np.eye(3), (0.101, 0.0, 0.0))]
     row, status, d, route = _first_hit_solve(cubes, apart, True)
     assert row == -1 and status == FARTHER and 0.0 < d <= 0.001 + 1e-12
+
+
+_TOL = 1e-12
+
+
+def _solve_shapes(A, RA, pA, B, RB, pB):
+    r = dispatch.signed_distance_pairs([shape_data_from_reference(A)], RA[None], pA[None],
+                                       [shape_data_from_reference(B)], RB[None], pB[None])
+    return int(r.status[0]), float(r.distance[0]), r.p_WCa[0], r.p_WCb[0], r.nhat_BA_W[0]
+
+
+# Capsule overlaps of 2 mm and 20 mm keep its core (segment) 28 mm and 10 mm
+# clear of the cylinder: GJK ends separated on the cores, with the loose
+# level's tolerance for a curved body (_GJK_TOL_CURVED); 20 mm clear, the
+# pair is simply separated.
+@pytest.mark.parametrize("gap", (0.02, -0.002, -0.02))
+def test_capsule_crossing_a_cylinder_side_is_exact(gap):
+    # Cylinder axis z_C, capsule axis along the cylinder's y at x = D: the
+    # capsule's core is nearest the cylinder's side at its middle, so
+    # φ = D − r_cylinder − r_capsule along x_C.
+    rng = np.random.default_rng(11)
+    cylinder = {"type": "Cylinder", "radius": 0.06, "length": 0.15}
+    capsule = {"type": "Capsule", "radius": 0.03, "length": 0.1}
+    for _ in range(10):
+        R, p = random_rotation(rng), rng.uniform(-0.5, 0.5, size=3)
+        a = rng.uniform(0.0, 2.0 * np.pi)
+        x = R @ np.array([np.cos(a), np.sin(a), 0.0])
+        y = R @ np.array([-np.sin(a), np.cos(a), 0.0])
+        z = R[:, 2]
+        R_capsule = np.column_stack([z, x, y])  # its axis (z) along y
+        p_capsule = p + (0.09 + gap) * x + rng.uniform(-0.04, 0.04) * z
+        status, phi, p_WCa, p_WCb, nhat = _solve_shapes(capsule, R_capsule, p_capsule,
+                                                        cylinder, R, p)
+        assert status == EXACT
+        assert abs(phi - gap) <= _TOL
+        assert np.abs(nhat - x).max() <= _TOL
+        assert np.abs(p_WCa - p_WCb - phi * nhat).max() <= _TOL
+        assert abs(OracleBody(capsule, R_capsule, p_capsule).residual(p_WCa)[0]) <= _TOL
+        assert abs(OracleBody(cylinder, R, p).residual(p_WCb)[0]) <= _TOL
