@@ -46,7 +46,9 @@ from scenegraph.proximity.broadphase import (NO_PAIRS, AabbModel, Broadphase, Br
                                              explicit_rows, raise_bad_row)
 from scenegraph.proximity.compiled import layout
 from scenegraph.proximity.compiled.layout import (FLAG_REFUSE_HALFSPACE_PAIRS, NUM_STATS,
-                                                  QUERY_FIRST_HIT, STAT_BAD_ROW)
+                                                  QUERY_FIRST_HIT, QUERY_SELECT, STAT_BAD_ROW,
+                                                  STAT_HALFSPACE_PAIR, STAT_NAN_A,
+                                                  STAT_UNCERTIFIED)
 from scenegraph.proximity.compiled.packed_shapes import pack_shapes
 # Imported with this module (not at the first query): importing a kernel
 # module stamps its cache entries (scenegraph._jit.module_digest parses the
@@ -338,14 +340,24 @@ class ProximityScene:
         (FLAG_REFUSE_HALFSPACE_PAIRS) raise Drake's error; a non-finite answer
         raises and uncertified ones warn, naming the pair (`query` names the
         query). The list's last entry is the engine's hand-out mark."""
-        if not len(self.ids):
+        if not self.ids:
             return [NO_PAIRS, np.zeros((0, layout.NUM_VALUES)), False]
         if self.table.num_halfspaces < 2:
             flags &= ~FLAG_REFUSE_HALFSPACE_PAIRS
-        rows, values, stats = self.query(R, p, layout.QUERY_SELECT | flags, float(margin),
-                                         float(max_distance))
-        self._refuse_halfspace_pair(stats)
-        self.check(stats, query)
+        # query() written out (this is the hot path of small scenes): the
+        # stats are read back once, as a list of ints, and each check is an
+        # int comparison that calls its handler only in its rare case.
+        state, entry = self.compiled
+        stats = np.empty(NUM_STATS, dtype=np.int64)
+        _, rows, values = entry(state, R, p, QUERY_SELECT | flags, float(margin),
+                                float(max_distance), NO_PAIRS, stats)
+        found = stats.tolist()
+        if found[STAT_BAD_ROW] >= 0:
+            raise_bad_row(found[STAT_BAD_ROW])
+        if found[STAT_HALFSPACE_PAIR] > 0:
+            self._refuse_halfspace_pair(stats)
+        if found[STAT_NAN_A] >= 0 or found[STAT_UNCERTIFIED]:
+            self.check(stats, query)
         if self.exact is not None:
             rows, values = self.exact.patch(R, p, rows, values, flags, max_distance)
         return [rows, values, False]

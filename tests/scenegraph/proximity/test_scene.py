@@ -12,6 +12,7 @@ import pytest
 from scenegraph import (Box, Cylinder, Ellipsoid, FramePoseVector, GeometryFrame,
                         GeometryInstance, ProximityProperties, SceneGraph)
 from scenegraph.math import RigidTransform
+from scenegraph.proximity.compiled import layout
 from scenegraph.proximity.compiled.layout import EXACT, UNCERTIFIED
 from scenegraph.proximity.pair_result import PairBatchResult
 
@@ -77,3 +78,33 @@ def test_has_collisions_agrees_with_the_penetration_query(positions, colliding):
     assert query.HasCollisions() is colliding
     query2, _ = _scene(positions)
     assert bool(query2.ComputePointPairPenetration()) is colliding
+
+
+def _reporting(query, **stats):
+    """The query's scene with its compiled entry wrapped to write `stats`
+    (layout.STAT_* names: values) after each call, as the kernel reports a
+    pair it could not certify or compute."""
+    scene = query._engine().scene
+    state, entry = scene.compiled
+
+    def entry_reporting(*args):
+        out = entry(*args)
+        for name, value in stats.items():
+            args[-1][getattr(layout, name)] = value
+        return out
+
+    scene.__dict__["compiled"] = (state, entry_reporting)
+
+
+def test_penetration_warns_naming_the_uncertified_pair_the_kernel_reports():
+    query, ids = _scene([[0, 0, 0], [0.19, 0, 0], [2, 0, 0]])
+    _reporting(query, STAT_UNCERTIFIED=2, STAT_UNCERTIFIED_A=0, STAT_UNCERTIFIED_B=1)
+    with pytest.warns(RuntimeWarning, match=f"geometries {ids[0]} and {ids[1]} \\(and 1 other"):
+        assert len(query.ComputePointPairPenetration()) == 1
+
+
+def test_penetration_raises_naming_the_non_finite_pair_the_kernel_reports():
+    query, ids = _scene([[0, 0, 0], [0.19, 0, 0], [2, 0, 0]])
+    _reporting(query, STAT_NAN_A=1, STAT_NAN_B=2)
+    with pytest.raises(RuntimeError, match=f"geometries {ids[1]} and {ids[2]}: the signed"):
+        query.ComputePointPairPenetration()
