@@ -27,7 +27,7 @@ __all__ = ["abs", "acos", "arccos", "arcsin", "arctan", "arctan2", "asin", "atan
            "tanh", "wrap_to", "SoftOverMax", "SoftOverMin", "SoftUnderMax", "SoftUnderMin"]
 
 
-def _unary(name, func):
+def _unary(name, func, scalar_func):
     def f(arg0):
         if isinstance(arg0, np.ndarray):
             return func(arg0)
@@ -37,35 +37,48 @@ def _unary(name, func):
             if isinstance(arg0, AutoDiffXd):
                 return getattr(arg0, name)()
             raise
-        return float(func(x))
+        return _scalar(func, scalar_func, x)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = (f"{name}(x) for a float x or an AutoDiffXd x (elementwise for a numpy "
                  "array).")
     return f
 
 
+def _scalar(func, scalar_func, *x: float) -> float:
+    """`scalar_func(*x)` (Python's math module: the C library's function, the one
+    pydrake's float overloads call, so the float is the same to the bit; numpy's
+    SIMD loops may differ from it by an ulp); where the math module raises instead
+    of returning nan or ±inf (sqrt(-1), log(0), exp(1000), ceil(inf)), numpy's
+    value, which is the C library's, without a warning."""
+    try:
+        return float(scalar_func(*x))
+    except (ValueError, OverflowError):
+        with np.errstate(all="ignore"):
+            return float(func(*x))
+
+
 def _is_autodiff(*args) -> bool:
     return any(isinstance(arg, AutoDiffXd) for arg in args)
 
 
-abs = _unary("abs", np.abs)            # noqa: A001 (pydrake's name)
-acos = _unary("acos", np.arccos)
-arccos = _unary("arccos", np.arccos)
-asin = _unary("asin", np.arcsin)
-arcsin = _unary("arcsin", np.arcsin)
-atan = _unary("atan", np.arctan)
-arctan = _unary("arctan", np.arctan)
-ceil = _unary("ceil", np.ceil)
-cos = _unary("cos", np.cos)
-cosh = _unary("cosh", np.cosh)
-exp = _unary("exp", np.exp)
-floor = _unary("floor", np.floor)
-log = _unary("log", np.log)
-sin = _unary("sin", np.sin)
-sinh = _unary("sinh", np.sinh)
-sqrt = _unary("sqrt", np.sqrt)
-tan = _unary("tan", np.tan)
-tanh = _unary("tanh", np.tanh)
+abs = _unary("abs", np.abs, math.fabs)            # noqa: A001 (pydrake's name)
+acos = _unary("acos", np.arccos, math.acos)
+arccos = _unary("arccos", np.arccos, math.acos)
+asin = _unary("asin", np.arcsin, math.asin)
+arcsin = _unary("arcsin", np.arcsin, math.asin)
+atan = _unary("atan", np.arctan, math.atan)
+arctan = _unary("arctan", np.arctan, math.atan)
+ceil = _unary("ceil", np.ceil, math.ceil)
+cos = _unary("cos", np.cos, math.cos)
+cosh = _unary("cosh", np.cosh, math.cosh)
+exp = _unary("exp", np.exp, math.exp)
+floor = _unary("floor", np.floor, math.floor)
+log = _unary("log", np.log, math.log)
+sin = _unary("sin", np.sin, math.sin)
+sinh = _unary("sinh", np.sinh, math.sinh)
+sqrt = _unary("sqrt", np.sqrt, math.sqrt)
+tan = _unary("tan", np.tan, math.tan)
+tanh = _unary("tanh", np.tanh, math.tanh)
 
 
 def isnan(x) -> bool:
@@ -82,8 +95,9 @@ def atan2(y, x) -> float:
     """atan2(y, x) [rad] in (−π, π] (an AutoDiffXd if y or x is one)."""
     if _is_autodiff(y, x):
         return (y if isinstance(y, AutoDiffXd) else AutoDiffXd(y)).atan2(x)
-    return float(np.arctan2(y, x)) if np.ndim(y) == 0 and np.ndim(x) == 0 else \
-        np.arctan2(y, x)
+    if np.ndim(y) == 0 and np.ndim(x) == 0:
+        return _scalar(np.arctan2, math.atan2, float(y), float(x))
+    return np.arctan2(y, x)
 
 
 arctan2 = atan2
