@@ -289,6 +289,13 @@ def _record_block(text: str, tag: str):
     return first, (len(text) if end < 0 else end)
 
 
+#: The bytes of a block of integer records ("f 1 2 3" lines): digits, a minus sign,
+#: the tag's "f", spaces and newlines. numpy 1.x's fromstring reads "3.0" as 3 (numpy
+#: 2 refuses it); any other byte sends the block to the line reader.
+_INTEGER_BYTES = np.zeros(256, dtype=bool)
+_INTEGER_BYTES[np.frombuffer(b"0123456789-f \n", dtype=np.uint8)] = True
+
+
 def _block_numbers(text: str, block, tag: str, dtype):
     """(numbers (3·n,), n) of the n lines of text[block] (from _record_block)
     when every one is `tag`, a space and three fields separated by single
@@ -307,6 +314,8 @@ def _block_numbers(text: str, block, tag: str, dtype):
     spaces[0] += 1                               # the first line lost "tag "
     if not (spaces == 3).all():
         return None
+    if np.issubdtype(dtype, np.integer) and not _INTEGER_BYTES[b].all():
+        return None                              # "3.0", "3e0": numpy 1.x reads them as 3
     try:
         values = np.fromstring(body.replace("\n" + tag + " ", "\n"), dtype=dtype, sep=" ")
     except ValueError:                           # a field that is not a number
