@@ -248,15 +248,12 @@ def _parse_plain_obj(text: str):
     for records in (v_lines, f_lines):
         if records and set(map(len, map(str.split, records))) != {3}:
             return None  # v records with w or colours, polygons, malformed records
-    try:
-        V = np.fromstring(" ".join(v_lines), dtype=float, sep=" ")
-        face_text = " ".join(f_lines)
-        if "/" in face_text:
-            face_text = re.sub(r"/\S*", "", face_text)
-        I = np.fromstring(face_text, dtype=np.int64, sep=" ")
-    except ValueError:  # a token that is not a number
-        return None
-    if V.size != 3 * len(v_lines) or I.size != 3 * len(f_lines):
+    V = _numbers(" ".join(v_lines), float)
+    face_text = " ".join(f_lines)
+    if "/" in face_text:
+        face_text = re.sub(r"/\S*", "", face_text)
+    I = _numbers(face_text, np.int64)
+    if V is None or I is None or V.size != 3 * len(v_lines) or I.size != 3 * len(f_lines):
         return None
     n = len(v_lines)
     J = np.where(I > 0, I - 1, n + I)
@@ -289,11 +286,25 @@ def _record_block(text: str, tag: str):
     return first, (len(text) if end < 0 else end)
 
 
-#: The bytes of a block of integer records ("f 1 2 3" lines): digits, a minus sign,
-#: the tag's "f", spaces and newlines. numpy 1.x's fromstring reads "3.0" as 3 (numpy
-#: 2 refuses it); any other byte sends the block to the line reader.
+#: The bytes of integer fields separated by whitespace: digits, a minus sign, spaces,
+#: tabs and line breaks.
 _INTEGER_BYTES = np.zeros(256, dtype=bool)
-_INTEGER_BYTES[np.frombuffer(b"0123456789-f \n", dtype=np.uint8)] = True
+_INTEGER_BYTES[np.frombuffer(b"0123456789- \t\r\n", dtype=np.uint8)] = True
+
+
+def _numbers(text: str, dtype):
+    """The numbers of `text` (fields separated by whitespace) as a 1-D array of
+    `dtype`, or None when a field is not a number of `dtype`. For an integer
+    dtype, any byte but digits, '-' and whitespace gives None (numpy 1.x's
+    fromstring reads "3.0" as 3 where numpy 2 refuses it; the general reader
+    refuses it as a face index)."""
+    if np.issubdtype(dtype, np.integer) and not _INTEGER_BYTES[
+            np.frombuffer(text.encode("ascii"), dtype=np.uint8)].all():
+        return None
+    try:
+        return np.fromstring(text, dtype=dtype, sep=" ")
+    except ValueError:                           # a field that is not a number
+        return None
 
 
 def _block_numbers(text: str, block, tag: str, dtype):
@@ -314,13 +325,8 @@ def _block_numbers(text: str, block, tag: str, dtype):
     spaces[0] += 1                               # the first line lost "tag "
     if not (spaces == 3).all():
         return None
-    if np.issubdtype(dtype, np.integer) and not _INTEGER_BYTES[b].all():
-        return None                              # "3.0", "3e0": numpy 1.x reads them as 3
-    try:
-        values = np.fromstring(body.replace("\n" + tag + " ", "\n"), dtype=dtype, sep=" ")
-    except ValueError:                           # a field that is not a number
-        return None
-    return (values, n) if values.size == 3 * n else None
+    values = _numbers(body.replace("\n" + tag + " ", "\n"), dtype)
+    return (values, n) if values is not None and values.size == 3 * n else None
 
 
 def _parse_block_obj(text: str):
