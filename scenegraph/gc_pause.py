@@ -14,9 +14,12 @@ it (also when it raises). Users: the Parser (a whole AddModels), the plant's
 first forward kinematics (loading its kernel) and SceneGraph's context
 creation (loading the pair-query kernels, scenegraph._warmup).
 
-When the block ends, the objects it created are moved to the collector's
-oldest generation unexamined (`promote_young`), with whatever else was young
-at that moment. Left in the youngest generation, they would all be walked by
+When the last block ends, the objects made meanwhile are moved to the
+collector's oldest generation unexamined (`promote_young`), with whatever
+else was young at that moment, unless every block in that time was opened
+with ``promote=False`` (the Parser: a parse that fails, or a reader's
+temporary structures, can leave cyclic garbage, which the next young pass
+should find). Left in the youngest generation, they would all be walked by
 the first automatic pass after the block (one pass over everything the block
 made: ~20-30 ms of CPU after numba's import and the first kernel loads, at a
 robot's first query), then again by the next middle-generation pass, only to
@@ -44,25 +47,30 @@ __all__ = ["paused_gc", "promote_young"]
 _LOCK = threading.Lock()
 _depth = 0
 _resume = False
+_promote = False
 
 
 @contextlib.contextmanager
-def paused_gc():
-    """Automatic garbage collection off while the block runs (see the
-    module docstring)."""
-    global _depth, _resume
+def paused_gc(promote: bool = True):
+    """Automatic garbage collection off while the block runs; with
+    `promote`, what it makes is moved to the oldest generation when the
+    last block ends (see the module docstring)."""
+    global _depth, _resume, _promote
     with _LOCK:
         if _depth == 0:
             _resume = gc.isenabled()
+            _promote = False
             gc.disable()
         _depth += 1
+        _promote = _promote or promote
     try:
         yield
     finally:
         with _LOCK:
             _depth -= 1
             if _depth == 0 and _resume:
-                promote_young()
+                if _promote:
+                    promote_young()
                 gc.enable()
 
 

@@ -128,3 +128,21 @@ def test_a_collector_the_program_disabled_keeps_its_young_objects_young():
     with paused_gc():
         young = [[k] for k in range(100)]
     assert id(young[0]) in {id(o) for o in gc.get_objects(generation=0)}
+
+
+def test_blocks_opened_without_promotion_leave_young_objects_young():
+    with paused_gc(promote=False):
+        young = [[k] for k in range(100)]
+    assert id(young[0]) in {id(o) for o in gc.get_objects(generation=0)}
+    with paused_gc(promote=False):
+        with paused_gc():                  # one block asking is enough
+            kept = [[k] for k in range(100)]
+    assert id(kept[0]) in {id(o) for o in gc.get_objects(generation=2)}
+
+
+def test_a_parse_leaves_its_objects_to_the_young_generations():
+    plant, parser = _parser()
+    gc.collect()
+    parser.AddModelsFromString(TINY, "urdf")
+    body = plant.GetBodyByName("b")
+    assert id(body) not in {id(o) for o in gc.get_objects(generation=2)}
