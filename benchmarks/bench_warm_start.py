@@ -17,6 +17,12 @@ pydrake column comes from benchmarks/drake_warm_start_times.json, which
 measuring if kernels changed (the first run then compiles them: that is the
 cold start, not measured here). Asserts nothing about time.
 
+``--baseline DIR`` adds DIR/benchmarks/warm_start_child.py ours queries
+(another checkout of this repository, e.g. ``git worktree add DIR <commit>``,
+run from DIR) to every round, interleaved with the others, and prints its
+medians and this tree's ratio to them: a before/after comparison under the
+same machine load.
+
 Python's bytecode cache is warm for both libraries, as in a user's install:
 the children run without PYTHONDONTWRITEBYTECODE and with PYTHONPYCACHEPREFIX
 set to robot_models.pycache_prefix() (shared with benchmarks/bench_robots.py),
@@ -56,8 +62,8 @@ def child_env(as_is: bool = False) -> dict:
     return env
 
 
-def _child(command: list, env: dict) -> dict:
-    out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True,
+def _child(command: list, env: dict, cwd=ROOT) -> dict:
+    out = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=True,
                          env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])["steps"]
 
@@ -86,22 +92,30 @@ def main(argv=None) -> int:
     parser.add_argument("--drake-python", default=DRAKE_PYTHON)
     parser.add_argument("--as-is", action="store_true",
                         help="keep the environment (PYTHONDONTWRITEBYTECODE ...) unchanged")
+    parser.add_argument("--baseline", default=None, metavar="DIR",
+                        help="another checkout whose queries child runs interleaved too")
     args = parser.parse_args(argv)
     env = child_env(args.as_is)
     ours_cmd = [sys.executable, "benchmarks/warm_start_child.py", "ours", "queries"]
     init_cmd = [sys.executable, "benchmarks/warm_start_child.py", "ours", "initialize"]
     drake_cmd = [args.drake_python, "tools/drake_warm_start_child.py"]
     have_drake = pathlib.Path(args.drake_python).exists()
-    ours, drake, init = [], [], []
-    warm_up = [ours_cmd, init_cmd] + ([drake_cmd] if have_drake else [])
-    for command in warm_up:     # untimed: bytecode, numba's and the OS's file caches
-        _child(command, env)
+    base_dir = pathlib.Path(args.baseline).resolve() if args.baseline else None
+    base_cmd = ([sys.executable, str(base_dir / "benchmarks" / "warm_start_child.py"), "ours",
+                 "queries"] if base_dir else None)
+    ours, drake, init, base = [], [], [], []
+    warm_up = ([(ours_cmd, ROOT), (init_cmd, ROOT)] + ([(drake_cmd, ROOT)] if have_drake else [])
+               + ([(base_cmd, base_dir)] if base_dir else []))
+    for command, cwd in warm_up:    # untimed: bytecode, numba's and the OS's file caches
+        _child(command, env, cwd)
     for r in range(args.rounds):
-        order = [(ours_cmd, ours), (init_cmd, init)]
+        order = [(ours_cmd, ours, ROOT), (init_cmd, init, ROOT)]
         if have_drake:
-            order.append((drake_cmd, drake))
-        for command, runs in (order if r % 2 == 0 else order[::-1]):
-            runs.append(_child(command, env))
+            order.append((drake_cmd, drake, ROOT))
+        if base_dir:
+            order.append((base_cmd, base, base_dir))
+        for command, runs, cwd in (order if r % 2 == 0 else order[::-1]):
+            runs.append(_child(command, env, cwd))
     ours_m, init_m = _medians(ours), _medians(init)
     if drake:
         drake_m = _medians(drake)
@@ -120,6 +134,15 @@ def main(argv=None) -> int:
         d_wall, d_cpu = drake_m.get(step, (None, None))
         print(f"  {step:50s} {_fmt(wall)} {_fmt(d_wall)} {_ratio(wall, d_wall)}   "
               f"{_fmt(cpu)} {_fmt(d_cpu)} {_ratio(cpu, d_cpu)}")
+    if base:
+        base_m = _medians(base)
+        print(f"\nBaseline {base_dir} (same rounds, interleaved): this tree / baseline")
+        print(f"  {'step':50s} {'baseline':>12s} {'ratio':>8s}   {'baseline CPU':>12s} "
+              f"{'ratio':>8s}")
+        for step, (wall, cpu) in ours_m.items():
+            b_wall, b_cpu = base_m.get(step, (None, None))
+            print(f"  {step:50s} {_fmt(b_wall)} {_ratio(wall, b_wall)}   {_fmt(b_cpu)} "
+                  f"{_ratio(cpu, b_cpu)}")
     print("\nQuick-start diagram (examples/quickstart.py, no viewer), new process:")
     for step, (wall, cpu) in init_m.items():
         print(f"  {step:50s} {_fmt(wall)} wall {_fmt(cpu)} CPU")

@@ -105,8 +105,9 @@ import time
 import types as pytypes
 import warnings
 
-import numba
-import numpy as np
+from scenegraph._numba_import import import_numba
+numba = import_numba()      # before any numba import: without scipy and yaml
+import numpy as np  # noqa: E402
 from numba.core import caching
 from numba.np import numpy_support
 from numba.core import errors as numba_errors

@@ -15,14 +15,29 @@ object format of Linux builds) and keeps the bitcode unparsed until a compile
 asks to link the kernel (`_LazyLinkLibrary._get_module_for_linking`). Any
 other object format, or a load outside `loading`, takes numba's own path
 unchanged.
+
+A kernel's cached data also holds the environments (numba's per-function
+object holding the function's module globals, and its constants) of the
+functions compiled into it, numba's own overloads among them (np.empty's,
+np.zeros'...). numba rebuilds each by importing its module for the globals:
+numba.np.arrayobj, which registers a few hundred overloads and imports
+numba's unicode, hashing and sorting modules (~25 ms of CPU in a new
+process), though nopython code never reads an environment's globals (only
+object-mode code does). Inside `loading`, an environment of a numba module
+not imported yet, with no constants, is rebuilt without importing it
+(`rebuild_environment`): its globals hold only the module's name (which is
+what pickling it again and numba's cache check read); the module is
+imported when a compile needs it.
 """
 from __future__ import annotations
 
 import contextlib
 import struct
+import sys
 import threading
 
-__all__ = ["install", "loading", "unserialize", "elf_defined_symbols"]
+__all__ = ["install", "loading", "unserialize", "elf_defined_symbols",
+           "rebuild_environment"]
 
 _STATE = threading.local()
 
@@ -98,9 +113,45 @@ def _lazy_library_class(base):
 _CLASSES: dict = {}
 
 
+def rebuild_environment(modname, consts, env_name):
+    """numba.core.environment._rebuild_env (what unpickling an environment
+    calls; installed in its place by `install`): inside `loading`, the
+    environment of a not yet imported numba module with no constants is
+    made with globals ``{"__name__": modname}`` instead of importing the
+    module (see the module docstring); anything else is numba's."""
+    from numba.core import environment
+    if (getattr(_STATE, "active", False) and not consts and modname.startswith("numba.")
+            and modname not in sys.modules):
+        env = environment.lookup_environment(env_name)
+        if env is None:
+            env = environment.Environment({"__name__": modname})
+            env.env_name = env_name
+            environment.Environment._memo[env_name] = env
+        return env
+    return _NUMBA_REBUILD_ENV[0](modname, consts, env_name)
+
+
+_NUMBA_REBUILD_ENV: list = []
+
+
+def _install_rebuild_environment() -> None:
+    """numba.core.environment._rebuild_env becomes `rebuild_environment`
+    (once per process), under numba's name, so that environments pickled
+    into the cache name numba's function, as before."""
+    from numba.core import environment
+    if _NUMBA_REBUILD_ENV:
+        return
+    _NUMBA_REBUILD_ENV.append(environment._rebuild_env)
+    rebuild_environment.__module__ = environment._rebuild_env.__module__
+    rebuild_environment.__qualname__ = environment._rebuild_env.__qualname__
+    environment._rebuild_env = rebuild_environment
+
+
 def install(codegen) -> None:
     """Route `codegen`'s library loads through `unserialize_library` (once
-    per codegen; loads outside `loading` are numba's own)."""
+    per codegen; loads outside `loading` are numba's own), and environments'
+    unpickling through `rebuild_environment`."""
+    _install_rebuild_environment()
     if getattr(codegen, "_scenegraph_lazy_link", False):
         return
     original = codegen.unserialize_library

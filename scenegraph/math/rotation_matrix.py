@@ -82,15 +82,20 @@ _STATUS = None
 
 
 def kernels():
-    """math_kernels.entry_points(), imported (with numba) at first use."""
+    """math_kernels.entry_points(), imported (with numba) at first use,
+    with automatic garbage collection paused meanwhile (scenegraph.gc_pause:
+    numba's import and the kernels' loading make ~80,000 long-lived objects,
+    which would otherwise set off full collections on the way)."""
     global _KERNELS, _STATUS
     if _KERNELS is None:
-        from scenegraph._jit import entry_point
-        from scenegraph.math import math_kernels
-        # The validity check runs on RotationMatrix's own C-contiguous float64
-        # (3, 3) copy, so its compiled entry is called directly.
-        _STATUS = entry_point(math_kernels.rotation_status, (np.eye(3),))
-        _KERNELS = math_kernels.entry_points()
+        from scenegraph.gc_pause import paused_gc
+        with paused_gc():
+            from scenegraph._jit import entry_point
+            from scenegraph.math import math_kernels
+            # The validity check runs on RotationMatrix's own C-contiguous
+            # float64 (3, 3) copy, so its compiled entry is called directly.
+            _STATUS = entry_point(math_kernels.rotation_status, (np.eye(3),))
+            _KERNELS = math_kernels.entry_points()
     return _KERNELS
 
 

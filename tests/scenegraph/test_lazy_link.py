@@ -20,6 +20,18 @@ KERNEL_MODULE = textwrap.dedent("""
         return x + 1.0
 """)
 
+RAMP_MODULE = textwrap.dedent("""
+    import numpy as np
+    from scenegraph._jit import njit
+
+    @njit(cache=True)
+    def ramp(n):
+        out = np.zeros(n)
+        for i in range(n):
+            out[i] = i
+        return out
+""")
+
 PROBE = textwrap.dedent("""
     import sys
     import llvmlite.binding as ll
@@ -47,6 +59,21 @@ PROBE = textwrap.dedent("""
         return 2.0 * kernels.plus_one(x)
     linked = twice_plus_one(2.0)
     print(loaded, len(parsed), linked)
+""")
+
+RAMP_PROBE = textwrap.dedent("""
+    import sys
+    import numba
+    import numpy as np
+    from scenegraph._jit import load_cached
+    import ramp_kernels
+    loaded = (load_cached(ramp_kernels.ramp), "numba.np.arrayobj" in sys.modules,
+              ramp_kernels.ramp(3).tolist())
+
+    @numba.njit
+    def doubled_ramp(n):
+        return 2.0 * ramp_kernels.ramp(n) + np.zeros(n)
+    print(loaded, doubled_ramp(3).tolist())
 """)
 
 
@@ -92,10 +119,12 @@ def test_data_that_is_not_an_elf_object_reads_as_none():
 
 def test_a_cached_kernel_loads_unparsed_and_links_into_a_new_compile(tmp_path):
     (tmp_path / "kernels.py").write_text(KERNEL_MODULE)
+    (tmp_path / "ramp_kernels.py").write_text(RAMP_MODULE)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(tmp_path), os.path.dirname(os.path.dirname(_jit.__file__))]),
         NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    fill = subprocess.run([sys.executable, "-c", "import kernels; kernels.plus_one(1.0)"],
+    fill = subprocess.run([sys.executable, "-c", "import kernels, ramp_kernels; "
+                           "kernels.plus_one(1.0); ramp_kernels.ramp(1)"],
                           cwd=tmp_path, env=env, capture_output=True, text=True)
     assert fill.returncode == 0, fill.stderr
     probe = subprocess.run([sys.executable, "-c", PROBE], cwd=tmp_path, env=env,
@@ -104,8 +133,15 @@ def test_a_cached_kernel_loads_unparsed_and_links_into_a_new_compile(tmp_path):
     # Loaded from the cache with no bitcode parsed, and it runs; the new
     # kernel's compile parses it once to link it, and the result is right
     # (numba's own load parses it at once where objects are not ELF).
+    # The package's load of `ramp` (np.zeros' environment in its data) does
+    # not import numba.np.arrayobj (ELF); a later compile calling it and
+    # np.zeros imports it and is right.
     assert probe.stdout.split() == (["(1,", "0,", "3.0)", "1", "6.0"] if ELF
                                     else ["(1,", "1,", "3.0)", "1", "6.0"])
+    ramp = subprocess.run([sys.executable, "-c", RAMP_PROBE], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert ramp.returncode == 0, ramp.stderr
+    assert ramp.stdout.strip() == f"(1, {not ELF}, [0.0, 1.0, 2.0]) [0.0, 2.0, 4.0]"
 
 
 @pytest.mark.parametrize("value", [
@@ -120,3 +156,29 @@ def test_entry_point_types_a_read_only_array_as_numba_does():
     value = np.zeros(3)
     value.setflags(write=False)
     assert _jit._typeof(value) == numba.typeof(value)
+
+
+def test_an_environment_of_an_unimported_numba_module_loads_without_importing_it():
+    import pickle
+    from numba.core import environment
+    _lazy_link.install(numba.core.registry.cpu_target.target_context.codegen())
+    name = "numba.not_a_module_of_numba"
+    env_name = "_ZN08NumbaEnv_scenegraph_test_environment"
+    with _lazy_link.loading():
+        env = environment._rebuild_env(name, [], env_name)
+    assert env.globals == {"__name__": name}
+    assert env.env_name == env_name and environment.lookup_environment(env_name) is env
+    # Pickled again under numba's own name, it reads back as the same object.
+    data = pickle.dumps(env)
+    assert b"numba.core.environment" in data and b"_rebuild_env" in data
+    assert pickle.loads(data) is env
+
+
+def test_an_environment_outside_loading_or_with_constants_imports_its_module():
+    from numba.core import environment
+    _lazy_link.install(numba.core.registry.cpu_target.target_context.codegen())
+    with pytest.raises(ModuleNotFoundError, match="not_a_module_of_numba"):
+        environment._rebuild_env("numba.not_a_module_of_numba", [], "_ZN08NumbaEnv_other")
+    with _lazy_link.loading(), pytest.raises(ModuleNotFoundError):
+        environment._rebuild_env("numba.not_a_module_of_numba", [1.0], "_ZN08NumbaEnv_k")
+

@@ -246,7 +246,7 @@ class Parser:
                                f"(add models before MultibodyPlant.Finalize())")
         diagnostics = Diagnostics(source_name, self._strict)
         ctx = ReadContext(diagnostics, self._package_map, root_dir, MeshLoader())
-        with _room_for_nesting(), paused_gc():
+        with _room_for_nesting(), paused_gc(promote=False):
             try:
                 models = reader(data, ctx, plant.geometry_source_is_registered(), what)
             finally:

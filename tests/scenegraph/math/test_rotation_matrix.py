@@ -131,3 +131,28 @@ def test_copy_deepcopy_pickle_preserve_value():
     R = RollPitchYaw(0.1, 0.2, 0.3).ToRotationMatrix()
     for R2 in (copy.copy(R), copy.deepcopy(R), pickle.loads(pickle.dumps(R))):
         assert R2.IsExactlyEqualTo(R)
+
+
+def test_the_kernels_load_with_automatic_collection_paused(monkeypatch):
+    import gc
+
+    from scenegraph.math import math_kernels, rotation_matrix
+    seen = []
+    original = math_kernels.entry_points
+
+    def spy():
+        seen.append(gc.isenabled())
+        return original()
+
+    monkeypatch.setattr(rotation_matrix, "_KERNELS", None)
+    monkeypatch.setattr(rotation_matrix, "_STATUS", None)
+    monkeypatch.setattr(math_kernels, "entry_points", spy)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        assert rotation_matrix.kernels() is rotation_matrix._KERNELS
+        assert seen == [False] and gc.isenabled()
+        R = RotationMatrix(np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]))
+        assert R.matrix()[1, 0] == 1.0
+    finally:
+        (gc.enable if was else gc.disable)()
