@@ -32,11 +32,21 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import re
 import sys
 import threading
 import types
+import warnings
 
-__all__ = ["import_numba", "deferred", "DEFERRED", "NUMBA_CONFIG_FILE"]
+__all__ = ["import_numba", "deferred", "check_numba_version", "DEFERRED",
+           "NUMBA_CONFIG_FILE", "NUMBA_RANGE"]
+
+#: The numba releases (major, minor), from the first to one past the last, that
+#: this package's compile-time hooks (scenegraph._jit, _callee_code, _lazy_link,
+#: _nrt_cache, _separate reach into numba's dispatcher, code generator and cache)
+#: were verified on: pyproject.toml's requirement, numba>=0.66,<0.69. Older
+#: releases fail at import or at the first compile; newer ones are untested.
+NUMBA_RANGE = ((0, 66), (0, 69))
 
 #: Packages numba's import pulls in that loading cached kernels does not use.
 DEFERRED = ("scipy", "yaml")
@@ -73,11 +83,36 @@ class _LazyModule(types.ModuleType):
         return getattr(importlib.import_module(self.__name__), attribute)
 
 
+def check_numba_version(version: str) -> None:
+    """Checks numba's `version` string against NUMBA_RANGE.
+
+    Raises:
+      ImportError: naming `version` and the range, when it is older than the
+        range (this package's compile hooks fail with it).
+
+    Warns (RuntimeWarning) when it is newer than the range (untested)."""
+    match = re.match(r"(\d+)\.(\d+)", version)
+    found = (int(match[1]), int(match[2])) if match else None
+    (low, high) = NUMBA_RANGE
+    wanted = f"numba>={low[0]}.{low[1]},<{high[0]}.{high[1]}"
+    if found is None or found < low:
+        raise ImportError(
+            f"scenegraph needs {wanted}, found numba {version}: its compiled kernels "
+            f"hook into numba internals that differ in older releases "
+            f"(pip install '{wanted}')")
+    if found >= high:
+        warnings.warn(f"scenegraph was verified with {wanted}; numba {version} is newer "
+                      f"and untested: if compiling fails, install '{wanted}'",
+                      RuntimeWarning, stacklevel=3)
+
+
 def import_numba():
     """The numba module, imported (if it is not already) with DEFERRED
-    refused during its import (see the module docstring)."""
+    refused during its import (see the module docstring), after its version
+    passed check_numba_version."""
     if "numba" in sys.modules:
         numba = sys.modules["numba"]
+        check_numba_version(numba.__version__)
         _install_typeof_ndarray()
         return numba
     refused = deferred([name for name in DEFERRED if name not in sys.modules])
@@ -87,6 +122,7 @@ def import_numba():
         import numba
     finally:
         sys.meta_path.remove(finder)
+    check_numba_version(numba.__version__)
     if "yaml" in refused:
         _restore_yaml(sys.modules["numba.core.config"])
     _install_typeof_ndarray()

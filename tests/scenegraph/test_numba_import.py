@@ -90,3 +90,28 @@ def test_a_masked_array_is_still_refused():
     from numba.core import errors
     with pytest.raises(errors.NumbaTypeError, match="MaskedArray"):
         numba.typeof(np.ma.zeros(3))
+
+
+def test_the_checked_numba_range_is_the_one_pyproject_requires():
+    import tomllib
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        requirements = tomllib.load(f)["project"]["dependencies"]
+    (low, high) = _numba_import.NUMBA_RANGE
+    assert f"numba>={low[0]}.{low[1]},<{high[0]}.{high[1]}" in requirements
+
+
+def test_an_older_numba_is_refused_naming_its_version_and_the_range():
+    with pytest.raises(ImportError, match=r"needs numba>=0\.66,<0\.69, found numba 0\.65\.1"):
+        _numba_import.check_numba_version("0.65.1")
+    with pytest.raises(ImportError, match="found numba unknown"):
+        _numba_import.check_numba_version("unknown")
+
+
+def test_a_newer_numba_is_accepted_with_a_warning_and_the_range_quietly():
+    with pytest.warns(RuntimeWarning, match=r"numba 0\.69\.0rc1 is newer and untested"):
+        _numba_import.check_numba_version("0.69.0rc1")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for version in ("0.66.0", "0.68.1", "0.68.2.dev0+g1234"):
+            _numba_import.check_numba_version(version)
