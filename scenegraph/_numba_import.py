@@ -14,10 +14,11 @@ ImportError, which numba handles: it skips the version check, and notes
 that it has no YAML reader) in the importing thread only, and only while
 numba's own import runs; a package the process already imported is used as
 is; yaml is not refused when the working directory holds a
-``.numba_config.yaml`` (numba reads it at import). Afterwards numba's config sees YAML as numba would have: when PyYAML is
-installed, ``numba.core.config.yaml`` is a stand-in that imports it at the
-first use (a config file read by a later compile), and ``_HAVE_YAML`` says
-it is available. Behaviour is unchanged; only the time of the imports moves
+``.numba_config.yaml`` (numba reads it at import). Afterwards numba's
+config sees YAML as numba would have: when PyYAML is installed,
+``numba.core.config.yaml`` is a stand-in that imports it at the first use
+(a config file read by a later compile), and ``_HAVE_YAML`` says it is
+available. Behaviour is unchanged; only the time of the imports moves
 to where they are needed, if ever.
 
 One more import is left out the same way: numba types an ndarray argument
