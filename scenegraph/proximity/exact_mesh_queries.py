@@ -264,6 +264,48 @@ class ExactRows:
             return rows, values
         return np.ascontiguousarray(rows[keep]), np.ascontiguousarray(values[keep])
 
+    def select(self, scene, R, p, margin: float, max_distance: float, flags: int,
+               query: str):
+        """[rows, values, False] of scene.select (the same pairs, values and
+        order: the broadphase's candidates within max_distance, sorted by
+        (A, B)), without the hull narrow phase for the pairs that hold an
+        exact mesh: one compiled call finds the candidates (boxes inflated
+        by margin [m]), the hull query answers only the other pairs
+        (QUERY_SELECT_ROWS, its checks included), exact_pairs the pairs with
+        an exact mesh, merged as `patch` merges them (flags as there). The
+        hull answer is only a filter for those pairs (module docstring), so
+        skipping it changes no answer."""
+        from scenegraph.proximity.compiled.exact_mesh_pairs import (MERGE, MERGE_IN_FRAMES,
+                                                                    MERGE_NEGATE)
+        found, _, _ = scene.query(R, p, layout.QUERY_CANDIDATES, float(margin), 0.0)
+        if not len(found):
+            return [found, np.zeros((0, layout.NUM_VALUES)), False]
+        mine = self.exact[found[:, 0]] | self.exact[found[:, 1]]
+        exact_rows = found[mine]
+        other_rows = found[~mine]
+        if len(other_rows):
+            rows_o, values_o, stats = scene.query(R, p, layout.QUERY_SELECT_ROWS | flags, 0.0,
+                                                  float(max_distance),
+                                                  np.ascontiguousarray(other_rows))
+            scene._refuse_halfspace_pair(stats)
+            scene.check(stats, query)
+            if not len(exact_rows):
+                return [rows_o, values_o, False]
+        negate = bool(flags & layout.FLAG_NEGATE)
+        merge = (MERGE | (MERGE_NEGATE if negate else 0)
+                 | (MERGE_IN_FRAMES if flags & layout.FLAG_IN_FRAMES else 0))
+        exact_rows = np.ascontiguousarray(exact_rows)
+        values = np.empty((len(exact_rows), layout.NUM_VALUES))
+        _, _, keep = self._call(R, p, exact_rows, 0.0 if negate else max_distance, True,
+                                False, values, merge)
+        rows, values = exact_rows[keep], values[keep]
+        if len(other_rows) and len(rows_o):
+            rows = np.concatenate([rows_o, rows])
+            values = np.concatenate([values_o, values])
+            order = np.argsort(rows[:, 0] * len(self.exact) + rows[:, 1], kind="stable")
+            rows, values = rows[order], values[order]
+        return [np.ascontiguousarray(rows), np.ascontiguousarray(values), False]
+
     def patch_solve(self, R, p, pairs, values, max_distance: float):
         """QUERY_SOLVE's values (K, NUM_SOLVE_VALUES) of the row pairs (K, 2),
         in W, with the pairs that hold an exact mesh re-answered: status
@@ -330,12 +372,21 @@ class ExactRows:
                 gap = np.minimum(gap, np.linalg.norm(ca - ca[j], axis=1))
 
     def first_hit(self, scene, R, p):
-        """HasCollisions' (row A, row B) of a colliding unfiltered pair, or None."""
-        rows, _, stats = scene.query(R, p, layout.QUERY_SELECT, 0.0, 0.0)
-        for a, b in rows.tolist():
-            if not (self.exact[a] or self.exact[b]):
-                return a, b
+        """HasCollisions' (row A, row B) of a colliding unfiltered pair, or None:
+        among the broadphase's candidates, the first pair without an exact
+        mesh that the hull query finds touching, else the first with one
+        whose exact solids overlap (no hull narrow phase for those)."""
+        found, _, _ = scene.query(R, p, layout.QUERY_CANDIDATES, 0.0, 0.0)
+        if not len(found):
+            return None
+        mine = self.exact[found[:, 0]] | self.exact[found[:, 1]]
+        if not mine.all():      # the hull query only for the pairs without an exact mesh
+            hits, _, _ = scene.query(R, p, layout.QUERY_SELECT_ROWS, 0.0, 0.0,
+                                     np.ascontiguousarray(found[~mine]))
+            if len(hits):
+                return int(hits[0, 0]), int(hits[0, 1])
         from scenegraph.proximity.compiled.exact_mesh_pairs import APART, FARTHER
+        rows = np.ascontiguousarray(found[mine])
         if not len(rows):
             return None
         vals = self.answers(R, p, rows, 0.0, depths=False)

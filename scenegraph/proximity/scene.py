@@ -344,6 +344,8 @@ class ProximityScene:
             return [NO_PAIRS, np.zeros((0, layout.NUM_VALUES)), False]
         if self.table.num_halfspaces < 2:
             flags &= ~FLAG_REFUSE_HALFSPACE_PAIRS
+        if self.exact is not None:      # exact meshes' pairs skip the hull narrow phase
+            return self.exact.select(self, R, p, margin, max_distance, flags, query)
         # query() written out (this is the hot path of small scenes): the
         # stats are read back once, as a list of ints, and each check is an
         # int comparison that calls its handler only in its rare case.
@@ -358,8 +360,6 @@ class ProximityScene:
             self._refuse_halfspace_pair(stats)
         if found[STAT_NAN_A] >= 0 or found[STAT_UNCERTIFIED]:
             self.check(stats, query)
-        if self.exact is not None:
-            rows, values = self.exact.patch(R, p, rows, values, flags, max_distance)
         return [rows, values, False]
 
     def select_rows(self, R, p, pairs, max_distance: float, flags: int, query: str,

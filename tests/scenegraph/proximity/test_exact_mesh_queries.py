@@ -274,3 +274,38 @@ def test_penetration_of_ordinary_pairs_only_leaves_them_as_the_hull_query_gives_
     assert (pair.id_A, pair.id_B) == (scene.ids[0], scene.ids[1])
     assert pair.depth == pytest.approx(0.02, abs=1e-12)
     assert query.HasCollisions()
+
+
+def _hull_then_patch(scene, R, p, margin, max_distance, flags):
+    """The pair selection before the exact path skipped the hull narrow
+    phase: the hull query's selection, then ExactRows.patch."""
+    from scenegraph.proximity.compiled import layout
+    rows, values, _ = scene.query(R, p, layout.QUERY_SELECT | flags, margin, max_distance)
+    return scene.exact.patch(R, p, rows, values, flags, max_distance)
+
+
+@pytest.mark.parametrize("what", ["pairwise", "penetration"])
+def test_exact_pairs_skip_the_hull_query_and_keep_its_selection_and_order(what):
+    # Exact torus pairs and ordinary pairs (spheres and boxes touching each
+    # other) interleaved in the candidates' order: the selection without the
+    # hull narrow phase is the hull selection patched, row for row.
+    from scenegraph.proximity.compiled import layout
+    partners = [Sphere(0.05), Box(0.1, 0.1, 0.1), Sphere(0.04), Capsule(0.02, 0.1)]
+    scene = Scene(partners)
+    query = scene.place([RigidTransform([0.2, 0.0, 0.08]), RigidTransform([0.2, 0.0, 0.17]),
+                         RigidTransform([0.0, 0.2, 0.06]), RigidTransform([0.0, 0.2, -0.03])])
+    results = (query.ComputePointPairPenetration() if what == "penetration" else
+               query.ComputeSignedDistancePairwiseClosestPoints(0.05))
+    engine = query._engine().scene
+    R, p = engine.pose_state[1], engine.pose_state[2]
+    if what == "penetration":
+        margin, max_distance, flags = 0.0, 0.0, layout.FLAG_NEGATE
+    else:
+        margin, max_distance, flags = 0.025, 0.05, layout.FLAG_IN_FRAMES
+    rows, values = _hull_then_patch(engine, R, p, margin, max_distance, flags)
+    ids = engine.ids
+    assert [(r.id_A, r.id_B) for r in results] == [(ids[a], ids[b]) for a, b in rows.tolist()]
+    got = np.array([r.depth if what == "penetration" else r.distance for r in results])
+    np.testing.assert_array_equal(got, values[:, 0])
+    # Both kinds of pairs are there: torus pairs and ordinary ones.
+    assert {scene.torus} < {r.id_A for r in results} and len(results) >= 4
