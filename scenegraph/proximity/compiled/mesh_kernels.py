@@ -531,6 +531,7 @@ def _nearest(px, py, pz, tri, node_f, node_i, tri_id, eps, cand_k, cand_d2):
     st_d = np.empty(_STACK)
     best = np.inf
     bound = np.inf
+    root_bound = np.inf
     best_k = -1
     best_id = -1
     qx = 0.0
@@ -551,6 +552,13 @@ def _nearest(px, py, pz, tri, node_f, node_i, tri_id, eps, cand_k, cand_d2):
         if c0 < 0:
             s = node_i[n, 2]
             for k in range(s, s + node_i[n, 3]):
+                # p's height over the triangle's plane bounds its distance:
+                # farther than the bound (with a rounding allowance), the
+                # triangle is neither nearer nor a candidate.
+                h = ((px - tri[k, 0]) * tri[k, 9] + (py - tri[k, 1]) * tri[k, 10]
+                     + (pz - tri[k, 2]) * tri[k, 11])
+                if abs(h) > root_bound:
+                    continue
                 x, y, z, r = _closest_on_triangle(px, py, pz, tri, k)
                 dx = px - x
                 dy = py - y
@@ -562,6 +570,7 @@ def _nearest(px, py, pz, tri, node_f, node_i, tri_id, eps, cand_k, cand_d2):
                     if d2 < best:
                         best = d2
                         bound = _cutoff(best, eps)
+                        root_bound = math.sqrt(bound) * (1.0 + 1e-12) + eps
                     best_k = k
                     best_id = tri_id[k]
                     qx = x
