@@ -47,11 +47,11 @@ def _pose_node(node_f, obbs, n, R, t, boxes, posed_obbs):
 
 
 @njit(specialize_literals=False)
-def _box_gap2(A, a, B):
-    """Squared gap between box A[a, 0:6] and box B[0:6] (0 if they meet)."""
+def _box_gap2(A, a, B, b):
+    """Squared gap between box A[a, 0:6] and box B[b, 0:6] (0 if they meet)."""
     g = 0.0
     for j in range(3):
-        d = max(A[a, j] - B[3 + j], B[j] - A[a, 3 + j], 0.0)
+        d = max(A[a, j] - B[b, 3 + j], B[b, j] - A[a, 3 + j], 0.0)
         g += d * d
     return g
 
@@ -65,28 +65,6 @@ def _crossing(TA, TB, work):
         if _seg_tri_hit(TA, j0, j1, TB, work) or _seg_tri_hit(TB, j0, j1, TA, work):
             return True
     return False
-
-
-@njit(specialize_literals=False)
-def _plane_gap(T, S):
-    """(gap, one_side): T's corners (T[0:9]) against the plane of triangle S
-    (corners S[0:9], unit normal S[9:12]; zero if degenerate). When all
-    corners lie strictly on one side, gap is the least height of a corner
-    over the plane (a lower bound of the triangles' distance) and one_side
-    is True (they cannot cross); otherwise (0, False)."""
-    nx, ny, nz = S[9], S[10], S[11]
-    lo = np.inf
-    hi = -np.inf
-    for v in range(3):
-        h = ((T[3 * v] - S[0]) * nx + (T[3 * v + 1] - S[1]) * ny
-             + (T[3 * v + 2] - S[2]) * nz)
-        lo = min(lo, h)
-        hi = max(hi, h)
-    if lo > 0.0:
-        return lo, True
-    if hi < 0.0:
-        return -hi, True
-    return 0.0, False
 
 
 @njit(specialize_literals=False)
@@ -176,6 +154,7 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
     """
     collecting = mode == 2
     best = bound2
+    root_best = math.sqrt(bound2)       # √best, for the balls' squared test
     out = np.zeros(6)
     cand = np.empty(6)
     work = np.empty(6)
@@ -201,8 +180,7 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
         if not boxed[nb]:
             _pose_node(nodeB_f, obbB, nb, R, t, boxes, pobbs)
             boxed[nb] = True
-        boxB = boxes[nb]
-        g = _box_gap2(nodeA_f, na, boxB)
+        g = _box_gap2(nodeA_f, na, boxes, nb)
         if (collecting and g > 0.0) or (not collecting and g > best):
             continue
         leaf_a = nodeA_i[na, 0] < 0
@@ -245,22 +223,46 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                 if gr > 0.0 and (collecting or gr * gr > best):
                     continue
                 TA = triA[i]
+                anx, any_, anz = triA[i, 9], triA[i, 10], triA[i, 11]
+                a0x, a0y, a0z = triA[i, 0], triA[i, 1], triA[i, 2]
                 q = 0
                 while q < cnt:
                     j = s0 + q
                     q += 1
+                    # The triangles' bounding balls, squared (no root, no
+                    # view of the row: most pairs end here).
+                    dx = ballA[i, 0] - TB[j, 12]
+                    dy = ballA[i, 1] - TB[j, 13]
+                    dz = ballA[i, 2] - TB[j, 14]
+                    dd = dx * dx + dy * dy + dz * dz
+                    rab = ballA[i, 3] + ballB[j, 3]
+                    apart = dd > rab * rab
+                    if apart and (collecting or dd > (rab + root_best) * (rab + root_best)):
+                        continue
+                    # B's corners against A's plane, then A's against B's:
+                    # all corners strictly on one side, the least height is a
+                    # lower bound of the triangles' distance (ga, gc) and
+                    # they cannot cross (sep_a, sep_b); else 0 and False.
+                    h0 = (TB[j, 0] - a0x) * anx + (TB[j, 1] - a0y) * any_ + (TB[j, 2] - a0z) * anz
+                    h1 = (TB[j, 3] - a0x) * anx + (TB[j, 4] - a0y) * any_ + (TB[j, 5] - a0z) * anz
+                    h2 = (TB[j, 6] - a0x) * anx + (TB[j, 7] - a0y) * any_ + (TB[j, 8] - a0z) * anz
+                    lo = min(h0, h1, h2)
+                    hi = max(h0, h1, h2)
+                    sep_a = lo > 0.0 or hi < 0.0
+                    ga = lo if lo > 0.0 else (-hi if hi < 0.0 else 0.0)
+                    if (collecting and sep_a) or (not collecting and ga * ga > best):
+                        continue
+                    bnx, bny, bnz = TB[j, 9], TB[j, 10], TB[j, 11]
+                    b0x, b0y, b0z = TB[j, 0], TB[j, 1], TB[j, 2]
+                    h0 = (triA[i, 0] - b0x) * bnx + (triA[i, 1] - b0y) * bny + (triA[i, 2] - b0z) * bnz
+                    h1 = (triA[i, 3] - b0x) * bnx + (triA[i, 4] - b0y) * bny + (triA[i, 5] - b0z) * bnz
+                    h2 = (triA[i, 6] - b0x) * bnx + (triA[i, 7] - b0y) * bny + (triA[i, 8] - b0z) * bnz
+                    lo = min(h0, h1, h2)
+                    hi = max(h0, h1, h2)
+                    sep_b = lo > 0.0 or hi < 0.0
+                    gc = lo if lo > 0.0 else (-hi if hi < 0.0 else 0.0)
                     T = TB[j]
-                    dx = ballA[i, 0] - T[12]
-                    dy = ballA[i, 1] - T[13]
-                    dz = ballA[i, 2] - T[14]
-                    gb = math.sqrt(dx * dx + dy * dy + dz * dz) - ballA[i, 3] - ballB[j, 3]
                     if collecting:
-                        if gb > 0.0:
-                            continue
-                        ga, sep_a = _plane_gap(T, TA)
-                        if sep_a:
-                            continue
-                        gc, sep_b = _plane_gap(TA, T)
                         if sep_b or not _crossing(TA, T, work):
                             continue
                         if k == found.shape[0]:
@@ -270,21 +272,16 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                         found[k, 0], found[k, 1] = i, j
                         k += 1
                         continue
-                    if gb > 0.0 and gb * gb > best:
-                        continue
-                    ga, sep_a = _plane_gap(T, TA)
-                    if ga * ga > best:
-                        continue
-                    gc, sep_b = _plane_gap(TA, T)
                     if gc * gc > best:
                         continue
-                    if gb > 0.0:
+                    if apart:
                         gu = _axis_gap(TA, T, dx, dy, dz)
                         if gu * gu > best:
                             continue
                     d2 = tri_tri_sep(TA, T, cand, work, sep_a or sep_b)
                     if d2 < best or (sa < 0 and d2 <= best):
                         best = d2
+                        root_best = math.sqrt(best)
                         sa, sb = i, j
                         for m in range(6):
                             out[m] = cand[m]
@@ -300,10 +297,11 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
         size_b = 0.0
         for j in range(3):
             size_a = max(size_a, nodeA_f[na, 3 + j] - nodeA_f[na, j])
-            size_b = max(size_b, boxB[3 + j] - boxB[j])
+            size_b = max(size_b, boxes[nb, 3 + j] - boxes[nb, j])
         if not leaf_a and (leaf_b or size_a >= size_b):
             c0, c1 = nodeA_i[na, 0], nodeA_i[na, 1]
-            if not collecting and _box_gap2(nodeA_f, c0, boxB) < _box_gap2(nodeA_f, c1, boxB):
+            if not collecting and (_box_gap2(nodeA_f, c0, boxes, nb)
+                                   < _box_gap2(nodeA_f, c1, boxes, nb)):
                 c0, c1 = c1, c0
             st_a[sp], st_b[sp] = c0, nb
             st_a[sp + 1], st_b[sp + 1] = c1, nb
@@ -314,7 +312,7 @@ def _dual_traversal(triA, nodeA_f, nodeA_i, ballA, obbA, triB, nodeB_f, nodeB_i,
                     if not boxed[c]:
                         _pose_node(nodeB_f, obbB, c, R, t, boxes, pobbs)
                         boxed[c] = True
-                if _box_gap2(nodeA_f, na, boxes[c0]) < _box_gap2(nodeA_f, na, boxes[c1]):
+                if _box_gap2(nodeA_f, na, boxes, c0) < _box_gap2(nodeA_f, na, boxes, c1):
                     c0, c1 = c1, c0
             st_a[sp], st_b[sp] = na, c0
             st_a[sp + 1], st_b[sp + 1] = na, c1
