@@ -21,6 +21,12 @@ kind through the public API, so the signatures are those real scenes use):
   contact manifolds  QueryObject.compute_contact_manifolds' kernel (compiled
                    for its argument types, not run: its input is a
                    penetration query's answer, a pair query)
+  narrow phase     narrow_phase.solve_pairs, which the pair-query kernel
+                   calls through its address (scenegraph._separate): the
+                   process compiling the pair queries hands its argument
+                   types to the helper (a file in SCENEGRAPH_WARMUP_DONE),
+                   which compiles it first; in the helper's list only when
+                   the starting process compiles the pair queries
 
 The helper claims a group by creating ``<group>.claim`` exclusively in the
 folder named by SCENEGRAPH_WARMUP_DONE (skipping groups claimed already),
@@ -38,9 +44,11 @@ import numpy as np
 __all__ = ["GROUPS", "KERNEL_GROUPS", "PREPARED_MODULES", "PREPARED_KERNELS", "run_group",
            "prepare_group", "prepare_hulls", "prepare_pair_queries", "EAGER_HULL_MAX_VERTICES"]
 
-#: The groups, in the order a helper compiles them (those a first query is
-#: least likely to need first).
-GROUPS = ("contact manifolds", "hydroelastic", "point queries", "pair queries")
+#: The groups, in the order a helper compiles them: the narrow phase first
+#: (the pair queries wait for it), then those a first query is least likely
+#: to need first. A process waiting for the narrow phase compiles the
+#: unclaimed ones meanwhile, from the end (scenegraph._jit).
+GROUPS = ("narrow phase", "contact manifolds", "hydroelastic", "point queries", "pair queries")
 
 #: (module, function) of the kernels a query calls from Python -> group.
 KERNEL_GROUPS = {
@@ -53,6 +61,7 @@ KERNEL_GROUPS = {
     ("scenegraph.hydroelastic.surface_kernels", "build_surface"): "hydroelastic",
     ("scenegraph.proximity.compiled.manifold_kernels", "contact_manifolds"):
         "contact manifolds",
+    ("scenegraph.proximity.compiled.narrow_phase", "solve_pairs"): "narrow phase",
 }
 # (hydroelastic.bvh.build_boxes, which registering a compliant geometry
 # calls, belongs to no group: a registration alone neither starts the helper
@@ -111,6 +120,9 @@ def run_group(group: str) -> None:
 
     if group not in GROUPS:
         raise ValueError(f"unknown warm-up group {group!r}; expected one of {GROUPS}")
+    if group == "narrow phase":
+        _compile_announced_callees()
+        return
     scene_graph, context, port, frame = _scene(group == "hydroelastic")
     if group == "contact manifolds":
         poses = sg.FramePoseVector()
@@ -132,6 +144,38 @@ def run_group(group: str) -> None:
             query.ComputeSignedDistanceToPoint(np.array([0.01, 0.02, 0.03]), 0.05)
         else:
             _contact_surfaces_of_every_pair(query)
+
+
+#: How long the helper waits for the pair queries' process to announce the
+#: narrow phase's argument types (it does so while typing its kernel, a
+#: few seconds after starting the helper) [s].
+ANNOUNCE_WAIT_S = 60.0
+
+
+def _compile_announced_callees() -> None:
+    """The "narrow phase" group: compiles (as kernels, cached) the
+    separately compiled callees whose argument types the starting process
+    announced in SCENEGRAPH_WARMUP_DONE (scenegraph._separate), waiting for
+    the first announcement up to ANNOUNCE_WAIT_S. Outside a helper nothing
+    is announced: the pair queries compile it when their kernel is
+    installed."""
+    import glob
+    import pickle
+    import time
+
+    from scenegraph._separate import ensure
+    folder = os.environ.get("SCENEGRAPH_WARMUP_DONE")
+    if not folder or not os.environ.get("SCENEGRAPH_WARMUP_HELPER"):
+        return
+    start = time.perf_counter()
+    found = []
+    while not found and time.perf_counter() - start < ANNOUNCE_WAIT_S:
+        found = sorted(glob.glob(os.path.join(folder, "separate_*.pickle")))
+        if not found:
+            time.sleep(0.02)
+    for path in found:
+        with open(path, "rb") as f:
+            ensure(pickle.load(f))
 
 
 def _compile_contact_manifolds(query) -> None:
@@ -183,6 +227,7 @@ PREPARED_MODULES = {"pair queries": ("scenegraph.proximity.engine",
 PREPARED_KERNELS = {
     "pair queries": (("scenegraph.kinematics_kernels", "geometry_world_poses"),
                      ("scenegraph.proximity.compiled.query_state", "new_query_state"),
+                     ("scenegraph.proximity.compiled.narrow_phase", "solve_pairs"),
                      ("scenegraph.proximity.compiled.pair_queries", "query")),
 }
 
@@ -302,7 +347,12 @@ def _exit_with_parent() -> None:
 def main(groups) -> int:
     """Compiles each of `groups` not claimed by the starting process yet
     (claiming it), writing <group>.done after each into the folder
-    SCENEGRAPH_WARMUP_DONE (scenegraph._jit)."""
+    SCENEGRAPH_WARMUP_DONE (scenegraph._jit). A <group>.done file holds
+    this process's CPU seconds and its seconds since the start of main()
+    when the group ended (benchmarks/bench_cold_start.py reads them)."""
+    import time
+
+    started = time.perf_counter()
     _exit_with_parent()
     done = os.environ.get("SCENEGRAPH_WARMUP_DONE")
     for group in groups:
@@ -312,8 +362,8 @@ def main(groups) -> int:
             run_group(group)
         finally:    # done or failed: the waiting process compiles what is missing
             if done:
-                with open(os.path.join(done, group.replace(" ", "_") + ".done"), "w"):
-                    pass
+                with open(os.path.join(done, group.replace(" ", "_") + ".done"), "w") as f:
+                    f.write(f"{time.process_time():.3f} {time.perf_counter() - started:.3f}\n")
     return 0
 
 

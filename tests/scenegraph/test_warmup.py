@@ -119,3 +119,53 @@ def test_the_contact_manifolds_group_compiles_the_kernel_queries_use_without_a_p
     manifolds = scene_graph.get_query_output_port().Eval(context).compute_contact_manifolds()
     assert len(manifolds) > 0
     assert set(manifold_kernels.contact_manifolds.overloads) == compiled
+
+
+def test_a_process_waiting_for_the_narrow_phase_compiles_the_unclaimed_groups_meanwhile(
+        tmp_path, monkeypatch):
+    from scenegraph import _warmup
+    monkeypatch.setattr(_jit, "_HELPER", {
+        "process": _FakeHelper(), "done": str(tmp_path), "own": set(),
+        "groups": ("narrow phase", "contact manifolds", "hydroelastic", "point queries")})
+    monkeypatch.setattr(_jit, "_WORKED", set())
+    monkeypatch.setattr(_jit.COMPILE_REPORT, "quiet", True)
+    (tmp_path / "narrow_phase.claim").write_text("")
+    (tmp_path / "contact_manifolds.claim").write_text("")   # the helper took it
+    ran = []
+
+    def run_group(group):
+        ran.append(group)
+        if group == "hydroelastic":
+            (tmp_path / "narrow_phase.done").write_text("")
+
+    monkeypatch.setattr(_warmup, "run_group", run_group)
+    assert _jit._wait_for("narrow phase", work=True)
+    assert ran == ["point queries", "hydroelastic"]      # from the end of the list
+    assert _jit._HELPER["own"] == {"point queries", "hydroelastic"}
+    assert not _warmup._claim(str(tmp_path), "point queries")
+
+
+def test_the_helper_gets_the_narrow_phase_only_from_the_process_compiling_the_pair_queries(
+        tmp_path, monkeypatch):
+    started = []
+
+    class Process(_FakeHelper):
+        def terminate(self):
+            self.ended = True
+
+        def wait(self, timeout=None):
+            return 0
+
+    def popen(command, **kwargs):
+        started.append(command[3:])
+        return Process()
+
+    monkeypatch.setattr(_jit.subprocess, "Popen", popen)
+    monkeypatch.setattr(_jit.COMPILE_REPORT, "quiet", True)
+    for own in ("pair queries", "point queries"):
+        monkeypatch.setattr(_jit, "_HELPER", {"process": None, "groups": (), "done": None,
+                                              "own": set()})
+        _jit._start_helper(own)
+        _jit._HELPER["process"].ended = True
+    assert started == [["narrow phase", "contact manifolds", "hydroelastic", "point queries"],
+                       ["contact manifolds", "hydroelastic", "pair queries"]]
