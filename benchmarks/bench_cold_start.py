@@ -167,6 +167,7 @@ def probe(out: str, load_api=library_api, name: str = "scenegraph") -> int:
     import numpy as np
     import proximity_scenes as ps
     if name == "scenegraph":
+        sys.path.insert(0, str(ROOT))   # this copy's scenegraph (install imports _jit)
         compiles.install()
     api = load_api()
     marks["import"] = _since()

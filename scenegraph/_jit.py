@@ -127,7 +127,8 @@ except ImportError:     # pragma: no cover (Windows: content-named files only)
 
 __all__ = ["njit", "entry_point", "load_cached", "module_digest", "module_closure",
            "kernel_sources_digest", "sources_digest", "PACKAGE_LOCATORS", "CacheLocationWarning", "CompileReport",
-           "COMPILE_REPORT", "helper_process"]
+           "COMPILE_REPORT", "helper_process", "start_helper", "top_level_compile",
+           "announce_separate"]
 
 _nrt_cache.install()      # before numba's runtime is first initialized in this process
 
@@ -618,6 +619,16 @@ def _claim(group: str) -> bool:
     return True
 
 
+def start_helper(own_group: str) -> None:
+    """Starts the helper process now (as the first cache miss of a kernel of
+    `own_group` would) if helpers are enabled and none was started yet:
+    scenegraph._warmup.prepare_group calls it when the pair-query kernels
+    are not cached, before the first of them (a second earlier than the
+    first miss of a group kernel, which comes after the world poses)."""
+    if _HELPER["process"] is None and _helpers_enabled():
+        _start_helper(own_group)
+
+
 def helper_process():
     """The helper process started by this process (subprocess.Popen), or
     None."""
@@ -699,13 +710,18 @@ def _wait_for(group: str, limit: float = 900.0, work: bool = False) -> bool:
 
 
 def _work_while_waiting(awaited: str) -> bool:
-    """Claims one group of the helper's list other than `awaited` that no
-    process has claimed yet and compiles it here
-    (scenegraph._warmup.run_group, as kernels called from Python); False
-    when none is left."""
+    """Claims one group of the helper's list that no process has claimed
+    yet and compiles it here (scenegraph._warmup.run_group, as kernels
+    called from Python); False when none is left. Neither `awaited` nor the
+    group after it in the helper's list: the helper takes that one next,
+    and this process, busy with it when `awaited` is done, would answer
+    its own queries only after it."""
     from scenegraph import _warmup
-    for group in reversed(_HELPER["groups"]):
-        if group in _HELPER["own"] or group in _WORKED or group == awaited:
+    groups = _HELPER["groups"]
+    following = groups[groups.index(awaited) + 1:][:1] if awaited in groups else ()
+    for group in reversed(groups):
+        if (group in _HELPER["own"] or group in _WORKED or group == awaited
+                or group in following):
             continue
         if os.path.exists(os.path.join(_HELPER["done"], group.replace(" ", "_") + ".claim")):
             continue

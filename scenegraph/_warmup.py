@@ -242,14 +242,17 @@ def prepare_group(group: str) -> None:
     checkout, an edited kernel), runs the group's queries on the warm-up
     scene (run_group), which compiles them. Loading takes no scene: the
     warm-up scene's Convex alone would import scipy.spatial (~0.2 s) in a
-    process whose own scene has no hull."""
+    process whose own scene has no hull. A group not cached starts the
+    helper process of scenegraph._jit first (if none runs yet), so that the
+    other groups compile meanwhile."""
     import importlib
 
-    from scenegraph._jit import load_cached
+    from scenegraph._jit import load_cached, start_helper
     for module in PREPARED_MODULES[group]:
         importlib.import_module(module)
     for module, name in PREPARED_KERNELS[group]:
         if load_cached(getattr(importlib.import_module(module), name)) == 0:
+            start_helper(group)     # the other groups compile meanwhile
             run_group(group)
             return
 
