@@ -22,11 +22,12 @@ kind through the public API, so the signatures are those real scenes use):
                    for its argument types, not run: its input is a
                    penetration query's answer, a pair query)
   narrow phase     narrow_phase.solve_pairs, which the pair-query kernel
-                   calls through its address (scenegraph._separate): the
-                   process compiling the pair queries hands its argument
-                   types to the helper (a file in SCENEGRAPH_WARMUP_DONE),
-                   which compiles it first; in the helper's list only when
-                   the starting process compiles the pair queries
+                   calls through its address (scenegraph._separate), for
+                   the argument types the pair queries pass it (from the
+                   warm-up scene, and any the process compiling the pair
+                   queries announces, a file in SCENEGRAPH_WARMUP_DONE);
+                   first in the helper's list, and there only when the
+                   starting process compiles the pair queries
 
 The helper claims a group by creating ``<group>.claim`` exclusively in the
 folder named by SCENEGRAPH_WARMUP_DONE (skipping groups claimed already),
@@ -42,6 +43,7 @@ import threading
 import numpy as np
 
 __all__ = ["GROUPS", "KERNEL_GROUPS", "PREPARED_MODULES", "PREPARED_KERNELS", "run_group",
+           "narrow_phase_requirement",
            "prepare_group", "prepare_hulls", "prepare_pair_queries", "EAGER_HULL_MAX_VERTICES"]
 
 #: The groups, in the order a helper compiles them: the narrow phase first
@@ -152,12 +154,34 @@ def run_group(group: str) -> None:
 ANNOUNCE_WAIT_S = 60.0
 
 
+def narrow_phase_requirement(scene):
+    """The scenegraph._separate.Requirement of narrow_phase.solve_pairs as
+    pair_queries.query calls it on `scene` (a ProximityScene): the scene's
+    packed shapes and hulls (the query state holds them as they are), poses
+    R (N, 3, 3) and p (N, 3), rows, max_distance and the outputs as
+    pair_queries builds them (C-contiguous, writable), stop_at_first."""
+    from numba.core import types
+
+    from scenegraph._jit import _typeof
+    from scenegraph._separate import Requirement, symbol_name
+    from scenegraph.proximity.compiled.narrow_phase import solve_pairs
+    rows, values = types.int64[::1], types.float64[::1]
+    points = types.float64[:, ::1]
+    argtypes = (_typeof(scene.table.packed), _typeof(scene.table.hulls),
+                types.float64[:, :, ::1], points, rows, rows, types.float64, values,
+                points, points, points, rows, rows, types.boolean)
+    return Requirement(symbol_name(solve_pairs, argtypes), solve_pairs.py_func.__module__,
+                       solve_pairs.py_func.__name__, argtypes)
+
+
 def _compile_announced_callees() -> None:
-    """The "narrow phase" group: compiles (as kernels, cached) the
-    separately compiled callees whose argument types the starting process
-    announced in SCENEGRAPH_WARMUP_DONE (scenegraph._separate), waiting for
-    the first announcement up to ANNOUNCE_WAIT_S. Outside a helper nothing
-    is announced: the pair queries compile it when their kernel is
+    """The "narrow phase" group: compiles (as a kernel, cached) the narrow
+    phase for the argument types the pair queries pass it on the warm-up
+    scene (narrow_phase_requirement: the types every scene gives), then any
+    other separately compiled callee whose argument types the starting
+    process announced in SCENEGRAPH_WARMUP_DONE (scenegraph._separate),
+    waiting for the first announcement up to ANNOUNCE_WAIT_S. Outside a
+    helper nothing: the pair queries compile it when their kernel is
     installed."""
     import glob
     import pickle
@@ -167,6 +191,15 @@ def _compile_announced_callees() -> None:
     folder = os.environ.get("SCENEGRAPH_WARMUP_DONE")
     if not folder or not os.environ.get("SCENEGRAPH_WARMUP_HELPER"):
         return
+    import scenegraph as sg
+    from scenegraph.math import RigidTransform
+
+    scene_graph, context, port, frame = _scene(False)
+    poses = sg.FramePoseVector()
+    poses.set_value(frame, RigidTransform())
+    port.FixValue(context, poses)
+    engine, _ = scene_graph.get_query_output_port().Eval(context)._engine_and_poses()
+    ensure(narrow_phase_requirement(engine.scene))
     start = time.perf_counter()
     found = []
     while not found and time.perf_counter() - start < ANNOUNCE_WAIT_S:

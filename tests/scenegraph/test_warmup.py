@@ -171,3 +171,23 @@ def test_the_helper_gets_the_narrow_phase_only_from_the_process_compiling_the_pa
         _jit._HELPER["process"].ended = True
     assert started == [["narrow phase", "contact manifolds", "hydroelastic", "point queries"],
                        ["contact manifolds", "hydroelastic", "pair queries"]]
+
+
+def test_the_helper_derives_the_narrow_phase_types_the_pair_query_kernel_calls_it_with():
+    import scenegraph as sg
+    from scenegraph import _separate, _warmup
+    from scenegraph.math import RigidTransform
+    from scenegraph.proximity.compiled.pair_queries import query as pair_query
+
+    scene_graph, context, port, frame = _warmup._scene(False)
+    poses = sg.FramePoseVector()
+    poses.set_value(frame, RigidTransform())
+    port.FixValue(context, poses)
+    query = scene_graph.get_query_output_port().Eval(context)
+    assert len(query.ComputePointPairPenetration()) > 0
+    called = {r for cres in pair_query.overloads.values() for r in cres.reload_init
+              if isinstance(r, _separate.Requirement)}
+    derived = _warmup.narrow_phase_requirement(query._engine_and_poses()[0].scene)
+    assert called == {derived}
+    assert derived.argtypes == next(iter(called)).argtypes
+    assert _separate.slot_address(derived.name) != 0
