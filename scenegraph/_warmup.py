@@ -148,12 +148,6 @@ def run_group(group: str) -> None:
             _contact_surfaces_of_every_pair(query)
 
 
-#: How long the helper waits for the pair queries' process to announce the
-#: narrow phase's argument types (it does so while typing its kernel, a
-#: few seconds after starting the helper) [s].
-ANNOUNCE_WAIT_S = 60.0
-
-
 def narrow_phase_requirement(scene):
     """The scenegraph._separate.Requirement of narrow_phase.solve_pairs as
     pair_queries.query calls it on `scene` (a ProximityScene): the scene's
@@ -179,13 +173,11 @@ def _compile_announced_callees() -> None:
     phase for the argument types the pair queries pass it on the warm-up
     scene (narrow_phase_requirement: the types every scene gives), then any
     other separately compiled callee whose argument types the starting
-    process announced in SCENEGRAPH_WARMUP_DONE (scenegraph._separate),
-    waiting for the first announcement up to ANNOUNCE_WAIT_S. Outside a
-    helper nothing: the pair queries compile it when their kernel is
-    installed."""
+    process announced by then in SCENEGRAPH_WARMUP_DONE
+    (scenegraph._separate). Outside a helper nothing: the pair queries
+    compile it when their kernel is installed."""
     import glob
     import pickle
-    import time
 
     from scenegraph._separate import ensure
     folder = os.environ.get("SCENEGRAPH_WARMUP_DONE")
@@ -200,13 +192,10 @@ def _compile_announced_callees() -> None:
     port.FixValue(context, poses)
     engine, _ = scene_graph.get_query_output_port().Eval(context)._engine_and_poses()
     ensure(narrow_phase_requirement(engine.scene))
-    start = time.perf_counter()
-    found = []
-    while not found and time.perf_counter() - start < ANNOUNCE_WAIT_S:
-        found = sorted(glob.glob(os.path.join(folder, "separate_*.pickle")))
-        if not found:
-            time.sleep(0.02)
-    for path in found:
+    # The pair queries announce while typing their kernel, seconds before
+    # the narrow phase above is done: other argument types are rare (the
+    # same types every scene gives), each compiled here too.
+    for path in sorted(glob.glob(os.path.join(folder, "separate_*.pickle"))):
         with open(path, "rb") as f:
             ensure(pickle.load(f))
 
