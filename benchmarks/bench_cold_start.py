@@ -70,8 +70,10 @@ def _since() -> float:
 
 
 class _Compiles:
-    """CPU seconds of each top-level compile of a scenegraph function
-    (callees included) and the number of scenegraph functions compiled."""
+    """CPU seconds of each compile of a scenegraph kernel called from
+    Python (callees included, kernels compiled while it was being installed
+    not: scenegraph._separate) and the number of scenegraph functions
+    compiled."""
 
     def __init__(self):
         self.top, self.count, self._stack = {}, 0, []
@@ -82,12 +84,27 @@ class _Compiles:
 
         listener = self
 
+        from scenegraph._jit import COMPILE_REPORT
+
+        def library_depth():
+            # The library's own compile depth (1: a kernel called from Python,
+            # also inside scenegraph._jit.top_level_compile, where a kernel's
+            # install compiles its separately compiled callees and, while it
+            # waits for the helper, other groups).
+            return getattr(COMPILE_REPORT._local, "depth", 1)
+
         class Listener(event.Listener):
             def on_start(self, ev):
-                listener._stack.append(time.process_time())
+                listener._stack.append([time.process_time(), library_depth() == 1, 0.0])
 
             def on_end(self, ev):
-                start = listener._stack.pop()
+                start, top, nested_top = listener._stack.pop()
+                elapsed = time.process_time() - start
+                if top:     # not counted again in an enclosing kernel's time
+                    for frame in reversed(listener._stack):
+                        if frame[1]:
+                            frame[2] += elapsed
+                            break
                 py_func = getattr((ev.data or {}).get("dispatcher"), "py_func", None)
                 module = getattr(py_func, "__module__", "") or ""
                 if not module.startswith("scenegraph"):
@@ -98,9 +115,8 @@ class _Compiles:
                 seen = listener.signatures.setdefault(name, [])
                 if signature not in seen:
                     seen.append(signature)
-                if not listener._stack:
-                    listener.top[name] = listener.top.get(name, 0.0) + (
-                        time.process_time() - start)
+                if top:
+                    listener.top[name] = listener.top.get(name, 0.0) + elapsed - nested_top
 
         event.register("numba:compile", Listener())
 
@@ -151,6 +167,7 @@ def probe(out: str, load_api=library_api, name: str = "scenegraph") -> int:
     import numpy as np
     import proximity_scenes as ps
     if name == "scenegraph":
+        sys.path.insert(0, str(ROOT))   # this copy's scenegraph (install imports _jit)
         compiles.install()
     api = load_api()
     marks["import"] = _since()
@@ -185,20 +202,45 @@ def probe(out: str, load_api=library_api, name: str = "scenegraph") -> int:
             lambda q: q.ComputeContactSurfacesWithFallback(representation),
     }
     counts = {}
+    cpu_marks = {"import": None, "scene registered": time.process_time()}
     for k, query in enumerate(QUERIES):
         runner.set_pose(handle, k + 1)
         result = calls[query](handle["query_port"].Eval(handle["context"]))
         marks[query] = _since()
+        cpu_marks[query] = time.process_time()
         counts[query] = ([len(r) for r in result] if isinstance(result, tuple)
                          else bool(result) if isinstance(result, bool) else len(result))
     top = sorted(compiles.top.items(), key=lambda kv: -kv[1])
     pathlib.Path(out).write_text(json.dumps(
-        {"api": name, "marks": marks, "counts": counts, "cpu_s": time.process_time(),
+        {"api": name, "marks": marks, "cpu_marks": cpu_marks, "counts": counts,
+         "helper": _helper_groups() if name == "scenegraph" else {},
+         "cpu_s": time.process_time(),
          "functions_compiled": compiles.count, "compile_cpu_s": sum(compiles.top.values()),
          "top_kernels": top[:15],
          "repeated_specializations": {n: len(s) for n, s in compiles.signatures.items()
                                       if len(s) > 1}}, indent=1))
     return 0
+
+
+def _helper_groups() -> dict:
+    """The compile helper's groups (scenegraph._warmup) that ended by now:
+    group -> (its CPU seconds, its seconds since it started) at the end of
+    each, from its .done files; and which process claimed each group."""
+    import glob
+
+    from scenegraph import _jit
+    folder = _jit._HELPER.get("done")
+    if not folder:
+        return {}
+    ended = {}
+    for path in glob.glob(os.path.join(folder, "*.done")):
+        group = os.path.basename(path)[:-len(".done")].replace("_", " ")
+        try:
+            ended[group] = [float(x) for x in pathlib.Path(path).read_text().split()]
+        except (OSError, ValueError):
+            ended[group] = []
+    return {"ended": ended, "this process compiled": sorted(_jit._HELPER["own"]),
+            "helper's list": list(_jit._HELPER["groups"])}
 
 
 # ------------------------------------------------------------------ the driver
@@ -286,6 +328,19 @@ def main(argv=None) -> int:
         print(f"{step:46s}" + "".join(f"{runs[c]['marks'].get(step, float('nan')):12.2f}"
                                       for c in columns))
     print(f"{'process CPU [s]':46s}" + "".join(f"{runs[c]['cpu_s']:12.2f}" for c in columns))
+    cpu_marks = runs["cold"].get("cpu_marks") or {}
+    if cpu_marks:
+        print("cold: this process's CPU seconds at " + ", ".join(
+            f"{step} {cpu_marks[step]:.1f}" for step in ("scene registered", *QUERIES)
+            if cpu_marks.get(step) is not None))
+    helper = runs["cold"].get("helper") or {}
+    if helper:
+        listed = helper["helper's list"]
+        print(f"cold: the compile helper's list {listed}; this process "
+              f"compiled {helper['this process compiled']}; the helper's CPU / seconds "
+              f"since its start when each of its groups ended: " + ", ".join(
+                  f"{g} {v[0]:.1f} / {v[1]:.1f}" if len(v) == 2 else g
+                  for g, v in sorted(helper["ended"].items(), key=lambda kv: kv[1][1:] or [0])))
     for c in columns:
         if "functions_compiled" in runs[c]:
             print(f"{c}: {runs[c]['functions_compiled']} functions compiled, "

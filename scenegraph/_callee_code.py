@@ -297,16 +297,32 @@ def _add_overload(self, cres):
     """Dispatcher.add_overload: a DeferredEntry is kept in `overloads` (for
     typing and lowering) but not in the table Python calls go through, so
     a call from Python finds no match, asks `compile`, gets the
-    DeferredEntry and calls it (which materializes it)."""
+    DeferredEntry and calls it (which materializes it). A kernel's machine
+    code gets its separately compiled callees loaded (_ensure_separate)."""
     entry = cres.entry_point
     if not isinstance(entry, DeferredEntry):
-        return _ORIGINAL["add_overload"](self, cres)
+        result = _ORIGINAL["add_overload"](self, cres)
+        _ensure_separate(cres)
+        return result
     args = tuple(cres.signature.args)
     self.overloads[args] = cres
     entry.owners.append((self, args))
     if entry.compiled is not None:
         self._insert([a._code for a in args], entry.compiled, cres.objectmode)
     return None
+
+
+def _ensure_separate(cres) -> None:
+    """Fills the slots of the separately compiled callees that the kernel
+    of `cres` calls (scenegraph._separate: their Requirements are in its
+    reload_init), before anything can call it."""
+    needed = [r for r in (getattr(cres, "reload_init", None) or ())
+              if type(r).__name__ == "Requirement"
+              and type(r).__module__.endswith("._separate")]
+    if needed:
+        from scenegraph import _separate
+        for requirement in needed:
+            _separate.ensure(requirement)
 
 
 _NESTED = [lambda: False]

@@ -127,7 +127,8 @@ except ImportError:     # pragma: no cover (Windows: content-named files only)
 
 __all__ = ["njit", "entry_point", "load_cached", "module_digest", "module_closure",
            "kernel_sources_digest", "sources_digest", "PACKAGE_LOCATORS", "CacheLocationWarning", "CompileReport",
-           "COMPILE_REPORT", "helper_process"]
+           "COMPILE_REPORT", "helper_process", "start_helper", "top_level_compile",
+           "announce_separate"]
 
 _nrt_cache.install()      # before numba's runtime is first initialized in this process
 
@@ -582,7 +583,8 @@ class _FunctionCache(caching.FunctionCache):
             return result
         if _HELPER["process"] is None:
             _start_helper(group)
-        elif _HELPER["process"] and not _claim(group) and _wait_for(group):
+        elif _HELPER["process"] and not _claim(group) and _wait_for(
+                group, work=group in _WORK_WHILE_WAITING_FOR):
             return _load_without_refresh(self, sig, target_context)
         return result
 
@@ -617,6 +619,16 @@ def _claim(group: str) -> bool:
     return True
 
 
+def start_helper(own_group: str) -> None:
+    """Starts the helper process now (as the first cache miss of a kernel of
+    `own_group` would) if helpers are enabled and none was started yet:
+    scenegraph._warmup.prepare_group calls it when the pair-query kernels
+    are not cached, before the first of them (a second earlier than the
+    first miss of a group kernel, which comes after the world poses)."""
+    if _HELPER["process"] is None and _helpers_enabled():
+        _start_helper(own_group)
+
+
 def helper_process():
     """The helper process started by this process (subprocess.Popen), or
     None."""
@@ -636,7 +648,10 @@ def _helpers_enabled() -> bool:
 
 def _start_helper(own_group: str) -> None:
     from scenegraph._warmup import GROUPS
-    groups = tuple(g for g in GROUPS if g != own_group)
+    # The narrow phase only when this process compiles the pair queries,
+    # which announce its argument types (scenegraph._separate).
+    groups = tuple(g for g in GROUPS if g != own_group
+                   and (g != "narrow phase" or own_group == "pair queries"))
     done = tempfile.mkdtemp(prefix="scenegraph_warmup_")
     _HELPER["done"] = done
     _claim(own_group)
@@ -667,9 +682,12 @@ def _stop_helper() -> None:
             process.wait(5)
 
 
-def _wait_for(group: str, limit: float = 900.0) -> bool:
+def _wait_for(group: str, limit: float = 900.0, work: bool = False) -> bool:
     """Waits while the helper works on `group`: True once it is done (the
-    kernels are then in the cache), False if the helper ended without it."""
+    kernels are then in the cache), False if the helper ended without it.
+    With `work`, this process meanwhile compiles the groups neither process
+    has claimed yet (`_work_while_waiting`), the last of GROUPS first (the
+    helper takes them from the front)."""
     process, marker = _HELPER["process"], os.path.join(
         _HELPER["done"], group.replace(" ", "_") + ".done")
     if process is None or process is False:
@@ -678,6 +696,8 @@ def _wait_for(group: str, limit: float = 900.0) -> bool:
     while not os.path.exists(marker):
         if process.poll() is not None and not os.path.exists(marker):
             return False
+        if work and _work_while_waiting(group):
+            continue
         now = time.perf_counter()
         if now - start > limit:
             return False
@@ -687,6 +707,71 @@ def _wait_for(group: str, limit: float = 900.0) -> bool:
             shown = now
         time.sleep(0.05)
     return True
+
+
+def _work_while_waiting(awaited: str) -> bool:
+    """Claims one group of the helper's list that no process has claimed
+    yet and compiles it here (scenegraph._warmup.run_group, as kernels
+    called from Python); False when none is left. Neither `awaited` nor the
+    group after it in the helper's list: the helper takes that one next,
+    and this process, busy with it when `awaited` is done, would answer
+    its own queries only after it."""
+    from scenegraph import _warmup
+    groups = _HELPER["groups"]
+    following = groups[groups.index(awaited) + 1:][:1] if awaited in groups else ()
+    for group in reversed(groups):
+        if (group in _HELPER["own"] or group in _WORKED or group == awaited
+                or group in following):
+            continue
+        if os.path.exists(os.path.join(_HELPER["done"], group.replace(" ", "_") + ".claim")):
+            continue
+        _WORKED.add(group)
+        if not _claim(group):
+            continue
+        with top_level_compile(), contextlib.suppress(Exception):
+            _warmup.run_group(group)
+        return True
+    return False
+
+
+_WORKED: set = set()    # groups _work_while_waiting took (or tried)
+#: Groups whose wait compiles other groups meanwhile: the separately
+#: compiled narrow phase, which the pair queries wait for right after their
+#: own compile (the other groups then finish about when it does).
+_WORK_WHILE_WAITING_FOR = ("narrow phase",)
+
+
+@contextlib.contextmanager
+def top_level_compile():
+    """Compiles started inside the block count as compiles of kernels
+    called from Python (machine code, cached; a helper-group miss may wait),
+    even inside another compile (scenegraph._separate compiles a callee
+    when its caller's code is installed); the compile report's state is
+    restored after."""
+    state = COMPILE_REPORT._local
+    saved = dict(state.__dict__)
+    state.__dict__.clear()
+    state.depth = 0
+    try:
+        yield
+    finally:
+        state.__dict__.clear()
+        state.__dict__.update(saved)
+
+
+def announce_separate(requirement) -> None:
+    """Writes `requirement` (scenegraph._separate: a separately compiled
+    callee and its argument types) into the helper's folder, where the
+    helper's "narrow phase" group reads it and compiles the callee."""
+    done = _HELPER["done"]
+    if not done or not _HELPER["process"]:
+        return
+    path = os.path.join(done, f"separate_{requirement.name}.pickle")
+    with contextlib.suppress(OSError):
+        fd, tmp = tempfile.mkstemp(dir=done, prefix=".separate")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(requirement, f, protocol=4)
+        os.replace(tmp, path)
 
 
 # ------------------------------------------------------------------ compile report

@@ -21,6 +21,13 @@ kind through the public API, so the signatures are those real scenes use):
   contact manifolds  QueryObject.compute_contact_manifolds' kernel (compiled
                    for its argument types, not run: its input is a
                    penetration query's answer, a pair query)
+  narrow phase     narrow_phase.solve_pairs, which the pair-query kernel
+                   calls through its address (scenegraph._separate), for
+                   the argument types the pair queries pass it (from the
+                   warm-up scene, and any the process compiling the pair
+                   queries announces, a file in SCENEGRAPH_WARMUP_DONE);
+                   first in the helper's list, and there only when the
+                   starting process compiles the pair queries
 
 The helper claims a group by creating ``<group>.claim`` exclusively in the
 folder named by SCENEGRAPH_WARMUP_DONE (skipping groups claimed already),
@@ -36,11 +43,14 @@ import threading
 import numpy as np
 
 __all__ = ["GROUPS", "KERNEL_GROUPS", "PREPARED_MODULES", "PREPARED_KERNELS", "run_group",
+           "narrow_phase_requirement",
            "prepare_group", "prepare_hulls", "prepare_pair_queries", "EAGER_HULL_MAX_VERTICES"]
 
-#: The groups, in the order a helper compiles them (those a first query is
-#: least likely to need first).
-GROUPS = ("contact manifolds", "hydroelastic", "point queries", "pair queries")
+#: The groups, in the order a helper compiles them: the narrow phase first
+#: (the pair queries wait for it), then those a first query is least likely
+#: to need first. A process waiting for the narrow phase compiles the
+#: unclaimed ones meanwhile, from the end (scenegraph._jit).
+GROUPS = ("narrow phase", "contact manifolds", "hydroelastic", "point queries", "pair queries")
 
 #: (module, function) of the kernels a query calls from Python -> group.
 KERNEL_GROUPS = {
@@ -53,6 +63,7 @@ KERNEL_GROUPS = {
     ("scenegraph.hydroelastic.surface_kernels", "build_surface"): "hydroelastic",
     ("scenegraph.proximity.compiled.manifold_kernels", "contact_manifolds"):
         "contact manifolds",
+    ("scenegraph.proximity.compiled.narrow_phase", "solve_pairs"): "narrow phase",
 }
 # (hydroelastic.bvh.build_boxes, which registering a compliant geometry
 # calls, belongs to no group: a registration alone neither starts the helper
@@ -111,6 +122,9 @@ def run_group(group: str) -> None:
 
     if group not in GROUPS:
         raise ValueError(f"unknown warm-up group {group!r}; expected one of {GROUPS}")
+    if group == "narrow phase":
+        _compile_announced_callees()
+        return
     scene_graph, context, port, frame = _scene(group == "hydroelastic")
     if group == "contact manifolds":
         poses = sg.FramePoseVector()
@@ -132,6 +146,58 @@ def run_group(group: str) -> None:
             query.ComputeSignedDistanceToPoint(np.array([0.01, 0.02, 0.03]), 0.05)
         else:
             _contact_surfaces_of_every_pair(query)
+
+
+def narrow_phase_requirement(scene):
+    """The scenegraph._separate.Requirement of narrow_phase.solve_pairs as
+    pair_queries.query calls it on `scene` (a ProximityScene): the scene's
+    packed shapes and hulls (the query state holds them as they are), poses
+    R (N, 3, 3) and p (N, 3), rows, max_distance and the outputs as
+    pair_queries builds them (C-contiguous, writable), stop_at_first."""
+    from numba.core import types
+
+    from scenegraph._jit import _typeof
+    from scenegraph._separate import Requirement, symbol_name
+    from scenegraph.proximity.compiled.narrow_phase import solve_pairs
+    rows, values = types.int64[::1], types.float64[::1]
+    points = types.float64[:, ::1]
+    argtypes = (_typeof(scene.table.packed), _typeof(scene.table.hulls),
+                types.float64[:, :, ::1], points, rows, rows, types.float64, values,
+                points, points, points, rows, rows, types.boolean)
+    return Requirement(symbol_name(solve_pairs, argtypes), solve_pairs.py_func.__module__,
+                       solve_pairs.py_func.__name__, argtypes)
+
+
+def _compile_announced_callees() -> None:
+    """The "narrow phase" group: compiles (as a kernel, cached) the narrow
+    phase for the argument types the pair queries pass it on the warm-up
+    scene (narrow_phase_requirement: the types every scene gives), then any
+    other separately compiled callee whose argument types the starting
+    process announced by then in SCENEGRAPH_WARMUP_DONE
+    (scenegraph._separate). Outside a helper nothing: the pair queries
+    compile it when their kernel is installed."""
+    import glob
+    import pickle
+
+    from scenegraph._separate import ensure
+    folder = os.environ.get("SCENEGRAPH_WARMUP_DONE")
+    if not folder or not os.environ.get("SCENEGRAPH_WARMUP_HELPER"):
+        return
+    import scenegraph as sg
+    from scenegraph.math import RigidTransform
+
+    scene_graph, context, port, frame = _scene(False)
+    poses = sg.FramePoseVector()
+    poses.set_value(frame, RigidTransform())
+    port.FixValue(context, poses)
+    engine, _ = scene_graph.get_query_output_port().Eval(context)._engine_and_poses()
+    ensure(narrow_phase_requirement(engine.scene))
+    # The pair queries announce while typing their kernel, seconds before
+    # the narrow phase above is done: other argument types are rare (the
+    # same types every scene gives), each compiled here too.
+    for path in sorted(glob.glob(os.path.join(folder, "separate_*.pickle"))):
+        with open(path, "rb") as f:
+            ensure(pickle.load(f))
 
 
 def _compile_contact_manifolds(query) -> None:
@@ -183,6 +249,7 @@ PREPARED_MODULES = {"pair queries": ("scenegraph.proximity.engine",
 PREPARED_KERNELS = {
     "pair queries": (("scenegraph.kinematics_kernels", "geometry_world_poses"),
                      ("scenegraph.proximity.compiled.query_state", "new_query_state"),
+                     ("scenegraph.proximity.compiled.narrow_phase", "solve_pairs"),
                      ("scenegraph.proximity.compiled.pair_queries", "query")),
 }
 
@@ -197,14 +264,17 @@ def prepare_group(group: str) -> None:
     checkout, an edited kernel), runs the group's queries on the warm-up
     scene (run_group), which compiles them. Loading takes no scene: the
     warm-up scene's Convex alone would import scipy.spatial (~0.2 s) in a
-    process whose own scene has no hull."""
+    process whose own scene has no hull. A group not cached starts the
+    helper process of scenegraph._jit first (if none runs yet), so that the
+    other groups compile meanwhile."""
     import importlib
 
-    from scenegraph._jit import load_cached
+    from scenegraph._jit import load_cached, start_helper
     for module in PREPARED_MODULES[group]:
         importlib.import_module(module)
     for module, name in PREPARED_KERNELS[group]:
         if load_cached(getattr(importlib.import_module(module), name)) == 0:
+            start_helper(group)     # the other groups compile meanwhile
             run_group(group)
             return
 
@@ -302,7 +372,12 @@ def _exit_with_parent() -> None:
 def main(groups) -> int:
     """Compiles each of `groups` not claimed by the starting process yet
     (claiming it), writing <group>.done after each into the folder
-    SCENEGRAPH_WARMUP_DONE (scenegraph._jit)."""
+    SCENEGRAPH_WARMUP_DONE (scenegraph._jit). A <group>.done file holds
+    this process's CPU seconds and its seconds since the start of main()
+    when the group ended (benchmarks/bench_cold_start.py reads them)."""
+    import time
+
+    started = time.perf_counter()
     _exit_with_parent()
     done = os.environ.get("SCENEGRAPH_WARMUP_DONE")
     for group in groups:
@@ -312,8 +387,8 @@ def main(groups) -> int:
             run_group(group)
         finally:    # done or failed: the waiting process compiles what is missing
             if done:
-                with open(os.path.join(done, group.replace(" ", "_") + ".done"), "w"):
-                    pass
+                with open(os.path.join(done, group.replace(" ", "_") + ".done"), "w") as f:
+                    f.write(f"{time.process_time():.3f} {time.perf_counter() - started:.3f}\n")
     return 0
 
 

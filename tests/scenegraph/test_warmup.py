@@ -119,3 +119,75 @@ def test_the_contact_manifolds_group_compiles_the_kernel_queries_use_without_a_p
     manifolds = scene_graph.get_query_output_port().Eval(context).compute_contact_manifolds()
     assert len(manifolds) > 0
     assert set(manifold_kernels.contact_manifolds.overloads) == compiled
+
+
+def test_a_process_waiting_for_the_narrow_phase_compiles_unclaimed_groups_meanwhile(
+        tmp_path, monkeypatch):
+    from scenegraph import _warmup
+    monkeypatch.setattr(_jit, "_HELPER", {
+        "process": _FakeHelper(), "done": str(tmp_path), "own": set(),
+        "groups": ("narrow phase", "contact manifolds", "hydroelastic", "point queries")})
+    monkeypatch.setattr(_jit, "_WORKED", set())
+    monkeypatch.setattr(_jit.COMPILE_REPORT, "quiet", True)
+    (tmp_path / "narrow_phase.claim").write_text("")
+    (tmp_path / "point_queries.claim").write_text("")   # the helper took it
+    ran = []
+
+    def run_group(group):
+        ran.append(group)
+        if group == "hydroelastic":
+            (tmp_path / "narrow_phase.done").write_text("")
+
+    monkeypatch.setattr(_warmup, "run_group", run_group)
+    assert _jit._wait_for("narrow phase", work=True)
+    # From the end of the list, not the group the helper takes next.
+    assert ran == ["hydroelastic"]
+    assert _jit._HELPER["own"] == {"hydroelastic"}
+    assert not _warmup._claim(str(tmp_path), "hydroelastic")
+    assert _warmup._claim(str(tmp_path), "contact manifolds")
+
+
+def test_the_helper_gets_the_narrow_phase_only_from_the_process_compiling_the_pair_queries(
+        tmp_path, monkeypatch):
+    started = []
+
+    class Process(_FakeHelper):
+        def terminate(self):
+            self.ended = True
+
+        def wait(self, timeout=None):
+            return 0
+
+    def popen(command, **kwargs):
+        started.append(command[3:])
+        return Process()
+
+    monkeypatch.setattr(_jit.subprocess, "Popen", popen)
+    monkeypatch.setattr(_jit.COMPILE_REPORT, "quiet", True)
+    for own in ("pair queries", "point queries"):
+        monkeypatch.setattr(_jit, "_HELPER", {"process": None, "groups": (), "done": None,
+                                              "own": set()})
+        _jit._start_helper(own)
+        _jit._HELPER["process"].ended = True
+    assert started == [["narrow phase", "contact manifolds", "hydroelastic", "point queries"],
+                       ["contact manifolds", "hydroelastic", "pair queries"]]
+
+
+def test_the_helper_derives_the_narrow_phase_types_the_pair_query_kernel_calls_it_with():
+    import scenegraph as sg
+    from scenegraph import _separate, _warmup
+    from scenegraph.math import RigidTransform
+    from scenegraph.proximity.compiled.pair_queries import query as pair_query
+
+    scene_graph, context, port, frame = _warmup._scene(False)
+    poses = sg.FramePoseVector()
+    poses.set_value(frame, RigidTransform())
+    port.FixValue(context, poses)
+    query = scene_graph.get_query_output_port().Eval(context)
+    assert len(query.ComputePointPairPenetration()) > 0
+    called = {r for cres in pair_query.overloads.values() for r in cres.reload_init
+              if isinstance(r, _separate.Requirement)}
+    derived = _warmup.narrow_phase_requirement(query._engine_and_poses()[0].scene)
+    assert called == {derived}
+    assert derived.argtypes == next(iter(called)).argtypes
+    assert _separate.slot_address(derived.name) != 0

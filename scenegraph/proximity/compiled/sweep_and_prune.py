@@ -182,7 +182,7 @@ def _hull_box(vertices, v0, v1, R, p, g, margin, lo, hi):
     hi[g, 2] = max(hz, HZ) + p[g, 2] + margin
 
 
-@njit
+@njit(specialize_literals=False)  # one compile for check=True, False and a flag variable
 def _boxes(rows, kind_start, params, vertex_start, vertices, R, p, margin, lo, hi, check=True):
     """World boxes of `rows` into lo[g], hi[g], inflated by margin [m].
 
