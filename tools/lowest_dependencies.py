@@ -13,10 +13,13 @@ newer tornado than the core's bound) is dropped, named, and the resolver's
 choice printed; the core install alone honours it (``--only-install`` stops
 after installing, to try the demo there).
 
-Nothing in the library imports this script. Last run (2026-11-29):
-numpy 1.26.4, scipy 1.10.1, networkx 3.0, trimesh 4.0.0, numba 0.66.0,
-meshcat 0.3.2, pycollada 0.8, pillow 9.1.0 (tornado 6.6.1 with the test
-extra): the suite passes.
+Nothing in the library imports this script. Last run (2026-11-29, before
+numpy's bound moved to 1.26.1): numpy 1.26.0, scipy 1.10.0, networkx 3.0,
+trimesh 4.0.0, numba 0.66.0, meshcat 0.3.2, pycollada 0.8, pillow 9.1.0
+(tornado 6.6.1 with the test extra): 5576 passed, 2 failed — pydrake's
+pickles need numpy 1.26.1 (the first 1.x that reads numpy 2 pickles, hence
+the bound) and a probe that assumed numpy 2's lazy numpy.ma (fixed); both
+pass on numpy 1.26.1.
 """
 from __future__ import annotations
 
