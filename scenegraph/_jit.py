@@ -711,7 +711,8 @@ def _wait_for(group: str, limit: float = 900.0, work: bool = False) -> bool:
 
 def _work_while_waiting(awaited: str) -> bool:
     """Claims one group of the helper's list that no process has claimed
-    yet and compiles it here (scenegraph._warmup.run_group, as kernels
+    yet and that this process may use (_warmup.worth_compiling_while_waiting)
+    and compiles it here (scenegraph._warmup.run_group, as kernels
     called from Python); False when none is left. Neither `awaited` nor the
     group after it in the helper's list: the helper takes that one next,
     and this process, busy with it when `awaited` is done, would answer
@@ -721,7 +722,7 @@ def _work_while_waiting(awaited: str) -> bool:
     following = groups[groups.index(awaited) + 1:][:1] if awaited in groups else ()
     for group in reversed(groups):
         if (group in _HELPER["own"] or group in _WORKED or group == awaited
-                or group in following):
+                or group in following or not _warmup.worth_compiling_while_waiting(group)):
             continue
         if os.path.exists(os.path.join(_HELPER["done"], group.replace(" ", "_") + ".claim")):
             continue

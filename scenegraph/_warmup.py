@@ -43,6 +43,7 @@ import threading
 import numpy as np
 
 __all__ = ["GROUPS", "KERNEL_GROUPS", "PREPARED_MODULES", "PREPARED_KERNELS", "run_group",
+           "note_in_use", "worth_compiling_while_waiting",
            "narrow_phase_requirement",
            "prepare_group", "prepare_hulls", "prepare_pair_queries", "EAGER_HULL_MAX_VERTICES"]
 
@@ -68,6 +69,27 @@ KERNEL_GROUPS = {
 # (hydroelastic.bvh.build_boxes, which registering a compliant geometry
 # calls, belongs to no group: a registration alone neither starts the helper
 # nor claims the contact kernels.)
+
+
+_IN_USE: set = set()    # groups whose geometry this process registered (note_in_use)
+
+
+def note_in_use(group: str) -> None:
+    """Records that this process registered a geometry whose queries need
+    `group`'s kernels: "hydroelastic" when a geometry declares a compliance
+    (SceneGraph builds its hydroelastic representation then)."""
+    _IN_USE.add(group)
+
+
+def worth_compiling_while_waiting(group: str) -> bool:
+    """Whether a process waiting for the narrow phase should compile `group`
+    meanwhile (scenegraph._jit): every group but the hydroelastic one, which
+    only once this process registered a geometry with a compliance. Without
+    one, contact surfaces are the fallback's point pairs (the pair queries),
+    and ~20 s of hydroelastic compiling would only compete with the helper's
+    narrow phase for the cores and finish after it, delaying the pair answers
+    (the README demo's warm-up: 58 s instead of ~35 s at load 2)."""
+    return group != "hydroelastic" or group in _IN_USE
 
 
 def _scene(hydroelastic: bool):

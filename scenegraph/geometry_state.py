@@ -468,9 +468,12 @@ class GeometryState:
             from scenegraph.hydroelastic.representation import (
                 HydroelasticPropertyError, make_hydroelastic_representation)
             try:
-                make_hydroelastic_representation(shape, props)
+                representation = make_hydroelastic_representation(shape, props)
             except HydroelasticPropertyError as error:
                 raise RuntimeError(f"Geometry {gid} ('{name}'): {error}") from None
+            if representation is not None:
+                from scenegraph import _warmup
+                _warmup.note_in_use("hydroelastic")
         try:
             check_proximity_shape(shape)
         except ValueError as error:

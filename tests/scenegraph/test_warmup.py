@@ -129,6 +129,7 @@ def test_a_process_waiting_for_the_narrow_phase_compiles_unclaimed_groups_meanwh
         "groups": ("narrow phase", "contact manifolds", "hydroelastic", "point queries")})
     monkeypatch.setattr(_jit, "_WORKED", set())
     monkeypatch.setattr(_jit.COMPILE_REPORT, "quiet", True)
+    monkeypatch.setattr(_warmup, "_IN_USE", {"hydroelastic"})
     (tmp_path / "narrow_phase.claim").write_text("")
     (tmp_path / "point_queries.claim").write_text("")   # the helper took it
     ran = []
@@ -145,6 +146,47 @@ def test_a_process_waiting_for_the_narrow_phase_compiles_unclaimed_groups_meanwh
     assert _jit._HELPER["own"] == {"hydroelastic"}
     assert not _warmup._claim(str(tmp_path), "hydroelastic")
     assert _warmup._claim(str(tmp_path), "contact manifolds")
+
+
+def test_a_process_with_no_hydroelastic_geometry_leaves_that_group_to_the_helper(
+        tmp_path, monkeypatch):
+    from scenegraph import _warmup
+    monkeypatch.setattr(_jit, "_HELPER", {
+        "process": _FakeHelper(), "done": str(tmp_path), "own": set(),
+        "groups": ("narrow phase", "contact manifolds", "hydroelastic", "point queries")})
+    monkeypatch.setattr(_jit, "_WORKED", set())
+    monkeypatch.setattr(_jit.COMPILE_REPORT, "quiet", True)
+    monkeypatch.setattr(_warmup, "_IN_USE", set())
+    (tmp_path / "narrow_phase.claim").write_text("")
+    (tmp_path / "point_queries.claim").write_text("")
+    ran = []
+    monkeypatch.setattr(_warmup, "run_group", ran.append)
+    threading.Timer(0.3, (tmp_path / "narrow_phase.done").write_text, ("",)).start()
+    assert _jit._wait_for("narrow phase", work=True)
+    assert ran == [] and _jit._HELPER["own"] == set()
+    assert _warmup._claim(str(tmp_path), "hydroelastic")
+
+
+def test_registering_a_geometry_with_a_compliance_puts_the_hydroelastic_group_in_use(
+        monkeypatch):
+    from scenegraph import (AddCompliantHydroelasticProperties, GeometryFrame,
+                            GeometryInstance, ProximityProperties, SceneGraph, Sphere, _warmup)
+    from scenegraph.math import RigidTransform
+    monkeypatch.setattr(_warmup, "_IN_USE", set())
+    scene_graph = SceneGraph()
+    source = scene_graph.RegisterSource("s")
+    frame = scene_graph.RegisterFrame(source, GeometryFrame("f"))
+    plain = scene_graph.RegisterGeometry(
+        source, frame, GeometryInstance(RigidTransform(), Sphere(0.1), "plain"))
+    scene_graph.AssignRole(source, plain, ProximityProperties())
+    assert not _warmup.worth_compiling_while_waiting("hydroelastic")
+    assert _warmup.worth_compiling_while_waiting("point queries")
+    soft = scene_graph.RegisterGeometry(
+        source, frame, GeometryInstance(RigidTransform(), Sphere(0.1), "soft"))
+    props = ProximityProperties()
+    AddCompliantHydroelasticProperties(0.05, 1e6, props)
+    scene_graph.AssignRole(source, soft, props)
+    assert _warmup.worth_compiling_while_waiting("hydroelastic")
 
 
 def test_the_helper_gets_the_narrow_phase_only_from_the_process_compiling_the_pair_queries(
