@@ -756,6 +756,13 @@ def _candidate_side(px, py, pz, tri, pseudo, k):
     feature, tested as reported and snapped to any vertex or edge within
     1e-10 × the triangle's longest edge."""
     qx, qy, qz, region = _closest_on_triangle(px, py, pz, tri, k)
+    return _side_at(px, py, pz, tri, pseudo, k, qx, qy, qz, region)
+
+
+@njit
+def _side_at(px, py, pz, tri, pseudo, k, qx, qy, qz, region):
+    """_candidate_side with triangle k's nearest point q to p and its region
+    already known (_nearest's answer: not computed again)."""
     dx = px - qx
     dy = py - qy
     dz = pz - qz
@@ -814,7 +821,7 @@ def _signed_one(px, py, pz, tri, pseudo, node_f, node_i, tri_id, closed, eps, to
         return dist, qx, qy, qz, 0.0, 0.0, 0.0, tri_id[k], region
     side = 0
     if nc > 0:
-        side = _candidate_side(px, py, pz, tri, pseudo, k)
+        side = _side_at(px, py, pz, tri, pseudo, k, qx, qy, qz, region)
         for i in range(nc):
             if side == 0:
                 break
