@@ -53,7 +53,7 @@ from scenegraph.proximity.compiled.exact_mesh_depth import (NUM_POINT_VALUES, me
                                                              mesh_signed)
 from scenegraph.proximity.compiled.exact_mesh_kernels import _support, mesh_primitive_nearest
 from scenegraph.proximity.compiled.exact_mesh_traversal import _dual_traversal
-from scenegraph.proximity.compiled.mesh_kernels import _CANDIDATES, _winding
+from scenegraph.proximity.compiled.mesh_kernels import _SCRATCH, _winding
 from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CYLINDER, HALFSPACE,
                                                           SPHERE)
 
@@ -254,8 +254,8 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
     hi = np.empty(3)
     Rm = np.empty((3, 3))
     tm = np.empty(3)
-    cand_k = np.empty(_CANDIDATES, dtype=np.int64)
-    cand_d2 = np.empty(_CANDIDATES)
+    cand_k = np.empty(_SCRATCH, dtype=np.int64)     # mesh_kernels' scratch, the
+    cand_d2 = np.empty(_SCRATCH)                    # nearest-triangle stacks included
     buf = np.empty((16 if collect else 0, NUM_POINT_VALUES))
     nbuf = 0
     for q in range(K):

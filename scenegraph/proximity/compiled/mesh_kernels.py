@@ -55,6 +55,10 @@ REGION_EDGE_CA = 6
 
 _STACK = 128          # traversal stack; the median-split tree is ≤ 64 deep
 _CANDIDATES = 32      # near-tie triangles kept for the sign test
+#: Scratch length (cand_k, cand_d2) that also holds _nearest's traversal
+#: stack (from index _CANDIDATES on): callers that allocate this much once
+#: save two allocations per query; shorter scratch (_CANDIDATES) still works.
+_SCRATCH = _CANDIDATES + _STACK
 _INV_FOUR_PI = 1.0 / (4.0 * math.pi)
 
 
@@ -525,10 +529,15 @@ def _nearest(px, py, pz, tri, node_f, node_i, tri_id, eps, cand_k, cand_d2):
 
     Ties (equal d2) go to the lowest original index. cand_k / cand_d2 receive
     every visited slot within _cutoff of the final best (n_candidates of
-    them; −1 if more than fit).
+    them; −1 if more than fit). With scratch of _SCRATCH entries, the
+    traversal stack is their tail (no allocation per query).
     """
-    st_n = np.empty(_STACK, dtype=np.int64)
-    st_d = np.empty(_STACK)
+    if cand_k.shape[0] >= _SCRATCH and cand_d2.shape[0] >= _SCRATCH:
+        st_n = cand_k[_CANDIDATES:_SCRATCH]
+        st_d = cand_d2[_CANDIDATES:_SCRATCH]
+    else:
+        st_n = np.empty(_STACK, dtype=np.int64)
+        st_d = np.empty(_STACK)
     best = np.inf
     bound = np.inf
     root_bound = np.inf
@@ -626,8 +635,8 @@ def closest_points(P, tri, node_f, node_i, tri_id, eps):
     Q = np.empty((N, 3))
     T = np.empty(N, dtype=np.int64)
     R = np.empty(N, dtype=np.int8)
-    cand_k = np.empty(_CANDIDATES, dtype=np.int64)
-    cand_d2 = np.empty(_CANDIDATES)
+    cand_k = np.empty(_SCRATCH, dtype=np.int64)
+    cand_d2 = np.empty(_SCRATCH)
     for i in range(N):
         d, k, qx, qy, qz, r, _ = _nearest(P[i, 0], P[i, 1], P[i, 2], tri, node_f, node_i,
                                           tri_id, eps, cand_k, cand_d2)
@@ -747,6 +756,13 @@ def _candidate_side(px, py, pz, tri, pseudo, k):
     feature, tested as reported and snapped to any vertex or edge within
     1e-10 × the triangle's longest edge."""
     qx, qy, qz, region = _closest_on_triangle(px, py, pz, tri, k)
+    return _side_at(px, py, pz, tri, pseudo, k, qx, qy, qz, region)
+
+
+@njit
+def _side_at(px, py, pz, tri, pseudo, k, qx, qy, qz, region):
+    """_candidate_side with triangle k's nearest point q to p and its region
+    already known (_nearest's answer: not computed again)."""
     dx = px - qx
     dy = py - qy
     dz = pz - qz
@@ -805,7 +821,7 @@ def _signed_one(px, py, pz, tri, pseudo, node_f, node_i, tri_id, closed, eps, to
         return dist, qx, qy, qz, 0.0, 0.0, 0.0, tri_id[k], region
     side = 0
     if nc > 0:
-        side = _candidate_side(px, py, pz, tri, pseudo, k)
+        side = _side_at(px, py, pz, tri, pseudo, k, qx, qy, qz, region)
         for i in range(nc):
             if side == 0:
                 break
@@ -829,8 +845,8 @@ def signed_distance_one(px, py, pz, tri, pseudo, node_f, node_i, tri_id, closed,
     """Signed distance at one point p = (px, py, pz) in M [m]:
     (distance, qx, qy, qz, gx, gy, gz) with q the nearest point and g the
     unit gradient (see mesh_distance.signed_distance_to_mesh)."""
-    cand_k = np.empty(_CANDIDATES, dtype=np.int64)
-    cand_d2 = np.empty(_CANDIDATES)
+    cand_k = np.empty(_SCRATCH, dtype=np.int64)
+    cand_d2 = np.empty(_SCRATCH)
     d, qx, qy, qz, gx, gy, gz, _, _ = _signed_one(px, py, pz, tri, pseudo, node_f, node_i,
                                                   tri_id, closed, eps, tol, beta, cand_k,
                                                   cand_d2)
@@ -845,8 +861,8 @@ def signed_distances(P, tri, pseudo, node_f, node_i, tri_id, closed, eps, tol, b
     D = np.empty(N)
     Q = np.empty((N, 3))
     G = np.empty((N, 3))
-    cand_k = np.empty(_CANDIDATES, dtype=np.int64)
-    cand_d2 = np.empty(_CANDIDATES)
+    cand_k = np.empty(_SCRATCH, dtype=np.int64)
+    cand_d2 = np.empty(_SCRATCH)
     for i in range(N):
         d, qx, qy, qz, gx, gy, gz, _, _ = _signed_one(P[i, 0], P[i, 1], P[i, 2], tri, pseudo,
                                                       node_f, node_i, tri_id, closed, eps,
