@@ -121,17 +121,25 @@ def test_the_contact_manifolds_group_compiles_the_kernel_queries_use_without_a_p
     assert set(manifold_kernels.contact_manifolds.overloads) == compiled
 
 
-def test_a_process_waiting_for_the_narrow_phase_compiles_unclaimed_groups_meanwhile(
-        tmp_path, monkeypatch):
+def _waiting_for_the_narrow_phase(tmp_path, monkeypatch, in_use):
+    """This process waits for the helper's narrow phase; the helper claimed
+    it and the point queries; `in_use` are the groups this process's
+    geometry needs. Returns _warmup."""
     from scenegraph import _warmup
     monkeypatch.setattr(_jit, "_HELPER", {
         "process": _FakeHelper(), "done": str(tmp_path), "own": set(),
         "groups": ("narrow phase", "contact manifolds", "hydroelastic", "point queries")})
     monkeypatch.setattr(_jit, "_WORKED", set())
     monkeypatch.setattr(_jit.COMPILE_REPORT, "quiet", True)
-    monkeypatch.setattr(_warmup, "_IN_USE", {"hydroelastic"})
+    monkeypatch.setattr(_warmup, "_IN_USE", set(in_use))
     (tmp_path / "narrow_phase.claim").write_text("")
     (tmp_path / "point_queries.claim").write_text("")   # the helper took it
+    return _warmup
+
+
+def test_a_process_waiting_for_the_narrow_phase_compiles_unclaimed_groups_meanwhile(
+        tmp_path, monkeypatch):
+    _warmup = _waiting_for_the_narrow_phase(tmp_path, monkeypatch, {"hydroelastic"})
     ran = []
 
     def run_group(group):
@@ -150,15 +158,7 @@ def test_a_process_waiting_for_the_narrow_phase_compiles_unclaimed_groups_meanwh
 
 def test_a_process_with_no_hydroelastic_geometry_leaves_that_group_to_the_helper(
         tmp_path, monkeypatch):
-    from scenegraph import _warmup
-    monkeypatch.setattr(_jit, "_HELPER", {
-        "process": _FakeHelper(), "done": str(tmp_path), "own": set(),
-        "groups": ("narrow phase", "contact manifolds", "hydroelastic", "point queries")})
-    monkeypatch.setattr(_jit, "_WORKED", set())
-    monkeypatch.setattr(_jit.COMPILE_REPORT, "quiet", True)
-    monkeypatch.setattr(_warmup, "_IN_USE", set())
-    (tmp_path / "narrow_phase.claim").write_text("")
-    (tmp_path / "point_queries.claim").write_text("")
+    _warmup = _waiting_for_the_narrow_phase(tmp_path, monkeypatch, ())
     ran = []
     monkeypatch.setattr(_warmup, "run_group", ran.append)
     threading.Timer(0.3, (tmp_path / "narrow_phase.done").write_text, ("",)).start()
