@@ -615,12 +615,71 @@ def _best_axis_bound(A, B, own_axes_only, below=-math.inf):
 
 
 @njit
+def _side_by_side(A, B):
+    """Cores apart, side by side, in closed form: A a Capsule's core (its
+    axis segment) or a Cylinder, B a Cylinder, their axes at least 0.01 rad
+    from parallel. δ is the distance of the axis segments, reached at
+    parameters s on A's and t on B's (Ericson, Real-Time Collision
+    Detection §5.1.9). A Cylinder of radius r lies within r of its axis
+    segment, so the cores are at least δ − rA − rB apart (rA = 0 for a
+    core). With t strictly inside B's segment (and s inside A's for a
+    Cylinder A) the nearest points' difference m (unit, from B's axis to
+    A's) is ⊥ to B's axis (and A's), so the points a = A's point − rA m
+    and b = B's point + rB m lie on the bodies and reach that bound: when
+    δ > rA + rB, the distance is δ − rA − rB along m. Returns (ok, φ, m =
+    nhat_BA, a, b): φ = δ − rA − rB the cores' distance; ok False where
+    this does not apply (the general path answers)."""
+    uAx, uAy, uAz = _axis(A, 2)
+    uBx, uBy, uBz = _axis(B, 2)
+    hA, hB = A[7], B[7]
+    rA = 0.0 if A[5] else A[6]
+    rB = B[6]
+    rx, ry, rz = A[18] - B[18], A[19] - B[19], A[20] - B[20]
+    b = uAx * uBx + uAy * uBy + uAz * uBz
+    den = 1.0 - b * b
+    if not den > 1e-4:
+        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    c = uAx * rx + uAy * ry + uAz * rz
+    f = uBx * rx + uBy * ry + uBz * rz
+    # Segments A: pA + s uA, s ∈ [−hA, hA]; B: pB + t uB, t ∈ [−hB, hB].
+    sv = min(max((b * f - c) / den, -hA), hA)
+    t = b * sv + f
+    if t <= -hB:
+        t = -hB
+        sv = min(max(b * t - c, -hA), hA)
+    elif t >= hB:
+        t = hB
+        sv = min(max(b * t - c, -hA), hA)
+    inner = 1.0 - 1e-9
+    if not abs(t) < inner * hB or (rA > 0.0 and not abs(sv) < inner * hA):
+        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    ax, ay, az = A[18] + sv * uAx, A[19] + sv * uAy, A[20] + sv * uAz
+    bx, by, bz = B[18] + t * uBx, B[19] + t * uBy, B[20] + t * uBz
+    dx, dy, dz = ax - bx, ay - by, az - bz
+    delta = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if not delta > (rA + rB) * (1.0 + 1e-9) + 1e-12 * max(hA, hB):
+        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    mx, my, mz = dx / delta, dy / delta, dz / delta
+    return (True, delta - rA - rB, mx, my, mz, ax - rA * mx, ay - rA * my, az - rA * mz,
+            bx + rB * mx, by + rB * my, bz + rB * mz)
+
+
+@njit
 def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S, PV, PF, FI,
                   WORK, work):
     """Bodies without a closed form (supports.py tuples, cores for Capsules,
     positions relative to A's origin): GJK/EPA + refinement. Witnesses are
     returned relative to A's origin."""
     scale = max(size_A, size_B)
+    if B[0] == CYLINDER and (A[0] == CYLINDER or (A[0] == CAPSULE and A[5])):
+        # Apart, side by side: the answer in closed form (exact, as the
+        # refinement's), without GJK's linear convergence on the side.
+        ok, phi, mx, my, mz, ax, ay, az, bx, by, bz = _side_by_side(A, B)
+        if ok:
+            if phi - rA - rB > max_distance:
+                return (FARTHER, phi - rA - rB, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN,
+                        _NAN, _NAN)
+            return _centred(EXACT, phi, mx, my, mz, ax, ay, az, bx, by, bz, rA, rB)
     status = UNCERTIFIED
     proven = False
     deep = False
@@ -865,7 +924,14 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
             miss = trial
             pax, pay, paz, pbx, pby, pbz = qax, qay, qaz, qbx, qby, qbz
         ax, ay, az, bx, by, bz = pax, pay, paz, pbx, pby, pbz
-    # Centre the witnesses so that a − b = φ m exactly, then add the radii.
+    return _centred(status, phi, mx, my, mz, ax, ay, az, bx, by, bz, rA, rB)
+
+
+@njit(inline="always")
+def _centred(status, phi, mx, my, mz, ax, ay, az, bx, by, bz, rA, rB):
+    """_general_pair's answer from the cores' (φ, m = nhat_BA, a, b): the
+    witnesses centred so that a − b = φ m exactly, then the Capsules' radii
+    rA, rB added."""
     hx, hy, hz = 0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz)
     ax, ay, az = hx + 0.5 * phi * mx, hy + 0.5 * phi * my, hz + 0.5 * phi * mz
     bx, by, bz = hx - 0.5 * phi * mx, hy - 0.5 * phi * my, hz - 0.5 * phi * mz

@@ -16,7 +16,7 @@ from scenegraph.proximity.compiled.epa import can_resume, epa, epa_steps, new_ep
 from scenegraph.proximity.compiled.gjk import INTERSECTING, gjk
 from scenegraph.proximity.compiled.narrow_phase import (EXACT, _coarse, _general_pair,
                                                         _lower_bound, _refine_attempts)
-from scenegraph.proximity.compiled.packed_shapes import BOX, CYLINDER, ELLIPSOID
+from scenegraph.proximity.compiled.packed_shapes import BOX, CAPSULE, CYLINDER, ELLIPSOID
 from scenegraph.proximity.compiled.refinement import certified, refine
 from scenegraph.proximity.shape_data import shape_data_from_reference
 from tests.scenegraph.proximity.pair_oracle import OracleBody
@@ -270,3 +270,62 @@ def test_capsule_crossing_a_cylinder_side_is_exact(gap):
         assert np.abs(p_WCa - p_WCb - phi * nhat).max() <= _TOL
         assert abs(OracleBody(capsule, R_capsule, p_capsule).residual(p_WCa)[0]) <= _TOL
         assert abs(OracleBody(cylinder, R, p).residual(p_WCb)[0]) <= _TOL
+
+
+def _crossing_frames(rng):
+    """A random frame R, p and, in it, the unit x, y, z (z the cylinder's axis)."""
+    R, p = random_rotation(rng), rng.uniform(-0.5, 0.5, size=3)
+    return R, p, R[:, 0], R[:, 1], R[:, 2]
+
+
+def test_cylinders_crossing_side_by_side_are_exact_in_closed_form():
+    # Cylinder B along z_C; cylinder A along the direction at angle θ from
+    # y_C in the plane ⊥ x_C, its axis at x = D: the axes' nearest points
+    # are both axes' middles (0.02 off), so φ = D − r_A − r_B along x_C.
+    from scenegraph.proximity.compiled.narrow_phase import _side_by_side
+    rng = np.random.default_rng(12)
+    cylinder_B = {"type": "Cylinder", "radius": 0.06, "length": 0.3}
+    cylinder_A = {"type": "Cylinder", "radius": 0.04, "length": 0.2}
+    for theta in (0.1, 0.7, 1.5):
+        R, p, x, y, z = _crossing_frames(rng)
+        u = np.cos(theta) * y + np.sin(theta) * z
+        R_A = np.column_stack([x, np.cross(u, x), u])  # its z along u
+        p_A = p + 0.13 * x + 0.02 * z
+        A = _body(CYLINDER, 0.04, 0.1, 0.0, R_A, p_A)
+        B = _body(CYLINDER, 0.06, 0.15, 0.0, R, p)
+        ok, phi = _side_by_side(A, B)[:2]
+        assert ok and abs(phi - 0.03) <= 1e-15
+        status, phi, p_WCa, p_WCb, nhat = _solve_shapes(cylinder_A, R_A, p_A, cylinder_B, R, p)
+        assert status == EXACT
+        assert abs(phi - 0.03) <= _TOL
+        assert np.abs(nhat - x).max() <= _TOL
+        assert np.abs(p_WCa - p_WCb - phi * nhat).max() <= _TOL
+        assert abs(OracleBody(cylinder_A, R_A, p_A).residual(p_WCa)[0]) <= _TOL
+        assert abs(OracleBody(cylinder_B, R, p).residual(p_WCb)[0]) <= _TOL
+
+
+def test_side_by_side_closed_form_leaves_caps_parallel_axes_and_overlaps_to_the_general_path():
+    from scenegraph.proximity.compiled.narrow_phase import _side_by_side
+    rng = np.random.default_rng(13)
+    R, p, x, y, z = _crossing_frames(rng)
+    B = _body(CYLINDER, 0.06, 0.15, 0.0, R, p)
+    # A capsule's core (r 0.03) across the cylinder's top cap, 0.05 above it:
+    # the nearest point of the cylinder's axis is its end; φ = 0.05 − 0.03.
+    R_cap = np.column_stack([z, -y, x])  # its axis along x_C
+    p_cap = p + 0.2 * z
+    core = _body(CAPSULE, 0.03, 0.05, 0.0, R_cap, p_cap)
+    core = core[:5] + (True,) + core[6:]
+    assert not _side_by_side(core, B)[0]
+    capsule = {"type": "Capsule", "radius": 0.03, "length": 0.1}
+    cylinder = {"type": "Cylinder", "radius": 0.06, "length": 0.3}
+    status, phi, _, _, nhat = _solve_shapes(capsule, R_cap, p_cap, cylinder, R, p)
+    assert status == EXACT and abs(phi - 0.02) <= _TOL and np.abs(nhat - z).max() <= _TOL
+    # Parallel axes 0.1 m apart: a continuum of nearest points.
+    p_par = p + 0.1 * x
+    parallel = _body(CAPSULE, 0.03, 0.05, 0.0, R, p_par)
+    assert not _side_by_side(parallel[:5] + (True,) + parallel[6:], B)[0]
+    status, phi, _, _, nhat = _solve_shapes(capsule, R, p_par, cylinder, R, p)
+    assert status == EXACT and abs(phi - 0.01) <= _TOL and np.abs(nhat - x).max() <= _TOL
+    # A core 0.05 m from the axis, inside the cylinder's radius 0.06: overlapping cores.
+    inside = _body(CAPSULE, 0.03, 0.05, 0.0, R_cap, p + 0.05 * y)
+    assert not _side_by_side(inside[:5] + (True,) + inside[6:], B)[0]
