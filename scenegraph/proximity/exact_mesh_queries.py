@@ -31,6 +31,7 @@ EXACT_MESH_PROPERTY = ("proximity", "exact_mesh")
 # nhat_BA_W) into a pair query's values at layout.VALUE_PHI = 0, VALUE_CA =
 # 1, VALUE_CB = 4 and VALUE_NHAT = 7 (test_exact_mesh_queries checks they agree).
 _NO_VALUES = np.zeros((0, layout.NUM_VALUES))
+_NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
 
 
 def is_exact_mesh(shape, properties) -> bool:
@@ -221,13 +222,35 @@ class ExactRows:
         NUM_POINT_VALUES) every candidate of the deepest-point searches
         (pair index, depth, p_WCa, p_WCb)."""
         pairs = np.ascontiguousarray(pairs, dtype=np.int64)
-        vals, points, _ = self._call(R, p, pairs, max_distance, depths, collect, _NO_VALUES, 0)
+        vals, points, _, _, _ = self._call(R, p, pairs, max_distance, depths, collect,
+                                           _NO_VALUES, 0)
         return (vals, points) if collect else vals
 
-    def _call(self, R, p, pairs, max_distance, depths, collect, values, merge):
+    def _call(self, R, p, pairs, max_distance, depths, collect, values, merge,
+              picked=_NO_PAIRS):
         """exact_pairs on the row pairs (K, 2) int64, the rows they hold with
-        an exact mesh packed first (see exact_pairs for values and merge)."""
-        from scenegraph.proximity.compiled.exact_mesh_pairs import exact_pairs
+        an exact mesh packed first (see exact_pairs for values, merge and
+        picked): (out, points, keep, n, n_other). With MERGE_SELECT, the
+        kernel itself finds whether a row needs packing (then packs and calls
+        again), so the query's path runs no numpy on the pairs."""
+        from scenegraph.proximity.compiled.exact_mesh_pairs import MERGE_SELECT, exact_pairs
+        pack = self._pack
+        if not merge & MERGE_SELECT:
+            self._pack_rows(pairs)
+        elif pack.arrays is None:   # nothing packed yet: the first call packs
+            self._pack_rows(pairs)
+        found = exact_pairs(pairs, np.ascontiguousarray(R, dtype=float),
+                            np.ascontiguousarray(p, dtype=float), pack.kind, self.exact,
+                            pack.mesh, pack.params, float(max_distance), bool(depths),
+                            bool(collect), values, merge, picked, pack.packed, *pack.arrays)
+        if found[3] < 0:            # MERGE_SELECT met an unpacked row
+            self._pack_rows(pairs)
+            return self._call(R, p, pairs, max_distance, depths, collect, values, merge, picked)
+        return found
+
+    def _pack_rows(self, pairs) -> None:
+        """Packs the rows of the pairs (K, 2) that hold an exact mesh (their
+        ExactShapes built now if not yet) and makes sure the tables exist."""
         pack = self._pack
         if not pack.packed[pairs].all():
             with_exact = self.exact[pairs[:, 0]] | self.exact[pairs[:, 1]]
@@ -237,10 +260,6 @@ class ExactRows:
                 pack.add([(int(r), self.shape(int(r))) for r in new])
         if pack.arrays is None:     # no pair with an exact mesh yet: empty tables
             pack._pack()
-        return exact_pairs(pairs, np.ascontiguousarray(R, dtype=float),
-                           np.ascontiguousarray(p, dtype=float), pack.kind, self.exact,
-                           pack.mesh, pack.params, float(max_distance), bool(depths),
-                           bool(collect), values, merge, *pack.arrays)
 
     def patch(self, R, p, rows, values, flags: int, max_distance: float):
         """(rows, values) of a select/select_rows result with the pairs that
@@ -258,8 +277,8 @@ class ExactRows:
                  | (MERGE_IN_FRAMES if flags & layout.FLAG_IN_FRAMES else 0))
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         values = np.array(values, dtype=float, order="C", copy=True)
-        _, _, keep = self._call(R, p, rows, 0.0 if negate else max_distance, True, False,
-                                values, merge)
+        keep = self._call(R, p, rows, 0.0 if negate else max_distance, True, False, values,
+                          merge)[2]
         if keep.all():
             return rows, values
         return np.ascontiguousarray(rows[keep]), np.ascontiguousarray(values[keep])
@@ -276,30 +295,31 @@ class ExactRows:
         hull answer is only a filter for those pairs (module docstring), so
         skipping it changes no answer."""
         from scenegraph.proximity.compiled.exact_mesh_pairs import (MERGE, MERGE_IN_FRAMES,
-                                                                    MERGE_NEGATE)
+                                                                    MERGE_NEGATE, MERGE_SELECT)
         found, _, _ = scene.query(R, p, layout.QUERY_CANDIDATES, float(margin), 0.0)
-        if not len(found):
+        K = len(found)
+        if not K:
             return [found, np.zeros((0, layout.NUM_VALUES)), False]
-        mine = self.exact[found[:, 0]] | self.exact[found[:, 1]]
-        exact_rows = found[mine]
-        other_rows = found[~mine]
-        if len(other_rows):
-            rows_o, values_o, stats = scene.query(R, p, layout.QUERY_SELECT_ROWS | flags, 0.0,
-                                                  float(max_distance),
-                                                  np.ascontiguousarray(other_rows))
-            scene._refuse_halfspace_pair(stats)
-            scene.check(stats, query)
-            if not len(exact_rows):
-                return [rows_o, values_o, False]
         negate = bool(flags & layout.FLAG_NEGATE)
-        merge = (MERGE | (MERGE_NEGATE if negate else 0)
+        merge = (MERGE | MERGE_SELECT | (MERGE_NEGATE if negate else 0)
                  | (MERGE_IN_FRAMES if flags & layout.FLAG_IN_FRAMES else 0))
-        exact_rows = np.ascontiguousarray(exact_rows)
-        values = np.empty((len(exact_rows), layout.NUM_VALUES))
-        _, _, keep = self._call(R, p, exact_rows, 0.0 if negate else max_distance, True,
-                                False, values, merge)
-        rows, values = exact_rows[keep], values[keep]
-        if len(other_rows) and len(rows_o):
+        # One compiled call answers the pairs with an exact mesh and splits
+        # the candidates: picked[0:n] the selected exact pairs (values[0:n]),
+        # picked[K:K + n_other] the others, for the hull query.
+        values = np.empty((K, layout.NUM_VALUES))
+        picked = np.empty((2 * K, 2), dtype=np.int64)
+        _, _, _, n, n_other = self._call(R, p, found, 0.0 if negate else max_distance, True,
+                                         False, values, merge, picked)
+        rows, values = picked[:n], values[:n]
+        if not n_other:
+            return [rows, values, False]
+        rows_o, values_o, stats = scene.query(R, p, layout.QUERY_SELECT_ROWS | flags, 0.0,
+                                              float(max_distance), picked[K:K + n_other])
+        scene._refuse_halfspace_pair(stats)
+        scene.check(stats, query)
+        if not n:
+            return [rows_o, values_o, False]
+        if len(rows_o):
             rows = np.concatenate([rows_o, rows])
             values = np.concatenate([values_o, values])
             order = np.argsort(rows[:, 0] * len(self.exact) + rows[:, 1], kind="stable")

@@ -39,7 +39,12 @@ index, depth [m], p_WCa (3), p_WCb (3)).
 Merge: a pair query's selected rows and values can be handed over as they
 are (exact_mesh_queries.ExactRows.patch): the kernel re-answers the pairs
 with an exact mesh in place and marks those the query no longer selects, so
-a query runs no numpy per pair either (exact_pairs' `merge`).
+a query runs no numpy per pair either (exact_pairs' `merge`). Select: the
+broadphase's candidates can be handed over as they are
+(exact_mesh_queries.ExactRows.select): the kernel answers those with an
+exact mesh and returns the selected ones compacted, the others listed for
+the hull query (MERGE_SELECT), so the query's one compiled call after the
+broadphase runs no numpy between them either.
 """
 from __future__ import annotations
 
@@ -58,7 +63,7 @@ from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CYLINDER,
                                                           SPHERE)
 
 __all__ = ["exact_pairs", "APART", "FARTHER", "TOUCHING", "OVERLAP", "NUM_EXACT_VALUES",
-           "NUM_POINT_VALUES", "MERGE", "MERGE_NEGATE", "MERGE_IN_FRAMES"]
+           "NUM_POINT_VALUES", "MERGE", "MERGE_NEGATE", "MERGE_IN_FRAMES", "MERGE_SELECT"]
 
 APART = 0
 FARTHER = 1
@@ -69,6 +74,7 @@ NUM_EXACT_VALUES = 11
 MERGE = 1
 MERGE_NEGATE = 2
 MERGE_IN_FRAMES = 4
+MERGE_SELECT = 8
 _BETA = 3.0
 
 
@@ -225,8 +231,8 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, depths, tri, pseu
 
 @njit(specialize_literals=False)
 def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, collect, values,
-                merge, tri, pseudo, tri_id, balls, node_f, node_i, obbs, vertices, faces,
-                normals, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f):
+                merge, picked, packed, tri, pseudo, tri_id, balls, node_f, node_i, obbs,
+                vertices, faces, normals, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f):
     """The pairs (K, 2) of rows (each with at least one exact mesh) at
     poses R (n, 3, 3), p (n, 3) in W: ((K, NUM_EXACT_VALUES), (P,
     NUM_POINT_VALUES), keep) (module docstring). max_distance [m]: pairs
@@ -242,12 +248,32 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
     than max_distance; with MERGE_NEGATE, the penetration query: not
     TOUCHING, and φ's column gets the depth −φ); MERGE_IN_FRAMES puts the
     witnesses in the geometries' frames (p_ACa, p_BCb). Other pairs are
-    left as they are (keep True)."""
+    left as they are (keep True).
+
+    MERGE_SELECT (with MERGE): `pairs` are the broadphase's candidates (any
+    shapes) and values (K, ≥ 10) scratch; picked (2K, 2) int64 receives the
+    pairs with an exact mesh the query selects, compacted in their order
+    (their merged values likewise in values[0:n]), and from row K the other
+    pairs (in order, for the hull query); packed (n,) bool: the rows whose
+    shapes are packed (a pair with an exact mesh and an unpacked row: n = −1
+    and nothing is answered, the caller packs it and calls again). Without
+    MERGE_SELECT, picked and packed are not read (give empty arrays).
+
+    Returns (out, points, keep, n, n_other): with MERGE_SELECT n, n_other
+    count picked's two parts, else both are 0."""
     K = pairs.shape[0]
     out = np.full((K, NUM_EXACT_VALUES), np.nan)
     keep = np.ones(K if merge != 0 else 0, dtype=np.bool_)
     negate = (merge & MERGE_NEGATE) != 0
     in_frames = (merge & MERGE_IN_FRAMES) != 0
+    select = (merge & MERGE_SELECT) != 0
+    n_kept = 0
+    n_other = 0
+    if select:
+        for q in range(K):
+            a, b = pairs[q, 0], pairs[q, 1]
+            if (exact[a] or exact[b]) and not (packed[a] and packed[b]):
+                return out, np.empty((0, NUM_POINT_VALUES)), keep, -1, 0
     res = np.empty(10)
     touch = np.zeros(6)
     lo = np.empty(3)
@@ -264,8 +290,12 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
             m, o = a, b
         elif exact[b]:
             m, o = b, a
-        else:
-            continue                 # a merged query's pair without an exact mesh
+        else:                        # a merged query's pair without an exact mesh
+            if select:
+                picked[K + n_other, 0] = a
+                picked[K + n_other, 1] = b
+                n_other += 1
+            continue
         # R_MO = R_WM^T R_WO, p_MO = R_WM^T (p_WO − p_WM).
         for i in range(3):
             for j in range(3):
@@ -323,6 +353,12 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
                         values[q, 1 + i] = out[q, 1 + i]
                         values[q, 4 + i] = out[q, 4 + i]
                     values[q, 7 + i] = out[q, 7 + i]
+                if select:          # compacted: row n_kept ≤ q holds no kept pair
+                    for j in range(10):
+                        values[n_kept, j] = values[q, j]
+                    picked[n_kept, 0] = a
+                    picked[n_kept, 1] = b
+                    n_kept += 1
         for r in range(first, nbuf):        # candidates: M's frame -> W, A first
             cm0, cm1, cm2 = buf[r, 2], buf[r, 3], buf[r, 4]
             co0, co1, co2 = buf[r, 5], buf[r, 6], buf[r, 7]
@@ -333,5 +369,5 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
                     buf[r, 2 + i], buf[r, 5 + i] = cm, co
                 else:
                     buf[r, 2 + i], buf[r, 5 + i] = co, cm
-    return out, buf[:nbuf].copy(), keep
+    return out, buf[:nbuf].copy(), keep, n_kept, n_other
 

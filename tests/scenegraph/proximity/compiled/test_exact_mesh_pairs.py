@@ -12,13 +12,14 @@ from scipy.spatial.transform import Rotation
 
 from scenegraph.proximity.compiled.exact_mesh_pairs import (APART, FARTHER, MERGE,
                                                             MERGE_IN_FRAMES, MERGE_NEGATE,
-                                                            TOUCHING, exact_pairs)
+                                                            MERGE_SELECT, TOUCHING, exact_pairs)
 from scenegraph.proximity.exact_mesh import ExactShape, exact_mesh_bvh
 from scenegraph.proximity.exact_mesh_queries import _MeshPack
 from scenegraph.proximity.shape_data import _make_primitive
 
 TORUS = trimesh.creation.torus(0.2, 0.05, major_sections=24, minor_sections=12)
 NO_VALUES = np.zeros((0, 10))
+NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
 
 
 def rows_and_poses():
@@ -49,7 +50,7 @@ def rows_and_poses():
 def call(pack, exact, R, p, pairs, max_distance, values=NO_VALUES, merge=0):
     return exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p, pack.kind, exact,
                        pack.mesh, pack.params, float(max_distance), True, False, values, merge,
-                       *pack.arrays)
+                       NO_PAIRS, pack.packed, *pack.arrays)[:3]
 
 
 def test_merge_writes_each_exact_answer_and_drops_what_is_no_longer_selected():
@@ -94,3 +95,40 @@ def test_merge_in_frames_gives_each_witness_in_its_geometrys_frame():
     assert plain[0, 0] == back[0, 0]
     np.testing.assert_array_equal(plain[0, 1:4], back[0, 4:7])
     np.testing.assert_array_equal(plain[0, 7:10], -back[0, 7:10])
+
+
+def select(pack, exact, R, p, pairs, max_distance, merge):
+    """exact_pairs with MERGE_SELECT: (picked rows, their values, the other pairs, n)."""
+    K = len(pairs)
+    values = np.full((K, 10), -7.0)
+    picked = np.full((2 * K, 2), -1, dtype=np.int64)
+    _, _, _, n, n_other = exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p,
+                                      pack.kind, exact, pack.mesh, pack.params,
+                                      float(max_distance), True, False, values, merge, picked,
+                                      pack.packed, *pack.arrays)
+    return picked[:max(n, 0)], values[:max(n, 0)], picked[K:K + n_other], n
+
+
+def test_select_compacts_the_selected_exact_pairs_and_lists_the_others_in_order():
+    pack, exact, R, p = rows_and_poses()
+    pairs = np.array([[0, 1], [1, 4], [0, 2], [0, 3], [2, 4]])
+    rows, values, others, n = select(pack, exact, R, p, pairs, 0.1, MERGE | MERGE_SELECT)
+    assert n == 2
+    assert rows.tolist() == [[0, 1], [0, 2]]            # the far Capsule (0, 3) is dropped
+    assert others.tolist() == [[1, 4], [2, 4]]          # no exact mesh: for the hull query
+    merged = np.zeros((5, 10))
+    _, _, keep = call(pack, exact, R, p, pairs, 0.1, merged, MERGE)
+    np.testing.assert_array_equal(values, merged[keep & exact[pairs].any(axis=1)])
+    # The penetration query's selection: only the overlapping Box, as a depth.
+    rows, values, others, n = select(pack, exact, R, p, pairs, 0.0,
+                                     MERGE | MERGE_NEGATE | MERGE_SELECT)
+    assert rows.tolist() == [[0, 2]] and values[0, 0] > 0.0
+    assert others.tolist() == [[1, 4], [2, 4]]
+
+
+def test_select_answers_nothing_when_a_row_of_an_exact_pair_is_not_packed():
+    pack, exact, R, p = rows_and_poses()
+    pack.packed[3] = False                  # as if the Capsule's row were new
+    pairs = np.array([[0, 1], [0, 3]])
+    rows, values, others, n = select(pack, exact, R, p, pairs, 0.1, MERGE | MERGE_SELECT)
+    assert n == -1 and len(rows) == 0 and len(others) == 0
