@@ -510,6 +510,8 @@ def _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f
     _DEPTH_STEPS golden steps). A stretch that cannot reach deeper than `above` [m]
     is skipped (1-Lipschitz: at most half its length less its ends' signed
     distances — 0 at a crossing, dP and dQ at P and Q, NaN: unknown).
+    The middle's signed distance splits that bound: a stretch neither of
+    whose halves can reach deeper than `above` is not searched either.
     Writes each to found[k, 0:10] (rows as row's); returns their number.
     row, seg_row: scratch of 10 and 6 floats."""
     hits = _segment_hits(P, Q, s, tri, node_f, node_i, mesh_i)
@@ -531,6 +533,11 @@ def _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f
             d = mesh_signed(P[0] + mid * (Q[0] - P[0]), P[1] + mid * (Q[1] - P[1]),
                             P[2] + mid * (Q[2] - P[2]), s, tri, pseudo, node_f, node_i, tri_id,
                             mesh_i, mesh_f, cand_k, cand_d2)[0]
+            half = 0.5 * (nxt - prev) * length
+            if (above > 0.0 and 0.5 * (half - da - d) <= above
+                    and 0.5 * (half - d - db) <= above):
+                prev = nxt          # neither half can reach deeper than `above`
+                continue
             if d < 0.0:
                 for r in range(3):
                     A[r] = P[r] + prev * (Q[r] - P[r])

@@ -134,3 +134,31 @@ def test_the_pruned_search_finds_the_deepest_point_the_full_one_does(kind, kw):
             np.testing.assert_array_equal(a, b)
         overlapping += pruned[4]
     assert overlapping >= 8
+
+
+
+def test_stretches_that_cannot_beat_the_depth_found_are_skipped_without_changing_it():
+    """A bar (a Box, 0.4 × 0.03 × 0.03 m) through the torus's tube: its long
+    edges cross the tube, their stretches inside reach deeper than any
+    vertex. Without collection a stretch is skipped when neither half
+    (split at the middle's signed distance) can reach deeper than the depth
+    found so far; with collection every stretch is searched. Same deepest
+    point, to the bit, and an edge's point is the deepest."""
+    torus = trimesh.creation.torus(0.2, 0.05, major_sections=48, minor_sections=16)
+    M = exact(torus.vertices, torus.faces, "torus")
+    bar = ExactShape.from_shape_data(_make_primitive("Box", width=0.4, depth=0.03,
+                                                     height=0.03))
+    rng = np.random.default_rng(3)
+    for _ in range(8):
+        th = rng.uniform(0.0, 2.0 * np.pi)
+        c = np.array([0.2 * np.cos(th), 0.2 * np.sin(th), 0.0]) + rng.uniform(-0.01, 0.01, 3)
+        R = Rotation.random(random_state=rng).as_matrix()
+        points = []
+        pruned = exact_pair(M, I, Z, bar, R, c)
+        full = exact_pair(M, I, Z, bar, R, c, points=points)
+        assert pruned[4] and pruned[0] == full[0]
+        for a, b in zip(pruned[1:4], full[1:4]):
+            np.testing.assert_array_equal(a, b)
+        vertex_depth = max(d for d, ca, cb in points
+                           if np.any(np.all(np.isclose(ca, torus.vertices, atol=1e-12), axis=1)))
+        assert -pruned[0] > vertex_depth + 0.01      # the deepest point is on an edge
