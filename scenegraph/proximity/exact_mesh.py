@@ -47,6 +47,7 @@ __all__ = ["ExactShape", "exact_pair", "exact_collides", "exact_mesh_bvh", "box_
 
 _NO_VALUES = np.zeros((0, 10))      # exact_pairs' values when nothing is merged
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)    # its picked rows when nothing is selected
+_NO_HINTS = np.zeros(0, dtype=np.int64)         # its overlap hints: none
 
 # Box corners: index = 4·(x>0) + 2·(y>0) + (z>0); faces outward (ccw).
 _BOX_FACES = np.array([[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4],
@@ -127,7 +128,7 @@ def _one_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB,
     vals, points, _, _, _ = exact_pairs(np.array([[0, 1]], dtype=np.int64), R, p, pack.kind,
                                         exact, pack.mesh, pack.params, float(max_distance),
                                         depths, collect, _NO_VALUES, 0, _NO_PAIRS, pack.packed,
-                                        *pack.arrays)
+                                        _NO_HINTS, *pack.arrays)
     return vals[0], points
 
 

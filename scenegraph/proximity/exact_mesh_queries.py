@@ -32,6 +32,9 @@ EXACT_MESH_PROPERTY = ("proximity", "exact_mesh")
 # 1, VALUE_CB = 4 and VALUE_NHAT = 7 (test_exact_mesh_queries checks they agree).
 _NO_VALUES = np.zeros((0, layout.NUM_VALUES))
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
+#: exact_pairs' machine-code entry for ExactRows.select's argument types (the
+#: same in every scene: built at the first select, ExactRows._call).
+_SELECT_ENTRY = [None]
 
 
 def is_exact_mesh(shape, properties) -> bool:
@@ -203,6 +206,9 @@ class ExactRows:
             self._shapes[k] = ExactShape.from_mesh(
                 exact_mesh_bvh(shape.mesh_vertices(), faces, _label(scene, k)))
         self._pack = _MeshPack(n)
+        # exact_pairs' overlap hints (speed only): the row each exact mesh
+        # row overlapped at the last query (−1: none).
+        self._hint = np.full(n, -1, dtype=np.int64)
 
     def shape(self, row: int) -> ExactShape:
         found = self._shapes[row]
@@ -239,10 +245,22 @@ class ExactRows:
             self._pack_rows(pairs)
         elif pack.arrays is None:   # nothing packed yet: the first call packs
             self._pack_rows(pairs)
-        found = exact_pairs(pairs, np.ascontiguousarray(R, dtype=float),
-                            np.ascontiguousarray(p, dtype=float), pack.kind, self.exact,
-                            pack.mesh, pack.params, float(max_distance), bool(depths),
-                            bool(collect), values, merge, picked, pack.packed, *pack.arrays)
+        args = (pairs, np.ascontiguousarray(R, dtype=float), np.ascontiguousarray(p, dtype=float),
+                pack.kind, self.exact, pack.mesh, pack.params, float(max_distance), bool(depths),
+                bool(collect), values, merge, picked, pack.packed, self._hint, *pack.arrays)
+        if merge & MERGE_SELECT:
+            # The queries' path: every argument has fixed types here (int64
+            # and float64 C arrays made by compiled code, _MeshPack, select
+            # and the lines above; bools, a float, an int), so the kernel is
+            # called through its machine-code entry, without numba's
+            # per-call resolution of its 30 argument types (_jit.entry_point).
+            entry = _SELECT_ENTRY[0]
+            if entry is None:
+                from scenegraph._jit import entry_point
+                entry = _SELECT_ENTRY[0] = entry_point(exact_pairs, args)
+            found = entry(*args)
+        else:
+            found = exact_pairs(*args)
         if found[3] < 0:            # MERGE_SELECT met an unpacked row
             self._pack_rows(pairs)
             return self._call(R, p, pairs, max_distance, depths, collect, values, merge, picked)

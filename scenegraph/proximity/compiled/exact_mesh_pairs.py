@@ -121,7 +121,7 @@ def _inside(x, y, z, s, tri, node_f, node_i, mesh_i):
 @njit(specialize_literals=False)
 def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, depths, tri, pseudo, tri_id,
                  balls, node_f, node_i, obbs, vertices, normals, mesh_i, mesh_f, res, touch, lo,
-                 hi, cand_k, cand_d2):
+                 hi, cand_k, cand_d2, guess_overlap):
     """The pair of exact mesh row m and row o, posed in M by R (3, 3), t (3,):
     res[0:10] = (φ, p_MCm, p_MCo, nhat_OM), returns (status, crossings).
     For an OVERLAP, touch (6,) gets a point where the surfaces meet and (a
@@ -129,7 +129,14 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, depths, tri, pseu
     in M, and against a polytope or mesh, with `depths`, crossings (K, 2)
     the leaf slots of every pair of crossing triangles (exact_mesh_depth's
     inputs; the nearest-pair traversal goes on collecting them from its
-    first contact: _dual_traversal's mode 3); else crossings is empty."""
+    first contact: _dual_traversal's mode 3); else crossings is empty.
+
+    guess_overlap (two meshes): the pair is expected to overlap (it did at
+    the last query); the traversal first runs with bound 0, which finds the
+    same first contact and crossings as with max_distance's bound (a
+    subtree it prunes has no pair at distance 0; the one it visits, it
+    visits in the same order) and prunes more before it; if the pair turns
+    out apart, it runs again with the bound. Only the time depends on it."""
     none = np.empty((0, 2), dtype=np.int64)
     s = mesh[m]
     t0, t1, m0, m1 = mesh_i[s, 0], mesh_i[s, 1], mesh_i[s, 2], mesh_i[s, 3]
@@ -139,10 +146,15 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, depths, tri, pseu
     if so >= 0:                     # a polytope or another mesh: triangles
         u0, u1, n0, n1 = mesh_i[so, 0], mesh_i[so, 1], mesh_i[so, 2], mesh_i[so, 3]
         bound2 = max_distance * max_distance if max_distance < np.inf else np.inf
-        d2, out, found, _, crossings = _dual_traversal(
-            tri[t0:t1], node_f[m0:m1], node_i[m0:m1], balls[t0:t1], obbs[m0:m1], tri[u0:u1],
-            node_f[n0:n1], node_i[n0:n1], balls[u0:u1], obbs[n0:n1], R, t, 3 if depths else 1,
-            bound2)
+        b2 = 0.0 if guess_overlap else bound2
+        while True:
+            d2, out, found, _, crossings = _dual_traversal(
+                tri[t0:t1], node_f[m0:m1], node_i[m0:m1], balls[t0:t1], obbs[m0:m1],
+                tri[u0:u1], node_f[n0:n1], node_i[n0:n1], balls[u0:u1], obbs[n0:n1], R, t,
+                3 if depths else 1, b2)
+            if b2 == bound2 or (found >= 0 and d2 == 0.0):
+                break
+            b2 = bound2             # the guess was wrong: the pair is apart
         for j in range(3):
             touch[j] = out[j] if found >= 0 else vertices[v0, j]
         if found >= 0 and d2 == 0.0:
@@ -231,7 +243,7 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, depths, tri, pseu
 
 @njit(specialize_literals=False)
 def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, collect, values,
-                merge, picked, packed, tri, pseudo, tri_id, balls, node_f, node_i, obbs,
+                merge, picked, packed, hint, tri, pseudo, tri_id, balls, node_f, node_i, obbs,
                 vertices, faces, normals, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f):
     """The pairs (K, 2) of rows (each with at least one exact mesh) at
     poses R (n, 3, 3), p (n, 3) in W: ((K, NUM_EXACT_VALUES), (P,
@@ -258,6 +270,12 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
     shapes are packed (a pair with an exact mesh and an unpacked row: n = −1
     and nothing is answered, the caller packs it and calls again). Without
     MERGE_SELECT, picked and packed are not read (give empty arrays).
+
+    hint (n,) int64, kept by the caller between queries (−1 initially;
+    read and written here): hint[m] = o when the surfaces of exact mesh row
+    m and mesh row o crossed at the last query that answered them (the traversal then
+    expects them to overlap again: _answer_in_m's guess_overlap). It only
+    changes the time, never an answer (an empty array: no hints).
 
     Returns (out, points, keep, n, n_other): with MERGE_SELECT n, n_other
     count picked's two parts, else both are 0."""
@@ -303,10 +321,16 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
                             + R[m, 2, i] * R[o, 2, j])
             tm[i] = (R[m, 0, i] * (p[o, 0] - p[m, 0]) + R[m, 1, i] * (p[o, 1] - p[m, 1])
                      + R[m, 2, i] * (p[o, 2] - p[m, 2]))
+        hinted = hint.shape[0] > m and mesh[o] >= 0
         status, crossings = _answer_in_m(m, o, Rm, tm, kind, params, mesh, max_distance, depths,
                                          tri, pseudo, tri_id, balls, node_f, node_i, obbs,
                                          vertices, normals, mesh_i, mesh_f, res, touch, lo, hi,
-                                         cand_k, cand_d2)
+                                         cand_k, cand_d2, hinted and hint[m] == o)
+        if hinted:                  # surfaces crossing: the traversal found contact
+            if status == OVERLAP and crossings.shape[0] > 0:
+                hint[m] = o
+            elif hint[m] == o:
+                hint[m] = -1
         first = nbuf
         if status == OVERLAP and depths:
             if mesh[o] >= 0:

@@ -20,6 +20,7 @@ from scenegraph.proximity.shape_data import _make_primitive
 TORUS = trimesh.creation.torus(0.2, 0.05, major_sections=24, minor_sections=12)
 NO_VALUES = np.zeros((0, 10))
 NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
+NO_HINTS = np.zeros(0, dtype=np.int64)
 
 
 def rows_and_poses():
@@ -50,7 +51,7 @@ def rows_and_poses():
 def call(pack, exact, R, p, pairs, max_distance, values=NO_VALUES, merge=0):
     return exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p, pack.kind, exact,
                        pack.mesh, pack.params, float(max_distance), True, False, values, merge,
-                       NO_PAIRS, pack.packed, *pack.arrays)[:3]
+                       NO_PAIRS, pack.packed, NO_HINTS, *pack.arrays)[:3]
 
 
 def test_merge_writes_each_exact_answer_and_drops_what_is_no_longer_selected():
@@ -105,7 +106,7 @@ def select(pack, exact, R, p, pairs, max_distance, merge):
     _, _, _, n, n_other = exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p,
                                       pack.kind, exact, pack.mesh, pack.params,
                                       float(max_distance), True, False, values, merge, picked,
-                                      pack.packed, *pack.arrays)
+                                      pack.packed, NO_HINTS, *pack.arrays)
     return picked[:max(n, 0)], values[:max(n, 0)], picked[K:K + n_other], n
 
 
@@ -132,3 +133,26 @@ def test_select_answers_nothing_when_a_row_of_an_exact_pair_is_not_packed():
     pairs = np.array([[0, 1], [0, 3]])
     rows, values, others, n = select(pack, exact, R, p, pairs, 0.1, MERGE | MERGE_SELECT)
     assert n == -1 and len(rows) == 0 and len(others) == 0
+
+
+def test_overlap_hints_change_no_answer_and_follow_the_pairs_that_cross():
+    """hint[m] = o after exact mesh row m's surface crossed mesh row o's (the
+    next traversal of that pair first expects a crossing); −1 again once
+    they are apart. Answers with hints equal those without, to the bit,
+    whether the guess holds (still crossing) or not (moved apart)."""
+    pack, exact, R, p = rows_and_poses()
+    hint = np.full(5, -1, dtype=np.int64)
+    pairs = np.array([[0, 1], [0, 2]])
+    # The Box (row 2) across the tube, then moved 0.12 m out along the
+    # torus's radius (~0.013 m off the tube: apart, within 0.1 m), then back.
+    up = R[0][:, 1] * 0.12
+    for shift, crossing in ((0.0, True), (0.0, True), (1.0, False), (0.0, True)):
+        q = p.copy()
+        q[2] += shift * up
+        with_hint = exact_pairs(pairs, R, q, pack.kind, exact, pack.mesh, pack.params, 0.1,
+                                True, False, NO_VALUES, 0, NO_PAIRS, pack.packed, hint,
+                                *pack.arrays)[0]
+        plain, _, _ = call(pack, exact, R, q, pairs, 0.1)
+        np.testing.assert_array_equal(with_hint, plain)
+        assert plain[1, 10] == (TOUCHING if crossing else APART)
+        assert hint.tolist() == ([2, -1, -1, -1, -1] if crossing else [-1] * 5)
