@@ -511,16 +511,28 @@ def _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f
     is skipped (1-Lipschitz: at most half its length less its ends' signed
     distances — 0 at a crossing, dP and dQ at P and Q, NaN: unknown).
     The middle's signed distance splits that bound: a stretch neither of
-    whose halves can reach deeper than `above` is not searched either.
+    whose halves can reach deeper than `above` is not searched either, and
+    the whole segment is tested so first (by its middle, before its
+    crossings are looked for).
     Writes each to found[k, 0:10] (rows as row's); returns their number.
     row, seg_row: scratch of 10 and 6 floats."""
+    ex, ey, ez = Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]
+    length = math.sqrt(ex * ex + ey * ey + ez * ez)
+    d_half = np.nan
+    if above > 0.0:
+        # The whole segment first, split at its middle: neither half reaching
+        # deeper than `above`, no stretch can (and no crossing is looked for).
+        d_half = mesh_signed(P[0] + 0.5 * (Q[0] - P[0]), P[1] + 0.5 * (Q[1] - P[1]),
+                             P[2] + 0.5 * (Q[2] - P[2]), s, tri, pseudo, node_f, node_i, tri_id,
+                             mesh_i, mesh_f, cand_k, cand_d2)[0]
+        half = 0.5 * length
+        if 0.5 * (half - dP - d_half) <= above and 0.5 * (half - d_half - dQ) <= above:
+            return 0
     hits = _segment_hits(P, Q, s, tri, node_f, node_i, mesh_i)
     n = 0
     prev = 0.0
     A = np.empty(3)
     B = np.empty(3)
-    ex, ey, ez = Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]
-    length = math.sqrt(ex * ex + ey * ey + ez * ez)
     for i in range(hits.shape[0] + 1):
         nxt = hits[i] if i < hits.shape[0] else 1.0
         if nxt - prev > 0.0:
@@ -530,9 +542,12 @@ def _deepest_inside(P, Q, s, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f
                 prev = nxt
                 continue
             mid = 0.5 * (prev + nxt)
-            d = mesh_signed(P[0] + mid * (Q[0] - P[0]), P[1] + mid * (Q[1] - P[1]),
-                            P[2] + mid * (Q[2] - P[2]), s, tri, pseudo, node_f, node_i, tri_id,
-                            mesh_i, mesh_f, cand_k, cand_d2)[0]
+            if mid == 0.5 and d_half == d_half:
+                d = d_half          # the whole segment's middle, measured above
+            else:
+                d = mesh_signed(P[0] + mid * (Q[0] - P[0]), P[1] + mid * (Q[1] - P[1]),
+                                P[2] + mid * (Q[2] - P[2]), s, tri, pseudo, node_f, node_i,
+                                tri_id, mesh_i, mesh_f, cand_k, cand_d2)[0]
             half = 0.5 * (nxt - prev) * length
             if (above > 0.0 and 0.5 * (half - da - d) <= above
                     and 0.5 * (half - d - db) <= above):

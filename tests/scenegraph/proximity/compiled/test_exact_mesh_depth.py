@@ -140,9 +140,9 @@ def test_the_pruned_search_finds_the_deepest_point_the_full_one_does(kind, kw):
 def test_stretches_that_cannot_beat_the_depth_found_are_skipped_without_changing_it():
     """A bar (a Box, 0.4 × 0.03 × 0.03 m) through the torus's tube: its long
     edges cross the tube, their stretches inside reach deeper than any
-    vertex. Without collection a stretch is skipped when neither half
-    (split at the middle's signed distance) can reach deeper than the depth
-    found so far; with collection every stretch is searched. Same deepest
+    vertex. Without collection an edge, then a stretch, is skipped when
+    neither half (split at the middle's signed distance) can reach deeper
+    than the depth found so far; with collection every stretch is searched. Same deepest
     point, to the bit, and an edge's point is the deepest."""
     torus = trimesh.creation.torus(0.2, 0.05, major_sections=48, minor_sections=16)
     M = exact(torus.vertices, torus.faces, "torus")
