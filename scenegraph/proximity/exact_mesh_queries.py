@@ -414,22 +414,24 @@ class ExactRows:
         among the broadphase's candidates, the first pair without an exact
         mesh that the hull query finds touching, else the first with one
         whose exact solids overlap (no hull narrow phase for those)."""
+        from scenegraph.proximity.compiled.exact_mesh_pairs import (MERGE, MERGE_NEGATE,
+                                                                    MERGE_SELECT)
         found, _, _ = scene.query(R, p, layout.QUERY_CANDIDATES, 0.0, 0.0)
-        if not len(found):
+        K = len(found)
+        if not K:
             return None
-        mine = self.exact[found[:, 0]] | self.exact[found[:, 1]]
-        if not mine.all():      # the hull query only for the pairs without an exact mesh
+        # One compiled call (as select's): picked[0:n] the pairs with an
+        # exact mesh that overlap or touch, picked[K:K + n_other] the others.
+        values = np.empty((K, layout.NUM_VALUES))
+        picked = np.empty((2 * K, 2), dtype=np.int64)
+        _, _, _, n, n_other = self._call(R, p, found, 0.0, False, False, values,
+                                         MERGE | MERGE_NEGATE | MERGE_SELECT, picked)
+        if n_other:             # the hull query only for the pairs without an exact mesh
             hits, _, _ = scene.query(R, p, layout.QUERY_SELECT_ROWS, 0.0, 0.0,
-                                     np.ascontiguousarray(found[~mine]))
+                                     picked[K:K + n_other])
             if len(hits):
                 return int(hits[0, 0]), int(hits[0, 1])
-        from scenegraph.proximity.compiled.exact_mesh_pairs import APART, FARTHER
-        rows = np.ascontiguousarray(found[mine])
-        if not len(rows):
-            return None
-        vals = self.answers(R, p, rows, 0.0, depths=False)
-        hit = np.flatnonzero((vals[:, 10] != FARTHER) & (vals[:, 10] != APART))
-        return (int(rows[hit[0], 0]), int(rows[hit[0], 1])) if len(hit) else None
+        return (int(picked[0, 0]), int(picked[0, 1])) if n else None
 
 
 def estimate_exact_rows(scene, R, p, rows, distance, p_WCa, p_WCb, nhat, method) -> None:

@@ -265,8 +265,9 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
     MERGE_SELECT (with MERGE): `pairs` are the broadphase's candidates (any
     shapes) and values (K, ≥ 10) scratch; picked (2K, 2) int64 receives the
     pairs with an exact mesh the query selects, compacted in their order
-    (their merged values likewise in values[0:n]), and from row K the other
-    pairs (in order, for the hull query); packed (n,) bool: the rows whose
+    (their merged values likewise in values[0:n]; without `depths`, the
+    overlapping pairs are selected too, their values NaN: HasCollisions),
+    and from row K the other pairs (in order, for the hull query); packed (n,) bool: the rows whose
     shapes are packed (a pair with an exact mesh and an unpacked row: n = −1
     and nothing is answered, the caller packs it and calls again). Without
     MERGE_SELECT, picked and packed are not read (give empty arrays).
@@ -274,8 +275,9 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
     hint (n,) int64, kept by the caller between queries (−1 initially;
     read and written here): hint[m] = o when the surfaces of exact mesh row
     m and mesh row o crossed at the last query that answered them (the traversal then
-    expects them to overlap again: _answer_in_m's guess_overlap). It only
-    changes the time, never an answer (an empty array: no hints).
+    expects them to overlap again: _answer_in_m's guess_overlap; without
+    `depths` hints are neither read nor written). It only changes the time,
+    never an answer (an empty array: no hints).
 
     Returns (out, points, keep, n, n_other): with MERGE_SELECT n, n_other
     count picked's two parts, else both are 0."""
@@ -321,7 +323,7 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
                             + R[m, 2, i] * R[o, 2, j])
             tm[i] = (R[m, 0, i] * (p[o, 0] - p[m, 0]) + R[m, 1, i] * (p[o, 1] - p[m, 1])
                      + R[m, 2, i] * (p[o, 2] - p[m, 2]))
-        hinted = hint.shape[0] > m and mesh[o] >= 0
+        hinted = depths and hint.shape[0] > m and mesh[o] >= 0
         status, crossings = _answer_in_m(m, o, Rm, tm, kind, params, mesh, max_distance, depths,
                                          tri, pseudo, tri_id, balls, node_f, node_i, obbs,
                                          vertices, normals, mesh_i, mesh_f, res, touch, lo, hi,
@@ -350,6 +352,12 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
         if status == FARTHER or status == OVERLAP:
             if merge != 0:
                 keep[q] = False
+            if select and status == OVERLAP:    # no depth asked: selected, NaN values
+                for j in range(10):
+                    values[n_kept, j] = np.nan
+                picked[n_kept, 0] = a
+                picked[n_kept, 1] = b
+                n_kept += 1
             continue
         out[q, 0] = res[0]
         for i in range(3):

@@ -127,6 +127,22 @@ def test_select_compacts_the_selected_exact_pairs_and_lists_the_others_in_order(
     assert others.tolist() == [[1, 4], [2, 4]]
 
 
+def test_select_without_depths_lists_the_overlapping_pairs_for_has_collisions():
+    pack, exact, R, p = rows_and_poses()
+    pairs = np.array([[0, 1], [1, 4], [0, 2], [0, 3]])
+    K = len(pairs)
+    values = np.zeros((K, 10))
+    picked = np.full((2 * K, 2), -1, dtype=np.int64)
+    _, _, _, n, n_other = exact_pairs(pairs, R, p, pack.kind, exact, pack.mesh, pack.params,
+                                      0.0, False, False, values,
+                                      MERGE | MERGE_NEGATE | MERGE_SELECT, picked, pack.packed,
+                                      NO_HINTS, *pack.arrays)
+    assert (n, n_other) == (1, 1)
+    assert picked[0].tolist() == [0, 2]                 # the Box across the tube, no depth
+    assert np.isnan(values[0]).all()
+    assert picked[K].tolist() == [1, 4]
+
+
 def test_select_answers_nothing_when_a_row_of_an_exact_pair_is_not_packed():
     pack, exact, R, p = rows_and_poses()
     pack.packed[3] = False                  # as if the Capsule's row were new
