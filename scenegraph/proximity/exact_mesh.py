@@ -47,7 +47,6 @@ __all__ = ["ExactShape", "exact_pair", "exact_collides", "exact_mesh_bvh", "box_
 
 _NO_VALUES = np.zeros((0, 10))      # exact_pairs' values when nothing is merged
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)    # its picked rows when nothing is selected
-_NO_HINTS = np.zeros(0, dtype=np.int64)         # its overlap hints: none
 
 # Box corners: index = 4·(x>0) + 2·(y>0) + (z>0); faces outward (ccw).
 _BOX_FACES = np.array([[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4],
@@ -115,20 +114,20 @@ class ExactShape(NamedTuple):
 def _one_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB,
               max_distance: float, depths: bool, collect: bool, name: str):
     """exact_pairs of the pair (A, B) as rows 0 and 1: (values (11,), points)."""
-    from scenegraph.proximity.compiled.exact_mesh_pairs import exact_pairs
+    from scenegraph.proximity.compiled.exact_mesh_pairs import COLLECT, DEPTHS, exact_pairs
     from scenegraph.proximity.exact_mesh_queries import _MeshPack
     if shape_A.kind != "Mesh" and shape_B.kind != "Mesh":
         raise ValueError(f"{name}: neither shape is an exact mesh")
-    pack = _MeshPack(2)
-    pack.add([(0, shape_A), (1, shape_B)])
     exact = np.array([shape_A.kind == "Mesh", shape_B.kind == "Mesh"])
+    pack = _MeshPack(2, exact)
+    pack.add([(0, shape_A), (1, shape_B)])
     R = np.ascontiguousarray(np.stack([np.asarray(R_WA, float), np.asarray(R_WB, float)]))
     p = np.ascontiguousarray(np.stack([np.asarray(p_WA, float).reshape(3),
                                        np.asarray(p_WB, float).reshape(3)]))
-    vals, points, _, _, _ = exact_pairs(np.array([[0, 1]], dtype=np.int64), R, p, pack.kind,
-                                        exact, pack.mesh, pack.params, float(max_distance),
-                                        depths, collect, _NO_VALUES, 0, _NO_PAIRS, pack.packed,
-                                        _NO_HINTS, *pack.arrays)
+    flags = (DEPTHS if depths else 0) | (COLLECT if collect else 0)
+    vals, points, _, _, _ = exact_pairs(np.array([[0, 1]], dtype=np.int64), R, p, pack.rows,
+                                        pack.params, float(max_distance), flags, _NO_VALUES,
+                                        _NO_PAIRS, pack.F, pack.I)
     return vals[0], points
 
 

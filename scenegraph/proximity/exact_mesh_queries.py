@@ -85,16 +85,30 @@ class _MeshPack:
     """The packed meshes and row tables of compiled/exact_mesh_pairs.py
     (its docstring gives the layout), grown as pairs bring new rows: a row
     is packed at its first pair with an exact mesh (a Convex's hull mesh is
-    built then, once), a mesh shared by several rows once."""
+    built then, once), a mesh shared by several rows once. exact (n,) bool:
+    the rows that are exact meshes.
 
-    def __init__(self, n: int):
-        self.kind = np.full(n, -1, dtype=np.int64)
-        self.mesh = np.full(n, -1, dtype=np.int64)
+    rows (ROW_FIELDS, n) int64 is exact_pairs' row table; kind, mesh,
+    packed and hint are views of its rows. F, I: the packed arrays, flat
+    (exact_pairs' inputs); arrays: the sixteen arrays, views of F and I."""
+
+    def __init__(self, n: int, exact=None):
+        from scenegraph.proximity.compiled.exact_mesh_pairs import (ROW_EXACT, ROW_FIELDS,
+                                                                    ROW_HINT, ROW_KIND,
+                                                                    ROW_MESH, ROW_PACKED)
+        self.rows = np.zeros((ROW_FIELDS, n), dtype=np.int64)
+        self.kind, self.mesh = self.rows[ROW_KIND], self.rows[ROW_MESH]
+        self.packed, self.hint = self.rows[ROW_PACKED], self.rows[ROW_HINT]
+        self.kind[:] = -1
+        self.mesh[:] = -1
+        self.hint[:] = -1
+        if exact is not None:
+            self.rows[ROW_EXACT] = np.asarray(exact, dtype=bool)
         self.params = np.zeros((n, 3))
-        self.packed = np.zeros(n, dtype=bool)
         self._bvhs: list = []
         self._slot_of: dict = {}
         self.arrays = None
+        self.F = self.I = None
 
     def add(self, rows_shapes) -> None:
         """Packs rows given as (row, ExactShape) and rebuilds the arrays."""
@@ -109,7 +123,7 @@ class _MeshPack:
                     self._slot_of[key] = len(self._bvhs)
                     self._bvhs.append(shape.bvh)
                 self.mesh[row] = self._slot_of[key]
-            self.packed[row] = True
+            self.packed[row] = 1
         self._pack()
 
     def _pack(self) -> None:
@@ -144,7 +158,25 @@ class _MeshPack:
         graph[0].append(np.array([e]))
         graph = [np.ascontiguousarray(np.concatenate(g), dtype=np.int64) if g else
                  np.zeros(1 if k == 0 else 0, dtype=np.int64) for k, g in enumerate(graph)]
-        self.arrays = (*packed, *graph, mesh_i, mesh_f)
+        self._flatten((*packed, *graph, mesh_i, mesh_f))
+
+    def _flatten(self, arrays) -> None:
+        """F, I and arrays (views of them) from the sixteen packed arrays."""
+        from scenegraph.proximity.compiled.exact_mesh_pairs import FLOAT_ARRAYS, HEADER
+        sizes = [a.size for a in arrays]
+        F = np.empty(sum(n for n, f in zip(sizes, FLOAT_ARRAYS) if f))
+        I = np.empty(HEADER + sum(n for n, f in zip(sizes, FLOAT_ARRAYS) if not f),
+                     dtype=np.int64)
+        at = {True: 0, False: HEADER}
+        views = []
+        for k, (a, is_float) in enumerate(zip(arrays, FLOAT_ARRAYS)):
+            start = at[is_float]
+            flat = (F if is_float else I)[start:start + a.size]
+            flat[:] = a.ravel()
+            I[3 * k:3 * k + 3] = (start, a.shape[0], a.shape[1] if a.ndim == 2 else 0)
+            views.append(flat.reshape(a.shape))
+            at[is_float] = start + a.size
+        self.F, self.I, self.arrays = F, I, tuple(views)
 
 
 def _vertex_graph(bvh):
@@ -205,10 +237,7 @@ class ExactRows:
                                  f"Mesh with triangles (this one has vertices only)")
             self._shapes[k] = ExactShape.from_mesh(
                 exact_mesh_bvh(shape.mesh_vertices(), faces, _label(scene, k)))
-        self._pack = _MeshPack(n)
-        # exact_pairs' overlap hints (speed only): the row each exact mesh
-        # row overlapped at the last query (−1: none).
-        self._hint = np.full(n, -1, dtype=np.int64)
+        self._pack = _MeshPack(n, self.exact)
 
     def shape(self, row: int) -> ExactShape:
         found = self._shapes[row]
@@ -239,21 +268,23 @@ class ExactRows:
         picked): (out, points, keep, n, n_other). With MERGE_SELECT, the
         kernel itself finds whether a row needs packing (then packs and calls
         again), so the query's path runs no numpy on the pairs."""
-        from scenegraph.proximity.compiled.exact_mesh_pairs import MERGE_SELECT, exact_pairs
+        from scenegraph.proximity.compiled.exact_mesh_pairs import (COLLECT, DEPTHS,
+                                                                    MERGE_SELECT, exact_pairs)
         pack = self._pack
         if not merge & MERGE_SELECT:
             self._pack_rows(pairs)
         elif pack.arrays is None:   # nothing packed yet: the first call packs
             self._pack_rows(pairs)
         args = (pairs, np.ascontiguousarray(R, dtype=float), np.ascontiguousarray(p, dtype=float),
-                pack.kind, self.exact, pack.mesh, pack.params, float(max_distance), bool(depths),
-                bool(collect), values, merge, picked, pack.packed, self._hint, *pack.arrays)
+                pack.rows, pack.params, float(max_distance),
+                merge | (DEPTHS if depths else 0) | (COLLECT if collect else 0), values, picked,
+                pack.F, pack.I)
         if merge & MERGE_SELECT:
             # The queries' path: every argument has fixed types here (int64
             # and float64 C arrays made by compiled code, _MeshPack, select
-            # and the lines above; bools, a float, an int), so the kernel is
-            # called through its machine-code entry, without numba's
-            # per-call resolution of its 30 argument types (_jit.entry_point).
+            # and the lines above; a float, an int), so the kernel is called
+            # through its machine-code entry, without numba's per-call
+            # resolution of its argument types (_jit.entry_point).
             entry = _SELECT_ENTRY[0]
             if entry is None:
                 from scenegraph._jit import entry_point
@@ -273,7 +304,7 @@ class ExactRows:
         if not pack.packed[pairs].all():
             with_exact = self.exact[pairs[:, 0]] | self.exact[pairs[:, 1]]
             new = np.unique(pairs[with_exact].ravel())
-            new = new[~pack.packed[new]]
+            new = new[pack.packed[new] == 0]
             if len(new):
                 pack.add([(int(r), self.shape(int(r))) for r in new])
         if pack.arrays is None:     # no pair with an exact mesh yet: empty tables

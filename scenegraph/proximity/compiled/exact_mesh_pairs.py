@@ -21,9 +21,15 @@ TriangleMeshBvh's arrays (mesh_bvh / mesh_kernels docstrings):
   mesh_i (S, 9) int64: tri start, end, node start, end, vertex start, end,
     closed, component start, end; mesh_f (S, 2): (eps, tol) of the
     signed-distance kernels.
-Rows (the scene's geometries): kind (n,) (packed_shapes' codes), exact (n,)
-bool, mesh (n,) the slot of a row's triangles (−1: none), params (n, 3)
-(ShapeData.params).
+The kernel takes them as two flat arrays (one call unboxes two arrays, not
+sixteen): F (float64) and I (int64), I[0:48] a table of (start, rows,
+columns) per array in the order above (columns 0: one-dimensional), each
+array's entries at its start in F (float arrays) or I (int arrays), row
+by row (_views unpacks them, _MeshPack packs them).
+Rows (the scene's geometries): rows (ROW_FIELDS, n) int64: kind
+(packed_shapes' codes), mesh (the slot of a row's triangles, −1: none),
+exact (1: an exact mesh), packed (1: its shape is packed), hint (see
+exact_pairs); params (n, 3) (ShapeData.params).
 
 Output per pair (K, 11): φ [m], p_WCa (3), p_WCb (3), nhat_BA_W (3) in the
 conventions of SignedDistancePair, then a status:
@@ -63,7 +69,9 @@ from scenegraph.proximity.compiled.packed_shapes import (BOX, CAPSULE, CYLINDER,
                                                           SPHERE)
 
 __all__ = ["exact_pairs", "APART", "FARTHER", "TOUCHING", "OVERLAP", "NUM_EXACT_VALUES",
-           "NUM_POINT_VALUES", "MERGE", "MERGE_NEGATE", "MERGE_IN_FRAMES", "MERGE_SELECT"]
+           "NUM_POINT_VALUES", "MERGE", "MERGE_NEGATE", "MERGE_IN_FRAMES", "MERGE_SELECT",
+           "DEPTHS", "COLLECT", "ROW_KIND", "ROW_MESH", "ROW_EXACT", "ROW_PACKED", "ROW_HINT",
+           "ROW_FIELDS", "NUM_ARRAYS", "FLOAT_ARRAYS", "HEADER"]
 
 APART = 0
 FARTHER = 1
@@ -75,6 +83,19 @@ MERGE = 1
 MERGE_NEGATE = 2
 MERGE_IN_FRAMES = 4
 MERGE_SELECT = 8
+#: exact_pairs' other flags: overlapping pairs get their depth; collect the
+#: deepest-point searches' candidates.
+DEPTHS = 16
+COLLECT = 32
+#: The rows table's fields (exact_pairs' `rows`).
+ROW_KIND, ROW_MESH, ROW_EXACT, ROW_PACKED, ROW_HINT = 0, 1, 2, 3, 4
+ROW_FIELDS = 5
+#: The packed arrays (module docstring's order): which are float64 (in F),
+#: and I's table of (start, rows, columns) before the int arrays.
+NUM_ARRAYS = 16
+FLOAT_ARRAYS = (True, True, False, True, True, False, True, True, False, True, False, False,
+                False, False, False, True)
+HEADER = 3 * NUM_ARRAYS
 _BETA = 3.0
 
 
@@ -242,18 +263,38 @@ def _answer_in_m(m, o, R, t, kind, params, mesh, max_distance, depths, tri, pseu
 
 
 @njit(specialize_literals=False)
-def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, collect, values,
-                merge, picked, packed, hint, tri, pseudo, tri_id, balls, node_f, node_i, obbs,
-                vertices, faces, normals, vadj_ptr, vadj, comp, comp_rep, mesh_i, mesh_f):
+def _f2(F, I, k):
+    """Packed float array k (module docstring), a view of F."""
+    s, r, c = I[3 * k], I[3 * k + 1], I[3 * k + 2]
+    return F[s:s + r * c].reshape((r, c))
+
+
+@njit(specialize_literals=False)
+def _i2(I, k):
+    """Packed two-dimensional int array k, a view of I."""
+    s, r, c = I[3 * k], I[3 * k + 1], I[3 * k + 2]
+    return I[s:s + r * c].reshape((r, c))
+
+
+@njit(specialize_literals=False)
+def _i1(I, k):
+    """Packed one-dimensional int array k, a view of I."""
+    s, r = I[3 * k], I[3 * k + 1]
+    return I[s:s + r]
+
+
+@njit(specialize_literals=False)
+def exact_pairs(pairs, R, p, rows, params, max_distance, flags, values, picked, F, I):
     """The pairs (K, 2) of rows (each with at least one exact mesh) at
     poses R (n, 3, 3), p (n, 3) in W: ((K, NUM_EXACT_VALUES), (P,
-    NUM_POINT_VALUES), keep) (module docstring). max_distance [m]: pairs
-    known to be farther are FARTHER (their search stops at that bound; inf
-    measures every pair). depths: overlapping pairs get their deepest point
-    (TOUCHING), else they stay OVERLAP. collect: list every candidate point
-    of those searches (else the second array is empty).
+    NUM_POINT_VALUES), keep, n, n_other) (module docstring: rows, params,
+    F, I). max_distance [m]: pairs known to be farther are FARTHER (their
+    search stops at that bound; inf measures every pair). flags: DEPTHS,
+    COLLECT and the merge flags below. DEPTHS: overlapping pairs get their
+    deepest point (TOUCHING), else they stay OVERLAP. COLLECT: list every
+    candidate point of those searches (else the second array is empty).
 
-    merge (0: none, keep empty): `pairs` are a pair query's selected rows
+    merge (flags & 15; 0: none, keep empty): `pairs` are a pair query's selected rows
     (any shapes) and values (K, ≥ 10) its answers (φ, p_WCa, p_WCb,
     nhat_BA_W), updated in place: a pair with an exact mesh gets its
     answer, or keep[q] = False when the query no longer selects it (farther
@@ -267,20 +308,29 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
     pairs with an exact mesh the query selects, compacted in their order
     (their merged values likewise in values[0:n]; without `depths`, the
     overlapping pairs are selected too, their values NaN: HasCollisions),
-    and from row K the other pairs (in order, for the hull query); packed (n,) bool: the rows whose
-    shapes are packed (a pair with an exact mesh and an unpacked row: n = −1
-    and nothing is answered, the caller packs it and calls again). Without
-    MERGE_SELECT, picked and packed are not read (give empty arrays).
+    and from row K the other pairs (in order, for the hull query); a pair
+    with an exact mesh and a row not packed (rows' ROW_PACKED): n = −1 and
+    nothing is answered, the caller packs it and calls again. Without
+    MERGE_SELECT, picked is not read (give an empty array).
 
-    hint (n,) int64, kept by the caller between queries (−1 initially;
-    read and written here): hint[m] = o when the surfaces of exact mesh row
-    m and mesh row o crossed at the last query that answered them (the traversal then
-    expects them to overlap again: _answer_in_m's guess_overlap; without
-    `depths` hints are neither read nor written). It only changes the time,
-    never an answer (an empty array: no hints).
+    rows[ROW_HINT], kept by the caller between queries (−1 initially; read
+    and written here): hint[m] = o when the surfaces of exact mesh row m
+    and mesh row o crossed at the last query that answered them (the
+    traversal then expects them to overlap again: _answer_in_m's
+    guess_overlap; without DEPTHS hints are neither read nor written). It
+    only changes the time, never an answer.
 
     Returns (out, points, keep, n, n_other): with MERGE_SELECT n, n_other
     count picked's two parts, else both are 0."""
+    kind, mesh, exact = rows[ROW_KIND], rows[ROW_MESH], rows[ROW_EXACT]
+    packed, hint = rows[ROW_PACKED], rows[ROW_HINT]
+    depths = (flags & DEPTHS) != 0
+    collect = (flags & COLLECT) != 0
+    merge = flags & 15
+    tri, pseudo, balls, node_f = _f2(F, I, 0), _f2(F, I, 1), _f2(F, I, 3), _f2(F, I, 4)
+    obbs, vertices, normals, mesh_f = _f2(F, I, 6), _f2(F, I, 7), _f2(F, I, 9), _f2(F, I, 15)
+    tri_id, node_i, faces, vadj_ptr = _i1(I, 2), _i2(I, 5), _i2(I, 8), _i1(I, 10)
+    vadj, comp, comp_rep, mesh_i = _i1(I, 11), _i1(I, 12), _i1(I, 13), _i2(I, 14)
     K = pairs.shape[0]
     out = np.full((K, NUM_EXACT_VALUES), np.nan)
     keep = np.ones(K if merge != 0 else 0, dtype=np.bool_)
@@ -323,7 +373,7 @@ def exact_pairs(pairs, R, p, kind, exact, mesh, params, max_distance, depths, co
                             + R[m, 2, i] * R[o, 2, j])
             tm[i] = (R[m, 0, i] * (p[o, 0] - p[m, 0]) + R[m, 1, i] * (p[o, 1] - p[m, 1])
                      + R[m, 2, i] * (p[o, 2] - p[m, 2]))
-        hinted = depths and hint.shape[0] > m and mesh[o] >= 0
+        hinted = depths and mesh[o] >= 0
         status, crossings = _answer_in_m(m, o, Rm, tm, kind, params, mesh, max_distance, depths,
                                          tri, pseudo, tri_id, balls, node_f, node_i, obbs,
                                          vertices, normals, mesh_i, mesh_f, res, touch, lo, hi,

@@ -10,7 +10,7 @@ import numpy as np
 import trimesh
 from scipy.spatial.transform import Rotation
 
-from scenegraph.proximity.compiled.exact_mesh_pairs import (APART, FARTHER, MERGE,
+from scenegraph.proximity.compiled.exact_mesh_pairs import (APART, DEPTHS, FARTHER, MERGE,
                                                             MERGE_IN_FRAMES, MERGE_NEGATE,
                                                             MERGE_SELECT, TOUCHING, exact_pairs)
 from scenegraph.proximity.exact_mesh import ExactShape, exact_mesh_bvh
@@ -20,7 +20,6 @@ from scenegraph.proximity.shape_data import _make_primitive
 TORUS = trimesh.creation.torus(0.2, 0.05, major_sections=24, minor_sections=12)
 NO_VALUES = np.zeros((0, 10))
 NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
-NO_HINTS = np.zeros(0, dtype=np.int64)
 
 
 def rows_and_poses():
@@ -34,7 +33,8 @@ def rows_and_poses():
                                                          height=0.2)),
               ExactShape.from_shape_data(_make_primitive("Capsule", radius=0.02, length=0.1)),
               ExactShape.from_shape_data(_make_primitive("Sphere", radius=0.01))]
-    pack = _MeshPack(len(shapes))
+    exact = np.array([True, False, False, False, False])
+    pack = _MeshPack(len(shapes), exact)
     pack.add(list(enumerate(shapes)))
     R0 = Rotation.from_euler("xyz", [0.3, -0.2, 0.5]).as_matrix()
     R = np.stack([R0, np.eye(3), Rotation.from_euler("x", 0.4).as_matrix(), np.eye(3),
@@ -44,14 +44,14 @@ def rows_and_poses():
                     [0.2, 0.0, 0.2]])
     p = p_T @ R0.T + np.array([0.1, -0.05, 0.02])
     R[1:] = R0 @ R[1:]
-    exact = np.array([True, False, False, False, False])
     return pack, exact, np.ascontiguousarray(R), np.ascontiguousarray(p)
 
 
 def call(pack, exact, R, p, pairs, max_distance, values=NO_VALUES, merge=0):
-    return exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p, pack.kind, exact,
-                       pack.mesh, pack.params, float(max_distance), True, False, values, merge,
-                       NO_PAIRS, pack.packed, NO_HINTS, *pack.arrays)[:3]
+    pack.hint[:] = -1                       # no overlap hints
+    return exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p, pack.rows,
+                       pack.params, float(max_distance), merge | DEPTHS, values, NO_PAIRS,
+                       pack.F, pack.I)[:3]
 
 
 def test_merge_writes_each_exact_answer_and_drops_what_is_no_longer_selected():
@@ -104,9 +104,8 @@ def select(pack, exact, R, p, pairs, max_distance, merge):
     values = np.full((K, 10), -7.0)
     picked = np.full((2 * K, 2), -1, dtype=np.int64)
     _, _, _, n, n_other = exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p,
-                                      pack.kind, exact, pack.mesh, pack.params,
-                                      float(max_distance), True, False, values, merge, picked,
-                                      pack.packed, NO_HINTS, *pack.arrays)
+                                      pack.rows, pack.params, float(max_distance),
+                                      merge | DEPTHS, values, picked, pack.F, pack.I)
     return picked[:max(n, 0)], values[:max(n, 0)], picked[K:K + n_other], n
 
 
@@ -133,10 +132,9 @@ def test_select_without_depths_lists_the_overlapping_pairs_for_has_collisions():
     K = len(pairs)
     values = np.zeros((K, 10))
     picked = np.full((2 * K, 2), -1, dtype=np.int64)
-    _, _, _, n, n_other = exact_pairs(pairs, R, p, pack.kind, exact, pack.mesh, pack.params,
-                                      0.0, False, False, values,
-                                      MERGE | MERGE_NEGATE | MERGE_SELECT, picked, pack.packed,
-                                      NO_HINTS, *pack.arrays)
+    _, _, _, n, n_other = exact_pairs(pairs, R, p, pack.rows, pack.params, 0.0,
+                                      MERGE | MERGE_NEGATE | MERGE_SELECT, values, picked,
+                                      pack.F, pack.I)      # no DEPTHS
     assert (n, n_other) == (1, 1)
     assert picked[0].tolist() == [0, 2]                 # the Box across the tube, no depth
     assert np.isnan(values[0]).all()
@@ -145,7 +143,7 @@ def test_select_without_depths_lists_the_overlapping_pairs_for_has_collisions():
 
 def test_select_answers_nothing_when_a_row_of_an_exact_pair_is_not_packed():
     pack, exact, R, p = rows_and_poses()
-    pack.packed[3] = False                  # as if the Capsule's row were new
+    pack.packed[3] = 0                      # as if the Capsule's row were new
     pairs = np.array([[0, 1], [0, 3]])
     rows, values, others, n = select(pack, exact, R, p, pairs, 0.1, MERGE | MERGE_SELECT)
     assert n == -1 and len(rows) == 0 and len(others) == 0
@@ -157,7 +155,7 @@ def test_overlap_hints_change_no_answer_and_follow_the_pairs_that_cross():
     they are apart. Answers with hints equal those without, to the bit,
     whether the guess holds (still crossing) or not (moved apart)."""
     pack, exact, R, p = rows_and_poses()
-    hint = np.full(5, -1, dtype=np.int64)
+    fresh, _, _, _ = rows_and_poses()       # answers without hints (call resets them)
     pairs = np.array([[0, 1], [0, 2]])
     # The Box (row 2) across the tube, then moved 0.12 m out along the
     # torus's radius (~0.013 m off the tube: apart, within 0.1 m), then back.
@@ -165,10 +163,9 @@ def test_overlap_hints_change_no_answer_and_follow_the_pairs_that_cross():
     for shift, crossing in ((0.0, True), (0.0, True), (1.0, False), (0.0, True)):
         q = p.copy()
         q[2] += shift * up
-        with_hint = exact_pairs(pairs, R, q, pack.kind, exact, pack.mesh, pack.params, 0.1,
-                                True, False, NO_VALUES, 0, NO_PAIRS, pack.packed, hint,
-                                *pack.arrays)[0]
-        plain, _, _ = call(pack, exact, R, q, pairs, 0.1)
+        with_hint = exact_pairs(pairs, R, q, pack.rows, pack.params, 0.1, DEPTHS, NO_VALUES,
+                                NO_PAIRS, pack.F, pack.I)[0]
+        plain, _, _ = call(fresh, exact, R, q, pairs, 0.1)
         np.testing.assert_array_equal(with_hint, plain)
         assert plain[1, 10] == (TOUCHING if crossing else APART)
-        assert hint.tolist() == ([2, -1, -1, -1, -1] if crossing else [-1] * 5)
+        assert pack.hint.tolist() == ([2, -1, -1, -1, -1] if crossing else [-1] * 5)
