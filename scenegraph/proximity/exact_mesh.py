@@ -47,6 +47,7 @@ __all__ = ["ExactShape", "exact_pair", "exact_collides", "exact_mesh_bvh", "box_
 
 _NO_VALUES = np.zeros((0, 10))      # exact_pairs' values when nothing is merged
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)    # its picked rows when nothing is selected
+_NO_KEEP = np.zeros(0, dtype=bool)              # its keep mask when nothing is merged
 
 # Box corners: index = 4·(x>0) + 2·(y>0) + (z>0); faces outward (ccw).
 _BOX_FACES = np.array([[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4],
@@ -114,7 +115,8 @@ class ExactShape(NamedTuple):
 def _one_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB,
               max_distance: float, depths: bool, collect: bool, name: str):
     """exact_pairs of the pair (A, B) as rows 0 and 1: (values (11,), points)."""
-    from scenegraph.proximity.compiled.exact_mesh_pairs import COLLECT, DEPTHS, exact_pairs
+    from scenegraph.proximity.compiled.exact_mesh_pairs import (COLLECT, DEPTHS,
+                                                                NUM_EXACT_VALUES, exact_pairs)
     from scenegraph.proximity.exact_mesh_queries import _MeshPack
     if shape_A.kind != "Mesh" and shape_B.kind != "Mesh":
         raise ValueError(f"{name}: neither shape is an exact mesh")
@@ -125,10 +127,11 @@ def _one_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB,
     p = np.ascontiguousarray(np.stack([np.asarray(p_WA, float).reshape(3),
                                        np.asarray(p_WB, float).reshape(3)]))
     flags = (DEPTHS if depths else 0) | (COLLECT if collect else 0)
-    vals, points, _, _, _ = exact_pairs(np.array([[0, 1]], dtype=np.int64), R, p, pack.rows,
-                                        pack.params, float(max_distance), flags, _NO_VALUES,
-                                        _NO_PAIRS, pack.F, pack.I)
-    return vals[0], points
+    vals = np.empty((1, NUM_EXACT_VALUES))
+    buf, n_points, _, _ = exact_pairs(np.array([[0, 1]], dtype=np.int64), R, p, pack.rows,
+                                      pack.params, float(max_distance), flags, _NO_VALUES,
+                                      _NO_PAIRS, vals, _NO_KEEP, pack.F, pack.I)
+    return vals[0], buf[:n_points]
 
 
 def exact_pair(shape_A: ExactShape, R_WA, p_WA, shape_B: ExactShape, R_WB, p_WB,

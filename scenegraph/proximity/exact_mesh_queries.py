@@ -32,6 +32,8 @@ EXACT_MESH_PROPERTY = ("proximity", "exact_mesh")
 # 1, VALUE_CB = 4 and VALUE_NHAT = 7 (test_exact_mesh_queries checks they agree).
 _NO_VALUES = np.zeros((0, layout.NUM_VALUES))
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
+_NO_OUT = np.zeros((0, 11))                     # exact_pairs' out / keep: not wanted
+_NO_KEEP = np.zeros(0, dtype=bool)
 #: exact_pairs' machine-code entry for ExactRows.select's argument types (the
 #: same in every scene: built at the first select, ExactRows._call).
 _SELECT_ENTRY = [None]
@@ -256,18 +258,21 @@ class ExactRows:
         FARTHER. With collect, returns (values, points): points (P,
         NUM_POINT_VALUES) every candidate of the deepest-point searches
         (pair index, depth, p_WCa, p_WCb)."""
+        from scenegraph.proximity.compiled.exact_mesh_pairs import NUM_EXACT_VALUES
         pairs = np.ascontiguousarray(pairs, dtype=np.int64)
-        vals, points, _, _, _ = self._call(R, p, pairs, max_distance, depths, collect,
-                                           _NO_VALUES, 0)
+        vals = np.empty((len(pairs), NUM_EXACT_VALUES))
+        points, _, _ = self._call(R, p, pairs, max_distance, depths, collect, _NO_VALUES, 0,
+                                  out=vals)
         return (vals, points) if collect else vals
 
     def _call(self, R, p, pairs, max_distance, depths, collect, values, merge,
-              picked=_NO_PAIRS):
+              picked=_NO_PAIRS, out=_NO_OUT, keep=_NO_KEEP):
         """exact_pairs on the row pairs (K, 2) int64, the rows they hold with
-        an exact mesh packed first (see exact_pairs for values, merge and
-        picked): (out, points, keep, n, n_other). With MERGE_SELECT, the
-        kernel itself finds whether a row needs packing (then packs and calls
-        again), so the query's path runs no numpy on the pairs."""
+        an exact mesh packed first (see exact_pairs for values, merge,
+        picked, out and keep): (points, n, n_other), points the collected
+        candidates. With MERGE_SELECT, the kernel itself finds whether a row
+        needs packing (then packs and calls again), so the query's path runs
+        no numpy on the pairs."""
         from scenegraph.proximity.compiled.exact_mesh_pairs import (COLLECT, DEPTHS,
                                                                     MERGE_SELECT, exact_pairs)
         pack = self._pack
@@ -278,7 +283,7 @@ class ExactRows:
         args = (pairs, np.ascontiguousarray(R, dtype=float), np.ascontiguousarray(p, dtype=float),
                 pack.rows, pack.params, float(max_distance),
                 merge | (DEPTHS if depths else 0) | (COLLECT if collect else 0), values, picked,
-                pack.F, pack.I)
+                out, keep, pack.F, pack.I)
         if merge & MERGE_SELECT:
             # The queries' path: every argument has fixed types here (int64
             # and float64 C arrays made by compiled code, _MeshPack, select
@@ -292,10 +297,12 @@ class ExactRows:
             found = entry(*args)
         else:
             found = exact_pairs(*args)
-        if found[3] < 0:            # MERGE_SELECT met an unpacked row
+        buf, n_points, n, n_other = found
+        if n < 0:                   # MERGE_SELECT met an unpacked row
             self._pack_rows(pairs)
-            return self._call(R, p, pairs, max_distance, depths, collect, values, merge, picked)
-        return found
+            return self._call(R, p, pairs, max_distance, depths, collect, values, merge, picked,
+                              out, keep)
+        return buf[:n_points], n, n_other
 
     def _pack_rows(self, pairs) -> None:
         """Packs the rows of the pairs (K, 2) that hold an exact mesh (their
@@ -326,8 +333,9 @@ class ExactRows:
                  | (MERGE_IN_FRAMES if flags & layout.FLAG_IN_FRAMES else 0))
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         values = np.array(values, dtype=float, order="C", copy=True)
-        keep = self._call(R, p, rows, 0.0 if negate else max_distance, True, False, values,
-                          merge)[2]
+        keep = np.empty(len(rows), dtype=bool)
+        self._call(R, p, rows, 0.0 if negate else max_distance, True, False, values, merge,
+                   keep=keep)
         if keep.all():
             return rows, values
         return np.ascontiguousarray(rows[keep]), np.ascontiguousarray(values[keep])
@@ -357,8 +365,8 @@ class ExactRows:
         # picked[K:K + n_other] the others, for the hull query.
         values = np.empty((K, layout.NUM_VALUES))
         picked = np.empty((2 * K, 2), dtype=np.int64)
-        _, _, _, n, n_other = self._call(R, p, found, 0.0 if negate else max_distance, True,
-                                         False, values, merge, picked)
+        _, n, n_other = self._call(R, p, found, 0.0 if negate else max_distance, True, False,
+                                   values, merge, picked)
         rows, values = picked[:n], values[:n]
         if not n_other:
             return [rows, values, False]
@@ -455,8 +463,8 @@ class ExactRows:
         # exact mesh that overlap or touch, picked[K:K + n_other] the others.
         values = np.empty((K, layout.NUM_VALUES))
         picked = np.empty((2 * K, 2), dtype=np.int64)
-        _, _, _, n, n_other = self._call(R, p, found, 0.0, False, False, values,
-                                         MERGE | MERGE_NEGATE | MERGE_SELECT, picked)
+        _, n, n_other = self._call(R, p, found, 0.0, False, False, values,
+                                   MERGE | MERGE_NEGATE | MERGE_SELECT, picked)
         if n_other:             # the hull query only for the pairs without an exact mesh
             hits, _, _ = scene.query(R, p, layout.QUERY_SELECT_ROWS, 0.0, 0.0,
                                      picked[K:K + n_other])

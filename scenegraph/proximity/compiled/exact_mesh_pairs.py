@@ -284,11 +284,12 @@ def _i1(I, k):
 
 
 @njit(specialize_literals=False)
-def exact_pairs(pairs, R, p, rows, params, max_distance, flags, values, picked, F, I):
+def exact_pairs(pairs, R, p, rows, params, max_distance, flags, values, picked, out, keep, F,
+                I):
     """The pairs (K, 2) of rows (each with at least one exact mesh) at
-    poses R (n, 3, 3), p (n, 3) in W: ((K, NUM_EXACT_VALUES), (P,
-    NUM_POINT_VALUES), keep, n, n_other) (module docstring: rows, params,
-    F, I). max_distance [m]: pairs known to be farther are FARTHER (their
+    poses R (n, 3, 3), p (n, 3) in W, into out (K, NUM_EXACT_VALUES) and
+    keep (K,) bool (below; either empty: not wanted) (module docstring:
+    rows, params, F, I). max_distance [m]: pairs known to be farther are FARTHER (their
     search stops at that bound; inf measures every pair). flags: DEPTHS,
     COLLECT and the merge flags below. DEPTHS: overlapping pairs get their
     deepest point (TOUCHING), else they stay OVERLAP. COLLECT: list every
@@ -320,8 +321,10 @@ def exact_pairs(pairs, R, p, rows, params, max_distance, flags, values, picked, 
     guess_overlap; without DEPTHS hints are neither read nor written). It
     only changes the time, never an answer.
 
-    Returns (out, points, keep, n, n_other): with MERGE_SELECT n, n_other
-    count picked's two parts, else both are 0."""
+    Returns (points, n_points, n, n_other): points[:n_points] the collected
+    candidates (rows of NUM_POINT_VALUES); with MERGE_SELECT n, n_other
+    count picked's two parts, else both are 0. Results come back in the
+    caller's arrays, so a query's call boxes one array."""
     kind, mesh, exact = rows[ROW_KIND], rows[ROW_MESH], rows[ROW_EXACT]
     packed, hint = rows[ROW_PACKED], rows[ROW_HINT]
     depths = (flags & DEPTHS) != 0
@@ -332,26 +335,38 @@ def exact_pairs(pairs, R, p, rows, params, max_distance, flags, values, picked, 
     tri_id, node_i, faces, vadj_ptr = _i1(I, 2), _i2(I, 5), _i2(I, 8), _i1(I, 10)
     vadj, comp, comp_rep, mesh_i = _i1(I, 11), _i1(I, 12), _i1(I, 13), _i2(I, 14)
     K = pairs.shape[0]
-    out = np.full((K, NUM_EXACT_VALUES), np.nan)
-    keep = np.ones(K if merge != 0 else 0, dtype=np.bool_)
+    select = (merge & MERGE_SELECT) != 0
+    if (out.shape[0] != 0 and out.shape[0] != K) or (keep.shape[0] != 0
+                                                      and keep.shape[0] != K):
+        raise ValueError("exact_pairs: out and keep need K rows or none")
+    if (merge != 0 and values.shape[0] < K) or (select and picked.shape[0] < 2 * K):
+        raise ValueError("exact_pairs: values need K rows (merge), picked 2K (select)")
+    want_out = out.shape[0] > 0
+    want_keep = keep.shape[0] > 0
+    for q in range(out.shape[0]):
+        for j in range(NUM_EXACT_VALUES):
+            out[q, j] = np.nan
+    for q in range(keep.shape[0]):
+        keep[q] = True
     negate = (merge & MERGE_NEGATE) != 0
     in_frames = (merge & MERGE_IN_FRAMES) != 0
-    select = (merge & MERGE_SELECT) != 0
     n_kept = 0
     n_other = 0
     if select:
         for q in range(K):
             a, b = pairs[q, 0], pairs[q, 1]
             if (exact[a] or exact[b]) and not (packed[a] and packed[b]):
-                return out, np.empty((0, NUM_POINT_VALUES)), keep, -1, 0
-    res = np.empty(10)
-    touch = np.zeros(6)
-    lo = np.empty(3)
-    hi = np.empty(3)
-    Rm = np.empty((3, 3))
-    tm = np.empty(3)
-    cand_k = np.empty(_SCRATCH, dtype=np.int64)     # mesh_kernels' scratch, the
-    cand_d2 = np.empty(_SCRATCH)                    # nearest-triangle stacks included
+                return np.empty((0, NUM_POINT_VALUES)), 0, -1, 0
+    # One float scratch, in views (one allocation, not eight): the answer
+    # res, touch, a curved primitive's box lo/hi, the pair's pose in M
+    # (Rm, tm), its out row ov, and mesh_kernels' scratch cand_d2 (with
+    # cand_k: the nearest-triangle candidates and stacks).
+    sf = np.empty(45 + _SCRATCH)
+    res, touch, lo, hi = sf[0:10], sf[10:16], sf[16:19], sf[19:22]
+    Rm, tm, ov, cand_d2 = sf[22:31].reshape((3, 3)), sf[31:34], sf[34:45], sf[45:]
+    for j in range(6):
+        touch[j] = 0.0
+    cand_k = np.empty(_SCRATCH, dtype=np.int64)
     buf = np.empty((16 if collect else 0, NUM_POINT_VALUES))
     nbuf = 0
     for q in range(K):
@@ -398,9 +413,14 @@ def exact_pairs(pairs, R, p, rows, params, max_distance, flags, values, picked, 
                                          mesh_i, mesh_f, res, collect, q, buf, nbuf, cand_k,
                                          cand_d2)
             status = TOUCHING
-        out[q, 10] = status
+        for j in range(10):
+            ov[j] = np.nan
+        ov[10] = status
         if status == FARTHER or status == OVERLAP:
-            if merge != 0:
+            if want_out:
+                for j in range(NUM_EXACT_VALUES):
+                    out[q, j] = ov[j]
+            if want_keep:
                 keep[q] = False
             if select and status == OVERLAP:    # no depth asked: selected, NaN values
                 for j in range(10):
@@ -409,32 +429,36 @@ def exact_pairs(pairs, R, p, rows, params, max_distance, flags, values, picked, 
                 picked[n_kept, 1] = b
                 n_kept += 1
             continue
-        out[q, 0] = res[0]
+        ov[0] = res[0]
         for i in range(3):
             cm = R[m, i, 0] * res[1] + R[m, i, 1] * res[2] + R[m, i, 2] * res[3] + p[m, i]
             co = R[m, i, 0] * res[4] + R[m, i, 1] * res[5] + R[m, i, 2] * res[6] + p[m, i]
             n = R[m, i, 0] * res[7] + R[m, i, 1] * res[8] + R[m, i, 2] * res[9]
             if m == a:
-                out[q, 1 + i], out[q, 4 + i], out[q, 7 + i] = cm, co, n
+                ov[1 + i], ov[4 + i], ov[7 + i] = cm, co, n
             else:
-                out[q, 1 + i], out[q, 4 + i], out[q, 7 + i] = co, cm, -n
+                ov[1 + i], ov[4 + i], ov[7 + i] = co, cm, -n
+        if want_out:
+            for j in range(NUM_EXACT_VALUES):
+                out[q, j] = ov[j]
         if merge != 0:              # into the pair query's values (docstring)
-            if (status != TOUCHING) if negate else out[q, 0] > max_distance:
-                keep[q] = False
+            if (status != TOUCHING) if negate else ov[0] > max_distance:
+                if want_keep:
+                    keep[q] = False
             else:
-                values[q, 0] = (-out[q, 0] + 0.0) if negate else out[q, 0]
+                values[q, 0] = (-ov[0] + 0.0) if negate else ov[0]
                 for i in range(3):
                     if in_frames:
-                        values[q, 1 + i] = (R[a, 0, i] * (out[q, 1] - p[a, 0])
-                                            + R[a, 1, i] * (out[q, 2] - p[a, 1])
-                                            + R[a, 2, i] * (out[q, 3] - p[a, 2]))
-                        values[q, 4 + i] = (R[b, 0, i] * (out[q, 4] - p[b, 0])
-                                            + R[b, 1, i] * (out[q, 5] - p[b, 1])
-                                            + R[b, 2, i] * (out[q, 6] - p[b, 2]))
+                        values[q, 1 + i] = (R[a, 0, i] * (ov[1] - p[a, 0])
+                                            + R[a, 1, i] * (ov[2] - p[a, 1])
+                                            + R[a, 2, i] * (ov[3] - p[a, 2]))
+                        values[q, 4 + i] = (R[b, 0, i] * (ov[4] - p[b, 0])
+                                            + R[b, 1, i] * (ov[5] - p[b, 1])
+                                            + R[b, 2, i] * (ov[6] - p[b, 2]))
                     else:
-                        values[q, 1 + i] = out[q, 1 + i]
-                        values[q, 4 + i] = out[q, 4 + i]
-                    values[q, 7 + i] = out[q, 7 + i]
+                        values[q, 1 + i] = ov[1 + i]
+                        values[q, 4 + i] = ov[4 + i]
+                    values[q, 7 + i] = ov[7 + i]
                 if select:          # compacted: row n_kept ≤ q holds no kept pair
                     for j in range(10):
                         values[n_kept, j] = values[q, j]
@@ -451,5 +475,5 @@ def exact_pairs(pairs, R, p, rows, params, max_distance, flags, values, picked, 
                     buf[r, 2 + i], buf[r, 5 + i] = cm, co
                 else:
                     buf[r, 2 + i], buf[r, 5 + i] = co, cm
-    return out, buf[:nbuf].copy(), keep, n_kept, n_other
+    return buf, nbuf, n_kept, n_other
 

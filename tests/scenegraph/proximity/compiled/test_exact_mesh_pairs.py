@@ -20,6 +20,8 @@ from scenegraph.proximity.shape_data import _make_primitive
 TORUS = trimesh.creation.torus(0.2, 0.05, major_sections=24, minor_sections=12)
 NO_VALUES = np.zeros((0, 10))
 NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
+NO_OUT = np.zeros((0, 11))
+NO_KEEP = np.zeros(0, dtype=bool)
 
 
 def rows_and_poses():
@@ -48,10 +50,15 @@ def rows_and_poses():
 
 
 def call(pack, exact, R, p, pairs, max_distance, values=NO_VALUES, merge=0):
+    """(out, points, keep) of exact_pairs (keep empty without merge)."""
     pack.hint[:] = -1                       # no overlap hints
-    return exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p, pack.rows,
-                       pack.params, float(max_distance), merge | DEPTHS, values, NO_PAIRS,
-                       pack.F, pack.I)[:3]
+    out = np.empty((len(pairs), 11))
+    keep = np.empty(len(pairs) if merge else 0, dtype=bool)
+    buf, n_points, _, _ = exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p,
+                                      pack.rows, pack.params, float(max_distance),
+                                      merge | DEPTHS, values, NO_PAIRS, out, keep, pack.F,
+                                      pack.I)
+    return out, buf[:n_points], keep
 
 
 def test_merge_writes_each_exact_answer_and_drops_what_is_no_longer_selected():
@@ -103,9 +110,9 @@ def select(pack, exact, R, p, pairs, max_distance, merge):
     K = len(pairs)
     values = np.full((K, 10), -7.0)
     picked = np.full((2 * K, 2), -1, dtype=np.int64)
-    _, _, _, n, n_other = exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p,
-                                      pack.rows, pack.params, float(max_distance),
-                                      merge | DEPTHS, values, picked, pack.F, pack.I)
+    _, _, n, n_other = exact_pairs(np.ascontiguousarray(pairs, dtype=np.int64), R, p,
+                                   pack.rows, pack.params, float(max_distance), merge | DEPTHS,
+                                   values, picked, NO_OUT, NO_KEEP, pack.F, pack.I)
     return picked[:max(n, 0)], values[:max(n, 0)], picked[K:K + n_other], n
 
 
@@ -132,9 +139,9 @@ def test_select_without_depths_lists_the_overlapping_pairs_for_has_collisions():
     K = len(pairs)
     values = np.zeros((K, 10))
     picked = np.full((2 * K, 2), -1, dtype=np.int64)
-    _, _, _, n, n_other = exact_pairs(pairs, R, p, pack.rows, pack.params, 0.0,
-                                      MERGE | MERGE_NEGATE | MERGE_SELECT, values, picked,
-                                      pack.F, pack.I)      # no DEPTHS
+    _, _, n, n_other = exact_pairs(pairs, R, p, pack.rows, pack.params, 0.0,
+                                   MERGE | MERGE_NEGATE | MERGE_SELECT, values, picked, NO_OUT,
+                                   NO_KEEP, pack.F, pack.I)      # no DEPTHS
     assert (n, n_other) == (1, 1)
     assert picked[0].tolist() == [0, 2]                 # the Box across the tube, no depth
     assert np.isnan(values[0]).all()
@@ -163,8 +170,9 @@ def test_overlap_hints_change_no_answer_and_follow_the_pairs_that_cross():
     for shift, crossing in ((0.0, True), (0.0, True), (1.0, False), (0.0, True)):
         q = p.copy()
         q[2] += shift * up
-        with_hint = exact_pairs(pairs, R, q, pack.rows, pack.params, 0.1, DEPTHS, NO_VALUES,
-                                NO_PAIRS, pack.F, pack.I)[0]
+        with_hint = np.empty((2, 11))
+        exact_pairs(pairs, R, q, pack.rows, pack.params, 0.1, DEPTHS, NO_VALUES, NO_PAIRS,
+                    with_hint, NO_KEEP, pack.F, pack.I)
         plain, _, _ = call(fresh, exact, R, q, pairs, 0.1)
         np.testing.assert_array_equal(with_hint, plain)
         assert plain[1, 10] == (TOUCHING if crossing else APART)
