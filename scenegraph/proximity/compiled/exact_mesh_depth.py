@@ -172,7 +172,7 @@ def _vertices_inside(a, b, ids, R, t, inverse, is_box, box, tri, pseudo, node_f,
     seen = np.zeros(nv, dtype=np.bool_)
     queue = np.empty(nv, dtype=np.int64)
     qt = 0
-    rows = np.empty((16, 8))
+    rows = np.empty((64, 8))
     n = 0
     c0, c1 = mesh_i[a, 7], mesh_i[a, 8]
     touched = np.zeros(c1 - c0, dtype=np.bool_)
@@ -288,15 +288,20 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, slots, tri, pseudo, tri_id, no
     cm_ids = _distinct(cm_ids)
     co_ids = _distinct(co_ids)
     k0 = cm_ids[0] if K > 0 else 0
-    best = np.zeros(10)
+    # Small scratch in views of one allocation.
+    sf = np.empty(53)
+    best, c, X, N, g = sf[0:10], sf[10:16], sf[16:19], sf[19:22], sf[22:25]
+    row, seg6, P, Q = sf[25:35], sf[35:41], sf[41:44], sf[44:47]
+    for j in range(10):
+        best[j] = 0.0
     best[0] = -1.0
-    c = np.empty(6)
-    X = np.empty(3)
-    N = np.empty(3)
-    g = np.empty(3)
-    # Each vertex's signed distance to the other solid, once (NaN: not yet).
-    sd_o = np.full(w1 - w0, np.nan)
-    sd_m = np.full(v1 - v0, np.nan)
+    # Each vertex's signed distance to the other solid, once: written by
+    # _vertices_inside for every vertex it measures — every vertex of the
+    # crossing triangles among them, so every end of the edges below (the
+    # only entries read: by _reaches and _deepest_inside). Not initialised
+    # (no 2 × V writes per call).
+    sd_o = np.empty(w1 - w0)
+    sd_m = np.empty(v1 - v0)
     # Vertices of O inside M, then of M inside O (by O's mesh), each in
     # ascending order.
     inside = _vertices_inside(so, s, co_ids, R, t, False, False, box, tri, pseudo, node_f,
@@ -327,11 +332,7 @@ def mesh_mesh_depth(s, so, R, t, box, is_box, xm, slots, tri, pseudo, tri_id, no
         if collect:
             buf, nbuf = _push(buf, nbuf, q, -d, c)
     above = 0.0 if collect else max(best[0], 0.0)
-    row = np.empty(10)
-    seg6 = np.empty(6)
     found = np.empty((16, 10))
-    P = np.empty(3)
-    Q = np.empty(3)
     # Edges of M's crossing triangles, against O (in O's frame).
     edges = _unique_edges(faces, t0, cm_ids, cm_ids.shape[0])
     for e in range(edges.shape[0]):
@@ -430,7 +431,8 @@ def _to_m(R, t, N, g, c):
 def _reaches(P, Q, sd, i, j, s, above, tri, pseudo, node_f, node_i, tri_id, mesh_i, mesh_f,
              cand_k, cand_d2):
     """Whether segment PQ (vertices i, j, whose signed distances to mesh s
-    sd caches: NaN until computed) can reach deeper than `above` into mesh s
+    sd caches: NaN until computed; mesh_mesh_depth's have them all) can
+    reach deeper than `above` into mesh s
     (a signed distance is 1-Lipschitz: along PQ the depth is at most
     (|PQ| − φ(P) − φ(Q))/2)."""
     if not sd[i] == sd[i]:
