@@ -95,12 +95,8 @@ class _MeshPack:
     (exact_pairs' inputs); arrays: the sixteen arrays, views of F and I."""
 
     def __init__(self, n: int, exact=None):
-        from scenegraph.proximity.compiled.exact_mesh_pairs import (ROW_EXACT, ROW_FIELDS,
-                                                                    ROW_HINT, ROW_KIND,
-                                                                    ROW_MESH, ROW_PACKED)
+        from scenegraph.proximity.compiled.exact_mesh_pairs import ROW_EXACT, ROW_FIELDS
         self.rows = np.zeros((ROW_FIELDS, n), dtype=np.int64)
-        self.kind, self.mesh = self.rows[ROW_KIND], self.rows[ROW_MESH]
-        self.packed, self.hint = self.rows[ROW_PACKED], self.rows[ROW_HINT]
         self.kind[:] = -1
         self.mesh[:] = -1
         self.hint[:] = -1
@@ -111,6 +107,24 @@ class _MeshPack:
         self._slot_of: dict = {}
         self.arrays = None
         self.F = self.I = None
+
+    # Views of the rows table, made at each read (a copy or pickle of the
+    # pack keeps one table, never views detached from it).
+    @property
+    def kind(self) -> np.ndarray:
+        return self.rows[0]
+
+    @property
+    def mesh(self) -> np.ndarray:
+        return self.rows[1]
+
+    @property
+    def packed(self) -> np.ndarray:
+        return self.rows[3]
+
+    @property
+    def hint(self) -> np.ndarray:
+        return self.rows[4]
 
     def add(self, rows_shapes) -> None:
         """Packs rows given as (row, ExactShape) and rebuilds the arrays."""

@@ -309,3 +309,23 @@ def test_exact_pairs_skip_the_hull_query_and_keep_its_selection_and_order(what):
     np.testing.assert_array_equal(got, values[:, 0])
     # Both kinds of pairs are there: torus pairs and ordinary ones.
     assert {scene.torus} < {r.id_A for r in results} and len(results) >= 4
+
+
+def test_the_mesh_packs_row_fields_are_its_tables_rows_also_in_a_copy():
+    """_MeshPack.kind, mesh, packed and hint are rows ROW_KIND, ROW_MESH,
+    ROW_PACKED and ROW_HINT of the table exact_pairs reads; a deep copy (or a
+    pickle) keeps them so: packing a row in the copy reaches its table."""
+    import copy
+    import pickle
+
+    from scenegraph.proximity.compiled.exact_mesh_pairs import (ROW_EXACT, ROW_HINT, ROW_KIND,
+                                                                ROW_MESH, ROW_PACKED)
+    from scenegraph.proximity.exact_mesh_queries import _MeshPack
+    pack = _MeshPack(2, np.array([True, False]))
+    for other in (copy.deepcopy(pack), pickle.loads(pickle.dumps(pack))):
+        other.add([(0, ExactShape.from_mesh(exact_mesh_bvh(TORUS.vertices, TORUS.faces, "t")))])
+        assert other.rows[:, 0].tolist() == [other.kind[0], other.mesh[0], 1, 1, -1]
+        assert (other.rows[ROW_KIND, 0], other.rows[ROW_MESH, 0]) != (-1, -1)
+        assert other.rows[ROW_PACKED].tolist() == [1, 0] and other.rows[ROW_EXACT, 1] == 0
+        assert other.rows[ROW_HINT].tolist() == other.hint.tolist() == [-1, -1]
+    assert pack.packed.tolist() == [0, 0]           # the original is untouched
