@@ -34,6 +34,10 @@ _NO_VALUES = np.zeros((0, layout.NUM_VALUES))
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
 _NO_OUT = np.zeros((0, 11))                     # exact_pairs' out / keep: not wanted
 _NO_KEEP = np.zeros(0, dtype=bool)
+# exact_mesh_pairs' ROW_KIND, ROW_MESH, ROW_PACKED, ROW_HINT: the rows of its
+# row table that _MeshPack views (written out: importing the kernels' module
+# costs ~80 ms, paid only once an exact mesh is packed; a test ties them).
+_ROW_KIND, _ROW_MESH, _ROW_PACKED, _ROW_HINT = 0, 1, 3, 4
 #: exact_pairs' machine-code entry for ExactRows.select's argument types (the
 #: same in every scene: built at the first select, ExactRows._call).
 _SELECT_ENTRY = [None]
@@ -112,19 +116,19 @@ class _MeshPack:
     # pack keeps one table, never views detached from it).
     @property
     def kind(self) -> np.ndarray:
-        return self.rows[0]
+        return self.rows[_ROW_KIND]
 
     @property
     def mesh(self) -> np.ndarray:
-        return self.rows[1]
+        return self.rows[_ROW_MESH]
 
     @property
     def packed(self) -> np.ndarray:
-        return self.rows[3]
+        return self.rows[_ROW_PACKED]
 
     @property
     def hint(self) -> np.ndarray:
-        return self.rows[4]
+        return self.rows[_ROW_HINT]
 
     def add(self, rows_shapes) -> None:
         """Packs rows given as (row, ExactShape) and rebuilds the arrays."""

@@ -320,7 +320,11 @@ def test_the_mesh_packs_row_fields_are_its_tables_rows_also_in_a_copy():
 
     from scenegraph.proximity.compiled.exact_mesh_pairs import (ROW_EXACT, ROW_HINT, ROW_KIND,
                                                                 ROW_MESH, ROW_PACKED)
+    from scenegraph.proximity import exact_mesh_queries
     from scenegraph.proximity.exact_mesh_queries import _MeshPack
+    assert (exact_mesh_queries._ROW_KIND, exact_mesh_queries._ROW_MESH,
+            exact_mesh_queries._ROW_PACKED, exact_mesh_queries._ROW_HINT) == (
+        ROW_KIND, ROW_MESH, ROW_PACKED, ROW_HINT)
     pack = _MeshPack(2, np.array([True, False]))
     for other in (copy.deepcopy(pack), pickle.loads(pickle.dumps(pack))):
         other.add([(0, ExactShape.from_mesh(exact_mesh_bvh(TORUS.vertices, TORUS.faces, "t")))])
