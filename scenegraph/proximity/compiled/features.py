@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from scenegraph._jit import njit
 from scenegraph.proximity.compiled.layout import (REF_EDGES, REF_FACET_NORMALS, REF_FACET_OFFSETS,
@@ -135,14 +134,14 @@ def select_feature(body, hull, ux, uy, uz, tau, size, wx, wy, wz, mode):
         cx = 0.0 if free_x else a * sx
         cy = 0.0 if free_y else b * sy
         cz = 0.0 if free_z else c * sz
-        e = np.zeros(6)
-        j = 0
-        for axis in range(3):
-            free = free_x if axis == 0 else (free_y if axis == 1 else free_z)
-            if free:
-                e[3 * j + axis] = 1.0
-                j += 1
-        return (False, k, cx, cy, cz, e[0], e[1], e[2], e[3], e[4], e[5], -1, -1)
+        # The free axes in x, y, z order: the first is E1, the second E2
+        # (zeros past k), written out (no array allocated per call).
+        e1x = 1.0 if free_x else 0.0
+        e1y = 1.0 if free_y and not free_x else 0.0
+        e1z = 1.0 if free_z and not (free_x or free_y) else 0.0
+        e2y = 1.0 if free_y and free_x else 0.0
+        e2z = 1.0 if free_z and (free_x or free_y) and k == 2 else 0.0
+        return (False, k, cx, cy, cz, e1x, e1y, e1z, 0.0, e2y, e2z, -1, -1)
     if kind == CAPSULE:
         if abs(vz) <= tau or abs(vz) * b <= ext:
             if not (at_point and abs(wz) >= b - edge):

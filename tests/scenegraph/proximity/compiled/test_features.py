@@ -130,3 +130,28 @@ def test_witness_inside_its_feature_agrees_with_the_scan_of_every_facet():
                 assert inside_feature(H.body, H.hull, feature, *map(float, x), tol) == want
                 seen[want] += 1
         assert seen[True] and seen[False]
+
+
+def test_box_feature_frees_the_axes_the_direction_is_perpendicular_to_in_xyz_order():
+    # A Box (half sizes 0.3, 0.2, 0.1) at the origin: a coordinate is free
+    # when the direction's component along it is within tau; E1 is the first
+    # free axis, E2 the second (zero when only one is), the centre the
+    # locked coordinates' corner on the direction's side. All three free
+    # (u = 0) leaves x locked (on its + side).
+    from scenegraph.proximity.compiled.packed_shapes import BOX
+    box = (BOX, 0, 0, 0, 0, False, 0.3, 0.2, 0.1, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0,
+           0.0, 0.0, 0.0)
+    no_hull = (0, 0, 0, 0, 0, 0)
+    cases = {  # u: (k, centre, E1, E2)
+        (1.0, -2.0, 3.0): (0, (0.3, -0.2, 0.1), (0, 0, 0), (0, 0, 0)),
+        (0.0, -2.0, 3.0): (1, (0.0, -0.2, 0.1), (1, 0, 0), (0, 0, 0)),
+        (1.0, 0.0, -3.0): (1, (0.3, 0.0, -0.1), (0, 1, 0), (0, 0, 0)),
+        (-1.0, 2.0, 0.0): (1, (-0.3, 0.2, 0.0), (0, 0, 1), (0, 0, 0)),
+        (0.0, 0.0, -1.0): (2, (0.0, 0.0, -0.1), (1, 0, 0), (0, 1, 0)),
+        (0.0, 1.0, 0.0): (2, (0.0, 0.2, 0.0), (1, 0, 0), (0, 0, 1)),
+        (1.0, 0.0, 0.0): (2, (0.3, 0.0, 0.0), (0, 1, 0), (0, 0, 1)),
+        (0.0, 0.0, 0.0): (2, (0.3, 0.0, 0.0), (0, 1, 0), (0, 0, 1)),
+    }
+    for u, (k, c, e1, e2) in cases.items():
+        f = select_feature(box, no_hull, *u, _TAU, 0.75, 0.0, 0.0, 0.0, AT_ANGLE)
+        assert f == (False, k, *c, *map(float, e1), *map(float, e2), -1, -1), u
