@@ -567,7 +567,8 @@ def _inner_radius(body):
 
 
 @njit(specialize_literals=False)
-def _best_axis_bound(A, B, own_axes_only, below=-math.inf):
+def _best_axis_bound(A, B, own_axes_only, below=-math.inf, ax=math.nan, ay=math.nan,
+                     az=math.nan, bx=math.nan, by=math.nan, bz=math.nan, slack=0.0):
     """(f, u): the best lower bound f(u) of the signed distance over the
     bodies' axes (±x, ±y, ±z of A and of B) and ±(z_A × z_B), the
     directions symmetric arrangements (coincident boxes, concentric or
@@ -580,9 +581,17 @@ def _best_axis_bound(A, B, own_axes_only, below=-math.inf):
     (f(u) ≤ u·(p_A − p_B) − r_A − r_B for balls of radii r about the
     frame origins p inside the bodies: each support value is at least its
     ball's); f is then only the best of the others, and (−∞, z) if none
-    is left. A caller asking whether some axis beats a value passes it."""
+    is left. A caller asking whether some axis beats a value passes it.
+
+    a, b: points of A and of B (a certified answer's witnesses, in or on the
+    bodies to within slack [m]; NaN: none), which bound the support values
+    too: h_A(−u) ≥ −u·a and h_B(u) ≥ u·b, so f(u) ≤ min(u·a, u·p_A − r_A) +
+    min(−u·b, −u·p_B − r_B), and a direction whose bound is below `below`
+    by more than slack is skipped as well (after a penetration, most of the
+    axes that face away from the contact: a Convex has no inner ball)."""
     best_f, dx, dy, dz = -math.inf, 0.0, 0.0, 1.0
-    r_AB = _inner_radius(A) + _inner_radius(B)
+    r_A, r_B = _inner_radius(A), _inner_radius(B)
+    r_AB = r_A + r_B
     pdx, pdy, pdz = A[18] - B[18], A[19] - B[19], A[20] - B[20]
     zAx, zAy, zAz = _axis(A, 2)
     zBx, zBy, zBz = _axis(B, 2)
@@ -607,6 +616,17 @@ def _best_axis_bound(A, B, own_axes_only, below=-math.inf):
             continue
         ux, uy, uz = sign * ax_x, sign * ax_y, sign * ax_z
         if ux * pdx + uy * pdy + uz * pdz - r_AB < below:
+            continue
+        # The points' bounds (NaN points: the comparisons keep the balls').
+        top_A = ux * A[18] + uy * A[19] + uz * A[20] - r_A
+        at_a = ux * ax + uy * ay + uz * az
+        if at_a < top_A:
+            top_A = at_a
+        top_B = -(ux * B[18] + uy * B[19] + uz * B[20]) - r_B
+        at_b = -(ux * bx + uy * by + uz * bz)
+        if at_b < top_B:
+            top_B = at_b
+        if top_A + top_B + slack < below:
             continue
         f = _lower_bound(A, B, ux, uy, uz)
         if f > best_f:
@@ -720,9 +740,11 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         # cap or its side) are told apart by EPA's tolerance only, which can
         # then depend on the registration order. Any axis bounding the
         # signed distance better proves another basin deeper-reaching: refine
-        # from it and keep the better certified answer. (Axes whose inner-ball
-        # bound is below φ cannot be better and are not evaluated.)
-        best_f, dx, dy, dz = _best_axis_bound(A, B, True, phi)
+        # from it and keep the better certified answer. (Axes whose bound by
+        # the inner balls or the certified witnesses, in their bodies to
+        # 1e-12·size, is below φ cannot be better and are not evaluated.)
+        best_f, dx, dy, dz = _best_axis_bound(A, B, True, phi, ax, ay, az, bx, by, bz,
+                                              1e-9 * scale)
         if best_f > phi + 1e-12 * scale:
             sx, sy, sz = support_W(A, -dx, -dy, -dz)
             tx, ty, tz = support_W(B, dx, dy, dz)

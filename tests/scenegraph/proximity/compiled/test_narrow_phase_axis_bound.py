@@ -82,3 +82,50 @@ def test_skipping_keeps_the_axis_that_beats_a_value(seed):
                     assert skipped == full
                     checked += 1
     assert checked == 2 * 16
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_skipping_by_points_of_the_bodies_keeps_the_axis_that_beats_a_value(seed):
+    # Points a on A and b on B (support points along random directions)
+    # bound f too: f(u) ≤ u·a − u·b. Skipping by them never changes whether,
+    # nor which, axis beats a value; it skips some axes (fewer evaluations).
+    from scenegraph.proximity.compiled.supports import support_W
+    rng = np.random.default_rng(10 + seed)
+    bodies = _bodies(rng)
+    checked = 0
+    for A in bodies:
+        for B in bodies:
+            full = _best_axis_bound(A, B, True)
+            a = support_W(A, *_unit_normal(rng))
+            b = support_W(B, *_unit_normal(rng))
+            for value in (full[0] - 1e-3, full[0] - 1e-9, full[0] + 1e-9):
+                skipped = _best_axis_bound(A, B, True, value, *a, *b, 1e-12)
+                assert (skipped[0] > value) == (full[0] > value)
+                if full[0] > value:
+                    assert skipped == full
+                    checked += 1
+    assert checked == 2 * 16
+
+
+def test_points_of_the_bodies_bound_every_axis():
+    # A Box (half sizes 0.2, 0.05, 0.1) at the origin and an Ellipsoid
+    # (0.12, 0.07, 0.04) at x = 0.25 overlap by 0.07 along x: the best axis
+    # is −x (nhat_BA), f(−x) = −0.07. The points a = (0.2, 0, 0) on A's
+    # face x = 0.2 and b = (0.13, 0, 0) on B bound f(−x) by −0.2 + 0.13 =
+    # −0.07, where the inner balls bound it by 0.25 − 0.05 − 0.04 = 0.16:
+    # asked for an axis beating −0.07 + 1e-6, the balls evaluate −x (and
+    # find it does not beat it), the points skip every axis.
+    I = np.eye(3)
+    A = _body(BOX, 0.2, 0.05, 0.1, I, (0.0, 0.0, 0.0))
+    B = _body(ELLIPSOID, 0.12, 0.07, 0.04, I, (0.25, 0.0, 0.0))
+    points = (0.2, 0.0, 0.0, 0.13, 0.0, 0.0)
+    best = _best_axis_bound(A, B, True, -0.07 - 1e-6, *points, 1e-9)
+    assert best[0] == pytest.approx(-0.07, abs=1e-15) and best[1:] == (-1.0, 0.0, 0.0)
+    balls_only = _best_axis_bound(A, B, True, -0.07 + 1e-6)
+    assert balls_only[0] == pytest.approx(-0.07, abs=1e-15)
+    assert _best_axis_bound(A, B, True, -0.07 + 1e-6, *points, 0.0)[0] == -math.inf
+
+
+def _unit_normal(rng):
+    u = rng.normal(size=3)
+    return u / np.linalg.norm(u)
