@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from scenegraph._jit import njit
-from scenegraph.proximity.compiled.mesh_kernels import _CANDIDATES, _signed_one
+from scenegraph.proximity.compiled.mesh_kernels import _SCRATCH, _signed_one
 
 __all__ = ["vertex_to_face_pairs"]
 
@@ -45,8 +45,10 @@ def vertex_to_face_pairs(pairs, slot, R, p, mesh_i, mesh_f, tri, pseudo, node_f,
     Ca = np.empty((K, 3))
     Cb = np.empty((K, 3))
     N = np.empty((K, 3))
-    cand_k = np.empty(_CANDIDATES, dtype=np.int64)
-    cand_d2 = np.empty(_CANDIDATES)
+    # Candidates' scratch with the nearest-triangle search's stack as its
+    # tail (mesh_kernels._nearest): no allocation per vertex.
+    cand_k = np.empty(_SCRATCH, dtype=np.int64)
+    cand_d2 = np.empty(_SCRATCH)
     for k in range(K):
         best = np.inf
         for side in range(2):
