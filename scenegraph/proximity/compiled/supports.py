@@ -103,9 +103,13 @@ def convex_support_vertex(body, ux, uy, uz, start):
     return cur
 
 
-@njit
+@njit(inline="always")
 def support_G(body, ux, uy, uz):
-    """Support point (x, y, z) in G of a body for a direction u in G."""
+    """Support point (x, y, z) in G of a body for a direction u in G.
+
+    Inlined into every caller: GJK and EPA call it once per body per
+    iteration with the whole body tuple (21 scalars); as an out-of-line call
+    passing the tuple cost ~2 µs of the mixed N = 25 penetration query."""
     kind, core, a, b, c = body[0], body[5], body[6], body[7], body[8]
     if kind == BOX:
         return a * _plus(ux), b * _plus(uy), c * _plus(uz)
