@@ -114,21 +114,12 @@ class _MeshPack:
 
     # Views of the rows table, made at each read (a copy or pickle of the
     # pack keeps one table, never views detached from it).
-    @property
-    def kind(self) -> np.ndarray:
-        return self.rows[_ROW_KIND]
-
-    @property
-    def mesh(self) -> np.ndarray:
-        return self.rows[_ROW_MESH]
-
-    @property
-    def packed(self) -> np.ndarray:
-        return self.rows[_ROW_PACKED]
-
-    @property
-    def hint(self) -> np.ndarray:
-        return self.rows[_ROW_HINT]
+    kind = property(lambda self: self.rows[_ROW_KIND],
+                    doc="(n,) each row's shape code, −1 unpacked")
+    mesh = property(lambda self: self.rows[_ROW_MESH], doc="(n,) each row's mesh slot, −1 none")
+    packed = property(lambda self: self.rows[_ROW_PACKED], doc="(n,) 1 where the row is packed")
+    hint = property(lambda self: self.rows[_ROW_HINT],
+                    doc="(n,) each row's overlap hint, −1 none")
 
     def add(self, rows_shapes) -> None:
         """Packs rows given as (row, ExactShape) and rebuilds the arrays."""
