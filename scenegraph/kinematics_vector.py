@@ -9,14 +9,21 @@ import numpy as np
 from scenegraph.identifiers import FrameId, id_type_error
 from scenegraph.math.rigid_transform import RigidTransform
 
+_new_transform = object.__new__
 
 
 class FramePoseVector:
     """Poses reported by a geometry source on its ``<source>_pose`` port.
 
     ``FramePoseVector()`` is empty; ``FramePoseVector({frame_id: X_PF, ...})``
-    fills it. Values are RigidTransforms (stored as given; callers should not
-    mutate them afterwards).
+    fills it. Values are RigidTransforms, held by value as in pydrake:
+    set_value stores its own copy and value() hands out a copy, so changing a
+    transform after setting it (a controller reusing one RigidTransform for
+    every frame) or changing a transform read back leaves the vector as it
+    was. The copies are new RigidTransform objects around the same (3, 3)
+    and (3,) arrays: RigidTransform never writes its arrays in place (its
+    setters replace them and its getters return copies), so sharing them is
+    safe and costs no array copy.
 
     Storage: poses keyed by the frames' integer id values (``_values``, an
     int-keyed dict: hashing an int is done in C, where a FrameId's hash is a
@@ -55,7 +62,12 @@ class FramePoseVector:
             raise TypeError(f"FramePoseVector.set_value: value must be a RigidTransform, "
                             f"got {type(value).__name__}")
         key = id._value
-        self._values[key] = value
+        # RigidTransform._make, inlined: a copy of the transform around its
+        # (never written) arrays (class docstring).
+        X = _new_transform(RigidTransform)
+        X._R = value._R
+        X._p = value._p
+        self._values[key] = X
         self._ids[key] = id
 
     @property
@@ -85,7 +97,7 @@ class FramePoseVector:
         if isinstance(id, FrameId):
             found = self._values.get(id._value)
             if found is not None:
-                return found
+                return RigidTransform._make(found._R, found._p)   # a copy (class docstring)
         raise RuntimeError(f"No such FrameId {id}.")
 
     def has_id(self, id: FrameId) -> bool:
@@ -107,8 +119,10 @@ class FramePoseVector:
         self._ids.clear()
 
     def items(self):
-        """(frame_id, X_PF) pairs (library extension, for fast iteration)."""
-        return zip(self._ids.values(), self._values.values())
+        """(frame_id, X_PF) pairs (library extension, for fast iteration;
+        each X_PF a copy, as value() gives)."""
+        return zip(self._ids.values(),
+                   (RigidTransform._make(X._R, X._p) for X in self._values.values()))
 
     def __len__(self) -> int:
         return len(self._ids)

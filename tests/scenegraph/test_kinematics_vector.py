@@ -147,3 +147,36 @@ def test_frame_pose_vector_keeps_insertion_order_when_a_pose_is_replaced():
     assert v.ids() == [a, b]
     assert [fid for fid, _ in v.items()] == [a, b]
     np.testing.assert_array_equal(dict(v.items())[a].translation(), [0, 2, 0])
+
+
+def test_frame_pose_vector_keeps_its_own_copy_of_a_set_pose():
+    # pydrake's set_value copies: a controller reusing one transform for every
+    # frame gives each frame the pose it had when it was set.
+    a, b = GeometryFrame("a").id(), GeometryFrame("b").id()
+    v = FramePoseVector()
+    X = RigidTransform([1.0, 0.0, 0.0])
+    v.set_value(a, X)
+    X.set_translation([0.0, 2.0, 0.0])
+    v.set_value(b, X)
+    X.set_rotation(RollPitchYaw(0.3, 0.0, 0.0).ToRotationMatrix())
+    np.testing.assert_array_equal(v.value(a).translation(), [1, 0, 0])
+    np.testing.assert_array_equal(v.value(b).translation(), [0, 2, 0])
+    np.testing.assert_array_equal(v.value(b).rotation().matrix(), np.eye(3))
+
+
+def test_frame_pose_vector_hands_out_copies():
+    # pydrake's value() returns a copy: changing it leaves the vector as it was.
+    a = GeometryFrame("a").id()
+    v = FramePoseVector({a: RigidTransform([1.0, 0.0, 0.0])})
+    v.value(a).set_translation([5.0, 0.0, 0.0])
+    dict(v.items())[a].set_translation([6.0, 0.0, 0.0])
+    np.testing.assert_array_equal(v.value(a).translation(), [1, 0, 0])
+
+
+def test_world_poses_use_the_pose_as_it_was_set(chain):
+    st, s1, s2, frames, geoms, anchored, X_PF, X_FG, poses = chain
+    X_D = RigidTransform([0.0, 0.0, 1.0])
+    poses[s2].set_value(frames["D"], X_D)
+    X_D.set_translation([9.0, 9.0, 9.0])
+    X_WF = st.CalcWorldPoses(poses).X_WF(frames["D"])
+    np.testing.assert_array_equal(X_WF.translation(), [0, 0, 1])
