@@ -61,7 +61,7 @@ class RayCastSensor(LeafSystem):
         if not isinstance(X_PS, RigidTransform):
             raise TypeError("RayCastSensor: X_PS must be a RigidTransform")
         self._parent_frame = parent_frame_id
-        self._sensor_X_PS = X_PS
+        self._sensor_X_PS = RigidTransform(X_PS)   # its own copy (pydrake holds poses by value)
         self._sensor_dhat_S = D
         self._sensor_max_range = max_range
         self._sensor_role = Role(role)

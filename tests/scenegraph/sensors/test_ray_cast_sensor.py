@@ -91,3 +91,18 @@ def test_bad_configurations_are_refused():
         RayCastSensor(None, RigidTransform(), [1.0, 0, 0])
     with pytest.raises(ValueError, match="max_range must be positive"):
         RayCastSensor(None, RigidTransform(), [[1.0, 0, 0]], max_range=0.0)
+
+
+def test_sensor_keeps_its_own_copy_of_its_pose():
+    # Changing the transform after building the sensor does not move it.
+    dhat_S = RayCastSensor.MakeLidarScan(36)
+    X_WF = RigidTransform(RollPitchYaw(0.0, 0.0, 0.7), [0.4, -0.3, 0.1])
+    builder = DiagramBuilder()
+    sensor, X_FS = _room(builder, X_WF, dhat_S)
+    expected = _expected(X_WF @ X_FS, dhat_S)
+    X_FS.set_translation([1.0, 1.0, 0.0])
+    diagram = builder.Build()
+    context = diagram.CreateDefaultContext()
+    distances = sensor.GetOutputPort("distances").Eval(
+        diagram.GetSubsystemContext(sensor, context))
+    np.testing.assert_allclose(distances, expected, rtol=1e-14)
