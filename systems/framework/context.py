@@ -23,7 +23,7 @@ from .context_base import ContextBase
 from .dependency_tracker import global_closure, structure_epoch
 from .state import State
 from .tickets import BuiltInTicket as T
-from .value import AbstractValue
+from .value import AbstractValue, Value
 from .vectors import BasicVector
 
 __all__ = ["Context", "LeafContext"]
@@ -434,7 +434,7 @@ class Context(ContextBase):
         holder = self._state._abstract.get_value(index)
         if isinstance(value, AbstractValue):
             value = value.get_value()
-        holder.set_value(value)
+        holder._set_owned(value) if isinstance(holder, Value) else holder.set_value(value)
         self._invalidate(self._abstract_key(index))
 
     # --- parameters ----------------------------------------------------------

@@ -232,7 +232,7 @@ class InputPort(PortBase):
             return value.Clone()
         holder = self._model.Clone()
         try:
-            holder.set_value(value)
+            holder._set_owned(value) if isinstance(holder, Value) else holder.set_value(value)
         except TypeError:
             raise TypeError(
                 f"FixValue(): {self.GetFullDescription()} holds a "

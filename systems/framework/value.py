@@ -14,6 +14,16 @@ GeometryConfigurationVector, QueryObject, PointCloud) and ``List[RigidTransform]
 (accepting anything) otherwise: ``Value(1)`` is a ``Value[object]``. ``Value[T]()``
 holds a default-constructed ``T()``.
 
+Held by value. For RigidTransform, RotationMatrix, FramePoseVector and lists of
+the first two, a holder keeps its own copy of what it is given when it is made
+(``Value(x)``, ``AbstractValue.Make(x)``) and when a port is fixed or an abstract
+state set from a raw value (``FixValue``, ``Context.SetAbstractState``), as
+pydrake's C++ ``Value<T>`` copies the ``T``: changing the object afterwards (a
+script reusing one transform for two sources) leaves the holder as it was. The
+copies share the arrays inside (these types never write their arrays in place:
+setters replace them, getters copy), so they cost no array copy. ``set_value``
+itself (the systems' own calcs, which hand over fresh objects) does not copy.
+
 Extension: ``Value[T]`` may be spelled for any Python type ``T`` (pydrake refuses
 types it has no binding for, e.g. ``Value[int]``); such a holder checks
 ``isinstance`` on every set, and ``Value(x)`` never infers it.
@@ -228,8 +238,14 @@ class Value(AbstractValue, metaclass=_ValueMeta):
                 raise TypeError(f"{type(self).__name__}(): no value given and "
                                 f"{_type_display_name(value_type)}() failed: "
                                 f"{exc}") from None
-        value = self._check(value)
-        self._value = value
+        self._value = self._owned(self._check(value))
+
+    @classmethod
+    def _owned(cls, value):
+        """`value` as this holder keeps it when a caller hands it over: a
+        copy for the types held by value (module docstring), else itself."""
+        copier = _HELD_BY_VALUE.get(cls._value_type)
+        return value if copier is None else copier(value)
 
     @classmethod
     def _check(cls, value):
@@ -278,6 +294,12 @@ class Value(AbstractValue, metaclass=_ValueMeta):
         """
         self._value = self._check(value)
 
+    def _set_owned(self, value) -> None:
+        """set_value for a caller's object (FixValue, SetAbstractState): the
+        holder keeps its own copy of the types held by value (module
+        docstring)."""
+        self._value = self._owned(self._check(value))
+
     def Clone(self) -> "Value":
         """A new Value holding a copy of the value (its Clone() if it has one, else a
         deep copy)."""
@@ -288,6 +310,47 @@ class Value(AbstractValue, metaclass=_ValueMeta):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._value!r})"
+
+
+def _transform_copy(X):
+    """A RigidTransform (or RotationMatrix) around the same, never written, arrays."""
+    if hasattr(X, "_p"):
+        return X._make(X._R, X._p)
+    return X._make(X._R)
+
+
+class _HeldByValue(dict):
+    """Value type -> the copier of its holders' own copies (module docstring),
+    filled on first use by the types' qualified names (their modules import
+    this one)."""
+
+    def __missing__(self, value_type):
+        name = (_qualified_name(value_type.__args__[0])
+                if isinstance(value_type, types.GenericAlias) else _qualified_name(value_type))
+        copier = None
+        if name in ("scenegraph.math.rigid_transform.RigidTransform",
+                    "scenegraph.math.rotation_matrix.RotationMatrix"):
+            copier = _transform_copy
+            if isinstance(value_type, types.GenericAlias):
+                copier = _list_copy
+        elif name == "scenegraph.kinematics_vector.FramePoseVector" and not isinstance(
+                value_type, types.GenericAlias):
+            copier = copy.copy
+        self[value_type] = copier
+        return copier
+
+    def get(self, value_type, default=None):
+        try:
+            return self[value_type]
+        except TypeError:       # an unhashable spelling: held as given
+            return default
+
+
+def _list_copy(values):
+    return [_transform_copy(X) for X in values]
+
+
+_HELD_BY_VALUE = _HeldByValue()
 
 
 def _has_clone(obj) -> bool:

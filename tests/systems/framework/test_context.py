@@ -220,3 +220,16 @@ def test_set_continuous_state_of_the_wrong_size_raises_index_error():
         with pytest.raises(IndexError, match=f"size {np.size(bad)} does not match.* 2"):
             context.SetContinuousState(bad)
     assert context.get_continuous_state_vector().CopyToVector().tolist() == [0.0, 0.0]
+
+
+def test_set_abstract_state_keeps_its_own_copy_of_a_transform():
+    from systems.framework import AbstractValue
+    from scenegraph.math import RigidTransform
+    system = LeafSystem()
+    system.DeclareAbstractState(AbstractValue.Make(RigidTransform()))
+    context = system.CreateDefaultContext()
+    X = RigidTransform([1.0, 0.0, 0.0])
+    context.SetAbstractState(0, X)
+    X.set_translation([4.0, 0.0, 0.0])
+    np.testing.assert_array_equal(context.get_abstract_state(0).get_value().translation(),
+                                  [1, 0, 0])

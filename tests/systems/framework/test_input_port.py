@@ -146,3 +146,22 @@ def test_autodiff_input_ports_are_input_port_autodiff():
     copy = pickle.loads(pickle.dumps(adder))
     assert isinstance(copy.get_input_port(0), InputPort_[AutoDiffXd])
     assert InputPort_[AutoDiffXd].__name__ == "InputPort_[AutoDiffXd]"
+
+
+def test_fix_value_keeps_its_own_copy_of_a_frame_pose_vector():
+    # As pydrake (a copy in the context): changing the vector after fixing it
+    # changes neither the fixed input nor the world poses computed from it.
+    from scenegraph import FramePoseVector, GeometryFrame, GeometryInstance, SceneGraph, Sphere
+    from scenegraph.math import RigidTransform
+    sg = SceneGraph()
+    source = sg.RegisterSource("s")
+    frame = sg.RegisterFrame(source, GeometryFrame("f"))
+    sg.RegisterGeometry(source, frame, GeometryInstance(RigidTransform(), Sphere(1.0), "g"))
+    context = sg.CreateDefaultContext()
+    poses = FramePoseVector({frame: RigidTransform([1.0, 0.0, 0.0])})
+    sg.get_source_pose_port(source).FixValue(context, poses)
+    poses.set_value(frame, RigidTransform([3.0, 0.0, 0.0]))
+    fixed = sg.get_source_pose_port(source).Eval(context)
+    np.testing.assert_array_equal(fixed.value(frame).translation(), [1, 0, 0])
+    query = sg.get_query_output_port().Eval(context)
+    np.testing.assert_array_equal(query.GetPoseInWorld(frame).translation(), [1, 0, 0])

@@ -93,3 +93,45 @@ def test_basic_vector_value_copy_is_a_copy():
     copied = vector._get_value_copy()
     copied[0] = 5.0
     assert vector.get_value().tolist() == [1.0, 2.0]
+
+
+def test_make_keeps_its_own_copy_of_a_transform():
+    # pydrake's Value<RigidTransform> copies: one transform reused for two
+    # values gives two values.
+    import numpy as np
+    from scenegraph.math import RigidTransform
+    X = RigidTransform([1.0, 0.0, 0.0])
+    first = AbstractValue.Make(X)
+    X.set_translation([2.0, 0.0, 0.0])
+    second = AbstractValue.Make(X)
+    np.testing.assert_array_equal(first.get_value().translation(), [1, 0, 0])
+    np.testing.assert_array_equal(second.get_value().translation(), [2, 0, 0])
+
+
+def test_make_keeps_its_own_copy_of_a_list_of_transforms():
+    import numpy as np
+    from scenegraph.math import RigidTransform
+    poses = [RigidTransform([1.0, 0.0, 0.0]), RigidTransform([0.0, 1.0, 0.0])]
+    value = AbstractValue.Make(poses)
+    poses[0].set_translation([3.0, 0.0, 0.0])
+    poses.append(RigidTransform())
+    assert len(value.get_value()) == 2
+    np.testing.assert_array_equal(value.get_value()[0].translation(), [1, 0, 0])
+
+
+def test_make_keeps_its_own_copy_of_a_frame_pose_vector():
+    import numpy as np
+    from scenegraph import FramePoseVector, GeometryFrame
+    from scenegraph.math import RigidTransform
+    f = GeometryFrame("f").id()
+    poses = FramePoseVector({f: RigidTransform([1.0, 0.0, 0.0])})
+    value = AbstractValue.Make(poses)
+    poses.set_value(f, RigidTransform([2.0, 0.0, 0.0]))
+    np.testing.assert_array_equal(value.get_value().value(f).translation(), [1, 0, 0])
+
+
+def test_a_wrong_type_is_refused_before_any_copy():
+    from scenegraph.math import RigidTransform
+    holder = AbstractValue.Make(RigidTransform())
+    with pytest.raises(TypeError, match="cannot hold a value of type builtins.str"):
+        holder._set_owned("not a transform")
