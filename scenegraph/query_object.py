@@ -16,6 +16,7 @@ import numpy as np
 from scenegraph.identifiers import FrameId, GeometryId, id_type_error
 from systems.common.overloads import signatures
 from systems.framework.fast_lane import OUT_OF_DATE, cached_value
+from scenegraph.query_lane import refreshed_rows
 from scenegraph.scene_graph_inspector import SceneGraphInspector
 
 # Query points farther than this from the world origin [m] are refused; the
@@ -166,6 +167,9 @@ class QueryObject:
     def ComputePointPairPenetration(self) -> list:
         """PenetrationAsPointPair for every unfiltered penetrating pair,
         sorted by (id_A, id_B)."""
+        fresh = refreshed_rows(self)     # right after a pose change (query_lane.py)
+        if fresh is not None:
+            return fresh[0].penetration_of(fresh[1], fresh[2], fresh[3])
         engine, poses = self._engine_and_poses()
         return engine.ComputePointPairPenetration(poses)
 
@@ -182,6 +186,9 @@ class QueryObject:
         """SignedDistancePair for every unfiltered pair no farther apart than
         `max_distance` [m], sorted by (id_A, id_B)."""
         max_distance = _checked_nonnegative(max_distance, "max_distance")
+        fresh = refreshed_rows(self)     # right after a pose change (query_lane.py)
+        if fresh is not None:
+            return fresh[0].pairwise_of(fresh[1], fresh[2], fresh[3], max_distance)
         engine, poses = self._engine_and_poses()
         return engine.ComputeSignedDistancePairwiseClosestPoints(poses, max_distance)
 
@@ -225,6 +232,9 @@ class QueryObject:
 
     def HasCollisions(self) -> bool:
         """True if any unfiltered pair of proximity geometries overlaps."""
+        fresh = refreshed_rows(self)     # right after a pose change (query_lane.py)
+        if fresh is not None:
+            return fresh[0].has_collisions_of(fresh[1], fresh[2], fresh[3])
         engine, poses = self._engine_and_poses()
         return engine.HasCollisions(poses)
 

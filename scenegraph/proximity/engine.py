@@ -25,8 +25,11 @@ import math
 
 import numpy as np
 
-from scenegraph.proximity.compiled.layout import FLAG_IN_FRAMES, FLAG_NEGATE, \
-    FLAG_REFUSE_HALFSPACE_PAIRS
+from scenegraph.proximity.broadphase import NO_PAIRS
+from scenegraph.proximity.compiled.layout import (FLAG_IN_FRAMES, FLAG_NEGATE,
+                                                  FLAG_REFUSE_HALFSPACE_PAIRS, NUM_STATS,
+                                                  QUERY_SELECT, STAT_BAD_ROW, STAT_HALFSPACE_PAIR,
+                                                  STAT_NAN_A, STAT_UNCERTIFIED)
 from scenegraph.proximity.scene import POSITION_LIMIT, ProximityScene
 from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
@@ -66,6 +69,11 @@ class ProximityEngine:
                                     method, explicit_pairs)
         self._ids = self.scene.ids
         self._contact = None
+        # The penetration selection's mode (ProximityScene.select's, made at
+        # the first penetration query: reading the scene's table builds it).
+        self._penetration_mode = None
+        #: The pose-change lane's resolved objects (scenegraph.query_lane), made at its first use.
+        self._lane = None
 
     def _row(self, geometry_id, query: str) -> int:
         """The scene row of geometry_id (raises naming the query if it has none)."""
@@ -73,13 +81,38 @@ class ProximityEngine:
 
     # --- penetration -----------------------------------------------------------------
     def ComputePointPairPenetration(self, world_poses) -> list:
-        scene = self.scene
-        R, p, memo = scene.poses(world_poses)
+        return self.penetration_of(*self.scene.poses(world_poses))
+
+    def penetration_of(self, R, p, memo) -> list:
+        """ComputePointPairPenetration on the scene's rows R (n, 3, 3), p (n, 3)
+        of one pose set and their memo (ProximityScene.poses)."""
         # _hand_out, inlined (this is the hottest query of small scenes).
         found = memo.get("penetration")
         if found is None or found[2]:
-            found = memo["penetration"] = scene.select(
-                R, p, 0.0, 0.0, PENETRATION_FLAGS, "ComputePointPairPenetration")
+            scene = self.scene
+            if scene.exact is None and self._ids:
+                # ProximityScene.select, written out: the scene's half-space
+                # flag resolved once (_penetration_mode).
+                mode = self._penetration_mode
+                if mode is None:
+                    # The half-space pair refusal is dropped when the scene has
+                    # fewer than two, as select does.
+                    flags = PENETRATION_FLAGS
+                    if scene.table.num_halfspaces < 2:
+                        flags &= ~FLAG_REFUSE_HALFSPACE_PAIRS
+                    mode = self._penetration_mode = QUERY_SELECT | flags
+                state, entry = scene.compiled
+                stats = np.empty(NUM_STATS, dtype=np.int64)
+                _, rows, values = entry(state, R, p, mode, 0.0, 0.0, NO_PAIRS, stats)
+                flagged = stats.tolist()
+                if (flagged[STAT_BAD_ROW] >= 0 or flagged[STAT_HALFSPACE_PAIR] > 0
+                        or flagged[STAT_NAN_A] >= 0 or flagged[STAT_UNCERTIFIED]):
+                    scene.report_select(flagged, stats, "ComputePointPairPenetration")
+                found = [rows, values, False]
+            else:
+                found = scene.select(R, p, 0.0, 0.0, PENETRATION_FLAGS,
+                                     "ComputePointPairPenetration")
+            memo["penetration"] = found
         found[2] = True
         return PenetrationAsPointPair._rows_of(self._ids, found[0], found[1])
 
@@ -94,7 +127,12 @@ class ProximityEngine:
             scene.pose_state = (world_poses, R, p, memo)
             cached = memo["has_collisions"] = scene.first_hit(R, p) is not None
             return cached
-        R, p, memo = scene.poses(world_poses)
+        return self.has_collisions_of(*scene.poses(world_poses))
+
+    def has_collisions_of(self, R, p, memo) -> bool:
+        """HasCollisions on the scene's rows R (n, 3, 3), p (n, 3) of one pose
+        set and their memo (ProximityScene.poses)."""
+        scene = self.scene
         cached = memo.get("has_collisions")
         if cached is None:
             penetration = memo.get("penetration")
@@ -119,8 +157,13 @@ class ProximityEngine:
 
     def ComputeSignedDistancePairwiseClosestPoints(self, world_poses,
                                                    max_distance: float) -> list:
+        return self.pairwise_of(*self.scene.poses(world_poses), max_distance)
+
+    def pairwise_of(self, R, p, memo, max_distance: float) -> list:
+        """ComputeSignedDistancePairwiseClosestPoints on the scene's rows R
+        (n, 3, 3), p (n, 3) of one pose set and their memo
+        (ProximityScene.poses)."""
         scene = self.scene
-        R, p, memo = scene.poses(world_poses)
 
         def compute():
             query = "ComputeSignedDistancePairwiseClosestPoints"

@@ -354,13 +354,23 @@ class ProximityScene:
         _, rows, values = entry(state, R, p, QUERY_SELECT | flags, float(margin),
                                 float(max_distance), NO_PAIRS, stats)
         found = stats.tolist()
+        if (found[STAT_BAD_ROW] >= 0 or found[STAT_HALFSPACE_PAIR] > 0 or found[STAT_NAN_A] >= 0
+                or found[STAT_UNCERTIFIED]):
+            self.report_select(found, stats, query)
+        return [rows, values, False]
+
+    def report_select(self, found: list, stats, query: str) -> None:
+        """What a selection's stats (`found`: them as a list) flag: a row
+        with a non-finite pose raises, two half spaces among the candidates
+        of a penetration query raise Drake's error, a non-finite answer
+        raises and uncertified ones warn, naming the pair (`query` names the
+        query)."""
         if found[STAT_BAD_ROW] >= 0:
             raise_bad_row(found[STAT_BAD_ROW])
         if found[STAT_HALFSPACE_PAIR] > 0:
             self._refuse_halfspace_pair(stats)
         if found[STAT_NAN_A] >= 0 or found[STAT_UNCERTIFIED]:
             self.check(stats, query)
-        return [rows, values, False]
 
     def select_rows(self, R, p, pairs, max_distance: float, flags: int, query: str,
                     check: bool = True):
