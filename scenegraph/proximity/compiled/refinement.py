@@ -51,6 +51,15 @@ _MAX_ITERATIONS = 24
 _MAX_TURN = 0.2
 _MAX_HALVINGS = 12
 _NEAR_FLOOR = 1e-13
+# The Newton loop stops once the residual (dimensionless: the tangential
+# part of a − b over scale, and the E·m rows) is at most this: a few ulps,
+# the rounding noise of evaluating it with witness coordinates of the
+# order of scale. A step from there changes the unknowns by about as much,
+# rounding-level digits only (at the quadratic rate it would reach
+# ~1e-30 if the arithmetic were exact). With the old stop at 1e-16, 20–30 %
+# of the Jacobian solves on the curved penetrating pairs of the benchmarks'
+# mixed N = 25 scene took a residual of ~2e-16 to ~5e-17 (docs/speed.md).
+_CONVERGED = 1e-15
 
 
 @njit
@@ -142,8 +151,11 @@ def _residual_norm(A, fA, B, fB, mx, my, mz, a1, a2, b1, b2, kA, kB, EA1x, EA1y,
 # Offsets (float64 elements) in the refinement's (24, 8) scratch, used
 # through its address (raw_memory.py: no array is handed around in the
 # Newton loop, so no reference counting): J (6, 6) at rows 0..5, r (6,) row 6,
-# delta (6,) row 7, N (6, 7) rows 8..13; row stride 8.
+# delta (6,) row 7, N (6, 7) rows 8..13; row stride 8. Row 14, element 0:
+# the Newton steps (Jacobian solves) of the last _refine_features call, for
+# tests and tools.
 _J, _R, _DELTA, _N, _ROW = 0, 48, 56, 64, 8
+STEPS = 112
 
 
 @njit
@@ -316,6 +328,7 @@ def _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, mx, my, mz, a
     # The state at the current (m, α); a taken step's trial state becomes the
     # next one (the same arithmetic on the same numbers).
     state = _state(A, fA, B, fB, mx, my, mz, a1 * scale, a2 * scale, b1 * scale, b2 * scale)
+    steps = 0
     for _ in range(_MAX_ITERATIONS):
         (t1x, t1y, t1z, t2x, t2y, t2z, uAx, uAy, uAz, uBx, uBy, uBz, pax, pay, paz,
          pbx, pby, pbz, ax, ay, az, bx, by, bz) = state
@@ -339,7 +352,7 @@ def _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, mx, my, mz, a
         for i in range(n):
             res += load_f64(wk, _R + i) ** 2
         res = math.sqrt(res)
-        if res <= 1e-16:
+        if res <= _CONVERGED:
             break
         if res < best * 0.5:
             best = res
@@ -396,6 +409,7 @@ def _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, mx, my, mz, a
             col += 1
         if not _solve_damped(wk, n):
             break
+        steps += 1
         # Damped step: turn m by at most _MAX_TURN, then halve until the
         # residual decreases (a far stationary point is not jumped to).
         d0, d1 = load_f64(wk, _DELTA), load_f64(wk, _DELTA + 1)
@@ -429,6 +443,7 @@ def _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, mx, my, mz, a
         b1 += step * db1
         b2 += step * db2
         state = trial_state
+    store_f64(wk, STEPS, float(steps))
     # Final witnesses at the last m and the certificate.
     (t1x, t1y, t1z, t2x, t2y, t2z, uAx, uAy, uAz, uBx, uBy, uBz, pax, pay, paz,
      pbx, pby, pbz, ax, ay, az, bx, by, bz) = state
