@@ -58,7 +58,7 @@ _NEAR_FLOOR = 1e-13
 # rounding-level digits only (at the quadratic rate it would reach
 # ~1e-30 if the arithmetic were exact). With the old stop at 1e-16, 20–30 %
 # of the Jacobian solves on the curved penetrating pairs of the benchmarks'
-# mixed N = 25 scene took a residual of ~2e-16 to ~5e-17 (docs/speed.md).
+# mixed N = 25 scene took a residual of ~2e-16 to ~5e-17.
 _CONVERGED = 1e-15
 
 
