@@ -235,29 +235,32 @@ def refine(A, hull_A, size_A, B, hull_B, size_B, mx, my, mz, ax, ay, az, bx, by,
     wBx, wBy, wBz = to_G(B, bx, by, bz)
     fA = select_feature(A, hull_A, uAx, uAy, uAz, tau, size_A, wAx, wAy, wAz, mode)
     fB = select_feature(B, hull_B, uBx, uBy, uBz, tau, size_B, wBx, wBy, wBz, mode)
-    if mode != AT_POINT:
-        kA, kB = _free_counts(A, fA, B, fB, freeze_A_first)
-        if kA + kB >= 3:
-            # No solution with these features: the boundary features first.
-            gA = select_feature(A, hull_A, uAx, uAy, uAz, tau, size_A, wAx, wAy, wAz, AT_POINT)
-            gB = select_feature(B, hull_B, uBx, uBy, uBz, tau, size_B, wBx, wBy, wBz, AT_POINT)
-            if not (_same_feature(fA, gA) and _same_feature(fB, gB)):
-                second = _refine_features(A, hull_A, size_A, B, hull_B, size_B, gA, gB, mx,
-                                          my, mz, ax, ay, az, bx, by, bz, freeze_A_first, work)
-                if second[0]:
-                    return second
-            return _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, mx, my, mz,
-                                    ax, ay, az, bx, by, bz, freeze_A_first, work)
-    first = _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, mx, my, mz, ax, ay,
-                             az, bx, by, bz, freeze_A_first, work)
+    # The free counts are computed here once per feature pair and handed on
+    # (with the witnesses in G), not again in _refine_features.
+    kA, kB = _free_counts(A, fA, B, fB, freeze_A_first)
+    if mode != AT_POINT and kA + kB >= 3:
+        # No solution with these features: the boundary features first.
+        gA = select_feature(A, hull_A, uAx, uAy, uAz, tau, size_A, wAx, wAy, wAz, AT_POINT)
+        gB = select_feature(B, hull_B, uBx, uBy, uBz, tau, size_B, wBx, wBy, wBz, AT_POINT)
+        if not (_same_feature(fA, gA) and _same_feature(fB, gB)):
+            jA, jB = _free_counts(A, gA, B, gB, freeze_A_first)
+            second = _refine_features(A, hull_A, size_A, B, hull_B, size_B, gA, gB, jA, jB, mx,
+                                      my, mz, wAx, wAy, wAz, wBx, wBy, wBz, work)
+            if second[0]:
+                return second
+        return _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, kA, kB, mx, my,
+                                mz, wAx, wAy, wAz, wBx, wBy, wBz, work)
+    first = _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, kA, kB, mx, my, mz,
+                             wAx, wAy, wAz, wBx, wBy, wBz, work)
     if first[0] or mode == AT_POINT:
         return first
     gA = select_feature(A, hull_A, uAx, uAy, uAz, tau, size_A, wAx, wAy, wAz, AT_POINT)
     gB = select_feature(B, hull_B, uBx, uBy, uBz, tau, size_B, wBx, wBy, wBz, AT_POINT)
     if _same_feature(fA, gA) and _same_feature(fB, gB):
         return first
-    second = _refine_features(A, hull_A, size_A, B, hull_B, size_B, gA, gB, mx, my, mz, ax, ay,
-                              az, bx, by, bz, freeze_A_first, work)
+    jA, jB = _free_counts(A, gA, B, gB, freeze_A_first)
+    second = _refine_features(A, hull_A, size_A, B, hull_B, size_B, gA, gB, jA, jB, mx, my, mz,
+                              wAx, wAy, wAz, wBx, wBy, wBz, work)
     return second if second[0] else first
 
 
@@ -298,28 +301,26 @@ def _free_counts(A, fA, B, fB, freeze_A_first):
 
 
 @njit(specialize_literals=False)
-def _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, mx, my, mz, ax, ay, az,
-                     bx, by, bz, freeze_A_first, work):
+def _refine_features(A, hull_A, size_A, B, hull_B, size_B, fA, fB, kA, kB, mx, my, mz, wAx,
+                     wAy, wAz, wBx, wBy, wBz, work):
     """refine() with the features fA, fB chosen (features.py tuples in the
-    bodies' frames)."""
+    bodies' frames) and their free counts kA, kB (_free_counts), from m and
+    the coarse witnesses wA, wB in the bodies' frames (G)."""
     scale = max(size_A, size_B)
     if work.shape[0] < 14 or work.shape[1] != _ROW:
         raise ValueError("refine: work must be a (24, 8) float64 scratch")
     wk = work.ctypes.data
     # Free coordinates from the coarse witnesses, scaled by 1/scale.
-    gx, gy, gz = to_G(A, ax, ay, az)
-    gx, gy, gz = gx - fA[2], gy - fA[3], gz - fA[4]
+    gx, gy, gz = wAx - fA[2], wAy - fA[3], wAz - fA[4]
     a1 = (gx * fA[5] + gy * fA[6] + gz * fA[7]) / scale
     a2 = (gx * fA[8] + gy * fA[9] + gz * fA[10]) / scale
-    gx, gy, gz = to_G(B, bx, by, bz)
-    gx, gy, gz = gx - fB[2], gy - fB[3], gz - fB[4]
+    gx, gy, gz = wBx - fB[2], wBy - fB[3], wBz - fB[4]
     b1 = (gx * fB[5] + gy * fB[6] + gz * fB[7]) / scale
     b2 = (gx * fB[8] + gy * fB[9] + gz * fB[10]) / scale
     EA1x, EA1y, EA1z = _free_world(A, fA, 0)
     EA2x, EA2y, EA2z = _free_world(A, fA, 1)
     EB1x, EB1y, EB1z = _free_world(B, fB, 0)
     EB2x, EB2y, EB2z = _free_world(B, fB, 1)
-    kA, kB = _free_counts(A, fA, B, fB, freeze_A_first)
     n = 2 + kA + kB
     n0 = math.sqrt(mx * mx + my * my + mz * mz)
     mx, my, mz = mx / n0, my / n0, mz / n0
