@@ -371,7 +371,21 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
         if depth > 1e-8 * scale and d <= 0.0:
             f_m = best if best > -math.inf else _NAN   # best is f(m) once set
             return st, -depth, mx, my, mz, ax, ay, az, bx, by, bz, False, True, f_m
-    else:
+    return _touching(A, B, scale, S, PV, PF, FI, WORK, gjk_tol, epa_tol, polytopes, resume, st, d,
+                     ok, nx, ny, nz, best, mx, my, mz, ax, ay, az, bx, by, bz, wx, wy, wz)
+
+
+@njit(specialize_literals=False)
+def _touching(A, B, scale, S, PV, PF, FI, WORK, gjk_tol, epa_tol, polytopes, resume, st, d, ok,
+              nx, ny, nz, best, mx, my, mz, ax, ay, az, bx, by, bz, wx, wy, wz):
+    """_coarse's end for (nearly) touching bodies (its docstring), out of
+    line: the common answers (separated, clearly overlapping) do not carry
+    its code. Arguments: GJK's status st and distance d; EPA's ok and
+    normal n (C's outward normal, or when not ok the normal of C's flat
+    piece at the origin); the best candidate so far (its lower bound f(m),
+    m = nhat_BA, witnesses a, b) and the direction w for the separated
+    start. Returns _coarse's tuple."""
+    if not ok:
         # C is flat at the origin and n its normal: of ±n the better one.
         if _lower_bound(A, B, -nx, -ny, -nz) > _lower_bound(A, B, nx, ny, nz):
             nx, ny, nz = -nx, -ny, -nz
