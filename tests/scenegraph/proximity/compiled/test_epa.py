@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 
+from scenegraph import _callee_code
 from scenegraph.proximity.compiled import epa as epa_module
 from scenegraph.proximity.compiled.epa import epa, new_epa_buffers
 from scenegraph.proximity.compiled.gjk import INTERSECTING, gjk
@@ -126,3 +127,32 @@ def test_depth_of_a_cylinder_standing_in_a_box():
     out, _ = _run(A, B, 0.2, 1e-4)
     assert abs(out[1] - 0.01) <= 1e-4 * 0.2
     assert out[4] > 1.0 - 1e-3
+
+
+def _simplex_row(S, s, a, b):
+    S[s, 0:3] = np.subtract(a, b)
+    S[s, 3:6] = a
+    S[s, 6:9] = b
+
+
+def test_a_flat_four_point_simplex_is_grown_before_the_expansion():
+    # Two coincident boxes (half sizes 0.1, 0.2, 0.3): C = A − B is the box
+    # of half sizes 0.2, 0.4, 0.6 and the depth 0.2 along ±x. The start
+    # simplex is four points of C around the origin in the plane z = 0 (a
+    # tetrahedron of no volume): EPA grows it to a real tetrahedron (only
+    # a tetrahedron of positive volume from GJK is expanded as it is).
+    A = _body(BOX, 0.1, 0.2, 0.3, np.eye(3), (0.0, 0.0, 0.0))
+    B = _body(BOX, 0.1, 0.2, 0.3, np.eye(3), (0.0, 0.0, 0.0))
+    S = np.zeros((8, 10))
+    for s, (x, y) in enumerate([(1, 1), (1, -1), (-1, 1), (-1, -1)]):
+        _simplex_row(S, s, (0.1 * x, 0.2 * y, 0.3), (-0.1 * x, -0.2 * y, 0.3))
+    out = epa(A, B, 0.3, S, 4, *new_epa_buffers(), 1e-9, True, False)
+    assert out[0]
+    assert abs(out[1] - 0.2) <= 1e-12
+    assert abs(abs(out[2]) - 1.0) <= 1e-12
+
+
+def test_witness_pass_is_inlined_into_epa():
+    # The witness of each candidate face at the end of epa() was an
+    # out-of-line call; it carries LLVM's alwaysinline attribute.
+    assert (epa_module.__name__, "_witness") in _callee_code._INLINE_ALWAYS

@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 
+from scenegraph import _callee_code
+from scenegraph.proximity.compiled import gjk as gjk_module
 from scenegraph.proximity.compiled.epa import new_epa_buffers
 from scenegraph.proximity.compiled.gjk import SEPARATED, gjk, separation_gap, simplex_point
 from scenegraph.proximity.compiled.narrow_phase import _coarse, _lower_bound
@@ -74,3 +76,10 @@ def test_a_curved_body_is_left_to_the_refinement():
               (0.01, -0.02, 0.3 + 0.07 + 0.05))
     st, d, *_, proven, deep, _ = _coarse_answer(A, C, 0.38, 0.071)
     assert st == SEPARATED and not proven
+
+
+def test_simplex_routines_are_inlined_into_gjk():
+    # GJK's closest-feature routines were out-of-line calls passing the
+    # simplex array S each iteration; they carry LLVM's alwaysinline attribute.
+    for name in ("_closest", "_tetrahedron", "_triangle", "_triangle_region", "_keep", "_dot"):
+        assert (gjk_module.__name__, name) in _callee_code._INLINE_ALWAYS
