@@ -196,8 +196,10 @@ class _ValueMeta(type):
         cached = _ValueMeta._specialisations.get(value_type)
         if cached is None:
             name = _type_display_name(value_type)
+            copier = _held_by_value_copier(value_type)
             cached = _ValueMeta(f"Value[{name}]", (Value,),
-                                {"__slots__": (), "_value_type": value_type})
+                                {"__slots__": (), "_value_type": value_type,
+                                 "_copier": None if copier is None else staticmethod(copier)})
             _ValueMeta._specialisations[value_type] = cached
         return cached
 
@@ -216,6 +218,7 @@ class Value(AbstractValue, metaclass=_ValueMeta):
 
     __slots__ = ("_value",)
     _value_type: Any = object
+    _copier = None      # the copier of the held-by-value types (module docstring)
 
     def __new__(cls, *args, **kwargs):
         if cls is Value:
@@ -244,7 +247,7 @@ class Value(AbstractValue, metaclass=_ValueMeta):
     def _owned(cls, value):
         """`value` as this holder keeps it when a caller hands it over: a
         copy for the types held by value (module docstring), else itself."""
-        copier = _HELD_BY_VALUE.get(cls._value_type)
+        copier = cls._copier
         return value if copier is None else copier(value)
 
     @classmethod
@@ -319,38 +322,27 @@ def _transform_copy(X):
     return X._make(X._R)
 
 
-class _HeldByValue(dict):
-    """Value type -> the copier of its holders' own copies (module docstring),
-    filled on first use by the types' qualified names (their modules import
-    this one)."""
+def _held_by_value_copier(value_type):
+    """The copier of a Value[value_type]'s own copies (module docstring), or
+    None for a type held as given; by the types' qualified names (their
+    modules import this one)."""
+    if isinstance(value_type, types.GenericAlias):
+        name = _qualified_name(value_type.__args__[0])
+        return _list_copy if name in _TRANSFORM_NAMES else None
+    name = _qualified_name(value_type)
+    if name in _TRANSFORM_NAMES:
+        return _transform_copy
+    if name == "scenegraph.kinematics_vector.FramePoseVector":
+        return copy.copy
+    return None
 
-    def __missing__(self, value_type):
-        name = (_qualified_name(value_type.__args__[0])
-                if isinstance(value_type, types.GenericAlias) else _qualified_name(value_type))
-        copier = None
-        if name in ("scenegraph.math.rigid_transform.RigidTransform",
-                    "scenegraph.math.rotation_matrix.RotationMatrix"):
-            copier = _transform_copy
-            if isinstance(value_type, types.GenericAlias):
-                copier = _list_copy
-        elif name == "scenegraph.kinematics_vector.FramePoseVector" and not isinstance(
-                value_type, types.GenericAlias):
-            copier = copy.copy
-        self[value_type] = copier
-        return copier
 
-    def get(self, value_type, default=None):
-        try:
-            return self[value_type]
-        except TypeError:       # an unhashable spelling: held as given
-            return default
+_TRANSFORM_NAMES = frozenset(["scenegraph.math.rigid_transform.RigidTransform",
+                              "scenegraph.math.rotation_matrix.RotationMatrix"])
 
 
 def _list_copy(values):
     return [_transform_copy(X) for X in values]
-
-
-_HELD_BY_VALUE = _HeldByValue()
 
 
 def _has_clone(obj) -> bool:
