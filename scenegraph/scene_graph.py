@@ -16,8 +16,7 @@ shared by every query on that context.
 from __future__ import annotations
 
 from systems.framework import Context, LeafSystem, Value, ValueProducer
-from systems.framework.fast_lane import (OUT_OF_DATE, cached_value, held_abstract_value,
-                                         store_value)
+from systems.framework.fast_lane import store_value
 
 from scenegraph.collision_filter_manager import CollisionFilterManager, stale_manager_error
 from scenegraph.geometry_state import GeometryState, world_frame_id
@@ -45,14 +44,18 @@ class _QueryOutputPort(LeafOutputPort):
     __slots__ = ()
 
     def _eval_payload(self, context):
-        index = self._cache_index
-        if cached_value(context, index) is OUT_OF_DATE:
-            query_object, scene_graph = held_abstract_value(context, index)._value, self._system
+        # fast_lane's cached_value / held_abstract_value / store_value,
+        # written out (every pose change makes this value out of date).
+        held = context._cache[self._cache_index]
+        value = held.value
+        if not held.valid:
+            query_object, scene_graph = value._value, self._system
             if (query_object._context is not context
                     or query_object._scene_graph is not scene_graph):
                 query_object._bind(scene_graph, context)
-            store_value(context, index, query_object)
-        return held_abstract_value(context, index)
+            held.valid = True
+            held.serial_number += 1
+        return value
 
 __all__ = ["SceneGraph"]
 
