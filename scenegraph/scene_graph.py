@@ -43,6 +43,12 @@ class _QueryOutputPort(LeafOutputPort):
 
     __slots__ = ()
 
+    def Eval(self, context):
+        """The context's QueryObject (OutputPort.Eval for this abstract port)."""
+        if context._system_ref is not self._system_ref:
+            self._system.ValidateContext(context)
+        return self._eval_payload(context)._value
+
     def _eval_payload(self, context):
         # fast_lane's cached_value / held_abstract_value / store_value,
         # written out (every pose change makes this value out of date).
