@@ -28,8 +28,7 @@ import numpy as np
 from scenegraph.proximity.broadphase import NO_PAIRS
 from scenegraph.proximity.compiled.layout import (FLAG_IN_FRAMES, FLAG_NEGATE,
                                                   FLAG_REFUSE_HALFSPACE_PAIRS, NUM_STATS,
-                                                  QUERY_SELECT, STAT_BAD_ROW, STAT_HALFSPACE_PAIR,
-                                                  STAT_NAN_A, STAT_UNCERTIFIED)
+                                                  QUERY_SELECT)
 from scenegraph.proximity.scene import POSITION_LIMIT, ProximityScene
 from scenegraph.query_results import PenetrationAsPointPair, SignedDistancePair
 
@@ -103,11 +102,9 @@ class ProximityEngine:
                     mode = self._penetration_mode = QUERY_SELECT | flags
                 state, entry = scene.compiled
                 stats = np.empty(NUM_STATS, dtype=np.int64)
-                _, rows, values = entry(state, R, p, mode, 0.0, 0.0, NO_PAIRS, stats)
-                flagged = stats.tolist()
-                if (flagged[STAT_BAD_ROW] >= 0 or flagged[STAT_HALFSPACE_PAIR] > 0
-                        or flagged[STAT_NAN_A] >= 0 or flagged[STAT_UNCERTIFIED]):
-                    scene.report_select(flagged, stats, "ComputePointPairPenetration")
+                flagged, rows, values = entry(state, R, p, mode, 0.0, 0.0, NO_PAIRS, stats)
+                if flagged:
+                    scene.report_select(stats.tolist(), stats, "ComputePointPairPenetration")
                 found = [rows, values, False]
             else:
                 found = scene.select(R, p, 0.0, 0.0, PENETRATION_FLAGS,

@@ -351,12 +351,10 @@ class ProximityScene:
         # int comparison that calls its handler only in its rare case.
         state, entry = self.compiled
         stats = np.empty(NUM_STATS, dtype=np.int64)
-        _, rows, values = entry(state, R, p, QUERY_SELECT | flags, float(margin),
-                                float(max_distance), NO_PAIRS, stats)
-        found = stats.tolist()
-        if (found[STAT_BAD_ROW] >= 0 or found[STAT_HALFSPACE_PAIR] > 0 or found[STAT_NAN_A] >= 0
-                or found[STAT_UNCERTIFIED]):
-            self.report_select(found, stats, query)
+        flagged, rows, values = entry(state, R, p, QUERY_SELECT | flags, float(margin),
+                                      float(max_distance), NO_PAIRS, stats)
+        if flagged:     # the stats are read back only when they flag something
+            self.report_select(stats.tolist(), stats, query)
         return [rows, values, False]
 
     def report_select(self, found: list, stats, query: str) -> None:

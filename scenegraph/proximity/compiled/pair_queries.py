@@ -9,9 +9,9 @@ boxes; max_distance [m] bounds the pairs kept; pairs (K, 2) int64: the pairs
 of QUERY_SELECT_ROWS and QUERY_SOLVE (else unused); stats
 (layout.NUM_STATS,) int64, written (layout.STAT_*). rows and values are
 None where a mode has none to hand back, and code is 0 except for
-QUERY_FIRST_HIT (a None or an int costs nothing to return; each array a
-compiled call returns, and reading a stats array back, is a noticeable part
-of a HasCollisions call).
+QUERY_FIRST_HIT and the selections (a None or an int costs nothing to
+return; each array a compiled call returns, and reading a stats array back,
+is a noticeable part of a small query).
 
   QUERY_CANDIDATES   rows: the broadphase's candidate pairs (K, 2), i < j,
                      sorted by (i, j), minus filtered pairs.
@@ -19,6 +19,10 @@ of a HasCollisions call).
                      max_distance: rows (K, 2) and values (K, NUM_VALUES) =
                      [φ | Ca | Cb | nhat_BA_W] (select_pairs), in the
                      candidates' order.
+                     code: 1 if the stats flag anything (a row's non-finite
+                     pose, two half spaces refused, a non-finite or an
+                     uncertified answer), else 0: the caller reads the
+                     stats back only then.
   QUERY_SELECT_ROWS  the same on the given pairs (no broadphase, no filter).
   QUERY_SOLVE        every given pair's answer, in W, in the pairs' order:
                      values (K, NUM_SOLVE_VALUES), the ten above then the
@@ -448,7 +452,7 @@ def query(state, R, p, mode, margin, max_distance, pairs, stats):
                                  boxes[:n], boxes[n:])
         if bad >= 0:
             stats[STAT_BAD_ROW] = bad
-            return 0, None, None
+            return 1, None, None
         if what == QUERY_BOXES:
             return 0, None, boxes
         if what == QUERY_CANDIDATES:
@@ -460,7 +464,7 @@ def query(state, R, p, mode, margin, max_distance, pairs, stats):
         for k in range(found.shape[0]):
             if kind[found[k, 0]] == HALFSPACE and kind[found[k, 1]] == HALFSPACE:
                 stats[STAT_HALFSPACE_PAIR] = 1
-                return 0, None, None
+                return 1, None, None
     if what == QUERY_SOLVE:
         return 0, None, _solved(shapes, state.hulls, R, p, found, max_distance, stats)
     K = found.shape[0]
@@ -470,4 +474,5 @@ def query(state, R, p, mode, margin, max_distance, pairs, stats):
         select_pairs(shapes, state.hulls, R, p, found, max_distance, (mode & FLAG_IN_FRAMES) != 0,
                      (mode & FLAG_NEGATE) != 0, rows, values, stats)
     count = stats[STAT_COUNT]
-    return 0, rows[:count], values[:count]
+    flagged = 1 if stats[STAT_NAN_A] >= 0 or stats[STAT_UNCERTIFIED] > 0 else 0
+    return flagged, rows[:count], values[:count]

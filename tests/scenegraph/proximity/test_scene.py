@@ -83,15 +83,18 @@ def test_has_collisions_agrees_with_the_penetration_query(positions, colliding):
 def _reporting(query, **stats):
     """The query's scene with its compiled entry wrapped to write `stats`
     (layout.STAT_* names: values) after each call, as the kernel reports a
-    pair it could not certify or compute."""
+    pair it could not certify or compute (a selection's code set to 1, as
+    the kernel does then)."""
     scene = query._engine().scene
     state, entry = scene.compiled
 
     def entry_reporting(*args):
-        out = entry(*args)
+        code, rows, values = entry(*args)
         for name, value in stats.items():
             args[-1][getattr(layout, name)] = value
-        return out
+        if args[3] & layout.QUERY_MODE_MASK == layout.QUERY_SELECT:
+            code = 1        # a selection's code says its stats flag something
+        return code, rows, values
 
     scene.__dict__["compiled"] = (state, entry_reporting)
 

@@ -91,3 +91,56 @@ def test_every_pair_query_is_one_call_of_one_compiled_entry(monkeypatch):
     first = query.HasCollisions()
     assert first == bool(query.ComputePointPairPenetration())
     assert np.isfinite([p.depth for p in query.ComputePointPairPenetration()]).all()
+
+
+def _half_spaces_and_a_ball(with_wall: bool):
+    """An anchored floor (half space z <= 0), a ball on a frame sinking 0.1 m
+    into it and, with_wall, a tilted half space on a frame too (a half-space
+    pair among the candidates). Returns (scene, its rows' poses)."""
+    from scenegraph import (FramePoseVector, GeometryFrame, GeometryInstance, HalfSpace,
+                            ProximityProperties, SceneGraph, Sphere)
+    from scenegraph.math import RigidTransform, RollPitchYaw
+    sg = SceneGraph()
+    source = sg.RegisterSource("s")
+    frame = sg.RegisterFrame(source, GeometryFrame("f"))
+    shapes = [("floor", None, RigidTransform(), HalfSpace()),
+              ("ball", frame, RigidTransform([0.0, 0.0, 0.1]), Sphere(0.2))]
+    if with_wall:
+        shapes.append(("wall", frame, RigidTransform(RollPitchYaw(1.2, 0.0, 0.0), [0, 0, 0]),
+                       HalfSpace()))
+    for name, parent, X, shape in shapes:
+        instance = GeometryInstance(X, shape, name)
+        gid = (sg.RegisterAnchoredGeometry(source, instance) if parent is None
+               else sg.RegisterGeometry(source, parent, instance))
+        sg.AssignRole(source, gid, ProximityProperties())
+    context = sg.CreateDefaultContext()
+    sg.get_source_pose_port(source).FixValue(context, FramePoseVector({frame: RigidTransform()}))
+    query = sg.get_query_output_port().Eval(context)
+    engine = sg._eval_proximity_engine(context)
+    R, p, _ = engine.scene.poses(query._poses())
+    return engine.scene, R, p
+
+
+def test_a_selection_code_says_whether_its_stats_flag_anything():
+    # QUERY_SELECT's code is 1 exactly when the stats must be read back.
+    from scenegraph.proximity.broadphase import NO_PAIRS
+    from scenegraph.proximity.compiled import layout
+
+    def select(scene, flags, R, p):
+        state, entry = scene.compiled
+        stats = np.empty(layout.NUM_STATS, dtype=np.int64)
+        code, rows, _ = entry(state, R, p, layout.QUERY_SELECT | flags, 0.0, 0.0, NO_PAIRS,
+                              stats)
+        return code, stats, rows
+
+    penetration = layout.FLAG_NEGATE | layout.FLAG_REFUSE_HALFSPACE_PAIRS
+    scene, R, p = _half_spaces_and_a_ball(with_wall=False)
+    code, stats, rows = select(scene, penetration, R, p)     # the ball in the floor
+    assert code == 0 and len(rows) == 1
+    R_bad, p_bad = R.copy(), p.copy()
+    p_bad[1, 0] = math.nan
+    code, stats, rows = select(scene, penetration, R_bad, p_bad)
+    assert code == 1 and stats[layout.STAT_BAD_ROW] == 1
+    scene, R, p = _half_spaces_and_a_ball(with_wall=True)
+    code, stats, rows = select(scene, penetration, R, p)
+    assert code == 1 and stats[layout.STAT_HALFSPACE_PAIR] == 1
