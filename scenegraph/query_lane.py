@@ -38,22 +38,19 @@ _concatenate, _empty = np.concatenate, np.empty
 
 
 class _Lane:
-    """What one engine's pose-change lane reads, resolved once: the context
-    cache indices, the pose inputs it was resolved for (SceneGraph._pose_inputs:
-    replaced when the pose topology changes), the composer's kernel entry
-    and arrays, and the scene rows' gather (None when the scene's rows are
-    the topology's geometries in order)."""
+    """What one engine's pose-change lane reads, resolved once: the pose
+    inputs it was resolved for (SceneGraph._pose_inputs: replaced when
+    another topology is composed), the composer's kernel entry and arrays,
+    and the scene rows' gather (None when the scene's rows are the
+    topology's geometries in order)."""
 
-    __slots__ = ("engine_index", "poses_index", "state_index", "inputs", "topology",
+    __slots__ = ("inputs", "topology",
                  "fixed_index", "composer", "count", "getter", "entry", "parent_index",
                  "frame_index", "R_FG", "p_FG", "nG", "rows", "gather")
 
     def __init__(self, scene_graph, scene):
         inputs = scene_graph._pose_inputs
         composer = inputs[1]
-        self.engine_index = scene_graph._engine_index
-        self.poses_index = scene_graph._world_poses_index
-        self.state_index = scene_graph._state_index
         self.inputs, self.topology, self.fixed_index = inputs, inputs[0], inputs[3]
         self.composer = composer
         self.count, self.getter, self.entry = composer._count, composer._getter, composer._entry
@@ -62,14 +59,19 @@ class _Lane:
         self.gather = None if scene.identity_count == self.nG else scene.pose_index
 
 
-def _lane_of(engine, scene_graph):
+def _lane_of(engine, scene_graph, context):
     """The engine's lane for the scene graph's current pose inputs, or None
-    when there is none to take (not one fixed source, kernel not loaded)."""
-    lane = engine._lane
+    when there is none to take: not one source, the kernel not loaded, or
+    inputs resolved for another topology than the context's (SceneGraph
+    keeps one set of pose inputs for all its contexts). A lane is made only
+    for inputs of its context's topology, and the engine stays valid only
+    while that context's geometry state is unchanged: so while the scene
+    graph's inputs are the lane's, they are the context's."""
     inputs = scene_graph._pose_inputs
-    if lane is not None and lane.inputs is inputs:
-        return lane
     if inputs is None or inputs[3] < 0 or inputs[1]._entry is None or inputs[1]._count < 1:
+        return None
+    state = context._parameters._abstract[scene_graph._state_index]._value
+    if state._topology is not inputs[0]:
         return None
     lane = engine._lane = _Lane(scene_graph, engine.scene)
     return lane
@@ -95,13 +97,12 @@ def refreshed_rows(query_object):
     engine = held.value._value
     lane = engine._lane
     if lane is None or lane.inputs is not scene_graph._pose_inputs:
-        lane = _lane_of(engine, scene_graph)
+        # SceneGraph._refresh_world_poses' first condition (the inputs were
+        # resolved for this context's topology) is checked here (_lane_of).
+        lane = _lane_of(engine, scene_graph, context)
         if lane is None:
             return None
-    # SceneGraph._refresh_world_poses' conditions: the topology the pose
-    # inputs were resolved for, and the source's pose port fixed.
-    if context._parameters._abstract[lane.state_index]._value._topology is not lane.topology:
-        return None
+    # Its second: the source's pose port fixed.
     fixed = context._fixed_inputs[lane.fixed_index]
     if fixed is None:
         return None

@@ -239,3 +239,29 @@ def test_the_lane_follows_a_new_registration():
     after = query.ComputePointPairPenetration()
     assert sum(gid in (r.id_A, r.id_B) for r in after) >= len(SHAPES) - 2
     assert len(after) > before
+
+
+def test_contexts_with_different_geometry_each_get_their_own_answers(lane_off):
+    # SceneGraph keeps one set of pose inputs for all its contexts: queries
+    # alternating between two contexts of different topologies stay right.
+    sg, source, frames, ids = _scene()
+    first, second = sg.CreateDefaultContext(), sg.CreateDefaultContext()
+    extra = sg.RegisterGeometry(second, source, frames[1],
+                                GeometryInstance(RigidTransform(), Sphere(0.3), "extra"))
+    sg.AssignRole(second, source, extra, ProximityProperties())
+    answers = []
+    for k in range(6):
+        for context in (first, second):
+            sg.get_source_pose_port(source).FixValue(context, _poses(frames, k))
+            answers.append(_answers(
+                sg.get_query_output_port().Eval(context).ComputePointPairPenetration()))
+    assert any(extra in (a[0], a[1]) for row in answers[1::2] for a in row)
+    assert not any(extra in (a[0], a[1]) for row in answers[0::2] for a in row)
+    lane_off()
+    general = []
+    for k in range(6):
+        for context in (first, second):
+            sg.get_source_pose_port(source).FixValue(context, _poses(frames, k))
+            general.append(_answers(
+                sg.get_query_output_port().Eval(context).ComputePointPairPenetration()))
+    assert answers == general
