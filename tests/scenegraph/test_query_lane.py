@@ -128,27 +128,32 @@ def test_lane_stores_the_world_poses_once_per_pose_change():
         np.testing.assert_array_equal(query.GetPoseInWorld(f).GetAsMatrix4(), X.GetAsMatrix4())
 
 
-def test_a_missing_frame_pose_takes_the_general_path_and_its_error():
+def _declined(poses_of):
+    """A built scene whose pose port then gets poses_of(frames): (its query
+    object, frames), after checking that the lane declines the call."""
     sg, source, frames, ids = _scene()
     context = sg.CreateDefaultContext()
     _built(sg, context, source, frames)
-    poses = FramePoseVector({f: RigidTransform() for f in frames[:2]})
-    sg.get_source_pose_port(source).FixValue(context, poses)
+    sg.get_source_pose_port(source).FixValue(context, poses_of(frames))
     query = sg.get_query_output_port().Eval(context)
     assert query_lane.refreshed_rows(query) is None
+    return query, frames
+
+
+def test_a_missing_frame_pose_takes_the_general_path_and_its_error():
+    query, frames = _declined(
+        lambda frames: FramePoseVector({f: RigidTransform() for f in frames[:2]}))
     with pytest.raises(RuntimeError, match=f"has registered frame {frames[2]} .* has no pose"):
         query.ComputePointPairPenetration()
 
 
 def test_a_non_finite_pose_takes_the_general_path_and_its_error():
-    sg, source, frames, ids = _scene()
-    context = sg.CreateDefaultContext()
-    _built(sg, context, source, frames)
-    poses = _poses(frames, 1)
-    poses.set_value(frames[1], RigidTransform([math.nan, 0.0, 0.0]))
-    sg.get_source_pose_port(source).FixValue(context, poses)
-    query = sg.get_query_output_port().Eval(context)
-    assert query_lane.refreshed_rows(query) is None
+    def nan_pose(frames):
+        poses = _poses(frames, 1)
+        poses.set_value(frames[1], RigidTransform([math.nan, 0.0, 0.0]))
+        return poses
+
+    query, frames = _declined(nan_pose)
     with pytest.raises(RuntimeError, match=f"non-finite pose for frame {frames[1]}"):
         query.HasCollisions()
 
