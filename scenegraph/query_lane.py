@@ -44,9 +44,8 @@ class _Lane:
     and the scene rows' gather (None when the scene's rows are the
     topology's geometries in order)."""
 
-    __slots__ = ("inputs", "topology",
-                 "fixed_index", "composer", "count", "getter", "entry", "parent_index",
-                 "frame_index", "R_FG", "p_FG", "nG", "rows", "gather")
+    __slots__ = ("inputs", "topology", "fixed_index", "composer", "count", "getter", "entry",
+                 "parent_index", "frame_index", "R_FG", "p_FG", "nG", "rows", "gather")
 
     def __init__(self, scene_graph, scene):
         inputs = scene_graph._pose_inputs
