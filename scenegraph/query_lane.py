@@ -30,11 +30,11 @@ from __future__ import annotations
 import numpy as np
 
 from scenegraph.kinematics_vector import (_F64, _STRIDES_3, _STRIDES_33, FramePoseVector,
-                                          WorldPoses)
+                                          WorldPoses, _concatenate)
 
 __all__ = ["refreshed_rows"]
 
-_concatenate, _empty = np.concatenate, np.empty
+_empty = np.empty
 
 
 class _Lane:
