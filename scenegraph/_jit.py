@@ -116,6 +116,7 @@ from numba.core import event as numba_event
 from numba.core import sigutils
 from numba.core.compiler_lock import global_compiler_lock
 
+import scenegraph._array_boxing as _array_boxing
 import scenegraph._callee_code as _callee_code
 import scenegraph._lazy_link as _lazy_link
 import scenegraph._nrt_cache as _nrt_cache
@@ -131,6 +132,7 @@ __all__ = ["njit", "entry_point", "load_cached", "module_digest", "module_closur
            "announce_separate"]
 
 _nrt_cache.install()      # before numba's runtime is first initialized in this process
+_array_boxing.install()   # before any kernel is compiled: returned arrays boxed without unpickling
 
 
 class _PlainErrorText(numba_errors._DummyColorScheme):
