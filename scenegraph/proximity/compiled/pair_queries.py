@@ -70,7 +70,7 @@ from scenegraph.proximity.compiled.layout import (
     VALUE_PHI, VALUE_ROUTE, VALUE_STATUS)
 from scenegraph._separate import separately_compiled
 from scenegraph.proximity.compiled.narrow_phase import solve_pairs
-from scenegraph.proximity.compiled.sweep_and_prune import (_boxes, _fill_boxes, _grown, _mode,
+from scenegraph.proximity.compiled.sweep_and_prune import (_boxes, _grown, _mode,
                                                             _sweep_order, candidate_pairs_kernel,
                                                             found_pairs_in_order, pair_allowed,
                                                             poses_finite)
@@ -115,19 +115,19 @@ def _note_answer(stats, i, j, d, status):
 @njit(inline="always")
 def _solve_all(shapes, hulls, R, p, pairs, max_distance):
     """The narrow phase on every pair of `pairs` (K, 2): (iA, iB, d, a, b, n,
-    status, route) as solve_pairs fills them. Two allocations, not eight
-    (each counts on a one-pair query): the narrow phase's inputs and outputs
-    are contiguous pieces of them."""
+    status, route) as solve_pairs fills them. One allocation, not eight
+    (each counts on a small query): the narrow phase's inputs and outputs
+    are contiguous pieces of it (its last 4K words viewed as int64)."""
     K = pairs.shape[0]
-    ints = np.empty(4 * K, dtype=np.int64)
+    floats = np.empty(14 * K)
+    ints = floats[10 * K:].view(np.int64)
     iA, iB, status, route = ints[:K], ints[K:2 * K], ints[2 * K:3 * K], ints[3 * K:]
     for k in range(K):
         iA[k], iB[k] = pairs[k, 0], pairs[k, 1]
-    floats = np.empty(10 * K)
     d = floats[:K]
     a = floats[K:4 * K].reshape(K, 3)
     b = floats[4 * K:7 * K].reshape(K, 3)
-    n = floats[7 * K:].reshape(K, 3)
+    n = floats[7 * K:10 * K].reshape(K, 3)
     if K:
         _solve_pairs(shapes, hulls, R, p, iA, iB, max_distance, d, a, b, n, status, route,
                      False)
@@ -164,7 +164,7 @@ def select_pairs(shapes, hulls, R, p, pairs, max_distance, in_geometry_frames, n
     stats[STAT_COUNT] = count
 
 
-@njit(inline="always")
+@njit  # out of line: QUERY_SOLVE's code stays apart from the selection's
 def _solved(shapes, hulls, R, p, pairs, max_distance, stats):
     """QUERY_SOLVE: values (K, NUM_SOLVE_VALUES) of every pair, in W."""
     K = pairs.shape[0]
@@ -301,12 +301,22 @@ def _anchored_boxes_ready(state, R, p):
 @njit(inline="always")
 def _world_boxes(state, R, p, margin, lo, hi):
     """lo, hi (N, 3): every row's world box inflated by margin [m]; the
-    first row whose pose is not finite, or −1."""
+    first row whose pose is not finite, or −1. (sweep_and_prune._fill_boxes
+    with the kept boxes copied for the anchored rows only: every other row
+    is one of state.rows, whose boxes _boxes computes.)"""
     bad = _anchored_boxes_ready(state, R, p)
     if bad >= 0:
         return bad
-    return _fill_boxes(state.rows, state.kind_start, state.params, state.vertex_start,
-                       state.vertices, R, p, state.base_lo, state.base_hi, margin, lo, hi)
+    anchored, base_lo, base_hi = state.anchored_rows, state.base_lo, state.base_hi
+    for m in range(anchored.shape[0]):
+        g = anchored[m]
+        for a in range(3):
+            lo[g, a] = base_lo[g, a] - margin
+            hi[g, a] = base_hi[g, a] + margin
+    # Every row checked at once; row by row (naming the first bad one) only
+    # if some entry is not finite.
+    return _boxes(state.rows, state.kind_start, state.params, state.vertex_start,
+                  state.vertices, R, p, margin, lo, hi, not poses_finite(R, p))
 
 
 @njit(inline="always")
@@ -350,7 +360,7 @@ def _hint_hits(state, R, p, lo, hi):
     return _first_narrow_hit(state, R, p, one[:1], one[1:])[0] >= 0
 
 
-@njit(inline="always")
+@njit  # out of line: HasCollisions' code stays apart from the selection's
 def _first_hit(state, R, p):
     """HasCollisions: the world boxes of every row, then the candidate pairs
     (boxes touching, allowed by the filter words) until one penetrates or
@@ -419,15 +429,20 @@ def _candidates(state, R, p, margin, method, lo, hi):
     bad = _world_boxes(state, R, p, margin, lo, hi)
     if bad >= 0 or method == BOXES_ONLY:
         return state.no_rows, bad
-    allowed = state.allowed
     if method == EXPLICIT:
-        first, second, K = _explicit_pairs(lo, hi, allowed, state.explicit)
-        pairs = np.empty((K, 2), dtype=np.int64)
-        for t in range(K):
-            pairs[t, 0] = first[t]
-            pairs[t, 1] = second[t]
-        return pairs, -1
-    return candidate_pairs_kernel(lo, hi, allowed, method), -1
+        return _explicit_candidates(lo, hi, state.allowed, state.explicit), -1
+    return candidate_pairs_kernel(lo, hi, state.allowed, method), -1
+
+
+@njit  # out of line: the EXPLICIT method's code stays apart from the others'
+def _explicit_candidates(lo, hi, allowed, explicit):
+    """The pairs (K, 2) of _explicit_pairs."""
+    first, second, K = _explicit_pairs(lo, hi, allowed, explicit)
+    pairs = np.empty((K, 2), dtype=np.int64)
+    for t in range(K):
+        pairs[t, 0] = first[t]
+        pairs[t, 1] = second[t]
+    return pairs
 
 
 @njit(specialize_literals=False)

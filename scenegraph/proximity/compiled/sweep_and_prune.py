@@ -548,6 +548,52 @@ def found_pairs_in_order(lo, hi, allowed, mode, ax, order):
     return _collect(B, ids, seg_start, mode != NXN, grid, allowed, n)
 
 
+#: NXN up to this many boxes finds its pairs as one bit word per row
+#: (_nxn_small_pairs); above, through the general sweep code (_fill).
+NXN_WORD_MAX = 64
+
+
+@njit(inline="always")
+def _nxn_small_pairs(lo, hi, allowed):
+    """_pairs' NXN for N <= NXN_WORD_MAX boxes: the boxes overlapping row
+    i's among rows j > i as the bits j of one word per row (branch-free
+    tests), the filter on the overlapping pairs only, then the pairs
+    written in (i, j) order: two allocations (the words, the pairs) where
+    the general path makes seven."""
+    n = lo.shape[0]
+    use_filter = allowed.shape[0] > 0
+    words = np.empty(n, dtype=np.uint64)
+    K = 0
+    for i in range(n):
+        l0, l1, l2, h0, h1, h2 = lo[i, 0], lo[i, 1], lo[i, 2], hi[i, 0], hi[i, 1], hi[i, 2]
+        w = np.uint64(0)
+        for j in range(i + 1, n):
+            hit = ((lo[j, 0] <= h0) & (l0 <= hi[j, 0]) & (lo[j, 1] <= h1) & (l1 <= hi[j, 1])
+                   & (lo[j, 2] <= h2) & (l2 <= hi[j, 2]))
+            w |= np.uint64(hit) << np.uint64(j)
+        if use_filter and w:
+            for j in range(i + 1, n):
+                if (w >> np.uint64(j)) & np.uint64(1) and not pair_allowed(allowed, i, j):
+                    w &= ~(np.uint64(1) << np.uint64(j))
+        words[i] = w
+        while w:
+            w &= w - np.uint64(1)
+            K += 1
+    pairs = np.empty((K, 2), dtype=np.int64)
+    k = 0
+    for i in range(n):
+        w = words[i]
+        j = 0
+        while w:
+            if w & np.uint64(1):
+                pairs[k, 0] = i
+                pairs[k, 1] = j
+                k += 1
+            w >>= np.uint64(1)
+            j += 1
+    return pairs
+
+
 @njit(inline="always")
 def _pairs(lo, hi, allowed, mode):
     """Every overlapping allowed pair i < j, sorted by (i, j).
@@ -558,6 +604,14 @@ def _pairs(lo, hi, allowed, mode):
     axes (fewer candidates in large scenes; the plain sweep when boxes span
     too many columns). Unsorted finds are ordered by counting sorts.
     """
+    if mode == NXN and lo.shape[0] <= NXN_WORD_MAX:
+        return _nxn_small_pairs(lo, hi, allowed)
+    return _general_pairs(lo, hi, allowed, mode)
+
+
+@njit(specialize_literals=False)  # out of line: the small scenes' path stays compact
+def _general_pairs(lo, hi, allowed, mode):
+    """_pairs of the sweep, the grid, and NXN above NXN_WORD_MAX boxes."""
     n = lo.shape[0]
     first, second, k = _found_pairs(lo, hi, allowed, mode)
     if mode != NXN:

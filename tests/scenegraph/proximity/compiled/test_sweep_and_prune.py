@@ -134,6 +134,32 @@ def test_kernel_on_degenerate_and_unbounded_boxes(method):
         [[0, 1], [0, 3], [1, 2], [1, 3], [2, 3]])
 
 
+@pytest.mark.parametrize("n", [1, 2, 25, 63, 64])
+def test_small_nxn_bit_words_find_the_brute_force_pairs(n):
+    """NXN up to NXN_WORD_MAX boxes finds the pairs as one bit word per row
+    (_nxn_small_pairs): in a dense scene every pair overlaps (row 0's word
+    has all of bits 1..63 set at n = 64), the filter keeps exactly the
+    allowed ones, in (i, j) order, as the general code (_general_pairs)
+    finds them."""
+    assert sap.NXN_WORD_MAX == 64
+    rng = np.random.default_rng(40 + n)
+    lo = rng.uniform(-1.0, 0.0, (n, 3))
+    hi = lo + 1.5                                          # every box holds (0, 0, 0)
+    filtered = rng.random((n, n)) < 0.3
+    filtered |= filtered.T
+    allowed = Broadphase(AabbModel([("Sphere", {"radius": 1.0})] * n)).allowed_words(
+        PairFilter(filtered))
+    all_pairs = np.stack(np.triu_indices(n, 1), axis=1).astype(np.int64).reshape(-1, 2)
+    np.testing.assert_array_equal(sap.candidate_pairs_kernel(lo, hi, NO_FILTER, sap.NXN),
+                                  all_pairs)
+    kept = sap.candidate_pairs_kernel(lo, hi, allowed, sap.NXN)
+    np.testing.assert_array_equal(kept, all_pairs[~filtered[all_pairs[:, 0], all_pairs[:, 1]]])
+    np.testing.assert_array_equal(kept, sap._general_pairs(lo, hi, allowed, sap.NXN))
+    sparse_hi = lo + rng.uniform(0.0, 0.3, (n, 3))         # some overlap, most do not
+    np.testing.assert_array_equal(sap.candidate_pairs_kernel(lo, sparse_hi, NO_FILTER, sap.NXN),
+                                  brute_pairs(lo, sparse_hi))
+
+
 def test_radix_argsort_orders_special_values():
     keys = np.array([0.0, -0.0, np.inf, -np.inf, 5e-324, -5e-324, 2.0, -2.0, 1e308, -1e308, 2.0])
     order = np.empty(len(keys), dtype=np.int64)
