@@ -142,31 +142,17 @@ def poses_finite(R, p):
 @njit(inline="always")
 def _hull_box(vertices, v0, v1, R, p, g, margin, lo, hi):
     """World box of vertices[v0:v1] (G) posed by R[g], p[g], inflated by
-    margin, into lo[g], hi[g]. One pass over the vertices for all three axes,
-    two vertices a step into separate minima and maxima (twelve independent
-    chains instead of one, which the CPU overlaps); each coordinate is
-    the same r0·x + r1·y + r2·z and min/max are exact, so the box is the
-    one a plain scan gives."""
+    margin, into lo[g], hi[g]: one pass over the vertices for all three
+    axes, each coordinate r0·x + r1·y + r2·z (min/max are exact: the box of
+    any scan order). A plain loop: two vertices a step into separate chains
+    ran no faster on the small hulls of a query (24 vertices) in the
+    polluted regime, in more code (notes/s18/h64)."""
     a0, a1, a2 = R[g, 0, 0], R[g, 0, 1], R[g, 0, 2]
     b0, b1, b2 = R[g, 1, 0], R[g, 1, 1], R[g, 1, 2]
     c0, c1, c2 = R[g, 2, 0], R[g, 2, 1], R[g, 2, 2]
-    lx = ly = lz = LX = LY = LZ = np.inf
-    hx = hy = hz = HX = HY = HZ = -np.inf
-    v = v0
-    while v + 1 < v1:
-        x, y, z = vertices[v, 0], vertices[v, 1], vertices[v, 2]
-        X, Y, Z = vertices[v + 1, 0], vertices[v + 1, 1], vertices[v + 1, 2]
-        w = a0 * x + a1 * y + a2 * z
-        W = a0 * X + a1 * Y + a2 * Z
-        lx, hx, LX, HX = min(lx, w), max(hx, w), min(LX, W), max(HX, W)
-        w = b0 * x + b1 * y + b2 * z
-        W = b0 * X + b1 * Y + b2 * Z
-        ly, hy, LY, HY = min(ly, w), max(hy, w), min(LY, W), max(HY, W)
-        w = c0 * x + c1 * y + c2 * z
-        W = c0 * X + c1 * Y + c2 * Z
-        lz, hz, LZ, HZ = min(lz, w), max(hz, w), min(LZ, W), max(HZ, W)
-        v += 2
-    if v < v1:
+    lx = ly = lz = np.inf
+    hx = hy = hz = -np.inf
+    for v in range(v0, v1):
         x, y, z = vertices[v, 0], vertices[v, 1], vertices[v, 2]
         w = a0 * x + a1 * y + a2 * z
         lx, hx = min(lx, w), max(hx, w)
@@ -174,15 +160,15 @@ def _hull_box(vertices, v0, v1, R, p, g, margin, lo, hi):
         ly, hy = min(ly, w), max(hy, w)
         w = c0 * x + c1 * y + c2 * z
         lz, hz = min(lz, w), max(hz, w)
-    lo[g, 0] = min(lx, LX) + p[g, 0] - margin
-    hi[g, 0] = max(hx, HX) + p[g, 0] + margin
-    lo[g, 1] = min(ly, LY) + p[g, 1] - margin
-    hi[g, 1] = max(hy, HY) + p[g, 1] + margin
-    lo[g, 2] = min(lz, LZ) + p[g, 2] - margin
-    hi[g, 2] = max(hz, HZ) + p[g, 2] + margin
+    lo[g, 0] = lx + p[g, 0] - margin
+    hi[g, 0] = hx + p[g, 0] + margin
+    lo[g, 1] = ly + p[g, 1] - margin
+    hi[g, 1] = hy + p[g, 1] + margin
+    lo[g, 2] = lz + p[g, 2] - margin
+    hi[g, 2] = hz + p[g, 2] + margin
 
 
-@njit(specialize_literals=False)  # one compile for check=True, False and a flag variable
+@njit(inline="always")  # into each caller: the call cost a small query ~0.2 µs
 def _boxes(rows, kind_start, params, vertex_start, vertices, R, p, margin, lo, hi, check=True):
     """World boxes of `rows` into lo[g], hi[g], inflated by margin [m].
 
@@ -567,9 +553,9 @@ def _nxn_small_pairs(lo, hi, allowed):
     for i in range(n):
         l0, l1, l2, h0, h1, h2 = lo[i, 0], lo[i, 1], lo[i, 2], hi[i, 0], hi[i, 1], hi[i, 2]
         w = np.uint64(0)
-        for j in range(i + 1, n):
+        for j in range(n):  # every j, bits j <= i masked: one trip count for all rows
             hit = ((lo[j, 0] <= h0) & (l0 <= hi[j, 0]) & (lo[j, 1] <= h1) & (l1 <= hi[j, 1])
-                   & (lo[j, 2] <= h2) & (l2 <= hi[j, 2]))
+                   & (lo[j, 2] <= h2) & (l2 <= hi[j, 2]) & (j > i))
             w |= np.uint64(hit) << np.uint64(j)
         if use_filter and w:
             for j in range(i + 1, n):
