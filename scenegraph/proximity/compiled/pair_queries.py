@@ -289,13 +289,20 @@ def _anchored_boxes_ready(state, R, p):
     (then sets it): −1, or the first anchored row whose pose is not finite
     (the boxes then stay not ready)."""
     if state.anchored_ready[0] == 0:
-        bad = _boxes(state.anchored_rows, state.anchored_kind_start, state.params,
-                     state.vertex_start, state.vertices, R, p, 0.0, state.base_lo,
-                     state.base_hi, True)
+        bad = _anchored_boxes(state, R, p)
         if bad >= 0:
             return bad
         state.anchored_ready[0] = 1
     return -1
+
+
+@njit  # out of line: runs once per scene (and per invalidate_anchored)
+def _anchored_boxes(state, R, p):
+    """The anchored rows' margin-free boxes into state.base_lo/base_hi:
+    −1, or the first anchored row whose pose is not finite."""
+    return _boxes(state.anchored_rows, state.anchored_kind_start, state.params,
+                  state.vertex_start, state.vertices, R, p, 0.0, state.base_lo, state.base_hi,
+                  True)
 
 
 @njit(inline="always")
