@@ -70,8 +70,9 @@ from scenegraph.proximity.compiled.layout import (
     VALUE_PHI, VALUE_ROUTE, VALUE_STATUS)
 from scenegraph._separate import separately_compiled
 from scenegraph.proximity.compiled.narrow_phase import solve_pairs
-from scenegraph.proximity.compiled.sweep_and_prune import (_boxes, _grown, _mode,
-                                                            _sweep_order, candidate_pairs_kernel,
+from scenegraph.proximity.compiled.sweep_and_prune import (_boxes, _grown, _mode, _sweep_order,
+                                                            boxes_out_of_line,
+                                                            candidate_pairs_kernel,
                                                             found_pairs_in_order, pair_allowed,
                                                             poses_finite)
 
@@ -300,9 +301,21 @@ def _anchored_boxes_ready(state, R, p):
 def _anchored_boxes(state, R, p):
     """The anchored rows' margin-free boxes into state.base_lo/base_hi:
     −1, or the first anchored row whose pose is not finite."""
-    return _boxes(state.anchored_rows, state.anchored_kind_start, state.params,
-                  state.vertex_start, state.vertices, R, p, 0.0, state.base_lo, state.base_hi,
-                  True)
+    return boxes_out_of_line(state.anchored_rows, state.anchored_kind_start, state.params,
+                             state.vertex_start, state.vertices, R, p, 0.0, state.base_lo,
+                             state.base_hi, True)
+
+
+@njit(inline="always")
+def _kept_boxes(state, margin, lo, hi):
+    """lo[g], hi[g] of the anchored rows g: their kept boxes inflated by
+    margin [m] (ready)."""
+    anchored, base_lo, base_hi = state.anchored_rows, state.base_lo, state.base_hi
+    for m in range(anchored.shape[0]):
+        g = anchored[m]
+        for a in range(3):
+            lo[g, a] = base_lo[g, a] - margin
+            hi[g, a] = base_hi[g, a] + margin
 
 
 @njit(inline="always")
@@ -310,20 +323,27 @@ def _world_boxes(state, R, p, margin, lo, hi):
     """lo, hi (N, 3): every row's world box inflated by margin [m]; the
     first row whose pose is not finite, or −1. (sweep_and_prune._fill_boxes
     with the kept boxes copied for the anchored rows only: every other row
-    is one of state.rows, whose boxes _boxes computes.)"""
+    is one of state.rows, whose boxes _boxes computes, inlined here.)"""
     bad = _anchored_boxes_ready(state, R, p)
     if bad >= 0:
         return bad
-    anchored, base_lo, base_hi = state.anchored_rows, state.base_lo, state.base_hi
-    for m in range(anchored.shape[0]):
-        g = anchored[m]
-        for a in range(3):
-            lo[g, a] = base_lo[g, a] - margin
-            hi[g, a] = base_hi[g, a] + margin
+    _kept_boxes(state, margin, lo, hi)
     # Every row checked at once; row by row (naming the first bad one) only
     # if some entry is not finite.
     return _boxes(state.rows, state.kind_start, state.params, state.vertex_start,
                   state.vertices, R, p, margin, lo, hi, not poses_finite(R, p))
+
+
+@njit(inline="always")
+def _world_boxes_called(state, R, p, margin, lo, hi):
+    """_world_boxes with _boxes called (boxes_out_of_line), not inlined
+    (HasCollisions: its own copy would only add compile time)."""
+    bad = _anchored_boxes_ready(state, R, p)
+    if bad >= 0:
+        return bad
+    _kept_boxes(state, margin, lo, hi)
+    return boxes_out_of_line(state.rows, state.kind_start, state.params, state.vertex_start,
+                             state.vertices, R, p, margin, lo, hi, not poses_finite(R, p))
 
 
 @njit(inline="always")
@@ -341,8 +361,8 @@ def _row_box(state, R, p, g, lo, hi):
             one = np.empty(kind_start.shape[0], dtype=np.int64)
             for k in range(kind_start.shape[0]):
                 one[k] = 0 if kind_start[k] <= m else 1
-            _boxes(rows[m:m + 1], one, state.params, state.vertex_start, state.vertices, R, p,
-                   0.0, lo, hi, False)
+            boxes_out_of_line(rows[m:m + 1], one, state.params, state.vertex_start,
+                              state.vertices, R, p, 0.0, lo, hi, False)
             return
 
 
@@ -398,7 +418,7 @@ def _first_hit(state, R, p):
     # not tried, as before any box).
     if poses_finite(R, p) and _hint_hits(state, R, p, lo, hi):
         return hint[0], hint[1], -1
-    bad = _world_boxes(state, R, p, 0.0, lo, hi)
+    bad = _world_boxes_called(state, R, p, 0.0, lo, hi)
     if bad >= 0:
         return -1, -1, bad
     # (The hint, if a pair, was tried above on these same boxes.)
