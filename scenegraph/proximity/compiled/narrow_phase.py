@@ -56,7 +56,7 @@ from scenegraph.proximity.compiled.polytope_depth import (MAX_EDGE_PAIRS,
 from scenegraph.proximity.compiled.refinement import certified, refine
 from scenegraph.proximity.compiled.raw_memory import load_f64
 from scenegraph.proximity.compiled.supports import (from_G, make_body, rotate_from_G,
-                                                     support_W, to_G)
+                                                     rotate_to_G, support_W, to_G)
 
 __all__ = ["solve_pairs", "EXACT", "UNCERTIFIED", "FARTHER"]
 
@@ -698,6 +698,74 @@ def _side_by_side(A, B):
             bx + rB * mx, by + rB * my, bz + rB * mz)
 
 
+@njit(inline="always")
+def _point_cylinder(r, h, x, y, z):
+    """Signed distance of the point p_GQ = (x, y, z) to a Cylinder of radius r
+    and half length h along Gz [m], with the unit direction g (in G) along
+    which Q leaves the cylinder fastest (inside) or lies from it (outside),
+    and the cylinder's point N = Q − φ g nearest to Q: (ok, φ, g, N). ok
+    False where g is not unique here (inside: as near the side as a cap, or
+    on the axis; outside: on the axis beyond a cap is fine, ρ = 0 inside or
+    at the rim's tie is not)."""
+    rho = math.sqrt(x * x + y * y)
+    hz = abs(z)
+    if rho <= r and hz <= h:
+        side, cap = r - rho, h - hz
+        if side < cap and rho > 0.0:
+            ux, uy = x / rho, y / rho
+            return True, rho - r, ux, uy, 0.0, r * ux, r * uy, z
+        if cap < side:
+            s = 1.0 if z > 0.0 else -1.0
+            return True, hz - h, 0.0, 0.0, s, x, y, s * h
+        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0
+    # Outside: the nearest point clamps ρ to r and z to ±h.
+    nz = min(max(z, -h), h)
+    nx, ny = x, y
+    if rho > r:
+        nx, ny = r * (x / rho), r * (y / rho)
+    dx, dy, dz = x - nx, y - ny, z - nz
+    d = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if not d > 0.0:
+        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0
+    return True, d, dx / d, dy / d, dz / d, nx, ny, nz
+
+
+@njit
+def _segment_cylinder(A, B):
+    """A Capsule's core (A: its axis segment, ends e0, e1) and a Cylinder B,
+    when an end of the segment is their nearest or deepest point, in closed
+    form. For each unit m, f(m) = min_k m·e_k − h_B(m) ≤ m·e_k − h_B(m),
+    whose maximum over m is the signed distance φ_k of the point e_k to B
+    (_point_cylinder); so the cores' signed distance φ = max_m f(m) is at
+    most min(φ_0, φ_1). With i the end of the smaller φ_i and g its
+    direction (f_i(g) = φ_i), if the other end lies no lower along g
+    (g·e_j ≥ g·e_i), f(g) = φ_i: the bound is reached, φ = φ_i exactly,
+    m = g (nhat_BA), witnesses a = e_i and the nearest point N_i of B.
+    Returns (ok, φ, m, a, b), ok False where this does not apply (an
+    interior point of the segment is nearest, or g is not unique: the
+    general path answers)."""
+    h = A[7]
+    r, hB = B[6], B[7]
+    # The ends in B's frame: p_GB(e_k) = R_WBᵀ (p_WA + R_WA (0, 0, ±h) − p_WB).
+    zx, zy, zz = A[11] * h, A[14] * h, A[17] * h
+    px, py, pz = A[18] - B[18], A[19] - B[19], A[20] - B[20]
+    x0, y0, z0 = rotate_to_G(B, px + zx, py + zy, pz + zz)
+    x1, y1, z1 = rotate_to_G(B, px - zx, py - zy, pz - zz)
+    ok0, f0, g0x, g0y, g0z, n0x, n0y, n0z = _point_cylinder(r, hB, x0, y0, z0)
+    ok1, f1, g1x, g1y, g1z, n1x, n1y, n1z = _point_cylinder(r, hB, x1, y1, z1)
+    sign = 1.0
+    if f1 < f0:
+        ok0, f0, g0x, g0y, g0z, n0x, n0y, n0z = ok1, f1, g1x, g1y, g1z, n1x, n1y, n1z
+        x0, y0, z0, x1, y1, z1 = x1, y1, z1, x0, y0, z0
+        sign = -1.0
+    if not ok0 or not g0x * (x1 - x0) + g0y * (y1 - y0) + g0z * (z1 - z0) >= 0.0:
+        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    mx, my, mz = rotate_from_G(B, g0x, g0y, g0z)
+    bx, by, bz = from_G(B, n0x, n0y, n0z)
+    return (True, f0, mx, my, mz, A[18] + sign * zx, A[19] + sign * zy, A[20] + sign * zz, bx,
+            by, bz)
+
+
 @njit
 def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S, PV, PF, FI,
                   WORK, work):
@@ -709,6 +777,9 @@ def _general_pair(A, B, hull_A, hull_B, size_A, size_B, rA, rB, max_distance, S,
         # Apart, side by side: the answer in closed form (exact, as the
         # refinement's), without GJK's linear convergence on the side.
         ok, phi, mx, my, mz, ax, ay, az, bx, by, bz = _side_by_side(A, B)
+        if not ok and A[0] == CAPSULE:
+            # An end of the Capsule's core nearest or deepest: closed form.
+            ok, phi, mx, my, mz, ax, ay, az, bx, by, bz = _segment_cylinder(A, B)
         if ok:
             if phi - rA - rB > max_distance:
                 return (FARTHER, phi - rA - rB, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN,

@@ -341,3 +341,87 @@ def test_side_by_side_closed_form_leaves_caps_parallel_axes_and_overlaps_to_the_
     # A core 0.05 m from the axis, inside the cylinder's radius 0.06: overlapping cores.
     inside = _body(CAPSULE, 0.03, 0.05, 0.0, R_cap, p + 0.05 * y)
     assert not _side_by_side(inside[:5] + (True,) + inside[6:], B)[0]
+
+
+def _core(R, p, half_length):
+    """A Capsule's core body (its axis segment, radius 0.03) with pose (R, p)."""
+    body = _body(CAPSULE, 0.03, half_length, 0.0, R, p)
+    return body[:5] + (True,) + body[6:]
+
+
+def test_capsule_end_in_a_cylinder_side_is_exact_in_closed_form():
+    # Cylinder r 0.06, half length 0.15 along z_C. A core of half length 0.05
+    # along x_C centred at x = 0.1, y = 0.01: its near end (0.05, 0.01, 0.02)
+    # is ρ = √0.0026 from the axis, inside by 0.06 − ρ (the caps are 0.13 away),
+    # and the other end lies farther out along that radial direction g: the
+    # cores' signed distance is ρ − 0.06 along g, a the end, b = 0.06 g.
+    from scenegraph.proximity.compiled.narrow_phase import _segment_cylinder
+    rng = np.random.default_rng(14)
+    for _ in range(5):
+        R, p, x, y, z = _crossing_frames(rng)
+        B = _body(CYLINDER, 0.06, 0.15, 0.0, R, p)
+        core = _core(np.column_stack([y, z, x]), p + 0.1 * x + 0.01 * y + 0.02 * z, 0.05)
+        ok, phi, mx, my, mz, ax, ay, az, bx, by, bz = _segment_cylinder(core, B)
+        rho = np.sqrt(0.05 ** 2 + 0.01 ** 2)
+        g = (0.05 * x + 0.01 * y) / rho
+        assert ok
+        assert abs(phi - (rho - 0.06)) <= 1e-15
+        assert np.abs(np.array([mx, my, mz]) - g).max() <= 1e-15
+        assert np.abs(np.array([ax, ay, az]) - (p + 0.05 * x + 0.01 * y + 0.02 * z)).max() <= 1e-15
+        assert np.abs(np.array([bx, by, bz]) - (p + 0.06 * g + 0.02 * z)).max() <= 1e-15
+
+
+def test_capsule_end_near_a_cylinder_cap_or_rim_is_exact_in_closed_form():
+    from scenegraph.proximity.compiled.narrow_phase import _segment_cylinder
+    rng = np.random.default_rng(15)
+    R, p, x, y, z = _crossing_frames(rng)
+    B = _body(CYLINDER, 0.06, 0.15, 0.0, R, p)
+    # A core along z_C, its lower end 0.01 below the top cap at x = 0.02:
+    # nearer the cap (0.01) than the side (0.04): φ = −0.01 along z_C.
+    down = _core(R, p + 0.02 * x + 0.19 * z, 0.05)
+    ok, phi, mx, my, mz, ax, ay, az, bx, by, bz = _segment_cylinder(down, B)
+    assert ok and abs(phi + 0.01) <= 1e-15 and np.abs(np.array([mx, my, mz]) - z).max() <= 1e-15
+    assert np.abs(np.array([bx, by, bz]) - (p + 0.02 * x + 0.15 * z)).max() <= 1e-15
+    # The same core outside beyond the rim: its lower end at (0.09, 0, 0.19)
+    # is (0.03, 0.04) from the rim point (0.06, 0, 0.15): φ = 0.05.
+    out = _core(R, p + 0.09 * x + 0.24 * z, 0.05)
+    ok, phi, mx, my, mz = _segment_cylinder(out, B)[:5]
+    assert ok and abs(phi - 0.05) <= 1e-15
+    assert np.abs(np.array([mx, my, mz]) - (0.6 * x + 0.8 * z)).max() <= 1e-15
+
+
+def test_segment_closed_form_leaves_interior_nearest_points_and_ties_to_the_general_path():
+    from scenegraph.proximity.compiled.narrow_phase import _segment_cylinder
+    rng = np.random.default_rng(16)
+    R, p, x, y, z = _crossing_frames(rng)
+    B = _body(CYLINDER, 0.06, 0.15, 0.0, R, p)
+    # Across the side, its middle nearest (the ends are farther along x_C).
+    assert not _segment_cylinder(_core(np.column_stack([z, x, y]), p + 0.1 * x, 0.05), B)[0]
+    # Its middle deepest: a core through the cylinder along y_C.
+    assert not _segment_cylinder(_core(np.column_stack([z, x, y]), p + 0.03 * x, 0.1), B)[0]
+    # In G (exact binary coordinates): a cylinder r 0.5, half length 1.5 and
+    # a core along z: its lower end on the axis, nearest the side (every
+    # radial direction is deepest), then as near the side as the cap (0.25).
+    I, o = np.eye(3), np.zeros(3)
+    G = _body(CYLINDER, 0.5, 1.5, 0.0, I, o)
+    assert not _segment_cylinder(_core(I, np.array([0.0, 0.0, 0.5]), 0.25), G)[0]
+    assert not _segment_cylinder(_core(I, np.array([0.25, 0.0, 1.5]), 0.25), G)[0]
+
+
+def test_capsule_end_in_a_cylinder_is_answered_exact_by_the_narrow_phase():
+    # The capsule (r 0.03) along x_C, its near end 0.01 inside the cylinder's
+    # side (r 0.06), so the capsule penetrates by 0.04 along x_C.
+    rng = np.random.default_rng(17)
+    cylinder = {"type": "Cylinder", "radius": 0.06, "length": 0.3}
+    capsule = {"type": "Capsule", "radius": 0.03, "length": 0.1}
+    for _ in range(5):
+        R, p, x, y, z = _crossing_frames(rng)
+        R_capsule = np.column_stack([y, z, x])
+        p_capsule = p + 0.1 * x + 0.04 * z
+        status, phi, p_WCa, p_WCb, nhat = _solve_shapes(capsule, R_capsule, p_capsule,
+                                                        cylinder, R, p)
+        assert status == EXACT
+        assert abs(phi + 0.04) <= _TOL
+        assert np.abs(nhat - x).max() <= _TOL
+        assert np.abs(p_WCa - (p + 0.02 * x + 0.04 * z)).max() <= _TOL
+        assert np.abs(p_WCb - (p + 0.06 * x + 0.04 * z)).max() <= _TOL
