@@ -307,7 +307,8 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
     (gjk.separation_gap) is at most 1e-12·min(size_A, size_B), or two
     polytopes (Box, Convex) whose EPA ended on a face of C (their witnesses
     pass refinement.certified along the face's normal) at the distance of
-    EPA's closest face (a lower bound of the depth, to 1e-12·scale): the
+    EPA's closest face (a lower bound of the depth, to 1e-12·scale), or an
+    overlapping Box and Convex answered by _box_convex (before EPA): the
     answer is then the exact global optimum and needs no refinement nor axis
     check.
 
@@ -346,6 +347,12 @@ def _coarse(A, B, hull_A, hull_B, size_A, size_B, scale, stop_distance, S, PV, P
                 proven = (_flat(A[0]) and _flat(B[0])
                           and separation_gap(S) <= 1e-12 * min(size_A, size_B))
                 return st, d, mx, my, mz, ax, ay, az, bx, by, bz, proven, False, _NAN
+        if st == GJK_INTERSECTING and A[0] == BOX and B[0] == CONVEX:
+            # Overlapping (a separated pair's GJK answer is as cheap and
+            # proven): a vertex of the Convex deepest, in closed form.
+            ok, phi, mx, my, mz, qx, qy, qz, rx, ry, rz = _box_convex(A, B)
+            if ok:
+                return st, phi, mx, my, mz, qx, qy, qz, rx, ry, rz, True, False, phi
     # Candidates (best lower bound first): GJK's own direction if it has one.
     best = -math.inf
     mx, my, mz = 0.0, 0.0, 1.0
@@ -742,8 +749,9 @@ def _segment_cylinder(A, B):
     (g·e_j ≥ g·e_i), f(g) = φ_i: the bound is reached, φ = φ_i exactly,
     m = g (nhat_BA), witnesses a = e_i and the nearest point N_i of B.
     Returns (ok, φ, m, a, b), ok False where this does not apply (an
-    interior point of the segment is nearest, or g is not unique: the
-    general path answers)."""
+    interior point of the segment is nearest, the segment lies within 1e-6
+    of parallel to B's feature at N_i, or g is not unique: the general path
+    answers)."""
     h = A[7]
     r, hB = B[6], B[7]
     # The ends in B's frame: p_GB(e_k) = R_WBᵀ (p_WA + R_WA (0, 0, ±h) − p_WB).
@@ -758,12 +766,114 @@ def _segment_cylinder(A, B):
         ok0, f0, g0x, g0y, g0z, n0x, n0y, n0z = ok1, f1, g1x, g1y, g1z, n1x, n1y, n1z
         x0, y0, z0, x1, y1, z1 = x1, y1, z1, x0, y0, z0
         sign = -1.0
-    if not ok0 or not g0x * (x1 - x0) + g0y * (y1 - y0) + g0z * (z1 - z0) >= 0.0:
+    # Strictly no lower (by the parallel tests' 1e-6 of its length): a core
+    # (nearly) parallel to the feature at N_i touches along a continuum of
+    # witness pairs, which the general path answers with its own choice.
+    if not ok0 or not g0x * (x1 - x0) + g0y * (y1 - y0) + g0z * (z1 - z0) > 2e-6 * h:
         return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     mx, my, mz = rotate_from_G(B, g0x, g0y, g0z)
     bx, by, bz = from_G(B, n0x, n0y, n0z)
     return (True, f0, mx, my, mz, A[18] + sign * zx, A[19] + sign * zy, A[20] + sign * zz, bx,
             by, bz)
+
+
+@njit(inline="always")
+def _point_box(hx, hy, hz, x, y, z):
+    """_point_cylinder for a Box of half sizes (hx, hy, hz) [m]: (ok, φ, g,
+    N) of the point p_GQ = (x, y, z), ok False inside where two faces are
+    equally near."""
+    ex, ey, ez = abs(x) - hx, abs(y) - hy, abs(z) - hz
+    if ex <= 0.0 and ey <= 0.0 and ez <= 0.0:
+        # Inside: the nearest face (the largest of the gaps, all ≤ 0).
+        if ex > ey and ex > ez:
+            sx = 1.0 if x > 0.0 else -1.0
+            return True, ex, sx, 0.0, 0.0, sx * hx, y, z
+        if ey > ex and ey > ez:
+            sy = 1.0 if y > 0.0 else -1.0
+            return True, ey, 0.0, sy, 0.0, x, sy * hy, z
+        if ez > ex and ez > ey:
+            sz = 1.0 if z > 0.0 else -1.0
+            return True, ez, 0.0, 0.0, sz, x, y, sz * hz
+        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0
+    nx, ny, nz = min(max(x, -hx), hx), min(max(y, -hy), hy), min(max(z, -hz), hz)
+    dx, dy, dz = x - nx, y - ny, z - nz
+    d = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if not d > 0.0:
+        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0
+    return True, d, dx / d, dy / d, dz / d, nx, ny, nz
+
+
+# A vertex nearer or deeper than the others by less than this (sine of the
+# angle between the direction g and the edge to another vertex) is left to
+# the general path: an edge or face (nearly) parallel to the Box's feature
+# there touches along a continuum of witness pairs.
+_VERTEX_SINE = 1e-6
+
+
+@njit
+def _box_convex(A, B):
+    """A Box A and a Convex B when a vertex of B is their nearest or deepest
+    point, in closed form: _segment_cylinder's bound over B's vertices v
+    (f(m) ≤ −h_A(−m) − m·v, whose maximum over m is the signed distance φ_v
+    of the point v to A, so φ ≤ min_v φ_v); the vertex v* of the smallest
+    φ_v, with g A's outward direction at the point N of A nearest to v*,
+    reaches it when every other vertex lies higher along g (v* is B's
+    support point along m = −g): φ = φ_v* exactly. Returns (ok, φ, m =
+    nhat_BA, a = N, b = v*) in W, ok False where this does not apply (an
+    edge or face of B is nearest or deepest, or lies within _VERTEX_SINE of
+    parallel to A's feature at N, or N is not unique: the general path
+    answers)."""
+    # B's vertices in A's frame: M v + t, M = R_WAᵀ R_WB, t = R_WAᵀ (p_WB − p_WA).
+    M00 = A[9] * B[9] + A[12] * B[12] + A[15] * B[15]
+    M01 = A[9] * B[10] + A[12] * B[13] + A[15] * B[16]
+    M02 = A[9] * B[11] + A[12] * B[14] + A[15] * B[17]
+    M10 = A[10] * B[9] + A[13] * B[12] + A[16] * B[15]
+    M11 = A[10] * B[10] + A[13] * B[13] + A[16] * B[16]
+    M12 = A[10] * B[11] + A[13] * B[14] + A[16] * B[17]
+    M20 = A[11] * B[9] + A[14] * B[12] + A[17] * B[15]
+    M21 = A[11] * B[10] + A[14] * B[13] + A[17] * B[16]
+    M22 = A[11] * B[11] + A[14] * B[14] + A[17] * B[17]
+    tx, ty, tz = rotate_to_G(A, B[18] - A[18], B[19] - A[19], B[20] - A[20])
+    hx, hy, hz = A[6], A[7], A[8]
+    addr, nv = B[1], B[2]
+    best, bi = math.inf, -1
+    for i in range(nv):
+        vx, vy, vz = load_f64(addr, 3 * i), load_f64(addr, 3 * i + 1), load_f64(addr, 3 * i + 2)
+        ex = abs(M00 * vx + M01 * vy + M02 * vz + tx) - hx
+        ey = abs(M10 * vx + M11 * vy + M12 * vz + ty) - hy
+        ez = abs(M20 * vx + M21 * vy + M22 * vz + tz) - hz
+        d = max(ex, ey, ez)
+        if d > 0.0:
+            ex, ey, ez = max(ex, 0.0), max(ey, 0.0), max(ez, 0.0)
+            d = math.sqrt(ex * ex + ey * ey + ez * ez)
+        if d < best:
+            best, bi = d, i
+    if bi < 0:
+        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    wx, wy, wz = load_f64(addr, 3 * bi), load_f64(addr, 3 * bi + 1), load_f64(addr, 3 * bi + 2)
+    ok, phi, gx, gy, gz, nx, ny, nz = _point_box(
+        hx, hy, hz, M00 * wx + M01 * wy + M02 * wz + tx, M10 * wx + M11 * wy + M12 * wz + ty,
+        M20 * wx + M21 * wy + M22 * wz + tz)
+    if not ok:
+        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    # Every other vertex higher along g (in B's frame: g_B = Mᵀ g), by more
+    # than _VERTEX_SINE of its distance from v*.
+    ux = M00 * gx + M10 * gy + M20 * gz
+    uy = M01 * gx + M11 * gy + M21 * gz
+    uz = M02 * gx + M12 * gy + M22 * gz
+    for i in range(nv):
+        if i != bi:
+            dx = load_f64(addr, 3 * i) - wx
+            dy = load_f64(addr, 3 * i + 1) - wy
+            dz = load_f64(addr, 3 * i + 2) - wz
+            up = ux * dx + uy * dy + uz * dz
+            if not (up > 0.0
+                    and up * up > _VERTEX_SINE * _VERTEX_SINE * (dx * dx + dy * dy + dz * dz)):
+                return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    mx, my, mz = rotate_from_G(A, gx, gy, gz)
+    ax, ay, az = from_G(A, nx, ny, nz)
+    bx, by, bz = from_G(B, wx, wy, wz)
+    return True, phi, -mx, -my, -mz, ax, ay, az, bx, by, bz
 
 
 @njit

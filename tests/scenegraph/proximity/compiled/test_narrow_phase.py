@@ -399,6 +399,10 @@ def test_segment_closed_form_leaves_interior_nearest_points_and_ties_to_the_gene
     assert not _segment_cylinder(_core(np.column_stack([z, x, y]), p + 0.1 * x, 0.05), B)[0]
     # Its middle deepest: a core through the cylinder along y_C.
     assert not _segment_cylinder(_core(np.column_stack([z, x, y]), p + 0.03 * x, 0.1), B)[0]
+    # Parallel to the side, 0.1 from the axis, and flat 0.05 over the top
+    # cap: every point of the core is nearest (the general path's witnesses).
+    assert not _segment_cylinder(_core(R, p + 0.1 * x, 0.05), B)[0]
+    assert not _segment_cylinder(_core(np.column_stack([y, z, x]), p + 0.2 * z, 0.05), B)[0]
     # In G (exact binary coordinates): a cylinder r 0.5, half length 1.5 and
     # a core along z: its lower end on the axis, nearest the side (every
     # radial direction is deepest), then as near the side as the cap (0.25).
@@ -425,3 +429,66 @@ def test_capsule_end_in_a_cylinder_is_answered_exact_by_the_narrow_phase():
         assert np.abs(nhat - x).max() <= _TOL
         assert np.abs(p_WCa - (p + 0.02 * x + 0.04 * z)).max() <= _TOL
         assert np.abs(p_WCb - (p + 0.06 * x + 0.04 * z)).max() <= _TOL
+
+
+# An inverted square pyramid: apex (0, 0, −0.02), base (±0.05, ±0.05, 0.1).
+_PYRAMID = np.array([[0.0, 0.0, -0.02], [0.05, 0.05, 0.1], [-0.05, 0.05, 0.1],
+                     [-0.05, -0.05, 0.1], [0.05, -0.05, 0.1]])
+
+
+def _posed_hull(points, R, p):
+    """A packed Convex's body tuple with pose (R, p) (its hull data kept alive
+    by the returned _Hull)."""
+    from tests.scenegraph.proximity.compiled.hull_shapes import _Hull
+    hull = _Hull(points)
+    return hull, hull.body[:9] + tuple(float(x) for x in np.asarray(R).reshape(9)) + tuple(
+        float(x) for x in p)
+
+
+def test_convex_vertex_in_a_box_face_is_exact_in_closed_form():
+    # Box of half sizes (0.1, 0.1, 0.05) whose top face is the pyramid's
+    # z = 0 plane: the apex is 0.02 below it (0.1 from the sides), the other
+    # vertices above: φ = −0.02, nhat_BA = −z (from the pyramid into the box).
+    from scenegraph.proximity.compiled.narrow_phase import _box_convex
+    rng = np.random.default_rng(21)
+    for _ in range(5):
+        R, p, x, y, z = _crossing_frames(rng)
+        hull, B = _posed_hull(_PYRAMID, R, p)
+        A = _body(BOX, 0.1, 0.1, 0.05, R, p - 0.05 * z)
+        ok, phi, mx, my, mz, ax, ay, az, bx, by, bz = _box_convex(A, B)
+        assert ok and abs(phi + 0.02) <= 1e-15
+        assert np.abs(np.array([mx, my, mz]) + z).max() <= 1e-15
+        assert np.abs(np.array([ax, ay, az]) - p).max() <= 1e-15
+        assert np.abs(np.array([bx, by, bz]) - (p - 0.02 * z)).max() <= 1e-15
+
+
+def test_box_convex_closed_form_leaves_edges_and_parallel_faces_to_the_general_path():
+    from scenegraph.proximity.compiled.narrow_phase import _box_convex
+    rng = np.random.default_rng(22)
+    R, p, x, y, z = _crossing_frames(rng)
+    A = _body(BOX, 0.1, 0.1, 0.05, R, p - 0.05 * z)
+    # The pyramid upright, its base 0.01 above the top face: parallel faces.
+    hull, B = _posed_hull(_PYRAMID * [1.0, 1.0, -1.0] + [0.0, 0.0, 0.11], R, p)
+    assert not _box_convex(A, B)[0]
+    # A tetrahedron whose edge crosses over the box's edge (x = 0.1, z = 0)
+    # 0.03 from it at its middle: the edge's middle is nearest.
+    d, e = np.array([1.0, 0.0, 1.0]) / np.sqrt(2.0), np.array([1.0, 0.0, -1.0]) / np.sqrt(2.0)
+    mid = np.array([0.1, 0.0, 0.0]) + 0.03 * d
+    e0, e1 = mid + 0.05 * e, mid - 0.05 * e
+    tetra = np.array([e0, e1, e0 + 0.1 * d + [0.0, 0.01, 0.0], e1 + 0.1 * d - [0.0, 0.01, 0.0]])
+    hull, B = _posed_hull(tetra, R, p)
+    assert not _box_convex(A, B)[0]
+
+
+def test_convex_vertex_in_a_box_is_answered_exact_by_the_narrow_phase():
+    rng = np.random.default_rng(23)
+    box = {"type": "Box", "width": 0.2, "depth": 0.2, "height": 0.1}
+    pyramid = {"type": "Convex", "vertices": _PYRAMID.tolist()}
+    for _ in range(5):
+        R, p, x, y, z = _crossing_frames(rng)
+        status, phi, p_WCa, p_WCb, nhat = _solve_shapes(box, R, p - 0.05 * z, pyramid, R, p)
+        assert status == EXACT
+        assert abs(phi + 0.02) <= _TOL
+        assert np.abs(nhat + z).max() <= _TOL
+        assert np.abs(p_WCa - p).max() <= _TOL
+        assert np.abs(p_WCb - (p - 0.02 * z)).max() <= _TOL
