@@ -26,7 +26,9 @@ def brute_pairs(lo, hi, filtered=None):
     if filtered is not None:
         overlap &= ~filtered
     i, j = np.nonzero(overlap)
-    return np.stack([i, j], axis=1).astype(np.int64).reshape(-1, 2) if n else np.zeros((0, 2), np.int64)
+    if not n:
+        return np.zeros((0, 2), np.int64)
+    return np.stack([i, j], axis=1).astype(np.int64).reshape(-1, 2)
 
 
 def scene(rng, n, spread, halfspaces=2):
@@ -115,7 +117,7 @@ def test_kernel_on_degenerate_and_unbounded_boxes(method):
     cases.append((flat, flat + [0.1, 0.1, 0.0]))                          # zero thickness
     big = lo + 0.05
     big_lo, big_hi = lo.copy(), big.copy()
-    big_lo[:40] -= 5.0                                                    # boxes spanning many columns
+    big_lo[:40] -= 5.0                                          # boxes spanning many columns
     big_hi[:40] += 5.0
     big_lo[40:45, 0] = -np.inf                                           # unbounded boxes
     big_hi[45:50] = np.inf
