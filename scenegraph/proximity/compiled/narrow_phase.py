@@ -143,7 +143,7 @@ def _sphere_pair(shapes, R, p, o, s, sphere_first, d, nx, ny, nz, gx, gy, gz):
     centre from o (in o's frame G): (φ, Cs, Co, nhat_OS) in W. Returned as
     (A, B) = (s, o) when sphere_first, else (o, s)."""
     cx, cy, cz = p[s, 0], p[s, 1], p[s, 2]
-    O = make_body(shapes, o, R, p, False)
+    O = make_body(shapes, o, R, p, False, 0.0, 0.0, 0.0)  # all arguments: one signature
     r = shapes.params[s, 0]
     gwx, gwy, gwz = rotate_from_G(O, gx, gy, gz)
     csx, csy, csz = cx - r * gwx, cy - r * gwy, cz - r * gwz
@@ -705,47 +705,15 @@ def _side_by_side(A, B):
             bx + rB * mx, by + rB * my, bz + rB * mz)
 
 
-@njit(inline="always")
-def _point_cylinder(r, h, x, y, z):
-    """Signed distance of the point p_GQ = (x, y, z) to a Cylinder of radius r
-    and half length h along Gz [m], with the unit direction g (in G) along
-    which Q leaves the cylinder fastest (inside) or lies from it (outside),
-    and the cylinder's point N = Q − φ g nearest to Q: (ok, φ, g, N). ok
-    False where g is not unique here (inside: as near the side as a cap, or
-    on the axis; outside: on the axis beyond a cap is fine, ρ = 0 inside or
-    at the rim's tie is not)."""
-    rho = math.sqrt(x * x + y * y)
-    hz = abs(z)
-    if rho <= r and hz <= h:
-        side, cap = r - rho, h - hz
-        if side < cap and rho > 0.0:
-            ux, uy = x / rho, y / rho
-            return True, rho - r, ux, uy, 0.0, r * ux, r * uy, z
-        if cap < side:
-            s = 1.0 if z > 0.0 else -1.0
-            return True, hz - h, 0.0, 0.0, s, x, y, s * h
-        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0
-    # Outside: the nearest point clamps ρ to r and z to ±h.
-    nz = min(max(z, -h), h)
-    nx, ny = x, y
-    if rho > r:
-        nx, ny = r * (x / rho), r * (y / rho)
-    dx, dy, dz = x - nx, y - ny, z - nz
-    d = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if not d > 0.0:
-        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0
-    return True, d, dx / d, dy / d, dz / d, nx, ny, nz
-
-
 @njit
 def _segment_cylinder(A, B):
     """A Capsule's core (A: its axis segment, ends e0, e1) and a Cylinder B,
     when an end of the segment is their nearest or deepest point, in closed
     form. For each unit m, f(m) = min_k m·e_k − h_B(m) ≤ m·e_k − h_B(m),
-    whose maximum over m is the signed distance φ_k of the point e_k to B
-    (_point_cylinder); so the cores' signed distance φ = max_m f(m) is at
-    most min(φ_0, φ_1). With i the end of the smaller φ_i and g its
-    direction (f_i(g) = φ_i), if the other end lies no lower along g
+    whose maximum over m is the signed distance φ_k of the point e_k to B;
+    so the cores' signed distance φ = max_m f(m) is at most min(φ_0, φ_1).
+    With i the end of the smaller φ_i and g its direction (B's outward one
+    at the point N_i of B nearest to e_i: f_i(g) = φ_i), if the other end lies no lower along g
     (g·e_j ≥ g·e_i), f(g) = φ_i: the bound is reached, φ = φ_i exactly,
     m = g (nhat_BA), witnesses a = e_i and the nearest point N_i of B.
     Returns (ok, φ, m, a, b), ok False where this does not apply (an
@@ -754,53 +722,52 @@ def _segment_cylinder(A, B):
     answers)."""
     h = A[7]
     r, hB = B[6], B[7]
-    # The ends in B's frame: p_GB(e_k) = R_WBᵀ (p_WA + R_WA (0, 0, ±h) − p_WB).
+    # The ends in B's frame: p_GB(e_k) = R_WBᵀ (p_WA + R_WA (0, 0, ±h) − p_WB),
+    # and their signed distances to B (inside: the larger of the side's and
+    # the nearer cap's gaps; outside: the length of the positive ones).
     zx, zy, zz = A[11] * h, A[14] * h, A[17] * h
     px, py, pz = A[18] - B[18], A[19] - B[19], A[20] - B[20]
     x0, y0, z0 = rotate_to_G(B, px + zx, py + zy, pz + zz)
     x1, y1, z1 = rotate_to_G(B, px - zx, py - zy, pz - zz)
-    ok0, f0, g0x, g0y, g0z, n0x, n0y, n0z = _point_cylinder(r, hB, x0, y0, z0)
-    ok1, f1, g1x, g1y, g1z, n1x, n1y, n1z = _point_cylinder(r, hB, x1, y1, z1)
+    rho0, rho1 = math.sqrt(x0 * x0 + y0 * y0), math.sqrt(x1 * x1 + y1 * y1)
+    s0, c0, s1, c1 = rho0 - r, abs(z0) - hB, rho1 - r, abs(z1) - hB
+    f0 = (max(s0, c0) if s0 <= 0.0 and c0 <= 0.0
+          else math.sqrt(max(s0, 0.0) ** 2 + max(c0, 0.0) ** 2))
+    f1 = (max(s1, c1) if s1 <= 0.0 and c1 <= 0.0
+          else math.sqrt(max(s1, 0.0) ** 2 + max(c1, 0.0) ** 2))
     sign = 1.0
     if f1 < f0:
-        ok0, f0, g0x, g0y, g0z, n0x, n0y, n0z = ok1, f1, g1x, g1y, g1z, n1x, n1y, n1z
         x0, y0, z0, x1, y1, z1 = x1, y1, z1, x0, y0, z0
+        f0, s0, c0, rho0 = f1, s1, c1, rho1
         sign = -1.0
+    # End 0's direction g (B's outward one at its nearest point N of B).
+    if s0 <= 0.0 and c0 <= 0.0:
+        if s0 > c0 and rho0 > 0.0:  # nearer the side
+            gx, gy, gz = x0 / rho0, y0 / rho0, 0.0
+            nx, ny, nz = r * gx, r * gy, z0
+        elif c0 > s0:  # nearer a cap
+            gx, gy, gz = 0.0, 0.0, (1.0 if z0 > 0.0 else -1.0)
+            nx, ny, nz = x0, y0, gz * hB
+        else:  # as near both, or on the axis: g not unique
+            return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    else:
+        nx, ny, nz = x0, y0, min(max(z0, -hB), hB)
+        if rho0 > r:
+            nx, ny = r * (x0 / rho0), r * (y0 / rho0)
+        dx, dy, dz = x0 - nx, y0 - ny, z0 - nz
+        d = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if not d > 0.0:
+            return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        gx, gy, gz = dx / d, dy / d, dz / d
     # Strictly no lower (by the parallel tests' 1e-6 of its length): a core
-    # (nearly) parallel to the feature at N_i touches along a continuum of
+    # (nearly) parallel to the feature at N touches along a continuum of
     # witness pairs, which the general path answers with its own choice.
-    if not ok0 or not g0x * (x1 - x0) + g0y * (y1 - y0) + g0z * (z1 - z0) > 2e-6 * h:
+    if not gx * (x1 - x0) + gy * (y1 - y0) + gz * (z1 - z0) > 2e-6 * h:
         return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    mx, my, mz = rotate_from_G(B, g0x, g0y, g0z)
-    bx, by, bz = from_G(B, n0x, n0y, n0z)
+    mx, my, mz = rotate_from_G(B, gx, gy, gz)
+    bx, by, bz = from_G(B, nx, ny, nz)
     return (True, f0, mx, my, mz, A[18] + sign * zx, A[19] + sign * zy, A[20] + sign * zz, bx,
             by, bz)
-
-
-@njit(inline="always")
-def _point_box(hx, hy, hz, x, y, z):
-    """_point_cylinder for a Box of half sizes (hx, hy, hz) [m]: (ok, φ, g,
-    N) of the point p_GQ = (x, y, z), ok False inside where two faces are
-    equally near."""
-    ex, ey, ez = abs(x) - hx, abs(y) - hy, abs(z) - hz
-    if ex <= 0.0 and ey <= 0.0 and ez <= 0.0:
-        # Inside: the nearest face (the largest of the gaps, all ≤ 0).
-        if ex > ey and ex > ez:
-            sx = 1.0 if x > 0.0 else -1.0
-            return True, ex, sx, 0.0, 0.0, sx * hx, y, z
-        if ey > ex and ey > ez:
-            sy = 1.0 if y > 0.0 else -1.0
-            return True, ey, 0.0, sy, 0.0, x, sy * hy, z
-        if ez > ex and ez > ey:
-            sz = 1.0 if z > 0.0 else -1.0
-            return True, ez, 0.0, 0.0, sz, x, y, sz * hz
-        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0
-    nx, ny, nz = min(max(x, -hx), hx), min(max(y, -hy), hy), min(max(z, -hz), hz)
-    dx, dy, dz = x - nx, y - ny, z - nz
-    d = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if not d > 0.0:
-        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0
-    return True, d, dx / d, dy / d, dz / d, nx, ny, nz
 
 
 # A vertex nearer or deeper than the others by less than this (sine of the
@@ -851,11 +818,33 @@ def _box_convex(A, B):
     if bi < 0:
         return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     wx, wy, wz = load_f64(addr, 3 * bi), load_f64(addr, 3 * bi + 1), load_f64(addr, 3 * bi + 2)
-    ok, phi, gx, gy, gz, nx, ny, nz = _point_box(
-        hx, hy, hz, M00 * wx + M01 * wy + M02 * wz + tx, M10 * wx + M11 * wy + M12 * wz + ty,
-        M20 * wx + M21 * wy + M22 * wz + tz)
-    if not ok:
-        return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    x = M00 * wx + M01 * wy + M02 * wz + tx
+    y = M10 * wx + M11 * wy + M12 * wz + ty
+    z = M20 * wx + M21 * wy + M22 * wz + tz
+    # v*'s direction g (A's outward one at its nearest point N of A).
+    ex, ey, ez = abs(x) - hx, abs(y) - hy, abs(z) - hz
+    phi = best
+    nx, ny, nz = min(max(x, -hx), hx), min(max(y, -hy), hy), min(max(z, -hz), hz)
+    gx = gy = gz = 0.0
+    if ex <= 0.0 and ey <= 0.0 and ez <= 0.0:
+        # Inside: the nearest face (the largest of the gaps), unique.
+        if ex > ey and ex > ez:
+            gx = 1.0 if x > 0.0 else -1.0
+            nx = gx * hx
+        elif ey > ex and ey > ez:
+            gy = 1.0 if y > 0.0 else -1.0
+            ny = gy * hy
+        elif ez > ex and ez > ey:
+            gz = 1.0 if z > 0.0 else -1.0
+            nz = gz * hz
+        else:
+            return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    else:
+        dx, dy, dz = x - nx, y - ny, z - nz
+        d = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if not d > 0.0:
+            return False, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        gx, gy, gz = dx / d, dy / d, dz / d
     # Every other vertex higher along g (in B's frame: g_B = Mᵀ g), by more
     # than _VERTEX_SINE of its distance from v*.
     ux = M00 * gx + M10 * gy + M20 * gz
@@ -1042,7 +1031,10 @@ def _uncertified(A, B, hull_A, hull_B, size_A, size_B, rA, rB, S, work, scale, s
     # GJK/EPA's direction arbitrary in a continuum of equally good ones:
     # retry from the best of the bodies' own axes and the normal of both
     # z axes, if it bounds better.
-    best_f, dx, dy, dz = _best_axis_bound(A, B, False, -math.inf)
+    # Every argument given (the defaults' values): the call in _settle's
+    # signature, so that the function compiles once.
+    best_f, dx, dy, dz = _best_axis_bound(A, B, False, -math.inf, math.nan, math.nan, math.nan,
+                                          math.nan, math.nan, math.nan, 0.0)
     # A deepest escape through a face of a hull (e.g. an ellipsoid
     # across a thin needle, where f varies by the needle's width only)
     # is along that facet's normal: B's outward normals, A's inward ones.
