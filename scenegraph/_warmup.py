@@ -92,10 +92,12 @@ def worth_compiling_while_waiting(group: str) -> bool:
     return group != "hydroelastic" or group in _IN_USE
 
 
-def _scene(hydroelastic: bool):
+def _scene(hydroelastic: bool, rotated: bool = True):
     """(scene_graph, context, pose port, frame): two of every shape kind in
     touching pairs and a half space; with `hydroelastic`, a compliant sphere
-    on a rigid box and on a compliant box instead."""
+    on a rigid box and on a compliant box instead. With `rotated` False the
+    geometries are only translated (no RollPitchYaw: its rotation kernels are
+    not compiled for it)."""
     import scenegraph as sg
     from scenegraph.math import RigidTransform, RollPitchYaw
 
@@ -128,8 +130,9 @@ def _scene(hydroelastic: bool):
         k = 0
         for i, shape in enumerate(shapes):
             for j in range(2):
-                add(shape, f"g{k}", RigidTransform(RollPitchYaw(0.3 * k, 0.2, 0.1 * j),
-                                                   [0.3 * i, 0.06 * j, 0.0]))
+                p = [0.3 * i, 0.06 * j, 0.0]
+                add(shape, f"g{k}", RigidTransform(RollPitchYaw(0.3 * k, 0.2, 0.1 * j), p)
+                    if rotated else RigidTransform(p))
                 k += 1
         add(sg.HalfSpace(), "floor", RigidTransform([0.0, 0.0, -0.02]), anchored=True)
     context = scene_graph.CreateDefaultContext()
@@ -170,6 +173,18 @@ def run_group(group: str) -> None:
             _contact_surfaces_of_every_pair(query)
 
 
+def helper_narrow_phase_requirement():
+    """narrow_phase_requirement of the warm-up scene as the compile helper
+    derives it, first thing (its narrow-phase compile is the longest of a
+    cold start): the scene only translated and its proximity engine built
+    without poses, since the packed shapes' and hulls' types depend on
+    neither. That spares the helper the rotation and world-pose kernels'
+    compiles before it (~1 s of CPU), which the starting process compiles
+    anyway."""
+    scene_graph, context, _, _ = _scene(False, rotated=False)
+    return narrow_phase_requirement(scene_graph._eval_proximity_engine(context).scene)
+
+
 def narrow_phase_requirement(scene):
     """The scenegraph._separate.Requirement of narrow_phase.solve_pairs as
     pair_queries.query calls it on `scene` (a ProximityScene): the scene's
@@ -205,15 +220,7 @@ def _compile_announced_callees() -> None:
     folder = os.environ.get("SCENEGRAPH_WARMUP_DONE")
     if not folder or not os.environ.get("SCENEGRAPH_WARMUP_HELPER"):
         return
-    import scenegraph as sg
-    from scenegraph.math import RigidTransform
-
-    scene_graph, context, port, frame = _scene(False)
-    poses = sg.FramePoseVector()
-    poses.set_value(frame, RigidTransform())
-    port.FixValue(context, poses)
-    engine, _ = scene_graph.get_query_output_port().Eval(context)._engine_and_poses()
-    ensure(narrow_phase_requirement(engine.scene))
+    ensure(helper_narrow_phase_requirement())
     # The pair queries announce while typing their kernel, seconds before
     # the narrow phase above is done: other argument types are rare (the
     # same types every scene gives), each compiled here too.

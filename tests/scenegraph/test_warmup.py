@@ -233,3 +233,36 @@ def test_the_helper_derives_the_narrow_phase_types_the_pair_query_kernel_calls_i
     assert called == {derived}
     assert derived.argtypes == next(iter(called)).argtypes
     assert _separate.slot_address(derived.name) != 0
+
+
+def test_the_helpers_quick_derivation_gives_the_same_narrow_phase_types():
+    # The helper derives them from the scene only translated, its engine
+    # built without poses (no rotation or world-pose kernels first).
+    from scenegraph import _warmup
+    import scenegraph as sg
+    from scenegraph.math import RigidTransform
+
+    scene_graph, context, port, frame = _warmup._scene(False)
+    poses = sg.FramePoseVector()
+    poses.set_value(frame, RigidTransform())
+    port.FixValue(context, poses)
+    engine = scene_graph.get_query_output_port().Eval(context)._engine_and_poses()[0]
+    quick = _warmup.helper_narrow_phase_requirement()
+    assert quick == _warmup.narrow_phase_requirement(engine.scene)
+    assert quick.argtypes == _warmup.narrow_phase_requirement(engine.scene).argtypes
+
+
+def test_the_unrotated_warm_up_scene_has_the_same_shapes_only_translated():
+    import numpy as np
+
+    from scenegraph import _warmup
+
+    rotated = _warmup._scene(False)[0].model_inspector()
+    plain = _warmup._scene(False, rotated=False)[0].model_inspector()
+    ids_r, ids_p = rotated.GetAllGeometryIds(), plain.GetAllGeometryIds()
+    assert len(ids_r) == len(ids_p) == 13
+    for g_r, g_p in zip(ids_r, ids_p):
+        assert type(rotated.GetShape(g_r)) is type(plain.GetShape(g_p))
+        X_r, X_p = rotated.GetPoseInFrame(g_r), plain.GetPoseInFrame(g_p)
+        np.testing.assert_array_equal(X_p.translation(), X_r.translation())
+        np.testing.assert_array_equal(X_p.rotation().matrix(), np.eye(3))
